@@ -1,0 +1,149 @@
+"""Replaying a submission: a seed and a move list in, one verdict out.
+
+This is what the referee runs for every submitted game, so the loop is kept
+tight; the step trace is only built when asked for.
+"""
+
+from .deal import deal, is_valid_seed
+from .moves import MOVES, parse_move
+from .rules import CLASSIC, INCOMPLETE, VARIANTS, IllegalMove, apply, check, legal_moves, start
+from .state import Effect, State
+from .verdict import LOST, REJECTED, VERIFIED, WON, RuleError, Step, Verdict
+
+MAX_MOVES = 200  # RULES.md: a longer list is invalid input
+
+
+class InvalidSubmission(ValueError):
+    """Malformed input (bad seed, unknown variant, a move outside the notation, too many moves).
+
+    ``errors`` maps each field to its messages, as an ``invalid`` verdict does.
+    """
+
+    def __init__(self, errors: dict[str, list]):
+        super().__init__("; ".join(f"{name}: {messages}" for name, messages in errors.items()))
+        self.errors = errors
+
+
+def submission_errors(seed: object, moves: object, variant: object) -> dict[str, list]:
+    """Field-level errors of a submission, empty when it is well-formed.
+
+    The marshmallow schema in ``schemas/`` gives the messages users see;
+    this is the engine's own guard for callers that skip the schema.
+    """
+    errors: dict[str, list] = {}
+    if not is_valid_seed(seed):
+        errors["seed"] = ["Seed must be 1-64 characters from A-Z a-z 0-9 _ -."]
+    if variant not in VARIANTS:
+        errors["variant"] = [f"Variant must be one of: {', '.join(VARIANTS)}."]
+    if not isinstance(moves, list | tuple):
+        errors["moves"] = ["Moves must be a list of move strings."]
+    elif len(moves) > MAX_MOVES:
+        errors["moves"] = [f"At most {MAX_MOVES} moves are allowed."]
+    else:
+        bad = {i: ["Not a move in the notation."] for i, m in enumerate(moves) if parse_move(m) is None}
+        if bad:
+            errors["moves"] = bad
+    return errors
+
+
+def _incomplete(count: int) -> RuleError:
+    return RuleError(
+        INCOMPLETE,
+        count,
+        f"The move list ends after {count} moves but the game is not over; "
+        "an unfinished game is never scored (R17).",
+        "R17",
+    )
+
+
+def _finished(state: State, count: int, steps: tuple[Step, ...]) -> Verdict:
+    if state.lost:
+        return Verdict(VERIFIED, LOST, state.score(), state.health, count, steps=steps)
+    if state.won:
+        return Verdict(VERIFIED, WON, state.score(), state.health, count, steps=steps)
+    return Verdict(REJECTED, error=_incomplete(count), steps=steps)
+
+
+def replay(seed: str, moves, variant: str = CLASSIC, *, trace: bool = False) -> Verdict:
+    """Replay ``moves`` on the dungeon dealt from ``seed`` and judge the game.
+
+    Returns a ``verified`` or ``rejected`` verdict; with ``trace=True`` the
+    verdict carries one ``Step`` per applied move. Raises
+    ``InvalidSubmission`` for malformed input.
+    """
+    errors = submission_errors(seed, moves, variant)
+    if errors:
+        raise InvalidSubmission(errors)
+    state = start(deal(seed))
+    if trace:
+        return _traced(state, moves, variant)
+    for index, notation in enumerate(moves):
+        try:
+            apply(state, MOVES[notation], variant)
+        except IllegalMove as illegal:
+            return Verdict(REJECTED, error=RuleError.from_violation(illegal.violation, index))
+    return _finished(state, len(moves), ())
+
+
+def _traced(state: State, moves, variant: str) -> Verdict:
+    steps = []
+    for index, notation in enumerate(moves):
+        room = tuple(state.room)
+        try:
+            effect = apply(state, MOVES[notation], variant)
+        except IllegalMove as illegal:
+            error = RuleError.from_violation(illegal.violation, index)
+            return Verdict(REJECTED, error=error, steps=tuple(steps))
+        steps.append(
+            Step(
+                index=index,
+                move=notation,
+                room=room,
+                effect=effect,
+                health=state.health,
+                weapon=state.weapon,
+                kills=tuple(state.kills),
+                room_after=tuple(state.room),
+                dungeon=len(state.dungeon),
+            )
+        )
+    return _finished(state, len(moves), tuple(steps))
+
+
+class Game:
+    """A game in progress, for bots and clients that play move by move.
+
+    ``play`` raises ``IllegalMove`` (state untouched) for an illegal move and
+    ``ValueError`` for a string outside the notation.
+    """
+
+    def __init__(self, seed: str, variant: str = CLASSIC):
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; one of {', '.join(VARIANTS)}")
+        self.seed = seed
+        self.variant = variant
+        self.state = start(deal(seed))
+        self.moves: list[str] = []
+
+    def play(self, notation: str) -> Effect:
+        move = parse_move(notation)
+        if move is None:
+            raise ValueError(f"{notation!r} is not a move in the notation")
+        effect = apply(self.state, move, self.variant)
+        self.moves.append(notation)
+        return effect
+
+    def legal_moves(self) -> list[str]:
+        return legal_moves(self.state, self.variant)
+
+    def is_legal(self, notation: str) -> bool:
+        move = parse_move(notation)
+        return move is not None and check(self.state, move, self.variant) is None
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def verdict(self) -> Verdict:
+        """The verdict the referee would give for the moves played so far."""
+        return _finished(self.state, len(self.moves), ())
