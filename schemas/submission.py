@@ -1,0 +1,82 @@
+"""The submission schema: ``{"seed", "moves", "variant"}``.
+
+The move list is the hot part (up to 200 items on every submission), so it
+is one field checked against the engine's table of notations in a single
+pass instead of a ``List`` of per-item ``String`` fields.
+"""
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+import scoundrel
+
+SEED_MESSAGE = "Seed must be 1-64 characters from A-Z a-z 0-9 _ -."
+MOVE_MESSAGE = (
+    "Not a move in the notation: use flee, H<v>, D<v>, or S<v>/C<v> followed by w (weapon) or b (barehanded) (R2)."
+)
+
+
+def _check_seed(seed: str) -> None:
+    if not scoundrel.is_valid_seed(seed):
+        raise ValidationError(SEED_MESSAGE)
+
+
+class MoveList(fields.Field):
+    """A list of move strings in the notation of RULES.md, at most ``MAX_MOVES`` long.
+
+    Errors are keyed by the index of each offending item, as marshmallow's
+    own ``List`` field reports them.
+    """
+
+    default_error_messages = {
+        "type": "Moves must be a list of move strings.",
+        "too_long": f"At most {scoundrel.MAX_MOVES} moves are allowed (a full game needs at most 44 plays plus avoids).",
+    }
+
+    def _deserialize(self, value, attr, data, **kwargs) -> list[str]:
+        if type(value) is not list:
+            raise self.make_error("type")
+        if len(value) > scoundrel.MAX_MOVES:
+            raise self.make_error("too_long")
+        table = scoundrel.MOVES
+        if all(type(move) is str and move in table for move in value):
+            return value
+        raise ValidationError(
+            {
+                index: [MOVE_MESSAGE if type(move) is str else "Not a string."]
+                for index, move in enumerate(value)
+                if not (type(move) is str and move in table)
+            }
+        )
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return list(value) if value is not None else None
+
+
+class SubmissionSchema(Schema):
+    """A game submitted for verification. Unknown fields are an error."""
+
+    class Meta:
+        unknown = RAISE
+
+    seed = fields.String(required=True, validate=_check_seed, metadata={"example": "abc"})
+    moves = MoveList(
+        required=True,
+        metadata={"type": "array", "items": {"type": "string"}, "maxItems": scoundrel.MAX_MOVES,
+                  "example": ["flee", "S3b", "H6", "C7b"]},
+    )
+    variant = fields.String(
+        load_default=scoundrel.CLASSIC,
+        validate=validate.OneOf(scoundrel.VARIANTS),
+        metadata={"description": "classic (ranked), easy or hard (R14)"},
+    )
+
+
+_SCHEMA = SubmissionSchema()
+
+
+def load_submission(payload: object) -> tuple[dict | None, dict | None]:
+    """``(submission, None)`` for well-formed input, ``(None, errors)`` otherwise."""
+    try:
+        return _SCHEMA.load(payload), None
+    except ValidationError as error:
+        return None, error.normalized_messages()
