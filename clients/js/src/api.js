@@ -1,0 +1,178 @@
+/**
+ * Helpers for the referee's HTTP API: register a player, submit a run, wait
+ * for its verdict. They use the global `fetch` (browsers, Node 18+) unless
+ * one is passed in, and turn every failure into one error class, ApiError.
+ */
+
+/** The `code` of an ApiError for each HTTP status the API answers with. */
+export const STATUS_CODES = Object.freeze({
+  400: "bad_request", // the body is not JSON
+  401: "unauthorized", // no token, or a wrong one
+  404: "not_found",
+  409: "conflict", // the player name is taken
+  422: "invalid", // a malformed submission: see `errors`
+  429: "rate_limited", // see `retryAfter`
+  503: "unavailable", // the service's store is down: see `retryAfter`
+});
+
+/**
+ * A request the API refused, or that never got an answer.
+ *
+ * - `status`: the HTTP status, or null when there was no response
+ *   (`code` "network_error") or waitForVerdict gave up (`code` "timeout");
+ * - `code`: from STATUS_CODES, "http_error" for any other status;
+ * - `errors`: the field errors of a 422 (`{field: [messages]}`), else null;
+ * - `retryAfter`: seconds from the `Retry-After` header, else null;
+ * - `body`: the parsed response body, if any.
+ */
+export class ApiError extends Error {
+  constructor(message, { status = null, code, errors = null, retryAfter = null, body = null, cause } = {}) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.errors = errors;
+    this.retryAfter = retryAfter;
+    this.body = body;
+  }
+}
+
+/** Seconds to wait from a `Retry-After` header (delta-seconds or an HTTP date), or null. */
+export function parseRetryAfter(header, now = Date.now()) {
+  if (header === null || header === undefined || header === "") return null;
+  const text = String(header).trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function endpoint(baseUrl, path) {
+  return `${String(baseUrl).replace(/\/+$/, "")}${path}`;
+}
+
+async function readBody(response) {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describe(status, body) {
+  if (body && typeof body === "object") {
+    for (const key of ["message", "error", "detail"]) {
+      if (typeof body[key] === "string") return body[key];
+    }
+  }
+  return typeof body === "string" && body ? body.slice(0, 200) : `HTTP ${status}`;
+}
+
+async function request(url, { fetch = globalThis.fetch, method = "GET", token, headers = {}, body, signal } = {}) {
+  if (typeof fetch !== "function") throw new TypeError("no fetch: pass {fetch} or use a runtime with a global fetch");
+  const sent = { Accept: "application/json", ...headers };
+  if (token !== undefined && token !== null) sent.Authorization = `Bearer ${token}`;
+  if (body !== undefined) sent["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: sent,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (error?.name === "AbortError") throw error;
+    throw new ApiError(`${method} ${url} failed: ${error?.message ?? error}`, { code: "network_error", cause: error });
+  }
+  const parsed = await readBody(response);
+  if (response.ok) return { status: response.status, headers: response.headers, body: parsed };
+  const status = response.status;
+  const errors = status === 422 && parsed && typeof parsed === "object" ? parsed.errors ?? null : null;
+  throw new ApiError(`${method} ${url}: ${status} ${describe(status, parsed)}`, {
+    status,
+    code: STATUS_CODES[status] ?? "http_error",
+    errors,
+    retryAfter: parseRetryAfter(response.headers.get("Retry-After")),
+    body: parsed,
+  });
+}
+
+/**
+ * Register a player name. Resolves to `{name, token}`; keep the token, it is
+ * shown once. A taken name throws ApiError with status 409, code "conflict".
+ */
+export async function registerPlayer(baseUrl, name, { fetch, signal } = {}) {
+  const { body } = await request(endpoint(baseUrl, "/v1/players"), { fetch, method: "POST", body: { name }, signal });
+  return body;
+}
+
+/**
+ * Submit a run `{seed, moves, variant?}` for verification.
+ *
+ * Resolves to `{run, created, location}`: `run` is the run object (status
+ * "pending" until a worker has judged it), `created` is false when the same
+ * run had already been submitted by this player (HTTP 200 instead of 202),
+ * `location` the run's URL as the server gave it. Throws ApiError: 401 a
+ * missing or wrong token, 422 with field `errors`, 429/503 with `retryAfter`.
+ * `idempotencyKey` is sent as the `Idempotency-Key` header.
+ */
+export async function submitRun(baseUrl, token, run, { fetch, idempotencyKey, signal } = {}) {
+  const headers = idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {};
+  const response = await request(endpoint(baseUrl, "/v1/runs"), {
+    fetch,
+    method: "POST",
+    token,
+    headers,
+    body: run,
+    signal,
+  });
+  return {
+    run: response.body,
+    created: response.status === 202,
+    location: response.headers.get("Location"),
+  };
+}
+
+/** Fetch a run object by id (`GET /v1/runs/<id>`). */
+export async function getRun(baseUrl, runId, { fetch, token, signal } = {}) {
+  const { body } = await request(endpoint(baseUrl, `/v1/runs/${encodeURIComponent(runId)}`), {
+    fetch,
+    token,
+    signal,
+  });
+  return body;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Poll a run until it leaves "pending" and resolve to the run object
+ * (status "verified", "rejected", "error" or "void"; verified runs carry
+ * outcome, score and health, rejected ones `error`).
+ *
+ * Polls every `intervalMs`; on 429 or 503 waits as long as `Retry-After`
+ * asks (at least `intervalMs`) and tries again. Any other failure throws its
+ * ApiError at once; after `timeoutMs` it throws ApiError code "timeout" with
+ * the last run seen as `body`.
+ */
+export async function waitForVerdict(baseUrl, runId, { intervalMs = 500, timeoutMs = 30000, fetch, token, signal } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last = null;
+  for (;;) {
+    let wait = intervalMs;
+    try {
+      last = await getRun(baseUrl, runId, { fetch, token, signal });
+      if (last?.status !== "pending") return last;
+    } catch (error) {
+      const retryable = error instanceof ApiError && (error.status === 429 || error.status === 503);
+      if (!retryable) throw error;
+      wait = Math.max(intervalMs, (error.retryAfter ?? 0) * 1000);
+    }
+    if (Date.now() + wait > deadline) {
+      throw new ApiError(`run ${runId} has no verdict after ${timeoutMs} ms`, { code: "timeout", body: last });
+    }
+    await sleep(wait);
+  }
+}

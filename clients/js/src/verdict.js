@@ -1,0 +1,42 @@
+/**
+ * Verdicts: the one answer a replay gives, in the JSON shape of the Python
+ * engine's `Verdict.to_dict()` and of the HTTP API.
+ *
+ * `engine` is the version of the Python engine whose verdicts this module
+ * reproduces; the cross-check fixture (tests/data/crosscheck.json) pins the
+ * two together.
+ */
+
+export const RULESET = "scoundrel-1";
+export const ENGINE_VERSION = "1.0.0";
+
+export const VERIFIED = "verified";
+export const REJECTED = "rejected";
+export const INVALID = "invalid";
+export const WON = "won";
+export const LOST = "lost";
+
+/** `{status: "verified", outcome, score, health, moves, ruleset, engine}` */
+export function verifiedVerdict(outcome, score, health, moves) {
+  return { status: VERIFIED, outcome, score, health, moves, ruleset: RULESET, engine: ENGINE_VERSION };
+}
+
+/** `{status: "rejected", error: {code, move_index, message, ruling}, ruleset, engine}` */
+export function rejectedVerdict(error) {
+  return { status: REJECTED, error: { ...error }, ruleset: RULESET, engine: ENGINE_VERSION };
+}
+
+/** `{status: "invalid", errors: {field: [messages] | {index: [messages]}}}` */
+export function invalidVerdict(errors) {
+  return { status: INVALID, errors };
+}
+
+/** The error of a rejected run, as `RuleError.from_violation` words it. */
+export function ruleError(violation, moveIndex) {
+  return {
+    code: violation.code,
+    move_index: moveIndex,
+    message: `Move ${moveIndex + 1}: ${violation.message}`,
+    ruling: violation.ruling,
+  };
+}
