@@ -1,0 +1,25 @@
+"""``scoundrel deal SEED``: the dungeon a seed deals (deal-v1), top first."""
+
+import sys
+
+import scoundrel
+from schemas.submission import SEED_MESSAGE
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "deal",
+        help="print the 44 cards a seed deals, top first",
+        description="Print the dungeon dealt from SEED (deal-v1): 44 card codes, top first, space-separated.",
+        epilog="A seed that starts with '-' goes after '--': scoundrel deal -- -x1",
+    )
+    parser.add_argument("seed", metavar="SEED", help="1-64 characters from A-Z a-z 0-9 _ -")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if not scoundrel.is_valid_seed(args.seed):
+        print(f"scoundrel deal: invalid seed {args.seed!r}: {SEED_MESSAGE}", file=sys.stderr)
+        return 2
+    print(" ".join(scoundrel.deal(args.seed)))
+    return 0

@@ -1,0 +1,41 @@
+"""``scoundrel``: the entry point that gathers every subcommand.
+
+Adding a command is one module with ``register(subparsers)`` (it adds its
+subparser and sets ``func(args) -> int``) and one line in ``COMMANDS``.
+"""
+
+import argparse
+import os
+import sys
+
+from . import deal, replay, verify
+
+COMMANDS = (deal, verify, replay)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scoundrel",
+        description="Scoundrel Referee: deal, verify and replay games of the ruleset scoundrel-1.",
+    )
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        command.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`scoundrel verify big.jsonl | head`): stop quietly,
+        # and keep Python from complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+if __name__ == "__main__":
+    sys.exit(main())
