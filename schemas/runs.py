@@ -1,0 +1,74 @@
+"""How runs, boards and verdict errors look in API responses."""
+
+from marshmallow import Schema, fields
+
+
+class RuleErrorSchema(Schema):
+    code = fields.String(metadata={"description": "one of RULES.md's rejection codes"})
+    move_index = fields.Integer()
+    message = fields.String()
+    ruling = fields.String()
+
+
+class RunSchema(Schema):
+    id = fields.String()
+    player = fields.String()
+    seed = fields.String()
+    variant = fields.String()
+    moves = fields.List(fields.String())
+    status = fields.String(metadata={"description": "pending, verified or rejected"})
+    submitted_at = fields.String()
+    verified_at = fields.String(allow_none=True)
+    outcome = fields.String(allow_none=True, metadata={"description": "won or lost, for a verified run"})
+    score = fields.Integer(allow_none=True)
+    health = fields.Integer(allow_none=True)
+    error = fields.Nested(RuleErrorSchema, allow_none=True)
+    ruleset = fields.String(allow_none=True)
+    engine = fields.String(allow_none=True)
+
+
+class RunPageSchema(Schema):
+    player = fields.String()
+    total = fields.Integer()
+    runs = fields.List(fields.Nested(RunSchema))
+
+
+class BoardEntrySchema(Schema):
+    rank = fields.Integer()
+    player = fields.String()
+    score = fields.Integer()
+    run_id = fields.String()
+    submitted_at = fields.String()
+
+
+class BoardPageSchema(Schema):
+    variant = fields.String()
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(BoardEntrySchema))
+
+
+class BoardPositionSchema(Schema):
+    rank = fields.Integer()
+    score = fields.Integer()
+    run_id = fields.String()
+    around = fields.List(fields.Nested(BoardEntrySchema))
+
+
+class DailySchema(Schema):
+    date = fields.String()
+    seed = fields.String()
+
+
+class DailyBoardSchema(Schema):
+    date = fields.String()
+    seed = fields.String()
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(BoardEntrySchema))
+
+
+class HealthSchema(Schema):
+    status = fields.String()
+    redis = fields.String()
+    queue_depth = fields.Integer()
+    ruleset = fields.String()
+    engine = fields.String()

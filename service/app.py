@@ -1,0 +1,62 @@
+"""The application factory: ``create_app(settings)`` builds one API.
+
+Nothing happens at import time; tests build an app per test with their own
+settings. OpenAPI is generated from the marshmallow schemas and served at
+``/v1/openapi.json``, with Swagger UI at ``/v1/docs`` (its assets are served
+from the ``swagger-ui-bundle`` package, so the docs work offline).
+"""
+
+import swagger_ui_bundle
+from flask import Blueprint, Flask, request
+from flask_smorest import abort
+
+import scoundrel
+from store import Database
+
+from . import daily, errors, health, leaderboards, players, runs
+from .api import RefereeApi
+from .config import Settings
+from .context import Referee
+
+MAX_BODY_BYTES = 4 * 1024 * 1024  # a full batch of 1,000 long games fits
+DOCS_ASSETS = "/v1/docs-assets/"
+
+
+def _openapi_config() -> dict:
+    return {
+        "API_TITLE": "Scoundrel Referee",
+        "API_VERSION": scoundrel.ENGINE_VERSION,
+        "OPENAPI_VERSION": "3.0.3",
+        "OPENAPI_URL_PREFIX": "/v1",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        "OPENAPI_SWAGGER_UI_PATH": "docs",
+        "OPENAPI_SWAGGER_UI_URL": DOCS_ASSETS,
+    }
+
+
+def _require_json_body():
+    """415 for a request body that is not JSON (every body this API reads is)."""
+    has_body = request.content_length or request.headers.get("Transfer-Encoding")
+    if request.method in ("POST", "PUT", "PATCH") and has_body and not request.is_json:
+        abort(415, message="Send the body as JSON (Content-Type: application/json).")
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    settings = settings or Settings.from_env()
+    app = Flask(__name__)
+    app.config.update(_openapi_config(), MAX_CONTENT_LENGTH=MAX_BODY_BYTES)
+    app.json.sort_keys = False
+    db = Database(settings.redis_url, settings.queue, settings.job_timeout, settings.redis_timeout)
+    app.extensions["referee"] = Referee(settings=settings, db=db)
+
+    api = RefereeApi(app)
+    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    for module in (health, players, runs, leaderboards, daily):
+        api.register_blueprint(module.blp)
+    app.register_blueprint(
+        Blueprint("docs_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
+                  static_url_path=DOCS_ASSETS.rstrip("/"))
+    )
+    app.before_request(_require_json_body)
+    errors.init_app(app)
+    return app

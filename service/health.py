@@ -1,0 +1,26 @@
+"""``/v1/health``: whether the service can take submissions right now."""
+
+from flask_smorest import Blueprint
+from redis.exceptions import RedisError
+
+import scoundrel
+from schemas.runs import HealthSchema
+
+from .context import db
+from .errors import RETRY_AFTER_SECONDS
+
+blp = Blueprint("health", __name__, url_prefix="/v1", description="Service health")
+
+
+@blp.route("/health")
+@blp.response(200, HealthSchema)
+@blp.alt_response(503, schema=HealthSchema, description="Redis does not answer")
+def health():
+    """200 when Redis answers, 503 when it does not."""
+    versions = {"ruleset": scoundrel.RULESET, "engine": scoundrel.ENGINE_VERSION}
+    try:
+        db().ping()
+        depth = db().queue.count
+    except RedisError:
+        return {"status": "unavailable", "redis": "down", **versions}, 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    return {"status": "ok", "redis": "up", "queue_depth": depth, **versions}

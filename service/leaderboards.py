@@ -1,0 +1,38 @@
+"""``/v1/leaderboards``: each player's best verified run per variant."""
+
+from flask_smorest import Blueprint, abort
+
+import scoundrel
+from schemas.paging import AroundArgs, PageArgs
+from schemas.runs import BoardPageSchema, BoardPositionSchema
+from store import board_page, board_position, variant_board
+
+from .context import db
+
+blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")
+
+
+def _known_variant(variant: str) -> str:
+    if variant not in scoundrel.VARIANTS:
+        abort(404, message=f"No board {variant!r}; the variants are {', '.join(scoundrel.VARIANTS)}.")
+    return variant
+
+
+@blp.route("/<variant>")
+@blp.arguments(PageArgs, location="query")
+@blp.response(200, BoardPageSchema)
+def page(page_args, variant):
+    """A page of the board: rank, player, best score, the run behind it."""
+    total, entries = board_page(db(), variant_board(_known_variant(variant)), page_args["offset"], page_args["limit"])
+    return {"variant": variant, "total": total, "entries": entries}
+
+
+@blp.route("/<variant>/players/<name>")
+@blp.arguments(AroundArgs, location="query")
+@blp.response(200, BoardPositionSchema)
+def position(args, variant, name):
+    """A player's rank and the places around it (the player's own included)."""
+    found = board_position(db(), variant_board(_known_variant(variant)), name, args["around"])
+    if found is None:
+        abort(404, message=f"{name!r} has no verified {variant} run on the board.")
+    return found

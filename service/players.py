@@ -1,0 +1,36 @@
+"""``/v1/players``: registration and a player's runs."""
+
+from flask_smorest import Blueprint, abort
+
+from schemas.paging import PageArgs
+from schemas.players import PlayerCreateSchema, PlayerTokenSchema
+from schemas.runs import RunPageSchema
+from store import NameTaken, create_player, player_exists, player_runs
+
+from .context import db
+
+blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(PlayerCreateSchema)
+@blp.response(201, PlayerTokenSchema)
+@blp.alt_response(409, description="The name is taken")
+def register(body):
+    """Register a player; the token in the answer is shown this once."""
+    try:
+        token = create_player(db(), body["name"])
+    except NameTaken:
+        abort(409, message=f"The name {body['name']!r} is taken.")
+    return {"name": body["name"], "token": token}
+
+
+@blp.route("/<name>/runs")
+@blp.arguments(PageArgs, location="query")
+@blp.response(200, RunPageSchema)
+def runs_of(page, name):
+    """A player's runs, newest first."""
+    if not player_exists(db(), name):
+        abort(404, message=f"No player named {name!r}.")
+    total, runs = player_runs(db(), name, page["offset"], page["limit"])
+    return {"player": name, "total": total, "runs": runs}

@@ -1,0 +1,18 @@
+"""The data layer: every read and write of Redis goes through this package.
+
+Key names and Lua scripts live in ``store.keys`` alone; the modules here
+offer named operations (``submit_run``, ``record_verdict``, ``board_page``…)
+so that views and jobs never touch Redis directly.
+"""
+
+from .boards import Board, board_page, board_position, daily_board, variant_board
+from .daily import daily_secret
+from .database import Database
+from .players import NameTaken, create_player, player_exists, player_for_token
+from .runs import IdempotencyConflict, get_run, load_run, player_runs, record_verdict, submit_run
+
+__all__ = [
+    "daily_secret", "Board", "board_page", "board_position", "daily_board", "variant_board", "Database",
+    "NameTaken", "create_player", "player_exists", "player_for_token",
+    "IdempotencyConflict", "get_run", "load_run", "player_runs", "record_verdict", "submit_run",
+]

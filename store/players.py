@@ -1,0 +1,49 @@
+"""Players and their bearer tokens.
+
+A token is 256 random bits shown once at registration; Redis keeps only its
+SHA-256, so a leaked database leaks no usable token.
+"""
+
+import hashlib
+import hmac
+import secrets
+import time
+
+from . import keys
+from .database import Database
+
+TOKEN_PREFIX = "sr_"
+
+
+class NameTaken(Exception):
+    """The player name is already registered."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def create_player(db: Database, name: str) -> str:
+    """Register ``name`` and return its token. Raises ``NameTaken``."""
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token_hash = hash_token(token)
+    created = db.create_player_script(
+        keys=[keys.player(name), keys.token(token_hash)], args=[name, token_hash, int(time.time() * 1000)]
+    )
+    if not created:
+        raise NameTaken(name)
+    return token
+
+
+def player_for_token(db: Database, token: str) -> str | None:
+    """The name of the player holding ``token``, or None."""
+    token_hash = hash_token(token)
+    name = db.redis.get(keys.token(token_hash))
+    if name is None:
+        return None
+    stored = db.redis.hget(keys.player(name), "token_hash") or ""
+    return name if hmac.compare_digest(stored, token_hash) else None
+
+
+def player_exists(db: Database, name: str) -> bool:
+    return bool(db.redis.exists(keys.player(name)))
