@@ -8,9 +8,9 @@ import argparse
 import os
 import sys
 
-from . import deal, replay, verify
+from . import api, deal, replay, verify, worker
 
-COMMANDS = (deal, verify, replay)
+COMMANDS = (deal, verify, replay, api, worker)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,50 @@
+"""``scoundrel api``: the HTTP API under gunicorn, a production WSGI server."""
+
+import os
+
+from gunicorn.app.base import BaseApplication
+
+
+class _Gunicorn(BaseApplication):
+    """gunicorn with its options given here instead of on its own command line."""
+
+    def __init__(self, options: dict):
+        self.options = options
+        super().__init__()
+
+    def load_config(self):
+        for name, value in self.options.items():
+            self.cfg.set(name, value)
+
+    def load(self):
+        from service import create_app
+
+        return create_app()
+
+
+def gunicorn_options(host: str, port: int) -> dict:
+    """Server settings: the SCOUNDREL_API_* variables, documented in the README."""
+    return {
+        "bind": f"{host}:{port}",
+        "workers": int(os.environ.get("SCOUNDREL_API_WORKERS", "2")),
+        "threads": int(os.environ.get("SCOUNDREL_API_THREADS", "4")),
+        "worker_class": "gthread",
+        "timeout": 30,
+        "graceful_timeout": 5,
+        "accesslog": os.environ.get("SCOUNDREL_ACCESS_LOG") or None,
+        "proc_name": "scoundrel-api",
+        "control_socket_disable": True,  # gunicorn 27: one shared socket path would clash between instances
+    }
+
+
+def run(args) -> int:
+    _Gunicorn(gunicorn_options(args.host, args.port)).run()
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("api", help="run the HTTP API (gunicorn)",
+                                   description="Run the HTTP API under gunicorn. Redis: REDIS_URL.")
+    parser.add_argument("--host", default=os.environ.get("SCOUNDREL_HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("SCOUNDREL_PORT", "8000")))
+    parser.set_defaults(func=run)
