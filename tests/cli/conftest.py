@@ -1,0 +1,52 @@
+"""Run the installed ``scoundrel`` console script, as a user would."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Seed "1", won with score 19 (found with scoundrel.strategies.find_win, kept here as data).
+WON_MOVES = (
+    "D4 S13w S5w H7 C3w D6 flee C4w D10 C14w flee C12w H3 S11w S10w C6w D7 flee C10w D9 H10 flee "
+    "S12w C11w C9w flee S7w C5w D5 S14w H5 C13w H6 C7w D8 flee H8 S9w S3b C2b S8w H4 S6w S4w S2w "
+    "D3 C8w H9 H2 D2"
+).split()
+
+
+@pytest.fixture(scope="session")
+def scoundrel_command() -> list[str]:
+    """The console script next to this Python (a venv with the project installed), else ``python -m cli.main``."""
+    script = shutil.which("scoundrel", path=str(Path(sys.executable).parent))
+    return [script] if script else [sys.executable, "-m", "cli.main"]
+
+
+@pytest.fixture
+def scoundrel(scoundrel_command):
+    def run(*args: str, input: str | bytes | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [*scoundrel_command, *args],
+            input=input.encode() if isinstance(input, str) else input,
+            capture_output=True,
+            timeout=120,
+        )
+
+    return run
+
+
+@pytest.fixture
+def won_game() -> dict:
+    return {"seed": "1", "moves": list(WON_MOVES), "variant": "classic"}
+
+
+@pytest.fixture
+def lost_game() -> dict:
+    """Seed "abc": four monsters fought barehanded; dead at -6 with 164 of monsters left (R16)."""
+    return {"seed": "abc", "moves": ["C5b", "S3b", "S8b", "C10b"], "variant": "classic"}
+
+
+@pytest.fixture
+def rejected_game() -> dict:
+    """Seed "1": D4 kills S5, so it may not fight S13 (R10) at move 3."""
+    return {"seed": "1", "moves": ["D4", "S5w", "S13w"], "variant": "classic"}

@@ -1,0 +1,145 @@
+"""``scoundrel verify``: one verdict JSON per input line, in order, whatever the line holds."""
+
+import json
+import os
+import pty
+import subprocess
+
+import pytest
+
+MOVE_LIMIT = 200
+
+
+def lines_of(*submissions) -> str:
+    return "".join((item if isinstance(item, str) else json.dumps(item)) + "\n" for item in submissions)
+
+
+def verdicts(result) -> list[dict]:
+    return [json.loads(line) for line in result.stdout.decode().splitlines()]
+
+
+def test_mixed_lines_keep_their_order_and_never_stop_the_command(scoundrel, won_game, lost_game, rejected_game):
+    given = lines_of(
+        won_game,
+        "not json",
+        "",
+        [1, 2],
+        {"seed": 5, "moves": "S8b"},
+        {"seed": "abc", "moves": [], "colour": "red"},
+        {"seed": "a b", "moves": ["S8b"]},
+        {"seed": "abc", "moves": ["S8x", 3]},
+        {"seed": "abc", "moves": ["flee"] * (MOVE_LIMIT + 1)},
+        {"seed": "abc", "moves": ["S8b"], "variant": "nightmare"},
+        rejected_game,
+        lost_game,
+    )
+    result = scoundrel("verify", input=given)
+    assert result.returncode == 0
+    assert result.stderr == b""  # not a terminal: no bar, no summary
+    out = verdicts(result)
+    assert [v["status"] for v in out] == ["verified"] + ["invalid"] * 9 + ["rejected", "verified"]
+    assert out[0]["outcome"] == "won" and out[0]["score"] == 19
+    assert out[1]["errors"]["_schema"][0].startswith("Not valid JSON")
+    assert out[2]["errors"]["_schema"][0].startswith("Blank line")
+    assert "_schema" in out[3]["errors"]
+    assert set(out[4]["errors"]) == {"seed", "moves"}
+    assert out[5]["errors"] == {"colour": ["Unknown field."]}
+    assert "seed" in out[6]["errors"]
+    assert set(out[7]["errors"]["moves"]) == {"0", "1"}
+    assert "At most 200 moves" in out[8]["errors"]["moves"][0]
+    assert "variant" in out[9]["errors"]
+    assert out[10]["error"]["code"] == "weapon_not_usable" and out[10]["error"]["move_index"] == 2
+    assert out[11]["outcome"] == "lost" and out[11]["score"] == -170
+
+
+def test_bytes_that_are_not_utf8_get_an_invalid_verdict(scoundrel, lost_game):
+    result = scoundrel("verify", "-", input=b"\xff\xfe\n" + lines_of(lost_game).encode())
+    assert [v["status"] for v in verdicts(result)] == ["invalid", "verified"]
+    assert "UTF-8" in verdicts(result)[0]["errors"]["_schema"][0]
+
+
+def test_a_last_line_without_newline_is_judged(scoundrel, lost_game):
+    result = scoundrel("verify", input=json.dumps(lost_game))
+    assert [v["status"] for v in verdicts(result)] == ["verified"]
+
+
+def test_verdicts_match_the_engine_and_schema(scoundrel, tmp_path, won_game):
+    import scoundrel as engine
+
+    path = tmp_path / "one.jsonl"
+    path.write_text(lines_of(won_game))
+    (verdict,) = verdicts(scoundrel("verify", str(path)))
+    assert verdict == engine.replay(won_game["seed"], won_game["moves"]).to_dict()
+
+
+def test_a_missing_file_is_an_error(scoundrel, tmp_path):
+    result = scoundrel("verify", str(tmp_path / "nope.jsonl"))
+    assert result.returncode == 2
+    assert "cannot read" in result.stderr.decode()
+
+
+@pytest.fixture
+def ten_thousand(tmp_path, won_game, lost_game, rejected_game):
+    """10,000 lines: 4,000 won, 3,000 lost, 2,000 rejected, 1,000 not JSON."""
+    cycle = [won_game, lost_game, rejected_game, won_game, lost_game, "{oops", won_game, rejected_game, lost_game, won_game]
+    path = tmp_path / "ten-thousand.jsonl"
+    path.write_text(lines_of(*(cycle * 1000)))
+    return path
+
+
+def test_ten_thousand_lines(scoundrel, ten_thousand):
+    result = scoundrel("verify", str(ten_thousand), "--summary")
+    assert result.returncode == 0
+    out = verdicts(result)
+    assert len(out) == 10_000
+    assert [v["status"] for v in out[:10]] == [
+        "verified", "verified", "rejected", "verified", "verified", "invalid", "verified", "rejected", "verified", "verified"
+    ]
+    assert result.stderr.decode() == "10000 submissions: 7000 verified, 2000 rejected, 1000 invalid\n"
+
+
+def run_with_terminal_stderr(command: list[str], stdout_path) -> str:
+    """Run scoundrel with stderr on a pseudo-terminal; return what it wrote there."""
+    controller, terminal = pty.openpty()
+    with open(stdout_path, "wb") as stdout:
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=stdout, stderr=terminal)
+    os.close(terminal)
+    written = []
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # EIO: the process closed its end
+            break
+        if not chunk:
+            break
+        written.append(chunk)
+    os.close(controller)
+    assert process.wait(timeout=120) == 0
+    return b"".join(written).decode()
+
+
+def test_a_terminal_gets_a_progress_bar_and_a_summary(scoundrel_command, ten_thousand, tmp_path):
+    stderr = run_with_terminal_stderr([*scoundrel_command, "verify", str(ten_thousand)], tmp_path / "out.jsonl")
+    assert "10000/10000" in stderr  # the bar knows the total of a regular file
+    assert "100%" in stderr
+    assert "10000 submissions: 7000 verified, 2000 rejected, 1000 invalid" in stderr
+    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 10_000
+
+
+def test_quiet_silences_the_terminal(scoundrel_command, ten_thousand, tmp_path):
+    command = [*scoundrel_command, "verify", "--quiet", str(ten_thousand)]
+    assert run_with_terminal_stderr(command, tmp_path / "out.jsonl") == ""
+
+
+@pytest.mark.timeout(60)
+def test_each_verdict_is_written_as_soon_as_its_line_is_read(scoundrel_command, won_game, rejected_game):
+    """A co-process gets each answer before it sends the next submission."""
+    process = subprocess.Popen([*scoundrel_command, "verify"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        for game, status in [(won_game, "verified"), (rejected_game, "rejected"), ("[]", "invalid")]:
+            process.stdin.write(lines_of(game).encode())
+            process.stdin.flush()
+            assert json.loads(process.stdout.readline())["status"] == status
+    finally:
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
