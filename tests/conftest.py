@@ -1,0 +1,13 @@
+"""Fixtures shared by every suite: the real service as processes."""
+
+import pytest
+
+from tests.support.stack import Stack
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """Redis, the API and one worker, shared by the tests of one module."""
+    running = Stack(tmp_path_factory.mktemp("stack")).start()
+    yield running
+    running.stop()

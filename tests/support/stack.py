@@ -1,0 +1,113 @@
+"""The real service as separate processes: a throwaway Redis, the API under
+gunicorn and RQ workers, driven over HTTP as a client would.
+
+Never the shared Redis on 6379: every stack starts its own on a free port.
+"""
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import requests
+
+from cli.redis_server import RedisServer, free_port
+
+
+class Stack:
+    def __init__(self, root: Path, workers: int = 1, env: dict | None = None):
+        self.root = Path(root)
+        self.redis = RedisServer(self.root / "redis", persistent=True)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.extra_env = env or {}
+        self.api: subprocess.Popen | None = None
+        self.workers: list[subprocess.Popen] = []
+        self.worker_count = workers
+        self.http = requests.Session()
+
+    # processes
+
+    def env(self) -> dict:
+        return {**os.environ, "REDIS_URL": self.redis.url, "SCOUNDREL_API_WORKERS": "1",
+                "SCOUNDREL_API_THREADS": "8", **self.extra_env}
+
+    def _spawn(self, *args: str, log: str) -> subprocess.Popen:
+        out = open(self.root / log, "ab")
+        process = subprocess.Popen([sys.executable, "-m", "cli.main", *args], env=self.env(),
+                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        out.close()
+        return process
+
+    def start(self) -> "Stack":
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.redis.start()
+        self.api = self._spawn("api", "--port", str(self.port), log="api.log")
+        for _ in range(self.worker_count):
+            self.start_worker()
+        self.wait_healthy()
+        return self
+
+    def start_worker(self) -> subprocess.Popen:
+        worker = self._spawn("worker", log=f"worker-{len(self.workers)}.log")
+        self.workers.append(worker)
+        return worker
+
+    def wait_healthy(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.api.poll() is not None:
+                raise RuntimeError(f"API exited: {(self.root / 'api.log').read_text()[-2000:]}")
+            try:
+                if self.http.get(self.url("/v1/health"), timeout=1).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("API not healthy in time")
+
+    def stop(self) -> None:
+        for process in [self.api, *self.workers]:
+            if process and process.poll() is None:
+                process.terminate()
+        for process in [self.api, *self.workers]:
+            if process:
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        self.redis.stop()
+        self.http.close()
+
+    # HTTP
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def get(self, path: str, **kwargs) -> requests.Response:
+        return self.http.get(self.url(path), timeout=10, **kwargs)
+
+    def post(self, path: str, **kwargs) -> requests.Response:
+        return self.http.post(self.url(path), timeout=10, **kwargs)
+
+    def register(self, name: str | None = None) -> tuple[str, str]:
+        """A new player: ``(name, token)``."""
+        name = name or f"p-{uuid.uuid4().hex[:12]}"
+        response = self.post("/v1/players", json={"name": name})
+        assert response.status_code == 201, response.text
+        return name, response.json()["token"]
+
+    def submit(self, token: str, body, headers: dict | None = None) -> requests.Response:
+        return self.post("/v1/runs", json=body, headers={"Authorization": f"Bearer {token}", **(headers or {})})
+
+    def wait_final(self, run_id: str, timeout: float = 20.0) -> dict:
+        """The run once it is no longer pending."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            run = self.get(f"/v1/runs/{run_id}").json()
+            if run["status"] != "pending":
+                return run
+            time.sleep(0.05)
+        raise AssertionError(f"run {run_id} still pending after {timeout} s")
