@@ -8,9 +8,9 @@ import argparse
 import os
 import sys
 
-from . import api, deal, replay, verify, worker
+from . import api, deal, moderator, replay, up, verify, worker
 
-COMMANDS = (deal, verify, replay, api, worker)
+COMMANDS = (deal, verify, replay, api, worker, up, moderator)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -52,11 +52,13 @@ class RedisServer:
         return [find_redis_server(), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
                 "--save", "", *persistence, "--protected-mode", "yes", "--loglevel", "warning"]
 
-    def start(self, timeout: float = 10.0) -> "RedisServer":
+    def start(self, timeout: float = 10.0, **popen_options) -> "RedisServer":
+        """Start and wait until it answers; ``popen_options`` go to ``subprocess.Popen``
+        (``scoundrel up`` gives Redis a session of its own, so it is stopped last)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.data_dir / "redis.log", "ab")
         self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL)
+                                        stdin=subprocess.DEVNULL, **popen_options)
         log.close()
         self.wait_ready(timeout)
         return self
