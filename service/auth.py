@@ -5,7 +5,7 @@ import functools
 from flask import g, request
 from flask_smorest import abort
 
-from store import player_for_token
+from store import moderator_for_token, player_for_token
 
 from .context import db
 
@@ -37,6 +37,30 @@ def player_required(view):
     @functools.wraps(view)
     def guarded(*args, **kwargs):
         g.player = require_player()
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+def require_moderator() -> str:
+    """The moderator authorising this request: 401 without a valid token, 403 for a player's."""
+    token = bearer_token()
+    if token is None:
+        abort(401, message="A moderator token is required: Authorization: Bearer <token>.", headers=CHALLENGE)
+    name = moderator_for_token(db(), token)
+    if name is not None:
+        return name
+    if player_for_token(db(), token) is not None:
+        abort(403, message="This needs a moderator; a player's token is not enough.")
+    abort(401, message="The token is not valid.", headers=CHALLENGE)
+
+
+def moderator_required(view):
+    """Run the view only for a moderator (``g.moderator``), before any body is read."""
+
+    @functools.wraps(view)
+    def guarded(*args, **kwargs):
+        g.moderator = require_moderator()
         return view(*args, **kwargs)
 
     return guarded

@@ -8,11 +8,13 @@ so that views and jobs never touch Redis directly.
 from .boards import Board, board_page, board_position, daily_board, variant_board
 from .daily import daily_secret
 from .database import Database
+from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
 from .players import NameTaken, create_player, player_exists, player_for_token
 from .runs import IdempotencyConflict, get_run, load_run, player_runs, record_verdict, submit_run
 
 __all__ = [
     "daily_secret", "Board", "board_page", "board_position", "daily_board", "variant_board", "Database",
+    "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "NameTaken", "create_player", "player_exists", "player_for_token",
     "IdempotencyConflict", "get_run", "load_run", "player_runs", "record_verdict", "submit_run",
 ]

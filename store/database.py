@@ -27,6 +27,7 @@ class Database:
         self.queue = Queue(queue_name, connection=self.raw, default_timeout=job_timeout)
         self.record_verdict_script = self.redis.register_script(keys.RECORD_VERDICT)
         self.create_player_script = self.redis.register_script(keys.CREATE_PLAYER)
+        self.create_moderator_script = self.redis.register_script(keys.CREATE_MODERATOR)
 
     def ping(self) -> bool:
         return bool(self.redis.ping())

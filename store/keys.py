@@ -111,3 +111,34 @@ redis.call('HSET', KEYS[1], 'name', ARGV[1], 'token_hash', ARGV[2], 'created_ms'
 redis.call('SET', KEYS[2], ARGV[1])
 return 1
 """
+
+
+def moderator(name: str) -> str:
+    """Hash: a moderator's name, token hash and creation time."""
+    return f"{PREFIX}:moderator:{name}"
+
+
+def moderator_token(token_hash: str) -> str:
+    """String: the name of the moderator whose token hashes to ``token_hash``.
+
+    Apart from players' tokens, so a player's token can never act as a moderator's.
+    """
+    return f"{PREFIX}:moderator-token:{token_hash}"
+
+
+def moderators() -> str:
+    """Set: every moderator's name."""
+    return f"{PREFIX}:moderators"
+
+
+# KEYS: moderator, moderator-token, moderators. ARGV: name, token hash, time (ms).
+# 0 if the name is taken.
+CREATE_MODERATOR = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'name', ARGV[1], 'token_hash', ARGV[2], 'created_ms', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[1])
+return 1
+"""

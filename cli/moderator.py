@@ -1,0 +1,58 @@
+"""``scoundrel moderator add|list|revoke``: managing moderators (uses REDIS_URL)."""
+
+import sys
+
+from marshmallow import ValidationError
+
+from schemas.players import PlayerCreateSchema
+from service.config import Settings
+from store import Database, NameTaken, create_moderator, list_moderators, revoke_moderator
+from store.packing import iso_time
+
+
+def _database() -> Database:
+    settings = Settings.from_env()
+    return Database(settings.redis_url, settings.queue, settings.job_timeout)
+
+
+def add(args) -> int:
+    try:
+        PlayerCreateSchema().load({"name": args.name})
+    except ValidationError as invalid:
+        print(f"scoundrel moderator add: {invalid.messages['name'][0]}", file=sys.stderr)
+        return 2
+    try:
+        token = create_moderator(_database(), args.name)
+    except NameTaken:
+        print(f"scoundrel moderator add: a moderator named {args.name!r} exists", file=sys.stderr)
+        return 1
+    print(f"Moderator {args.name} created. Its token is shown this once; keep it secret:")
+    print(token)
+    return 0
+
+
+def show(args) -> int:
+    for moderator in list_moderators(_database()):
+        print(f"{moderator['name']}\t{iso_time(moderator['created_ms'])}")
+    return 0
+
+
+def revoke(args) -> int:
+    if not revoke_moderator(_database(), args.name):
+        print(f"scoundrel moderator revoke: no moderator named {args.name!r}", file=sys.stderr)
+        return 1
+    print(f"Moderator {args.name} revoked; its token no longer works.")
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("moderator", help="add, list or revoke moderators",
+                                   description="Manage moderators in the Redis at REDIS_URL.")
+    actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    adding = actions.add_parser("add", help="create a moderator; prints its token as the last line")
+    adding.add_argument("name", metavar="NAME")
+    adding.set_defaults(func=add)
+    actions.add_parser("list", help="list moderators").set_defaults(func=show)
+    revoking = actions.add_parser("revoke", help="remove a moderator and invalidate its token")
+    revoking.add_argument("name", metavar="NAME")
+    revoking.set_defaults(func=revoke)
