@@ -2,6 +2,9 @@
 
 Adding a command is one module with ``register(subparsers)`` (it adds its
 subparser and sets ``func(args) -> int``) and one line in ``COMMANDS``.
+Every run imports every command module, so a module imports its heavy
+dependencies (Flask, RQ, the service) inside ``func``, not at the top:
+``scoundrel deal`` should not wait for a web framework to load.
 """
 
 import argparse

@@ -11,7 +11,7 @@ import scoundrel
 from schemas import load_submission
 
 from .submissions import load_json_submission
-from .trace_table import TraceTable
+from .trace_table import SUIT_SYMBOLS, TraceTable
 
 
 def register(subparsers) -> None:
@@ -60,9 +60,19 @@ def run(args) -> int:
         return 2
     seed, moves, variant = submission["seed"], submission["moves"], submission["variant"]
     verdict = scoundrel.replay(seed, moves, variant, trace=True)
-    table = TraceTable(symbols=not args.ascii, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    symbols = not args.ascii and _can_print(SUIT_SYMBOLS)
+    table = TraceTable(symbols=symbols, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
     print("\n".join(table.render(seed, variant, moves, verdict)))
     return 0 if verdict.status == "verified" else 1
+
+
+def _can_print(symbols: dict) -> bool:
+    """Whether stdout's encoding has the suit symbols (a Latin-1 terminal has not: it gets codes)."""
+    try:
+        "".join(symbols.values()).encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _read(path: str) -> str:

@@ -33,7 +33,7 @@ class TraceTable:
         """The lines to print: a heading, the table, the verdict."""
         dungeon = scoundrel.deal(seed)
         lines = [
-            f"seed {seed}, variant {variant}, {len(moves)} moves "
+            f"seed {seed}, variant {variant}, {len(moves)} move{'' if len(moves) == 1 else 's'} "
             f"(ruleset {scoundrel.RULESET}, engine {scoundrel.ENGINE_VERSION})",
             "",
         ]
@@ -130,4 +130,4 @@ class TraceTable:
         else:
             text = (f"LOST with score {verdict.score} = health {verdict.health} - {-difference}, "
                     f"the monsters left in the dungeon (R16)")
-        return f"{text}; {verdict.moves} moves, verified."
+        return f"{text}; {verdict.moves} move{'' if verdict.moves == 1 else 's'}, verified."
