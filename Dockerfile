@@ -1,0 +1,30 @@
+# The Scoundrel Referee image: one image for the API and the workers; the
+# command picks the role (docker-compose.yml runs both). Redis is not in it:
+# compose runs the official redis image next to it.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Only what the package needs, so that editing tests or docs elsewhere does
+# not invalidate the install layer.
+COPY pyproject.toml README.md ./
+COPY scoundrel ./scoundrel
+COPY schemas ./schemas
+COPY service ./service
+COPY store ./store
+COPY worker ./worker
+COPY cli ./cli
+RUN pip install . && rm -rf build *.egg-info
+
+# A user without privileges: the service never needs root.
+RUN useradd --create-home --uid 10001 --user-group scoundrel
+USER scoundrel
+WORKDIR /home/scoundrel
+
+EXPOSE 8000
+CMD ["scoundrel", "api", "--host", "0.0.0.0", "--port", "8000"]

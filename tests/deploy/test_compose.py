@@ -1,0 +1,102 @@
+"""docker-compose.yml and the Dockerfile say what the README promises.
+
+There is no Docker engine on the test machines, so these read the files:
+the services, their commands, persistence, health checks and scaling.
+"""
+
+import shlex
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _words(command) -> list[str]:
+    return shlex.split(command) if isinstance(command, str) else list(command)
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+@pytest.fixture(scope="module")
+def services(compose) -> dict:
+    return compose["services"]
+
+
+def test_compose_runs_redis_the_api_and_workers(services):
+    assert {"redis", "api", "worker"} <= set(services)
+
+
+def test_redis_keeps_an_append_only_file_synced_every_second_on_a_named_volume(compose, services):
+    redis = services["redis"]
+    assert redis["image"].startswith("redis:7")
+    command = _words(redis["command"])
+    assert command[0] == "redis-server"
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert command[command.index("--appendfsync") + 1] == "everysec"
+    volume, target = redis["volumes"][0].split(":")[:2]
+    assert target == "/data"
+    assert volume in compose["volumes"]
+
+
+def test_redis_is_healthy_when_it_answers_ping(services):
+    assert "redis-cli ping" in " ".join(_words(services["redis"]["healthcheck"]["test"]))
+
+
+@pytest.mark.parametrize("name, command", [
+    ("api", ["scoundrel", "api", "--host", "0.0.0.0", "--port", "8000"]),
+    ("worker", ["scoundrel", "worker"]),
+])
+def test_api_and_worker_run_from_the_project_image_against_the_redis_service(services, name, command):
+    service = services[name]
+    assert service["build"] == "."
+    assert _words(service["command"]) == command
+    environment = service["environment"]
+    if isinstance(environment, list):
+        environment = dict(item.split("=", 1) for item in environment)
+    assert environment["REDIS_URL"] == "redis://redis:6379/0"
+    assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_api_publishes_port_8000_and_checks_its_health_endpoint_without_curl(services):
+    api = services["api"]
+    assert "8000:8000" in [str(port) for port in api["ports"]]
+    check = " ".join(_words(api["healthcheck"]["test"]))
+    assert "python" in check and "/v1/health" in check and "curl" not in check
+
+
+def test_worker_can_be_scaled(services):
+    worker = services["worker"]
+    assert "container_name" not in worker
+    assert "ports" not in worker
+
+
+def test_dockerfile_installs_the_project_as_a_user_without_privileges_and_runs_the_api():
+    lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    assert lines[0].startswith("FROM python:3.11-slim")
+    assert any(line.startswith("RUN pip install .") for line in lines)
+    users = [line.split()[1] for line in lines if line.startswith("USER ")]
+    assert users and users[-1] not in ("root", "0")
+    cmd = next(line for line in lines if line.startswith("CMD "))
+    assert cmd.split(None, 1)[1] == '["scoundrel", "api", "--host", "0.0.0.0", "--port", "8000"]'
+    assert not any(line.startswith("ENTRYPOINT") for line in lines)
+
+
+def test_the_image_gets_every_package_the_project_installs():
+    """A package directory left out of the Dockerfile's COPY lines would only fail at run time."""
+    text = (ROOT / "Dockerfile").read_text()
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
+    for pattern in packages:
+        name = pattern.rstrip("*")
+        assert f"COPY {name} ./{name}" in text, name
+
+
+def test_dockerignore_keeps_local_state_out_of_the_build_context():
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".git", ".venv"} <= set(ignored)
