@@ -28,6 +28,10 @@ class Database:
         self.record_verdict_script = self.redis.register_script(keys.RECORD_VERDICT)
         self.create_player_script = self.redis.register_script(keys.CREATE_PLAYER)
         self.create_moderator_script = self.redis.register_script(keys.CREATE_MODERATOR)
+        self.file_dispute_script = self.redis.register_script(keys.FILE_DISPUTE)
+        self.resolve_dispute_script = self.redis.register_script(keys.RESOLVE_DISPUTE)
+        self.restore_run_script = self.redis.register_script(keys.RESTORE_RUN)
+        self.reverify_run_script = self.redis.register_script(keys.REVERIFY_RUN)
 
     def ping(self) -> bool:
         return bool(self.redis.ping())

@@ -5,7 +5,7 @@ transaction touches share a Redis Cluster slot (RQ's own queue keys are
 RQ's business). The scripts make multi-key changes atomic and idempotent.
 """
 
-from .packing import TIME_SPAN
+from .packing import LATEST_MS, SCORE_OFFSET, TIME_SPAN
 
 PREFIX = "{scoundrel}"
 
@@ -65,21 +65,49 @@ def daily_secret() -> str:
     return f"{PREFIX}:daily-secret"
 
 
-# KEYS: run, board, board-runs, daily-board, daily-runs.
+# Lua shared by the moderation scripts. ``snapshot`` is a run's status and
+# verdict as its audit entries show them before and after a change (a void
+# run keeps its verdict under ``voided_status``); ``audit`` appends one entry.
+_AUDIT_LUA = """
+local function present(value)
+  if value and value ~= '' then return value end
+  return cjson.null
+end
+local function snapshot(run_key)
+  local r = redis.call('HMGET', run_key, 'status', 'outcome', 'score', 'health', 'error', 'voided_status')
+  local code = cjson.null
+  if r[5] and r[5] ~= '' then code = cjson.decode(r[5]).code end
+  local view = {status = present(r[1]), outcome = present(r[2]), score = cjson.null, health = cjson.null,
+                error = code}
+  if present(r[3]) ~= cjson.null then view.score = tonumber(r[3]) end
+  if present(r[4]) ~= cjson.null then view.health = tonumber(r[4]) end
+  if r[1] == 'void' then view.voided_status = present(r[6]) end
+  return view
+end
+local function audit(stream, event, actor_kind, actor, at, before, after, detail)
+  redis.call('XADD', stream, '*', 'event', event, 'actor_kind', actor_kind, 'actor', actor, 'at', at,
+    'before', cjson.encode(before), 'after', cjson.encode(after), 'detail', cjson.encode(detail))
+end
+"""
+
+# KEYS: run, board, board-runs, daily-board, daily-runs, audit.
 # ARGV: run id, packed rank key ("" when the run is not ranked), "1" for a
-# run on its day's daily seed, the player, then the verdict's fields as
-# alternating name/value pairs.
-# A verdict is written once: a run no longer pending is left alone, so a job
-# that runs twice changes nothing. On a variant's board a verified run takes
+# run on its day's daily seed, the player, the worker's name, the time (ms),
+# then the verdict's fields as alternating name/value pairs.
+# A verdict is written once, with its audit entry: a run no longer pending is
+# left alone, so a job that runs twice changes nothing. On a variant's board a verified run takes
 # the player's place only if it ranks above the one there. On a daily board
 # only the player's earliest-submitted verified run counts, whatever its score.
-RECORD_VERDICT = f"""
+RECORD_VERDICT = _AUDIT_LUA + f"""
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   return 0
 end
+local before = snapshot(KEYS[1])
 local fields = {{}}
-for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 7, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(fields))
+local after = snapshot(KEYS[1])
+audit(KEYS[6], after.status, 'worker', ARGV[5], ARGV[6], before, after, {{}})
 local packed = ARGV[2]
 if packed == '' then
   return 1
@@ -141,4 +169,170 @@ redis.call('HSET', KEYS[1], 'name', ARGV[1], 'token_hash', ARGV[2], 'created_ms'
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[1])
 return 1
+"""
+
+
+def runs() -> str:
+    """Sorted set: every run id scored by submission time (ms), for bulk re-verification."""
+    return f"{PREFIX}:runs"
+
+
+def audit(run_id: str) -> str:
+    """Stream: the run's append-only audit log, one entry per change, oldest first."""
+    return f"{PREFIX}:audit:{run_id}"
+
+
+def dispute(dispute_id: str) -> str:
+    """Hash: a player's dispute of a run, and its resolution once there is one."""
+    return f"{PREFIX}:dispute:{dispute_id}"
+
+
+def disputes(status: str) -> str:
+    """Sorted set: dispute ids with ``status`` (open, resolved) scored by filing time (ms)."""
+    return f"{PREFIX}:disputes:{status}"
+
+
+# Recomputes a player's places from all their runs, which the caller passes
+# as KEYS[first..] in submission order (``player_runs``). The count is checked
+# against ``player_runs`` first: a run submitted since the caller read the list
+# makes the script answer 'stale' before changing anything, and the caller
+# retries. The variant's board gets the best verified run by packed rank key;
+# the day's board the player's earliest-submitted verified run on that date.
+# A void run is not verified, so it never holds a place.
+_PLACES_LUA = f"""
+local function complete(player_runs, first)
+  return redis.call('ZCARD', player_runs) == #KEYS - first + 1
+end
+local function put(board, board_runs, player, packed, run_id)
+  if packed then
+    redis.call('ZADD', board, string.format('%.0f', packed), player)
+    redis.call('HSET', board_runs, player, run_id)
+  else
+    redis.call('ZREM', board, player)
+    redis.call('HDEL', board_runs, player)
+  end
+end
+local function place(player, variant, day, board, board_runs, daily_board, daily_runs, first)
+  local best, best_id, early_ms, early_packed, early_id
+  for i = first, #KEYS do
+    local r = redis.call('HMGET', KEYS[i], 'id', 'status', 'variant', 'daily', 'score', 'submitted_ms')
+    if r[2] == 'verified' then
+      local ms = tonumber(r[6])
+      local packed = (tonumber(r[5]) + {SCORE_OFFSET}) * {TIME_SPAN} + ({LATEST_MS} - ms)
+      if r[3] == variant and (best == nil or packed > best) then
+        best, best_id = packed, r[1]
+      end
+      if day ~= '' and r[4] == day and (early_ms == nil or ms < early_ms) then
+        early_ms, early_packed, early_id = ms, packed, r[1]
+      end
+    end
+  end
+  put(board, board_runs, player, best, best_id)
+  if day ~= '' then put(daily_board, daily_runs, player, early_packed, early_id) end
+end
+"""
+
+# KEYS: run, dispute, open disputes, audit. ARGV: dispute id, player, reason, time (ms).
+# 0 if there is no such run.
+FILE_DISPUTE = _AUDIT_LUA + """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[2], 'id', ARGV[1], 'run_id', redis.call('HGET', KEYS[1], 'id'), 'player', ARGV[2],
+  'reason', ARGV[3], 'status', 'open', 'filed_ms', ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+local now = snapshot(KEYS[1])
+audit(KEYS[4], 'disputed', 'player', ARGV[2], ARGV[4], now, now, {dispute_id = ARGV[1], reason = ARGV[3]})
+return 1
+"""
+
+# KEYS: dispute, open disputes, resolved disputes, run, board, board-runs,
+# daily-board, daily-runs, audit, player-runs, then every run of the player.
+# ARGV: moderator, decision (uphold, void), note, time (ms).
+# 'resolved' if the dispute already is; 'pending' to void a run with no verdict yet.
+RESOLVE_DISPUTE = _AUDIT_LUA + _PLACES_LUA + """
+if redis.call('HGET', KEYS[1], 'status') ~= 'open' then
+  return 'resolved'
+end
+local status = redis.call('HGET', KEYS[4], 'status')
+if ARGV[2] == 'void' and status == 'pending' then
+  return 'pending'
+end
+if not complete(KEYS[10], 11) then
+  return 'stale'
+end
+local before = snapshot(KEYS[4])
+local dispute_id = redis.call('HGET', KEYS[1], 'id')
+redis.call('HSET', KEYS[1], 'status', 'resolved', 'decision', ARGV[2], 'note', ARGV[3], 'moderator', ARGV[1],
+  'resolved_ms', ARGV[4])
+redis.call('ZREM', KEYS[2], dispute_id)
+redis.call('ZADD', KEYS[3], redis.call('HGET', KEYS[1], 'filed_ms'), dispute_id)
+local event = 'upheld'
+if ARGV[2] == 'void' then
+  event = 'voided'
+  if status ~= 'void' then
+    redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
+  end
+  local run = redis.call('HMGET', KEYS[4], 'player', 'variant', 'daily')
+  place(run[1], run[2], run[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8], 11)
+end
+audit(KEYS[9], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
+  {dispute_id = dispute_id, note = ARGV[3]})
+return 'ok'
+"""
+
+# KEYS: run, board, board-runs, daily-board, daily-runs, audit, player-runs,
+# then every run of the player. ARGV: moderator, time (ms).
+# Undoes a void: the run is back to its verdict and the player's places are
+# recomputed. 'not_void' if the run is not void.
+RESTORE_RUN = _AUDIT_LUA + _PLACES_LUA + """
+if redis.call('HGET', KEYS[1], 'status') ~= 'void' then
+  return 'not_void'
+end
+if not complete(KEYS[7], 8) then
+  return 'stale'
+end
+local before = snapshot(KEYS[1])
+redis.call('HSET', KEYS[1], 'status', redis.call('HGET', KEYS[1], 'voided_status'))
+redis.call('HDEL', KEYS[1], 'voided_status')
+local run = redis.call('HMGET', KEYS[1], 'player', 'variant', 'daily')
+place(run[1], run[2], run[3], KEYS[2], KEYS[3], KEYS[4], KEYS[5], 8)
+audit(KEYS[6], 'restored', 'moderator', ARGV[1], ARGV[2], before, snapshot(KEYS[1]), {})
+return 'ok'
+"""
+
+# KEYS: as RESTORE_RUN. ARGV: actor kind, actor, time (ms), "1" to log an
+# unchanged verdict too, then the new verdict's fields as name/value pairs.
+# Writes the current engine's verdict over the stored one (a void run stays
+# void with its verdict under ``voided_status``), recomputes the player's
+# places and logs 'reverified' with whether the verdict changed (status,
+# outcome, score, health or error code). Running it twice changes nothing
+# more. 'pending' for a run the worker has not judged yet; else 'changed'
+# or 'unchanged'.
+REVERIFY_RUN = _AUDIT_LUA + _PLACES_LUA + """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'pending' then
+  return 'pending'
+end
+if not complete(KEYS[7], 8) then
+  return 'stale'
+end
+local before = snapshot(KEYS[1])
+for i = 5, #ARGV, 2 do
+  local name = ARGV[i]
+  if name == 'status' and status == 'void' then name = 'voided_status' end
+  redis.call('HSET', KEYS[1], name, ARGV[i + 1])
+end
+local after = snapshot(KEYS[1])
+local changed = false
+for _, field in ipairs({'status', 'voided_status', 'outcome', 'score', 'health', 'error'}) do
+  if before[field] ~= after[field] then changed = true end
+end
+local run = redis.call('HMGET', KEYS[1], 'player', 'variant', 'daily')
+place(run[1], run[2], run[3], KEYS[2], KEYS[3], KEYS[4], KEYS[5], 8)
+if changed or ARGV[4] == '1' then
+  audit(KEYS[6], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
+end
+if changed then return 'changed' end
+return 'unchanged'
 """

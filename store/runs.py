@@ -13,6 +13,7 @@ import time
 from redis.exceptions import WatchError
 
 from . import keys
+from .audit import audit_fields
 from .database import VERIFY_JOB, Database
 from .packing import iso_time, pack
 
@@ -70,6 +71,9 @@ def submit_run(
                     "moves": " ".join(moves), "status": PENDING, "submitted_ms": submitted, "daily": daily or "",
                 })
                 pipe.zadd(keys.player_runs(player), {run_id: submitted})
+                pipe.zadd(keys.runs(), {run_id: submitted})
+                pipe.xadd(keys.audit(run_id), audit_fields("submitted", "player", player, submitted,
+                                                           None, {"status": PENDING}))
                 db.queue.enqueue_call(VERIFY_JOB, args=(run_id,), pipeline=pipe, result_ttl=0)
                 pipe.execute()
                 return get_run(db, run_id), True
@@ -138,16 +142,18 @@ def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int
     return total, runs
 
 
-def record_verdict(db: Database, run: dict, verdict: dict) -> bool:
-    """Store a verdict and, for a verified run, its board places, in one atomic step.
+def record_verdict(db: Database, run: dict, verdict: dict, worker: str = "worker") -> bool:
+    """Store a verdict, its audit entry and, for a verified run, its board places, in one atomic step.
 
     ``run`` is the stored run (``load_run``), ``verdict`` the engine's verdict
-    JSON. Idempotent: False, and nothing changed, if the run already has one.
+    JSON, ``worker`` the name the audit log shows. Idempotent: False, and
+    nothing changed, if the run already has one.
     """
     status = verdict["status"]
+    verified = now_ms()
     fields = {
         "status": status,
-        "verified_ms": now_ms(),
+        "verified_ms": verified,
         "outcome": verdict.get("outcome", ""),
         "score": verdict.get("score", ""),
         "health": verdict.get("health", ""),
@@ -165,7 +171,8 @@ def record_verdict(db: Database, run: dict, verdict: dict) -> bool:
             keys.board_runs(run["variant"]),
             keys.daily_board(daily or "none"),
             keys.daily_runs(daily or "none"),
+            keys.audit(run["id"]),
         ],
-        args=[run["id"], str(packed), "1" if daily else "", run["player"], *pairs],
+        args=[run["id"], str(packed), "1" if daily else "", run["player"], worker, verified, *pairs],
     )
     return bool(written)

@@ -7,6 +7,8 @@ changes nothing.
 
 import functools
 
+from rq import get_current_job
+
 import scoundrel
 from service.config import Settings
 from store import Database, load_run, record_verdict
@@ -19,6 +21,12 @@ def _database() -> Database:
     return Database(settings.redis_url, settings.queue, settings.job_timeout)
 
 
+def _worker_name() -> str:
+    """The RQ worker running this job, as the run's audit log names it."""
+    job = get_current_job()
+    return (job.worker_name if job else None) or "worker"
+
+
 def verify_run(run_id: str) -> str:
     """Replay run ``run_id`` with the current engine; returns its status afterwards."""
     db = _database()
@@ -28,5 +36,5 @@ def verify_run(run_id: str) -> str:
     if run["status"] != "pending":
         return run["status"]
     verdict = scoundrel.replay(run["seed"], run["moves"].split(" ") if run["moves"] else [], run["variant"])
-    record_verdict(db, run, verdict.to_dict())
+    record_verdict(db, run, verdict.to_dict(), worker=_worker_name())
     return verdict.status
