@@ -11,9 +11,9 @@ import argparse
 import os
 import sys
 
-from . import api, deal, moderator, replay, up, verify, worker
+from . import api, check, deal, moderator, replay, up, verify, worker
 
-COMMANDS = (deal, verify, replay, api, worker, up, moderator)
+COMMANDS = (deal, verify, replay, api, worker, up, moderator, check)
 
 
 def build_parser() -> argparse.ArgumentParser:

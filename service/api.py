@@ -5,7 +5,9 @@ errors list messages per field (``{"errors": {"seed": [...]}}``), as an
 ``invalid`` verdict does, whatever part of the request they came from.
 """
 
+from apispec import BasePlugin
 from flask_smorest import Api
+from flask_smorest.error_handler import ErrorSchema
 
 
 def _flatten_locations(messages: dict) -> dict:
@@ -34,3 +36,36 @@ class RefereeApi(Api):
             payload["errors"] = _flatten_locations(data["messages"])
         payload.setdefault("message", _MESSAGES.get(code, error.description))
         return payload, code, headers
+
+
+ERROR_REF = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
+
+# Answers any operation may give, documented on every one of them.
+COMMON_ERRORS = {
+    429: ("Too many requests for this token or address", RETRY_AFTER),
+    503: ("Storage is unavailable; try again after Retry-After seconds", RETRY_AFTER),
+}
+BODY_ERRORS = {
+    400: ("The body is not valid JSON", {}),
+    413: ("The body is larger than the service accepts", {}),
+    415: ("The body is not JSON (Content-Type: application/json)", {}),
+    422: ("The request is malformed; errors lists each field", {}),
+}
+
+
+class ErrorResponses(BasePlugin):
+    """Documents the error answers every operation can give, in the one error shape."""
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for method, operation in (operations or {}).items():
+            errors = COMMON_ERRORS | (BODY_ERRORS if method in ("post", "put", "patch") else {})
+            responses = operation.setdefault("responses", {})
+            for code, (description, headers) in errors.items():
+                responses.setdefault(str(code), {"description": description, "content": ERROR_REF,
+                                                 **({"headers": headers} if headers else {})})
+
+
+def error_response(blp, code: int, description: str):
+    """``alt_response`` for an error this operation gives, in the error shape."""
+    return blp.alt_response(code, schema=ErrorSchema, description=description)

@@ -13,12 +13,11 @@ from flask_smorest import abort
 import scoundrel
 from store import Database
 
-from . import daily, errors, health, leaderboards, players, runs
-from .api import RefereeApi
+from . import daily, errors, health, leaderboards, metrics, players, request_log, runs, security
+from .api import ErrorResponses, RefereeApi
 from .config import Settings
 from .context import Referee
 
-MAX_BODY_BYTES = 4 * 1024 * 1024  # a full batch of 1,000 long games fits
 DOCS_ASSETS = "/v1/docs-assets/"
 
 
@@ -44,12 +43,12 @@ def _require_json_body():
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = Flask(__name__)
-    app.config.update(_openapi_config(), MAX_CONTENT_LENGTH=MAX_BODY_BYTES)
+    app.config.update(_openapi_config(), MAX_CONTENT_LENGTH=settings.max_body_bytes)
     app.json.sort_keys = False
     db = Database(settings.redis_url, settings.queue, settings.job_timeout, settings.redis_timeout)
     app.extensions["referee"] = Referee(settings=settings, db=db)
 
-    api = RefereeApi(app)
+    api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     for module in (health, players, runs, leaderboards, daily):
         api.register_blueprint(module.blp)
@@ -57,6 +56,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         Blueprint("docs_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
                   static_url_path=DOCS_ASSETS.rstrip("/"))
     )
+    app.register_blueprint(metrics.blp)
+    request_log.init_app(app)
+    security.init_app(app, settings)
     app.before_request(_require_json_body)
     errors.init_app(app)
     return app

@@ -13,13 +13,27 @@ def _env_int(name: str, default: int) -> int:
     return int(value) if value not in (None, "") else default
 
 
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return float(value) if value not in (None, "") else default
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
     queue: str = "verify"
     job_timeout: int = 30  # seconds a verification job may run
     daily_secret: str = ""  # empty: a random secret is generated once and kept in Redis
-    redis_timeout: float = 1.0  # seconds before a Redis call gives up (the API then answers 503)
+    redis_timeout: float = 0.75  # seconds before a Redis call gives up (the API then answers 503)
+    pending_timeout: float = 60.0  # seconds a run may stay pending before the sweeper re-queues it
+    sweep_interval: float = 5.0  # seconds between a worker's sweeps of the pending runs
+    rate_limit_token: str = "10/second;300/minute"  # per bearer token; empty: no limit
+    rate_limit_address: str = "50/second;1500/minute"  # per client address; empty: no limit
+    cors_origins: str = ""  # comma-separated origins allowed by CORS, "*" for any; empty: none
+    trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For is believed
+    max_body_bytes: int = 4 * 1024 * 1024  # larger request bodies get 413
+    log_level: str = "INFO"
+    test_job_delay: float = 0.0  # test-only: seconds each verification job sleeps first
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -28,4 +42,14 @@ class Settings:
             queue=os.environ.get("SCOUNDREL_QUEUE") or cls.queue,
             job_timeout=_env_int("SCOUNDREL_JOB_TIMEOUT", cls.job_timeout),
             daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET", ""),
+            redis_timeout=_env_float("SCOUNDREL_REDIS_TIMEOUT", cls.redis_timeout),
+            pending_timeout=_env_float("SCOUNDREL_PENDING_TIMEOUT", cls.pending_timeout),
+            sweep_interval=_env_float("SCOUNDREL_SWEEP_INTERVAL", cls.sweep_interval),
+            rate_limit_token=os.environ.get("SCOUNDREL_RATE_LIMIT_TOKEN", cls.rate_limit_token),
+            rate_limit_address=os.environ.get("SCOUNDREL_RATE_LIMIT_ADDRESS", cls.rate_limit_address),
+            cors_origins=os.environ.get("SCOUNDREL_CORS_ORIGINS", ""),
+            trusted_proxies=_env_int("SCOUNDREL_TRUSTED_PROXIES", cls.trusted_proxies),
+            max_body_bytes=_env_int("SCOUNDREL_MAX_BODY_BYTES", cls.max_body_bytes),
+            log_level=os.environ.get("SCOUNDREL_LOG_LEVEL") or cls.log_level,
+            test_job_delay=_env_float("SCOUNDREL_TEST_JOB_DELAY", cls.test_job_delay),
         )

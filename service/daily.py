@@ -8,6 +8,7 @@ from schemas.paging import PageArgs
 from schemas.runs import DailyBoardSchema, DailySchema
 from store import board_page, daily_board, daily_secret
 
+from .api import error_response
 from .context import db, referee
 from .daily_seed import daily_seed, today
 
@@ -29,6 +30,7 @@ def current():
 @blp.route("/<day>/leaderboard")
 @blp.arguments(PageArgs, location="query")
 @blp.response(200, DailyBoardSchema)
+@error_response(blp, 404, "Not a date, or a day not begun yet")
 def leaderboard(page_args, day):
     """Classic runs on the day's seed submitted that day; each player's first verified run counts."""
     try:

@@ -7,6 +7,7 @@ from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPageSchema, BoardPositionSchema
 from store import board_page, board_position, variant_board
 
+from .api import error_response
 from .context import db
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")
@@ -21,6 +22,7 @@ def _known_variant(variant: str) -> str:
 @blp.route("/<variant>")
 @blp.arguments(PageArgs, location="query")
 @blp.response(200, BoardPageSchema)
+@error_response(blp, 404, "No such board")
 def page(page_args, variant):
     """A page of the board: rank, player, best score, the run behind it."""
     total, entries = board_page(db(), variant_board(_known_variant(variant)), page_args["offset"], page_args["limit"])
@@ -30,6 +32,7 @@ def page(page_args, variant):
 @blp.route("/<variant>/players/<name>")
 @blp.arguments(AroundArgs, location="query")
 @blp.response(200, BoardPositionSchema)
+@error_response(blp, 404, "No such board, or the player is not on it")
 def position(args, variant, name):
     """A player's rank and the places around it (the player's own included)."""
     found = board_position(db(), variant_board(_known_variant(variant)), name, args["around"])

@@ -5,8 +5,10 @@ from flask_smorest import Blueprint, abort
 from schemas.paging import PageArgs
 from schemas.players import PlayerCreateSchema, PlayerTokenSchema
 from schemas.runs import RunPageSchema
-from store import NameTaken, create_player, player_exists, player_runs
+from store import NameTaken, create_player, player_exists, player_runs, replace_token
 
+from .api import error_response
+from .auth import moderator_required
 from .context import db
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
@@ -15,7 +17,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Play
 @blp.route("", methods=["POST"])
 @blp.arguments(PlayerCreateSchema)
 @blp.response(201, PlayerTokenSchema)
-@blp.alt_response(409, description="The name is taken")
+@error_response(blp, 409, "The name is taken")
 def register(body):
     """Register a player; the token in the answer is shown this once."""
     try:
@@ -28,9 +30,25 @@ def register(body):
 @blp.route("/<name>/runs")
 @blp.arguments(PageArgs, location="query")
 @blp.response(200, RunPageSchema)
+@error_response(blp, 404, "No such player")
 def runs_of(page, name):
     """A player's runs, newest first."""
     if not player_exists(db(), name):
         abort(404, message=f"No player named {name!r}.")
     total, runs = player_runs(db(), name, page["offset"], page["limit"])
     return {"player": name, "total": total, "runs": runs}
+
+
+@blp.route("/<name>/revoke-token", methods=["POST"])
+@blp.doc(security=[{"bearerAuth": []}])
+@moderator_required
+@blp.response(200, PlayerTokenSchema, description="The old token no longer works; hand the new one to the player")
+@error_response(blp, 401, "No or wrong moderator token")
+@error_response(blp, 403, "A player's token, not a moderator's")
+@error_response(blp, 404, "No such player")
+def revoke_token(name):
+    """Revoke a player's token (a moderator's call) and issue the replacement, shown this once."""
+    token = replace_token(db(), name)
+    if token is None:
+        abort(404, message=f"No player named {name!r}.")
+    return {"name": name, "token": token}

@@ -9,12 +9,13 @@ from .boards import Board, board_page, board_position, daily_board, variant_boar
 from .daily import daily_secret
 from .database import Database
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
-from .players import NameTaken, create_player, player_exists, player_for_token
+from .players import NameTaken, create_player, player_exists, player_for_token, replace_token
+from .pending import requeue_run
 from .runs import IdempotencyConflict, get_run, load_run, player_runs, record_verdict, submit_run
 
 __all__ = [
     "daily_secret", "Board", "board_page", "board_position", "daily_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
-    "NameTaken", "create_player", "player_exists", "player_for_token",
+    "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",
     "IdempotencyConflict", "get_run", "load_run", "player_runs", "record_verdict", "submit_run",
 ]

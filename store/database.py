@@ -7,11 +7,15 @@ job can be one transaction.
 """
 
 import redis
-from rq import Queue
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+from rq import Callback, Queue, Retry as JobRetry
 
 from . import keys
 
 VERIFY_JOB = "worker.jobs.verify_run"
+VERIFY_FAILED = "worker.jobs.verification_failed"
+JOB_RETRIES = 2  # a job that raises runs up to 3 times before its run is marked ``error``
 
 
 class Database:
@@ -19,8 +23,11 @@ class Database:
 
     def __init__(self, url: str, queue_name: str = "verify", job_timeout: int = 30,
                  socket_timeout: float = 2.0):
+        # One immediate retry: after a Redis restart a pooled connection fails
+        # once and its replacement works. redis-py's default (3 retries with
+        # backoff) would keep a request waiting for seconds while Redis is down.
         options = dict(socket_connect_timeout=socket_timeout, socket_timeout=socket_timeout,
-                       health_check_interval=10, retry_on_timeout=False)
+                       health_check_interval=10, retry_on_timeout=False, retry=Retry(NoBackoff(), 1))
         self.url = url
         self.redis = redis.Redis.from_url(url, decode_responses=True, **options)
         self.raw = redis.Redis.from_url(url, **options)
@@ -32,6 +39,21 @@ class Database:
         self.resolve_dispute_script = self.redis.register_script(keys.RESOLVE_DISPUTE)
         self.restore_run_script = self.redis.register_script(keys.RESTORE_RUN)
         self.reverify_run_script = self.redis.register_script(keys.REVERIFY_RUN)
+        self.claim_stale_run_script = self.redis.register_script(keys.CLAIM_STALE_RUN)
+        self.mark_error_script = self.redis.register_script(keys.MARK_ERROR)
+        self.requeue_run_script = self.redis.register_script(keys.REQUEUE_RUN)
+
+    def enqueue_verification(self, run_id: str, request_id: str = "", pipeline=None):
+        """Queue the verification job of ``run_id`` (in ``pipeline``'s transaction, if given).
+
+        A job that raises is retried at once ``JOB_RETRIES`` times, then
+        ``VERIFY_FAILED`` marks its run ``error``; a worker that dies mid-job
+        is the sweeper's business (``store.pending``).
+        """
+        return self.queue.enqueue_call(
+            VERIFY_JOB, args=(run_id,), pipeline=pipeline, result_ttl=0, failure_ttl=7 * 24 * 3600,
+            retry=JobRetry(max=JOB_RETRIES), on_failure=Callback(VERIFY_FAILED), meta={"request_id": request_id},
+        )
 
     def ping(self) -> bool:
         return bool(self.redis.ping())

@@ -172,6 +172,96 @@ return 1
 """
 
 
+# Issue 5: nothing lost when workers crash, counters that outlive processes.
+
+def board_pattern() -> str:
+    """SCAN pattern matching every variant board."""
+    return f"{PREFIX}:board:*"
+
+
+def daily_board_pattern() -> str:
+    """SCAN pattern matching every daily board."""
+    return f"{PREFIX}:daily-board:*"
+
+
+def pending_runs() -> str:
+    """Sorted set: run id → when it was last queued (ms), for every run still pending.
+
+    Added in the same MULTI that accepts a run; the sweeper re-queues what
+    stays here too long and drops what has a verdict.
+    """
+    return f"{PREFIX}:pending-runs"
+
+
+def sweep_lock() -> str:
+    """String: held (with an expiry) by the one worker sweeping the pending runs right now."""
+    return f"{PREFIX}:sweep-lock"
+
+
+def rate_limit_prefix() -> str:
+    """Prefix of Flask-Limiter's counters (it spells the rest of their names itself)."""
+    return f"{PREFIX}:rate"
+
+
+def metrics() -> str:
+    """Hash: counter name (with its labels) → count, written by the API and the workers alike."""
+    return f"{PREFIX}:metrics"
+
+
+def latency() -> str:
+    """Hash: verification latency histogram: bucket bound → count, plus ``sum`` and ``count``."""
+    return f"{PREFIX}:latency"
+
+
+# KEYS: run, pending-runs. ARGV: run id, cutoff (ms), now (ms), most re-queues.
+# Claims one stale pending run for re-queueing, so that of several sweepers
+# only one re-queues it: its time in pending-runs moves to now. Returns
+# 0 when there is nothing to do (the entry is gone, fresh, or the run has a
+# verdict: then the entry is dropped), -1 when the run was re-queued too
+# often already (the caller marks it ``error``), else the re-queue count.
+CLAIM_STALE_RUN = """
+local queued = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if not queued or tonumber(queued) > tonumber(ARGV[2]) then
+  return 0
+end
+if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  return 0
+end
+local requeues = redis.call('HINCRBY', KEYS[1], 'requeues', 1)
+if requeues > tonumber(ARGV[4]) then
+  return -1
+end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+return requeues
+"""
+
+# KEYS: run, pending-runs, metrics. ARGV: run id, error JSON, time (ms).
+# A pending run whose verification keeps failing becomes ``error``, with
+# the reason; a run with a verdict is left alone. 1 if the run changed.
+MARK_ERROR = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  return 0
+end
+redis.call('HSET', KEYS[1], 'status', 'error', 'error', ARGV[2], 'verified_ms', ARGV[3])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HINCRBY', KEYS[3], 'errors', 1)
+return 1
+"""
+
+# KEYS: run, pending-runs. ARGV: run id, time (ms).
+# A moderator's re-queue: an ``error`` run is pending again, its re-queue
+# count reset. 0 if the run is not in ``error``.
+REQUEUE_RUN = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'error' then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'status', 'pending', 'error', '', 'verified_ms', '', 'requeues', 0)
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+return 1
+"""
+
 def runs() -> str:
     """Sorted set: every run id scored by submission time (ms), for bulk re-verification."""
     return f"{PREFIX}:runs"

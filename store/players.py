@@ -9,6 +9,8 @@ import hmac
 import secrets
 import time
 
+from redis.exceptions import WatchError
+
 from . import keys
 from .database import Database
 
@@ -47,3 +49,28 @@ def player_for_token(db: Database, token: str) -> str | None:
 
 def player_exists(db: Database, name: str) -> bool:
     return bool(db.redis.exists(keys.player(name)))
+
+
+def replace_token(db: Database, name: str) -> str | None:
+    """Revoke the player's token and return a new one; None if there is no such player.
+
+    The old token stops working in the same transaction that creates the new one.
+    """
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token_hash = hash_token(token)
+    with db.redis.pipeline() as pipe:
+        while True:
+            try:
+                pipe.watch(keys.player(name))
+                old_hash = pipe.hget(keys.player(name), "token_hash")
+                if old_hash is None:
+                    pipe.reset()
+                    return None
+                pipe.multi()
+                pipe.delete(keys.token(old_hash))
+                pipe.hset(keys.player(name), "token_hash", token_hash)
+                pipe.set(keys.token(token_hash), name)
+                pipe.execute()
+                return token
+            except WatchError:
+                continue

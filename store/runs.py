@@ -14,7 +14,7 @@ from redis.exceptions import WatchError
 
 from . import keys
 from .audit import audit_fields
-from .database import VERIFY_JOB, Database
+from .database import Database
 from .packing import iso_time, pack
 
 PENDING = "pending"
@@ -41,10 +41,12 @@ def submit_run(
     *,
     idempotency_key: str | None = None,
     daily: str | None = None,
+    request_id: str = "",
 ) -> tuple[dict, bool]:
     """Accept a well-formed submission: ``(run, True)`` when new, ``(existing run, False)`` when not.
 
-    ``daily`` is the date whose daily seed this run plays, if it does.
+    ``daily`` is the date whose daily seed this run plays, if it does;
+    ``request_id`` is kept with the run and its job, so the logs follow it.
     Raises ``IdempotencyConflict`` when ``idempotency_key`` already names another submission.
     """
     seed, variant, moves = submission["seed"], submission["variant"], submission["moves"]
@@ -59,6 +61,7 @@ def submit_run(
                 existing = _existing_run_id(pipe, submission_key, idempotency_key, print_)
                 if existing is not None:
                     pipe.reset()
+                    db.redis.hincrby(keys.metrics(), "submissions:duplicate", 1)
                     return get_run(db, existing), False
                 run_id = secrets.token_hex(8)
                 submitted = now_ms()
@@ -69,12 +72,16 @@ def submit_run(
                 pipe.hset(keys.run(run_id), mapping={
                     "id": run_id, "player": player, "seed": seed, "variant": variant,
                     "moves": " ".join(moves), "status": PENDING, "submitted_ms": submitted, "daily": daily or "",
+                    "request_id": request_id,
                 })
                 pipe.zadd(keys.player_runs(player), {run_id: submitted})
                 pipe.zadd(keys.runs(), {run_id: submitted})
                 pipe.xadd(keys.audit(run_id), audit_fields("submitted", "player", player, submitted,
                                                            None, {"status": PENDING}))
-                db.queue.enqueue_call(VERIFY_JOB, args=(run_id,), pipeline=pipe, result_ttl=0)
+                pipe.zadd(keys.pending_runs(), {run_id: submitted})
+                pipe.hincrby(keys.metrics(), "submissions:accepted", 1)
+                job = db.enqueue_verification(run_id, request_id, pipeline=pipe)
+                pipe.hset(keys.run(run_id), "job", job.id)
                 pipe.execute()
                 return get_run(db, run_id), True
             except WatchError:

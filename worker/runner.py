@@ -2,17 +2,59 @@
 
 ``SimpleWorker`` runs jobs in its own process instead of forking one per job
 (measured: about 80 no-op jobs/s per core forking, 480 without) while RQ
-still handles failures, timeouts and worker death for it.
+still handles failures, timeouts and retries for it.
+
+Each worker also sweeps the pending runs on a timer (``store.pending``), so
+a run whose worker was killed mid-job is queued again within
+``pending_timeout + sweep_interval`` seconds of a worker running — no
+separate process to deploy, and RQ's own abandoned-job detection (minutes)
+is not waited for. When Redis goes away the worker waits for it and carries
+on; it never needs a restart.
 """
 
+import logging
+import threading
+import time
+
+from redis.exceptions import RedisError
 from rq import SimpleWorker
 
+from service import json_logs
 from service.config import Settings
 from store import Database
+from store.pending import sweep
+
+REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
+
+log = logging.getLogger("worker.runner")
+
+
+class VerifyWorker(SimpleWorker):
+    max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
+
+
+def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:
+    while not stopped.wait(settings.sweep_interval):
+        try:
+            sweep(db, settings.pending_timeout)
+        except RedisError as error:
+            log.warning("sweep skipped: redis unavailable", extra={"error": str(error)})
 
 
 def run_worker(settings: Settings, burst: bool = False) -> bool:
     """Work the queue until stopped (or, with ``burst``, until it is empty)."""
-    db = Database(settings.redis_url, settings.queue, settings.job_timeout)
-    worker = SimpleWorker([db.queue], connection=db.raw)
-    return worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
+    json_logs.configure(settings.log_level)
+    db = Database(settings.redis_url, settings.queue, settings.job_timeout, settings.redis_timeout)
+    stopped = threading.Event()
+    if not burst:
+        threading.Thread(target=_sweep_forever, args=(db, settings, stopped), name="sweeper", daemon=True).start()
+    try:
+        while True:
+            try:
+                worker = VerifyWorker([db.queue], connection=db.raw)
+                return worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
+            except RedisError as error:
+                log.warning("redis unavailable; waiting", extra={"error": str(error)})
+                time.sleep(REDIS_WAIT)
+    finally:
+        stopped.set()

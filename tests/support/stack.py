@@ -31,8 +31,10 @@ class Stack:
     # processes
 
     def env(self) -> dict:
+        # Rate limits far above what a test sends, unless a test sets its own.
         return {**os.environ, "REDIS_URL": self.redis.url, "SCOUNDREL_API_WORKERS": "1",
-                "SCOUNDREL_API_THREADS": "8", **self.extra_env}
+                "SCOUNDREL_API_THREADS": "8", "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
+                "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", **self.extra_env}
 
     def _spawn(self, *args: str, log: str) -> subprocess.Popen:
         out = open(self.root / log, "ab")
@@ -54,6 +56,18 @@ class Stack:
         worker = self._spawn("worker", log=f"worker-{len(self.workers)}.log")
         self.workers.append(worker)
         return worker
+
+    def kill_worker(self, index: int = 0) -> None:
+        """SIGKILL one worker: no chance to finish or hand back its job."""
+        self.workers[index].kill()
+        self.workers[index].wait()
+
+    def kill_redis(self) -> None:
+        self.redis.kill()
+
+    def start_redis(self) -> None:
+        """Redis again on the same port, from its append-only file."""
+        self.redis.start()
 
     def wait_healthy(self, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout

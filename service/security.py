@@ -1,0 +1,98 @@
+"""What stands between the API and the open internet: rate limits, CORS and
+response headers.
+
+Rate limits are per bearer token (hashed, never stored as given) and per
+client address, counted in Redis so that every API process shares them. If
+Redis is away the limiter counts in memory instead of failing the request
+(the request then gets its own 503 from the store, not a 500 from here).
+"""
+
+import hashlib
+
+from flask import Flask, request
+from flask_cors import CORS
+from flask_limiter import ApplicationLimit, Limiter
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from store import keys
+
+from .auth import bearer_token
+from .config import Settings
+
+UNLIMITED_PATHS = ("/v1/health", "/metrics")  # load balancers and Prometheus poll these
+
+# The HTML pages (Swagger UI, the replay viewer) load their scripts and
+# styles from this origin; Swagger UI's page has inline script and style.
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+                           "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+                           "frame-ancestors 'none'")
+HTML_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+
+CORS_ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"]
+CORS_EXPOSED_HEADERS = ["Location", "Retry-After", "X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining",
+                        "X-RateLimit-Reset"]
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def token_key() -> str:
+    return hashlib.sha256((bearer_token() or "").encode()).hexdigest()
+
+
+def _unlimited() -> bool:
+    return request.method == "OPTIONS" or request.path in UNLIMITED_PATHS
+
+
+def _limits(settings: Settings) -> list[ApplicationLimit]:
+    limits = []
+    if settings.rate_limit_address:
+        limits.append(ApplicationLimit(settings.rate_limit_address, key_function=client_address, scope="address",
+                                       error_message="Too many requests from this address; slow down."))
+    if settings.rate_limit_token:
+        limits.append(ApplicationLimit(settings.rate_limit_token, key_function=token_key, scope="token",
+                                       exempt_when=lambda: bearer_token() is None,
+                                       error_message="Too many requests with this token; slow down."))
+    return limits
+
+
+def _security_headers(response):
+    if response.status_code not in (429, 503):
+        response.headers.pop("Retry-After", None)  # Flask-Limiter sends it on every answer
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if response.mimetype == "text/html":
+        for name, value in HTML_HEADERS.items():
+            response.headers.setdefault(name, value)
+    return response
+
+
+def init_app(app: Flask, settings: Settings) -> Limiter:
+    if settings.trusted_proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
+    limiter = Limiter(
+        client_address,
+        application_limits=_limits(settings),
+        storage_uri=settings.redis_url,
+        storage_options={"socket_timeout": settings.redis_timeout, "socket_connect_timeout": settings.redis_timeout,
+                         "retry": Retry(NoBackoff(), 0)},
+        key_prefix=keys.rate_limit_prefix(),
+        strategy="fixed-window",
+        headers_enabled=True,
+        swallow_errors=True,
+        in_memory_fallback_enabled=True,
+    )
+    limiter.request_filter(_unlimited)
+    app.after_request(_security_headers)  # registered first, so it runs after the limiter's own
+    limiter.init_app(app)
+    origins = [origin.strip() for origin in settings.cors_origins.split(",") if origin.strip()]
+    if origins:
+        CORS(app, resources={r"/v1/*": {"origins": origins}}, allow_headers=CORS_ALLOWED_HEADERS,
+             expose_headers=CORS_EXPOSED_HEADERS, max_age=600)
+    return limiter

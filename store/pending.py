@@ -1,0 +1,105 @@
+"""No run stays ``pending``: the index of pending runs and the sweeper over it.
+
+Every accepted run enters ``keys.pending_runs`` in the MULTI that stores
+it and leaves it once it has a verdict (``settle``; idempotent, so a worker
+dying in between only leaves work for the sweeper). A run still there after
+``stale_after`` seconds lost its job somewhere — a worker killed mid-job, a
+job whose failure could not be written while Redis was away — and the
+sweeper queues it again, up to ``MAX_REQUEUES`` times; after that it is
+marked ``error`` for a moderator to look at (``requeue_run``).
+
+Several workers sweep safely: one sweep at a time holds ``keys.sweep_lock``,
+and each re-queue is claimed by a script that moves the run's time to now.
+"""
+
+import json
+import logging
+
+from rq.job import Job, JobStatus
+from rq.exceptions import NoSuchJobError
+
+from . import keys
+from .database import Database
+from .runs import now_ms
+
+MAX_REQUEUES = 3
+SWEEP_BATCH = 500  # stale runs looked at per sweep
+
+log = logging.getLogger(__name__)
+
+
+def settle(db: Database, run_id: str) -> None:
+    """Drop ``run_id`` from the pending index once it has a verdict."""
+    db.redis.zrem(keys.pending_runs(), run_id)
+
+
+def mark_error(db: Database, run_id: str, code: str, message: str) -> bool:
+    """Give a pending run the status ``error`` with a reason; False if it already had a verdict."""
+    reason = json.dumps({"code": code, "message": message})
+    return bool(db.mark_error_script(keys=[keys.run(run_id), keys.pending_runs(), keys.metrics()],
+                                     args=[run_id, reason, now_ms()]))
+
+
+def requeue_run(db: Database, run_id: str) -> bool:
+    """Queue an ``error`` run's verification again (a moderator's call); False if it is not in ``error``."""
+    if not db.requeue_run_script(keys=[keys.run(run_id), keys.pending_runs()], args=[run_id, now_ms()]):
+        return False
+    job = db.enqueue_verification(run_id, db.redis.hget(keys.run(run_id), "request_id") or "")
+    db.redis.hset(keys.run(run_id), "job", job.id)
+    return True
+
+
+def oldest_pending(db: Database) -> tuple[str, int] | None:
+    """``(run id, queued ms)`` of the run pending longest, or None."""
+    oldest = db.redis.zrange(keys.pending_runs(), 0, 0, withscores=True)
+    return (oldest[0][0], int(oldest[0][1])) if oldest else None
+
+
+def _waiting_in_queue(db: Database, job_id: str | None) -> bool:
+    """Whether the run's last job is still queued (a backlog, not a loss)."""
+    if not job_id:
+        return False
+    try:
+        return Job.fetch(job_id, connection=db.raw).get_status() in (JobStatus.QUEUED, JobStatus.DEFERRED,
+                                                                    JobStatus.SCHEDULED)
+    except NoSuchJobError:
+        return False
+
+
+def sweep(db: Database, stale_after: float, lock_seconds: float = 10.0) -> int:
+    """Re-queue the runs pending longer than ``stale_after`` seconds; returns how many.
+
+    Does nothing (0) while another process holds the sweep lock.
+    """
+    if not db.redis.set(keys.sweep_lock(), "1", nx=True, px=int(lock_seconds * 1000)):
+        return 0
+    try:
+        now = now_ms()
+        cutoff = now - int(stale_after * 1000)
+        stale = db.redis.zrangebyscore(keys.pending_runs(), "-inf", cutoff, start=0, num=SWEEP_BATCH)
+        requeued = 0
+        for run_id in stale:
+            requeued += _sweep_one(db, run_id, cutoff, now)
+        return requeued
+    finally:
+        db.redis.delete(keys.sweep_lock())
+
+
+def _sweep_one(db: Database, run_id: str, cutoff: int, now: int) -> int:
+    if _waiting_in_queue(db, db.redis.hget(keys.run(run_id), "job")):
+        db.redis.zadd(keys.pending_runs(), {run_id: now}, xx=True)  # look again later
+        return 0
+    claimed = db.claim_stale_run_script(keys=[keys.run(run_id), keys.pending_runs()],
+                                        args=[run_id, cutoff, now, MAX_REQUEUES])
+    if claimed == 0:
+        return 0
+    if claimed < 0:
+        mark_error(db, run_id, "verification_lost",
+                   f"Verification never finished after {MAX_REQUEUES} re-queues; a moderator can re-queue it.")
+        log.warning("run marked error after repeated re-queues", extra={"run_id": run_id})
+        return 0
+    job = db.enqueue_verification(run_id, db.redis.hget(keys.run(run_id), "request_id") or "")
+    db.redis.hset(keys.run(run_id), "job", job.id)
+    db.redis.hincrby(keys.metrics(), "requeues", 1)
+    log.warning("re-queued a run left pending", extra={"run_id": run_id, "job_id": job.id, "requeue": claimed})
+    return 1
