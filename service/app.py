@@ -15,6 +15,7 @@ from store import Database
 
 from . import daily, errors, health, leaderboards, metrics, players, request_log, runs, security
 from .api import ErrorResponses, RefereeApi
+from . import disputes, moderation, pages
 from .config import Settings
 from .context import Referee
 
@@ -50,8 +51,9 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    for module in (health, players, runs, leaderboards, daily):
+    for module in (health, players, runs, leaderboards, daily, disputes, moderation):
         api.register_blueprint(module.blp)
+    app.register_blueprint(pages.blp)
     app.register_blueprint(
         Blueprint("docs_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
                   static_url_path=DOCS_ASSETS.rstrip("/"))

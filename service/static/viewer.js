@@ -1,0 +1,217 @@
+// The replay viewer: fetches /v1/runs/<id>/replay and steps through it.
+// Position 0 is the table before the first move; position k the table after move k.
+"use strict";
+
+(function () {
+  const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
+  const FACES = { 11: "J", 12: "Q", 13: "K", 14: "A" };
+  const KINDS = { S: "monster", C: "monster", D: "weapon", H: "potion" };
+  const MAX_HEALTH = 20;
+  const $ = (id) => document.getElementById(id);
+
+  let replay = null;
+  let position = 0;
+
+  function rank(card) {
+    const value = Number(card.slice(1));
+    return FACES[value] || String(value);
+  }
+
+  function cardElement(card, extra) {
+    const suit = card[0];
+    const element = document.createElement("div");
+    element.className = `card face ${suit === "D" || suit === "H" ? "red" : "black"} ${KINDS[suit]} ${extra || ""}`;
+    element.dataset.card = card;
+    element.title = `${card} (${KINDS[suit]} ${Number(card.slice(1))})`;
+    element.innerHTML =
+      `<span class="corner top">${rank(card)}<br>${SUITS[suit]}</span>` +
+      `<span class="pip">${SUITS[suit]}</span>` +
+      `<span class="corner bottom">${rank(card)}<br>${SUITS[suit]}</span>`;
+    return element;
+  }
+
+  function playedCard(move) {
+    // "S5w" → "S5"; "flee" → null
+    if (!move || move === "flee") return null;
+    return /[wb]$/.test(move) ? move.slice(0, -1) : move;
+  }
+
+  function table(at) {
+    if (at === 0) return replay.start;
+    const step = replay.steps[at - 1];
+    return { room: step.room_after, health: step.health, weapon: step.weapon, kills: step.kills, dungeon: step.dungeon };
+  }
+
+  function describe(step) {
+    const effect = step.effect;
+    const parts = [];
+    if (step.move === "flee") {
+      parts.push(`Avoided the room: ${effect.avoided.join(" ")} go to the bottom of the dungeon.`);
+    } else if (step.move[0] === "H") {
+      parts.push(effect.healed ? `Drank ${step.move}: +${effect.healed} health.` : `Drank ${step.move}: no effect.`);
+      if (effect.healed && effect.wasted) parts.push(`(${effect.wasted} wasted)`);
+    } else if (step.move[0] === "D") {
+      parts.push(`Equipped ${effect.equipped}.`);
+      if (effect.discarded.length) parts.push(`Discarded ${effect.discarded.join(" ")}.`);
+    } else if (step.move.endsWith("w")) {
+      parts.push(`Fought ${playedCard(step.move)} with the weapon: ${effect.damage} damage.`);
+    } else {
+      parts.push(`Fought ${playedCard(step.move)} barehanded: ${effect.damage} damage.`);
+    }
+    if (effect.dealt.length) parts.push(`New room: ${effect.dealt.join(" ")}.`);
+    return parts.join(" ");
+  }
+
+  function nextMove(at) {
+    if (at < replay.steps.length) return replay.steps[at].move;
+    if (replay.error && replay.error.move) return replay.error.move;
+    return null;
+  }
+
+  function rejectedHere(at) {
+    return replay.error && at === replay.steps.length;
+  }
+
+  function render() {
+    const now = table(position);
+    const last = replay.steps.length;
+
+    const health = Math.max(0, now.health);
+    $("health-fill").style.width = `${(100 * health) / MAX_HEALTH}%`;
+    $("health-fill").className = `health-fill ${health > 12 ? "good" : health > 6 ? "low" : "critical"}`;
+    $("health-value").textContent = `${now.health} / ${MAX_HEALTH}`;
+    $("health-bar").setAttribute("aria-valuenow", String(now.health));
+    $("dungeon-count").textContent = String(now.dungeon);
+
+    const upcoming = playedCard(nextMove(position));
+    const offending = rejectedHere(position);
+    const room = $("room");
+    room.replaceChildren();
+    now.room.forEach((card) => {
+      let mark = "";
+      if (card === upcoming) mark = offending ? "offending" : "upcoming";
+      room.appendChild(cardElement(card, mark));
+    });
+    for (let slot = now.room.length; slot < 4; slot += 1) {
+      const empty = document.createElement("div");
+      empty.className = "card slot";
+      room.appendChild(empty);
+    }
+
+    const weapon = $("weapon");
+    weapon.replaceChildren();
+    if (now.weapon) {
+      weapon.appendChild(cardElement(now.weapon, "wielded"));
+      const kills = document.createElement("div");
+      kills.className = "kills";
+      kills.id = "kills";
+      now.kills.forEach((card) => kills.appendChild(cardElement(card, "kill")));
+      weapon.appendChild(kills);
+      $("weapon-note").textContent = now.kills.length
+        ? `Last kill ${now.kills[now.kills.length - 1]}: it may only fight monsters below ${Number(now.kills[now.kills.length - 1].slice(1))} (R10).`
+        : "Fresh: it may fight any monster.";
+    } else {
+      const none = document.createElement("div");
+      none.className = "card slot";
+      none.textContent = "bare hands";
+      weapon.appendChild(none);
+      $("weapon-note").textContent = "";
+    }
+
+    $("move-text").textContent = position === 0
+      ? "The first room is dealt."
+      : `Move ${position}: ${replay.steps[position - 1].move}. ${describe(replay.steps[position - 1])}`;
+
+    const error = $("error");
+    error.hidden = !replay.error || !offending;
+    if (replay.error && offending) {
+      const what = replay.error.move ? `Move ${replay.error.move_index + 1} (${replay.error.move}) is rejected` : "Rejected";
+      error.innerHTML = "";
+      const title = document.createElement("strong");
+      title.textContent = `${what}: ${replay.error.code} (${replay.error.ruling})`;
+      const message = document.createElement("span");
+      message.textContent = replay.error.message;
+      error.append(title, message);
+    }
+
+    const final = $("final");
+    final.hidden = !(replay.final && position === last);
+    if (replay.final) {
+      final.innerHTML = "";
+      const title = document.createElement("strong");
+      title.textContent = replay.final.outcome === "won" ? "Won" : "Lost";
+      const score = document.createElement("span");
+      score.className = "score";
+      score.id = "score";
+      score.textContent = `Score ${replay.final.score}`;
+      const more = document.createElement("span");
+      more.textContent = `health ${replay.final.health} · ${replay.final.moves} moves`;
+      final.append(title, score, more);
+      final.className = `banner final-banner ${replay.final.outcome}`;
+    }
+
+    $("slider").value = String(position);
+    $("position").textContent = `Move ${position} / ${last}`;
+    $("prev").disabled = $("first").disabled = position === 0;
+    $("next").disabled = $("last").disabled = position === last;
+    document.querySelectorAll("#moves li").forEach((item, index) => {
+      item.classList.toggle("current", index === position - 1);
+    });
+  }
+
+  function go(to) {
+    position = Math.max(0, Math.min(replay.steps.length, to));
+    render();
+  }
+
+  function moveList() {
+    const list = $("moves");
+    replay.steps.forEach((step, index) => {
+      const item = document.createElement("li");
+      item.textContent = step.move;
+      item.addEventListener("click", () => go(index + 1));
+      list.appendChild(item);
+    });
+    if (replay.error && replay.error.move) {
+      const item = document.createElement("li");
+      item.className = "offending";
+      item.textContent = replay.error.move;
+      item.title = replay.error.message;
+      item.addEventListener("click", () => go(replay.steps.length));
+      list.appendChild(item);
+    }
+    list.hidden = false;
+  }
+
+  function start(data) {
+    replay = data;
+    $("slider").max = String(replay.steps.length);
+    $("slider").addEventListener("input", (event) => go(Number(event.target.value)));
+    $("first").addEventListener("click", () => go(0));
+    $("prev").addEventListener("click", () => go(position - 1));
+    $("next").addEventListener("click", () => go(position + 1));
+    $("last").addEventListener("click", () => go(replay.steps.length));
+    document.addEventListener("keydown", (event) => {
+      if (event.target.tagName === "INPUT") return; // a focused slider moves itself (and fires "input")
+      const moves = { ArrowLeft: position - 1, ArrowRight: position + 1, Home: 0, End: replay.steps.length };
+      if (event.key in moves) {
+        event.preventDefault();
+        go(moves[event.key]);
+      }
+    });
+    moveList();
+    $("loading").hidden = true;
+    $("table").hidden = false;
+    $("controls").hidden = false;
+    document.body.dataset.ready = "true";
+    render();
+  }
+
+  fetch(document.body.dataset.replayUrl, { headers: { Accept: "application/json" } })
+    .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
+    .then(start)
+    .catch((error) => {
+      $("loading").textContent = `The replay could not be loaded (${error.message}).`;
+      $("loading").classList.add("failed");
+    });
+})();

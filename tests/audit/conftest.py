@@ -1,0 +1,62 @@
+"""Fixtures for moderation: a moderator token, games with known scores, raw Redis access."""
+
+import random
+import subprocess
+import sys
+
+import pytest
+import redis
+
+import scoundrel
+from scoundrel.strategies import play_game
+from store import Database
+
+
+def games_by_score(seed: str, count: int, variant: str = "classic") -> list[dict]:
+    """``count`` complete games on ``seed`` with distinct scores, lowest first."""
+    found: dict[int, dict] = {}
+    for rng_seed in range(500):
+        moves = play_game(seed, variant, rng=random.Random(rng_seed), strategy="random")
+        score = scoundrel.replay(seed, moves, variant).score
+        found.setdefault(score, {"seed": seed, "moves": moves, "variant": variant})
+        if len(found) == count:
+            break
+    return [found[score] for score in sorted(found)]
+
+
+def cli(stack, *args: str) -> subprocess.CompletedProcess:
+    """``scoundrel ARGS`` against the stack's Redis."""
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], env=stack.env(),
+                          capture_output=True, text=True, timeout=120)
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="module")
+def moderator(stack) -> str:
+    """A moderator's token, made as an operator would: ``scoundrel moderator add``."""
+    added = cli(stack, "moderator", "add", "mia")
+    assert added.returncode == 0, added.stderr
+    return added.stdout.strip().splitlines()[-1]
+
+
+@pytest.fixture(scope="module")
+def redis_client(stack):
+    client = redis.Redis.from_url(stack.redis.url, decode_responses=True)
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="module")
+def db(stack):
+    database = Database(stack.redis.url)
+    yield database
+    database.close()
+
+
+def submit_final(stack, token: str, game: dict) -> dict:
+    response = stack.submit(token, game)
+    assert response.status_code == 202, response.text
+    return stack.wait_final(response.json()["id"])
