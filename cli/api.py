@@ -2,25 +2,6 @@
 
 import os
 
-from gunicorn.app.base import BaseApplication
-
-
-class _Gunicorn(BaseApplication):
-    """gunicorn with its options given here instead of on its own command line."""
-
-    def __init__(self, options: dict):
-        self.options = options
-        super().__init__()
-
-    def load_config(self):
-        for name, value in self.options.items():
-            self.cfg.set(name, value)
-
-    def load(self):
-        from service import create_app
-
-        return create_app()
-
 
 def gunicorn_options(host: str, port: int) -> dict:
     """Server settings: the SCOUNDREL_API_* variables, documented in the README."""
@@ -38,7 +19,21 @@ def gunicorn_options(host: str, port: int) -> dict:
 
 
 def run(args) -> int:
-    _Gunicorn(gunicorn_options(args.host, args.port)).run()
+    from gunicorn.app.base import BaseApplication  # imported here: other commands don't need it
+
+    class Gunicorn(BaseApplication):
+        """gunicorn with its options given here instead of on its own command line."""
+
+        def load_config(self):
+            for name, value in gunicorn_options(args.host, args.port).items():
+                self.cfg.set(name, value)
+
+        def load(self):
+            from service.app import create_app
+
+            return create_app()
+
+    Gunicorn().run()
     return 0
 
 

@@ -2,20 +2,22 @@
 
 import sys
 
-from marshmallow import ValidationError
-
-from schemas.players import PlayerCreateSchema
 from service.config import Settings
-from store import Database, NameTaken, create_moderator, list_moderators, revoke_moderator
-from store.packing import iso_time
 
 
-def _database() -> Database:
+def _database():
+    from store import Database  # imported when used: redis and rq are heavy for other commands
+
     settings = Settings.from_env()
     return Database(settings.redis_url, settings.queue, settings.job_timeout)
 
 
 def add(args) -> int:
+    from marshmallow import ValidationError
+
+    from schemas.players import PlayerCreateSchema
+    from store import NameTaken, create_moderator
+
     try:
         PlayerCreateSchema().load({"name": args.name})
     except ValidationError as invalid:
@@ -32,12 +34,17 @@ def add(args) -> int:
 
 
 def show(args) -> int:
+    from store import list_moderators
+    from store.packing import iso_time
+
     for moderator in list_moderators(_database()):
         print(f"{moderator['name']}\t{iso_time(moderator['created_ms'])}")
     return 0
 
 
 def revoke(args) -> int:
+    from store import revoke_moderator
+
     if not revoke_moderator(_database(), args.name):
         print(f"scoundrel moderator revoke: no moderator named {args.name!r}", file=sys.stderr)
         return 1

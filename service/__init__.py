@@ -1,5 +1,5 @@
-"""The referee's HTTP API (Flask): ``create_app`` builds one."""
+"""The referee's HTTP API (Flask): ``service.app.create_app`` builds one.
 
-from .app import create_app
-
-__all__ = ["create_app"]
+Nothing is imported here, so that light modules such as ``service.config``
+load without Flask (every ``scoundrel`` command reads the configuration).
+"""
