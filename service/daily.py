@@ -2,6 +2,7 @@
 
 from datetime import date
 
+from flask import jsonify
 from flask_smorest import Blueprint, abort
 
 from schemas.paging import PageArgs
@@ -40,4 +41,4 @@ def leaderboard(page_args, day):
     if moment > today():
         abort(404, message="That day has not begun yet.")
     total, entries = board_page(db(), daily_board(moment.isoformat()), page_args["offset"], page_args["limit"])
-    return {"date": moment.isoformat(), "seed": daily_seed(_secret(), moment), "total": total, "entries": entries}
+    return jsonify(date=moment.isoformat(), seed=daily_seed(_secret(), moment), total=total, entries=entries)

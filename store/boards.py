@@ -29,16 +29,17 @@ def daily_board(date: str) -> Board:
     return Board(keys.daily_board(date), keys.daily_runs(date))
 
 
-def _entries(db: Database, board: Board, first_rank: int, places: list[tuple[str, float]]) -> list[dict]:
-    run_ids = db.redis.hmget(board.runs, [player for player, _ in places]) if places else []
+def _entries(first_rank: int, flat: list) -> list[dict]:
+    """Board entries from the scripts' flat (player, packed key, run id) triples."""
     entries = []
-    for offset, ((player, packed), run_id) in enumerate(zip(places, run_ids)):
+    for offset in range(len(flat) // 3):
+        player, packed, run_id = flat[3 * offset: 3 * offset + 3]
         score, submitted_ms = unpack(packed)
         entries.append({
             "rank": first_rank + offset,
             "player": player,
             "score": score,
-            "run_id": run_id,
+            "run_id": run_id or None,
             "submitted_at": iso_time(submitted_ms),
         })
     return entries
@@ -46,20 +47,16 @@ def _entries(db: Database, board: Board, first_rank: int, places: list[tuple[str
 
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
-    with db.redis.pipeline(transaction=False) as pipe:
-        pipe.zcard(board.places)
-        pipe.zrevrange(board.places, offset, offset + limit - 1, withscores=True)
-        total, places = pipe.execute()
-    return total, _entries(db, board, offset + 1, places)
+    reply = db.board_page_script(keys=[board.places, board.runs], args=[offset, offset + limit - 1])
+    return reply[0], _entries(offset + 1, reply[1:])
 
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
     """The player's place with ``around`` places either side (the player included), or None if unranked."""
-    index = db.redis.zrevrank(board.places, player)
-    if index is None:
+    reply = db.board_position_script(keys=[board.places, board.runs], args=[player, around])
+    if not reply:
         return None
-    first = max(0, index - around)
-    places = db.redis.zrevrange(board.places, first, index + around, withscores=True)
-    window = _entries(db, board, first + 1, places)
+    index, first = reply[0], reply[1]
+    window = _entries(first + 1, reply[2:])
     mine = window[index - first]
     return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}

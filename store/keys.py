@@ -262,6 +262,39 @@ redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return 1
 """
 
+# KEYS: board places, board runs. ARGV: first index, last index (0-based, best first).
+# One round trip for a board page: the total, then player, packed key and run id per place.
+BOARD_PAGE = """
+local places = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
+local reply = {redis.call('ZCARD', KEYS[1])}
+for i = 1, #places, 2 do
+  reply[#reply + 1] = places[i]
+  reply[#reply + 1] = places[i + 1]
+  reply[#reply + 1] = redis.call('HGET', KEYS[2], places[i]) or ''
+end
+return reply
+"""
+
+# KEYS: board places, board runs. ARGV: player, places either side.
+# One round trip for a player's place: their 0-based index (or nothing when
+# unranked), then the window around it as BOARD_PAGE lists places.
+BOARD_POSITION = """
+local index = redis.call('ZREVRANK', KEYS[1], ARGV[1])
+if not index then
+  return {}
+end
+local first = math.max(0, index - tonumber(ARGV[2]))
+local places = redis.call('ZREVRANGE', KEYS[1], first, index + tonumber(ARGV[2]), 'WITHSCORES')
+local reply = {index, first}
+for i = 1, #places, 2 do
+  reply[#reply + 1] = places[i]
+  reply[#reply + 1] = places[i + 1]
+  reply[#reply + 1] = redis.call('HGET', KEYS[2], places[i]) or ''
+end
+return reply
+"""
+
+
 def runs() -> str:
     """Sorted set: every run id scored by submission time (ms), for bulk re-verification."""
     return f"{PREFIX}:runs"
