@@ -1,0 +1,79 @@
+"""Rankings at scale: a million ranked players, then reading the board over HTTP.
+
+Loads 1,000,000 board entries directly into Redis (through the store's own
+key functions and packing, in pipelined batches), then times the top-100
+page and one player's rank with 5 neighbours over HTTP: p50 and p99.
+Goal (issue 6): p99 under 5 ms for both. Also prints Redis bytes per ranked
+player.
+
+    .venv/bin/python bench/rankings.py [--players 1000000] [--requests 2000]
+"""
+
+import argparse
+import random
+import time
+
+import redis
+
+from _harness import Client, latencies_ms, percentiles, start_stack
+from store import keys
+from store.packing import pack
+
+
+def load_board(url: str, players: int, variant: str = "classic") -> None:
+    client = redis.Redis.from_url(url)
+    rng = random.Random(1)
+    start_ms = int(time.time() * 1000) - players
+    batch = 10_000
+    for first in range(0, players, batch):
+        places, runs = {}, {}
+        for number in range(first, min(players, first + batch)):
+            name = f"player{number:07d}"
+            places[name] = pack(rng.randint(-200, 30), start_ms + number)
+            runs[name] = f"{number:016x}"
+        with client.pipeline(transaction=False) as pipe:
+            pipe.zadd(keys.board(variant), places)
+            pipe.hset(keys.board_runs(variant), mapping=runs)
+            pipe.execute()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1_000_000)
+    parser.add_argument("--requests", type=int, default=2000)
+    args = parser.parse_args()
+
+    stack = start_stack(workers=0)
+    try:
+        client = redis.Redis.from_url(stack.redis.url)
+        before = client.info("memory")["used_memory"]
+        started = time.perf_counter()
+        load_board(stack.redis.url, args.players)
+        print(f"loaded {args.players:,} ranked players in {time.perf_counter() - started:.1f} s")
+        used = client.info("memory")["used_memory"] - before
+        print(f"Redis memory: {used / args.players:.0f} bytes per ranked player (board + run index)")
+
+        http = Client(stack.base)
+        rng = random.Random(2)
+        for path in ("/v1/leaderboards/classic?limit=100", "/v1/leaderboards/classic/players/player0500000?around=5"):
+            status, body = http.request("GET", path)
+            assert status == 200, (status, body[:200])
+        latencies_ms(lambda: http.request("GET", "/v1/leaderboards/classic?limit=100"), 200)  # warm up
+        top = latencies_ms(lambda: http.request("GET", "/v1/leaderboards/classic?limit=100"), args.requests)
+        print(f"top-100 page:            {percentiles(top)}")
+
+        def a_players_rank():
+            status, _ = http.request(
+                "GET", f"/v1/leaderboards/classic/players/player{rng.randrange(args.players):07d}?around=5")
+            assert status == 200
+
+        rank = latencies_ms(a_players_rank, args.requests)
+        print(f"player rank +5 around:   {percentiles(rank)}")
+        trivial = latencies_ms(lambda: http.request("GET", "/v1/health"), args.requests)
+        print(f"(health, for scale:      {percentiles(trivial)})")
+    finally:
+        stack.stop()
+
+
+if __name__ == "__main__":
+    main()
