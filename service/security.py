@@ -21,6 +21,7 @@ from store import keys
 from .auth import bearer_token
 from .config import Settings
 
+LIMITER_TIMEOUT = 0.25  # seconds the limiter waits for Redis before counting in memory
 UNLIMITED_PATHS = ("/v1/health", "/metrics")  # load balancers and Prometheus poll these
 
 # The HTML pages (Swagger UI, the replay viewer) load their scripts and
@@ -80,7 +81,9 @@ def init_app(app: Flask, settings: Settings) -> Limiter:
         client_address,
         application_limits=_limits(settings),
         storage_uri=settings.redis_url,
-        storage_options={"socket_timeout": settings.redis_timeout, "socket_connect_timeout": settings.redis_timeout,
+        # A short leash: while Redis hangs, the limiter gives up first and the
+        # request's own Redis call still answers 503 within the 2 s promised.
+        storage_options={"socket_timeout": LIMITER_TIMEOUT, "socket_connect_timeout": LIMITER_TIMEOUT,
                          "retry": Retry(NoBackoff(), 0)},
         key_prefix=keys.rate_limit_prefix(),
         strategy="fixed-window",

@@ -23,11 +23,14 @@ class Database:
 
     def __init__(self, url: str, queue_name: str = "verify", job_timeout: int = 30,
                  socket_timeout: float = 2.0):
-        # One immediate retry: after a Redis restart a pooled connection fails
-        # once and its replacement works. redis-py's default (3 retries with
-        # backoff) would keep a request waiting for seconds while Redis is down.
+        # One immediate retry on a broken connection: after a Redis restart a
+        # pooled connection fails once and its replacement works. None on a
+        # timeout (a hung Redis would only hang again), and not redis-py's
+        # default (3 retries with backoff), which keeps a request waiting for
+        # seconds while Redis is down.
+        once = Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,))
         options = dict(socket_connect_timeout=socket_timeout, socket_timeout=socket_timeout,
-                       health_check_interval=10, retry_on_timeout=False, retry=Retry(NoBackoff(), 1))
+                       health_check_interval=10, retry_on_timeout=False, retry=once)
         self.url = url
         self.redis = redis.Redis.from_url(url, decode_responses=True, **options)
         self.raw = redis.Redis.from_url(url, **options)
@@ -39,8 +42,6 @@ class Database:
         self.resolve_dispute_script = self.redis.register_script(keys.RESOLVE_DISPUTE)
         self.restore_run_script = self.redis.register_script(keys.RESTORE_RUN)
         self.reverify_run_script = self.redis.register_script(keys.REVERIFY_RUN)
-        self.board_page_script = self.redis.register_script(keys.BOARD_PAGE)
-        self.board_position_script = self.redis.register_script(keys.BOARD_POSITION)
         self.claim_stale_run_script = self.redis.register_script(keys.CLAIM_STALE_RUN)
         self.mark_error_script = self.redis.register_script(keys.MARK_ERROR)
         self.requeue_run_script = self.redis.register_script(keys.REQUEUE_RUN)

@@ -1,0 +1,27 @@
+"""Legal games for tests that need many verified runs, made by the engine's own players."""
+
+import functools
+import subprocess
+import sys
+
+from scoundrel.strategies import play_game
+
+
+@functools.cache
+def legal_games(count: int, variant: str = "classic") -> tuple[dict, ...]:
+    """``count`` complete legal submissions (won or lost), the same every time."""
+    return tuple({"seed": f"game-{variant}-{i}", "variant": variant,
+                  "moves": play_game(f"game-{variant}-{i}", variant)} for i in range(count))
+
+
+def scoundrel_check(stack, *args: str) -> subprocess.CompletedProcess:
+    """``scoundrel check`` against the stack's Redis."""
+    return subprocess.run([sys.executable, "-m", "cli.main", "check", *args], env=stack.env(),
+                          capture_output=True, text=True, timeout=120)
+
+
+def moderator_token(stack, name: str = "mod") -> str:
+    """A moderator created the operator's way (``scoundrel moderator add``)."""
+    from store import Database, create_moderator
+
+    return create_moderator(Database(stack.redis.url), name)
