@@ -42,6 +42,8 @@ class Database:
         self.resolve_dispute_script = self.redis.register_script(keys.RESOLVE_DISPUTE)
         self.restore_run_script = self.redis.register_script(keys.RESTORE_RUN)
         self.reverify_run_script = self.redis.register_script(keys.REVERIFY_RUN)
+        self.board_page_script = self.redis.register_script(keys.BOARD_PAGE)
+        self.board_position_script = self.redis.register_script(keys.BOARD_POSITION)
         self.claim_stale_run_script = self.redis.register_script(keys.CLAIM_STALE_RUN)
         self.mark_error_script = self.redis.register_script(keys.MARK_ERROR)
         self.requeue_run_script = self.redis.register_script(keys.REQUEUE_RUN)
