@@ -66,9 +66,16 @@ class DailyBoardSchema(Schema):
     entries = fields.List(fields.Nested(BoardEntrySchema))
 
 
+class VersionSchema(Schema):
+    ruleset = fields.String(metadata={"example": "scoundrel-1"})
+    deal = fields.String(metadata={"example": "deal-v1"})
+    engine = fields.String()
+
+
 class HealthSchema(Schema):
     status = fields.String()
     redis = fields.String()
     queue_depth = fields.Integer()
     ruleset = fields.String()
+    deal = fields.String()
     engine = fields.String()

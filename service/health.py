@@ -4,7 +4,7 @@ from flask_smorest import Blueprint
 from redis.exceptions import RedisError
 
 import scoundrel
-from schemas.runs import HealthSchema
+from schemas.runs import HealthSchema, VersionSchema
 
 from .context import db
 from .errors import RETRY_AFTER_SECONDS
@@ -12,12 +12,23 @@ from .errors import RETRY_AFTER_SECONDS
 blp = Blueprint("health", __name__, url_prefix="/v1", description="Service health")
 
 
+def _versions() -> dict:
+    return {"ruleset": scoundrel.RULESET, "deal": scoundrel.DEAL_VERSION, "engine": scoundrel.ENGINE_VERSION}
+
+
+@blp.route("/version")
+@blp.response(200, VersionSchema)
+def version():
+    """The ruleset, deal and engine this server verifies with; touches nothing but memory."""
+    return _versions()
+
+
 @blp.route("/health")
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, schema=HealthSchema, description="Redis does not answer")
 def health():
     """200 when Redis answers, 503 when it does not."""
-    versions = {"ruleset": scoundrel.RULESET, "engine": scoundrel.ENGINE_VERSION}
+    versions = _versions()
     try:
         db().ping()
         depth = db().queue.count
