@@ -1,10 +1,10 @@
 """What a request needs from the application: the database and the settings."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flask import current_app
 
-from store import Database
+from store import Database, daily_secret
 
 from .config import Settings
 
@@ -15,6 +15,13 @@ class Referee:
 
     settings: Settings
     db: Database
+    _daily_secret: str = field(default="", repr=False)
+
+    def daily_secret(self) -> str:
+        """The configured secret, else the one kept in Redis: read once, it never changes."""
+        if not self._daily_secret:
+            self._daily_secret = self.settings.daily_secret or daily_secret(self.db)
+        return self._daily_secret
 
 
 def referee() -> Referee:

@@ -7,7 +7,7 @@ from flask_smorest import Blueprint, abort
 
 from schemas.paging import PageArgs
 from schemas.runs import DailyBoardSchema, DailySchema
-from store import board_page, daily_board, daily_secret
+from store import board_page, daily_board
 
 from .api import error_response
 from .context import db, referee
@@ -17,7 +17,7 @@ blp = Blueprint("daily", __name__, url_prefix="/v1/daily", description="The dail
 
 
 def _secret() -> str:
-    return referee().settings.daily_secret or daily_secret(db())
+    return referee().daily_secret()
 
 
 @blp.route("")

@@ -6,7 +6,7 @@ from flask_smorest import Blueprint, abort
 import scoundrel
 from schemas import SubmissionSchema
 from schemas.runs import RunSchema
-from store import IdempotencyConflict, daily_secret, get_run, requeue_run, submit_run
+from store import IdempotencyConflict, get_run, requeue_run, submit_run
 
 from .api import error_response
 from .auth import moderator_required, player_required
@@ -34,7 +34,7 @@ def _daily_date(submission: dict) -> str | None:
     if submission["variant"] != scoundrel.CLASSIC:
         return None
     day = today()
-    secret = referee().settings.daily_secret or daily_secret(db())
+    secret = referee().daily_secret()
     return day.isoformat() if submission["seed"] == daily_seed(secret, day) else None
 
 
