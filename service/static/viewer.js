@@ -99,24 +99,24 @@
     }
 
     const weapon = $("weapon");
+    const kills = $("kills");
     weapon.replaceChildren();
+    kills.replaceChildren();
     if (now.weapon) {
       weapon.appendChild(cardElement(now.weapon, "wielded"));
-      const kills = document.createElement("div");
-      kills.className = "kills";
-      kills.id = "kills";
       now.kills.forEach((card) => kills.appendChild(cardElement(card, "kill")));
-      weapon.appendChild(kills);
-      $("weapon-note").textContent = now.kills.length
-        ? `Last kill ${now.kills[now.kills.length - 1]}: it may only fight monsters below ${Number(now.kills[now.kills.length - 1].slice(1))} (R10).`
-        : "Fresh: it may fight any monster.";
+      const lastKill = now.kills[now.kills.length - 1];
+      $("weapon-note").textContent = lastKill
+        ? `Last kill ${lastKill}: it may only fight monsters below ${Number(lastKill.slice(1))} (R10).`
+        : "Fresh: it may fight any monster (R9).";
     } else {
       const none = document.createElement("div");
       none.className = "card slot";
       none.textContent = "bare hands";
       weapon.appendChild(none);
-      $("weapon-note").textContent = "";
+      $("weapon-note").textContent = "Every fight is barehanded (R11).";
     }
+    $("kills-title").hidden = !(now.weapon && now.kills.length);
 
     $("move-text").textContent = position === 0
       ? "The first room is dealt."

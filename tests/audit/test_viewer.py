@@ -1,0 +1,181 @@
+"""Issue 4: the replay viewer at ``/runs/<id>``, driven in headless Chromium.
+
+Debian's ``chromium`` through Playwright (no browser download). Screenshots
+go to ``test-artifacts/`` for a human to look at.
+"""
+
+from pathlib import Path
+
+import pytest
+
+import scoundrel
+from scoundrel.strategies import find_win
+
+from .conftest import submit_final
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+WON_SEED = "view-1"
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    opened = context.new_page()
+    yield opened
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def winning_moves() -> list[str]:
+    moves = find_win(WON_SEED, variant="classic", budget=2000)
+    assert moves is not None
+    return moves
+
+
+@pytest.fixture(scope="module")
+def won(stack, winning_moves):
+    _, token = stack.register()
+    run = submit_final(stack, token, {"seed": WON_SEED, "moves": winning_moves})
+    assert run["outcome"] == "won"
+    return run
+
+
+@pytest.fixture(scope="module")
+def rejected(stack, winning_moves):
+    moves = winning_moves
+    trace = scoundrel.replay(WON_SEED, moves, trace=True).steps
+    # a weapon fight the weapon may not fight (R10): the first fight after a kill, against a stronger monster
+    index = next(i for i, step in enumerate(trace) if step.last_kill and i + 1 < len(trace)
+                 and _stronger_monster(trace[i]))
+    monster = _stronger_monster(trace[index])
+    bad = moves[: index + 1] + [f"{monster}w"]
+    verdict = scoundrel.replay(WON_SEED, bad)
+    assert verdict.error.code == "weapon_not_usable"
+    _, token = stack.register()
+    return submit_final(stack, token, {"seed": WON_SEED, "moves": bad}), index + 1
+
+
+def _stronger_monster(step) -> str | None:
+    last = int(step.last_kill[1:]) if step.last_kill else None
+    return next((card for card in step.room_after if card[0] in "SC" and last is not None
+                 and int(card[1:]) >= last), None)
+
+
+def open_viewer(stack, page, run_id: str):
+    page.goto(stack.url(f"/runs/{run_id}"))
+    page.wait_for_selector("body[data-ready='true']", timeout=10_000)
+
+
+def shown(page) -> dict:
+    return {
+        "health": page.inner_text("#health-value"),
+        "room": page.eval_on_selector_all("#room .card.face", "cards => cards.map(c => c.dataset.card)"),
+        "weapon": page.eval_on_selector_all("#weapon .card.wielded", "cards => cards.map(c => c.dataset.card)"),
+        "kills": page.eval_on_selector_all("#kills .card.kill", "cards => cards.map(c => c.dataset.card)"),
+        "dungeon": page.inner_text("#dungeon-count"),
+        "position": page.inner_text("#position"),
+    }
+
+
+def expected(seed: str, moves: list[str], position: int) -> dict:
+    """What the page should show after ``position`` moves, from the engine itself."""
+    if position == 0:
+        state = scoundrel.start(scoundrel.deal(seed))
+        room, health, weapon, kills, dungeon = list(state.room), state.health, None, [], len(state.dungeon)
+    else:
+        step = scoundrel.replay(seed, moves, trace=True).steps[position - 1]
+        room, health, weapon, kills, dungeon = (list(step.room_after), step.health, step.weapon,
+                                                list(step.kills), step.dungeon)
+    return {"health": f"{health} / 20", "room": room, "weapon": [weapon] if weapon else [], "kills": kills,
+            "dungeon": str(dungeon)}
+
+
+def test_a_won_run_steps_with_buttons_keys_and_the_slider(stack, page, won):
+    moves, total = won["moves"], len(won["moves"])
+    open_viewer(stack, page, won["id"])
+    assert page.title() == f"Run {won['id']} · Scoundrel Referee"
+    assert {**shown(page), "position": None} == {**expected(WON_SEED, moves, 0), "position": None}
+    assert shown(page)["position"] == f"Move 0 / {total}"
+    assert page.is_disabled("#prev") and page.is_hidden("#final") and page.is_hidden("#error")
+
+    page.click("#next")
+    page.click("#next")
+    assert shown(page) == {**expected(WON_SEED, moves, 2), "position": f"Move 2 / {total}"}
+    page.click("#prev")
+    assert shown(page)["position"] == f"Move 1 / {total}"
+
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert shown(page) == {**expected(WON_SEED, moves, 4), "position": f"Move 4 / {total}"}
+    page.keyboard.press("ArrowLeft")
+    assert shown(page)["position"] == f"Move 3 / {total}"
+
+    # a weapon with kills: the slider jumps to the first position that shows one
+    trace = scoundrel.replay(WON_SEED, moves, trace=True).steps
+    with_kills = next(i + 1 for i, step in enumerate(trace) if len(step.kills) >= 2)
+    page.fill("#slider", str(with_kills))
+    now = shown(page)
+    assert now == {**expected(WON_SEED, moves, with_kills), "position": f"Move {with_kills} / {total}"}
+    assert len(now["kills"]) >= 2 and now["weapon"]
+    assert page.inner_text("#move-text").startswith(f"Move {with_kills}: {moves[with_kills - 1]}.")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "viewer-won-midgame.png"), full_page=True)
+
+    page.keyboard.press("End")
+    assert shown(page) == {**expected(WON_SEED, moves, total), "position": f"Move {total} / {total}"}
+    assert page.is_visible("#final")
+    assert page.inner_text("#score") == f"Score {won['score']}"
+    assert "Won" in page.inner_text("#final")
+    assert page.is_disabled("#next")
+    page.screenshot(path=str(ARTIFACTS / "viewer-won-end.png"), full_page=True)
+
+
+def test_a_rejected_run_highlights_the_offending_move_and_the_reason(stack, page, rejected):
+    run, applied = rejected
+    moves = run["moves"]
+    open_viewer(stack, page, run["id"])
+    assert page.text_content("#status") == "rejected"
+    assert page.is_hidden("#error")
+    page.keyboard.press("End")
+    assert shown(page) == {**expected(WON_SEED, moves[:applied], applied), "position": f"Move {applied} / {applied}"}
+    assert page.is_visible("#error")
+    error = page.inner_text("#error")
+    assert f"Move {applied + 1} ({moves[applied]}) is rejected: weapon_not_usable (R10)" in error
+    assert run["error"]["message"] in error
+    offending = page.eval_on_selector_all("#room .card.offending", "cards => cards.map(c => c.dataset.card)")
+    assert offending == [moves[applied][:-1]]
+    assert page.inner_text("#moves li.offending") == moves[applied]
+    assert page.is_hidden("#final")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "viewer-rejected.png"), full_page=True)
+    page.keyboard.press("Home")
+    assert page.is_hidden("#error") and shown(page)["position"] == f"Move 0 / {applied}"
+
+
+def test_an_unknown_run_gets_a_404_page(stack, page):
+    response = page.goto(stack.url("/runs/0000000000000000"))
+    assert response.status == 404
+    assert "No run" in page.inner_text("#missing h1")
+    assert response.headers["content-type"].startswith("text/html")
+
+
+def test_the_viewer_assets_are_served(stack):
+    assert stack.get("/assets/viewer.js").status_code == 200
+    assert stack.get("/assets/viewer.css").headers["Content-Type"].startswith("text/css")
