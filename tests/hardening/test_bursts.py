@@ -1,0 +1,83 @@
+"""Bursts: the same run submitted 1,000 times at once is one run; 10,000
+distinct submissions are all verified, none lost, and every board equals
+its recomputation from the stored runs (``scoundrel check``)."""
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import redis
+import requests
+
+from store import keys
+from tests.support.games import legal_games, scoundrel_check
+from tests.support.stack import Stack
+
+CLIENTS = 32
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    running = Stack(tmp_path_factory.mktemp("bursts"), workers=3, env={
+        "SCOUNDREL_API_WORKERS": "2", "SCOUNDREL_API_THREADS": "16", "SCOUNDREL_LOG_LEVEL": "WARNING",
+    }).start()
+    yield running
+    running.stop()
+
+
+_sessions = threading.local()
+
+
+def _post(stack, token: str, body: dict) -> requests.Response:
+    """One session per client thread, as separate game clients would have."""
+    if not hasattr(_sessions, "http"):
+        _sessions.http = requests.Session()
+    return _sessions.http.post(stack.url("/v1/runs"), json=body, headers={"Authorization": f"Bearer {token}"},
+                               timeout=60)
+
+
+def test_the_same_run_submitted_1000_times_at_once_is_one_run(stack):
+    player, token = stack.register()
+    game = legal_games(1)[0]
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        responses = list(pool.map(lambda _: _post(stack, token, game), range(1000)))
+    assert sorted({response.status_code for response in responses}) == [200, 202]
+    assert [response.status_code for response in responses].count(202) == 1
+    assert len({response.json()["id"] for response in responses}) == 1
+    assert stack.get(f"/v1/players/{player}/runs").json()["total"] == 1
+
+
+def test_10000_distinct_submissions_are_all_verified_and_the_boards_add_up(stack):
+    games = legal_games(40)
+    players = [stack.register() for _ in range(250)]
+    submissions = [(token, game) for _, token in players for game in games]
+    started = time.monotonic()
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        codes = list(pool.map(lambda pair: _post(stack, *pair).status_code, submissions))
+    submitted = time.monotonic()
+    assert codes.count(202) == len(submissions) == 10_000
+
+    store = redis.Redis.from_url(stack.redis.url, decode_responses=True)
+    deadline = time.monotonic() + 120
+    while store.zcard(keys.pending_runs()) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    verified = time.monotonic()
+    print(f"10,000 submissions: accepted in {submitted - started:.1f} s, "
+          f"all verified {verified - started:.1f} s after the first")
+    assert store.zcard(keys.pending_runs()) == 0
+    player_names = [name for name, _ in players]
+    with store.pipeline(transaction=False) as pipe:
+        for name in player_names:
+            pipe.zrange(keys.player_runs(name), 0, -1)
+        run_ids = [run_id for ids in pipe.execute() for run_id in ids]
+    assert len(run_ids) == 10_000
+    with store.pipeline(transaction=False) as pipe:
+        for run_id in run_ids:
+            pipe.hget(keys.run(run_id), "status")
+        statuses = pipe.execute()
+    assert set(statuses) == {"verified"}
+    board = stack.get("/v1/leaderboards/classic", params={"limit": 1}).json()
+    assert board["total"] >= 250
+    result = scoundrel_check(stack, "--pending-limit", "600")
+    assert result.returncode == 0, result.stderr
