@@ -1,0 +1,133 @@
+"""No one in where they don't belong, every bad input a clear 4xx, nothing
+internal in any answer: tokens, rate limits, body limits, CORS, headers."""
+
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from cli.redis_server import RedisServer
+from store import keys
+from tests.support.games import legal_games, moderator_token
+from tests.support.stack import Stack
+
+ORIGIN = "https://game.example"
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    running = Stack(tmp_path_factory.mktemp("security"), workers=1, env={
+        "SCOUNDREL_RATE_LIMIT_TOKEN": "5/second", "SCOUNDREL_RATE_LIMIT_ADDRESS": "60/second",
+        "SCOUNDREL_CORS_ORIGINS": ORIGIN, "SCOUNDREL_MAX_BODY_BYTES": "65536",
+    }).start()
+    yield running
+    running.stop()
+
+
+def _bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_tokens_are_256_random_bits_stored_only_hashed(stack):
+    name, token = stack.register()
+    assert len(token.removeprefix("sr_")) >= 43  # 32 bytes, base64url
+    store = redis.Redis.from_url(stack.redis.url, decode_responses=True)
+    stored = store.hgetall(keys.player(name))
+    assert token not in str(stored) and stored["token_hash"] != token
+    assert not any(token in key for key in store.scan_iter(match="*"))
+
+
+def test_a_moderator_revokes_a_players_token_and_hands_out_a_new_one(stack):
+    name, token = stack.register()
+    revoke = f"/v1/players/{name}/revoke-token"
+    assert stack.post(revoke).status_code == 401
+    assert stack.post(revoke, headers=_bearer(token)).status_code == 403
+    moderator = _bearer(moderator_token(stack, "revoker"))
+    answer = stack.post(revoke, headers=moderator)
+    assert answer.status_code == 200
+    new_token = answer.json()["token"]
+    assert stack.submit(token, legal_games(1)[0]).status_code == 401
+    assert stack.submit(new_token, legal_games(1)[0]).status_code == 202
+    assert stack.post("/v1/players/nobody-here/revoke-token", headers=moderator).status_code == 404
+
+
+def test_too_many_requests_with_one_token_is_429_with_retry_after(stack):
+    _, token = stack.register()
+    answers = [stack.get("/v1/daily", headers=_bearer(token)) for _ in range(12)]
+    limited = [answer for answer in answers if answer.status_code == 429]
+    assert limited, [answer.status_code for answer in answers]
+    assert int(limited[0].headers["Retry-After"]) >= 1
+    assert limited[0].json()["code"] == 429
+    assert "Retry-After" not in answers[0].headers  # only where it means "wait"
+
+
+def test_a_body_over_the_limit_is_a_json_413(stack):
+    _, token = stack.register()
+    body = {"seed": "big", "moves": ["flee"] * 20000}
+    answer = stack.submit(token, body)
+    assert answer.status_code == 413
+    assert answer.json()["code"] == 413
+
+
+def test_a_body_that_is_not_json_is_415_and_broken_json_is_400(stack):
+    _, token = stack.register()
+    form = stack.post("/v1/runs", data="seed=x", headers={**_bearer(token),
+                                                         "Content-Type": "application/x-www-form-urlencoded"})
+    assert form.status_code == 415 and form.json()["code"] == 415
+    broken = stack.post("/v1/runs", data="{nope", headers={**_bearer(token), "Content-Type": "application/json"})
+    assert broken.status_code == 400 and broken.json()["code"] == 400
+
+
+def test_cors_lets_the_configured_origin_in_and_no_other(stack):
+    preflight = stack.http.options(stack.url("/v1/runs"), headers={
+        "Origin": ORIGIN, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "Authorization, Content-Type"}, timeout=10)
+    assert preflight.headers["Access-Control-Allow-Origin"] == ORIGIN
+    assert "authorization" in preflight.headers["Access-Control-Allow-Headers"].lower()
+    other = stack.get("/v1/daily", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def test_html_pages_carry_security_headers(stack):
+    page = stack.get("/v1/docs")
+    assert page.headers["Content-Type"].startswith("text/html")
+    assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    assert page.headers["X-Frame-Options"] == "DENY"
+    assert page.headers["X-Content-Type-Options"] == "nosniff"
+    assert page.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_a_request_id_is_echoed_or_made(stack):
+    assert stack.get("/v1/daily", headers={"X-Request-ID": "trace-123"}).headers["X-Request-ID"] == "trace-123"
+    made = stack.get("/v1/daily", headers={"X-Request-ID": "bad id\u00e9"}).headers["X-Request-ID"]
+    assert made and made != "bad id"
+
+
+def test_an_unexpected_error_is_a_json_500_without_internals():
+    from service.app import create_app
+    from service.config import Settings
+
+    with tempfile.TemporaryDirectory() as data:
+        server = RedisServer(Path(data), persistent=False).start()
+        try:
+            app = create_app(Settings(redis_url=server.url))
+
+            @app.route("/boom")
+            def boom():
+                raise RuntimeError("secret internals /etc/passwd")
+
+            answer = app.test_client().get("/boom")
+        finally:
+            server.stop()
+    assert answer.status_code == 500
+    assert answer.is_json and answer.json["code"] == 500
+    assert "secret" not in answer.get_data(as_text=True) and "Traceback" not in answer.get_data(as_text=True)
+
+
+def test_too_many_requests_from_one_address_is_429(stack):
+    answers = [stack.get("/v1/daily") for _ in range(90)]
+    assert 429 in {answer.status_code for answer in answers}
+    assert stack.get("/v1/health").status_code == 200  # never limited: load balancers poll it
+    time.sleep(1.1)  # the window passes
