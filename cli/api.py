@@ -15,6 +15,23 @@ def gunicorn_options(host: str, port: int) -> dict:
         "accesslog": os.environ.get("SCOUNDREL_ACCESS_LOG") or None,
         "proc_name": "scoundrel-api",
         "control_socket_disable": True,  # gunicorn 27: one shared socket path would clash between instances
+        "logconfig_dict": _json_logging(os.environ.get("SCOUNDREL_LOG_LEVEL") or "INFO"),
+    }
+
+
+def _json_logging(level: str) -> dict:
+    """gunicorn's own logs and the app's as JSON lines on stderr (``service.json_logs``)."""
+    handler = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": "service.json_logs.JsonFormatter"}},
+        "handlers": {"json": handler},
+        "root": {"handlers": ["json"], "level": level.upper()},
+        "loggers": {
+            "gunicorn.error": {"handlers": ["json"], "level": "INFO", "propagate": False},
+            "gunicorn.access": {"handlers": ["json"], "level": "INFO", "propagate": False},
+        },
     }
 
 
