@@ -5,8 +5,8 @@ tight; the step trace is only built when asked for.
 """
 
 from .deal import deal, is_valid_seed
-from .moves import MOVES, parse_move
-from .rules import CLASSIC, INCOMPLETE, VARIANTS, IllegalMove, apply, check, legal_moves, start
+from .moves import MOVES, Move, parse_move
+from .rules import CLASSIC, INCOMPLETE, VARIANTS, IllegalMove, apply, check, legal_moves, play_out, start
 from .state import Effect, State
 from .verdict import LOST, REJECTED, VERIFIED, WON, RuleError, Step, Verdict
 
@@ -71,26 +71,39 @@ def replay(seed: str, moves, variant: str = CLASSIC, *, trace: bool = False) -> 
     verdict carries one ``Step`` per applied move. Raises
     ``InvalidSubmission`` for malformed input.
     """
-    errors = submission_errors(seed, moves, variant)
-    if errors:
-        raise InvalidSubmission(errors)
+    parsed = _parsed(seed, moves, variant)
     state = start(deal(seed))
     if trace:
-        return _traced(state, moves, variant)
-    for index, notation in enumerate(moves):
-        try:
-            apply(state, MOVES[notation], variant)
-        except IllegalMove as illegal:
-            return Verdict(REJECTED, error=RuleError.from_violation(illegal.violation, index))
+        return _traced(state, moves, parsed, variant)
+    rejection = play_out(state, parsed, variant)
+    if rejection is not None:
+        index, violation = rejection
+        return Verdict(REJECTED, error=RuleError.from_violation(violation, index))
     return _finished(state, len(moves), ())
 
 
-def _traced(state: State, moves, variant: str) -> Verdict:
+def _parsed(seed: object, moves: object, variant: object) -> list[Move]:
+    """The moves of a well-formed submission, each parsed once; else ``InvalidSubmission``.
+
+    The common case (everything well-formed) costs one dictionary lookup per
+    move; only a malformed submission pays for ``submission_errors``.
+    """
+    if is_valid_seed(seed) and variant in VARIANTS and isinstance(moves, list | tuple) and len(moves) <= MAX_MOVES:
+        try:
+            parsed = list(map(MOVES.get, moves))
+        except TypeError:  # an unhashable item: not a move
+            parsed = None
+        if parsed is not None and all(parsed):  # every move object is truthy; a miss is None
+            return parsed
+    raise InvalidSubmission(submission_errors(seed, moves, variant))
+
+
+def _traced(state: State, moves, parsed: list[Move], variant: str) -> Verdict:
     steps = []
-    for index, notation in enumerate(moves):
+    for index, (notation, move) in enumerate(zip(moves, parsed)):
         room = tuple(state.room)
         try:
-            effect = apply(state, MOVES[notation], variant)
+            effect = apply(state, move, variant)
         except IllegalMove as illegal:
             error = RuleError.from_violation(illegal.violation, index)
             return Verdict(REJECTED, error=error, steps=tuple(steps))

@@ -3,6 +3,8 @@
 ``check`` decides whether a move is legal before anything changes and
 answers with a ``Violation`` (code, ruling, message); ``apply`` changes the
 state and reports the ``Effect``. Both cite the rulings of RULES.md by id.
+``play_out`` is the referee's lean path through a whole move list: the same
+rulings without building an ``Effect`` per move.
 """
 
 from dataclasses import dataclass, replace
@@ -201,3 +203,99 @@ def legal_moves(state: State, variant: str = CLASSIC) -> list[str]:
             candidates.append(card)
     candidates.append("flee")
     return [n for n in candidates if check(state, MOVES[n], variant) is None]
+
+
+_NO_KILL = 15  # above every monster (R1): a weapon without kills may fight any of them (R9)
+
+
+def play_out(state: State, moves, variant: str = CLASSIC) -> tuple[int, Violation] | None:
+    """Apply parsed ``moves`` to ``state`` in place, in order; stop at the first illegal one.
+
+    Returns None when every move was applied, else ``(index, violation)``
+    with the state as it was before that move. The end state is the one
+    ``apply`` would reach move by move: this is the same rulings for the
+    untraced replay, which runs for every submission and so must not build
+    an ``Effect`` or call a function per move.
+
+    The loop only ever *accepts* a move, under conditions that imply the
+    move is legal. Anything else (every illegal move, and odd hand-built
+    positions) goes back to ``check``, which stays the one place that
+    rejects and explains, and to ``apply``.
+    """
+    room, dungeon, kills = state.room, state.dungeon, state.kills
+    health, weapon, played = state.health, state.weapon, state.played_in_room
+    potion_drunk, avoided_last, bonus = state.potion_drunk, state.avoided_last, state.bonus
+    strength = VALUE[weapon] if weapon else 0
+    limit = VALUE[kills[-1]] if kills else _NO_KILL
+    avoid_twice = variant == EASY
+    may_avoid = variant != HARD
+    popleft = dungeon.popleft
+    for index, move in enumerate(moves):
+        kind = type(move)
+        if health <= 0 or not room:
+            accepted = False  # the game is over (R12, R13), or a position check must judge
+        elif kind is FightWithWeapon:  # R10, R11
+            card, value = move.card, move.value
+            accepted = weapon is not None and value < limit and card in room
+            if accepted:
+                if value > strength:
+                    health -= value - strength
+                kills.append(card)
+                limit = value
+                bonus = 0
+        elif kind is FightBarehanded:  # R11
+            card = move.card
+            accepted = card in room
+            if accepted:
+                health -= move.value
+                bonus = 0
+        elif kind is Drink:  # R8, R15
+            card = move.card
+            accepted = card in room
+            if accepted:
+                bonus = move.value if health == MAX_HEALTH else 0
+                if not potion_drunk:
+                    potion_drunk = True
+                    health = min(MAX_HEALTH, health + move.value)
+        elif kind is Equip:  # R9
+            card = move.card
+            accepted = card in room
+            if accepted:
+                weapon, strength, limit, bonus = card, move.value, _NO_KILL, 0
+                kills = []
+        else:  # Flee: R6, R7, R14
+            if may_avoid and not played and len(room) == ROOM_SIZE and (avoid_twice or not avoided_last):
+                dungeon.extend(room)
+                room[:] = (popleft(), popleft(), popleft(), popleft())
+                potion_drunk, avoided_last = False, True
+                continue
+            accepted = False
+        if not accepted:
+            state.health, state.weapon, state.kills, state.played_in_room = health, weapon, kills, played
+            state.potion_drunk, state.avoided_last, state.bonus = potion_drunk, avoided_last, bonus
+            violation = check(state, move, variant)
+            if violation is not None:
+                return index, violation
+            apply(state, move, variant)
+            kills, health, weapon, played = state.kills, state.health, state.weapon, state.played_in_room
+            potion_drunk, avoided_last, bonus = state.potion_drunk, state.avoided_last, state.bonus
+            strength = VALUE[weapon] if weapon else 0
+            limit = VALUE[kills[-1]] if kills else _NO_KILL
+            continue
+        room.remove(card)
+        played += 1
+        avoided_last = False  # R6
+        # R4: three of four played, the last card stays and a new room is filled;
+        # R5: a short room is played out completely first (the rule of ``apply``).
+        if health > 0:
+            if played >= ROOM_SIZE - 1 and len(room) == 1 and len(dungeon) >= ROOM_SIZE - 1:
+                room += (popleft(), popleft(), popleft())
+            elif not room or (len(room) == 1 and played >= ROOM_SIZE - 1):
+                while len(room) < ROOM_SIZE and dungeon:
+                    room.append(popleft())
+            else:
+                continue
+            played, potion_drunk = 0, False
+    state.health, state.weapon, state.kills, state.played_in_room = health, weapon, kills, played
+    state.potion_drunk, state.avoided_last, state.bonus = potion_drunk, avoided_last, bonus
+    return None

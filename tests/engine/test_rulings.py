@@ -686,3 +686,30 @@ def test_r13_a_replay_rejects_a_move_after_a_win_at_its_index(won_game):
     verdict = scoundrel.replay(seed, [*moves, "flee"], variant)
     assert verdict.error.code == "move_after_game_over"
     assert verdict.error.move_index == len(moves) and verdict.error.ruling == "R13"
+
+
+# The referee's lean path (play_out) on the hand-built edges above ---------------
+
+
+@pytest.mark.parametrize(
+    "fields, moves, variant",
+    [
+        ({"room": ["S2"], "dungeon": ["S3", "H4"], "health": 9}, ["S2b", "S3b", "H4"], "classic"),
+        ({"room": ["S2", "C3", "H4", "D5"], "dungeon": ["S6"]}, ["S2b", "C3b", "D5", "H4", "S6w"], "classic"),
+        ({"room": ["S2", "C3", "H4", "D5"], "dungeon": ["S6", "C7", "H8", "D9"]}, ["flee", "flee", "D5"], "easy"),
+        ({"room": [], "dungeon": ["S6", "C7"]}, ["S6b"], "classic"),
+        ({"room": ["S9", "S8"], "dungeon": [], "weapon": "D5", "kills": ["S8"]}, ["S9w"], "classic"),
+        ({"room": ["H2", "H3", "S2", "S3"], "dungeon": ["S4"], "health": 20}, ["H2", "H3", "S2b", "S4b", "S3b"], "hard"),
+    ],
+)
+def test_play_out_reaches_the_state_apply_reaches(fields, moves, variant):
+    by_apply, by_play_out = State(**fields), State(**fields)
+    expected = None
+    for index, notation in enumerate(moves):
+        violation = scoundrel.check(by_apply, scoundrel.MOVES[notation], variant)
+        if violation is not None:
+            expected = (index, violation)
+            break
+        play(by_apply, notation, variant)
+    assert scoundrel.rules.play_out(by_play_out, [scoundrel.MOVES[m] for m in moves], variant) == expected
+    assert snapshot(by_play_out) == snapshot(by_apply)
