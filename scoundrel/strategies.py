@@ -29,10 +29,9 @@ DEFAULT_BUDGET = 400  # room positions the search may expand before it gives up
 _ROUNDS = 20  # about the rooms of one game (44 cards, 3 per room, plus a few avoids)
 
 # Weights of the position estimate ``_outlook``, in health points, tuned on
-# a few hundred seeds for the win rate of the search. A potion
-# still to come is worth less than its face value (R8 caps health at 20 and
-# allows one potion per room); a weapon is worth part of the damage it could
-# still absorb, since a later diamond may replace it (R9).
+# a few hundred seeds for the search's win rate: a potion still to come counts
+# at face value, a weapon at a fifth of the damage it could still absorb,
+# since wear limits it (R10) and a later diamond may replace it (R9).
 _POTION_WEIGHT = 1.0
 _WEAPON_WEIGHT = 0.2
 _WIN = 1000.0
