@@ -1,12 +1,13 @@
 """``/v1/runs``: submitting a game and reading a run."""
 
-from flask import g, request, url_for
+from flask import g, jsonify, request, url_for
 from flask_smorest import Blueprint, abort
 
 import scoundrel
-from schemas import SubmissionSchema
+from schemas import SubmissionSchema, load_submission
+from schemas.batch import BatchResultSchema, BatchSchema
 from schemas.runs import RunSchema
-from store import IdempotencyConflict, get_run, requeue_run, submit_run
+from store import IdempotencyConflict, Submission, accept_runs, get_run, requeue_run, submit_run
 
 from .api import error_response
 from .auth import moderator_required, player_required
@@ -29,13 +30,20 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _daily_date(submission: dict) -> str | None:
-    """Today's date if the run plays today's daily seed in the ranked variant."""
+BATCH_JOB_RUNS = 100  # runs verified by one job of a batch: few jobs, still spread over the workers
+
+
+def _daily_date(submission: dict) -> str:
+    """Today's date if the run plays today's daily seed in the ranked variant, else ""."""
     if submission["variant"] != scoundrel.CLASSIC:
-        return None
+        return ""
     day = today()
-    secret = referee().daily_secret()
-    return day.isoformat() if submission["seed"] == daily_seed(secret, day) else None
+    return day.isoformat() if submission["seed"] == daily_seed(referee().daily_secret(), day) else ""
+
+
+def _submission(body: dict, idempotency_key: str | None = None) -> Submission:
+    return Submission(body["seed"], body["variant"], body["moves"], daily=_daily_date(body),
+                      idempotency_key=idempotency_key or "")
 
 
 @blp.route("", methods=["POST"])
@@ -48,15 +56,41 @@ def _daily_date(submission: dict) -> str | None:
 def submit(submission):
     """Submit a game for verification."""
     try:
-        run, created = submit_run(
-            db(), g.player, submission, idempotency_key=_idempotency_key(), daily=_daily_date(submission),
-            request_id=request_id(),
-        )
+        run, created = submit_run(db(), g.player, _submission(submission, _idempotency_key()),
+                                  request_id=request_id())
     except IdempotencyConflict:
         abort(422, message="This Idempotency-Key was used for a different submission.",
               errors={"Idempotency-Key": ["Already used for a different submission."]})
-    headers = {"Location": url_for("runs.show", run_id=run["id"])}
-    return run, (202 if created else 200), headers
+    # Already in the documented shape: a Response skips the schema's dump.
+    response = jsonify(run)
+    response.status_code = 202 if created else 200
+    response.headers["Location"] = url_for("runs.show", run_id=run["id"])
+    return response
+
+
+@blp.route("/batch", methods=["POST"])
+@blp.doc(security=[{"bearerAuth": []}])
+@player_required
+@blp.arguments(BatchSchema)
+@blp.response(200, BatchResultSchema, description="Each item's outcome: 202 new run, 200 already submitted, 422 "
+                                                   "malformed (with its errors); new runs are verified by a few "
+                                                   "jobs for the whole batch")
+@blp.alt_response(401, description="No or wrong player token")
+def submit_batch(batch):
+    """Submit up to 1,000 games at once; each is accepted or refused on its own."""
+    results, well_formed = [], []
+    for index, item in enumerate(batch["runs"]):
+        submission, errors = load_submission(item)
+        results.append({"index": index, "status": 422, "run": None, "errors": errors})
+        if errors is None:
+            well_formed.append((index, _submission(submission)))
+    outcomes = accept_runs(db(), g.player, [submission for _, submission in well_formed],
+                           request_id=request_id(), runs_per_job=BATCH_JOB_RUNS)
+    for (index, _), (run, created) in zip(well_formed, outcomes):
+        results[index].update(status=202 if created else 200, run=run)
+    counts = [result["status"] for result in results]
+    return jsonify(accepted=counts.count(202), existing=counts.count(200), invalid=counts.count(422),
+                   results=results)
 
 
 @blp.route("/<run_id>")

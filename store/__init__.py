@@ -11,11 +11,23 @@ from .database import Database
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
 from .players import NameTaken, create_player, player_exists, player_for_token, replace_token
 from .pending import requeue_run
-from .runs import IdempotencyConflict, get_run, load_run, player_runs, record_verdict, submit_run
+from .runs import (
+    IdempotencyConflict,
+    Submission,
+    accept_runs,
+    get_run,
+    load_run,
+    load_runs,
+    player_runs,
+    record_verdict,
+    record_verdicts,
+    submit_run,
+)
 
 __all__ = [
     "daily_secret", "Board", "board_page", "board_position", "daily_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",
-    "IdempotencyConflict", "get_run", "load_run", "player_runs", "record_verdict", "submit_run",
+    "IdempotencyConflict", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
+    "record_verdict", "record_verdicts", "submit_run",
 ]

@@ -13,7 +13,7 @@ from rq import Callback, Queue, Retry as JobRetry
 
 from . import keys
 
-VERIFY_JOB = "worker.jobs.verify_run"
+VERIFY_JOB = "worker.jobs.verify_runs"
 VERIFY_FAILED = "worker.jobs.verification_failed"
 JOB_RETRIES = 2  # a job that raises runs up to 3 times before its run is marked ``error``
 
@@ -37,6 +37,7 @@ class Database:
         self.queue = Queue(queue_name, connection=self.raw, default_timeout=job_timeout)
         self.record_verdict_script = self.redis.register_script(keys.RECORD_VERDICT)
         self.create_player_script = self.redis.register_script(keys.CREATE_PLAYER)
+        self.token_owner_script = self.redis.register_script(keys.TOKEN_OWNER)
         self.create_moderator_script = self.redis.register_script(keys.CREATE_MODERATOR)
         self.file_dispute_script = self.redis.register_script(keys.FILE_DISPUTE)
         self.resolve_dispute_script = self.redis.register_script(keys.RESOLVE_DISPUTE)
@@ -48,15 +49,16 @@ class Database:
         self.mark_error_script = self.redis.register_script(keys.MARK_ERROR)
         self.requeue_run_script = self.redis.register_script(keys.REQUEUE_RUN)
 
-    def enqueue_verification(self, run_id: str, request_id: str = "", pipeline=None):
-        """Queue the verification job of ``run_id`` (in ``pipeline``'s transaction, if given).
+    def enqueue_verification(self, run_ids: list[str], request_id: str = "", pipeline=None, job_id=None):
+        """Queue one job verifying ``run_ids`` (in ``pipeline``'s transaction, if given).
 
         A job that raises is retried at once ``JOB_RETRIES`` times, then
-        ``VERIFY_FAILED`` marks its run ``error``; a worker that dies mid-job
-        is the sweeper's business (``store.pending``).
+        ``VERIFY_FAILED`` marks its runs still pending ``error``; a worker
+        that dies mid-job is the sweeper's business (``store.pending``).
         """
         return self.queue.enqueue_call(
-            VERIFY_JOB, args=(run_id,), pipeline=pipeline, result_ttl=0, failure_ttl=7 * 24 * 3600,
+            VERIFY_JOB, args=tuple(run_ids), pipeline=pipeline, job_id=job_id, result_ttl=0,
+            failure_ttl=7 * 24 * 3600,
             retry=JobRetry(max=JOB_RETRIES), on_failure=Callback(VERIFY_FAILED), meta={"request_id": request_id},
         )
 

@@ -90,24 +90,33 @@ local function audit(stream, event, actor_kind, actor, at, before, after, detail
 end
 """
 
-# KEYS: run, board, board-runs, daily-board, daily-runs, audit.
+# KEYS: run, board, board-runs, daily-board, daily-runs, audit, pending runs,
+# metrics, latency.
 # ARGV: run id, packed rank key ("" when the run is not ranked), "1" for a
 # run on its day's daily seed, the player, the worker's name, the time (ms),
-# then the verdict's fields as alternating name/value pairs.
-# A verdict is written once, with its audit entry: a run no longer pending is
-# left alone, so a job that runs twice changes nothing. On a variant's board a verified run takes
-# the player's place only if it ranks above the one there. On a daily board
-# only the player's earliest-submitted verified run counts, whatever its score.
+# the verdict's metrics field, its latency bucket and latency (seconds), then
+# the verdict's fields as alternating name/value pairs.
+# A verdict is written once, with its audit entry and its counts: a run no
+# longer pending is left alone, so a job that runs twice changes nothing
+# (either way the run leaves the pending index). On a variant's board a
+# verified run takes the player's place only if it ranks above the one
+# there. On a daily board only the player's earliest-submitted verified run
+# counts, whatever its score.
 RECORD_VERDICT = _AUDIT_LUA + f"""
+redis.call('ZREM', KEYS[7], ARGV[1])
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   return 0
 end
 local before = snapshot(KEYS[1])
 local fields = {{}}
-for i = 7, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 10, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(fields))
 local after = snapshot(KEYS[1])
 audit(KEYS[6], after.status, 'worker', ARGV[5], ARGV[6], before, after, {{}})
+redis.call('HINCRBY', KEYS[8], ARGV[7], 1)
+redis.call('HINCRBY', KEYS[9], ARGV[8], 1)
+redis.call('HINCRBY', KEYS[9], 'count', 1)
+redis.call('HINCRBYFLOAT', KEYS[9], 'sum', ARGV[9])
 local packed = ARGV[2]
 if packed == '' then
   return 1
@@ -126,6 +135,69 @@ if ARGV[3] == '1' then
     redis.call('HSET', KEYS[5], player, ARGV[1])
   end
 end
+return 1
+"""
+
+# KEYS: idempotency key (any key when there is none), submission, run,
+# player runs, all runs, audit, pending runs, metrics.
+# ARGV: run id, fingerprint, submission time (ms), the Idempotency-Key's
+# lifetime in seconds ("" when there is none), the number n of the run's
+# field pairs, the run's 2n field names and values, then the audit entry's
+# fields as name/value pairs.
+# Accepts a submission once: {'new'}, {'existing', run id} when the player
+# already submitted this game (or this Idempotency-Key for it), or
+# {'conflict'} when the Idempotency-Key names a different game. It runs in
+# the same MULTI as the run's RQ job, which DROP_UNCLAIMED_JOB then removes
+# unless a run was created for it.
+ACCEPT_RUN = """
+local existing = false
+if ARGV[4] ~= '' then
+  local held = redis.call('GET', KEYS[1])
+  if held then
+    local space = string.find(held, ' ', 1, true)
+    if string.sub(held, space + 1) ~= ARGV[2] then
+      return {'conflict'}
+    end
+    existing = string.sub(held, 1, space - 1)
+  end
+end
+if not existing then
+  existing = redis.call('GET', KEYS[2])
+end
+if existing then
+  redis.call('HINCRBY', KEYS[8], 'submissions:duplicate', 1)
+  return {'existing', existing}
+end
+redis.call('SET', KEYS[2], ARGV[1])
+if ARGV[4] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'EX', ARGV[4])
+end
+local pairs_end = 5 + 2 * tonumber(ARGV[5])
+local fields = {}
+for i = 6, pairs_end do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', KEYS[3], unpack(fields))
+local entry = {}
+for i = pairs_end + 1, #ARGV do entry[#entry + 1] = ARGV[i] end
+redis.call('XADD', KEYS[6], '*', unpack(entry))
+redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[5], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[7], ARGV[3], ARGV[1])
+redis.call('HINCRBY', KEYS[8], 'submissions:accepted', 1)
+return {'new'}
+"""
+
+# KEYS: an RQ job's key, its queue's key (both as RQ names them), then the
+# runs the job was queued for. ARGV: the job id.
+# Removes a job queued in the same MULTI as ACCEPT_RUN when none of its runs
+# was created for it (every one was a duplicate): no job without a run.
+DROP_UNCLAIMED_JOB = """
+for i = 3, #KEYS do
+  if redis.call('HGET', KEYS[i], 'job') == ARGV[1] then
+    return 0
+  end
+end
+redis.call('DEL', KEYS[1])
+redis.call('LREM', KEYS[2], 0, ARGV[1])
 return 1
 """
 
@@ -458,4 +530,16 @@ if changed or ARGV[4] == '1' then
 end
 if changed then return 'changed' end
 return 'unchanged'
+"""
+
+# KEYS: a token's key. Answers the player it names and that player's stored
+# token hash (for the constant-time comparison), or nil: authentication in
+# one round trip. The player's key is only known here, from the token; it
+# carries the same hash tag, so it is in the same Cluster slot.
+TOKEN_OWNER = f"""
+local name = redis.call('GET', KEYS[1])
+if not name then
+  return nil
+end
+return {{name, redis.call('HGET', '{player("")}' .. name, 'token_hash') or ''}}
 """

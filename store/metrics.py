@@ -15,15 +15,9 @@ from .database import Database
 LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0)
 
 
-def count_verdict(db: Database, status: str, code: str, latency_seconds: float) -> None:
-    """One verdict written: by status and rejection code, and how long it took since submission."""
-    bucket = next((f"{bound:g}" for bound in LATENCY_BUCKETS if latency_seconds <= bound), "+Inf")
-    with db.redis.pipeline(transaction=False) as pipe:
-        pipe.hincrby(keys.metrics(), f"verdicts:{status}:{code}", 1)
-        pipe.hincrby(keys.latency(), bucket, 1)
-        pipe.hincrby(keys.latency(), "count", 1)
-        pipe.hincrbyfloat(keys.latency(), "sum", latency_seconds)
-        pipe.execute()
+def latency_bucket(latency_seconds: float) -> str:
+    """The histogram bucket a verification latency falls in (RECORD_VERDICT counts it)."""
+    return next((f"{bound:g}" for bound in LATENCY_BUCKETS if latency_seconds <= bound), "+Inf")
 
 
 def count_job_failure(db: Database) -> None:

@@ -1,7 +1,7 @@
 """No run stays ``pending``: the index of pending runs and the sweeper over it.
 
 Every accepted run enters ``keys.pending_runs`` in the MULTI that stores
-it and leaves it once it has a verdict (``settle``; idempotent, so a worker
+it and leaves it in the step that records its verdict (RECORD_VERDICT; a worker
 dying in between only leaves work for the sweeper). A run still there after
 ``stale_after`` seconds lost its job somewhere — a worker killed mid-job, a
 job whose failure could not be written while Redis was away — and the
@@ -28,9 +28,27 @@ SWEEP_BATCH = 500  # stale runs looked at per sweep
 log = logging.getLogger(__name__)
 
 
-def settle(db: Database, run_id: str) -> None:
-    """Drop ``run_id`` from the pending index once it has a verdict."""
-    db.redis.zrem(keys.pending_runs(), run_id)
+def queue_alone(db: Database, run_id: str, request_id: str | None = None):
+    """Queue a job for ``run_id`` alone and point the run at it, in one transaction."""
+    if request_id is None:
+        request_id = db.redis.hget(keys.run(run_id), "request_id") or ""
+    with db.raw.pipeline(transaction=True) as pipe:
+        pipe.multi()
+        job = db.enqueue_verification([run_id], request_id, pipeline=pipe)
+        pipe.hset(keys.run(run_id), "job", job.id)
+        pipe.execute()
+    return job
+
+
+def split_pending(db: Database, run_ids: list[str], request_id: str) -> list[str]:
+    """Give each of ``run_ids`` still pending a job of its own; returns those ids."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        for run_id in run_ids:
+            pipe.hget(keys.run(run_id), "status")
+        pending = [run_id for run_id, status in zip(run_ids, pipe.execute()) if status == "pending"]
+    for run_id in pending:
+        queue_alone(db, run_id, request_id)
+    return pending
 
 
 def mark_error(db: Database, run_id: str, code: str, message: str) -> bool:
@@ -44,8 +62,7 @@ def requeue_run(db: Database, run_id: str) -> bool:
     """Queue an ``error`` run's verification again (a moderator's call); False if it is not in ``error``."""
     if not db.requeue_run_script(keys=[keys.run(run_id), keys.pending_runs()], args=[run_id, now_ms()]):
         return False
-    job = db.enqueue_verification(run_id, db.redis.hget(keys.run(run_id), "request_id") or "")
-    db.redis.hset(keys.run(run_id), "job", job.id)
+    queue_alone(db, run_id)
     return True
 
 
@@ -98,8 +115,7 @@ def _sweep_one(db: Database, run_id: str, cutoff: int, now: int) -> int:
                    f"Verification never finished after {MAX_REQUEUES} re-queues; a moderator can re-queue it.")
         log.warning("run marked error after repeated re-queues", extra={"run_id": run_id})
         return 0
-    job = db.enqueue_verification(run_id, db.redis.hget(keys.run(run_id), "request_id") or "")
-    db.redis.hset(keys.run(run_id), "job", job.id)
+    job = queue_alone(db, run_id)
     db.redis.hincrby(keys.metrics(), "requeues", 1)
     log.warning("re-queued a run left pending", extra={"run_id": run_id, "job_id": job.id, "requeue": claimed})
     return 1

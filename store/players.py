@@ -40,10 +40,10 @@ def create_player(db: Database, name: str) -> str:
 def player_for_token(db: Database, token: str) -> str | None:
     """The name of the player holding ``token``, or None."""
     token_hash = hash_token(token)
-    name = db.redis.get(keys.token(token_hash))
-    if name is None:
+    owner = db.token_owner_script(keys=[keys.token(token_hash)])
+    if not owner:
         return None
-    stored = db.redis.hget(keys.player(name), "token_hash") or ""
+    name, stored = owner
     return name if hmac.compare_digest(stored, token_hash) else None
 
 

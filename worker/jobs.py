@@ -1,8 +1,9 @@
-"""The verification job: replay one stored run and record its verdict.
+"""The verification job: replay stored runs and record their verdicts.
 
-A plain function of a run id, as RQ wants: it loads what it needs, replays,
-and records the verdict in one atomic, idempotent step, so running it twice
-changes nothing. A job that raises is retried; when it keeps failing,
+A plain function of run ids, as RQ wants (one id for a single submission,
+a share of a batch otherwise): it loads what it needs, replays, and records
+each verdict in one atomic, idempotent step, so running it twice changes
+nothing. A job that raises is retried; when it keeps failing,
 ``verification_failed`` marks its run ``error`` with the reason, so no run
 is silently dropped (and a worker killed mid-job is ``store.pending``'s
 business).
@@ -16,10 +17,9 @@ from rq import get_current_job
 
 import scoundrel
 from service.config import Settings
-from store import Database, load_run, record_verdict
-from store.metrics import count_job_failure, count_verdict
-from store.pending import mark_error, settle
-from store.runs import now_ms
+from store import Database, load_runs, record_verdicts
+from store.metrics import count_job_failure
+from store.pending import mark_error, split_pending
 
 log = logging.getLogger("worker.jobs")
 
@@ -42,51 +42,58 @@ def _worker_name() -> str:
     return (job.worker_name if job else None) or "worker"
 
 
-def _worker_name() -> str:
-    """The RQ worker running this job, as the run's audit log names it."""
-    job = get_current_job()
-    return (job.worker_name if job else None) or "worker"
+def verify_runs(*run_ids: str) -> dict[str, str]:
+    """Replay each run with the current engine; returns each run's status afterwards.
 
-
-def verify_run(run_id: str) -> str:
-    """Replay run ``run_id`` with the current engine; returns its status afterwards."""
+    One job verifies one submitted run, or a share of a batch: the runs are
+    loaded in one round trip and their verdicts recorded in one more.
+    """
     db = _database()
-    run = load_run(db, run_id)
-    if run is None:
-        return "missing"
-    if run["status"] != "pending":
-        settle(db, run_id)
-        return run["status"]
     if _settings().test_job_delay:
         time.sleep(_settings().test_job_delay)  # SCOUNDREL_TEST_JOB_DELAY: fault tests kill a worker here
-    verdict = scoundrel.replay(run["seed"], run["moves"].split(" ") if run["moves"] else [], run["variant"]).to_dict()
-    written = record_verdict(db, run, verdict, worker=_worker_name())
-    settle(db, run_id)
-    if written:
-        latency = max(0.0, (now_ms() - int(run["submitted_ms"])) / 1000)
-        code = (verdict.get("error") or {}).get("code", "")
-        count_verdict(db, verdict["status"], code, latency)
-        log.info("verdict recorded", extra={"run_id": run_id, "request_id": run.get("request_id", ""),
-                                             "status": verdict["status"], "code": code,
-                                             "latency_ms": round(latency * 1000)})
-    return verdict["status"]
+    statuses, verdicts = {}, []
+    for run_id, run in zip(run_ids, load_runs(db, run_ids)):
+        if run is None:
+            statuses[run_id] = "missing"
+        elif run["status"] != "pending":
+            statuses[run_id] = run["status"]
+        else:
+            moves = run["moves"].split(" ") if run["moves"] else []
+            verdict = scoundrel.replay(run["seed"], moves, run["variant"]).to_dict()
+            verdicts.append((run, verdict))
+            statuses[run_id] = verdict["status"]
+    for (run, verdict), written in zip(verdicts, record_verdicts(db, verdicts, worker=_worker_name())):
+        if written:
+            log.info("verdict recorded", extra={"run_id": run["id"], "request_id": run.get("request_id", ""),
+                                                 "status": verdict["status"],
+                                                 "code": (verdict.get("error") or {}).get("code", "")})
+    return statuses
 
 
 def verification_failed(job, connection, exc_type, exc_value, traceback):
-    """RQ's failure callback: count the failure; on the last attempt mark the run ``error``.
+    """RQ's failure callback: count the failure; on the last attempt settle the job's runs.
 
-    The reason names the kind of failure, never its internals; the worker's
-    log has the traceback under the run's request id.
+    A job of one run marks it ``error``: the reason names the kind of
+    failure, never its internals; the worker's log has the traceback under
+    the run's request id. A job of several runs (a batch's share) is split
+    into one job per run still pending, so one bad run does not take its
+    neighbours down with it.
     """
     db = _database()
-    run_id = job.args[0]
+    run_ids = list(job.args)
     count_job_failure(db)
     request_id = (job.meta or {}).get("request_id", "")
+    context = {"run_ids": run_ids, "request_id": request_id}
     if job.retries_left:
         log.warning("verification failed; retrying", exc_info=(exc_type, exc_value, traceback),
-                    extra={"run_id": run_id, "request_id": request_id, "retries_left": job.retries_left})
+                    extra={**context, "retries_left": job.retries_left})
         return
-    log.error("verification failed for good", exc_info=(exc_type, exc_value, traceback),
-              extra={"run_id": run_id, "request_id": request_id})
-    mark_error(db, run_id, "verification_failed",
+    if len(run_ids) > 1:
+        log.warning("verification of a batch failed; verifying its runs one by one",
+                    exc_info=(exc_type, exc_value, traceback), extra=context)
+        for run_id in split_pending(db, run_ids, request_id):
+            log.info("queued alone", extra={"run_id": run_id, "request_id": request_id})
+        return
+    log.error("verification failed for good", exc_info=(exc_type, exc_value, traceback), extra=context)
+    mark_error(db, run_ids[0], "verification_failed",
                f"Verification failed ({exc_type.__name__}) on every attempt; a moderator can re-queue it.")

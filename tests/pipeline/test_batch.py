@@ -1,0 +1,100 @@
+"""Issue 6: ``POST /v1/runs/batch`` — up to 1,000 games in one request, each
+with its own run and verdict, per-run idempotency, a malformed item refused
+on its own, and far fewer verification jobs than runs."""
+
+import redis
+import pytest
+from rq import Queue
+
+import scoundrel
+from store import keys
+from tests.support.games import legal_games
+from tests.support.stack import Stack
+
+
+@pytest.fixture(scope="module")
+def idle_stack(tmp_path_factory):
+    """No worker at first: what the API queued stays in the queue to be counted."""
+    running = Stack(tmp_path_factory.mktemp("batch"), workers=0).start()
+    yield running
+    running.stop()
+
+
+def queued_jobs(stack) -> list:
+    return Queue("verify", connection=redis.Redis.from_url(stack.redis.url)).get_jobs()
+
+
+def post_batch(stack, token, runs):
+    return stack.post("/v1/runs/batch", json={"runs": runs}, headers={"Authorization": f"Bearer {token}"})
+
+
+def test_each_item_is_accepted_or_refused_on_its_own(idle_stack):
+    name, token = idle_stack.register()
+    games = legal_games(3)
+    earlier = idle_stack.submit(token, games[0]).json()
+    items = [games[0], games[1], {"seed": "bad seed", "moves": ["flee"]}, games[1], "not an object",
+             {**games[2], "moves": games[2]["moves"] + ["S3"]}, games[2]]
+    response = post_batch(idle_stack, token, items)
+    assert response.status_code == 200
+    body = response.json()
+    assert [r["status"] for r in body["results"]] == [200, 202, 422, 200, 422, 422, 202]
+    assert (body["accepted"], body["existing"], body["invalid"]) == (2, 2, 3)
+    results = body["results"]
+    assert [r["index"] for r in results] == list(range(len(items)))
+    assert results[0]["run"]["id"] == earlier["id"]  # per-run idempotency holds across paths
+    assert results[3]["run"]["id"] == results[1]["run"]["id"]  # and within one batch
+    assert "seed" in results[2]["errors"] and results[2]["run"] is None
+    assert "_schema" in results[4]["errors"]
+    assert list(results[5]["errors"]["moves"]) == [str(len(games[2]["moves"]))]
+    assert results[6]["run"]["status"] == "pending" and results[6]["errors"] is None
+    assert idle_stack.get(f"/v1/players/{name}/runs").json()["total"] == 3
+
+
+def test_a_batch_needs_far_fewer_jobs_than_runs_and_a_repeat_needs_none(idle_stack):
+    _, token = idle_stack.register()
+    games = [{"seed": f"batch-{n}", "moves": ["flee"]} for n in range(250)]
+    before = len(queued_jobs(idle_stack))
+    body = post_batch(idle_stack, token, games).json()
+    assert body["accepted"] == 250
+    jobs = queued_jobs(idle_stack)[before:]
+    assert len(jobs) == 3  # 100 runs a job
+    assert sorted(run_id for job in jobs for run_id in job.args) == sorted(r["run"]["id"] for r in body["results"])
+    again = post_batch(idle_stack, token, games).json()
+    assert again["existing"] == 250
+    assert len(queued_jobs(idle_stack)) == before + 3  # no job without a new run
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"runs": []}, "runs"),
+    ({"runs": [{"seed": "a", "moves": []}] * 1001}, "runs"),
+    ({"runs": "all of them"}, "runs"),
+    ({}, "runs"),
+    ({"runs": [], "extra": 1}, "extra"),
+])
+def test_a_malformed_batch_is_422(idle_stack, body, field):
+    _, token = idle_stack.register()
+    response = idle_stack.post("/v1/runs/batch", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 422
+    assert field in response.json()["errors"]
+
+
+def test_a_batch_needs_a_player_token(idle_stack):
+    assert idle_stack.post("/v1/runs/batch", json={"runs": []}).status_code == 401
+
+
+def test_every_run_of_a_batch_gets_the_engines_verdict_and_one_bad_run_fails_alone(idle_stack):
+    _, token = idle_stack.register()
+    games = [*legal_games(5), {**legal_games(1)[0], "moves": legal_games(1)[0]["moves"][:-1]}]
+    runs = [r["run"] for r in post_batch(idle_stack, token, games).json()["results"]]
+    # damage one stored run behind the API's back: its job keeps failing
+    redis.Redis.from_url(idle_stack.redis.url).hset(keys.run(runs[2]["id"]), "variant", "no-such-variant")
+    idle_stack.start_worker()
+    finals = [idle_stack.wait_final(run["id"], timeout=30) for run in runs]
+    assert finals[2]["status"] == "error"
+    for index, (game, final) in enumerate(zip(games, finals)):
+        if index == 2:
+            continue
+        expected = scoundrel.replay(game["seed"], game["moves"], game.get("variant", "classic")).to_dict()
+        assert final["status"] == expected["status"]
+        assert final["score"] == expected.get("score")
+    assert finals[-1]["error"]["code"] == "incomplete"
