@@ -4,15 +4,15 @@ Run from the repository root with the project's venv:
 
     .venv/bin/python clients/js/tools/make_crosscheck.py
 
-Every game is built from legal play driven by the engine itself
-(``scoundrel.strategies`` when it is there, else uniformly random legal
-moves), then some are cut short or given one illegal move, so the file
+Every game is built from legal play by the engine's own players
+(``scoundrel.strategies``: random, greedy, and the win search), then some are cut short or given one illegal move, so the file
 holds wins, losses and every rejection code in all three variants, plus
 malformed submissions with the schema's field errors. Each entry records
 the verdict the Python engine gives; ``node --test clients/js/test/`` checks
 the JS engine gives the same, and ``tests/clients/test_crosscheck_fixture.py``
 checks the file still says what the Python engine says. Deterministic: the
-same engine writes the same file.
+same engine and players write the same file (about two minutes, mostly
+the win search).
 """
 
 import argparse
@@ -26,31 +26,14 @@ sys.path.insert(0, str(ROOT))
 
 import scoundrel  # noqa: E402
 from schemas import load_submission  # noqa: E402
+from scoundrel import strategies  # noqa: E402
 from scoundrel.rules import check  # noqa: E402
-
-try:
-    from scoundrel import strategies
-except ImportError:  # the players module is optional; random legal play is enough
-    strategies = None
 
 FIXTURE = ROOT / "tests" / "data" / "crosscheck.json"
 LEGAL_GAMES_PER_VARIANT = 40
 WIN_SEEDS = 12  # seeds tried per variant by the win search (a few seconds each)
 WIN_BUDGET = 24_000
 WINS_PER_VARIANT = 3
-
-
-def random_game(seed: str, variant: str, rng: random.Random) -> list[str]:
-    game = scoundrel.Game(seed, variant)
-    while not game.over:
-        game.play(rng.choice(game.legal_moves()))
-    return game.moves
-
-
-def legal_game(seed: str, variant: str, rng: random.Random, strategy: str) -> list[str]:
-    if strategies is not None:
-        return strategies.play_game(seed, variant, rng=rng, strategy=strategy)
-    return random_game(seed, variant, rng)
 
 
 def positions(seed: str, variant: str, moves: list[str]):
@@ -89,8 +72,6 @@ def with_illegal_move(seed, variant, moves, code, rng):
 
 def wins(variant: str) -> list[tuple[str, list[str]]]:
     found = []
-    if strategies is None:
-        return found
     for i in range(WIN_SEEDS):
         seed = f"cc-win-{variant}-{i}"
         moves = strategies.find_win(seed, variant, budget=WIN_BUDGET)
@@ -120,8 +101,7 @@ def games() -> list[dict]:
             made.append(entry("move_after_game_over", seed, variant, moves + [rng.choice(list(scoundrel.MOVES))]))
         for i in range(LEGAL_GAMES_PER_VARIANT):
             seed = f"cc-{variant}-{i}"
-            strategy = ("random", "greedy")[i % 2] if strategies is not None else "random"
-            moves = legal_game(seed, variant, rng, strategy)
+            moves = strategies.play_game(seed, variant, rng=rng, strategy=("random", "greedy")[i % 2])
             made.append(entry("finished", seed, variant, moves))
             made.append(entry("incomplete", seed, variant, moves[: rng.randrange(len(moves))]))
             made.append(entry("move_after_game_over", seed, variant, moves + ["flee", "H2"][: rng.randint(1, 2)]))
