@@ -3,6 +3,18 @@
 import os
 
 
+def _freeze_startup_objects(worker) -> None:
+    """Leave the app's start-up objects out of every later garbage collection.
+
+    A full collection walks every object the process holds, and the loaded
+    app is most of them: frozen, they no longer make a request that happens
+    to trigger one several milliseconds slower (the rankings benchmark's p99).
+    """
+    import gc
+
+    gc.freeze()
+
+
 def gunicorn_options(host: str, port: int) -> dict:
     """Server settings: the SCOUNDREL_API_* variables, documented in the README."""
     return {
@@ -14,6 +26,7 @@ def gunicorn_options(host: str, port: int) -> dict:
         "graceful_timeout": 5,
         "accesslog": os.environ.get("SCOUNDREL_ACCESS_LOG") or None,
         "proc_name": "scoundrel-api",
+        "post_worker_init": _freeze_startup_objects,
         "control_socket_disable": True,  # gunicorn 27: one shared socket path would clash between instances
         "logconfig_dict": _json_logging(os.environ.get("SCOUNDREL_LOG_LEVEL") or "INFO"),
     }

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from . import keys
 from .database import Database
-from .packing import iso_time, unpack
+from .packing import iso_time
 
 
 @dataclass(frozen=True)
@@ -30,19 +30,12 @@ def daily_board(date: str) -> Board:
 
 
 def _entries(first_rank: int, flat: list) -> list[dict]:
-    """Board entries from the scripts' flat (player, packed key, run id) triples."""
-    entries = []
-    for offset in range(len(flat) // 3):
-        player, packed, run_id = flat[3 * offset: 3 * offset + 3]
-        score, submitted_ms = unpack(packed)
-        entries.append({
-            "rank": first_rank + offset,
-            "player": player,
-            "score": score,
-            "run_id": run_id or None,
-            "submitted_at": iso_time(submitted_ms),
-        })
-    return entries
+    """Board entries from the scripts' flat (player, score, submission ms, run id) places."""
+    return [
+        {"rank": first_rank + offset, "player": player, "score": score, "run_id": run_id or None,
+         "submitted_at": iso_time(submitted_ms)}
+        for offset, (player, score, submitted_ms, run_id) in enumerate(zip(*[iter(flat)] * 4))
+    ]
 
 
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:

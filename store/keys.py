@@ -334,36 +334,47 @@ redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return 1
 """
 
-# KEYS: board places, board runs. ARGV: first index, last index (0-based, best first).
-# One round trip for a board page: the total, then player, packed key and run id per place.
-BOARD_PAGE = """
-local places = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
-local reply = {redis.call('ZCARD', KEYS[1])}
-for i = 1, #places, 2 do
-  reply[#reply + 1] = places[i]
-  reply[#reply + 1] = places[i + 1]
-  reply[#reply + 1] = redis.call('HGET', KEYS[2], places[i]) or ''
+# Lua shared by the board reads: appends (player, score, submission time in
+# ms, run id) per place to ``reply``, unpacking the rank key (see
+# ``packing``; exact, as it is below 2^53) and fetching the run ids with one
+# HMGET.
+_BOARD_LUA = f"""
+local function with_runs(reply, places, runs_key)
+  if #places == 0 then
+    return reply
+  end
+  local players = {{}}
+  for i = 1, #places, 2 do players[#players + 1] = places[i] end
+  local runs = redis.call('HMGET', runs_key, unpack(players))
+  for i = 1, #players do
+    local packed = tonumber(places[2 * i])
+    reply[#reply + 1] = players[i]
+    reply[#reply + 1] = math.floor(packed / {TIME_SPAN}) - {SCORE_OFFSET}
+    reply[#reply + 1] = {LATEST_MS} - (packed % {TIME_SPAN})
+    reply[#reply + 1] = runs[i] or ''
+  end
+  return reply
 end
-return reply
+"""
+
+# KEYS: board places, board runs. ARGV: first index, last index (0-based, best first).
+# One round trip for a board page: the total, then each place as ``with_runs`` lists it.
+BOARD_PAGE = _BOARD_LUA + """
+local places = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
+return with_runs({redis.call('ZCARD', KEYS[1])}, places, KEYS[2])
 """
 
 # KEYS: board places, board runs. ARGV: player, places either side.
 # One round trip for a player's place: their 0-based index (or nothing when
 # unranked), then the window around it as BOARD_PAGE lists places.
-BOARD_POSITION = """
+BOARD_POSITION = _BOARD_LUA + """
 local index = redis.call('ZREVRANK', KEYS[1], ARGV[1])
 if not index then
   return {}
 end
 local first = math.max(0, index - tonumber(ARGV[2]))
 local places = redis.call('ZREVRANGE', KEYS[1], first, index + tonumber(ARGV[2]), 'WITHSCORES')
-local reply = {index, first}
-for i = 1, #places, 2 do
-  reply[#reply + 1] = places[i]
-  reply[#reply + 1] = places[i + 1]
-  reply[#reply + 1] = redis.call('HGET', KEYS[2], places[i]) or ''
-end
-return reply
+return with_runs({index, first}, places, KEYS[2])
 """
 
 
