@@ -9,6 +9,7 @@ import secrets
 
 from . import keys
 from .database import Database
+from .listing import indexed_page
 from .packing import iso_time
 from .places import call_with_player_runs, place_keys
 from .runs import load_run, now_ms
@@ -70,15 +71,8 @@ def file_dispute(db: Database, run_id: str, player: str, reason: str) -> dict:
 
 def list_disputes(db: Database, status: str, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, disputes)``: a page of the disputes with ``status``, oldest first (a queue to work through)."""
-    with db.redis.pipeline(transaction=False) as pipe:
-        pipe.zcard(keys.disputes(status))
-        pipe.zrange(keys.disputes(status), offset, offset + limit - 1)
-        total, dispute_ids = pipe.execute()
-    with db.redis.pipeline(transaction=False) as pipe:
-        for dispute_id in dispute_ids:
-            pipe.hgetall(keys.dispute(dispute_id))
-        found = [dispute_view(fields) for fields in pipe.execute() if fields]
-    return total, found
+    total, disputes = indexed_page(db, keys.disputes(status), keys.dispute, offset, limit)
+    return total, [dispute_view(fields) for fields in disputes]
 
 
 def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str, note: str) -> dict:

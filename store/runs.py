@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from . import keys
 from .audit import audit_fields
 from .database import Database
+from .listing import indexed_page
 from .metrics import latency_bucket
 from .packing import iso_time, pack
 
@@ -202,15 +203,8 @@ def get_run(db: Database, run_id: str) -> dict | None:
 
 def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, runs)``: a page of the player's runs, newest first."""
-    with db.redis.pipeline(transaction=False) as pipe:
-        pipe.zcard(keys.player_runs(player))
-        pipe.zrevrange(keys.player_runs(player), offset, offset + limit - 1)
-        total, run_ids = pipe.execute()
-    with db.redis.pipeline(transaction=False) as pipe:
-        for run_id in run_ids:
-            pipe.hgetall(keys.run(run_id))
-        runs = [run_view(fields) for fields in pipe.execute() if fields]
-    return total, runs
+    total, runs = indexed_page(db, keys.player_runs(player), keys.run, offset, limit, newest_first=True)
+    return total, [run_view(fields) for fields in runs]
 
 
 def _verdict_call(run: dict, verdict: dict, worker: str, at_ms: int) -> tuple[list[str], list]:

@@ -1,27 +1,12 @@
 """Fixtures for moderation: a moderator token, games with known scores, raw Redis access."""
 
-import random
 import subprocess
 import sys
 
 import pytest
 import redis
 
-import scoundrel
-from scoundrel.strategies import play_game
 from store import Database
-
-
-def games_by_score(seed: str, count: int, variant: str = "classic") -> list[dict]:
-    """``count`` complete games on ``seed`` with distinct scores, lowest first."""
-    found: dict[int, dict] = {}
-    for rng_seed in range(500):
-        moves = play_game(seed, variant, rng=random.Random(rng_seed), strategy="random")
-        score = scoundrel.replay(seed, moves, variant).score
-        found.setdefault(score, {"seed": seed, "moves": moves, "variant": variant})
-        if len(found) == count:
-            break
-    return [found[score] for score in sorted(found)]
 
 
 def cli(stack, *args: str) -> subprocess.CompletedProcess:

@@ -10,7 +10,9 @@ import time
 
 import pytest
 
-from .conftest import bearer, games_by_score, submit_final
+from tests.support.games import games_by_score
+
+from .conftest import bearer, submit_final
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,9 @@
 import scoundrel
 from store import keys
 
-from .conftest import games_by_score, submit_final
+from tests.support.games import games_by_score
+
+from .conftest import submit_final
 
 
 def test_a_verified_run_replays_one_step_per_move_with_its_final_verdict(stack):

@@ -13,7 +13,9 @@ import pytest
 from store import keys
 from store.packing import pack
 
-from .conftest import bearer, cli, games_by_score, submit_final
+from tests.support.games import games_by_score
+
+from .conftest import bearer, cli, submit_final
 
 
 def corrupt_as_verified(redis_client, run: dict, score: int) -> None:

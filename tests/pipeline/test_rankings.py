@@ -1,25 +1,11 @@
 """Issue 3: each player's best verified score per variant, ties to the
 earlier submission, 1-based distinct ranks, paging and a player's place."""
 
-import random
 import time
 
 import pytest
 
-import scoundrel
-from scoundrel.strategies import play_game
-
-
-def games_by_score(seed: str, count: int, variant: str = "classic") -> list[dict]:
-    """``count`` verified games on ``seed`` with distinct scores, lowest first."""
-    found: dict[int, dict] = {}
-    for rng_seed in range(500):
-        moves = play_game(seed, variant, rng=random.Random(rng_seed), strategy="random")
-        score = scoundrel.replay(seed, moves, variant).score
-        found.setdefault(score, {"seed": seed, "moves": moves, "variant": variant})
-        if len(found) == count:
-            break
-    return [found[score] for score in sorted(found)]
+from tests.support.games import games_by_score
 
 
 @pytest.fixture(scope="module")

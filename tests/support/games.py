@@ -1,9 +1,11 @@
 """Legal games for tests that need many verified runs, made by the engine's own players."""
 
 import functools
+import random
 import subprocess
 import sys
 
+import scoundrel
 from scoundrel.strategies import play_game
 
 
@@ -12,6 +14,18 @@ def legal_games(count: int, variant: str = "classic") -> tuple[dict, ...]:
     """``count`` complete legal submissions (won or lost), the same every time."""
     return tuple({"seed": f"game-{variant}-{i}", "variant": variant,
                   "moves": play_game(f"game-{variant}-{i}", variant)} for i in range(count))
+
+
+def games_by_score(seed: str, count: int, variant: str = "classic") -> list[dict]:
+    """``count`` complete games on ``seed`` with distinct scores, lowest first."""
+    found: dict[int, dict] = {}
+    for rng_seed in range(500):
+        moves = play_game(seed, variant, rng=random.Random(rng_seed), strategy="random")
+        score = scoundrel.replay(seed, moves, variant).score
+        found.setdefault(score, {"seed": seed, "moves": moves, "variant": variant})
+        if len(found) == count:
+            break
+    return [found[score] for score in sorted(found)]
 
 
 def scoundrel_check(stack, *args: str) -> subprocess.CompletedProcess:
