@@ -117,7 +117,8 @@ class AuditActorSchema(Schema):
 class AuditEntrySchema(Schema):
     id = fields.String(metadata={"description": "the stream entry id; increases with every entry"})
     event = fields.String(metadata={
-        "description": "submitted, verified, rejected, disputed, upheld, voided, restored or reverified"})
+        "description": "submitted, verified, rejected, errored, requeued, disputed, upheld, voided, restored or "
+                       "reverified"})
     actor = fields.Nested(AuditActorSchema)
     at = fields.String()
     before = fields.Dict(allow_none=True)

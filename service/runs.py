@@ -116,6 +116,6 @@ def requeue(run_id):
     """Queue verification again for a run whose verification failed (status ``error``)."""
     if get_run(db(), run_id) is None:
         abort(404, message=f"No run {run_id!r}.")
-    if not requeue_run(db(), run_id):
+    if not requeue_run(db(), run_id, g.moderator):
         abort(409, message="Only a run in error can be re-queued.")
     return get_run(db(), run_id), 202, {"Location": url_for("runs.show", run_id=run_id)}

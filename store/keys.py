@@ -308,29 +308,35 @@ redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 return requeues
 """
 
-# KEYS: run, pending-runs, metrics. ARGV: run id, error JSON, time (ms).
+# KEYS: run, pending-runs, metrics, audit. ARGV: run id, error JSON, time (ms),
+# the worker's name.
 # A pending run whose verification keeps failing becomes ``error``, with
-# the reason; a run with a verdict is left alone. 1 if the run changed.
-MARK_ERROR = """
+# the reason and an ``errored`` audit entry; a run with a verdict is left
+# alone. 1 if the run changed.
+MARK_ERROR = _AUDIT_LUA + """
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   redis.call('ZREM', KEYS[2], ARGV[1])
   return 0
 end
+local before = snapshot(KEYS[1])
 redis.call('HSET', KEYS[1], 'status', 'error', 'error', ARGV[2], 'verified_ms', ARGV[3])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HINCRBY', KEYS[3], 'errors', 1)
+audit(KEYS[4], 'errored', 'worker', ARGV[4], ARGV[3], before, snapshot(KEYS[1]), cjson.decode(ARGV[2]))
 return 1
 """
 
-# KEYS: run, pending-runs. ARGV: run id, time (ms).
+# KEYS: run, pending-runs, audit. ARGV: run id, time (ms), the moderator.
 # A moderator's re-queue: an ``error`` run is pending again, its re-queue
-# count reset. 0 if the run is not in ``error``.
-REQUEUE_RUN = """
+# count reset, with a ``requeued`` audit entry. 0 if the run is not in ``error``.
+REQUEUE_RUN = _AUDIT_LUA + """
 if redis.call('HGET', KEYS[1], 'status') ~= 'error' then
   return 0
 end
+local before = snapshot(KEYS[1])
 redis.call('HSET', KEYS[1], 'status', 'pending', 'error', '', 'verified_ms', '', 'requeues', 0)
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+audit(KEYS[3], 'requeued', 'moderator', ARGV[3], ARGV[2], before, snapshot(KEYS[1]), {})
 return 1
 """
 

@@ -51,16 +51,20 @@ def split_pending(db: Database, run_ids: list[str], request_id: str) -> list[str
     return pending
 
 
-def mark_error(db: Database, run_id: str, code: str, message: str) -> bool:
-    """Give a pending run the status ``error`` with a reason; False if it already had a verdict."""
+def mark_error(db: Database, run_id: str, code: str, message: str, actor: str = "worker") -> bool:
+    """Give a pending run the status ``error`` with a reason; False if it already had a verdict.
+
+    ``actor`` is the worker (or sweeper) the audit log names.
+    """
     reason = json.dumps({"code": code, "message": message})
-    return bool(db.mark_error_script(keys=[keys.run(run_id), keys.pending_runs(), keys.metrics()],
-                                     args=[run_id, reason, now_ms()]))
+    return bool(db.mark_error_script(keys=[keys.run(run_id), keys.pending_runs(), keys.metrics(), keys.audit(run_id)],
+                                     args=[run_id, reason, now_ms(), actor]))
 
 
-def requeue_run(db: Database, run_id: str) -> bool:
+def requeue_run(db: Database, run_id: str, moderator: str) -> bool:
     """Queue an ``error`` run's verification again (a moderator's call); False if it is not in ``error``."""
-    if not db.requeue_run_script(keys=[keys.run(run_id), keys.pending_runs()], args=[run_id, now_ms()]):
+    if not db.requeue_run_script(keys=[keys.run(run_id), keys.pending_runs(), keys.audit(run_id)],
+                                 args=[run_id, now_ms(), moderator]):
         return False
     queue_alone(db, run_id)
     return True
@@ -112,7 +116,8 @@ def _sweep_one(db: Database, run_id: str, cutoff: int, now: int) -> int:
         return 0
     if claimed < 0:
         mark_error(db, run_id, "verification_lost",
-                   f"Verification never finished after {MAX_REQUEUES} re-queues; a moderator can re-queue it.")
+                   f"Verification never finished after {MAX_REQUEUES} re-queues; a moderator can re-queue it.",
+                   actor="sweeper")
         log.warning("run marked error after repeated re-queues", extra={"run_id": run_id})
         return 0
     job = queue_alone(db, run_id)

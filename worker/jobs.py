@@ -96,4 +96,5 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
         return
     log.error("verification failed for good", exc_info=(exc_type, exc_value, traceback), extra=context)
     mark_error(db, run_ids[0], "verification_failed",
-               f"Verification failed ({exc_type.__name__}) on every attempt; a moderator can re-queue it.")
+               f"Verification failed ({exc_type.__name__}) on every attempt; a moderator can re-queue it.",
+               actor=job.worker_name or "worker")

@@ -47,6 +47,13 @@ def test_a_job_that_keeps_failing_leaves_its_run_in_error_for_a_moderator(idle_s
     assert requeued.status_code == 202, requeued.text
     assert requeued.json()["status"] == "pending"
     assert idle_stack.wait_final(run_id)["status"] == "verified"
+    log = idle_stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"]
+    assert [entry["event"] for entry in log] == ["submitted", "errored", "requeued", "verified"]
+    errored, requeued = log[1], log[2]
+    assert (errored["before"]["status"], errored["after"]["status"]) == ("pending", "error")
+    assert errored["detail"]["code"] == "verification_failed" and errored["actor"]["kind"] == "worker"
+    assert requeued["actor"] == {"kind": "moderator", "name": "mod"}
+    assert (requeued["before"]["status"], requeued["after"]["status"]) == ("error", "pending")
     again = idle_stack.post(f"/v1/runs/{run_id}/requeue", headers=moderator)
     assert again.status_code == 409
     assert idle_stack.post("/v1/runs/nope/requeue", headers=moderator).status_code == 404
