@@ -604,6 +604,16 @@ def test_r15_no_bonus_after_a_weapon_or_a_fight(last):
     assert state.score() == 20
 
 
+def test_r15_a_second_potion_drunk_at_20_as_the_last_card_earns_the_bonus():
+    # R8 gives a second potion in a room no effect on health; R15 asks only
+    # that the last card played be a potion and that health was already 20
+    # when it was played. The engine follows R15's words.
+    # the final short room (R5): H4 was drunk first, H6 is the last card
+    state = State(room=["H6"], dungeon=[], health=20, played_in_room=1, potion_drunk=True)
+    play(state, "H6")
+    assert state.won and state.health == 20 and state.score() == 26
+
+
 def test_r15_the_maximum_is_30():
     state = State(room=["H10"], dungeon=[], health=20, played_in_room=1)
     play(state, "H10")
