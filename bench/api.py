@@ -3,9 +3,12 @@
 Both are driven by the same closed-loop clients (keep-alive connections,
 one request in flight each) against the API as ``scoundrel api`` runs it;
 the trivial endpoint is ``GET /v1/version``, which touches nothing but
-memory. Goal (issue 6): submissions/s at least 0.5 of the trivial endpoint.
+memory. The two alternate over several rounds and the best round of each
+counts, since this machine is shared and its throughput swings from one
+second to the next. Goal (issue 6): submissions/s at least 0.5 of the
+trivial endpoint.
 
-    .venv/bin/python bench/api.py [--requests 4000] [--clients 8]
+    .venv/bin/python bench/api.py [--requests 4000] [--clients 8] [--rounds 4]
 """
 
 import argparse
@@ -39,6 +42,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=4000)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=4)
     args = parser.parse_args()
 
     moves = play_game("bench-api", rng=random.Random(1), strategy="greedy")
@@ -46,21 +50,27 @@ def main() -> None:
                                         "SCOUNDREL_API_WORKERS": "2"})
     try:
         tokens = [stack.register(f"bench-{n}")[1] for n in range(args.clients)]
-        per_client = args.requests // args.clients
-        trivial = [[("GET", "/v1/version", None, {}, 200)] * per_client for _ in tokens]
-        # Distinct seeds: every submission is a new run, stored and queued.
-        submissions = [
-            [("POST", "/v1/runs", {"seed": f"api-{c}-{n}", "moves": moves}, {"Authorization": f"Bearer {token}"}, 202)
-             for n in range(per_client)]
-            for c, token in enumerate(tokens)
-        ]
-        drive(stack.base, [share[: per_client // 10] for share in trivial])  # warm up
-        trivial_rate, trivial_times = drive(stack.base, trivial)
-        submit_rate, submit_times = drive(stack.base, submissions)
-        print(f"{args.clients} clients, 2 gunicorn workers x 8 threads, {per_client * args.clients:,} requests per endpoint")
-        print(f"GET /v1/version: {trivial_rate:,.0f} req/s, {percentiles(trivial_times)}")
-        print(f"POST /v1/runs:   {submit_rate:,.0f} req/s, {percentiles(submit_times)}")
-        print(f"ratio {submit_rate / trivial_rate:.2f} (goal >= 0.5)")
+        per_round = args.requests // args.clients // args.rounds
+        trivial = [("GET", "/v1/version", None, {}, 200)] * per_round
+        drive(stack.base, [trivial[: per_round // 5]] * args.clients)  # warm up
+        best: dict[str, tuple[float, list[float]]] = {}
+        for round_ in range(args.rounds):
+            # Distinct seeds: every submission is a new run, stored and queued.
+            submissions = [
+                [("POST", "/v1/runs", {"seed": f"api-{round_}-{c}-{n}", "moves": moves},
+                  {"Authorization": f"Bearer {token}"}, 202) for n in range(per_round)]
+                for c, token in enumerate(tokens)
+            ]
+            for name, load in (("GET /v1/version", [trivial] * args.clients), ("POST /v1/runs", submissions)):
+                rate, times = drive(stack.base, load)
+                if rate > best.get(name, (0.0, []))[0]:
+                    best[name] = (rate, times)
+        print(f"{args.clients} clients, 2 gunicorn workers x 8 threads, best of {args.rounds} rounds of "
+              f"{per_round * args.clients:,} requests per endpoint")
+        for name, (rate, times) in best.items():
+            print(f"{name + ':':17} {rate:,.0f} req/s, {percentiles(times)}")
+        ratio = best["POST /v1/runs"][0] / best["GET /v1/version"][0]
+        print(f"ratio {ratio:.2f} (goal >= 0.5)")
     finally:
         stack.stop()
 

@@ -29,7 +29,7 @@ def current():
 
 
 @blp.route("/<day>/leaderboard")
-@blp.arguments(PageArgs, location="query")
+@blp.arguments(PageArgs(), location="query")
 @blp.response(200, DailyBoardSchema)
 @error_response(blp, 404, "Not a date, or a day not begun yet")
 def leaderboard(page_args, day):

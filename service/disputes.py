@@ -31,7 +31,7 @@ BEARER = [{"bearerAuth": []}]
 @blp.route("/runs/<run_id>/disputes", methods=["POST"])
 @blp.doc(security=BEARER)
 @player_required
-@blp.arguments(DisputeCreateSchema)
+@blp.arguments(DisputeCreateSchema())
 @blp.response(201, DisputeSchema)
 @blp.alt_response(401, description="No or wrong player token")
 @blp.alt_response(404, description="No such run")
@@ -47,7 +47,7 @@ def file(body, run_id):
 @blp.route("/disputes")
 @blp.doc(security=BEARER)
 @moderator_required
-@blp.arguments(DisputeListArgs, location="query")
+@blp.arguments(DisputeListArgs(), location="query")
 @blp.response(200, DisputePageSchema)
 @blp.alt_response(401, description="No or wrong token")
 @blp.alt_response(403, description="A player's token")
@@ -60,7 +60,7 @@ def listing(args):
 @blp.route("/disputes/<dispute_id>/resolve", methods=["POST"])
 @blp.doc(security=BEARER)
 @moderator_required
-@blp.arguments(ResolutionSchema)
+@blp.arguments(ResolutionSchema())
 @blp.response(200, DisputeSchema)
 @blp.alt_response(401, description="No or wrong token")
 @blp.alt_response(403, description="A player's token")

@@ -21,7 +21,7 @@ def _known_variant(variant: str) -> str:
 
 
 @blp.route("/<variant>")
-@blp.arguments(PageArgs, location="query")
+@blp.arguments(PageArgs(), location="query")
 @blp.response(200, BoardPageSchema)
 @error_response(blp, 404, "No such board")
 def page(page_args, variant):
@@ -33,7 +33,7 @@ def page(page_args, variant):
 
 
 @blp.route("/<variant>/players/<name>")
-@blp.arguments(AroundArgs, location="query")
+@blp.arguments(AroundArgs(), location="query")
 @blp.response(200, BoardPositionSchema)
 @error_response(blp, 404, "No such board, or the player is not on it")
 def position(args, variant, name):

@@ -15,7 +15,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Play
 
 
 @blp.route("", methods=["POST"])
-@blp.arguments(PlayerCreateSchema)
+@blp.arguments(PlayerCreateSchema())
 @blp.response(201, PlayerTokenSchema)
 @error_response(blp, 409, "The name is taken")
 def register(body):
@@ -28,7 +28,7 @@ def register(body):
 
 
 @blp.route("/<name>/runs")
-@blp.arguments(PageArgs, location="query")
+@blp.arguments(PageArgs(), location="query")
 @blp.response(200, RunPageSchema)
 @error_response(blp, 404, "No such player")
 def runs_of(page, name):

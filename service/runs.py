@@ -49,7 +49,7 @@ def _submission(body: dict, idempotency_key: str | None = None) -> Submission:
 @blp.route("", methods=["POST"])
 @blp.doc(security=[{"bearerAuth": []}])
 @player_required
-@blp.arguments(SubmissionSchema)
+@blp.arguments(SubmissionSchema())
 @blp.response(202, RunSchema, description="Accepted; verification is queued")
 @blp.alt_response(200, schema=RunSchema, description="The same game was already submitted by this player")
 @error_response(blp, 401, "No or wrong player token")
@@ -71,7 +71,7 @@ def submit(submission):
 @blp.route("/batch", methods=["POST"])
 @blp.doc(security=[{"bearerAuth": []}])
 @player_required
-@blp.arguments(BatchSchema)
+@blp.arguments(BatchSchema())
 @blp.response(200, BatchResultSchema, description="Each item's outcome: 202 new run, 200 already submitted, 422 "
                                                    "malformed (with its errors); new runs are verified by a few "
                                                    "jobs for the whole batch")
