@@ -24,13 +24,15 @@ from .config import Settings
 LIMITER_TIMEOUT = 0.25  # seconds the limiter waits for Redis before counting in memory
 UNLIMITED_PATHS = ("/v1/health", "/metrics")  # load balancers and Prometheus poll these
 
-# The HTML pages (Swagger UI, the replay viewer) load their scripts and
-# styles from this origin; Swagger UI's page has inline script and style.
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
-                           "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
-                           "frame-ancestors 'none'")
+# The HTML pages load their scripts and styles from this origin only. The
+# replay viewer has no inline script or style; Swagger UI's page has both,
+# so it alone is allowed them.
+_POLICY = ("default-src 'self'; script-src 'self'{inline}; style-src 'self'{inline}; img-src 'self' data:; "
+           "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = _POLICY.format(inline="")
+DOCS_CONTENT_SECURITY_POLICY = _POLICY.format(inline=" 'unsafe-inline'")
+DOCS_PAGE = "/v1/docs"
 HTML_HEADERS = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
 }
@@ -71,6 +73,8 @@ def _security_headers(response):
     if response.mimetype == "text/html":
         for name, value in HTML_HEADERS.items():
             response.headers.setdefault(name, value)
+        response.headers.setdefault("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY
+                                    if request.path == DOCS_PAGE else CONTENT_SECURITY_POLICY)
     return response
 
 

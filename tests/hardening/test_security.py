@@ -93,9 +93,15 @@ def test_cors_lets_the_configured_origin_in_and_no_other(stack):
 
 
 def test_html_pages_carry_security_headers(stack):
+    viewer = stack.get("/runs/0000000000000000")  # the viewer's own 404 page is HTML too
+    assert viewer.headers["Content-Type"].startswith("text/html")
+    assert "frame-ancestors 'none'" in viewer.headers["Content-Security-Policy"]
+    assert "unsafe-inline" not in viewer.headers["Content-Security-Policy"]
+    assert viewer.headers["X-Frame-Options"] == "DENY"
     page = stack.get("/v1/docs")
     assert page.headers["Content-Type"].startswith("text/html")
     assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    assert "'unsafe-inline'" in page.headers["Content-Security-Policy"]  # Swagger UI's page needs it
     assert page.headers["X-Frame-Options"] == "DENY"
     assert page.headers["X-Content-Type-Options"] == "nosniff"
     assert page.headers["Referrer-Policy"] == "no-referrer"
