@@ -1,7 +1,7 @@
 """The data layer: every read and write of Redis goes through this package.
 
 Key names and Lua scripts live in ``store.keys`` alone; the modules here
-offer named operations (``submit_run``, ``record_verdict``, ``board_page``…)
+offer named operations (``submit_run``, ``record_verdicts``, ``board_page``…)
 so that views and jobs never touch Redis directly.
 """
 
@@ -19,7 +19,6 @@ from .runs import (
     load_run,
     load_runs,
     player_runs,
-    record_verdict,
     record_verdicts,
     submit_run,
 )
@@ -29,5 +28,5 @@ __all__ = [
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",
     "IdempotencyConflict", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
-    "record_verdict", "record_verdicts", "submit_run",
+    "record_verdicts", "submit_run",
 ]

@@ -249,11 +249,6 @@ def record_verdicts(db: Database, verdicts: list[tuple[dict, dict]], worker: str
         return [bool(written) for written in pipe.execute()]
 
 
-def record_verdict(db: Database, run: dict, verdict: dict, worker: str = "worker") -> bool:
-    """``record_verdicts`` for one run."""
-    return record_verdicts(db, [(run, verdict)], worker)[0]
-
-
 def load_runs(db: Database, run_ids) -> list[dict | None]:
     """The stored fields of each run (None where there is none), in one round trip."""
     with db.redis.pipeline(transaction=False) as pipe:
