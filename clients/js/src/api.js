@@ -1,6 +1,6 @@
 /**
- * Helpers for the referee's HTTP API: register a player, submit a run, wait
- * for its verdict. They use the global `fetch` (browsers, Node 18+) unless
+ * Helpers for the referee's HTTP API: register a player, submit a run or a
+ * batch of runs, wait for a verdict. They use the global `fetch` (browsers, Node 18+) unless
  * one is passed in, and turn every failure into one error class, ApiError.
  */
 
@@ -10,6 +10,7 @@ export const STATUS_CODES = Object.freeze({
   401: "unauthorized", // no token, or a wrong one
   404: "not_found",
   409: "conflict", // the player name is taken
+  413: "too_large", // the body is larger than the service accepts
   422: "invalid", // a malformed submission: see `errors`
   429: "rate_limited", // see `retryAfter`
   503: "unavailable", // the service's store is down: see `retryAfter`
@@ -19,7 +20,8 @@ export const STATUS_CODES = Object.freeze({
  * A request the API refused, or that never got an answer.
  *
  * - `status`: the HTTP status, or null when there was no response
- *   (`code` "network_error") or waitForVerdict gave up (`code` "timeout");
+ *   (`code` "network_error"), waitForVerdict gave up (`code` "timeout") or
+ *   submitBatch refused a batch before sending it (`code` "invalid");
  * - `code`: from STATUS_CODES, "http_error" for any other status;
  * - `errors`: the field errors of a 422 (`{field: [messages]}`), else null;
  * - `retryAfter`: seconds from the `Retry-After` header, else null;
@@ -133,6 +135,54 @@ export async function submitRun(baseUrl, token, run, { fetch, idempotencyKey, si
     created: response.status === 202,
     location: response.headers.get("Location"),
   };
+}
+
+/** The most submissions one batch may hold (`schemas/batch.py`). */
+export const MAX_BATCH = 1000;
+
+/**
+ * The field errors the service answers (422) for the `runs` of a batch that
+ * is not a list of 1 to MAX_BATCH items, `{runs: [message]}`, or null. The
+ * items themselves are checked by the service one by one (submissionErrors).
+ */
+export function batchErrors(runs) {
+  if (runs === undefined) return { runs: ["Missing data for required field."] };
+  if (runs === null) return { runs: ["Field may not be null."] };
+  if (!Array.isArray(runs)) return { runs: ["Not a valid list."] };
+  if (runs.length < 1 || runs.length > MAX_BATCH) return { runs: [`Length must be between 1 and ${MAX_BATCH}.`] };
+  return null;
+}
+
+/**
+ * Submit 1 to MAX_BATCH runs `{seed, moves, variant?}` in one request
+ * (`POST /v1/runs/batch`). Each item is accepted or refused on its own.
+ *
+ * Resolves to the server's answer `{accepted, existing, invalid, results}`,
+ * `results` in the order of `runs`: `{index, status, run, errors}` with
+ * status 202 (a new run), 200 (this player had already submitted that game:
+ * the same run) or 422 (a malformed item: `run` null, its field `errors`).
+ * A refused item does not throw. The request as a whole throws ApiError as
+ * submitRun does: 401, 413 `too_large`, 422 `invalid` (`errors.runs`),
+ * 429/503 with `retryAfter`, `network_error`. A `runs` that is not an array
+ * of 1 to MAX_BATCH items is refused before anything is sent: ApiError code
+ * "invalid", status null, with the `errors` the service would answer.
+ */
+export async function submitBatch(baseUrl, token, runs, { fetch, signal } = {}) {
+  const errors = batchErrors(runs);
+  if (errors) {
+    throw new ApiError(`not sent: runs must be an array of 1 to ${MAX_BATCH} submissions (${errors.runs[0]})`, {
+      code: "invalid",
+      errors,
+    });
+  }
+  const { body } = await request(endpoint(baseUrl, "/v1/runs/batch"), {
+    fetch,
+    method: "POST",
+    token,
+    body: { runs },
+    signal,
+  });
+  return body;
 }
 
 /** Fetch a run object by id (`GET /v1/runs/<id>`). */

@@ -14,4 +14,14 @@ export { CLASSIC, EASY, HARD, REJECTION_CODES, VARIANTS } from "./rules.js";
 export { MAX_MOVES, submissionErrors } from "./submission.js";
 export { ENGINE_VERSION, RULESET } from "./verdict.js";
 export { Game, IllegalMoveError, MoveError, NotationError, replay } from "./game.js";
-export { ApiError, getRun, parseRetryAfter, registerPlayer, submitRun, waitForVerdict } from "./api.js";
+export {
+  ApiError,
+  MAX_BATCH,
+  batchErrors,
+  getRun,
+  parseRetryAfter,
+  registerPlayer,
+  submitBatch,
+  submitRun,
+  waitForVerdict,
+} from "./api.js";
