@@ -7,6 +7,7 @@ from flask_smorest import abort
 
 from store import moderator_for_token, player_for_token
 
+from .api import error_response
 from .context import db
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="scoundrel"'}
@@ -53,6 +54,21 @@ def require_moderator() -> str:
     if player_for_token(db(), token) is not None:
         abort(403, message="This needs a moderator; a player's token is not enough.")
     abort(401, message="The token is not valid.", headers=CHALLENGE)
+
+
+BEARER = [{"bearerAuth": []}]  # the OpenAPI security requirement of token-guarded operations
+
+
+def moderator_endpoint(blp):
+    """What every moderator endpoint carries: the guard, and its token and 401/403 answers in the docs."""
+
+    def decorate(view):
+        guarded = moderator_required(view)
+        guarded = error_response(blp, 403, "A player's token, not a moderator's")(guarded)
+        guarded = error_response(blp, 401, "No or wrong moderator token")(guarded)
+        return blp.doc(security=BEARER)(guarded)
+
+    return decorate
 
 
 def moderator_required(view):

@@ -20,12 +20,11 @@ from store.disputes import (
     resolve_dispute,
 )
 
-from .auth import moderator_required, player_required
+from .auth import BEARER, moderator_endpoint, player_required
 from .context import db
 
 blp = Blueprint("disputes", __name__, url_prefix="/v1", description="Disputes of runs, settled by moderators")
 
-BEARER = [{"bearerAuth": []}]
 
 
 @blp.route("/runs/<run_id>/disputes", methods=["POST"])
@@ -45,12 +44,9 @@ def file(body, run_id):
 
 
 @blp.route("/disputes")
-@blp.doc(security=BEARER)
-@moderator_required
+@moderator_endpoint(blp)
 @blp.arguments(DisputeListArgs(), location="query")
 @blp.response(200, DisputePageSchema)
-@blp.alt_response(401, description="No or wrong token")
-@blp.alt_response(403, description="A player's token")
 def listing(args):
     """Disputes with a status (default open), oldest first."""
     total, disputes = list_disputes(db(), args["status"], args["offset"], args["limit"])
@@ -58,12 +54,9 @@ def listing(args):
 
 
 @blp.route("/disputes/<dispute_id>/resolve", methods=["POST"])
-@blp.doc(security=BEARER)
-@moderator_required
+@moderator_endpoint(blp)
 @blp.arguments(ResolutionSchema())
 @blp.response(200, DisputeSchema)
-@blp.alt_response(401, description="No or wrong token")
-@blp.alt_response(403, description="A player's token")
 @blp.alt_response(404, description="No such dispute")
 @blp.alt_response(409, description="Already resolved, or a void of a run that has no verdict yet")
 def resolve(body, dispute_id):

@@ -10,14 +10,12 @@ from store.audit import audit_log
 from store.moderation import NotVoid, restore_run
 from worker.reverify import RunPending, reverify_run
 
-from .auth import moderator_required
+from .auth import moderator_endpoint
 from .context import db
 from .replay_trace import run_replay
 
 blp = Blueprint("moderation", __name__, url_prefix="/v1/runs",
                 description="Replays, audit logs, restoring and re-verifying runs")
-
-MODERATOR = [{"bearerAuth": []}]
 
 
 def _run(run_id: str) -> dict:
@@ -43,11 +41,8 @@ def audit(run_id):
 
 
 @blp.route("/<run_id>/restore", methods=["POST"])
-@blp.doc(security=MODERATOR)
-@moderator_required
+@moderator_endpoint(blp)
 @blp.response(200, RunSchema)
-@blp.alt_response(401, description="No or wrong token")
-@blp.alt_response(403, description="A player's token")
 @blp.alt_response(404, description="No such run")
 @blp.alt_response(409, description="The run is not void")
 def restore(run_id):
@@ -63,11 +58,8 @@ def restore(run_id):
 
 
 @blp.route("/<run_id>/reverify", methods=["POST"])
-@blp.doc(security=MODERATOR)
-@moderator_required
+@moderator_endpoint(blp)
 @blp.response(200, ReverificationSchema)
-@blp.alt_response(401, description="No or wrong token")
-@blp.alt_response(403, description="A player's token")
 @blp.alt_response(404, description="No such run")
 @blp.alt_response(409, description="The run is still pending")
 def reverify(run_id):

@@ -8,7 +8,7 @@ from schemas.runs import RunPageSchema
 from store import NameTaken, create_player, player_exists, player_runs, replace_token
 
 from .api import error_response
-from .auth import moderator_required
+from .auth import moderator_endpoint
 from .context import db
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
@@ -40,11 +40,8 @@ def runs_of(page, name):
 
 
 @blp.route("/<name>/revoke-token", methods=["POST"])
-@blp.doc(security=[{"bearerAuth": []}])
-@moderator_required
+@moderator_endpoint(blp)
 @blp.response(200, PlayerTokenSchema, description="The old token no longer works; hand the new one to the player")
-@error_response(blp, 401, "No or wrong moderator token")
-@error_response(blp, 403, "A player's token, not a moderator's")
 @error_response(blp, 404, "No such player")
 def revoke_token(name):
     """Revoke a player's token (a moderator's call) and issue the replacement, shown this once."""

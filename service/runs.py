@@ -10,7 +10,7 @@ from schemas.runs import RunSchema
 from store import IdempotencyConflict, Submission, accept_runs, get_run, requeue_run, submit_run
 
 from .api import error_response
-from .auth import moderator_required, player_required
+from .auth import BEARER, moderator_endpoint, player_required
 from .context import db, referee
 from .daily_seed import daily_seed, today
 from .request_log import request_id
@@ -47,7 +47,7 @@ def _submission(body: dict, idempotency_key: str | None = None) -> Submission:
 
 
 @blp.route("", methods=["POST"])
-@blp.doc(security=[{"bearerAuth": []}])
+@blp.doc(security=BEARER)
 @player_required
 @blp.arguments(SubmissionSchema())
 @blp.response(202, RunSchema, description="Accepted; verification is queued")
@@ -69,7 +69,7 @@ def submit(submission):
 
 
 @blp.route("/batch", methods=["POST"])
-@blp.doc(security=[{"bearerAuth": []}])
+@blp.doc(security=BEARER)
 @player_required
 @blp.arguments(BatchSchema())
 @blp.response(200, BatchResultSchema, description="Each item's outcome: 202 new run, 200 already submitted, 422 "
@@ -105,11 +105,8 @@ def show(run_id):
 
 
 @blp.route("/<run_id>/requeue", methods=["POST"])
-@blp.doc(security=[{"bearerAuth": []}])
-@moderator_required
+@moderator_endpoint(blp)
 @blp.response(202, RunSchema, description="Pending again; verification is queued")
-@error_response(blp, 401, "No or wrong moderator token")
-@error_response(blp, 403, "A player's token, not a moderator's")
 @error_response(blp, 404, "No such run")
 @error_response(blp, 409, "The run is not in error")
 def requeue(run_id):
