@@ -169,6 +169,11 @@ def _optional_int(value: str | None) -> int | None:
     return int(value) if value not in (None, "") else None
 
 
+def stored_moves(fields: dict) -> list[str]:
+    """A stored run's move list (kept as one space-separated string)."""
+    return fields["moves"].split(" ") if fields["moves"] else []
+
+
 def run_view(fields: dict) -> dict:
     """A stored run as the API shows it."""
     error = fields.get("error")
@@ -177,7 +182,7 @@ def run_view(fields: dict) -> dict:
         "player": fields["player"],
         "seed": fields["seed"],
         "variant": fields["variant"],
-        "moves": fields["moves"].split(" ") if fields["moves"] else [],
+        "moves": stored_moves(fields),
         "status": fields["status"],
         "submitted_at": iso_time(fields.get("submitted_ms")),
         "verified_at": iso_time(fields.get("verified_ms")),

@@ -20,6 +20,7 @@ from service.config import Settings
 from store import Database, load_runs, record_verdicts
 from store.metrics import count_job_failure
 from store.pending import mark_error, split_pending
+from store.runs import stored_moves
 
 log = logging.getLogger("worker.jobs")
 
@@ -58,8 +59,7 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
         elif run["status"] != "pending":
             statuses[run_id] = run["status"]
         else:
-            moves = run["moves"].split(" ") if run["moves"] else []
-            verdict = scoundrel.replay(run["seed"], moves, run["variant"]).to_dict()
+            verdict = scoundrel.replay(run["seed"], stored_moves(run), run["variant"]).to_dict()
             verdicts.append((run, verdict))
             statuses[run_id] = verdict["status"]
     for (run, verdict), written in zip(verdicts, record_verdicts(db, verdicts, worker=_worker_name())):

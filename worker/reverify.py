@@ -8,6 +8,7 @@ places and the audit entry change together (``store.moderation``).
 import scoundrel
 from store import Database, load_run
 from store.moderation import RunPending, record_reverification, verdict_differs
+from store.runs import stored_moves
 
 __all__ = ["RunPending", "reverify_run", "verdict_summary"]
 
@@ -37,8 +38,7 @@ def reverify_run(db: Database, run_id: str, actor_kind: str, actor: str, *, log_
         return None
     if run["status"] == "pending":
         raise RunPending(run_id)
-    moves = run["moves"].split(" ") if run["moves"] else []
-    verdict = scoundrel.replay(run["seed"], moves, run["variant"]).to_dict()
+    verdict = scoundrel.replay(run["seed"], stored_moves(run), run["variant"]).to_dict()
     before = verdict_summary(run)
     if log_unchanged or verdict_differs(run, verdict):
         changed = record_reverification(db, run, verdict, actor_kind, actor, log_unchanged=log_unchanged)
