@@ -15,7 +15,7 @@ from collections import defaultdict
 from . import keys
 from .database import Database
 from .packing import pack
-from .runs import now_ms
+from .runs import load_runs, now_ms
 
 SCAN_BATCH = 1000
 
@@ -26,13 +26,10 @@ def _scan(db: Database, pattern: str) -> list[str]:
 
 def stored_runs(db: Database) -> list[dict]:
     """Every stored run's fields."""
-    names = [keys.run(run_id) for run_id in db.redis.zrange(keys.runs(), 0, -1)]
+    run_ids = db.redis.zrange(keys.runs(), 0, -1)
     runs = []
-    for start in range(0, len(names), SCAN_BATCH):
-        with db.redis.pipeline(transaction=False) as pipe:
-            for name in names[start:start + SCAN_BATCH]:
-                pipe.hgetall(name)
-            runs.extend(fields for fields in pipe.execute() if fields.get("id"))
+    for start in range(0, len(run_ids), SCAN_BATCH):
+        runs.extend(fields for fields in load_runs(db, run_ids[start:start + SCAN_BATCH]) if fields and fields.get("id"))
     return runs
 
 
