@@ -1,15 +1,28 @@
 """``scoundrel check``: compare the boards with a recomputation from the stored runs."""
 
+import argparse
 import os
 import sys
 
+from .connecting import add_data_dir_option, settings_for
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds above zero (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
+
 
 def run(args) -> int:
-    from service.config import Settings
     from store import Database
     from store.consistency import check
 
-    settings = Settings.from_env()
+    settings = settings_for(args)
     db = Database(settings.redis_url, settings.queue, settings.job_timeout, socket_timeout=30.0)
     problems = check(db, args.pending_limit)
     if problems:
@@ -25,7 +38,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "check", help="check the boards against the stored runs",
         description="Recompute every board from the stored runs and compare; report runs pending too long. "
-                    "Exits 1 with a report on any mismatch. Redis: REDIS_URL.")
-    parser.add_argument("--pending-limit", type=float, default=float(os.environ.get("SCOUNDREL_PENDING_TIMEOUT", 60)) * 5,
+                    "Exits 1 with a report on any mismatch. Redis: REDIS_URL, else the one scoundrel up runs.")
+    parser.add_argument("--pending-limit", type=_seconds, default=float(os.environ.get("SCOUNDREL_PENDING_TIMEOUT", 60)) * 5,
                         help="seconds a run may be pending before it counts as stuck (default: %(default)s)")
+    add_data_dir_option(parser)
     parser.set_defaults(func=run)

@@ -1,4 +1,4 @@
-"""``scoundrel reverify``: replay stored runs with the current engine (uses REDIS_URL).
+"""``scoundrel reverify``: replay stored runs with the current engine (REDIS_URL, else the Redis scoundrel up runs).
 
 After an engine fix, moderators re-judge what was verified before. Each
 run whose verdict or score changes gets its new verdict, its player's board
@@ -11,17 +11,20 @@ import getpass
 import sys
 from datetime import date, datetime, timezone
 
+from .connecting import add_data_dir_option, settings_for
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "reverify", help="replay stored runs with the current engine and update verdicts and boards",
-        description="Replay stored runs (in the Redis at REDIS_URL) with the current engine; print and record "
+        description="Replay stored runs (in the Redis at REDIS_URL, else the one scoundrel up runs) with the current engine; print and record "
                     "every run whose verdict or score changes.",
     )
     parser.add_argument("--all", action="store_true", help="every run")
     parser.add_argument("--variant", choices=("classic", "easy", "hard"), help="only runs of this variant")
     parser.add_argument("--since", type=_day, metavar="DATE", help="only runs submitted on or after DATE (YYYY-MM-DD, UTC)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_data_dir_option(parser)
     parser.set_defaults(func=run, parser=parser)
 
 
@@ -39,12 +42,11 @@ def run(args) -> int:
     if args.all == bool(args.variant or args.since):
         args.parser.error("choose --all, or --variant and/or --since")
 
-    from service.config import Settings
     from store import Database, load_run
     from store.moderation import run_ids
     from worker.reverify import RunPending, reverify_run
 
-    settings = Settings.from_env()
+    settings = settings_for(args)
     db = Database(settings.redis_url, settings.queue, settings.job_timeout)
     since_ms = None
     if args.since:
