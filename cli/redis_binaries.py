@@ -21,6 +21,7 @@ from pathlib import Path
 
 SERVER_FILE = "server-version"  # in the Redis directory: "valkey 9.1.2", the server that last ran on it
 _VERSION_LINE = re.compile(r"^(Redis|Valkey) server v=(\d+)\.(\d+)\.(\d+)")
+_LABEL = re.compile(r"^(redis|valkey) (\d+)\.(\d+)\.(\d+)$")  # Server.label, as SERVER_FILE holds it
 # Valkey forked from Redis 7.2.4: it reads everything Redis wrote up to 7.2, and Redis >= 7.2 reads Valkey 7.2's files.
 _FORK = (7, 2)
 # Data directories written before SERVER_FILE existed: the RDB version at the start of
@@ -105,9 +106,10 @@ def installed_servers() -> list[Server]:
 def written_by(redis_dir: Path) -> Server | None:
     """The server that last ran on ``redis_dir``: its ``SERVER_FILE``, else its AOF's RDB header; None if empty."""
     recorded = redis_dir / SERVER_FILE
-    if recorded.exists():
-        family, _, version = recorded.read_text().strip().partition(" ")
-        return Server(family, tuple(int(part) for part in version.split(".")))  # type: ignore[arg-type]
+    label = _LABEL.match(recorded.read_text().strip()) if recorded.exists() else None
+    if label:  # a file that is not a label (edited by hand?) is ignored: the AOF still tells
+        family, *numbers = label.groups()
+        return Server(family, (int(numbers[0]), int(numbers[1]), int(numbers[2])))
     for base in [*sorted((redis_dir / "appendonlydir").glob("*.base.rdb")), redis_dir / "appendonly.aof"]:
         if base.is_file():
             header = base.read_bytes()[:9]  # b"REDIS0010", or b"VALKEY080" from Valkey 9 on
