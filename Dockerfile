@@ -19,6 +19,7 @@ COPY service ./service
 COPY store ./store
 COPY worker ./worker
 COPY cli ./cli
+COPY settings ./settings
 RUN pip install . && rm -rf build *.egg-info
 
 # A user without privileges: the service never needs root.

@@ -11,10 +11,16 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 from rq import Callback, Queue, Retry as JobRetry
 
+from settings import Settings
+
 from . import keys
 
 VERIFY_JOB = "worker.jobs.verify_runs"
 VERIFY_FAILED = "worker.jobs.verification_failed"
+# Seconds a Redis call may take in a command that reads every run or board
+# in large replies (``scoundrel check``, ``scoundrel reverify``): an operator
+# waits for those, and a 0.75 s request budget would fail them on a big store.
+BULK_TIMEOUT = 30.0
 JOB_RETRIES = 2  # a job that raises runs up to 3 times before its run is marked ``error``
 
 
@@ -48,6 +54,19 @@ class Database:
         self.claim_stale_run_script = self.redis.register_script(keys.CLAIM_STALE_RUN)
         self.mark_error_script = self.redis.register_script(keys.MARK_ERROR)
         self.requeue_run_script = self.redis.register_script(keys.REQUEUE_RUN)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, timeout: float | None = None) -> "Database":
+        """The one way a process connects: the Redis, queue and timeouts ``settings`` name.
+
+        Every Redis call gives up after ``settings.redis_timeout`` seconds
+        (the API then answers 503, a job is retried), unless ``timeout``
+        overrides it: only for a command that reads the whole store in a
+        few large replies (``BULK_TIMEOUT``), where the request budget
+        would cut it off.
+        """
+        return cls(settings.redis_url, settings.queue, settings.job_timeout,
+                   settings.redis_timeout if timeout is None else timeout)
 
     def enqueue_verification(self, run_ids: list[str], request_id: str = "", pipeline=None, job_id=None):
         """Queue one job verifying ``run_ids`` (in ``pipeline``'s transaction, if given).

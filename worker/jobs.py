@@ -11,12 +11,11 @@ business).
 
 import functools
 import logging
-import time
 
 from rq import get_current_job
 
 import scoundrel
-from service.config import Settings
+from settings import Settings
 from store import Database, load_runs, record_verdicts
 from store.metrics import count_job_failure
 from store.pending import mark_error, split_pending
@@ -33,8 +32,7 @@ def _settings() -> Settings:
 @functools.cache
 def _database() -> Database:
     """One connection pool per worker process, configured like the API."""
-    settings = _settings()
-    return Database(settings.redis_url, settings.queue, settings.job_timeout)
+    return Database.from_settings(_settings())
 
 
 def _worker_name() -> str:
@@ -50,8 +48,6 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
     loaded in one round trip and their verdicts recorded in one more.
     """
     db = _database()
-    if _settings().test_job_delay:
-        time.sleep(_settings().test_job_delay)  # SCOUNDREL_TEST_JOB_DELAY: fault tests kill a worker here
     statuses, verdicts = {}, []
     for run_id, run in zip(run_ids, load_runs(db, run_ids)):
         if run is None:
