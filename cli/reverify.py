@@ -42,8 +42,9 @@ def run(args) -> int:
     from settings import Settings
     from store import Database, load_run
     from store.database import BULK_TIMEOUT
+    from store.errors import NoSuchRun, RunPending
     from store.moderation import run_ids
-    from worker.reverify import RunPending, reverify_run
+    from verification import reverify_run
 
     db = Database.from_settings(Settings.from_env(), timeout=BULK_TIMEOUT)
     since_ms = None
@@ -66,7 +67,7 @@ def run(args) -> int:
             except RunPending:
                 skipped += 1
                 continue
-            if result is None:
+            except NoSuchRun:
                 continue
             checked += 1
             if result["changed"]:

@@ -13,8 +13,6 @@ from rq import Callback, Queue, Retry as JobRetry
 
 from settings import Settings
 
-from . import keys
-
 VERIFY_JOB = "worker.jobs.verify_runs"
 VERIFY_FAILED = "worker.jobs.verification_failed"
 # Seconds a Redis call may take in a command that reads every run or board
@@ -25,7 +23,7 @@ JOB_RETRIES = 2  # a job that raises runs up to 3 times before its run is marked
 
 
 class Database:
-    """Redis clients, the verification queue and the registered Lua scripts."""
+    """Redis clients and the verification queue (the Lua scripts: ``store.scripts``)."""
 
     def __init__(self, url: str, queue_name: str = "verify", job_timeout: int = 30,
                  socket_timeout: float = 2.0):
@@ -41,19 +39,6 @@ class Database:
         self.redis = redis.Redis.from_url(url, decode_responses=True, **options)
         self.raw = redis.Redis.from_url(url, **options)
         self.queue = Queue(queue_name, connection=self.raw, default_timeout=job_timeout)
-        self.record_verdict_script = self.redis.register_script(keys.RECORD_VERDICT)
-        self.create_player_script = self.redis.register_script(keys.CREATE_PLAYER)
-        self.token_owner_script = self.redis.register_script(keys.TOKEN_OWNER)
-        self.create_moderator_script = self.redis.register_script(keys.CREATE_MODERATOR)
-        self.file_dispute_script = self.redis.register_script(keys.FILE_DISPUTE)
-        self.resolve_dispute_script = self.redis.register_script(keys.RESOLVE_DISPUTE)
-        self.restore_run_script = self.redis.register_script(keys.RESTORE_RUN)
-        self.reverify_run_script = self.redis.register_script(keys.REVERIFY_RUN)
-        self.board_page_script = self.redis.register_script(keys.BOARD_PAGE)
-        self.board_position_script = self.redis.register_script(keys.BOARD_POSITION)
-        self.claim_stale_run_script = self.redis.register_script(keys.CLAIM_STALE_RUN)
-        self.mark_error_script = self.redis.register_script(keys.MARK_ERROR)
-        self.requeue_run_script = self.redis.register_script(keys.REQUEUE_RUN)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, timeout: float | None = None) -> "Database":

@@ -102,6 +102,13 @@ class Stack:
         self.redis.stop()
         self.http.close()
 
+    def database(self):
+        """A connection to this stack's Redis, made the way every process makes one."""
+        from settings import Settings
+        from store import Database
+
+        return Database.from_settings(Settings(redis_url=self.redis.url))
+
     # HTTP
 
     def url(self, path: str) -> str:
