@@ -1,7 +1,8 @@
 """``scoundrel api``: the HTTP API under gunicorn, a production WSGI server."""
 
 import argparse
-import os
+
+from settings import Settings
 
 from .connecting import add_data_dir_option, settings_for
 
@@ -29,19 +30,19 @@ def port_number(text: str) -> int:
     return port
 
 
-def gunicorn_options(bind: str, log_level: str, log_format: str) -> dict:
+def gunicorn_options(bind: str, settings: Settings) -> dict:
     """Server settings: the SCOUNDREL_API_* variables, documented in the README."""
     return {
         "bind": bind,
-        "workers": int(os.environ.get("SCOUNDREL_API_WORKERS", "2")),
-        "threads": int(os.environ.get("SCOUNDREL_API_THREADS", "4")),
+        "workers": settings.api_workers,
+        "threads": settings.api_threads,
         "worker_class": "gthread",
         "timeout": 30,
         "graceful_timeout": 5,
         "proc_name": "scoundrel-api",
         "post_worker_init": _freeze_startup_objects,
         "control_socket_disable": True,  # gunicorn 27: one shared socket path would clash between instances
-        "logconfig_dict": _logging(log_level, log_format, os.environ.get("SCOUNDREL_ACCESS_LOG") or ""),
+        "logconfig_dict": _logging(settings.log_level, settings.log_format, settings.access_log),
     }
 
 
@@ -84,7 +85,7 @@ def run(args) -> int:
         """gunicorn with its options given here instead of on its own command line."""
 
         def load_config(self):
-            for name, value in gunicorn_options(bind, settings.log_level, settings.log_format).items():
+            for name, value in gunicorn_options(bind, settings).items():
                 self.cfg.set(name, value)
 
         def load(self):
@@ -100,8 +101,9 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("api", help="run the HTTP API (gunicorn)",
                                    description="Run the HTTP API under gunicorn. "
                                                "Redis: REDIS_URL, else the one scoundrel up runs.")
-    parser.add_argument("--host", default=os.environ.get("SCOUNDREL_HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=port_number, default=int(os.environ.get("SCOUNDREL_PORT", "8000")))
+    settings = Settings.from_env()
+    parser.add_argument("--host", default=settings.host)
+    parser.add_argument("--port", type=port_number, default=settings.port)
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
     add_data_dir_option(parser)
     parser.set_defaults(func=run)

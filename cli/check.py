@@ -1,8 +1,9 @@
 """``scoundrel check``: compare the boards with a recomputation from the stored runs."""
 
 import argparse
-import os
 import sys
+
+from settings import Settings
 
 from .connecting import add_data_dir_option, settings_for
 
@@ -21,9 +22,9 @@ def _seconds(text: str) -> float:
 def run(args) -> int:
     from store import Database
     from store.consistency import check
+    from store.database import BULK_TIMEOUT
 
-    settings = settings_for(args)
-    db = Database(settings.redis_url, settings.queue, settings.job_timeout, socket_timeout=30.0)
+    db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
     problems = check(db, args.pending_limit)
     if problems:
         print(f"scoundrel check: {len(problems)} problem(s)", file=sys.stderr)
@@ -39,7 +40,7 @@ def register(subparsers) -> None:
         "check", help="check the boards against the stored runs",
         description="Recompute every board from the stored runs and compare; report runs pending too long. "
                     "Exits 1 with a report on any mismatch. Redis: REDIS_URL, else the one scoundrel up runs.")
-    parser.add_argument("--pending-limit", type=_seconds, default=float(os.environ.get("SCOUNDREL_PENDING_TIMEOUT", 60)) * 5,
+    parser.add_argument("--pending-limit", type=_seconds, default=Settings.from_env().pending_timeout * 5,
                         help="seconds a run may be pending before it counts as stuck (default: %(default)s)")
     add_data_dir_option(parser)
     parser.set_defaults(func=run)

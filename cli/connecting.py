@@ -1,13 +1,13 @@
 """What every command that connects to Redis shares: ``--data-dir`` and its settings.
 
 Without ``REDIS_URL`` these commands find the Redis that ``scoundrel up``
-runs on a data directory (``service.config`` resolves it), so they take
+runs on a data directory (``settings`` resolves it), so they take
 the same ``--data-dir`` as ``up``, with the same default.
 """
 
 import argparse
 
-from service.config import (
+from settings import (
     DEFAULT_DATA_DIR,
     REDIS_URL_FILE,
     Settings,

@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def failure_message(error: BaseException, args: argparse.Namespace | None) -> str | None:
     """One line for an error from outside the program; None for anything else (a bug: keep its traceback)."""
-    from service.config import Settings, SettingsError
+    from settings import Settings, SettingsError
 
     if isinstance(error, SettingsError):
         return str(error)

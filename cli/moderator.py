@@ -8,8 +8,7 @@ from .connecting import add_data_dir_option, settings_for
 def _database(args):
     from store import Database  # imported when used: redis and rq are heavy for other commands
 
-    settings = settings_for(args)
-    return Database(settings.redis_url, settings.queue, settings.job_timeout)
+    return Database.from_settings(settings_for(args))
 
 
 def add(args) -> int:

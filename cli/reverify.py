@@ -43,11 +43,12 @@ def run(args) -> int:
         args.parser.error("choose --all, or --variant and/or --since")
 
     from store import Database, load_run
+    from store.database import BULK_TIMEOUT
+    from store.errors import NoSuchRun, RunPending
     from store.moderation import run_ids
-    from worker.reverify import RunPending, reverify_run
+    from verification import reverify_run
 
-    settings = settings_for(args)
-    db = Database(settings.redis_url, settings.queue, settings.job_timeout)
+    db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
     since_ms = None
     if args.since:
         since_ms = int(datetime.combine(args.since, datetime.min.time(), timezone.utc).timestamp() * 1000)
@@ -68,7 +69,7 @@ def run(args) -> int:
             except RunPending:
                 skipped += 1
                 continue
-            if result is None:
+            except NoSuchRun:
                 continue
             checked += 1
             if result["changed"]:

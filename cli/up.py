@@ -20,7 +20,7 @@ Before starting anything it binds the API's port itself and hands the
 listening socket to the API (so the API that answers there is its own, and a
 port in use is a one-line refusal), and picks a Redis that can read the data
 directory (``cli.redis_binaries``). While it runs, the Redis URL is in the
-data directory, where the other commands find it (``service.config``).
+data directory, where the other commands find it (``settings``).
 
 The children run in sessions of their own, so a Ctrl-C at the terminal
 reaches only ``up``, which can then stop them in that order; on Linux they
@@ -42,7 +42,7 @@ from collections import deque
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from service.config import REDIS_URL_FILE, Settings
+from settings import REDIS_URL_FILE, Settings
 
 from .api import port_number
 from .redis_binaries import NoUsableServer, Server, choose, record
@@ -287,9 +287,10 @@ def register(subparsers) -> None:
         "up", help="run everything: Redis, the API and workers",
         description="Run the whole service: a private Redis (unless REDIS_URL is set), the API and workers. "
                     "Ctrl-C stops it all.")
-    parser.add_argument("--host", default=os.environ.get("SCOUNDREL_HOST", "127.0.0.1"),
+    settings = Settings.from_env()
+    parser.add_argument("--host", default=settings.host,
                         help="address the API listens on (default: %(default)s)")
-    parser.add_argument("--port", type=port_number, default=int(os.environ.get("SCOUNDREL_PORT", "8000")),
+    parser.add_argument("--port", type=port_number, default=settings.port,
                         help="API port (default: %(default)s)")
     parser.add_argument("--data-dir", default=None, metavar="DIR",
                         help="where the private Redis keeps its data and its URL "
