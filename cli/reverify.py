@@ -9,7 +9,7 @@ found; pending runs are skipped (their workers judge them).
 
 import getpass
 import sys
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from .connecting import add_data_dir_option, settings_for
 
@@ -51,7 +51,7 @@ def run(args) -> int:
     db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
     since_ms = None
     if args.since:
-        since_ms = int(datetime.combine(args.since, datetime.min.time(), timezone.utc).timestamp() * 1000)
+        since_ms = int(datetime.combine(args.since, datetime.min.time(), UTC).timestamp() * 1000)
     selected = run_ids(db, since_ms)
     actor = f"cli:{getpass.getuser()}"
     bar = _progress_bar(len(selected)) if sys.stderr.isatty() and not args.quiet else None

@@ -11,7 +11,7 @@ its branches to the rulings and the functions it stands in for).
 from dataclasses import dataclass, replace
 
 from .cards import VALUE
-from .moves import Drink, Equip, FightBarehanded, FightWithWeapon, Flee, Move, MOVES
+from .moves import MOVES, Drink, Equip, FightBarehanded, FightWithWeapon, Flee, Move
 from .state import MAX_HEALTH, ROOM_SIZE, Effect, State
 
 CLASSIC = "classic"

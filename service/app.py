@@ -14,9 +14,21 @@ import scoundrel
 from settings import Settings
 from store import Database
 
-from . import daily, errors, health, leaderboards, metrics, players, request_log, runs, security
+from . import (
+    daily,
+    disputes,
+    errors,
+    health,
+    leaderboards,
+    metrics,
+    moderation,
+    pages,
+    players,
+    request_log,
+    runs,
+    security,
+)
 from .api import ErrorResponses, RefereeApi
-from . import disputes, moderation, pages
 from .context import Referee
 
 DOCS_ASSETS = "/v1/docs-assets/"

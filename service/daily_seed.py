@@ -7,11 +7,11 @@ the date, then 16 hex digits).
 
 import hashlib
 import hmac
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 
 def today() -> date:
-    return datetime.now(timezone.utc).date()
+    return datetime.now(UTC).date()
 
 
 def daily_seed(secret: str, day: date) -> str:

@@ -9,7 +9,8 @@ job can be one transaction.
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
-from rq import Callback, Queue, Retry as JobRetry
+from rq import Callback, Queue
+from rq import Retry as JobRetry
 
 from settings import Settings
 

@@ -15,8 +15,8 @@ and each re-queue is claimed by a script that moves the run's time to now.
 import json
 import logging
 
-from rq.job import Job, JobStatus
 from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
 
 from . import keys, scripts
 from .database import Database

@@ -2,7 +2,6 @@
 
 import scoundrel
 from store import keys
-
 from tests.support.games import games_by_score
 
 from .conftest import submit_final

@@ -12,7 +12,6 @@ import pytest
 
 from store import keys
 from store.packing import pack
-
 from tests.support.games import games_by_score
 
 from .conftest import bearer, cli, submit_final

@@ -5,8 +5,8 @@ The failure is real: the stored run is damaged behind the API's back (a
 variant the engine does not know), so the engine raises on every attempt.
 """
 
-import redis
 import pytest
+import redis
 
 from store import keys
 from tests.support.games import legal_games, moderator_token

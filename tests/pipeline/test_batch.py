@@ -2,8 +2,8 @@
 with its own run and verdict, per-run idempotency, a malformed item refused
 on its own, and far fewer verification jobs than runs."""
 
-import redis
 import pytest
+import redis
 from rq import Queue
 
 import scoundrel

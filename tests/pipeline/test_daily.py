@@ -3,14 +3,14 @@ first verified run on the day's seed counts."""
 
 import random
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import scoundrel
 from scoundrel.strategies import play_game
 
 
 def test_todays_seed_is_valid_stable_and_dated(stack):
-    today = datetime.now(timezone.utc).date().isoformat()
+    today = datetime.now(UTC).date().isoformat()
     first = stack.get("/v1/daily").json()
     assert first["date"] == today
     assert scoundrel.is_valid_seed(first["seed"]) and today in first["seed"]
@@ -47,7 +47,7 @@ def test_only_the_first_verified_run_on_the_daily_seed_counts(stack):
 
 
 def test_days_to_come_and_non_dates_have_no_board(stack):
-    tomorrow = (datetime.now(timezone.utc).date() + timedelta(days=1)).isoformat()
+    tomorrow = (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
     assert stack.get(f"/v1/daily/{tomorrow}/leaderboard").status_code == 404
     assert stack.get("/v1/daily/yesterday/leaderboard").status_code == 404
     past = stack.get(f"/v1/daily/{date(2026, 1, 1).isoformat()}/leaderboard").json()

@@ -32,7 +32,7 @@ def test_iso_time_matches_the_calendar_to_the_millisecond():
     rng = random.Random(7)
     for ms in [0, 999, 86_399_999, 86_400_000, 1_795_966_213_791] + [rng.randrange(LATEST_MS) for _ in range(2000)]:
         seconds, millis = divmod(ms, 1000)
-        moment = datetime.datetime.fromtimestamp(seconds, tz=datetime.timezone.utc)
+        moment = datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC)
         assert iso_time(ms) == moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{millis:03d}Z"
     assert iso_time("1795966213791") == "2026-11-29T15:30:13.791Z"
     assert iso_time(None) is None and iso_time("") is None
