@@ -104,7 +104,7 @@ class TraceTable:
         for row in rows:
             cells = [
                 cell.rjust(width) if heading in RIGHT_ALIGNED else cell.ljust(width)
-                for heading, cell, width in zip(HEADINGS, row, widths)
+                for heading, cell, width in zip(HEADINGS, row, widths, strict=True)
             ]
             lines.append("  ".join(cells).rstrip())
         if highlight_last:

@@ -54,7 +54,8 @@ def deal(seed: str) -> list[str]:
     # The common case: no word is rejected by uniform(), so word k is the
     # draw of the k-th swap, and one comparison says so for all of them.
     if max(words) < _ALWAYS_ACCEPTED:
-        for i, n, word in zip(_POSITIONS, _SIZES, words):
+        # one word a swap (43 of the 48: the rest are spares for rejections)
+        for i, n, word in zip(_POSITIONS, _SIZES, words[: len(_SIZES)], strict=True):
             j = word % n
             cards[i], cards[j] = cards[j], cards[i]
         return cards

@@ -100,7 +100,7 @@ def _parsed(seed: object, moves: object, variant: object) -> list[Move]:
 
 def _traced(state: State, moves, parsed: list[Move], variant: str) -> Verdict:
     steps = []
-    for index, (notation, move) in enumerate(zip(moves, parsed)):
+    for index, (notation, move) in enumerate(zip(moves, parsed, strict=True)):
         room = tuple(state.room)
         try:
             effect = apply(state, move, variant)

@@ -19,7 +19,7 @@ def test_a_verified_run_replays_one_step_per_move_with_its_final_verdict(stack):
     assert [step["move"] for step in replay["steps"]] == game["moves"]
     assert [step["index"] for step in replay["steps"]] == list(range(len(game["moves"])))
     engine = scoundrel.replay(game["seed"], game["moves"], trace=True).steps
-    for step, expected in zip(replay["steps"], engine):
+    for step, expected in zip(replay["steps"], engine, strict=True):
         assert step["room"] == list(expected.room)
         assert (step["health"], step["weapon"], step["last_kill"], step["dungeon"]) == \
             (expected.health, expected.weapon, expected.last_kill, expected.dungeon)

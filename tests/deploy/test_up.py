@@ -81,7 +81,7 @@ class Up:
         try:
             return self.process.wait(timeout)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"scoundrel up still running after {timeout} s:\n{self.output()}")
+            raise AssertionError(f"scoundrel up still running after {timeout} s:\n{self.output()}") from None
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -7,6 +7,7 @@ RULES.md, cross-checks every verdict of the engine.
 """
 
 import random
+from itertools import pairwise
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -133,7 +134,7 @@ def test_the_trace_ends_where_the_verdict_does(game):
     assert last.health == verdict.health
     if verdict.outcome == "won":
         assert last.room_after == () and last.dungeon == 0
-    for before, after in zip(verdict.steps, verdict.steps[1:]):
+    for before, after in pairwise(verdict.steps):
         assert after.room == before.room_after
 
 

@@ -91,7 +91,7 @@ def test_every_run_of_a_batch_gets_the_engines_verdict_and_one_bad_run_fails_alo
     idle_stack.start_worker()
     finals = [idle_stack.wait_final(run["id"], timeout=30) for run in runs]
     assert finals[2]["status"] == "error"
-    for index, (game, final) in enumerate(zip(games, finals)):
+    for index, (game, final) in enumerate(zip(games, finals, strict=True)):
         if index == 2:
             continue
         expected = scoundrel.replay(game["seed"], game["moves"], game.get("variant", "classic")).to_dict()
