@@ -133,7 +133,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games in the corpus")
     parser.add_argument("--searched", type=int, default=60, help="seeds the search player tries to win")
-    parser.add_argument("--rounds", type=int, default=15, help="times each chunk of the corpus is replayed; the best counts")
+    parser.add_argument("--rounds", type=int, default=15,
+                        help="times each chunk of the corpus is replayed; the best counts")
     parser.add_argument("--baseline", metavar="REVISION", help="also measure the engine of this git revision")
     parser.add_argument("--measure", metavar="CORPUS", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -73,7 +73,8 @@ def main() -> None:
 
     bodies = games(2 * args.runs)
     single, batched = bodies[: args.runs], bodies[args.runs:]
-    stack = start_stack(workers=args.workers, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""})
+    stack = start_stack(workers=args.workers,
+                        env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""})
     try:
         connection = redis.Redis.from_url(stack.redis.url)
         queue = Queue("verify", connection=connection)

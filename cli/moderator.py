@@ -52,8 +52,10 @@ def revoke(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("moderator", help="add, list or revoke moderators",
-                                   description="Manage moderators in the Redis at REDIS_URL, else the one scoundrel up runs.")
+    parser = subparsers.add_parser(
+        "moderator", help="add, list or revoke moderators",
+        description="Manage moderators in the Redis at REDIS_URL, else the one scoundrel up runs.",
+    )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     adding = actions.add_parser("add", help="create a moderator; prints its token as the last line")
     adding.add_argument("name", metavar="NAME")

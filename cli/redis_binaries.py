@@ -154,7 +154,8 @@ def choose(redis_dir: Path, given: str | None = None) -> Server:
                                  f"or set REDIS_URL to a Redis of yours")
     if writer is None:
         return candidates[0]
-    same = [server for server in candidates if server.family == writer.family and server.version[:2] == writer.version[:2]]
+    same = [server for server in candidates
+            if server.family == writer.family and server.version[:2] == writer.version[:2]]
     readers = same or [server for server in candidates if server.reads(writer)]
     if readers:
         return readers[0]

@@ -48,8 +48,9 @@ class RedisServer:
     def command(self) -> list[str]:
         persistence = (["--appendonly", "yes", "--appendfsync", "everysec"] if self.persistent
                        else ["--appendonly", "no"])
-        return [self.binary or find_redis_server(), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
-                "--save", "", *persistence, "--protected-mode", "yes", "--loglevel", "warning"]
+        return [self.binary or find_redis_server(), "--bind", "127.0.0.1", "--port", str(self.port),
+                "--dir", str(self.data_dir), "--save", "", *persistence, "--protected-mode", "yes",
+                "--loglevel", "warning"]
 
     def start(self, timeout: float = 10.0, **popen_options) -> "RedisServer":
         """Start and wait until it answers; ``popen_options`` go to ``subprocess.Popen``

@@ -30,7 +30,8 @@ def register(subparsers) -> None:
     parser.add_argument("--variant", choices=scoundrel.VARIANTS, help="classic (the default), easy or hard")
     parser.add_argument(
         "--file", metavar="F",
-        help="read the submission from F instead ('-': standard input): one JSON object, or JSON Lines (the first line)",
+        help="read the submission from F instead ('-': standard input): one JSON object, "
+             "or JSON Lines (the first line)",
     )
     parser.add_argument("--ascii", action="store_true", help="card codes (S8) instead of suit symbols (♠8)")
     parser.set_defaults(func=run, usage_error=parser.error)
@@ -43,7 +44,8 @@ def run(args) -> int:
         try:
             text = sys.stdin.read() if args.file == "-" else _read(args.file)
         except (OSError, UnicodeDecodeError) as error:
-            print(f"scoundrel replay: cannot read {args.file}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+            reason = getattr(error, "strerror", None) or error
+            print(f"scoundrel replay: cannot read {args.file}: {reason}", file=sys.stderr)
             return 2
         submission, errors = _first_submission(text)
     else:

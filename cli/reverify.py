@@ -17,12 +17,13 @@ from .connecting import add_data_dir_option, settings_for
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "reverify", help="replay stored runs with the current engine and update verdicts and boards",
-        description="Replay stored runs (in the Redis at REDIS_URL, else the one scoundrel up runs) with the current engine; print and record "
-                    "every run whose verdict or score changes.",
+        description="Replay stored runs (in the Redis at REDIS_URL, else the one scoundrel up runs) "
+                    "with the current engine; print and record every run whose verdict or score changes.",
     )
     parser.add_argument("--all", action="store_true", help="every run")
     parser.add_argument("--variant", choices=("classic", "easy", "hard"), help="only runs of this variant")
-    parser.add_argument("--since", type=_day, metavar="DATE", help="only runs submitted on or after DATE (YYYY-MM-DD, UTC)")
+    parser.add_argument("--since", type=_day, metavar="DATE",
+                        help="only runs submitted on or after DATE (YYYY-MM-DD, UTC)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     add_data_dir_option(parser)
     parser.set_defaults(func=run, parser=parser)

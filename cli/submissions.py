@@ -43,7 +43,8 @@ def verdict_for_line(line: bytes) -> dict:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as error:
-        return scoundrel.Verdict.invalid({WHOLE_INPUT: [f"Not UTF-8 text: bad byte at offset {error.start}."]}).to_dict()
+        not_text = {WHOLE_INPUT: [f"Not UTF-8 text: bad byte at offset {error.start}."]}
+        return scoundrel.Verdict.invalid(not_text).to_dict()
     submission, errors = load_json_submission(text)
     if errors:
         return scoundrel.Verdict.invalid(errors).to_dict()

@@ -30,7 +30,8 @@ def register(subparsers) -> None:
             "included) get an 'invalid' verdict; the command exits 0 whatever the input holds."
         ),
     )
-    parser.add_argument("file", metavar="FILE", nargs="?", default="-", help="JSON Lines file; '-' or none: standard input")
+    parser.add_argument("file", metavar="FILE", nargs="?", default="-",
+                        help="JSON Lines file; '-' or none: standard input")
     chatter = parser.add_mutually_exclusive_group()
     chatter.add_argument(
         "--summary", action="store_true", help="print the count per status on stderr even when stderr is not a terminal"

@@ -68,7 +68,8 @@ class StepSchema(PositionSchema):
     move = fields.String()
     room = fields.List(fields.String(), metadata={"description": "the room before the move"})
     room_after = fields.List(fields.String())
-    effect = fields.Dict(metadata={"description": "damage, healed, wasted, equipped, discarded, killed, avoided, dealt"})
+    effect = fields.Dict(
+        metadata={"description": "damage, healed, wasted, equipped, discarded, killed, avoided, dealt"})
 
 
 class ReplayErrorSchema(RuleErrorSchema):

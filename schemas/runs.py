@@ -16,7 +16,8 @@ class RunSchema(Schema):
     seed = fields.String()
     variant = fields.String()
     moves = fields.List(fields.String())
-    status = fields.String(metadata={"description": "pending, verified, rejected, error (verification kept failing; see error), or void (a moderator voided it; restore undoes it)"})
+    status = fields.String(metadata={"description": "pending, verified, rejected, error (verification kept failing; "
+                                                    "see error), or void (a moderator voided it; restore undoes it)"})
     submitted_at = fields.String()
     verified_at = fields.String(allow_none=True)
     outcome = fields.String(allow_none=True, metadata={"description": "won or lost, for a verified run"})

@@ -28,7 +28,8 @@ class MoveList(fields.Field):
 
     default_error_messages = {
         "type": "Moves must be a list of move strings.",
-        "too_long": f"At most {scoundrel.MAX_MOVES} moves are allowed (a full game needs at most 44 plays plus avoids).",
+        "too_long": f"At most {scoundrel.MAX_MOVES} moves are allowed "
+                    "(a full game needs at most 44 plays plus avoids).",
     }
 
     def _deserialize(self, value, attr, data, **kwargs) -> list[str]:

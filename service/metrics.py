@@ -60,7 +60,8 @@ class RedisCollector:
         yield GaugeMetricFamily("scoundrel_failed_jobs", "Jobs in RQ's failed-job registry",
                                 value=self.db.queue.failed_job_registry.count)
         oldest = oldest_pending(self.db)
-        yield GaugeMetricFamily("scoundrel_oldest_pending_seconds", "Seconds since the longest-pending run was (last) queued",
+        yield GaugeMetricFamily("scoundrel_oldest_pending_seconds",
+                                "Seconds since the longest-pending run was (last) queued",
                                 value=(now_ms() - oldest[1]) / 1000 if oldest else 0)
 
 

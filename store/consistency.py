@@ -29,7 +29,8 @@ def stored_runs(db: Database) -> list[dict]:
     run_ids = db.redis.zrange(keys.runs(), 0, -1)
     runs = []
     for start in range(0, len(run_ids), SCAN_BATCH):
-        runs.extend(fields for fields in load_runs(db, run_ids[start:start + SCAN_BATCH]) if fields and fields.get("id"))
+        batch = load_runs(db, run_ids[start:start + SCAN_BATCH])
+        runs.extend(fields for fields in batch if fields and fields.get("id"))
     return runs
 
 

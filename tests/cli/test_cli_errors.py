@@ -76,7 +76,8 @@ def test_up_with_a_data_dir_that_is_a_file(scoundrel_command, tmp_path):
 
 @pytest.mark.parametrize("port", ["99999", "0", "http"])
 def test_up_with_a_port_out_of_range(scoundrel_command, tmp_path, port):
-    result = run_scoundrel(scoundrel_command, "up", "--port", port, "--data-dir", str(tmp_path / "d"), tmp_path=tmp_path)
+    result = run_scoundrel(scoundrel_command, "up", "--port", port, "--data-dir", str(tmp_path / "d"),
+                           tmp_path=tmp_path)
     assert_one_line_failure(result, "argument --port", status=2)
     assert not (tmp_path / "d").exists()  # refused before anything started
 

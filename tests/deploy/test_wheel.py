@@ -45,8 +45,9 @@ def pythons_here() -> dict[str, str]:
     """One interpreter per Python version this machine already has (never downloaded)."""
     found = {}
     for minor in MINORS:
+        pyenv = Path.home() / ".pyenv" / "versions"
         candidates = [sys.executable if sys.version.startswith(minor + ".") else None, shutil.which(f"python{minor}"),
-                      *sorted(str(path) for path in (Path.home() / ".pyenv" / "versions").glob(f"{minor}.*/bin/python{minor}"))]
+                      *sorted(str(path) for path in pyenv.glob(f"{minor}.*/bin/python{minor}"))]
         for candidate in candidates:
             if candidate and _works(candidate, minor):
                 found[minor] = candidate

@@ -78,7 +78,8 @@ def test_deal_takes_the_next_word_when_uniform_rejects_one():
     # 2^32 − 1 is above floor(2^32 / 44) * 44, so the first draw must be retried.
     stream = [2**32 - 1, *itertools.islice(reference_words("abc"), 47)]
     deal_module = importlib.import_module("scoundrel.deal")
-    shuffled = deal_module._shuffle_with_rejections(b"scoundrel/deal/v1:abc:", list(stream), list(scoundrel.CANONICAL_ORDER))
+    shuffled = deal_module._shuffle_with_rejections(b"scoundrel/deal/v1:abc:", list(stream),
+                                                    list(scoundrel.CANONICAL_ORDER))
     assert shuffled == reference_shuffle(iter(stream))
     assert shuffled == scoundrel.deal("abc")  # the rejected word is skipped, nothing else changes
 
@@ -88,5 +89,6 @@ def test_deal_hashes_further_digests_when_six_are_not_enough():
     stream = [2**32 - 1] * 45 + list(itertools.islice(reference_words("abc"), 3))
     deal_module = importlib.import_module("scoundrel.deal")
     expected_stream = iter(stream + list(itertools.islice(reference_words("abc"), 48, 48 + 64)))
-    shuffled = deal_module._shuffle_with_rejections(b"scoundrel/deal/v1:abc:", list(stream), list(scoundrel.CANONICAL_ORDER))
+    shuffled = deal_module._shuffle_with_rejections(b"scoundrel/deal/v1:abc:", list(stream),
+                                                    list(scoundrel.CANONICAL_ORDER))
     assert shuffled == reference_shuffle(expected_stream)

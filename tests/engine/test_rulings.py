@@ -709,7 +709,8 @@ def test_r13_a_replay_rejects_a_move_after_a_win_at_its_index(won_game):
         ({"room": ["S2", "C3", "H4", "D5"], "dungeon": ["S6", "C7", "H8", "D9"]}, ["flee", "flee", "D5"], "easy"),
         ({"room": [], "dungeon": ["S6", "C7"]}, ["S6b"], "classic"),
         ({"room": ["S9", "S8"], "dungeon": [], "weapon": "D5", "kills": ["S8"]}, ["S9w"], "classic"),
-        ({"room": ["H2", "H3", "S2", "S3"], "dungeon": ["S4"], "health": 20}, ["H2", "H3", "S2b", "S4b", "S3b"], "hard"),
+        ({"room": ["H2", "H3", "S2", "S3"], "dungeon": ["S4"], "health": 20},
+         ["H2", "H3", "S2b", "S4b", "S3b"], "hard"),
     ],
 )
 def test_play_out_reaches_the_state_apply_reaches(fields, moves, variant):

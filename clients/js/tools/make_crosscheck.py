@@ -5,9 +5,10 @@ Run from the repository root with the project's venv:
     .venv/bin/python clients/js/tools/make_crosscheck.py
 
 Every game is built from legal play by the engine's own players
-(``scoundrel.strategies``: random, greedy, and the win search), then some are cut short or given one illegal move, so the file
-holds wins, losses and every rejection code in all three variants, plus
-malformed submissions with the schema's field errors. Each entry records
+(``scoundrel.strategies``: random, greedy, and the win search), then some
+are cut short or given one illegal move, so the file holds wins, losses and
+every rejection code in all three variants, plus malformed submissions with
+the schema's field errors. Each entry records
 the verdict the Python engine gives; ``node --test clients/js/test/`` checks
 the JS engine gives the same, and ``tests/clients/test_crosscheck_fixture.py``
 checks the file still says what the Python engine says. Deterministic: the
