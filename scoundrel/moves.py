@@ -5,12 +5,14 @@ dictionary lookup and the engine never looks at a move string again.
 """
 
 from dataclasses import dataclass
+from typing import final
 
 from .cards import CANONICAL_ORDER, KIND, MONSTER, POTION, VALUE, WEAPON
 
 FLEE = "flee"
 
 
+@final  # no subclasses: the engine dispatches on type(move) is ...
 @dataclass(frozen=True, slots=True)
 class Flee:
     """Avoid the current room (R6, R7)."""
@@ -18,6 +20,7 @@ class Flee:
     notation: str = FLEE
 
 
+@final  # no subclasses: the engine dispatches on type(move) is ...
 @dataclass(frozen=True, slots=True)
 class Drink:
     """Drink a potion from the room (R8)."""
@@ -27,6 +30,7 @@ class Drink:
     notation: str
 
 
+@final  # no subclasses: the engine dispatches on type(move) is ...
 @dataclass(frozen=True, slots=True)
 class Equip:
     """Equip a weapon from the room (R9)."""
@@ -36,6 +40,7 @@ class Equip:
     notation: str
 
 
+@final  # no subclasses: the engine dispatches on type(move) is ...
 @dataclass(frozen=True, slots=True)
 class FightWithWeapon:
     """Fight a monster from the room with the equipped weapon (R10, R11)."""
@@ -45,6 +50,7 @@ class FightWithWeapon:
     notation: str
 
 
+@final  # no subclasses: the engine dispatches on type(move) is ...
 @dataclass(frozen=True, slots=True)
 class FightBarehanded:
     """Fight a monster from the room barehanded (R11)."""

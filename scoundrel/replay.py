@@ -4,6 +4,8 @@ This is what the referee runs for every submitted game, so the loop is kept
 tight; the step trace is only built when asked for.
 """
 
+from typing import cast
+
 from .deal import SEED_MESSAGE, deal, is_valid_seed
 from .moves import MOVES, Move, parse_move
 from .rules import CLASSIC, INCOMPLETE, VARIANTS, IllegalMove, apply, check, legal_moves, play_out, start
@@ -12,6 +14,9 @@ from .verdict import LOST, REJECTED, VERIFIED, WON, RuleError, Step, Verdict
 
 MAX_MOVES = 200  # RULES.md: a longer list is invalid input
 
+# field name → its messages; ``moves`` may instead map a move's index to its messages
+FieldErrors = dict[str, list[str] | dict[int, list[str]]]
+
 
 class InvalidSubmission(ValueError):
     """Malformed input (bad seed, unknown variant, a move outside the notation, too many moves).
@@ -19,18 +24,18 @@ class InvalidSubmission(ValueError):
     ``errors`` maps each field to its messages, as an ``invalid`` verdict does.
     """
 
-    def __init__(self, errors: dict[str, list]):
+    def __init__(self, errors: FieldErrors):
         super().__init__("; ".join(f"{name}: {messages}" for name, messages in errors.items()))
         self.errors = errors
 
 
-def submission_errors(seed: object, moves: object, variant: object) -> dict[str, list]:
+def submission_errors(seed: object, moves: object, variant: object) -> FieldErrors:
     """Field-level errors of a submission, empty when it is well-formed.
 
     The marshmallow schema in ``schemas/`` gives the messages users see;
     this is the engine's own guard for callers that skip the schema.
     """
-    errors: dict[str, list] = {}
+    errors: FieldErrors = {}
     if not is_valid_seed(seed):
         errors["seed"] = [SEED_MESSAGE]
     if variant not in VARIANTS:
@@ -94,12 +99,12 @@ def _parsed(seed: object, moves: object, variant: object) -> list[Move]:
         except TypeError:  # an unhashable item: not a move
             parsed = None
         if parsed is not None and all(parsed):  # every move object is truthy; a miss is None
-            return parsed
+            return cast(list[Move], parsed)
     raise InvalidSubmission(submission_errors(seed, moves, variant))
 
 
 def _traced(state: State, moves, parsed: list[Move], variant: str) -> Verdict:
-    steps = []
+    steps: list[Step] = []
     for index, (notation, move) in enumerate(zip(moves, parsed, strict=True)):
         room = tuple(state.room)
         try:

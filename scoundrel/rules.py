@@ -8,7 +8,9 @@ rulings without building an ``Effect`` per move (its docstring maps each of
 its branches to the rulings and the functions it stands in for).
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .cards import VALUE
 from .moves import MOVES, Drink, Equip, FightBarehanded, FightWithWeapon, Flee, Move
@@ -153,6 +155,7 @@ def _equip(state: State, move: Equip) -> Effect:
 
 def _fight_with_weapon(state: State, move: FightWithWeapon) -> Effect:
     # R11: the weapon absorbs its value; the monster becomes its last kill (R10).
+    assert state.weapon is not None  # check() allows a weapon fight only with a weapon equipped (R11)
     damage = max(0, move.value - VALUE[state.weapon])
     state.kills.append(move.card)
     state.health -= damage
@@ -166,7 +169,10 @@ def _fight_barehanded(state: State, move: FightBarehanded) -> Effect:
     return Effect(damage=move.value)
 
 
-_PLAY = {Drink: _drink, Equip: _equip, FightWithWeapon: _fight_with_weapon, FightBarehanded: _fight_barehanded}
+# each function takes the move type it is keyed by
+_PLAY: dict[type, Callable[[State, Any], Effect]] = {
+    Drink: _drink, Equip: _equip, FightWithWeapon: _fight_with_weapon, FightBarehanded: _fight_barehanded
+}
 
 
 def apply(state: State, move: Move, variant: str = CLASSIC) -> Effect:
@@ -196,7 +202,7 @@ def apply(state: State, move: Move, variant: str = CLASSIC) -> Effect:
 
 def legal_moves(state: State, variant: str = CLASSIC) -> list[str]:
     """Every legal move of ``state`` in notation, in room order, ``flee`` last."""
-    candidates = []
+    candidates: list[str] = []
     for card in state.room:
         if card[0] in "SC":
             candidates += (card + "w", card + "b")

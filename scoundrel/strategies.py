@@ -81,7 +81,7 @@ def _room_plans(state: State, variant: str):
     A plan ends when a new room is dealt, the game ends, or the room is avoided.
     """
     plans = []
-    stack = [(state, [])]
+    stack: list[tuple[State, list[str]]] = [(state, [])]
     while stack:
         current, moves = stack.pop()
         for notation in legal_moves(current, variant):
@@ -126,7 +126,7 @@ def _play_greedy(state: State, variant: str, rng: random.Random, moves: list[str
 
 
 def _play_random(state: State, variant: str, rng: random.Random) -> list[str]:
-    moves = []
+    moves: list[str] = []
     while not state.over:
         choices = legal_moves(state, variant)
         if "flee" in choices and len(moves) + len(state.room) + len(state.dungeon) >= MAX_MOVES:
@@ -149,7 +149,7 @@ def find_win(seed: str, variant: str = CLASSIC, budget: int = DEFAULT_BUDGET) ->
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
     width = max(1, budget // _ROUNDS)
-    frontier = [(start(deal(seed)), [])]
+    frontier: list[tuple[State, list[str]]] = [(start(deal(seed)), [])]
     best_win: tuple[int, list[str]] | None = None
     expanded = 0
     while frontier and expanded < budget:

@@ -92,6 +92,7 @@ class Verdict:
         if self.status == INVALID:
             return {"status": INVALID, "errors": self.errors}
         if self.status == REJECTED:
+            assert self.error is not None  # a rejected verdict always names its first offending move
             return {"status": REJECTED, "error": self.error.to_dict(), "ruleset": RULESET, "engine": ENGINE_VERSION}
         return {
             "status": VERIFIED,
