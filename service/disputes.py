@@ -1,7 +1,7 @@
 """Disputes: players flag a run, moderators uphold it or void it."""
 
 from flask import g, url_for
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 from schemas.moderation import (
     DisputeCreateSchema,
@@ -20,6 +20,7 @@ from store.disputes import (
     resolve_dispute,
 )
 
+from .api import Blueprint
 from .auth import BEARER, moderator_endpoint, player_required
 from .context import db
 

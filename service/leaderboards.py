@@ -1,14 +1,14 @@
 """``/v1/leaderboards``: each player's best verified run per variant."""
 
 from flask import jsonify
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 import scoundrel
 from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPageSchema, BoardPositionSchema
 from store import board_page, board_position, variant_board
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .context import db
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")

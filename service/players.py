@@ -1,13 +1,13 @@
 """``/v1/players``: registration and a player's runs."""
 
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 from schemas.paging import PageArgs
 from schemas.players import PlayerCreateSchema, PlayerTokenSchema
 from schemas.runs import RunPageSchema
 from store import NameTaken, create_player, player_exists, player_runs, replace_token
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .auth import moderator_endpoint
 from .context import db
 
