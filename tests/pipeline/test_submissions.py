@@ -180,4 +180,7 @@ def test_openapi_and_docs_are_served(stack):
     assert "SubmissionSchema" in str(spec["components"]["schemas"]) or "Submission" in str(spec)
     docs = stack.get("/v1/docs")
     assert docs.status_code == 200 and "swagger-ui" in docs.text
+    with_slash = stack.get("/v1/docs/")  # as people type it: redirected to the page
+    assert with_slash.history[0].status_code == 308 and with_slash.url == stack.url("/v1/docs")
+    assert with_slash.status_code == 200 and "swagger-ui" in with_slash.text
     assert stack.get("/v1/docs-assets/swagger-ui-bundle.js").status_code == 200
