@@ -64,6 +64,18 @@ def test_too_many_requests_with_one_token_is_429_with_retry_after(stack):
     assert "Retry-After" not in answers[0].headers  # only where it means "wait"
 
 
+def test_retry_after_is_never_0_even_in_the_last_moments_of_a_window(stack):
+    _, token = stack.register()
+    seen = []
+    deadline = time.monotonic() + 2.5  # two full 1 s windows and more, every moment of them
+    while time.monotonic() < deadline:
+        answer = stack.get("/v1/version", headers=_bearer(token))
+        if answer.status_code == 429:
+            seen.append(int(answer.headers["Retry-After"]))
+    assert len(seen) > 20
+    assert min(seen) >= 1, sorted(seen)
+
+
 def test_a_body_over_the_limit_is_a_json_413(stack):
     _, token = stack.register()
     body = {"seed": "big", "moves": ["flee"] * 20000}
