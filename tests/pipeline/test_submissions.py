@@ -102,6 +102,7 @@ def test_no_token_or_a_wrong_one_is_401_even_before_the_body_is_read(stack):
     ({"seed": "abc", "moves": ["H5w"]}, "moves"),
     ({"seed": "abc", "moves": ["flee"] * 201}, "moves"),
     ({"seed": "abc", "moves": "flee"}, "moves"),
+    ({"seed": "abc", "moves": []}, "moves"),  # no move: a client's mistake, not a run to store
     ({"seed": "abc"}, "moves"),
     ({"moves": []}, "seed"),
     ({"seed": "abc", "moves": [], "score": 30}, "score"),
