@@ -9,7 +9,7 @@ from .boards import Board, board_page, board_position, daily_board, variant_boar
 from .daily import daily_secret
 from .database import Database
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
-from .players import NameTaken, create_player, player_exists, player_for_token, replace_token
+from .players import NameTaken, create_player, find_player, player_for_token, replace_token
 from .pending import requeue_run
 from .runs import (
     IdempotencyConflict,
@@ -26,7 +26,7 @@ from .runs import (
 __all__ = [
     "daily_secret", "Board", "board_page", "board_position", "daily_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
-    "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",
+    "NameTaken", "create_player", "find_player", "player_for_token", "replace_token", "requeue_run",
     "IdempotencyConflict", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
     "record_verdicts", "submit_run",
 ]

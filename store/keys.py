@@ -15,6 +15,24 @@ def player(name: str) -> str:
     return f"{PREFIX}:player:{name}"
 
 
+def player_pattern() -> str:
+    """SCAN pattern of every player hash."""
+    return f"{PREFIX}:player:*"
+
+
+def player_name(name: str) -> str:
+    """String: the name as registered, under its lower-case spelling: ``Ada`` and ``ADA`` are one name.
+
+    Names are ASCII (``schemas.players``), so ``lower`` is the whole case fold.
+    """
+    return f"{PREFIX}:player-name:{name.lower()}"
+
+
+def player_names_indexed() -> str:
+    """String, set once every player registered before names were one per spelling has its ``player_name``."""
+    return f"{PREFIX}:player-names-indexed"
+
+
 def token(token_hash: str) -> str:
     """String: the name of the player whose token hashes to ``token_hash``."""
     return f"{PREFIX}:token:{token_hash}"
@@ -201,14 +219,20 @@ redis.call('LREM', KEYS[2], 0, ARGV[1])
 return 1
 """
 
-# KEYS: player, token. ARGV: name, token hash, creation time (ms).
-# Claims the name and indexes the token in one step: 0 if the name is taken.
+# KEYS: player, token, player name, player names indexed. ARGV: name, token
+# hash, creation time (ms). Claims the name in every case and indexes the
+# token in one step: 0 if the name is taken in any case; -1 while the players
+# registered before names were case-insensitive are not indexed yet.
 CREATE_PLAYER = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
+if redis.call('EXISTS', KEYS[4]) == 0 then
+  return -1
+end
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 1 then
   return 0
 end
 redis.call('HSET', KEYS[1], 'name', ARGV[1], 'token_hash', ARGV[2], 'created_ms', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[3], ARGV[1])
 return 1
 """
 
