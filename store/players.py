@@ -59,7 +59,7 @@ def create_player(db: Database, name: str) -> str:
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token_hash = hash_token(token)
     script_keys = [keys.player(name), keys.token(token_hash), keys.player_name(name), keys.player_names_indexed()]
-    args = [name, token_hash, int(time.time() * 1000)]
+    args: list[str | int] = [name, token_hash, int(time.time() * 1000)]
     created = db.create_player_script(keys=script_keys, args=args)
     if created == -1:
         index_player_names(db)

@@ -55,7 +55,7 @@ def test_the_api_keeps_its_documented_promises(fuzzed_stack, player_token, spec)
         def keeps_its_promises(case):
             response = case.call(base_url=fuzzed_stack.base, headers=headers, timeout=10)
             statuses.append(response.status_code)
-            seen.add((operation.method, operation.path, response.status_code))
+            seen.add((case.operation.method, case.operation.path, response.status_code))
             case.validate_response(response, checks=CHECKS)
 
         try:
