@@ -9,7 +9,7 @@ import redis
 import scoundrel
 from scoundrel.strategies import play_game
 from store import keys
-from store.players import hash_token
+from store.tokens import hash_token
 from tests.support.games import moderator_token
 
 GAME_SEED = "pipeline-1"
