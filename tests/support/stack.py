@@ -53,7 +53,11 @@ class Stack:
         self.api = self._spawn("api", "--port", str(self.port), log="api.log")
         for _ in range(self.worker_count):
             self.start_worker()
-        self.wait_healthy()
+        try:
+            self.wait_healthy()
+        except RuntimeError:
+            self.stop()  # no fixture teardown follows a failed setup: leave no process behind
+            raise
         return self
 
     def start_worker(self) -> subprocess.Popen:
