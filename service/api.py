@@ -71,7 +71,7 @@ COMMON_ERRORS = {
     429: ("Too many requests for this token or address", RETRY_AFTER),
     503: ("Storage is unavailable; try again after Retry-After seconds", RETRY_AFTER),
 }
-BODY_ERRORS = {
+BODY_ERRORS: dict[int, tuple[str, dict]] = {
     400: ("The body is not valid JSON", {}),
     413: ("The body is larger than the service accepts", {}),
     415: ("The body is not JSON (Content-Type: application/json)", {}),

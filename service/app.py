@@ -9,7 +9,6 @@ docs work offline).
 
 import swagger_ui_bundle
 from flask import Blueprint, Flask, redirect, request, url_for
-from flask_smorest import abort
 
 import scoundrel
 from settings import Settings
@@ -31,6 +30,7 @@ from . import (
 )
 from .api import ErrorResponses, RefereeApi
 from .context import Referee
+from .errors import abort
 
 DOCS_ASSETS = "/v1/docs-assets/"
 
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = Flask(__name__)
     app.config.update(_openapi_config(), MAX_CONTENT_LENGTH=settings.max_body_bytes)
-    app.json.sort_keys = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask's DefaultJSONProvider, typed as its base
     db = Database.from_settings(settings)
     app.extensions["referee"] = Referee(settings=settings, db=db)
 

@@ -3,12 +3,12 @@
 import functools
 
 from flask import g, request
-from flask_smorest import abort
 
 from store import moderator_for_token, player_for_token
 
 from .api import error_response
 from .context import db
+from .errors import abort
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="scoundrel"'}
 
@@ -56,7 +56,8 @@ def require_moderator() -> str:
     abort(401, message="The token is not valid.", headers=CHALLENGE)
 
 
-BEARER = [{"bearerAuth": []}]  # the OpenAPI security requirement of token-guarded operations
+# the OpenAPI security requirement of token-guarded operations
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
 def moderator_endpoint(blp):

@@ -3,7 +3,6 @@
 from datetime import date
 
 from flask import jsonify
-from flask_smorest import abort
 
 from schemas.paging import PageArgs
 from schemas.runs import DailyBoardSchema, DailySchema
@@ -12,6 +11,7 @@ from store import board_page, daily_board
 from .api import Blueprint, error_response
 from .context import db, referee
 from .daily_seed import daily_seed, today
+from .errors import abort
 
 blp = Blueprint("daily", __name__, url_prefix="/v1/daily", description="The daily challenge")
 

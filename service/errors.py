@@ -12,9 +12,11 @@ has the traceback under that id).
 """
 
 import logging
+from collections.abc import Callable
+from typing import NoReturn
 
+import flask_smorest
 from flask import Flask, current_app, g, jsonify
-from flask_smorest import abort
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -45,6 +47,10 @@ STORE_ERROR_STATUS: dict[type[StoreError], int] = {
     AlreadyResolved: 409,
     IdempotencyConflict: 422,
 }
+
+# flask-smorest's abort, typed (the library ships no types): it raises the
+# HTTPException that answers the request and never returns.
+abort: Callable[..., NoReturn] = flask_smorest.abort
 
 
 def _store_refused(error: StoreError):

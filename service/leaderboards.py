@@ -1,7 +1,6 @@
 """``/v1/leaderboards``: each player's best verified run per variant."""
 
 from flask import jsonify
-from flask_smorest import abort
 
 import scoundrel
 from schemas.paging import AroundArgs, PageArgs
@@ -10,6 +9,7 @@ from store import board_page, board_position, find_player, variant_board
 
 from .api import Blueprint, error_response
 from .context import db
+from .errors import abort
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")
 

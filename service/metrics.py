@@ -39,7 +39,8 @@ class RedisCollector:
                 verdicts.add_metric([status, code], value)
         yield verdicts
 
-        cumulative, buckets = 0, []
+        cumulative: float = 0
+        buckets: list[tuple[str, float]] = []
         for bound in LATENCY_BUCKETS:
             cumulative += latency.get(f"{bound:g}", 0)
             buckets.append((f"{bound:g}", cumulative))

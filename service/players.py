@@ -1,6 +1,5 @@
 """``/v1/players``: registration and a player's runs."""
 
-from flask_smorest import abort
 
 from schemas.paging import PageArgs
 from schemas.players import PlayerCreateSchema, PlayerTokenSchema
@@ -10,6 +9,7 @@ from store import create_player, find_player, player_runs, replace_token
 from .api import Blueprint, error_response
 from .auth import moderator_endpoint
 from .context import db
+from .errors import abort
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
 

@@ -1,7 +1,6 @@
 """``/v1/runs``: submitting a game and reading a run."""
 
 from flask import g, jsonify, request, url_for
-from flask_smorest import abort
 
 import scoundrel
 from schemas import SubmissionSchema, load_submission
@@ -13,6 +12,7 @@ from .api import Blueprint, error_response
 from .auth import BEARER, moderator_endpoint, player_required
 from .context import db, referee
 from .daily_seed import daily_seed, today
+from .errors import abort
 from .request_log import request_id
 
 blp = Blueprint("runs", __name__, url_prefix="/v1/runs", description="Submitted runs and their verdicts")
@@ -77,7 +77,7 @@ def submit_batch(batch):
     for index, item in enumerate(batch["runs"]):
         submission, errors = load_submission(item)
         results.append({"index": index, "status": 422, "run": None, "errors": errors})
-        if errors is None:
+        if submission is not None:
             well_formed.append((index, _submission(submission)))
     outcomes = accept_runs(db(), g.player, [submission for _, submission in well_formed],
                            request_id=request_id(), runs_per_job=BATCH_JOB_RUNS)

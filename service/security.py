@@ -8,6 +8,8 @@ Redis is away the limiter counts in memory instead of failing the request
 """
 
 import hashlib
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask, request
 from flask_cors import CORS
@@ -54,8 +56,8 @@ def _unlimited() -> bool:
     return request.method == "OPTIONS" or request.path in UNLIMITED_PATHS
 
 
-def _limits(settings: Settings) -> list[ApplicationLimit]:
-    limits = []
+def _limits(settings: Settings) -> list[str | Callable[[], str] | ApplicationLimit]:
+    limits: list[str | Callable[[], str] | ApplicationLimit] = []
     if settings.rate_limit_address:
         limits.append(ApplicationLimit(settings.rate_limit_address, key_function=client_address, scope="address",
                                        error_message="Too many requests from this address; slow down."))
@@ -83,15 +85,20 @@ def _security_headers(response):
 
 def init_app(app: Flask, settings: Settings) -> Limiter:
     if settings.trusted_proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
+        # Flask's documented way to wrap the WSGI app; mypy sees a method replaced
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
+    # A short leash: while Redis hangs, the limiter gives up first and the
+    # request's own Redis call still answers 503 within the 2 s promised.
+    # (The options go to redis-py, which takes these floats and a Retry;
+    # flask-limiter's annotation says str | int.)
+    redis_options: dict[str, Any] = {"socket_timeout": LIMITER_TIMEOUT, "socket_connect_timeout": LIMITER_TIMEOUT,
+                                     "retry": Retry(NoBackoff(), 0)}
     limiter = Limiter(
         client_address,
         application_limits=_limits(settings),
         storage_uri=settings.redis_url,
-        # A short leash: while Redis hangs, the limiter gives up first and the
-        # request's own Redis call still answers 503 within the 2 s promised.
-        storage_options={"socket_timeout": LIMITER_TIMEOUT, "socket_connect_timeout": LIMITER_TIMEOUT,
-                         "retry": Retry(NoBackoff(), 0)},
+        storage_options=redis_options,
         key_prefix=keys.rate_limit_prefix(),
         strategy="fixed-window",
         headers_enabled=True,

@@ -27,7 +27,7 @@ def _scan(db: Database, pattern: str) -> list[str]:
 def stored_runs(db: Database) -> list[dict]:
     """Every stored run's fields."""
     run_ids = db.redis.zrange(keys.runs(), 0, -1)
-    runs = []
+    runs: list[dict] = []
     for start in range(0, len(run_ids), SCAN_BATCH):
         batch = load_runs(db, run_ids[start:start + SCAN_BATCH])
         runs.extend(fields for fields in batch if fields and fields.get("id"))

@@ -6,6 +6,8 @@ verification queue lives here too, so that accepting a run and queueing its
 job can be one transaction.
 """
 
+from typing import Any
+
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -37,7 +39,9 @@ class Database:
         options = dict(socket_connect_timeout=socket_timeout, socket_timeout=socket_timeout,
                        health_check_interval=10, retry_on_timeout=False, retry=once)
         self.url = url
-        self.redis = redis.Redis.from_url(url, decode_responses=True, **options)
+        # Any: redis-py types every reply ``bytes | str`` and cannot see that
+        # decode_responses=True makes this client's replies ``str``.
+        self.redis: Any = redis.Redis.from_url(url, decode_responses=True, **options)
         self.raw = redis.Redis.from_url(url, **options)
         self.queue = Queue(queue_name, connection=self.raw, default_timeout=job_timeout)
 
