@@ -22,7 +22,7 @@ def register(subparsers) -> None:
             message += " (a seed that starts with '-' goes after '--': scoundrel deal -- -x1)"
         usage_error(message)
 
-    parser.error = error_with_hint  # type: ignore[method-assign]
+    parser.error = error_with_hint
 
 
 def run(args) -> int:

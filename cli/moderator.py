@@ -20,7 +20,7 @@ def add(args) -> int:
     try:
         PlayerCreateSchema().load({"name": args.name})
     except ValidationError as invalid:
-        print(f"scoundrel moderator add: {invalid.messages['name'][0]}", file=sys.stderr)
+        print(f"scoundrel moderator add: {invalid.messages_dict['name'][0]}", file=sys.stderr)
         return 2
     try:
         token = create_moderator(_database(args), args.name)

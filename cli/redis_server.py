@@ -64,6 +64,7 @@ class RedisServer:
         return self
 
     def wait_ready(self, timeout: float) -> None:
+        assert self.process is not None  # start() spawned it
         client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

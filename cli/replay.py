@@ -60,6 +60,7 @@ def run(args) -> int:
         for line in error_lines(errors, submission_moves=None if args.file else moves):
             print(f"  {line}", file=sys.stderr)
         return 2
+    assert submission is not None  # no errors: the schema loaded it
     seed, moves, variant = submission["seed"], submission["moves"], submission["variant"]
     verdict = scoundrel.replay(seed, moves, variant, trace=True)
     symbols = not args.ascii and _can_print(SUIT_SYMBOLS)

@@ -48,4 +48,5 @@ def verdict_for_line(line: bytes) -> dict:
     submission, errors = load_json_submission(text)
     if errors:
         return scoundrel.Verdict.invalid(errors).to_dict()
+    assert submission is not None  # no errors: the schema loaded it
     return judge(submission).to_dict()

@@ -37,7 +37,7 @@ class TraceTable:
             f"(ruleset {scoundrel.RULESET}, engine {scoundrel.ENGINE_VERSION})",
             "",
         ]
-        rows = [HEADINGS]
+        rows: list[tuple[str, ...]] = [HEADINGS]
         health, room, potion_in_room = 20, tuple(dungeon[:4]), False
         for step in verdict.steps:
             rows.append(self._row(step, health, potion_in_room))
@@ -80,11 +80,12 @@ class TraceTable:
             else:
                 parts = [f"healed 0 ({effect.wasted} wasted, already at {health_before})"]
         elif move[0] == "D":
-            parts = [f"equipped {self.card(effect.equipped)}"]
+            parts = [f"equipped {self.card(move)}"]  # an equip's notation is the weapon's card (R2)
             if effect.discarded:
                 parts[0] += f", discarded {self.cards(effect.discarded, '+')}"
         elif move.endswith("w"):
-            parts = [f"killed {self.card(effect.killed)} with {self.card(step.weapon)}, took {effect.damage}"]
+            assert step.weapon is not None  # a fight with the weapon leaves it equipped (R10)
+            parts = [f"killed {self.card(move[:-1])} with {self.card(step.weapon)}, took {effect.damage}"]
         else:
             parts = [f"fought {self.card(move[:-1])} barehanded, took {effect.damage}"]
         if step.health <= 0:
@@ -112,19 +113,23 @@ class TraceTable:
         return lines
 
     def _verdict_line(self, verdict: scoundrel.Verdict, moves: list[str], room) -> str:
-        if verdict.status == "rejected":
-            error = verdict.error
+        error = verdict.error
+        if error is not None:  # rejected
             if error.code == "incomplete":
-                text = f"REJECTED, incomplete ({error.ruling}): {error.message} The room still holds {self.cards(room)}."
+                text = (f"REJECTED, incomplete ({error.ruling}): {error.message} "
+                        f"The room still holds {self.cards(room)}.")
             else:
+                reason = error.message.removeprefix(f"Move {error.move_index + 1}: ")
                 text = (f"REJECTED at move {error.move_index + 1} ({moves[error.move_index]}), "
-                        f"{error.code} ({error.ruling}): {error.message.removeprefix(f'Move {error.move_index + 1}: ')}")
+                        f"{error.code} ({error.ruling}): {reason}")
             return self.highlight(text)
+        assert verdict.score is not None and verdict.health is not None  # a verified verdict has both
         difference = verdict.score - verdict.health
         if verdict.outcome == "won":
             text = f"WON with score {verdict.score}"
             if difference:
-                text += f" = health {verdict.health} + {difference}, a potion drunk at full health as the last card (R15)"
+                text += (f" = health {verdict.health} + {difference}, "
+                         "a potion drunk at full health as the last card (R15)")
             else:
                 text += f" = health {verdict.health} (R15)"
         else:

@@ -39,7 +39,9 @@ import sys
 import time
 import urllib.request
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypedDict
 from urllib.parse import urlsplit
 
 from settings import REDIS_URL_FILE, Settings
@@ -63,7 +65,14 @@ def _die_with_parent() -> None:
         _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-CHILD_OPTIONS = {"start_new_session": True, "preexec_fn": _die_with_parent}
+class ChildOptions(TypedDict):
+    """The ``subprocess.Popen`` options every child of ``up`` gets."""
+
+    start_new_session: bool
+    preexec_fn: Callable[[], None]
+
+
+CHILD_OPTIONS: ChildOptions = {"start_new_session": True, "preexec_fn": _die_with_parent}
 
 
 class Refused(Exception):
@@ -208,9 +217,10 @@ class Supervisor:
         return None
 
     def _watch(self) -> str | None:
+        assert self.api is not None  # _start() spawned it
         announced = False
         while not self.stop_requested:
-            if self.redis and self.redis.process.poll() is not None:
+            if self.redis and self.redis.process and self.redis.process.poll() is not None:
                 return f"Redis exited with status {self.redis.process.returncode} (see {self.redis.data_dir}/redis.log)"
             if self.api.poll() is not None:
                 return f"the API exited with status {self.api.returncode}"
