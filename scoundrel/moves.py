@@ -12,7 +12,9 @@ from .cards import CANONICAL_ORDER, KIND, MONSTER, POTION, VALUE, WEAPON
 FLEE = "flee"
 
 
-@final  # no subclasses: the engine dispatches on type(move) is ...
+# Every move class is final: the engine dispatches on ``type(move) is ...``,
+# exact only for a class without subclasses (and so mypy narrows on it).
+@final
 @dataclass(frozen=True, slots=True)
 class Flee:
     """Avoid the current room (R6, R7)."""
@@ -20,7 +22,7 @@ class Flee:
     notation: str = FLEE
 
 
-@final  # no subclasses: the engine dispatches on type(move) is ...
+@final
 @dataclass(frozen=True, slots=True)
 class Drink:
     """Drink a potion from the room (R8)."""
@@ -30,7 +32,7 @@ class Drink:
     notation: str
 
 
-@final  # no subclasses: the engine dispatches on type(move) is ...
+@final
 @dataclass(frozen=True, slots=True)
 class Equip:
     """Equip a weapon from the room (R9)."""
@@ -40,7 +42,7 @@ class Equip:
     notation: str
 
 
-@final  # no subclasses: the engine dispatches on type(move) is ...
+@final
 @dataclass(frozen=True, slots=True)
 class FightWithWeapon:
     """Fight a monster from the room with the equipped weapon (R10, R11)."""
@@ -50,7 +52,7 @@ class FightWithWeapon:
     notation: str
 
 
-@final  # no subclasses: the engine dispatches on type(move) is ...
+@final
 @dataclass(frozen=True, slots=True)
 class FightBarehanded:
     """Fight a monster from the room barehanded (R11)."""
