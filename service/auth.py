@@ -32,6 +32,20 @@ def require_player() -> str:
     return name
 
 
+def optional_player() -> str | None:
+    """The player whose token this request carries, None without one; 401 for a wrong token."""
+    if bearer_token() is None:
+        return None
+    g.player = require_player()
+    return g.player
+
+
+def is_moderator() -> bool:
+    """Whether this request carries a moderator's token (a public read that shows moderators more)."""
+    token = bearer_token()
+    return token is not None and moderator_for_token(db(), token) is not None
+
+
 def player_required(view):
     """Run the view only for a player with a valid token (401 before any body is read)."""
 

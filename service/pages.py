@@ -9,6 +9,7 @@ from flask import Blueprint, render_template
 from store import get_run
 
 from .context import db
+from .sealing import shown
 
 blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/assets")
@@ -19,4 +20,4 @@ def viewer(run_id):
     run = get_run(db(), run_id)
     if run is None:
         return render_template("missing.html", run_id=run_id), 404
-    return render_template("viewer.html", run=run)
+    return render_template("viewer.html", run=shown(run))

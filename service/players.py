@@ -8,8 +8,9 @@ from schemas.runs import RunPageSchema
 from store import NameTaken, create_player, player_exists, player_runs, replace_token
 
 from .api import error_response
-from .auth import moderator_endpoint
+from .auth import is_moderator, moderator_endpoint
 from .context import db
+from .sealing import shown
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
 
@@ -36,7 +37,8 @@ def runs_of(page, name):
     if not player_exists(db(), name):
         abort(404, message=f"No player named {name!r}.")
     total, runs = player_runs(db(), name, page["offset"], page["limit"])
-    return {"player": name, "total": total, "runs": runs}
+    moderator = is_moderator()
+    return {"player": name, "total": total, "runs": [shown(run, moderator) for run in runs]}
 
 
 @blp.route("/<name>/revoke-token", methods=["POST"])

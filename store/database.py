@@ -12,6 +12,7 @@ from redis.retry import Retry
 from rq import Callback, Queue, Retry as JobRetry
 
 from . import keys
+from .lua_scripts import lua
 
 VERIFY_JOB = "worker.jobs.verify_runs"
 VERIFY_FAILED = "worker.jobs.verification_failed"
@@ -48,6 +49,8 @@ class Database:
         self.claim_stale_run_script = self.redis.register_script(keys.CLAIM_STALE_RUN)
         self.mark_error_script = self.redis.register_script(keys.MARK_ERROR)
         self.requeue_run_script = self.redis.register_script(keys.REQUEUE_RUN)
+        self.start_game_script = self.redis.register_script(lua("start_game"))
+        self.play_moves_script = self.redis.register_script(lua("play_moves"))
 
     def enqueue_verification(self, run_ids: list[str], request_id: str = "", pipeline=None, job_id=None):
         """Queue one job verifying ``run_ids`` (in ``pipeline``'s transaction, if given).

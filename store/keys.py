@@ -410,7 +410,8 @@ def disputes(status: str) -> str:
 # makes the script answer 'stale' before changing anything, and the caller
 # retries. The variant's board gets the best verified run by packed rank key;
 # the day's board the player's earliest-submitted verified run on that date.
-# A void run is not verified, so it never holds a place.
+# A void run is not verified, so it never holds a place; a dealt game's run
+# never holds one on these open boards.
 _PLACES_LUA = f"""
 local function complete(player_runs, first)
   return redis.call('ZCARD', player_runs) == #KEYS - first + 1
@@ -427,8 +428,8 @@ end
 local function place(player, variant, day, board, board_runs, daily_board, daily_runs, first)
   local best, best_id, early_ms, early_packed, early_id
   for i = first, #KEYS do
-    local r = redis.call('HMGET', KEYS[i], 'id', 'status', 'variant', 'daily', 'score', 'submitted_ms')
-    if r[2] == 'verified' then
+    local r = redis.call('HMGET', KEYS[i], 'id', 'status', 'variant', 'daily', 'score', 'submitted_ms', 'origin')
+    if r[2] == 'verified' and (not r[7] or r[7] == 'open') then
       local ms = tonumber(r[6])
       local packed = (tonumber(r[5]) + {SCORE_OFFSET}) * {TIME_SPAN} + ({LATEST_MS} - ms)
       if r[3] == variant and (best == nil or packed > best) then
@@ -560,3 +561,38 @@ if not name then
 end
 return {{name, redis.call('HGET', '{player("")}' .. name, 'token_hash') or ''}}
 """
+
+
+# Issue 10: dealt games (``store.games``); their scripts are in ``store/lua``.
+
+def game(game_id: str) -> str:
+    """Hash: a dealt game: its player, variant, seed, moves and their times, status.
+
+    No expiry while it is played (an expiring game would be a free reroll);
+    kept ``GAME_KEPT`` seconds once it ends (its run keeps the record).
+    """
+    return f"{PREFIX}:game:{game_id}"
+
+
+def games_playing() -> str:
+    """Sorted set: the id of every game being played → its last move's time (ms), for idle forfeits."""
+    return f"{PREFIX}:games-playing"
+
+
+def games_ending() -> str:
+    """Sorted set: ended games whose run may not be accepted yet → when they ended (ms).
+
+    The move that ends a game puts it here in the same script; accepting its
+    run takes it out. The sweeper accepts the run of any game left here.
+    """
+    return f"{PREFIX}:games-ending"
+
+
+def sealed_game(date: str, player: str) -> str:
+    """String: the id of the player's sealed daily game of ``date`` (one a day)."""
+    return f"{PREFIX}:sealed-game:{date}:{player}"
+
+
+def sealed_secret() -> str:
+    """String: the secret the sealed daily seeds are derived from when none is configured."""
+    return f"{PREFIX}:sealed-secret"

@@ -15,12 +15,11 @@ import time
 
 from rq import get_current_job
 
-import scoundrel
 from service.config import Settings
 from store import Database, load_runs, record_verdicts
 from store.metrics import count_job_failure
 from store.pending import mark_error, split_pending
-from store.runs import stored_moves
+from store.runs import stored_verdict
 
 log = logging.getLogger("worker.jobs")
 
@@ -59,7 +58,7 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
         elif run["status"] != "pending":
             statuses[run_id] = run["status"]
         else:
-            verdict = scoundrel.replay(run["seed"], stored_moves(run), run["variant"]).to_dict()
+            verdict = stored_verdict(run).to_dict()
             verdicts.append((run, verdict))
             statuses[run_id] = verdict["status"]
     for (run, verdict), written in zip(verdicts, record_verdicts(db, verdicts, worker=_worker_name())):

@@ -5,10 +5,9 @@ and by ``scoundrel reverify`` (many runs). The verdict, the player's board
 places and the audit entry change together (``store.moderation``).
 """
 
-import scoundrel
 from store import Database, load_run
 from store.moderation import RunPending, record_reverification, verdict_differs
-from store.runs import stored_moves
+from store.runs import stored_verdict
 
 __all__ = ["RunPending", "reverify_run", "verdict_summary"]
 
@@ -38,7 +37,7 @@ def reverify_run(db: Database, run_id: str, actor_kind: str, actor: str, *, log_
         return None
     if run["status"] == "pending":
         raise RunPending(run_id)
-    verdict = scoundrel.replay(run["seed"], stored_moves(run), run["variant"]).to_dict()
+    verdict = stored_verdict(run).to_dict()
     before = verdict_summary(run)
     if log_unchanged or verdict_differs(run, verdict):
         changed = record_reverification(db, run, verdict, actor_kind, actor, log_unchanged=log_unchanged)
