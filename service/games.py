@@ -21,12 +21,20 @@ from store.games import (
     StoredGame,
     forfeit_game,
     load_game,
+    load_game_as,
     play_moves,
     start_game,
 )
 
 from .api import error_response
-from .auth import BEARER, optional_player, player_required
+from .auth import (
+    BEARER,
+    bearer_token,
+    optional_player,
+    player_required,
+    reject_token,
+    token_required,
+)
 from .context import db, referee
 from .daily_seed import sealed_seed, today
 from .dealer import MovesRefused, fresh_seed, game_view, judge, may_see, position
@@ -49,7 +57,10 @@ def _game(game_id: str, player: str | None) -> StoredGame:
 
 
 def _own_game(game_id: str) -> StoredGame:
-    game = load_game(db(), game_id)
+    """The caller's game, checking the token in the same round trip: 401, or 404 if not theirs."""
+    g.player, game = load_game_as(db(), game_id, bearer_token())
+    if g.player is None:
+        reject_token()
     if game is None or game.player != g.player:
         _missing(game_id)
     return game
@@ -105,7 +116,7 @@ def show(game_id):
 
 @blp.route("/<game_id>/moves", methods=["POST"])
 @blp.doc(security=BEARER)
-@player_required
+@token_required
 @blp.arguments(MovesSchema())
 @blp.response(200, GameSchema, description="Every move applied")
 @blp.alt_response(422, schema=RefusedMovesSchema, description="A move was refused and none was applied: error "
@@ -152,7 +163,7 @@ def _apply(game: StoredGame, moves: list[str], status: str) -> None:
 
 @blp.route("/<game_id>/forfeit", methods=["POST"])
 @blp.doc(security=BEARER)
-@player_required
+@token_required
 @blp.arguments(ForfeitSchema())
 @blp.response(200, GameSchema, description="Forfeited: the game's run is queued for verification (R18)")
 @error_response(blp, 409, "expected_moves differs from the moves played, or the game is over")

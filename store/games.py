@@ -25,6 +25,7 @@ import scoundrel
 
 from . import keys
 from .database import Database
+from .players import checked_owner, hash_token
 from .runs import Dealt, Submission, accept_runs, now_ms
 
 PLAYING = "playing"
@@ -110,15 +111,34 @@ def _stored_game(game_id: str, fields: dict, run: list) -> StoredGame:
     )
 
 
+def _read_game(pipe, game_id: str) -> None:
+    pipe.hgetall(keys.game(game_id))
+    pipe.hmget(keys.run(Dealt(game_id).run_id), "status", "score")
+
+
 def load_game(db: Database, game_id: str) -> StoredGame | None:
     """The game with its run's status and score, in one round trip; None if there is none."""
     if not is_game_id(game_id):
         return None
     with db.redis.pipeline(transaction=False) as pipe:
-        pipe.hgetall(keys.game(game_id))
-        pipe.hmget(keys.run(Dealt(game_id).run_id), "status", "score")
+        _read_game(pipe, game_id)
         fields, run = pipe.execute()
     return _stored_game(game_id, fields, run) if fields else None
+
+
+def load_game_as(db: Database, game_id: str, token: str) -> tuple[str | None, StoredGame | None]:
+    """``(the token's player or None, the game or None)`` in one round trip: a move's
+    authentication and read together, so that a move costs this and its compare-and-set."""
+    token_hash = hash_token(token)
+    with db.redis.pipeline(transaction=False) as pipe:
+        db.token_owner_script(keys=[keys.token(token_hash)], client=pipe)
+        if is_game_id(game_id):
+            _read_game(pipe, game_id)
+        owner, *game = pipe.execute()
+    player = checked_owner(owner, token_hash)
+    if not game or not game[0]:
+        return player, None
+    return player, _stored_game(game_id, *game)
 
 
 def start_game(db: Database, player: str, variant: str, seed: str, *, challenge: str = "",

@@ -40,7 +40,11 @@ def create_player(db: Database, name: str) -> str:
 def player_for_token(db: Database, token: str) -> str | None:
     """The name of the player holding ``token``, or None."""
     token_hash = hash_token(token)
-    owner = db.token_owner_script(keys=[keys.token(token_hash)])
+    return checked_owner(db.token_owner_script(keys=[keys.token(token_hash)]), token_hash)
+
+
+def checked_owner(owner: list | None, token_hash: str) -> str | None:
+    """The player TOKEN_OWNER answered, if the stored hash is the token's (compared in constant time)."""
     if not owner:
         return None
     name, stored = owner

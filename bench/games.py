@@ -1,0 +1,129 @@
+"""Dealt games: move latency with 1,000 games in play, and what a game in play costs Redis.
+
+1,000 games are dealt (100 players, 10 games each) and kept in play: the
+clients play one move at a time on them in turn, each move a plain
+player's choice among the legal ones (a game that ends is replaced by a new one,
+so 1,000 stay in play). Only the move requests are timed. Rate limits are
+off, as in the other API benchmarks. Bytes per game in play: Redis's
+``used_memory`` grown by dealing the 1,000 games (the game hash and its
+entry in the index of games in play), divided by 1,000, and the hash's own
+MEMORY USAGE after a dozen moves. Goal (issue 10): p99 under 10 ms at 1,000
+games in play, at most 1 KB a game.
+
+    .venv/bin/python bench/games.py [--games 1000] [--moves 6000] [--clients 2]
+"""
+
+import argparse
+import json
+import statistics
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from _harness import Client, percentiles, start_stack
+
+import scoundrel
+from service.dealer import position
+from store import Database
+from store.games import game_bytes, load_game
+
+PLAYERS = 100
+
+
+def first_move(game: dict) -> str:
+    """A plain player's choice among the legal moves: the weapon, potions, weapons, then the weakest monster."""
+    legal = game["legal_moves"]
+
+    def preference(move: str) -> tuple[int, int]:
+        if move == "flee":
+            return (4, 0)
+        kind = {"w": 0, "H": 1, "D": 2}.get(move[-1] if move[-1] in "wb" else move[0], 3)
+        return (kind, int(move[1:].rstrip("wb")))
+
+    return min(legal, key=preference)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--moves", type=int, default=6000)
+    parser.add_argument("--clients", type=int, default=2)
+    args = parser.parse_args()
+
+    stack = start_stack(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
+                                        "SCOUNDREL_API_WORKERS": "2"})
+    db = Database(stack.redis.url)
+    try:
+        tokens = [stack.register(f"bench-{n}")[1] for n in range(PLAYERS)]
+        client = Client(stack.base)
+
+        def deal(token: str) -> dict:
+            status, body = client.request("POST", "/v1/games", {"variant": "classic"},
+                                          {"Authorization": f"Bearer {token}"})
+            assert status == 201, body[:200]
+            return {"token": token, **json.loads(body)}
+
+        before = db.redis.info("memory")["used_memory"]
+        games = [deal(tokens[n % PLAYERS]) for n in range(args.games)]
+        dealt_bytes = (db.redis.info("memory")["used_memory"] - before) / args.games
+
+        shares = [games[c::args.clients] for c in range(args.clients)]
+
+        def play(share: list[dict]) -> list[float]:
+            mine = Client(stack.base)
+            times = []
+            for turn in range(args.moves // args.clients):
+                game = share[turn % len(share)]
+                headers = {"Authorization": f"Bearer {game['token']}"}
+                body = {"moves": [first_move(game)], "expected_moves": len(game["moves"])}
+                start = time.perf_counter()
+                status, text = mine.request("POST", f"/v1/games/{game['id']}/moves", body, headers)
+                times.append((time.perf_counter() - start) * 1000)
+                assert status == 200, text[:200]
+                game.update(json.loads(text))
+                if game["status"] != "playing":
+                    status, text = mine.request("POST", "/v1/games", {"variant": "classic"}, headers)
+                    game.update(json.loads(text))
+            return times
+
+        def version(_: int) -> list[float]:
+            mine = Client(stack.base)
+            return [_timed(mine, "GET", "/v1/version") for _ in range(args.moves // args.clients // 4)]
+
+        started = time.perf_counter()
+        with ThreadPoolExecutor(args.clients) as pool:
+            times = [t for share in pool.map(play, shares) for t in share]
+        rate = len(times) / (time.perf_counter() - started)
+        with ThreadPoolExecutor(args.clients) as pool:
+            trivial = [t for share in pool.map(version, range(args.clients)) for t in share]
+        in_play = db.redis.zcard("{scoundrel}:games-playing")
+
+        played = [load_game(db, game["id"]) for game in games if game["status"] == "playing"]
+        deep = max(played, key=lambda game: len(game.moves))
+        engine = statistics.median(_engine_us(game) for game in played[:200])
+        print(f"{args.games:,} games dealt, {in_play:,} in play while {len(times):,} moves were played by "
+              f"{args.clients} clients ({rate:,.0f} moves/s)")
+        print(f"move latency over HTTP: {percentiles(times)} (GET /v1/version for scale: {percentiles(trivial)})")
+        print(f"engine per request (deal + replay of the stored moves + legal moves): median {engine:.0f} µs")
+        print(f"Redis per game in play: {dealt_bytes:,.0f} bytes (used_memory grown by dealing); the hash of a "
+              f"game with {len(deep.moves)} moves: {game_bytes(db, deep.id)} bytes (MEMORY USAGE)")
+    finally:
+        db.close()
+        stack.stop()
+
+
+def _timed(client: Client, method: str, path: str) -> float:
+    start = time.perf_counter()
+    status, _ = client.request(method, path)
+    assert status == 200
+    return (time.perf_counter() - start) * 1000
+
+
+def _engine_us(game) -> float:
+    start = time.perf_counter()
+    for _ in range(50):
+        scoundrel.legal_moves(position(game), game.variant)
+    return (time.perf_counter() - start) / 50 * 1e6
+
+
+if __name__ == "__main__":
+    main()
