@@ -87,6 +87,11 @@ def test_a_game_is_hidden_from_everyone_but_its_player_while_it_is_played(stack)
     assert moved.status_code == 404
     assert stack.post(f"/v1/games/{game['id']}/forfeit", json={}, headers=bearer(other)).status_code == 404
     assert stack.post(f"/v1/games/{game['id']}/moves", json={"moves": ["flee"]}).status_code == 401
+    wrong = bearer("sr_not-a-token")
+    assert stack.post(f"/v1/games/{game['id']}/moves", json={"moves": ["flee"]}, headers=wrong).status_code == 401
+    assert stack.post(f"/v1/games/{game['id']}/forfeit", json={}, headers=wrong).status_code == 401
+    assert stack.get(f"/v1/games/{game['id']}", headers=wrong).status_code == 401
+    assert stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()["status"] == "playing"
     assert len(game["id"]) == 32  # 128 random bits
 
 
