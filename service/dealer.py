@@ -26,6 +26,7 @@ from store.packing import iso_time
 from .daily_seed import revealed
 
 ROOM_NOT_DEALT = "room_not_dealt"
+TOO_MANY_MOVES = "too_many_moves"
 
 
 def fresh_seed() -> str:
@@ -60,13 +61,22 @@ def status_of(state: State) -> str:
     return "won" if state.won else PLAYING
 
 
-def judge(state: State, variant: str, moves: list[str]) -> str:
-    """Apply ``moves`` to ``state`` in order, all or none; the status they lead to.
+def judge(state: State, variant: str, played: int, moves: list[str]) -> str:
+    """Apply ``moves`` to ``state`` (after ``played`` moves) in order, all or none; the status they lead to.
 
     Raises ``MovesRefused`` for the first illegal move (the engine's code,
-    message and ruling: the message names only cards face up) or the first
-    move after one that deals new cards (``room_not_dealt``).
+    message and ruling: the message names only cards face up), the first
+    move after one that deals new cards (``room_not_dealt``), or the first
+    beyond RULES.md's 200 (``too_many_moves``: easy allows avoiding forever,
+    and a longer game could not be verified; such a game can only be forfeited).
     """
+    if played + len(moves) > scoundrel.MAX_MOVES:
+        index = max(0, scoundrel.MAX_MOVES - played)
+        raise MovesRefused({
+            "code": TOO_MANY_MOVES, "move_index": index, "ruling": None,
+            "message": f"Move {index + 1}: a game has at most {scoundrel.MAX_MOVES} moves (RULES.md) and {played} "
+                       "are played; past that it can only be forfeited.",
+        })
     dealing = None
     for index, notation in enumerate(moves):
         if dealing is not None:

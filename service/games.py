@@ -135,7 +135,7 @@ def play(body, game_id):
         _ended(game.status)
     state = position(game)
     try:
-        status = judge(state, game.variant, body["moves"])
+        status = judge(state, game.variant, len(game.moves), body["moves"])
     except MovesRefused as refused:
         error = refused.error
         abort(422, message=error["message"], errors={"moves": {error["move_index"]: [error["message"]]}},

@@ -1,9 +1,10 @@
 """Dealt games: the server's record of a game it deals card by card (issue 10).
 
 One hash per game (``keys.game``) holds all of it: player, variant,
-challenge and date, the seed, the moves (one character each, see
-``MOVE_CODES``), each move's server time, the status and the times of the
-deal and of the last move. The position is not stored: the service deals
+challenge and date, the seed, the status, the times of the deal and of the
+last move, and the log of moves: per move one character (``MOVE_CODES``)
+and the milliseconds since the move before, in fields of at most 64 bytes
+so Redis keeps the hash in its compact encoding (``play_moves.lua``). The position is not stored: the service deals
 the seed and replays the moves on every request (about 50 µs), so there is
 one source of truth and a game in play stays well under 1 KB.
 
@@ -102,10 +103,12 @@ class StoredGame:
 
 def _stored_game(game_id: str, fields: dict, run: list) -> StoredGame:
     created = int(fields["created_ms"])
+    log = "".join(fields[f"log{chunk}"] for chunk in range(int(fields["chunks"]) + 1))
+    entries = log.split(",")[:-1]  # each: the move's character, then its gap in ms
     return StoredGame(
         id=game_id, player=fields["player"], variant=fields["variant"], challenge=fields["challenge"],
-        date=fields["date"], seed=fields["seed"], moves=[_NOTATION[code] for code in fields["moves"]],
-        move_gaps=fields["times"], status=fields["status"], created_ms=created,
+        date=fields["date"], seed=fields["seed"], moves=[_NOTATION[entry[0]] for entry in entries],
+        move_gaps=" ".join(entry[1:] for entry in entries), status=fields["status"], created_ms=created,
         ended_ms=int(fields["ended_ms"]) if fields.get("ended_ms") else None,
         run_status=run[0] or None, run_score=int(run[1]) if run[1] not in (None, "") else None,
     )
@@ -151,7 +154,7 @@ def start_game(db: Database, player: str, variant: str, seed: str, *, challenge:
     game_id, created = new_game_id(), now_ms()
     sealed = challenge == "daily"
     fields = {"player": player, "variant": variant, "challenge": challenge, "date": date, "seed": seed,
-              "moves": "", "times": "", "status": PLAYING, "created_ms": created, "last_ms": created}
+              "status": PLAYING, "created_ms": created, "last_ms": created, "count": 0, "chunks": 0, "log0": ""}
     game_key = keys.game(game_id)
     reply = db.start_game_script(
         keys=[game_key, keys.games_playing(), keys.sealed_game(date, player) if sealed else game_key],

@@ -5,26 +5,39 @@
 -- The compare-and-set of a move: the moves are appended only if the game is
 -- still played with exactly that many moves (so of two racing requests one
 -- applies, the other gets {'moved', count}); {'over', status} once it has
--- ended, {'missing'} without a game. Each move's time is kept as the
--- milliseconds since the one before (or since the deal), space-separated.
+-- ended, {'missing'} without a game.
+-- The game's log has one entry per move: its character, then the
+-- milliseconds since the move before (or since the deal), then a comma. It
+-- is kept in fields log0, log1, … of at most 64 bytes each: a longer value
+-- would turn the whole hash from Redis's compact encoding into a hashtable,
+-- about twice the memory (``hash-max-listpack-value``).
 -- A game that ends leaves games-playing for games-ending and expires later.
-local game = redis.call('HMGET', KEYS[1], 'status', 'moves', 'times', 'last_ms')
+local CHUNK = 64
+local game = redis.call('HMGET', KEYS[1], 'status', 'count', 'last_ms', 'chunks')
 if not game[1] then
   return {'missing'}
 end
 if game[1] ~= 'playing' then
   return {'over', game[1]}
 end
-if #game[2] ~= tonumber(ARGV[2]) then
-  return {'moved', tostring(#game[2])}
+if game[2] ~= ARGV[2] then
+  return {'moved', game[2]}
 end
-local times = game[3]
-local gap = tostring(tonumber(ARGV[4]) - tonumber(game[4]))
-for _ = 1, #ARGV[3] do
-  if times == '' then times = gap else times = times .. ' ' .. gap end
-  gap = '0'
+local chunk = tonumber(game[4])
+local log = redis.call('HGET', KEYS[1], 'log' .. chunk) or ''
+local gap = tonumber(ARGV[4]) - tonumber(game[3])
+for i = 1, #ARGV[3] do
+  local entry = string.sub(ARGV[3], i, i) .. string.format('%d', gap) .. ','
+  if #log + #entry > CHUNK then
+    redis.call('HSET', KEYS[1], 'log' .. chunk, log)
+    chunk = chunk + 1
+    log = ''
+  end
+  log = log .. entry
+  gap = 0
 end
-redis.call('HSET', KEYS[1], 'moves', game[2] .. ARGV[3], 'times', times, 'last_ms', ARGV[4], 'status', ARGV[5])
+redis.call('HSET', KEYS[1], 'log' .. chunk, log, 'chunks', chunk, 'count', tonumber(game[2]) + #ARGV[3],
+  'last_ms', ARGV[4], 'status', ARGV[5])
 if ARGV[5] == 'playing' then
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 else

@@ -298,3 +298,19 @@ def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack,
     assert runs["total"] == 1 and runs["runs"][0]["game_id"] == game["id"]
     assert stack.wait_final(runs["runs"][0]["id"])["outcome"] == "forfeit"
     assert store.games.sweep_games(db, 3600) == (0, 0)
+
+
+def test_a_game_never_grows_past_the_moves_a_run_may_have(stack):
+    """Easy allows avoiding forever; a dealt game stops at RULES.md's 200 moves, so its run can be verified."""
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(13))
+    table.start(variant="easy")
+    for _ in range(scoundrel.MAX_MOVES):
+        assert table.send(["flee"]).status_code == 200
+        table.game["moves"].append("flee")
+    refused = table.send(["flee"])
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "too_many_moves"
+    response = stack.post(f"/v1/games/{table.game['id']}/forfeit", json={}, headers=bearer(token))
+    assert response.status_code == 200
+    run = stack.wait_final(response.json()["run_id"])
+    assert run["status"] == "verified" and run["outcome"] == "forfeit" and run["moves"] == ["flee"] * 200
