@@ -14,12 +14,12 @@ from schemas.games import (
     RefusedMovesSchema,
 )
 from store.games import (
+    FORFEIT,
     PLAYING,
     GameMissing,
     GameMoved,
     GameOver,
     StoredGame,
-    forfeit_game,
     load_game,
     load_game_as,
     play_moves,
@@ -127,12 +127,7 @@ def show(game_id):
 @error_response(blp, 401, "No or wrong player token")
 def play(body, game_id):
     """Play moves, in order, all or none: one is the usual case; a batch ends at the move that deals new cards."""
-    game = _own_game(game_id)
-    expected = body["expected_moves"]
-    if expected is not None and expected != len(game.moves):
-        _moved(len(game.moves))
-    if game.status != PLAYING:
-        _ended(game.status)
+    game = _playable(game_id, body["expected_moves"])
     state = position(game)
     try:
         status = judge(state, game.variant, len(game.moves), body["moves"])
@@ -147,12 +142,20 @@ def play(body, game_id):
     return game_view(replace(game, moves=[*game.moves, *body["moves"]]), state)
 
 
+def _playable(game_id: str, expected_moves: int | None) -> StoredGame:
+    """The caller's game, still played, with ``expected_moves`` moves if the request names a count."""
+    game = _own_game(game_id)
+    if expected_moves is not None and expected_moves != len(game.moves):
+        _moved(len(game.moves))
+    if game.status != PLAYING:
+        _ended(game.status)
+    return game
+
+
 def _apply(game: StoredGame, moves: list[str], status: str) -> None:
+    """Store ``moves`` and the status they lead to (no moves and ``forfeit``: R18); a lost race is 409."""
     try:
-        if moves:
-            play_moves(db(), game, moves, status, request_id=request_id())
-        else:
-            forfeit_game(db(), game, request_id=request_id())
+        play_moves(db(), game, moves, status, request_id=request_id())
     except GameMoved as moved:
         _moved(moved.count)
     except GameOver as over:
@@ -171,12 +174,6 @@ def _apply(game: StoredGame, moves: list[str], status: str) -> None:
 @error_response(blp, 401, "No or wrong player token")
 def forfeit(body, game_id):
     """Give the game up (R18): it scores as dying at once; a free game's seed is revealed."""
-    game = _own_game(game_id)
-    expected = body["expected_moves"]
-    if expected is not None and expected != len(game.moves):
-        _moved(len(game.moves))
-    if game.status != PLAYING:
-        _ended(game.status)
-    _apply(game, [], "forfeit")
+    _apply(_playable(game_id, body["expected_moves"]), [], FORFEIT)
     game = load_game(db(), game_id)
     return game_view(game, position(game))

@@ -166,7 +166,8 @@ def start_game(db: Database, player: str, variant: str, seed: str, *, challenge:
 
 
 def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "") -> None:
-    """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to.
+    """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
+    (none and ``FORFEIT`` for a forfeit, R18).
 
     Raises ``GameMoved`` when the game changed since it was loaded,
     ``GameOver`` when it has ended, ``GameMissing``. A game that ends here
@@ -199,11 +200,6 @@ def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
     db.redis.zrem(keys.games_ending(), game_id)
 
 
-def forfeit_game(db: Database, game: StoredGame, *, request_id: str = "") -> None:
-    """Give the game up as it stands (R18); raises as ``play_moves`` does."""
-    play_moves(db, game, [], FORFEIT, request_id=request_id)
-
-
 def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
     """Forfeit the games left without a move for ``idle_seconds`` (R18), and accept
     the run of every ended game still waiting for one; ``(forfeited, finished)``.
@@ -222,7 +218,7 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
             db.redis.zrem(keys.games_playing(), game_id)
             continue
         try:
-            forfeit_game(db, game, request_id="sweeper")
+            play_moves(db, game, [], FORFEIT, request_id="sweeper")  # R18: no move, forfeit
             forfeited += 1
         except (GameMoved, GameOver, GameMissing):
             continue
