@@ -1,5 +1,6 @@
 """How dealt games look in requests and responses (``/v1/games``, ``/v1/daily/sealed``)."""
 
+from flask_smorest.error_handler import ErrorSchema
 from marshmallow import (
     RAISE,
     Schema,
@@ -74,18 +75,12 @@ class GameSchema(Schema):
     ended_at = fields.String(allow_none=True)
 
 
-class RefusedMovesSchema(Schema):
-    code = fields.Integer()
-    status = fields.String()
-    message = fields.String()
+class RefusedMovesSchema(ErrorSchema):
     error = fields.Nested(RuleErrorSchema, metadata={"description": "the first refused move: its index, the "
                                                                     "engine's code, message and ruling"})
 
 
-class GameConflictSchema(Schema):
-    code = fields.Integer()
-    status = fields.String()
-    message = fields.String()
+class GameConflictSchema(ErrorSchema):
     game_id = fields.String(allow_none=True, metadata={"description": "the player's sealed daily game of the day"})
     moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played"})
 

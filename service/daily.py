@@ -16,6 +16,17 @@ from .daily_seed import daily_seed, today
 blp = Blueprint("daily", __name__, url_prefix="/v1/daily", description="The daily challenge")
 
 
+def begun_day(day: str) -> date:
+    """The UTC day a path names, once it has begun; 404 for anything else."""
+    try:
+        moment = date.fromisoformat(day)
+    except ValueError:
+        abort(404, message=f"{day!r} is not a date (YYYY-MM-DD).")
+    if moment > today():
+        abort(404, message="That day has not begun yet.")
+    return moment
+
+
 def _secret() -> str:
     return referee().daily_secret()
 
@@ -34,11 +45,6 @@ def current():
 @error_response(blp, 404, "Not a date, or a day not begun yet")
 def leaderboard(page_args, day):
     """Classic runs on the day's seed submitted that day; each player's first verified run counts."""
-    try:
-        moment = date.fromisoformat(day)
-    except ValueError:
-        abort(404, message=f"{day!r} is not a date (YYYY-MM-DD).")
-    if moment > today():
-        abort(404, message="That day has not begun yet.")
+    moment = begun_day(day)
     total, entries = board_page(db(), daily_board(moment.isoformat()), page_args["offset"], page_args["limit"])
     return jsonify(date=moment.isoformat(), seed=daily_seed(_secret(), moment), total=total, entries=entries)

@@ -2,12 +2,13 @@
 
 from datetime import date
 
-from flask_smorest import Blueprint, abort
+from flask_smorest import Blueprint
 
 from schemas.games import SealedDailySchema
 
 from .api import error_response
 from .context import referee
+from .daily import begun_day
 from .daily_seed import revealed, sealed_seed, today
 from .dealer import commitment
 
@@ -32,10 +33,4 @@ def current():
 @error_response(blp, 404, "Not a date, or a day not begun yet")
 def of_day(day):
     """A day's sealed daily: its commitment, and its seed once that UTC day is over."""
-    try:
-        moment = date.fromisoformat(day)
-    except ValueError:
-        abort(404, message=f"{day!r} is not a date (YYYY-MM-DD).")
-    if moment > today():
-        abort(404, message="That day has not begun yet.")
-    return _sealed(moment)
+    return _sealed(begun_day(day))
