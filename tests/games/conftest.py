@@ -5,7 +5,7 @@ import pytest
 from tests.support.stack import Stack
 
 SEALED_SECRET = "test-sealed-secret"
-GAME_IDLE = 2.0  # seconds: the sweeper forfeits a game left this long without a move
+GAME_IDLE = 3.0  # seconds: the sweeper forfeits a game left this long without a move
 
 
 @pytest.fixture(scope="module")
