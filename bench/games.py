@@ -23,7 +23,6 @@ from _harness import Client, percentiles, start_stack
 
 import scoundrel
 from service.dealer import position
-from store import Database
 from store.games import game_bytes, load_game
 
 PLAYERS = 100
@@ -51,7 +50,7 @@ def main() -> None:
 
     stack = start_stack(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
                                         "SCOUNDREL_API_WORKERS": "2"})
-    db = Database(stack.redis.url)
+    db = stack.database()
     try:
         tokens = [stack.register(f"bench-{n}")[1] for n in range(PLAYERS)]
         client = Client(stack.base)

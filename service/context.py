@@ -4,10 +4,9 @@ from dataclasses import dataclass, field
 
 from flask import current_app
 
+from settings import Settings
 from store import Database, daily_secret
 from store.daily import sealed_secret
-
-from .config import Settings
 
 
 @dataclass

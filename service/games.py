@@ -13,12 +13,10 @@ from schemas.games import (
     MovesSchema,
     RefusedMovesSchema,
 )
+from store.errors import GameMoved, GameOver, NoSuchGame
 from store.games import (
     FORFEIT,
     PLAYING,
-    GameMissing,
-    GameMoved,
-    GameOver,
     StoredGame,
     load_game,
     load_game_as,
@@ -44,15 +42,10 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Dealt games: the server deals, the player sees only the cards face up")
 
 
-def _missing(game_id: str):
-    """The one answer for a game that does not exist and for one that is not the caller's to see."""
-    abort(404, message=f"No game {game_id!r}.")
-
-
 def _game(game_id: str, player: str | None) -> StoredGame:
     game = load_game(db(), game_id)
     if game is None or not may_see(game, player):
-        _missing(game_id)
+        raise NoSuchGame(game_id)  # the one answer for a game that is not there and one not the caller's
     return game
 
 
@@ -62,17 +55,8 @@ def _own_game(game_id: str) -> StoredGame:
     if g.player is None:
         reject_token()
     if game is None or game.player != g.player:
-        _missing(game_id)
+        raise NoSuchGame(game_id)
     return game
-
-
-def _moved(count: int):
-    abort(409, message=f"The game has {count} moves played; read it and send the next moves again.",
-          extra={"moves": count})
-
-
-def _ended(status: str):
-    abort(409, message=f"The game is over ({status}); no move may follow.")
 
 
 def _location(game_id: str) -> dict:
@@ -94,11 +78,7 @@ def start(body):
         seed, date = sealed_seed(referee().sealed_secret(), day), day.isoformat()
     else:
         seed, date = fresh_seed(), ""
-    game_id, created = start_game(db(), g.player, body["variant"], seed, challenge=body["challenge"] or "",
-                                  date=date)
-    if not created:
-        abort(409, message="You have already started today's sealed daily game.", extra={"game_id": game_id},
-              headers=_location(game_id))
+    game_id = start_game(db(), g.player, body["variant"], seed, challenge=body["challenge"] or "", date=date)
     game = load_game(db(), game_id)
     return game_view(game, position(game)), 201, _location(game_id)
 
@@ -135,7 +115,7 @@ def play(body, game_id):
         error = refused.error
         abort(422, message=error["message"], errors={"moves": {error["move_index"]: [error["message"]]}},
               extra={"error": error})
-    _apply(game, body["moves"], status)
+    play_moves(db(), game, body["moves"], status, request_id=request_id())
     if status != PLAYING:
         game = load_game(db(), game_id)  # ended: its run is accepted; show it
         return game_view(game, position(game))
@@ -146,22 +126,10 @@ def _playable(game_id: str, expected_moves: int | None) -> StoredGame:
     """The caller's game, still played, with ``expected_moves`` moves if the request names a count."""
     game = _own_game(game_id)
     if expected_moves is not None and expected_moves != len(game.moves):
-        _moved(len(game.moves))
+        raise GameMoved(len(game.moves))
     if game.status != PLAYING:
-        _ended(game.status)
+        raise GameOver(game.status)
     return game
-
-
-def _apply(game: StoredGame, moves: list[str], status: str) -> None:
-    """Store ``moves`` and the status they lead to (no moves and ``forfeit``: R18); a lost race is 409."""
-    try:
-        play_moves(db(), game, moves, status, request_id=request_id())
-    except GameMoved as moved:
-        _moved(moved.count)
-    except GameOver as over:
-        _ended(over.status)
-    except GameMissing:
-        _missing(game.id)
 
 
 @blp.route("/<game_id>/forfeit", methods=["POST"])
@@ -174,6 +142,6 @@ def _apply(game: StoredGame, moves: list[str], status: str) -> None:
 @error_response(blp, 401, "No or wrong player token")
 def forfeit(body, game_id):
     """Give the game up (R18): it scores as dying at once; a free game's seed is revealed."""
-    _apply(_playable(game_id, body["expected_moves"]), [], FORFEIT)
+    play_moves(db(), _playable(game_id, body["expected_moves"]), [], FORFEIT, request_id=request_id())  # R18
     game = load_game(db(), game_id)
     return game_view(game, position(game))

@@ -24,10 +24,12 @@ from dataclasses import dataclass
 
 import scoundrel
 
-from . import keys
+from . import keys, scripts
 from .database import Database
-from .players import checked_owner, hash_token
+from .errors import GameMoved, GameOver, NoSuchGame, SealedDailyStarted
+from .players import PLAYERS
 from .runs import Dealt, Submission, accept_runs, now_ms
+from .tokens import queue_holder_lookup
 
 PLAYING = "playing"
 FORFEIT = "forfeit"
@@ -41,26 +43,6 @@ SWEEP_BATCH = 500  # games looked at per sweep, of each kind
 MOVE_CODES = tuple(scoundrel.MOVES)
 _CODE = {notation: chr(ord("0") + index) for index, notation in enumerate(MOVE_CODES)}
 _NOTATION = {code: notation for notation, code in _CODE.items()}
-
-
-class GameMoved(Exception):
-    """The game has another number of moves than the caller judged it at."""
-
-    def __init__(self, count: int):
-        super().__init__(f"the game has {count} moves")
-        self.count = count
-
-
-class GameOver(Exception):
-    """The game has ended (``status``: won, lost or forfeit); no move may follow."""
-
-    def __init__(self, status: str):
-        super().__init__(f"the game is {status}")
-        self.status = status
-
-
-class GameMissing(Exception):
-    """There is no such game (any more)."""
 
 
 def new_game_id() -> str:
@@ -132,37 +114,33 @@ def load_game(db: Database, game_id: str) -> StoredGame | None:
 def load_game_as(db: Database, game_id: str, token: str) -> tuple[str | None, StoredGame | None]:
     """``(the token's player or None, the game or None)`` in one round trip: a move's
     authentication and read together, so that a move costs this and its compare-and-set."""
-    token_hash = hash_token(token)
     with db.redis.pipeline(transaction=False) as pipe:
-        db.token_owner_script(keys=[keys.token(token_hash)], client=pipe)
+        holder = queue_holder_lookup(pipe, PLAYERS, token)
         if is_game_id(game_id):
             _read_game(pipe, game_id)
         owner, *game = pipe.execute()
-    player = checked_owner(owner, token_hash)
+    player = holder(owner)
     if not game or not game[0]:
         return player, None
     return player, _stored_game(game_id, *game)
 
 
-def start_game(db: Database, player: str, variant: str, seed: str, *, challenge: str = "",
-               date: str = "") -> tuple[str, bool]:
-    """Store a new game dealt from ``seed``: ``(id, True)``.
+def start_game(db: Database, player: str, variant: str, seed: str, *, challenge: str = "", date: str = "") -> str:
+    """Store a new game dealt from ``seed``; its id.
 
     A sealed daily game (``challenge="daily"``) is one per player and day:
-    a second start answers ``(the existing game's id, False)``.
+    a second start raises ``SealedDailyStarted`` with the first one's id.
     """
     game_id, created = new_game_id(), now_ms()
     sealed = challenge == "daily"
     fields = {"player": player, "variant": variant, "challenge": challenge, "date": date, "seed": seed,
               "status": PLAYING, "created_ms": created, "last_ms": created, "count": 0, "chunks": 0, "log0": ""}
-    game_key = keys.game(game_id)
-    reply = db.start_game_script(
-        keys=[game_key, keys.games_playing(), keys.sealed_game(date, player) if sealed else game_key],
-        args=[game_id, created, "1" if sealed else "", SEALED_KEPT, *[str(v) for pair in fields.items() for v in pair]],
-    )
+    reply = scripts.start_game(db.redis, game_id=game_id, created_ms=created,
+                               sealed_key=keys.sealed_game(date, player) if sealed else None,
+                               sealed_ttl=SEALED_KEPT, fields=fields)
     if reply[0] == "existing":
-        return reply[1], False
-    return game_id, True
+        raise SealedDailyStarted(reply[1])
+    return game_id
 
 
 def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "") -> None:
@@ -170,15 +148,14 @@ def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *,
     (none and ``FORFEIT`` for a forfeit, R18).
 
     Raises ``GameMoved`` when the game changed since it was loaded,
-    ``GameOver`` when it has ended, ``GameMissing``. A game that ends here
+    ``GameOver`` when it has ended, ``NoSuchGame``. A game that ends here
     gets its run (``finish_game``).
     """
-    reply = db.play_moves_script(
-        keys=[keys.game(game.id), keys.games_playing(), keys.games_ending()],
-        args=[game.id, len(game.moves), "".join(_CODE[move] for move in moves), now_ms(), status, GAME_KEPT],
-    )
+    reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
+                               codes="".join(_CODE[move] for move in moves), at_ms=now_ms(), status=status,
+                               ended_ttl=GAME_KEPT)
     if reply[0] == "missing":
-        raise GameMissing()
+        raise NoSuchGame(game.id)
     if reply[0] == "over":
         raise GameOver(reply[1])
     if reply[0] == "moved":
@@ -220,7 +197,7 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
         try:
             play_moves(db, game, [], FORFEIT, request_id="sweeper")  # R18: no move, forfeit
             forfeited += 1
-        except (GameMoved, GameOver, GameMissing):
+        except (GameMoved, GameOver, NoSuchGame):
             continue
     stale = db.redis.zrangebyscore(keys.games_ending(), "-inf", now - ENDING_GRACE_MS, start=0, num=SWEEP_BATCH)
     for game_id in stale:

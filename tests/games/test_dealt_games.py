@@ -18,7 +18,7 @@ import pytest
 import scoundrel
 import store.games
 from service.daily_seed import sealed_seed, today
-from store import Database, keys
+from store import scripts
 from store.games import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
 from tests.games.table import Table, assert_nothing_shown_early, cards_in
@@ -249,8 +249,7 @@ def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
     assert revealed == {"date": yesterday.isoformat(), "commitment": committed(seed), "seed": seed}
     assert stack.get(f"/v1/daily/{(today() + timedelta(days=1)).isoformat()}/sealed").status_code == 404
     # A game started before midnight and finished after it: made in the store, played over HTTP.
-    game_id, _ = start_game(Database(stack.redis.url), name, "classic", seed, challenge="daily",
-                            date=yesterday.isoformat())
+    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=yesterday.isoformat())
     table = Table(stack, token, random.Random(9))
     table.game = {"id": game_id, "moves": []}
     table.game = table.reload()
@@ -267,7 +266,7 @@ def test_a_game_in_play_stays_under_a_kilobyte(stack):
     _, token = stack.register()
     table = Table(stack, token, random.Random(10))
     table.start(variant="easy")
-    db = Database(stack.redis.url)
+    db = stack.database()
     while table.game["status"] == "playing" and len(table.game["moves"]) < 45:
         table.step()
         if table.game["status"] == "playing":
@@ -284,12 +283,11 @@ def test_no_log_line_names_a_seed_or_a_card(stack):
 def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack, monkeypatch):
     """A process dying between the move that ends a game and accepting its run loses nothing."""
     name, token = stack.register()
-    db = Database(stack.redis.url)
+    db = stack.database()
     game = Table(stack, token, random.Random(11)).start()
     stored = store.games.load_game(db, game["id"])
     # The ending move's script alone, as if the API died before accepting the run:
-    db.play_moves_script(keys=[keys.game(game["id"]), keys.games_playing(), keys.games_ending()],
-                         args=[game["id"], 0, "", 0, "forfeit", 60])
+    scripts.play_moves(db.redis, game_id=game["id"], played=0, codes="", at_ms=0, status="forfeit", ended_ttl=60)
     assert stack.get(f"/v1/players/{name}/runs").json()["total"] == 0
     monkeypatch.setattr(store.games, "ENDING_GRACE_MS", 0)
     assert store.games.sweep_games(db, 3600) == (0, 1)
