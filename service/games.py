@@ -59,10 +59,6 @@ def _own_game(game_id: str) -> StoredGame:
     return game
 
 
-def _location(game_id: str) -> dict:
-    return {"Location": url_for("games.show", game_id=game_id)}
-
-
 @blp.route("", methods=["POST"])
 @blp.doc(security=BEARER)
 @player_required
@@ -80,7 +76,7 @@ def start(body):
         seed, date = fresh_seed(), ""
     game_id = start_game(db(), g.player, body["variant"], seed, challenge=body["challenge"] or "", date=date)
     game = load_game(db(), game_id)
-    return game_view(game, position(game)), 201, _location(game_id)
+    return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game_id)}
 
 
 @blp.route("/<game_id>")
