@@ -6,8 +6,10 @@ player's choice among the legal ones (a game that ends is replaced by a new one,
 so 1,000 stay in play). Only the move requests are timed. Rate limits are
 off, as in the other API benchmarks. Bytes per game in play: Redis's
 ``used_memory`` grown by dealing the 1,000 games (the game hash and its
-entry in the index of games in play), divided by 1,000, and the hash's own
-MEMORY USAGE after a dozen moves. Goal (issue 10): p99 under 10 ms at 1,000
+entry in the index of games in play), divided by 1,000; and the largest
+game hash (MEMORY USAGE) seen while 200 easy games are played to the end at
+random through the store, with a clock that moves 1-100 s between moves
+(long gaps make the longest move log). Goal (issue 10): p99 under 10 ms at 1,000
 games in play, at most 1 KB a game.
 
     .venv/bin/python bench/games.py [--games 1000] [--moves 6000] [--clients 2]
@@ -15,15 +17,17 @@ games in play, at most 1 KB a game.
 
 import argparse
 import json
+import random
 import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
+from unittest import mock
 
 from _harness import Client, percentiles, start_stack
 
 import scoundrel
-from service.dealer import position
-from store.games import game_bytes, load_game
+from service.dealer import fresh_seed, judge, position
+from store.games import PLAYING, game_bytes, load_game, play_moves, start_game
 
 PLAYERS = 100
 
@@ -105,9 +109,32 @@ def main() -> None:
         print(f"engine per request (deal + replay of the stored moves + legal moves): median {engine:.0f} µs")
         print(f"Redis per game in play: {dealt_bytes:,.0f} bytes (used_memory grown by dealing); the hash of a "
               f"game with {len(deep.moves)} moves: {game_bytes(db, deep.id)} bytes (MEMORY USAGE)")
+        print(f"largest game hash in play, 200 random easy games with 1-100 s between moves: "
+              f"{_largest_game_bytes(db, 200)} bytes")
     finally:
         db.close()
         stack.stop()
+
+
+def _largest_game_bytes(db, games: int) -> int:
+    """The largest MEMORY USAGE of a game hash in play over ``games`` random easy games, on a slow clock."""
+    rng, clock, largest = random.Random(1), [time.time() * 1000], 0
+
+    def now() -> int:
+        clock[0] += rng.randint(1_000, 100_000)
+        return int(clock[0])
+
+    with mock.patch("store.games.now_ms", now):
+        for _ in range(games):
+            game = load_game(db, start_game(db, "bench-memory", "easy", fresh_seed()))
+            while game.status == PLAYING:
+                state = position(game)
+                move = rng.choice(scoundrel.legal_moves(state, game.variant))
+                play_moves(db, game, [move], judge(state, game.variant, len(game.moves), [move]))
+                game = load_game(db, game.id)
+                if game.status == PLAYING:
+                    largest = max(largest, game_bytes(db, game.id))
+    return largest
 
 
 def _timed(client: Client, method: str, path: str) -> float:
