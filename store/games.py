@@ -208,3 +208,8 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
 def game_bytes(db: Database, game_id: str) -> int:
     """What one game costs Redis (MEMORY USAGE of its hash), for the benchmark."""
     return int(db.redis.memory_usage(keys.game(game_id), samples=0) or 0)
+
+
+def playing_index(db: Database) -> tuple[int, int]:
+    """``(games in play, bytes of their index)``, for the benchmark."""
+    return db.redis.zcard(keys.games_playing()), int(db.redis.memory_usage(keys.games_playing(), samples=0) or 0)
