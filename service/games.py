@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 from flask import g, url_for
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 from schemas.games import (
     ForfeitSchema,
@@ -24,7 +24,7 @@ from store.games import (
     start_game,
 )
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .auth import (
     BEARER,
     bearer_token,

@@ -1,7 +1,7 @@
 """``/v1/runs/<id>/…``: a run's replay and audit log, and the moderators' restore and re-verify."""
 
 from flask import g
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
@@ -11,7 +11,7 @@ from store.moderation import restore_run
 from store.runs import dealt_move_times
 from verification import reverify_run
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .auth import is_moderator, moderator_endpoint
 from .context import db
 from .replay_trace import run_replay
@@ -23,6 +23,7 @@ blp = Blueprint("moderation", __name__, url_prefix="/v1/runs",
 
 @blp.route("/<run_id>/replay")
 @blp.response(200, ReplaySchema)
+@error_response(blp, 404, "No such run")
 @error_response(blp, 403, "A sealed daily run whose day is not over, for anyone but a moderator")
 def replay(run_id):
     """The run move by move, replayed now with the current engine (a pending run too).
@@ -40,6 +41,7 @@ def replay(run_id):
 
 @blp.route("/<run_id>/audit-log")
 @blp.response(200, AuditLogSchema)
+@error_response(blp, 404, "No such run")
 def audit(run_id):
     """Every change of the run, oldest first; public, as runs are."""
     get_run(db(), run_id)

@@ -2,11 +2,9 @@
 
 from datetime import date
 
-from flask_smorest import Blueprint
-
 from schemas.games import SealedDailySchema
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .context import referee
 from .daily import begun_day
 from .daily_seed import revealed, sealed_seed, today
@@ -30,7 +28,7 @@ def current():
 
 @blp.route("/<day>/sealed")
 @blp.response(200, SealedDailySchema)
-@error_response(blp, 404, "Not a date, or a day not begun yet")
+@error_response(blp, 404, "A day not begun yet")
 def of_day(day):
     """A day's sealed daily: its commitment, and its seed once that UTC day is over."""
     return _sealed(begun_day(day))
