@@ -29,6 +29,7 @@ def current():
 @blp.route("/<day>/sealed")
 @blp.response(200, SealedDailySchema)
 @error_response(blp, 404, "A day not begun yet")
+@error_response(blp, 422, "Not a calendar date (errors under day)")
 def of_day(day):
     """A day's sealed daily: its commitment, and its seed once that UTC day is over."""
     return _sealed(begun_day(day))

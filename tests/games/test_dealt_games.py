@@ -248,6 +248,7 @@ def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
     revealed = stack.get(f"/v1/daily/{yesterday.isoformat()}/sealed").json()
     assert revealed == {"date": yesterday.isoformat(), "commitment": committed(seed), "seed": seed}
     assert stack.get(f"/v1/daily/{(today() + timedelta(days=1)).isoformat()}/sealed").status_code == 404
+    assert stack.get("/v1/daily/2026-02-30/sealed").status_code == 422
     # A game started before midnight and finished after it: made in the store, played over HTTP.
     game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=yesterday.isoformat())
     table = Table(stack, token, random.Random(9))
