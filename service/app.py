@@ -18,6 +18,7 @@ from . import (
     daily,
     disputes,
     errors,
+    games,
     health,
     leaderboards,
     metrics,
@@ -26,6 +27,7 @@ from . import (
     players,
     request_log,
     runs,
+    sealed,
     security,
 )
 from .api import ErrorResponses, RefereeApi
@@ -69,7 +71,7 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    for module in (health, players, runs, leaderboards, daily, disputes, moderation):
+    for module in (health, players, runs, games, leaderboards, daily, sealed, disputes, moderation):
         api.register_blueprint(module.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)

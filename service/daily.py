@@ -16,6 +16,17 @@ from .errors import abort
 blp = Blueprint("daily", __name__, url_prefix="/v1/daily", description="The daily challenge")
 
 
+def begun_day(day: str) -> date:
+    """The UTC day a path names, once it has begun: 422 for what is not a calendar date, 404 for a day to come."""
+    try:
+        moment = date.fromisoformat(day)
+    except ValueError:
+        abort(422, message=f"{day!r} is not a date.", errors={"day": ["Not a date: YYYY-MM-DD, a day that exists."]})
+    if moment > today():
+        abort(404, message="That day has not begun yet.")
+    return moment
+
+
 def _secret() -> str:
     return referee().daily_secret()
 
@@ -37,11 +48,6 @@ def leaderboard(page_args, day):
 
     ``day`` that is not a calendar date (``2026-02-30``, ``tomorrow``) is a 422 naming it.
     """
-    try:
-        moment = date.fromisoformat(day)
-    except ValueError:
-        abort(422, message=f"{day!r} is not a date.", errors={"day": ["Not a date: YYYY-MM-DD, a day that exists."]})
-    if moment > today():
-        abort(404, message="That day has not begun yet.")
+    moment = begun_day(day)
     total, entries = board_page(db(), daily_board(moment.isoformat()), page_args["offset"], page_args["limit"])
     return jsonify(date=moment.isoformat(), seed=daily_seed(_secret(), moment), total=total, entries=entries)

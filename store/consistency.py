@@ -38,8 +38,8 @@ def expected_boards(runs: list[dict]) -> dict[str, dict[str, tuple[int, str]]]:
     """Board key → player → (packed rank key, run id), recomputed from the runs."""
     boards: dict[str, dict[str, tuple[int, str]]] = defaultdict(dict)
     for run in sorted(runs, key=lambda run: (int(run["submitted_ms"]), run["id"])):
-        if run["status"] != "verified":
-            continue
+        if run["status"] != "verified" or run.get("origin", "open") != "open":
+            continue  # only open runs are on these boards; the dealt boards are the boards module's
         player, packed = run["player"], pack(int(run["score"]), int(run["submitted_ms"]))
         board = boards[keys.board(run["variant"])]
         if player not in board or packed > board[player][0]:

@@ -4,7 +4,7 @@
 -- checks the count against the player's run list first: a run submitted
 -- since the caller read it makes the script answer 'stale' before changing
 -- anything, and the caller retries. A void run is not verified, so it never
--- holds a place.
+-- holds a place; a dealt game's run never holds one on these open boards.
 local function complete(player_runs, first)
   return redis.call('ZCARD', player_runs) == #KEYS - first + 1
 end
@@ -12,8 +12,8 @@ end
 local function place(player, variant, day, board, board_runs, daily_board, daily_runs, first)
   local best, best_id, early, early_id
   for i = first, #KEYS do
-    local r = redis.call('HMGET', KEYS[i], 'id', 'status', 'variant', 'daily', 'score', 'submitted_ms')
-    if r[2] == 'verified' then
+    local r = redis.call('HMGET', KEYS[i], 'id', 'status', 'variant', 'daily', 'score', 'submitted_ms', 'origin')
+    if r[2] == 'verified' and (not r[7] or r[7] == 'open') then
       local packed = pack_rank(tonumber(r[5]), tonumber(r[6]))
       if r[3] == variant and outranks(packed, best) then
         best, best_id = packed, r[1]
