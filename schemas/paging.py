@@ -2,6 +2,8 @@
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+import scoundrel
+
 MAX_PAGE = 100
 
 
@@ -20,3 +22,18 @@ class AroundArgs(Schema):
 
     around = fields.Integer(load_default=5, validate=validate.Range(0, 50),
                             metadata={"description": "places shown above and below the player"})
+
+
+class DealArgs(Schema):
+    """The variant a seed board's seed was played as: each (seed, variant) is a board of its own."""
+
+    variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS),
+                            metadata={"description": "the variant the seed was played as"})
+
+
+class SeedBoardArgs(PageArgs, DealArgs):
+    """A page of a seed board."""
+
+
+class SeedAroundArgs(AroundArgs, DealArgs):
+    """A player's place on a seed board."""

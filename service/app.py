@@ -13,7 +13,7 @@ from flask_smorest import abort
 import scoundrel
 from store import Database
 
-from . import daily, errors, health, leaderboards, metrics, players, request_log, runs, security
+from . import daily, errors, health, leaderboards, metrics, players, request_log, runs, security, seeds
 from .api import ErrorResponses, RefereeApi
 from . import disputes, moderation, pages
 from .config import Settings
@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    for module in (health, players, runs, leaderboards, daily, disputes, moderation):
+    for module in (health, players, runs, leaderboards, daily, seeds, disputes, moderation):
         api.register_blueprint(module.blp)
     app.register_blueprint(pages.blp)
     app.register_blueprint(

@@ -1,13 +1,13 @@
-"""``/v1/daily``: today's seed and each day's board."""
+"""``/v1/daily``: today's seed and each day's boards, open and sealed."""
 
 from datetime import date
 
 from flask import jsonify
 from flask_smorest import Blueprint, abort
 
-from schemas.paging import PageArgs
-from schemas.runs import DailyBoardSchema, DailySchema
-from store import board_page, daily_board
+from schemas.paging import AroundArgs, PageArgs
+from schemas.runs import BoardPositionSchema, DailyBoardSchema, DailySchema, SealedBoardSchema
+from store import board_page, board_position, daily_board, sealed_board
 
 from .api import error_response
 from .context import db, referee
@@ -18,6 +18,17 @@ blp = Blueprint("daily", __name__, url_prefix="/v1/daily", description="The dail
 
 def _secret() -> str:
     return referee().daily_secret()
+
+
+def _begun(day: str) -> str:
+    """The day as YYYY-MM-DD; 404 for a non-date or a day to come."""
+    try:
+        moment = date.fromisoformat(day)
+    except ValueError:
+        abort(404, message=f"{day!r} is not a date (YYYY-MM-DD).")
+    if moment > today():
+        abort(404, message="That day has not begun yet.")
+    return moment.isoformat()
 
 
 @blp.route("")
@@ -34,11 +45,30 @@ def current():
 @error_response(blp, 404, "Not a date, or a day not begun yet")
 def leaderboard(page_args, day):
     """Classic runs on the day's seed submitted that day; each player's first verified run counts."""
-    try:
-        moment = date.fromisoformat(day)
-    except ValueError:
-        abort(404, message=f"{day!r} is not a date (YYYY-MM-DD).")
-    if moment > today():
-        abort(404, message="That day has not begun yet.")
-    total, entries = board_page(db(), daily_board(moment.isoformat()), page_args["offset"], page_args["limit"])
-    return jsonify(date=moment.isoformat(), seed=daily_seed(_secret(), moment), total=total, entries=entries)
+    moment = _begun(day)
+    total, entries = board_page(db(), daily_board(moment), page_args["offset"], page_args["limit"])
+    return jsonify(date=moment, seed=daily_seed(_secret(), date.fromisoformat(moment)), total=total,
+                   entries=entries)
+
+
+@blp.route("/<day>/sealed/leaderboard")
+@blp.arguments(PageArgs(), location="query")
+@blp.response(200, SealedBoardSchema)
+@error_response(blp, 404, "Not a date, or a day not begun yet")
+def sealed_leaderboard(page_args, day):
+    """The day's sealed daily: games the server dealt from that day's sealed seed, one per player."""
+    moment = _begun(day)
+    total, entries = board_page(db(), sealed_board(moment), page_args["offset"], page_args["limit"])
+    return jsonify(date=moment, total=total, entries=entries)
+
+
+@blp.route("/<day>/sealed/leaderboard/players/<name>")
+@blp.arguments(AroundArgs(), location="query")
+@blp.response(200, BoardPositionSchema)
+@error_response(blp, 404, "Not a date, a day not begun yet, or the player is not on its board")
+def sealed_position(args, day, name):
+    """A player's rank on the day's sealed board and the places around it."""
+    found = board_position(db(), sealed_board(_begun(day)), name, args["around"])
+    if found is None:
+        abort(404, message=f"{name!r} has no verified sealed daily game on {day}.")
+    return jsonify(found)

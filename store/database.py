@@ -45,6 +45,8 @@ class Database:
         self.reverify_run_script = self.redis.register_script(keys.REVERIFY_RUN)
         self.board_page_script = self.redis.register_script(keys.BOARD_PAGE)
         self.board_position_script = self.redis.register_script(keys.BOARD_POSITION)
+        self.ladder_page_script = self.redis.register_script(keys.LADDER_PAGE)
+        self.ladder_position_script = self.redis.register_script(keys.LADDER_POSITION)
         self.claim_stale_run_script = self.redis.register_script(keys.CLAIM_STALE_RUN)
         self.mark_error_script = self.redis.register_script(keys.MARK_ERROR)
         self.requeue_run_script = self.redis.register_script(keys.REQUEUE_RUN)

@@ -11,7 +11,7 @@ from . import keys
 from .database import Database
 from .listing import indexed_page
 from .packing import iso_time
-from .places import call_with_player_runs, place_keys
+from .places import board_keys, call_with_player_runs
 from .runs import load_run, now_ms
 
 OPEN = "open"
@@ -87,7 +87,7 @@ def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str
     answer = call_with_player_runs(
         db, db.resolve_dispute_script,
         [keys.dispute(dispute_id), keys.disputes(OPEN), keys.disputes(RESOLVED), keys.run(run["id"]),
-         *place_keys(run), keys.audit(run["id"])],
+         keys.audit(run["id"]), *board_keys(run)],
         [moderator, decision, note, now_ms()],
         run["player"],
     )

@@ -5,7 +5,7 @@ transaction touches share a Redis Cluster slot (RQ's own queue keys are
 RQ's business). The scripts make multi-key changes atomic and idempotent.
 """
 
-from .packing import LATEST_MS, SCORE_OFFSET, TIME_SPAN
+from .packing import LADDER_GAMES, LADDER_OFFSET, LADDER_SPAN, LATEST_MS, SCORE_OFFSET, TIME_SPAN
 
 PREFIX = "{scoundrel}"
 
@@ -60,6 +60,51 @@ def daily_runs(date: str) -> str:
     return f"{PREFIX}:daily-runs:{date}"
 
 
+def dealt_board(variant: str) -> str:
+    """Sorted set: player → packed rank key of their best verified dealt game of a variant."""
+    return f"{PREFIX}:dealt-board:{variant}"
+
+
+def dealt_runs(variant: str) -> str:
+    """Hash: player → the run id that holds their place on the variant's dealt board."""
+    return f"{PREFIX}:dealt-runs:{variant}"
+
+
+def sealed_board(date: str) -> str:
+    """Sorted set: player → packed rank key of their first verified game on the day's sealed seed."""
+    return f"{PREFIX}:sealed-board:{date}"
+
+
+def sealed_runs(date: str) -> str:
+    """Hash: player → the run id that holds their place on the day's sealed board."""
+    return f"{PREFIX}:sealed-runs:{date}"
+
+
+def seed_board(variant: str, seed: str) -> str:
+    """Sorted set: player → packed rank key of their best verified open run on one (variant, seed).
+
+    No run-id hash beside it (one key per deal played, so each byte counts):
+    the run behind a place is found from the player's run list at the
+    place's submission time (``store.boards``).
+    """
+    return f"{PREFIX}:seed-board:{variant}:{seed}"
+
+
+def ladder(variant: str) -> str:
+    """Sorted set: player → packed ladder key (sum of their last games, then when they finished the last)."""
+    return f"{PREFIX}:ladder:{variant}"
+
+
+def ladder_window(variant: str, player: str) -> str:
+    """Sorted set: ``<run id>:<score>`` of the player's latest verified dealt games, by submission time (ms)."""
+    return f"{PREFIX}:ladder-window:{variant}:{player}"
+
+
+def ladder_games(variant: str) -> str:
+    """Hash: player → how many verified dealt games of the variant they have."""
+    return f"{PREFIX}:ladder-games:{variant}"
+
+
 def daily_secret() -> str:
     """String: the secret the daily seeds are derived from when none is configured."""
     return f"{PREFIX}:daily-secret"
@@ -90,50 +135,146 @@ local function audit(stream, event, actor_kind, actor, at, before, after, detail
 end
 """
 
-# KEYS: run, board, board-runs, daily-board, daily-runs, audit, pending runs,
-# metrics, latency.
-# ARGV: run id, packed rank key ("" when the run is not ranked), "1" for a
-# run on its day's daily seed, the player, the worker's name, the time (ms),
-# the verdict's metrics field, its latency bucket and latency (seconds), then
-# the verdict's fields as alternating name/value pairs.
+# Lua shared by the scripts that place runs on boards: the one Lua home of
+# which boards a run counts on and of the ranking rules.
+#
+# ``boards_of`` names the boards a verified run counts on, from its fields
+# (``RUN_FIELDS``): an open run (no ``origin``) on its variant's board, its
+# day's daily board (a run on a daily seed) and its deal's seed board; a
+# dealt run on its variant's dealt board and ladder, and on its date's sealed
+# board if it is the sealed daily. Two runs count on the same board when the
+# names match. The scripts get the keys of every kind of board the run could
+# count on, always in one order (``store.places.board_keys``): best (variant
+# or dealt board: places, runs), first (daily or sealed board: places, runs),
+# seed board, ladder, ladder window, ladder games; those the run does not
+# count on are left alone.
+#
+# A best board holds each player's best verified run (higher score, then
+# earlier submission); a first board their earliest-submitted verified run,
+# whatever its score; a seed board is a best board with no run-id hash. The
+# ladder holds, for players with at least LADDER_GAMES verified dealt games,
+# the sum of their latest LADDER_GAMES games' scores (by submission time,
+# then run id), packed with when the latest of them ended (``packing``); the
+# window keeps those games as ``<run id>:<score>`` by submission ms and the
+# games hash counts them all. A void run is not verified, so it counts on no
+# board: voiding a game of the window brings the one before back into it.
+_PLACEMENT_LUA = f"""
+local RUN_FIELDS = {{'id', 'status', 'variant', 'seed', 'score', 'submitted_ms', 'origin', 'daily', 'challenge',
+                    'date', 'player'}}
+local function run_fields(run_key)
+  local r = redis.call('HMGET', run_key, unpack(RUN_FIELDS))
+  return {{id = r[1], status = r[2], variant = r[3], seed = r[4], score = tonumber(r[5]), ms = tonumber(r[6]),
+          origin = r[7] or 'open', daily = r[8] or '', challenge = r[9] or '', date = r[10] or '', player = r[11]}}
+end
+local function boards_of(r)
+  if r.origin == 'dealt' then
+    local day = false
+    if r.challenge == 'daily' and r.date ~= '' then day = 'sealed:' .. r.date end
+    return {{best = 'dealt:' .. r.variant, first = day, seed = false, ladder = r.variant}}
+  end
+  local day = false
+  if r.daily ~= '' then day = 'daily:' .. r.daily end
+  return {{best = 'open:' .. r.variant, first = day, seed = r.variant .. ':' .. r.seed, ladder = false}}
+end
+local function pack_rank(score, ms)
+  return (score + {SCORE_OFFSET}) * {TIME_SPAN} + ({LATEST_MS} - ms)
+end
+local function outranks(packed, held)
+  return held == nil or packed > held
+end
+local function earlier(packed, held)
+  -- the inverted submission time is the rank key's low bits: larger is earlier
+  return held == nil or (packed % {TIME_SPAN}) > (held % {TIME_SPAN})
+end
+-- The player's place on a board: ``packed`` held by ``run_id``, or no place (nil).
+-- ``board_runs`` is nil for a seed board.
+local function put(board, board_runs, player, packed, run_id)
+  if packed then
+    redis.call('ZADD', board, string.format('%.0f', packed), player)
+    if board_runs then redis.call('HSET', board_runs, player, run_id) end
+  else
+    redis.call('ZREM', board, player)
+    if board_runs then redis.call('HDEL', board_runs, player) end
+  end
+end
+-- A newly verified run takes the player's place if it ``wins`` against the one held.
+local function offer(board, board_runs, player, packed, run_id, wins)
+  local held = redis.call('ZSCORE', board, player)
+  if wins(packed, tonumber(held)) then  -- tonumber(false): nil, no place held
+    put(board, board_runs, player, packed, run_id)
+  end
+end
+-- The player's ladder place from their window: ranked with LADDER_GAMES games, else off.
+local function rank_ladder(ladder, window, player)
+  local games = redis.call('ZRANGE', window, 0, -1, 'WITHSCORES')
+  if #games < 2 * {LADDER_GAMES} then
+    redis.call('ZREM', ladder, player)
+    return
+  end
+  local total = 0
+  for i = 1, #games, 2 do total = total + tonumber(string.match(games[i], ':(.*)$')) end
+  local latest_s = math.floor(tonumber(games[#games]) / 1000)
+  local packed = (total + {LADDER_OFFSET}) * {LADDER_SPAN} + ({LADDER_SPAN} - 1 - latest_s)
+  redis.call('ZADD', ladder, string.format('%.0f', packed), player)
+end
+-- A newly verified dealt game: counted, into the window if among the latest, the place recomputed.
+local function ladder_add(ladder, window, games, r)
+  redis.call('HINCRBY', games, r.player, 1)
+  redis.call('ZADD', window, string.format('%.0f', r.ms), r.id .. ':' .. r.score)
+  redis.call('ZREMRANGEBYRANK', window, 0, -{LADDER_GAMES + 1})
+  rank_ladder(ladder, window, r.player)
+end
+-- The ladder from all of a player's verified dealt games of the variant ({{ms, id, score}} each).
+local function ladder_set(ladder, window, games, player, played)
+  table.sort(played, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] < b[2]) end)
+  redis.call('DEL', window)
+  for i = math.max(1, #played - {LADDER_GAMES} + 1), #played do
+    redis.call('ZADD', window, string.format('%.0f', played[i][1]), played[i][2] .. ':' .. played[i][3])
+  end
+  if #played > 0 then
+    redis.call('HSET', games, player, #played)
+  else
+    redis.call('HDEL', games, player)
+  end
+  rank_ladder(ladder, window, player)
+end
+-- A newly verified run on the boards it counts on; ``b`` is the first of the eight board keys.
+local function place_verified(r, b)
+  local boards = boards_of(r)
+  local packed = pack_rank(r.score, r.ms)
+  offer(KEYS[b], KEYS[b + 1], r.player, packed, r.id, outranks)
+  if boards.first then offer(KEYS[b + 2], KEYS[b + 3], r.player, packed, r.id, earlier) end
+  if boards.seed then offer(KEYS[b + 4], nil, r.player, packed, r.id, outranks) end
+  if boards.ladder then ladder_add(KEYS[b + 5], KEYS[b + 6], KEYS[b + 7], r) end
+end
+"""
+
+# KEYS: run, audit, pending runs, metrics, latency, then the eight board
+# keys (see _PLACEMENT_LUA).
+# ARGV: run id, the worker's name, the time (ms), the verdict's metrics
+# field, its latency bucket and latency (seconds), then the verdict's fields
+# as alternating name/value pairs.
 # A verdict is written once, with its audit entry and its counts: a run no
 # longer pending is left alone, so a job that runs twice changes nothing
-# (either way the run leaves the pending index). On a variant's board a
-# verified run takes the player's place only if it ranks above the one
-# there. On a daily board only the player's earliest-submitted verified run
-# counts, whatever its score.
-RECORD_VERDICT = _AUDIT_LUA + f"""
-redis.call('ZREM', KEYS[7], ARGV[1])
+# (either way the run leaves the pending index). A verified run is offered
+# to every board it counts on.
+RECORD_VERDICT = _AUDIT_LUA + _PLACEMENT_LUA + """
+redis.call('ZREM', KEYS[3], ARGV[1])
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   return 0
 end
 local before = snapshot(KEYS[1])
-local fields = {{}}
-for i = 10, #ARGV do fields[#fields + 1] = ARGV[i] end
+local fields = {}
+for i = 7, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(fields))
 local after = snapshot(KEYS[1])
-audit(KEYS[6], after.status, 'worker', ARGV[5], ARGV[6], before, after, {{}})
-redis.call('HINCRBY', KEYS[8], ARGV[7], 1)
-redis.call('HINCRBY', KEYS[9], ARGV[8], 1)
-redis.call('HINCRBY', KEYS[9], 'count', 1)
-redis.call('HINCRBYFLOAT', KEYS[9], 'sum', ARGV[9])
-local packed = ARGV[2]
-if packed == '' then
-  return 1
-end
-local player = ARGV[4]
-local current = redis.call('ZSCORE', KEYS[2], player)
-if (not current) or tonumber(packed) > tonumber(current) then
-  redis.call('ZADD', KEYS[2], packed, player)
-  redis.call('HSET', KEYS[3], player, ARGV[1])
-end
-if ARGV[3] == '1' then
-  -- the inverted submission time is the packed key's low bits: larger is earlier
-  local held = redis.call('ZSCORE', KEYS[4], player)
-  if (not held) or (tonumber(packed) % {TIME_SPAN}) > (tonumber(held) % {TIME_SPAN}) then
-    redis.call('ZADD', KEYS[4], packed, player)
-    redis.call('HSET', KEYS[5], player, ARGV[1])
-  end
+audit(KEYS[2], after.status, 'worker', ARGV[2], ARGV[3], before, after, {})
+redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
+redis.call('HINCRBY', KEYS[5], ARGV[5], 1)
+redis.call('HINCRBY', KEYS[5], 'count', 1)
+redis.call('HINCRBYFLOAT', KEYS[5], 'sum', ARGV[6])
+if after.status == 'verified' then
+  place_verified(run_fields(KEYS[1]), 6)
 end
 return 1
 """
@@ -246,16 +387,6 @@ return 1
 
 # Issue 5: nothing lost when workers crash, counters that outlive processes.
 
-def board_pattern() -> str:
-    """SCAN pattern matching every variant board."""
-    return f"{PREFIX}:board:*"
-
-
-def daily_board_pattern() -> str:
-    """SCAN pattern matching every daily board."""
-    return f"{PREFIX}:daily-board:*"
-
-
 def pending_runs() -> str:
     """Sorted set: run id → when it was last queued (ms), for every run still pending.
 
@@ -342,45 +473,111 @@ return 1
 
 # Lua shared by the board reads: appends (player, score, submission time in
 # ms, run id) per place to ``reply``, unpacking the rank key (see
-# ``packing``; exact, as it is below 2^53) and fetching the run ids with one
-# HMGET.
+# ``packing``; exact, as it is below 2^53). The run ids come from the
+# board's hash, one HMGET, or for a seed board (``deal``: no hash) from each
+# player's run list: their run submitted at the place's time on that
+# variant and seed, open, verified, with that score (a batch's runs share
+# their submission time, so there may be several to look at).
 _BOARD_LUA = f"""
-local function with_runs(reply, places, runs_key)
+local function seed_run_id(player, score, ms, deal)
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', deal.player_runs .. player, ms, ms)) do
+    local r = redis.call('HMGET', deal.run .. id, 'variant', 'seed', 'status', 'score', 'origin')
+    if r[1] == deal.variant and r[2] == deal.seed and r[3] == 'verified' and tonumber(r[4]) == score
+        and not r[5] then
+      return id
+    end
+  end
+  return ''
+end
+local function with_runs(reply, places, runs_key, deal)
   if #places == 0 then
     return reply
   end
   local players = {{}}
   for i = 1, #places, 2 do players[#players + 1] = places[i] end
-  local runs = redis.call('HMGET', runs_key, unpack(players))
+  local runs = {{}}
+  if runs_key then runs = redis.call('HMGET', runs_key, unpack(players)) end
   for i = 1, #players do
     local packed = tonumber(places[2 * i])
+    local score = math.floor(packed / {TIME_SPAN}) - {SCORE_OFFSET}
+    local ms = string.format('%.0f', {LATEST_MS} - (packed % {TIME_SPAN}))
     reply[#reply + 1] = players[i]
-    reply[#reply + 1] = math.floor(packed / {TIME_SPAN}) - {SCORE_OFFSET}
-    reply[#reply + 1] = {LATEST_MS} - (packed % {TIME_SPAN})
-    reply[#reply + 1] = runs[i] or ''
+    reply[#reply + 1] = score
+    reply[#reply + 1] = ms
+    if runs_key then
+      reply[#reply + 1] = runs[i] or ''
+    else
+      reply[#reply + 1] = seed_run_id(players[i], score, ms, deal)
+    end
   end
   return reply
 end
 """
 
-# KEYS: board places, board runs. ARGV: first index, last index (0-based, best first).
+# KEYS: board places, then its run-id hash (none for a seed board). ARGV:
+# first index, last index (0-based, best first), then for a seed board its
+# variant, its seed and the prefixes of the player-runs and run keys.
 # One round trip for a board page: the total, then each place as ``with_runs`` lists it.
 BOARD_PAGE = _BOARD_LUA + """
+local deal = {variant = ARGV[3], seed = ARGV[4], player_runs = ARGV[5], run = ARGV[6]}
 local places = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
-return with_runs({redis.call('ZCARD', KEYS[1])}, places, KEYS[2])
+return with_runs({redis.call('ZCARD', KEYS[1])}, places, KEYS[2], deal)
 """
 
-# KEYS: board places, board runs. ARGV: player, places either side.
+# KEYS: as BOARD_PAGE. ARGV: player, places either side, then as BOARD_PAGE.
 # One round trip for a player's place: their 0-based index (or nothing when
 # unranked), then the window around it as BOARD_PAGE lists places.
 BOARD_POSITION = _BOARD_LUA + """
+local deal = {variant = ARGV[3], seed = ARGV[4], player_runs = ARGV[5], run = ARGV[6]}
 local index = redis.call('ZREVRANK', KEYS[1], ARGV[1])
 if not index then
   return {}
 end
 local first = math.max(0, index - tonumber(ARGV[2]))
 local places = redis.call('ZREVRANGE', KEYS[1], first, index + tonumber(ARGV[2]), 'WITHSCORES')
-return with_runs({index, first}, places, KEYS[2])
+return with_runs({index, first}, places, KEYS[2], deal)
+"""
+
+# Lua shared by the ladder reads: appends (player, sum of their last games'
+# scores, the latest game's submission ms and run id, how many games they
+# have) per place to ``reply``; the latest game is the top of the player's
+# ladder window (members ``<run id>:<score>`` by submission ms).
+_LADDER_LUA = f"""
+local function with_games(reply, places, games_key, window_prefix)
+  if #places == 0 then
+    return reply
+  end
+  local players = {{}}
+  for i = 1, #places, 2 do players[#players + 1] = places[i] end
+  local games = redis.call('HMGET', games_key, unpack(players))
+  for i = 1, #players do
+    local latest = redis.call('ZREVRANGE', window_prefix .. players[i], 0, 0, 'WITHSCORES')
+    reply[#reply + 1] = players[i]
+    reply[#reply + 1] = math.floor(tonumber(places[2 * i]) / {LADDER_SPAN}) - {LADDER_OFFSET}
+    reply[#reply + 1] = latest[2] or ''
+    reply[#reply + 1] = string.match(latest[1] or '', '^[^:]*')
+    reply[#reply + 1] = games[i] or '0'
+  end
+  return reply
+end
+"""
+
+# KEYS: ladder, ladder games. ARGV: first index, last index, the ladder
+# window key's prefix (the player's name completes it).
+LADDER_PAGE = _LADDER_LUA + """
+local places = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
+return with_games({redis.call('ZCARD', KEYS[1])}, places, KEYS[2], ARGV[3])
+"""
+
+# KEYS: as LADDER_PAGE. ARGV: player, places either side, the window prefix.
+LADDER_POSITION = _LADDER_LUA + """
+local index = redis.call('ZREVRANK', KEYS[1], ARGV[1])
+if not index then
+  return {}
+end
+local first = math.max(0, index - tonumber(ARGV[2]))
+local places = redis.call('ZREVRANGE', KEYS[1], first, index + tonumber(ARGV[2]), 'WITHSCORES')
+return with_games({index, first}, places, KEYS[2], ARGV[3])
 """
 
 
@@ -404,43 +601,40 @@ def disputes(status: str) -> str:
     return f"{PREFIX}:disputes:{status}"
 
 
-# Recomputes a player's places from all their runs, which the caller passes
-# as KEYS[first..] in submission order (``player_runs``). The count is checked
-# against ``player_runs`` first: a run submitted since the caller read the list
-# makes the script answer 'stale' before changing anything, and the caller
-# retries. The variant's board gets the best verified run by packed rank key;
-# the day's board the player's earliest-submitted verified run on that date.
-# A void run is not verified, so it never holds a place.
-_PLACES_LUA = f"""
+# Recomputes a player's places on the boards one run counts on, from all
+# their runs, which the caller passes as KEYS[first..] in submission order
+# (``player_runs``). The count is checked against ``player_runs`` first: a
+# run submitted since the caller read the list makes the script answer
+# 'stale' before changing anything, and the caller retries. Each board gets
+# what ``_PLACEMENT_LUA``'s rules give for the player's verified runs that
+# count on it.
+_PLACES_LUA = _PLACEMENT_LUA + """
 local function complete(player_runs, first)
   return redis.call('ZCARD', player_runs) == #KEYS - first + 1
 end
-local function put(board, board_runs, player, packed, run_id)
-  if packed then
-    redis.call('ZADD', board, string.format('%.0f', packed), player)
-    redis.call('HSET', board_runs, player, run_id)
-  else
-    redis.call('ZREM', board, player)
-    redis.call('HDEL', board_runs, player)
-  end
-end
-local function place(player, variant, day, board, board_runs, daily_board, daily_runs, first)
-  local best, best_id, early_ms, early_packed, early_id
+-- ``run_key``: the run whose boards to recompute; ``b``: the first of the eight board keys.
+local function place(run_key, b, first)
+  local mine = run_fields(run_key)
+  local boards = boards_of(mine)
+  local best, best_id, early, early_id, top, top_id
+  local played = {}
   for i = first, #KEYS do
-    local r = redis.call('HMGET', KEYS[i], 'id', 'status', 'variant', 'daily', 'score', 'submitted_ms')
-    if r[2] == 'verified' then
-      local ms = tonumber(r[6])
-      local packed = (tonumber(r[5]) + {SCORE_OFFSET}) * {TIME_SPAN} + ({LATEST_MS} - ms)
-      if r[3] == variant and (best == nil or packed > best) then
-        best, best_id = packed, r[1]
+    local r = run_fields(KEYS[i])
+    if r.status == 'verified' then
+      local theirs = boards_of(r)
+      local packed = pack_rank(r.score, r.ms)
+      if theirs.best == boards.best and outranks(packed, best) then best, best_id = packed, r.id end
+      if boards.first and theirs.first == boards.first and earlier(packed, early) then
+        early, early_id = packed, r.id
       end
-      if day ~= '' and r[4] == day and (early_ms == nil or ms < early_ms) then
-        early_ms, early_packed, early_id = ms, packed, r[1]
-      end
+      if boards.seed and theirs.seed == boards.seed and outranks(packed, top) then top, top_id = packed, r.id end
+      if boards.ladder and theirs.ladder == boards.ladder then played[#played + 1] = {r.ms, r.id, r.score} end
     end
   end
-  put(board, board_runs, player, best, best_id)
-  if day ~= '' then put(daily_board, daily_runs, player, early_packed, early_id) end
+  put(KEYS[b], KEYS[b + 1], mine.player, best, best_id)
+  if boards.first then put(KEYS[b + 2], KEYS[b + 3], mine.player, early, early_id) end
+  if boards.seed then put(KEYS[b + 4], nil, mine.player, top, top_id) end
+  if boards.ladder then ladder_set(KEYS[b + 5], KEYS[b + 6], KEYS[b + 7], mine.player, played) end
 end
 """
 
@@ -458,8 +652,8 @@ audit(KEYS[4], 'disputed', 'player', ARGV[2], ARGV[4], now, now, {dispute_id = A
 return 1
 """
 
-# KEYS: dispute, open disputes, resolved disputes, run, board, board-runs,
-# daily-board, daily-runs, audit, player-runs, then every run of the player.
+# KEYS: dispute, open disputes, resolved disputes, run, audit, the eight
+# board keys (see _PLACEMENT_LUA), player-runs, then every run of the player.
 # ARGV: moderator, decision (uphold, void), note, time (ms).
 # 'resolved' if the dispute already is; 'pending' to void a run with no verdict yet.
 RESOLVE_DISPUTE = _AUDIT_LUA + _PLACES_LUA + """
@@ -470,7 +664,7 @@ local status = redis.call('HGET', KEYS[4], 'status')
 if ARGV[2] == 'void' and status == 'pending' then
   return 'pending'
 end
-if not complete(KEYS[10], 11) then
+if not complete(KEYS[14], 15) then
   return 'stale'
 end
 local before = snapshot(KEYS[4])
@@ -485,15 +679,14 @@ if ARGV[2] == 'void' then
   if status ~= 'void' then
     redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
   end
-  local run = redis.call('HMGET', KEYS[4], 'player', 'variant', 'daily')
-  place(run[1], run[2], run[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8], 11)
+  place(KEYS[4], 6, 15)
 end
-audit(KEYS[9], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
+audit(KEYS[5], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
   {dispute_id = dispute_id, note = ARGV[3]})
 return 'ok'
 """
 
-# KEYS: run, board, board-runs, daily-board, daily-runs, audit, player-runs,
+# KEYS: run, audit, the eight board keys (see _PLACEMENT_LUA), player-runs,
 # then every run of the player. ARGV: moderator, time (ms).
 # Undoes a void: the run is back to its verdict and the player's places are
 # recomputed. 'not_void' if the run is not void.
@@ -501,15 +694,14 @@ RESTORE_RUN = _AUDIT_LUA + _PLACES_LUA + """
 if redis.call('HGET', KEYS[1], 'status') ~= 'void' then
   return 'not_void'
 end
-if not complete(KEYS[7], 8) then
+if not complete(KEYS[11], 12) then
   return 'stale'
 end
 local before = snapshot(KEYS[1])
 redis.call('HSET', KEYS[1], 'status', redis.call('HGET', KEYS[1], 'voided_status'))
 redis.call('HDEL', KEYS[1], 'voided_status')
-local run = redis.call('HMGET', KEYS[1], 'player', 'variant', 'daily')
-place(run[1], run[2], run[3], KEYS[2], KEYS[3], KEYS[4], KEYS[5], 8)
-audit(KEYS[6], 'restored', 'moderator', ARGV[1], ARGV[2], before, snapshot(KEYS[1]), {})
+place(KEYS[1], 3, 12)
+audit(KEYS[2], 'restored', 'moderator', ARGV[1], ARGV[2], before, snapshot(KEYS[1]), {})
 return 'ok'
 """
 
@@ -526,7 +718,7 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'pending' then
   return 'pending'
 end
-if not complete(KEYS[7], 8) then
+if not complete(KEYS[11], 12) then
   return 'stale'
 end
 local before = snapshot(KEYS[1])
@@ -540,10 +732,9 @@ local changed = false
 for _, field in ipairs({'status', 'voided_status', 'outcome', 'score', 'health', 'error'}) do
   if before[field] ~= after[field] then changed = true end
 end
-local run = redis.call('HMGET', KEYS[1], 'player', 'variant', 'daily')
-place(run[1], run[2], run[3], KEYS[2], KEYS[3], KEYS[4], KEYS[5], 8)
+place(KEYS[1], 3, 12)
 if changed or ARGV[4] == '1' then
-  audit(KEYS[6], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
+  audit(KEYS[2], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
 end
 if changed then return 'changed' end
 return 'unchanged'

@@ -8,7 +8,7 @@ import json
 
 from . import keys
 from .database import Database
-from .places import call_with_player_runs, place_keys
+from .places import board_keys, call_with_player_runs
 from .runs import now_ms
 
 
@@ -21,7 +21,7 @@ class RunPending(Exception):
 
 
 def _run_keys(run: dict) -> list[str]:
-    return [keys.run(run["id"]), *place_keys(run), keys.audit(run["id"])]
+    return [keys.run(run["id"]), keys.audit(run["id"]), *board_keys(run)]
 
 
 def restore_run(db: Database, run: dict, moderator: str) -> None:

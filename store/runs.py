@@ -16,10 +16,12 @@ from dataclasses import dataclass
 
 from . import keys
 from .audit import audit_fields
+from .boards import DEALT
 from .database import Database
 from .listing import indexed_page
 from .metrics import latency_bucket
-from .packing import iso_time, pack
+from .packing import iso_time
+from .places import board_keys
 
 PENDING = "pending"
 IDEMPOTENCY_TTL = 24 * 3600  # seconds an Idempotency-Key is remembered
@@ -39,6 +41,26 @@ def fingerprint(seed: str, variant: str, moves: list[str]) -> str:
 
 
 @dataclass(frozen=True)
+class DealtGame:
+    """What makes a run a dealt game's (FAIR-CONTRACT.md): the server dealt it card by card.
+
+    Stored on the run as ``origin`` ``dealt``, ``game_id``, ``challenge``
+    (``daily`` for the sealed daily), ``date`` (the sealed daily's UTC date)
+    and ``forfeit`` (``1``: replay with the forfeit ruling). An open run
+    stores none of them: a run without ``origin`` is open.
+    """
+
+    game_id: str
+    challenge: str = ""
+    date: str = ""
+    forfeit: bool = False
+
+    def fields(self) -> dict:
+        return {"origin": DEALT, "game_id": self.game_id, "challenge": self.challenge, "date": self.date,
+                "forfeit": "1" if self.forfeit else ""}
+
+
+@dataclass(frozen=True)
 class Submission:
     """One well-formed game to accept for a player, with what the API knows of it."""
 
@@ -47,6 +69,13 @@ class Submission:
     moves: list[str]
     daily: str = ""  # the date whose daily seed this run plays, if it does
     idempotency_key: str = ""
+    dealt: DealtGame | None = None  # set for a dealt game's run; None for a submitted (open) one
+
+    def fingerprint(self) -> str:
+        """What makes two submissions the same run: the game, for a dealt one (one run per game)."""
+        if self.dealt:
+            return f"game-{self.dealt.game_id}"
+        return fingerprint(self.seed, self.variant, self.moves)
 
 
 @dataclass
@@ -65,6 +94,7 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
         "id": run_id, "player": player, "seed": submission.seed, "variant": submission.variant,
         "moves": " ".join(submission.moves), "status": PENDING, "submitted_ms": submitted,
         "daily": submission.daily, "request_id": request_id, "job": job_id,
+        **(submission.dealt.fields() if submission.dealt else {}),
     }
     return _Pending(submission, run_id, fields)
 
@@ -72,7 +102,7 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
 def _accept(db: Database, pipe, player: str, pending: _Pending) -> None:
     """Queue ACCEPT_RUN for one submission in ``pipe``'s MULTI."""
     submission, run_id = pending.submission, pending.run_id
-    print_ = fingerprint(submission.seed, submission.variant, submission.moves)
+    print_ = submission.fingerprint()
     submitted = pending.fields["submitted_ms"]
     entry = audit_fields("submitted", "player", player, submitted, None, {"status": PENDING})
     idempotency = keys.idempotency(player, submission.idempotency_key) if submission.idempotency_key else None
@@ -225,17 +255,12 @@ def _verdict_call(run: dict, verdict: dict, worker: str, at_ms: int) -> tuple[li
         "ruleset": verdict.get("ruleset", ""),
         "engine": verdict.get("engine", ""),
     }
-    packed = pack(verdict["score"], int(run["submitted_ms"])) if status == "verified" else ""
-    daily = run.get("daily") or ""
     code = (verdict.get("error") or {}).get("code", "")
     latency = max(0.0, (at_ms - int(run["submitted_ms"])) / 1000)
-    script_keys = [
-        keys.run(run["id"]), keys.board(run["variant"]), keys.board_runs(run["variant"]),
-        keys.daily_board(daily or "none"), keys.daily_runs(daily or "none"), keys.audit(run["id"]),
-        keys.pending_runs(), keys.metrics(), keys.latency(),
-    ]
-    args = [run["id"], str(packed), "1" if daily else "", run["player"], worker, at_ms,
-            f"verdicts:{status}:{code}", latency_bucket(latency), latency, *_flatten(fields)]
+    script_keys = [keys.run(run["id"]), keys.audit(run["id"]), keys.pending_runs(), keys.metrics(), keys.latency(),
+                   *board_keys(run)]
+    args = [run["id"], worker, at_ms, f"verdicts:{status}:{code}", latency_bucket(latency), latency,
+            *_flatten(fields)]
     return script_keys, args
 
 
