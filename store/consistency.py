@@ -62,7 +62,7 @@ def expected_boards(runs: list[dict]) -> Places:
         packed = pack(int(run["score"]), int(run["submitted_ms"]))
         if run.get("origin") == DEALT:
             best(dealt_board(variant), player, packed, run["id"])
-            if run.get("challenge") == "daily":
+            if run.get("challenge") == "daily" and run.get("date"):
                 boards[sealed_board(run["date"])].setdefault(player, (packed, run["id"]))
         else:
             best(variant_board(variant), player, packed, run["id"])

@@ -25,7 +25,7 @@ def board_keys(run: dict) -> list[str]:
     """
     variant = run["variant"]
     if run.get("origin") == DEALT:
-        day = run["date"] if run.get("challenge") == "daily" else NO_DAY
+        day = (run.get("date") if run.get("challenge") == "daily" else None) or NO_DAY
         best_and_first = [keys.dealt_board(variant), keys.dealt_runs(variant),
                           keys.sealed_board(day), keys.sealed_runs(day)]
     else:
