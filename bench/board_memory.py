@@ -20,7 +20,7 @@ import redis
 
 from _harness import Client, start_stack
 from scoundrel.strategies import play_game
-from store import Database, DealtGame, Submission, accept_runs, keys
+from store import DealtGame, Submission, accept_runs, keys
 
 GAMES_PER_PLAYER = 40
 
@@ -56,7 +56,7 @@ def main() -> None:
                                         "SCOUNDREL_REDIS_TIMEOUT": "30"})  # a shared machine: no 503 on a slow batch
     try:
         connection = redis.Redis.from_url(stack.redis.url)
-        db = Database(stack.redis.url)
+        db = stack.database()
         _, token = stack.register("bench")
         open_games, dealt_games = games(runs, "open"), games(runs, "dealt")
 

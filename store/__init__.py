@@ -1,6 +1,8 @@
 """The data layer: every read and write of Redis goes through this package.
 
-Key names and Lua scripts live in ``store.keys`` alone; the modules here
+Key names live in ``store.keys`` alone, the Lua scripts in ``store/lua``
+(each called through its wrapper in ``store.scripts``), and every error the
+store raises in ``store.errors``; the modules here
 offer named operations (``submit_run``, ``record_verdicts``, ``board_page``…)
 so that views and jobs never touch Redis directly.
 """
@@ -19,12 +21,12 @@ from .boards import (
 )
 from .daily import daily_secret
 from .database import Database
+from .errors import IdempotencyConflict, NameTaken, StoreError
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
-from .players import NameTaken, create_player, player_exists, player_for_token, replace_token
 from .pending import requeue_run
+from .players import create_player, player_exists, player_for_token, replace_token
 from .runs import (
     DealtGame,
-    IdempotencyConflict,
     Submission,
     accept_runs,
     get_run,
@@ -40,6 +42,6 @@ __all__ = [
     "ladder_position", "sealed_board", "seed_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",
-    "DealtGame", "IdempotencyConflict", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
+    "DealtGame", "IdempotencyConflict", "StoreError", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
     "record_verdicts", "submit_run",
 ]

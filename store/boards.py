@@ -9,11 +9,9 @@ The ladder ranks means, not runs: ``ladder_page``, ``ladder_position``.
 
 from dataclasses import dataclass
 
-from . import keys
+from . import keys, scripts
 from .database import Database
 from .packing import LADDER_GAMES, iso_time
-
-DEALT = "dealt"  # a dealt game's run (its ``origin``; a run without one is open, submitted whole)
 
 
 @dataclass(frozen=True)
@@ -53,14 +51,6 @@ def seed_board(variant: str, seed: str) -> Board:
     return Board(keys.seed_board(variant, seed), deal=(variant, seed))
 
 
-def _call(board: Board, args: list) -> tuple[list[str], list]:
-    """The board scripts' keys and arguments: the run-id hash, or how to find a seed board's run ids."""
-    if board.deal is None:
-        return [board.places, board.runs], args
-    variant, seed = board.deal
-    return [board.places], [*args, variant, seed, keys.player_runs(""), keys.run("")]
-
-
 def _entries(first_rank: int, flat: list) -> list[dict]:
     """Board entries from the scripts' flat (player, score, submission ms, run id) places."""
     return [
@@ -72,23 +62,21 @@ def _entries(first_rank: int, flat: list) -> list[dict]:
 
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
-    reply = db.board_page_script(*_call(board, [offset, offset + limit - 1]))
+    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, deal=board.deal, first=offset,
+                               last=offset + limit - 1)
     return reply[0], _entries(offset + 1, reply[1:])
 
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
     """The player's place with ``around`` places either side (the player included), or None if unranked."""
-    reply = db.board_position_script(*_call(board, [player, around]))
+    reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, deal=board.deal, player=player,
+                                   around=around)
     if not reply:
         return None
     index, first = reply[0], reply[1]
     window = _entries(first + 1, reply[2:])
     mine = window[index - first]
     return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
-
-
-def _ladder_call(variant: str, args: list) -> tuple[list[str], list]:
-    return [keys.ladder(variant), keys.ladder_games(variant)], [*args, keys.ladder_window(variant, "")]
 
 
 def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
@@ -106,13 +94,13 @@ def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
 
 def ladder_page(db: Database, variant: str, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)``: the variant's ladder from rank ``offset + 1``."""
-    reply = db.ladder_page_script(*_ladder_call(variant, [offset, offset + limit - 1]))
+    reply = scripts.ladder_page(db.redis, variant=variant, first=offset, last=offset + limit - 1)
     return reply[0], _ladder_entries(offset + 1, reply[1:])
 
 
 def ladder_position(db: Database, variant: str, player: str, around: int) -> dict | None:
     """The player's place on the ladder with ``around`` places either side, or None if not on it."""
-    reply = db.ladder_position_script(*_ladder_call(variant, [player, around]))
+    reply = scripts.ladder_position(db.redis, variant=variant, player=player, around=around)
     if not reply:
         return None
     index, first = reply[0], reply[1]

@@ -19,8 +19,9 @@ count (a void run is not verified), each on the boards of its origin:
 from collections import defaultdict
 
 from . import keys
-from .boards import DEALT, Board, daily_board, dealt_board, sealed_board, seed_board, variant_board
+from .boards import Board, daily_board, dealt_board, sealed_board, seed_board, variant_board
 from .database import Database
+from .origins import DEALT
 from .packing import LADDER_GAMES, pack, pack_ladder
 from .runs import load_runs, now_ms
 

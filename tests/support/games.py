@@ -37,18 +37,18 @@ def scoundrel_check(stack, *args: str) -> subprocess.CompletedProcess:
 
 def moderator_token(stack, name: str = "mod") -> str:
     """A moderator created the operator's way (``scoundrel moderator add``)."""
-    from store import Database, create_moderator
+    from store import create_moderator
 
-    return create_moderator(Database(stack.redis.url), name)
+    return create_moderator(stack.database(), name)
 
 
 def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: str = "") -> dict:
     """A finished dealt game's run, accepted the way the game server hands it over
     (``store.accept_runs`` with the run's dealt fields) and verified by the stack's
     worker: the run once it has its verdict."""
-    from store import Database, DealtGame, Submission, submit_run
+    from store import DealtGame, Submission, submit_run
 
-    db = Database(stack.redis.url)
+    db = stack.database()
     try:
         dealt = DealtGame(secrets.token_hex(16), challenge=challenge, date=date)
         run, _ = submit_run(db, player, Submission(game["seed"], game["variant"], game["moves"], dealt=dealt))
