@@ -20,7 +20,8 @@ import redis
 
 from _harness import Client, start_stack
 from scoundrel.strategies import play_game
-from store import DealtGame, Submission, accept_runs, keys
+from store import Submission, accept_runs, keys
+from store.runs import Dealt
 
 GAMES_PER_PLAYER = 40
 
@@ -78,7 +79,7 @@ def main() -> None:
         for first in range(0, runs, GAMES_PER_PLAYER):
             player = f"dealer-{first // GAMES_PER_PLAYER}"
             accept_runs(db, player, [Submission(game["seed"], game["variant"], game["moves"],
-                                                dealt=DealtGame(secrets.token_hex(16)))
+                                                dealt=Dealt(secrets.token_hex(16)))
                                      for game in dealt_games[first:first + GAMES_PER_PLAYER]], runs_per_job=100)
         settle(connection)
         per_dealt = (connection.info("memory")["used_memory"] - before) / runs

@@ -16,19 +16,19 @@ from .daily_seed import daily_seed, today
 blp = Blueprint("daily", __name__, url_prefix="/v1/daily", description="The daily challenge")
 
 
-def _secret() -> str:
-    return referee().daily_secret()
-
-
-def _begun(day: str) -> str:
-    """The day as YYYY-MM-DD; 404 for a non-date or a day to come."""
+def begun_day(day: str) -> date:
+    """The UTC day a path names, once it has begun; 404 for anything else."""
     try:
         moment = date.fromisoformat(day)
     except ValueError:
         abort(404, message=f"{day!r} is not a date (YYYY-MM-DD).")
     if moment > today():
         abort(404, message="That day has not begun yet.")
-    return moment.isoformat()
+    return moment
+
+
+def _secret() -> str:
+    return referee().daily_secret()
 
 
 @blp.route("")
@@ -45,10 +45,9 @@ def current():
 @error_response(blp, 404, "Not a date, or a day not begun yet")
 def leaderboard(page_args, day):
     """Classic runs on the day's seed submitted that day; each player's first verified run counts."""
-    moment = _begun(day)
-    total, entries = board_page(db(), daily_board(moment), page_args["offset"], page_args["limit"])
-    return jsonify(date=moment, seed=daily_seed(_secret(), date.fromisoformat(moment)), total=total,
-                   entries=entries)
+    moment = begun_day(day)
+    total, entries = board_page(db(), daily_board(moment.isoformat()), page_args["offset"], page_args["limit"])
+    return jsonify(date=moment.isoformat(), seed=daily_seed(_secret(), moment), total=total, entries=entries)
 
 
 @blp.route("/<day>/sealed/leaderboard")
@@ -57,7 +56,7 @@ def leaderboard(page_args, day):
 @error_response(blp, 404, "Not a date, or a day not begun yet")
 def sealed_leaderboard(page_args, day):
     """The day's sealed daily: games the server dealt from that day's sealed seed, one per player."""
-    moment = _begun(day)
+    moment = begun_day(day).isoformat()
     total, entries = board_page(db(), sealed_board(moment), page_args["offset"], page_args["limit"])
     return jsonify(date=moment, total=total, entries=entries)
 
@@ -68,7 +67,7 @@ def sealed_leaderboard(page_args, day):
 @error_response(blp, 404, "Not a date, a day not begun yet, or the player is not on its board")
 def sealed_position(args, day, name):
     """A player's rank on the day's sealed board and the places around it."""
-    found = board_position(db(), sealed_board(_begun(day)), name, args["around"])
+    found = board_position(db(), sealed_board(begun_day(day).isoformat()), name, args["around"])
     if found is None:
         abort(404, message=f"{name!r} has no verified sealed daily game on {day}.")
     return jsonify(found)

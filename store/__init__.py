@@ -26,7 +26,6 @@ from .moderators import create_moderator, list_moderators, moderator_for_token, 
 from .pending import requeue_run
 from .players import create_player, player_exists, player_for_token, replace_token
 from .runs import (
-    DealtGame,
     Submission,
     accept_runs,
     get_run,
@@ -42,6 +41,6 @@ __all__ = [
     "ladder_position", "sealed_board", "seed_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",
-    "DealtGame", "IdempotencyConflict", "StoreError", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
+    "IdempotencyConflict", "StoreError", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
     "record_verdicts", "submit_run",
 ]

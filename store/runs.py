@@ -38,8 +38,8 @@ def fingerprint(seed: str, variant: str, moves: list[str]) -> str:
 
 
 @dataclass(frozen=True)
-class DealtGame:
-    """What makes a run a dealt game's (FAIR-CONTRACT.md): the server dealt it card by card.
+class Dealt:
+    """Where a run of a dealt game comes from (FAIR-CONTRACT.md): the fields an open run lacks.
 
     Stored on the run as ``origin`` ``dealt``, ``game_id``, ``challenge``
     (``daily`` for the sealed daily), ``date`` (the sealed daily's UTC date)
@@ -66,7 +66,7 @@ class Submission:
     moves: list[str]
     daily: str = ""  # the date whose daily seed this run plays, if it does
     idempotency_key: str = ""
-    dealt: DealtGame | None = None  # set for a dealt game's run; None for a submitted (open) one
+    dealt: Dealt | None = None  # set for a dealt game's run; None for a submitted (open) one
 
     def fingerprint(self) -> str:
         """What makes two submissions the same run: the game, for a dealt one (one run per game)."""

@@ -46,11 +46,12 @@ def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: s
     """A finished dealt game's run, accepted the way the game server hands it over
     (``store.accept_runs`` with the run's dealt fields) and verified by the stack's
     worker: the run once it has its verdict."""
-    from store import DealtGame, Submission, submit_run
+    from store import Submission, submit_run
+    from store.runs import Dealt
 
     db = stack.database()
     try:
-        dealt = DealtGame(secrets.token_hex(16), challenge=challenge, date=date)
+        dealt = Dealt(secrets.token_hex(16), challenge=challenge, date=date)
         run, _ = submit_run(db, player, Submission(game["seed"], game["variant"], game["moves"], dealt=dealt))
     finally:
         db.close()
