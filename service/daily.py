@@ -7,11 +7,12 @@ from flask_smorest import Blueprint, abort
 
 from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPositionSchema, DailyBoardSchema, DailySchema, SealedBoardSchema
-from store import board_page, board_position, daily_board, sealed_board
+from store import board_page, daily_board, sealed_board
 
 from .api import error_response
 from .context import db, referee
 from .daily_seed import daily_seed, today
+from .places import place_or_404
 
 blp = Blueprint("daily", __name__, url_prefix="/v1/daily", description="The daily challenge")
 
@@ -67,7 +68,5 @@ def sealed_leaderboard(page_args, day):
 @error_response(blp, 404, "Not a date, a day not begun yet, or the player is not on its board")
 def sealed_position(args, day, name):
     """A player's rank on the day's sealed board and the places around it."""
-    found = board_position(db(), sealed_board(begun_day(day).isoformat()), name, args["around"])
-    if found is None:
-        abort(404, message=f"{name!r} has no verified sealed daily game on {day}.")
-    return jsonify(found)
+    return place_or_404(sealed_board(begun_day(day).isoformat()), name, args["around"],
+                        f"{name!r} has no verified sealed daily game on {day}.")

@@ -6,10 +6,11 @@ from flask_smorest import Blueprint, abort
 import scoundrel
 from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPageSchema, BoardPositionSchema, LadderPageSchema, LadderPositionSchema
-from store import board_page, board_position, dealt_board, ladder_page, ladder_position, variant_board
+from store import LADDER_GAMES, board_page, dealt_board, ladder_page, ladder_position, variant_board
 
 from .api import error_response
 from .context import db
+from .places import place_or_404
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")
 
@@ -38,10 +39,8 @@ def page(page_args, variant):
 @error_response(blp, 404, "No such board, or the player is not on it")
 def position(args, variant, name):
     """A player's rank and the places around it (the player's own included)."""
-    found = board_position(db(), variant_board(_known_variant(variant)), name, args["around"])
-    if found is None:
-        abort(404, message=f"{name!r} has no verified {variant} run on the board.")
-    return jsonify(found)
+    return place_or_404(variant_board(_known_variant(variant)), name, args["around"],
+                        f"{name!r} has no verified {variant} run on the board.")
 
 
 @blp.route("/dealt/<variant>")
@@ -60,10 +59,8 @@ def dealt_page(page_args, variant):
 @error_response(blp, 404, "No such board, or the player is not on it")
 def dealt_position(args, variant, name):
     """A player's rank on the dealt board and the places around it."""
-    found = board_position(db(), dealt_board(_known_variant(variant)), name, args["around"])
-    if found is None:
-        abort(404, message=f"{name!r} has no verified dealt {variant} game on the board.")
-    return jsonify(found)
+    return place_or_404(dealt_board(_known_variant(variant)), name, args["around"],
+                        f"{name!r} has no verified dealt {variant} game on the board.")
 
 
 @blp.route("/dealt/<variant>/ladder")
@@ -85,5 +82,5 @@ def ladder_place(args, variant, name):
     """A player's rank on the ladder and the places around it."""
     found = ladder_position(db(), _known_variant(variant), name, args["around"])
     if found is None:
-        abort(404, message=f"{name!r} has fewer than 20 finished dealt {variant} games.")
+        abort(404, message=f"{name!r} has fewer than {LADDER_GAMES} finished dealt {variant} games.")
     return jsonify(found)

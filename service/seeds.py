@@ -6,10 +6,11 @@ from flask_smorest import Blueprint, abort
 import scoundrel
 from schemas.paging import SeedAroundArgs, SeedBoardArgs
 from schemas.runs import BoardPositionSchema, SeedBoardSchema
-from store import board_page, board_position, seed_board
+from store import board_page, seed_board
 
 from .api import error_response
 from .context import db
+from .places import place_or_404
 
 blp = Blueprint("seeds", __name__, url_prefix="/v1/seeds", description="Boards of one deal")
 
@@ -37,7 +38,5 @@ def page(args, seed):
 @error_response(blp, 404, "Not a seed, or the player is not on its board")
 def position(args, seed, name):
     """A player's rank on the seed's board and the places around it."""
-    found = board_position(db(), seed_board(args["variant"], _valid_seed(seed)), name, args["around"])
-    if found is None:
-        abort(404, message=f"{name!r} has no verified open {args['variant']} run on this seed.")
-    return jsonify(found)
+    return place_or_404(seed_board(args["variant"], _valid_seed(seed)), name, args["around"],
+                        f"{name!r} has no verified open {args['variant']} run on this seed.")

@@ -23,6 +23,7 @@ from .daily import daily_secret
 from .database import Database
 from .errors import IdempotencyConflict, NameTaken, StoreError
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
+from .packing import LADDER_GAMES
 from .pending import requeue_run
 from .players import create_player, player_exists, player_for_token, replace_token
 from .runs import (
@@ -37,7 +38,7 @@ from .runs import (
 )
 
 __all__ = [
-    "daily_secret", "Board", "board_page", "board_position", "daily_board", "dealt_board", "ladder_page",
+    "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "daily_board", "dealt_board", "ladder_page",
     "ladder_position", "sealed_board", "seed_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",

@@ -1,4 +1,5 @@
 --#include _rank
+--#include _around
 -- Shared by the board reads: appends (player, score, submission time in ms,
 -- run id) per place to ``reply``. The run ids come from the board's hash,
 -- one HMGET, or for a seed board (``deal``; it has no such hash) from each
@@ -20,8 +21,7 @@ local function with_runs(reply, places, runs_key, deal)
   if #places == 0 then
     return reply
   end
-  local players = {}
-  for i = 1, #places, 2 do players[#players + 1] = places[i] end
+  local players = players_of(places)
   local runs = {}
   if runs_key then runs = redis.call('HMGET', runs_key, unpack(players)) end
   for i = 1, #players do

@@ -1,4 +1,5 @@
 --#include _rank
+--#include _around
 -- Shared by the ladder reads: appends (player, the sum of their last games'
 -- scores, the latest game's submission ms and run id, how many games they
 -- have) per place to ``reply``. The latest game is the top of the player's
@@ -7,8 +8,7 @@ local function with_games(reply, places, games_key, window_prefix)
   if #places == 0 then
     return reply
   end
-  local players = {}
-  for i = 1, #places, 2 do players[#players + 1] = places[i] end
+  local players = players_of(places)
   local games = redis.call('HMGET', games_key, unpack(players))
   for i = 1, #players do
     local latest = redis.call('ZREVRANGE', window_prefix .. players[i], 0, 0, 'WITHSCORES')

@@ -2,10 +2,8 @@
 -- KEYS: as ladder_page. ARGV: player, places either side, the window key's prefix.
 -- One round trip for a player's ladder place: their 0-based index (or
 -- nothing when not on the ladder), then the window around it as ladder_page lists places.
-local index = redis.call('ZREVRANK', KEYS[1], ARGV[1])
+local index, first, places = around(KEYS[1], ARGV[1], ARGV[2])
 if not index then
   return {}
 end
-local first = math.max(0, index - tonumber(ARGV[2]))
-local places = redis.call('ZREVRANGE', KEYS[1], first, index + tonumber(ARGV[2]), 'WITHSCORES')
 return with_games({index, first}, places, KEYS[2], ARGV[3])

@@ -1,0 +1,16 @@
+"""A player's place on a board, as every board's ``/players/<name>`` answers it."""
+
+from flask import jsonify
+from flask_smorest import abort
+
+from store import Board, board_position
+
+from .context import db
+
+
+def place_or_404(board: Board, name: str, around: int, missing: str):
+    """The player's rank and the ``around`` places either side; 404 with ``missing`` when unranked."""
+    found = board_position(db(), board, name, around)
+    if found is None:
+        abort(404, message=missing)
+    return jsonify(found)
