@@ -38,8 +38,8 @@ from .runs import (
 )
 
 __all__ = [
-    "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "daily_board", "dealt_board", "ladder_page",
-    "ladder_position", "sealed_board", "seed_board", "variant_board", "Database",
+    "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "daily_board", "dealt_board",
+    "ladder_page", "ladder_position", "sealed_board", "seed_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",
     "IdempotencyConflict", "StoreError", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",

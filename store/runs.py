@@ -233,8 +233,9 @@ def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> 
     code = (verdict.get("error") or {}).get("code", "")
     latency = max(0.0, (at_ms - int(run["submitted_ms"])) / 1000)
     scripts.record_verdict(
-        pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}", latency_bucket=latency_bucket(latency),
-        latency=latency, fields={**verdict_fields(verdict), "verified_ms": str(at_ms)},
+        pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
+        latency_bucket=latency_bucket(latency), latency=latency,
+        fields={**verdict_fields(verdict), "verified_ms": str(at_ms)},
     )
 
 
