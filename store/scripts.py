@@ -165,10 +165,12 @@ def board_keys(run: dict) -> list[str]:
         day = (run.get("date") if run.get("challenge") == "daily" else None) or NO_DAY
         best_and_first = [keys.dealt_board(variant), keys.dealt_runs(variant),
                           keys.sealed_board(day), keys.sealed_runs(day)]
+        seed = ""  # on no seed board: its key names no seed (a sealed daily's may still be secret)
     else:
         day = run.get("daily") or NO_DAY
         best_and_first = [keys.board(variant), keys.board_runs(variant), keys.daily_board(day), keys.daily_runs(day)]
-    return [*best_and_first, keys.seed_board(variant, run["seed"]), keys.ladder(variant),
+        seed = run["seed"]
+    return [*best_and_first, keys.seed_board(variant, seed), keys.ladder(variant),
             keys.ladder_window(variant, run["player"]), keys.ladder_games(variant)]
 
 
