@@ -18,7 +18,7 @@ count (a void run is not verified), each on the boards of its origin:
 
 from collections import defaultdict
 
-from . import keys
+from . import keys, scripts
 from .boards import Board, daily_board, dealt_board, sealed_board, seed_board, variant_board
 from .database import Database
 from .origins import DEALT
@@ -174,3 +174,12 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
         if run["id"] not in indexed:
             problems.append(f"run {run['id']} is pending but not in the pending index: nothing will re-queue it")
     return problems
+
+
+def place_on_seed_boards(db: Database) -> int:
+    """Put every player on the seed board of each deal they have a verified open run on,
+    as the verdict script does today: for runs verified before seed boards existed.
+    Safe beside running workers (each player in one script); the places made."""
+    prefix = keys.player_runs("")
+    return sum(scripts.place_seed_boards(db, player=key.removeprefix(prefix))
+               for key in _scan(db, keys.player_runs("*")))

@@ -35,6 +35,7 @@ _FILE_DISPUTE = LuaScript("file_dispute")
 _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
 _RESTORE_RUN = LuaScript("restore_run")
 _REVERIFY_RUN = LuaScript("reverify_run")
+_PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -206,3 +207,20 @@ def reverify_run(db: Database, *, run: dict, actor_kind: str, actor: str, at_ms:
     return _with_player_runs(db, _REVERIFY_RUN, [keys.run(run["id"]), keys.audit(run["id"]), *board_keys(run)],
                              [actor_kind, actor, at_ms, "1" if log_unchanged else "", *flatten(fields)],
                              run["player"])
+
+
+def place_seed_boards(db: Database, *, player: str) -> int:
+    """Recompute the player's place on the seed board of each of their open runs (runs
+    verified before seed boards existed); the number of seed boards they are on."""
+    while True:
+        run_ids = [str(run_id) for run_id in db.redis.zrange(keys.player_runs(player), 0, -1)]
+        with db.redis.pipeline(transaction=False) as pipe:
+            for run_id in run_ids:
+                pipe.hmget(keys.run(run_id), "variant", "seed", "origin")
+            deals = pipe.execute()
+        seed_boards = [keys.seed_board(variant or "", "" if origin == DEALT else seed or "")
+                       for variant, seed, origin in deals]
+        answer = _PLACE_SEED_BOARDS.run(db.redis, [keys.player_runs(player), *map(keys.run, run_ids), *seed_boards],
+                                        [player])
+        if answer != STALE:
+            return int(answer)

@@ -8,8 +8,10 @@ behind a place: it keeps no run ids of its own).
 import time
 
 import pytest
+import redis
 
-from tests.support.games import games_by_score
+from store import keys
+from tests.support.games import games_by_score, scoundrel_check
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +90,20 @@ def test_bad_arguments_are_422_with_the_field(stack, path):
 def test_a_seed_outside_the_seed_pattern_has_no_board(stack):
     assert stack.get(f"/v1/seeds/{'x' * 65}/leaderboard").status_code == 404
     assert stack.get("/v1/seeds/not%20a%20seed/leaderboard/players/ada").status_code == 404
+
+
+def test_runs_verified_before_seed_boards_existed_are_placed_by_scoundrel_check(stack, deal):
+    before = stack.get("/v1/seeds/seed-b1/leaderboard").json()
+    raw = redis.Redis.from_url(stack.redis.url)
+    try:
+        # as an older release left them: no seed boards at all
+        raw.delete(keys.seed_board("classic", "seed-b1"), keys.seed_board("easy", "seed-b1"))
+    finally:
+        raw.close()
+    missing = scoundrel_check(stack)
+    assert missing.returncode == 1 and "seed-board:classic:seed-b1: ada is missing" in missing.stderr
+    placed = scoundrel_check(stack, "--place-seed-boards")
+    assert placed.returncode == 0, placed.stderr
+    assert "seed board place(s) recomputed" in placed.stdout
+    assert stack.get("/v1/seeds/seed-b1/leaderboard").json() == before
+    assert stack.get("/v1/seeds/seed-b1/leaderboard?variant=easy").json()["total"] == 1
