@@ -1,14 +1,14 @@
 """``/v1/leaderboards``: each player's best verified run per variant, open and dealt, and the ladder."""
 
 from flask import jsonify
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 import scoundrel
 from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPageSchema, BoardPositionSchema, LadderPageSchema, LadderPositionSchema
-from store import LADDER_GAMES, board_page, dealt_board, ladder_page, ladder_position, variant_board
+from store import LADDER_GAMES, board_page, dealt_board, find_player, ladder_page, ladder_position, variant_board
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .context import db
 from .places import place_or_404
 
@@ -38,7 +38,7 @@ def page(page_args, variant):
 @blp.response(200, BoardPositionSchema)
 @error_response(blp, 404, "No such board, or the player is not on it")
 def position(args, variant, name):
-    """A player's rank and the places around it (the player's own included)."""
+    """A player's rank and the places around it (the player's own included); the name in any case."""
     return place_or_404(variant_board(_known_variant(variant)), name, args["around"],
                         f"{name!r} has no verified {variant} run on the board.")
 
@@ -80,7 +80,8 @@ def ladder(page_args, variant):
 @error_response(blp, 404, "No such board, or the player is not on it")
 def ladder_place(args, variant, name):
     """A player's rank on the ladder and the places around it."""
-    found = ladder_position(db(), _known_variant(variant), name, args["around"])
+    player = find_player(db(), name)
+    found = ladder_position(db(), _known_variant(variant), player, args["around"]) if player else None
     if found is None:
         abort(404, message=f"{name!r} has fewer than {LADDER_GAMES} finished dealt {variant} games.")
     return jsonify(found)

@@ -1,14 +1,14 @@
 """``/v1/seeds/<seed>/leaderboard``: everyone's best open run on one deal, the fair comparison for open seeds."""
 
 from flask import jsonify
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 import scoundrel
 from schemas.paging import SeedAroundArgs, SeedBoardArgs
 from schemas.runs import BoardPositionSchema, SeedBoardSchema
 from store import board_page, seed_board
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .context import db
 from .places import place_or_404
 

@@ -85,7 +85,10 @@ def test_the_sealed_board_holds_the_days_sealed_games_only(stack, dealt):
     assert stack.get(f"/v1/daily/{today}/sealed/leaderboard/players/ada").status_code == 404
     assert stack.get("/v1/daily/2000-01-01/sealed/leaderboard").json()["total"] == 0
     assert stack.get("/v1/daily/2999-01-01/sealed/leaderboard").status_code == 404
-    assert stack.get("/v1/daily/someday/sealed/leaderboard/players/bob").status_code == 404
+    assert stack.get("/v1/daily/someday/sealed/leaderboard/players/bob").status_code == 422  # not a date
+    assert stack.get("/v1/daily/2026-02-30/sealed/leaderboard").json()["errors"] == {
+        "day": ["Not a date: YYYY-MM-DD, a day that exists."]}
+    assert stack.get(f"/v1/daily/{today}/sealed/leaderboard/players/BOB").json()["rank"] == 1  # a name in any case
 
 
 @pytest.fixture(scope="module")
