@@ -200,3 +200,38 @@ def dispute(dispute_id: str) -> str:
 def disputes(status: str) -> str:
     """Sorted set: dispute ids with ``status`` (open, resolved) scored by filing time (ms)."""
     return f"{PREFIX}:disputes:{status}"
+
+
+# Issue 10: dealt games (``store.games``); their scripts are in ``store/lua``.
+
+def game(game_id: str) -> str:
+    """Hash: a dealt game: its player, variant, seed, moves and their times, status.
+
+    No expiry while it is played (an expiring game would be a free reroll);
+    kept ``GAME_KEPT`` seconds once it ends (its run keeps the record).
+    """
+    return f"{PREFIX}:game:{game_id}"
+
+
+def games_playing() -> str:
+    """Sorted set: the id of every game being played → its last move's time (ms), for idle forfeits."""
+    return f"{PREFIX}:games-playing"
+
+
+def games_ending() -> str:
+    """Sorted set: ended games whose run may not be accepted yet → when they ended (ms).
+
+    The move that ends a game puts it here in the same script; accepting its
+    run takes it out. The sweeper accepts the run of any game left here.
+    """
+    return f"{PREFIX}:games-ending"
+
+
+def sealed_game(date: str, player: str) -> str:
+    """String: the id of the player's sealed daily game of ``date`` (one a day)."""
+    return f"{PREFIX}:sealed-game:{date}:{player}"
+
+
+def sealed_secret() -> str:
+    """String: the secret the sealed daily seeds are derived from when none is configured."""
+    return f"{PREFIX}:sealed-secret"

@@ -14,6 +14,8 @@ the wrapper then reads them again (``_with_player_runs``).
 
 from typing import Any
 
+from redis.client import Pipeline
+
 from . import keys
 from .database import Database
 from .lua import LuaScript
@@ -36,6 +38,8 @@ _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
 _RESTORE_RUN = LuaScript("restore_run")
 _REVERIFY_RUN = LuaScript("reverify_run")
 _PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
+_START_GAME = LuaScript("start_game")
+_PLAY_MOVES = LuaScript("play_moves")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -86,8 +90,13 @@ def create_token_holder(client: Any, *, holder_key: str, token_key: str, spellin
 
 
 def token_owner(client: Any, *, token_key: str, holder_prefix: str) -> tuple[str, str] | None:
-    """``(name, stored token hash)`` of whom ``token_key`` names (their key: ``holder_prefix`` + name), or None."""
+    """``(name, stored token hash)`` of whom ``token_key`` names (their key: ``holder_prefix`` + name), or None.
+
+    In a pipeline the call is queued; ``execute`` answers ``[name, hash]`` or None in its place.
+    """
     owner = _TOKEN_OWNER.run(client, [token_key], [holder_prefix])
+    if isinstance(owner, Pipeline):
+        return None
     return (owner[0], owner[1]) if owner else None
 
 
@@ -226,3 +235,18 @@ def place_seed_boards(db: Database, *, player: str) -> int:
                                         [player])
         if answer != STALE:
             return int(answer)
+def start_game(client: Any, *, game_id: str, created_ms: int, sealed_key: str | None, sealed_ttl: int,
+               fields: dict) -> list:
+    """Store a new dealt game as being played: ``['new']``; for a sealed daily game (``sealed_key``, the
+    player's one game of the day) ``['existing', id]`` instead when the player already has one."""
+    game_key = keys.game(game_id)
+    return _START_GAME.run(client, [game_key, keys.games_playing(), sealed_key or game_key],
+                           [game_id, created_ms, "1" if sealed_key else "", sealed_ttl, *flatten(fields)])
+
+
+def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int, status: str,
+               ended_ttl: int) -> list:
+    """Append the moves ``codes`` to a game still played with ``played`` moves, and set ``status``:
+    ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``."""
+    return _PLAY_MOVES.run(client, [keys.game(game_id), keys.games_playing(), keys.games_ending()],
+                           [game_id, played, codes, at_ms, status, ended_ttl])

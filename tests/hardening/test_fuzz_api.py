@@ -79,6 +79,9 @@ JSON_ENDPOINTS = {  # every operation that reads a JSON body, and the token it n
     "/v1/runs/batch": "player",
     "/v1/runs/{run_id}/disputes": "player",
     "/v1/disputes/{dispute_id}/resolve": "moderator",
+    "/v1/games": "player",
+    "/v1/games/{game_id}/moves": "player",
+    "/v1/games/{game_id}/forfeit": "player",
 }
 DEEP = 100_000  # a 200 KB body: far past json's recursion limit, well under the body limit
 
@@ -100,7 +103,8 @@ def spec(fuzzed_stack):
 
 def _post_raw(stack, path: str, body: str, token: str | None):
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    return stack.post(path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute"),
+    return stack.post(path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
+                      .replace("{game_id}", "no-such-game"),
                       data=body.encode(), headers=headers)
 
 
