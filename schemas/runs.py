@@ -62,6 +62,43 @@ class BoardPositionSchema(Schema):
     around = fields.List(fields.Nested(BoardEntrySchema))
 
 
+class LadderEntrySchema(Schema):
+    rank = fields.Integer()
+    player = fields.String()
+    mean = fields.Float(metadata={"description": "mean score of the player's last 20 finished dealt games, "
+                                                 "exact at 2 decimals"})
+    games = fields.Integer(metadata={"description": "the player's finished dealt games of the variant (20 or more)"})
+    run_id = fields.String(metadata={"description": "the latest game counted"})
+    submitted_at = fields.String(metadata={"description": "when the latest game counted ended"})
+
+
+class LadderPageSchema(Schema):
+    variant = fields.String()
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(LadderEntrySchema))
+
+
+class LadderPositionSchema(Schema):
+    rank = fields.Integer()
+    mean = fields.Float()
+    games = fields.Integer()
+    run_id = fields.String()
+    around = fields.List(fields.Nested(LadderEntrySchema))
+
+
+class SealedBoardSchema(Schema):
+    date = fields.String()
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(BoardEntrySchema))
+
+
+class SeedBoardSchema(Schema):
+    seed = fields.String()
+    variant = fields.String()
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(BoardEntrySchema))
+
+
 class DailySchema(Schema):
     date = fields.String()
     seed = fields.String()

@@ -29,6 +29,7 @@ from . import (
     runs,
     sealed,
     security,
+    seeds,
 )
 from .api import ErrorResponses, RefereeApi
 from .context import Referee
@@ -71,7 +72,7 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    for module in (health, players, runs, games, leaderboards, daily, sealed, disputes, moderation):
+    for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation):
         api.register_blueprint(module.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)

@@ -20,7 +20,8 @@ from .database import Database
 from .errors import IdempotencyConflict, NoSuchRun
 from .listing import indexed_page
 from .metrics import latency_bucket
-from .packing import iso_time, pack
+from .origins import DEALT
+from .packing import iso_time
 from .verdicts import stored_int, verdict_fields
 
 PENDING = "pending"
@@ -53,7 +54,7 @@ class Dealt:
         return hashlib.sha256(f"run\n{self.game_id}".encode()).hexdigest()[:16]
 
     def fields(self) -> dict:
-        return {"origin": "dealt", "game_id": self.game_id, "challenge": self.challenge, "date": self.date,
+        return {"origin": DEALT, "game_id": self.game_id, "challenge": self.challenge, "date": self.date,
                 "forfeit": "1" if self.forfeit else "", "dealt_ms": self.dealt_ms, "move_gaps": self.move_gaps}
 
 
@@ -253,12 +254,10 @@ def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> 
     status = verdict["status"]
     code = (verdict.get("error") or {}).get("code", "")
     latency = max(0.0, (at_ms - int(run["submitted_ms"])) / 1000)
-    # A dealt game's run never enters an open board (FAIR-CONTRACT: the dealt boards are its own).
-    ranked = status == "verified" and run.get("origin", "open") == "open"
     scripts.record_verdict(
-        pipe, run=run, packed=pack(verdict["score"], int(run["submitted_ms"])) if ranked else None,
-        worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}", latency_bucket=latency_bucket(latency),
-        latency=latency, fields={**verdict_fields(verdict), "verified_ms": str(at_ms)},
+        pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
+        latency_bucket=latency_bucket(latency), latency=latency,
+        fields={**verdict_fields(verdict), "verified_ms": str(at_ms)},
     )
 
 
