@@ -3,6 +3,7 @@
 // errors in the service's shape {code, status, message, errors?}; and issue 10's dealt games
 // (tools/fake-games.js).
 import { createServer } from "node:http";
+import { pathToFileURL } from "node:url";
 
 import { batchErrors, replay, submissionErrors } from "../src/index.js";
 import { dealtGames, utcToday } from "./fake-games.js";
@@ -20,7 +21,15 @@ const STATUS_TEXT = {
   503: "Service Unavailable",
 };
 
-export async function startFakeServer() {
+// As the service with SCOUNDREL_CORS_ORIGINS=*: a page from another origin may call it (examples/play.html).
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key",
+  "Access-Control-Expose-Headers": "Location, Retry-After",
+};
+
+export async function startFakeServer({ port = 0 } = {}) {
   const players = new Map(); // token -> name
   const runs = new Map(); // id -> run
   const byPlayerGame = new Map(); // player|seed|variant|moves -> id
@@ -42,7 +51,7 @@ export async function startFakeServer() {
   }
 
   function send(response, status, payload, headers = {}) {
-    const sent = { "Content-Type": "application/json", ...headers };
+    const sent = { "Content-Type": "application/json", ...CORS, ...headers };
     const text = payload === undefined ? "" : JSON.stringify(payload);
     const { method, url } = response.req;
     state.responses.push({ method, url, status, headers: sent, body: text });
@@ -67,6 +76,7 @@ export async function startFakeServer() {
 
   const server = createServer(async (request, response) => {
     const text = await body(request);
+    if (request.method === "OPTIONS") return send(response, 204); // a browser's CORS preflight
     state.requests.push({ method: request.method, url: request.url, headers: request.headers, body: text });
     if (Buffer.byteLength(text) > state.maxBodyBytes) {
       return fail(response, 413, "The body is larger than the service accepts.");
@@ -196,11 +206,16 @@ export async function startFakeServer() {
 
   const games = dealtGames({ fail, send, playerOf, createRun, runOf: (id) => runs.get(id), state });
 
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
+  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${server.address().port}`,
     state,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
+}
+
+// `node tools/fake-server.js [port]`: serve until stopped, the URL on the first line of stdout.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { baseUrl } = await startFakeServer({ port: Number(process.argv[2] ?? 0) });
+  console.log(baseUrl);
 }
