@@ -9,7 +9,7 @@ export const STATUS_CODES = Object.freeze({
   400: "bad_request", // the body is not JSON
   401: "unauthorized", // no token, or a wrong one
   404: "not_found",
-  409: "conflict", // a taken name, a game's moves changed meanwhile, a second sealed daily game
+  409: "conflict", // a taken name, a dealt game moved on or over, a second sealed daily game
   413: "too_large", // the body is larger than the service accepts
   422: "invalid", // a malformed submission: see `errors`
   429: "rate_limited", // see `retryAfter`
@@ -40,9 +40,9 @@ export class ApiError extends Error {
 }
 
 /**
- * A 409: the player name is taken, a dealt game has another number of moves
- * played than the request expected, or the player already started today's
- * sealed daily game (`gameId`: that game's id, else null).
+ * A 409: the player name is taken; a dealt game has another number of moves
+ * played than the request expected, or is over; or the player already
+ * started today's sealed daily game (`gameId`: that game's id, else null).
  */
 export class ConflictError extends ApiError {
   constructor(message, { gameId = null, ...options } = {}) {

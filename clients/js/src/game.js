@@ -48,7 +48,8 @@ export class MoveError extends Error {
  * (`card_not_in_room`, `weapon_not_usable`, `flee_not_allowed`,
  * `move_after_game_over`), `ruling` the RULES.md id, `message` the referee's
  * own words ("Move 7: …"). A dealt game's move refused by the server has
- * the ApiError of that answer as `cause`.
+ * the ApiError of that answer as `cause`, and may also be `room_not_dealt`
+ * (a move after one that deals new cards, in the same request; no ruling).
  */
 export class IllegalMoveError extends MoveError {
   constructor(error, move, { cause } = {}) {
