@@ -48,6 +48,6 @@ def test_a_dealt_game_played_by_clicking_legal_moves_ends_with_a_checked_deal(pa
 
 
 def test_a_forfeit_from_the_page(page, fake_api):
-    verdict = play_dealt_game(page, fake_api, name="page-quitter", forfeit_after=2)
+    verdict = play_dealt_game(page, fake_api, name="page-quitter", forfeit_after=1)  # one move cannot kill
     assert "Verdict: verified forfeit" in verdict
     assert "The deal checks out." in verdict, verdict
