@@ -51,3 +51,12 @@ def test_a_forfeit_from_the_page(page, fake_api):
     verdict = play_dealt_game(page, fake_api, name="page-quitter", forfeit_after=1)  # one move cannot kill
     assert "Verdict: verified forfeit" in verdict
     assert "The deal checks out." in verdict, verdict
+
+
+def test_the_sealed_daily_from_the_page_stays_sealed_and_a_second_start_resumes_it(page, fake_api):
+    verdict = play_dealt_game(page, fake_api, name="page-daily", daily=True)
+    assert "The seed stays sealed until the UTC day" in verdict, verdict
+    game_id = verdict.rsplit("(game ", 1)[1].rstrip(").")
+    page.locator("#deal button").click()  # the same player, the same day: today's game again
+    expect(page.locator("#dealt-status")).to_contain_text(f"Game {game_id} (classic, sealed daily of ")
+    expect(page.locator("#dealt-verdict")).to_contain_text("stays sealed")
