@@ -19,6 +19,8 @@ COPY service ./service
 COPY store ./store
 COPY worker ./worker
 COPY cli ./cli
+COPY settings ./settings
+COPY verification ./verification
 RUN pip install . && rm -rf build *.egg-info
 
 # A user without privileges: the service never needs root.

@@ -1,6 +1,6 @@
 """``scoundrel api``: the HTTP API under gunicorn, a production WSGI server."""
 
-import os
+from settings import Settings
 
 
 def _freeze_startup_objects(worker) -> None:
@@ -17,18 +17,19 @@ def _freeze_startup_objects(worker) -> None:
 
 def gunicorn_options(host: str, port: int) -> dict:
     """Server settings: the SCOUNDREL_API_* variables, documented in the README."""
+    settings = Settings.from_env()
     return {
         "bind": f"{host}:{port}",
-        "workers": int(os.environ.get("SCOUNDREL_API_WORKERS", "2")),
-        "threads": int(os.environ.get("SCOUNDREL_API_THREADS", "4")),
+        "workers": settings.api_workers,
+        "threads": settings.api_threads,
         "worker_class": "gthread",
         "timeout": 30,
         "graceful_timeout": 5,
-        "accesslog": os.environ.get("SCOUNDREL_ACCESS_LOG") or None,
+        "accesslog": settings.access_log or None,
         "proc_name": "scoundrel-api",
         "post_worker_init": _freeze_startup_objects,
         "control_socket_disable": True,  # gunicorn 27: one shared socket path would clash between instances
-        "logconfig_dict": _json_logging(os.environ.get("SCOUNDREL_LOG_LEVEL") or "INFO"),
+        "logconfig_dict": _json_logging(settings.log_level),
     }
 
 
@@ -70,6 +71,7 @@ def run(args) -> int:
 def register(subparsers) -> None:
     parser = subparsers.add_parser("api", help="run the HTTP API (gunicorn)",
                                    description="Run the HTTP API under gunicorn. Redis: REDIS_URL.")
-    parser.add_argument("--host", default=os.environ.get("SCOUNDREL_HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("SCOUNDREL_PORT", "8000")))
+    settings = Settings.from_env()
+    parser.add_argument("--host", default=settings.host)
+    parser.add_argument("--port", type=int, default=settings.port)
     parser.set_defaults(func=run)

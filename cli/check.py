@@ -1,16 +1,16 @@
 """``scoundrel check``: compare the boards with a recomputation from the stored runs."""
 
-import os
 import sys
+
+from settings import Settings
 
 
 def run(args) -> int:
-    from service.config import Settings
     from store import Database
     from store.consistency import check
+    from store.database import BULK_TIMEOUT
 
-    settings = Settings.from_env()
-    db = Database(settings.redis_url, settings.queue, settings.job_timeout, socket_timeout=30.0)
+    db = Database.from_settings(Settings.from_env(), timeout=BULK_TIMEOUT)
     problems = check(db, args.pending_limit)
     if problems:
         print(f"scoundrel check: {len(problems)} problem(s)", file=sys.stderr)
@@ -26,6 +26,6 @@ def register(subparsers) -> None:
         "check", help="check the boards against the stored runs",
         description="Recompute every board from the stored runs and compare; report runs pending too long. "
                     "Exits 1 with a report on any mismatch. Redis: REDIS_URL.")
-    parser.add_argument("--pending-limit", type=float, default=float(os.environ.get("SCOUNDREL_PENDING_TIMEOUT", 60)) * 5,
+    parser.add_argument("--pending-limit", type=float, default=Settings.from_env().pending_timeout * 5,
                         help="seconds a run may be pending before it counts as stuck (default: %(default)s)")
     parser.set_defaults(func=run)

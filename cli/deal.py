@@ -3,7 +3,6 @@
 import sys
 
 import scoundrel
-from schemas.submission import SEED_MESSAGE
 
 
 def register(subparsers) -> None:
@@ -13,13 +12,13 @@ def register(subparsers) -> None:
         description="Print the dungeon dealt from SEED (deal-v1): 44 card codes, top first, space-separated.",
         epilog="A seed that starts with '-' goes after '--': scoundrel deal -- -x1",
     )
-    parser.add_argument("seed", metavar="SEED", help="1-64 characters from A-Z a-z 0-9 _ -")
+    parser.add_argument("seed", metavar="SEED", help=scoundrel.SEED_RULE)
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     if not scoundrel.is_valid_seed(args.seed):
-        print(f"scoundrel deal: invalid seed {args.seed!r}: {SEED_MESSAGE}", file=sys.stderr)
+        print(f"scoundrel deal: invalid seed {args.seed!r}: {scoundrel.SEED_MESSAGE}", file=sys.stderr)
         return 2
     print(" ".join(scoundrel.deal(args.seed)))
     return 0

@@ -2,14 +2,13 @@
 
 import sys
 
-from service.config import Settings
+from settings import Settings
 
 
 def _database():
     from store import Database  # imported when used: redis and rq are heavy for other commands
 
-    settings = Settings.from_env()
-    return Database(settings.redis_url, settings.queue, settings.job_timeout)
+    return Database.from_settings(Settings.from_env())
 
 
 def add(args) -> int:

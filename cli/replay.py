@@ -4,11 +4,11 @@ Exit status: 0 for a verified game (won or lost), 1 for a rejected one,
 2 for input that is not a well-formed submission (its errors on stderr).
 """
 
-import os
 import sys
 
 import scoundrel
 from schemas import load_submission
+from settings import Settings
 
 from .submissions import load_json_submission
 from .trace_table import SUIT_SYMBOLS, TraceTable
@@ -61,7 +61,7 @@ def run(args) -> int:
     seed, moves, variant = submission["seed"], submission["moves"], submission["variant"]
     verdict = scoundrel.replay(seed, moves, variant, trace=True)
     symbols = not args.ascii and _can_print(SUIT_SYMBOLS)
-    table = TraceTable(symbols=symbols, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    table = TraceTable(symbols=symbols, color=sys.stdout.isatty() and Settings.from_env().color)
     print("\n".join(table.render(seed, variant, moves, verdict)))
     return 0 if verdict.status == "verified" else 1
 

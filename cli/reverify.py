@@ -39,13 +39,14 @@ def run(args) -> int:
     if args.all == bool(args.variant or args.since):
         args.parser.error("choose --all, or --variant and/or --since")
 
-    from service.config import Settings
+    from settings import Settings
     from store import Database, load_run
+    from store.database import BULK_TIMEOUT
+    from store.errors import NoSuchRun, RunPending
     from store.moderation import run_ids
-    from worker.reverify import RunPending, reverify_run
+    from verification import reverify_run
 
-    settings = Settings.from_env()
-    db = Database(settings.redis_url, settings.queue, settings.job_timeout)
+    db = Database.from_settings(Settings.from_env(), timeout=BULK_TIMEOUT)
     since_ms = None
     if args.since:
         since_ms = int(datetime.combine(args.since, datetime.min.time(), timezone.utc).timestamp() * 1000)
@@ -66,7 +67,7 @@ def run(args) -> int:
             except RunPending:
                 skipped += 1
                 continue
-            if result is None:
+            except NoSuchRun:
                 continue
             checked += 1
             if result["changed"]:

@@ -36,6 +36,8 @@ from urllib.parse import urlsplit
 
 import platformdirs
 
+from settings import Settings
+
 from .redis_server import RedisServer
 
 DATA_DIR = platformdirs.user_data_dir("scoundrel-referee")
@@ -204,7 +206,8 @@ def run(args) -> int:
         _say("--workers must be 0 or more")
         return 2
     data_dir = Path(args.data_dir).expanduser().resolve()
-    redis_url = os.environ.get("REDIS_URL") or None
+    settings = Settings.from_env()
+    redis_url = settings.redis_url if settings.redis_url_given else None
     lock = None
     if redis_url is None:
         lock = _lock(data_dir)
@@ -226,9 +229,10 @@ def register(subparsers) -> None:
         "up", help="run everything: Redis, the API and workers",
         description="Run the whole service: a private Redis (unless REDIS_URL is set), the API and workers. "
                     "Ctrl-C stops it all.")
-    parser.add_argument("--host", default=os.environ.get("SCOUNDREL_HOST", "127.0.0.1"),
+    settings = Settings.from_env()
+    parser.add_argument("--host", default=settings.host,
                         help="address the API listens on (default: %(default)s)")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("SCOUNDREL_PORT", "8000")),
+    parser.add_argument("--port", type=int, default=settings.port,
                         help="API port (default: %(default)s)")
     parser.add_argument("--data-dir", default=DATA_DIR,
                         help="where the private Redis keeps its data (default: %(default)s)")

@@ -1,6 +1,6 @@
 """``scoundrel worker``: an RQ worker on the verification queue."""
 
-from service.config import Settings
+from settings import Settings
 
 
 def run(args) -> int:

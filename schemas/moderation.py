@@ -2,6 +2,8 @@
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
+from store.disputes import OPEN, STATUSES
+
 from .paging import PageArgs
 from .runs import RuleErrorSchema, RunSchema
 
@@ -33,7 +35,7 @@ class DisputeListArgs(PageArgs):
     class Meta:
         unknown = EXCLUDE
 
-    status = fields.String(load_default="open", validate=validate.OneOf(("open", "resolved")))
+    status = fields.String(load_default=OPEN, validate=validate.OneOf(STATUSES))
 
 
 class DisputePageSchema(Schema):

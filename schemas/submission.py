@@ -9,7 +9,6 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 import scoundrel
 
-SEED_MESSAGE = "Seed must be 1-64 characters from A-Z a-z 0-9 _ -."
 MOVE_MESSAGE = (
     "Not a move in the notation: use flee, H<v>, D<v>, or S<v>/C<v> followed by w (weapon) or b (barehanded) (R2)."
 )
@@ -17,7 +16,7 @@ MOVE_MESSAGE = (
 
 def _check_seed(seed: str) -> None:
     if not scoundrel.is_valid_seed(seed):
-        raise ValidationError(SEED_MESSAGE)
+        raise ValidationError(scoundrel.SEED_MESSAGE)
 
 
 class MoveList(fields.Field):

@@ -11,7 +11,7 @@ CLI and the referee service all judge a game with the very same code.
 """
 
 from .cards import CANONICAL_ORDER, KIND, VALUE
-from .deal import DEAL_VERSION, SEED_PATTERN, deal, is_valid_seed
+from .deal import DEAL_VERSION, SEED_MESSAGE, SEED_PATTERN, SEED_RULE, deal, is_valid_seed
 from .moves import MOVES, Drink, Equip, FightBarehanded, FightWithWeapon, Flee, Move, parse_move
 from .replay import MAX_MOVES, Game, InvalidSubmission, replay, submission_errors
 from .rules import (
@@ -33,7 +33,8 @@ from .verdict import ENGINE_VERSION, RULESET, RuleError, Step, Verdict
 __version__ = ENGINE_VERSION
 
 __all__ = [
-    "CANONICAL_ORDER", "KIND", "VALUE", "DEAL_VERSION", "SEED_PATTERN", "deal", "is_valid_seed",
+    "CANONICAL_ORDER", "KIND", "VALUE",
+    "DEAL_VERSION", "SEED_MESSAGE", "SEED_PATTERN", "SEED_RULE", "deal", "is_valid_seed",
     "MOVES", "Drink", "Equip", "FightBarehanded", "FightWithWeapon", "Flee", "Move", "parse_move",
     "MAX_MOVES", "Game", "InvalidSubmission", "replay", "submission_errors",
     "CLASSIC", "EASY", "HARD", "REJECTION_CODES", "VARIANTS", "IllegalMove", "Violation",

@@ -32,6 +32,10 @@ _LIMIT = {n: (2**32 // n) * n for n in _SIZES}
 _ALWAYS_ACCEPTED = min(_LIMIT.values())
 
 
+SEED_RULE = "1-64 characters from A-Z a-z 0-9 _ -"  # SEED_PATTERN in words, as every error message says it
+SEED_MESSAGE = f"Seed must be {SEED_RULE}."
+
+
 def is_valid_seed(seed: object) -> bool:
     """True for a seed of 1–64 characters from ``A–Z a–z 0–9 _ -``."""
     return isinstance(seed, str) and SEED_PATTERN.fullmatch(seed) is not None
@@ -43,7 +47,7 @@ def deal(seed: str) -> list[str]:
     Raises ValueError for a seed outside the seed pattern.
     """
     if not is_valid_seed(seed):
-        raise ValueError(f"invalid seed {seed!r}: 1-64 characters from A-Z a-z 0-9 _ -")
+        raise ValueError(f"invalid seed {seed!r}: {SEED_RULE}")
     prefix = b"scoundrel/deal/v1:" + seed.encode("ascii") + b":"
     words = _unpack_words(b"".join([sha256(prefix + counter).digest() for counter in _COUNTERS]))
     cards = list(CANONICAL_ORDER)

@@ -4,7 +4,7 @@ This is what the referee runs for every submitted game, so the loop is kept
 tight; the step trace is only built when asked for.
 """
 
-from .deal import deal, is_valid_seed
+from .deal import SEED_MESSAGE, deal, is_valid_seed
 from .moves import MOVES, Move, parse_move
 from .rules import CLASSIC, INCOMPLETE, VARIANTS, IllegalMove, apply, check, legal_moves, play_out, start
 from .state import Effect, State
@@ -32,7 +32,7 @@ def submission_errors(seed: object, moves: object, variant: object) -> dict[str,
     """
     errors: dict[str, list] = {}
     if not is_valid_seed(seed):
-        errors["seed"] = ["Seed must be 1-64 characters from A-Z a-z 0-9 _ -."]
+        errors["seed"] = [SEED_MESSAGE]
     if variant not in VARIANTS:
         errors["variant"] = [f"Variant must be one of: {', '.join(VARIANTS)}."]
     if not isinstance(moves, list | tuple):

@@ -4,7 +4,8 @@
 answers with a ``Violation`` (code, ruling, message); ``apply`` changes the
 state and reports the ``Effect``. Both cite the rulings of RULES.md by id.
 ``play_out`` is the referee's lean path through a whole move list: the same
-rulings without building an ``Effect`` per move.
+rulings without building an ``Effect`` per move (its docstring maps each of
+its branches to the rulings and the functions it stands in for).
 """
 
 from dataclasses import dataclass, replace
@@ -221,6 +222,29 @@ def play_out(state: State, moves, variant: str = CLASSIC) -> tuple[int, Violatio
     move is legal. Anything else (every illegal move, and odd hand-built
     positions) goes back to ``check``, which stays the one place that
     rejects and explains, and to ``apply``.
+
+    It earns its second copy of the rulings (about 5x the traced path, see
+    ``bench/engine.py``); ``tests/engine/test_properties.py`` holds it equal
+    to ``apply`` move by move (end state and first violation) on random
+    games with random edits. Which branch implements which ruling, and the
+    function of ``check``/``apply`` it stands in for:
+
+    ==========================  ==================  ============================
+    branch                      rulings             stands in for
+    ==========================  ==================  ============================
+    game over / empty room      R12, R13            ``check`` (it rejects)
+    ``FightWithWeapon``         R4, R10, R11        ``_weapon_violation``, ``_fight_with_weapon``
+    ``FightBarehanded``         R4, R11             ``_fight_barehanded``
+    ``Drink``                   R4, R8, R15         ``_drink``
+    ``Equip``                   R4, R9              ``_equip``
+    ``Flee``                    R6, R7, R14         ``_flee_violation``, ``_flee``
+    ``not accepted``            all (R4-R14)        ``check`` then ``apply``
+    after a played card         R4, R5, R6, R12     the tail of ``apply``, ``deal_room``
+    ==========================  ==================  ============================
+
+    ``card in room`` in every card branch is R4's "only a card of the room
+    is played"; the bonus (R15) is reset by every card but a potion drunk
+    at full health.
     """
     room, dungeon, kills = state.room, state.dungeon, state.kills
     health, weapon, played = state.health, state.weapon, state.played_in_room

@@ -11,12 +11,12 @@ from flask import Blueprint, Flask, request
 from flask_smorest import abort
 
 import scoundrel
+from settings import Settings
 from store import Database
 
 from . import daily, errors, health, leaderboards, metrics, players, request_log, runs, security
 from .api import ErrorResponses, RefereeApi
 from . import disputes, moderation, pages
-from .config import Settings
 from .context import Referee
 
 DOCS_ASSETS = "/v1/docs-assets/"
@@ -46,7 +46,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(_openapi_config(), MAX_CONTENT_LENGTH=settings.max_body_bytes)
     app.json.sort_keys = False
-    db = Database(settings.redis_url, settings.queue, settings.job_timeout, settings.redis_timeout)
+    db = Database.from_settings(settings)
     app.extensions["referee"] = Referee(settings=settings, db=db)
 
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})

@@ -4,9 +4,8 @@ from dataclasses import dataclass, field
 
 from flask import current_app
 
+from settings import Settings
 from store import Database, daily_secret
-
-from .config import Settings
 
 
 @dataclass

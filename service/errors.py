@@ -1,4 +1,8 @@
-"""Failures that are not the client's fault, answered without internals.
+"""Errors answered in one place: what the store refused, and failures that are not the client's fault.
+
+Each store error (``store.errors``) has its HTTP status in ``STORE_ERROR_STATUS``
+and answers in the one error shape with the sentence it carries (and, for a
+422, its field errors), so a view just lets it propagate.
 
 Redis being unreachable is a 503 with ``Retry-After`` (the client should try
 again), never a 500 and never a hang: the Redis clients time out first. Any
@@ -9,14 +13,47 @@ has the traceback under that id).
 
 import logging
 
-from flask import Flask, g, jsonify
-from werkzeug.exceptions import InternalServerError
+from flask import Flask, current_app, g, jsonify
+from flask_smorest import abort
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from store.errors import (
+    AlreadyResolved,
+    IdempotencyConflict,
+    NameTaken,
+    NoSuchDispute,
+    NoSuchRun,
+    NotInError,
+    NotVoid,
+    RunPending,
+    StoreError,
+)
 
 RETRY_AFTER_SECONDS = 5
 
 log = logging.getLogger(__name__)
+
+STORE_ERROR_STATUS: dict[type[StoreError], int] = {
+    NoSuchRun: 404,
+    NoSuchDispute: 404,
+    NameTaken: 409,
+    RunPending: 409,
+    NotVoid: 409,
+    NotInError: 409,
+    AlreadyResolved: 409,
+    IdempotencyConflict: 422,
+}
+
+
+def _store_refused(error: StoreError):
+    """The store error as flask-smorest answers an ``abort``: the same JSON shape as every error."""
+    status = next(STORE_ERROR_STATUS[kind] for kind in type(error).__mro__ if kind in STORE_ERROR_STATUS)
+    try:
+        abort(status, message=error.message, **({"errors": error.fields} if error.fields else {}))
+    except HTTPException as refusal:
+        return current_app.handle_http_exception(refusal)
 
 
 def _storage_unavailable(error):
@@ -39,6 +76,7 @@ def _internal_error(error):
 
 
 def init_app(app: Flask) -> None:
+    app.register_error_handler(StoreError, _store_refused)
     app.register_error_handler(InternalServerError, _internal_error)
     app.register_error_handler(RedisConnectionError, _storage_unavailable)
     app.register_error_handler(RedisTimeoutError, _storage_unavailable)

@@ -1,14 +1,14 @@
 """``/v1/runs/<id>/…``: a run's replay and audit log, and the moderators' restore and re-verify."""
 
 from flask import g
-from flask_smorest import Blueprint, abort
+from flask_smorest import Blueprint
 
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
-from store import get_run, load_run
+from store import get_run
 from store.audit import audit_log
-from store.moderation import NotVoid, restore_run
-from worker.reverify import RunPending, reverify_run
+from store.moderation import restore_run
+from verification import reverify_run
 
 from .auth import moderator_endpoint
 from .context import db
@@ -18,25 +18,18 @@ blp = Blueprint("moderation", __name__, url_prefix="/v1/runs",
                 description="Replays, audit logs, restoring and re-verifying runs")
 
 
-def _run(run_id: str) -> dict:
-    run = get_run(db(), run_id)
-    if run is None:
-        abort(404, message=f"No run {run_id!r}.")
-    return run
-
-
 @blp.route("/<run_id>/replay")
 @blp.response(200, ReplaySchema)
 def replay(run_id):
     """The run move by move, replayed now with the current engine (a pending run too)."""
-    return run_replay(_run(run_id))
+    return run_replay(get_run(db(), run_id))
 
 
 @blp.route("/<run_id>/audit-log")
 @blp.response(200, AuditLogSchema)
 def audit(run_id):
     """Every change of the run, oldest first; public, as runs are."""
-    _run(run_id)
+    get_run(db(), run_id)
     return {"run_id": run_id, "entries": audit_log(db(), run_id)}
 
 
@@ -47,13 +40,7 @@ def audit(run_id):
 @blp.alt_response(409, description="The run is not void")
 def restore(run_id):
     """Undo a void: the run is back to its verdict and its player's places are recomputed."""
-    stored = load_run(db(), run_id)
-    if stored is None:
-        abort(404, message=f"No run {run_id!r}.")
-    try:
-        restore_run(db(), stored, g.moderator)
-    except NotVoid:
-        abort(409, message="Only a void run can be restored.")
+    restore_run(db(), run_id, g.moderator)
     return get_run(db(), run_id)
 
 
@@ -64,10 +51,5 @@ def restore(run_id):
 @blp.alt_response(409, description="The run is still pending")
 def reverify(run_id):
     """Replay the run with the current engine; the verdict and boards follow, the audit log says if it changed."""
-    try:
-        result = reverify_run(db(), run_id, "moderator", g.moderator)
-    except RunPending:
-        abort(409, message="The run is still pending; its worker judges it first.")
-    if result is None:
-        abort(404, message=f"No run {run_id!r}.")
+    result = reverify_run(db(), run_id, "moderator", g.moderator)
     return {**result, "run": get_run(db(), run_id)}

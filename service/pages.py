@@ -7,6 +7,7 @@ the page fetches ``/v1/runs/<id>/replay`` and draws it.
 from flask import Blueprint, render_template
 
 from store import get_run
+from store.errors import NoSuchRun
 
 from .context import db
 
@@ -16,7 +17,8 @@ blp = Blueprint("pages", __name__, template_folder="templates", static_folder="s
 
 @blp.route("/runs/<run_id>")
 def viewer(run_id):
-    run = get_run(db(), run_id)
-    if run is None:
+    try:
+        run = get_run(db(), run_id)
+    except NoSuchRun:
         return render_template("missing.html", run_id=run_id), 404
     return render_template("viewer.html", run=run)

@@ -7,7 +7,7 @@ import scoundrel
 from schemas import SubmissionSchema, load_submission
 from schemas.batch import BatchResultSchema, BatchSchema
 from schemas.runs import RunSchema
-from store import IdempotencyConflict, Submission, accept_runs, get_run, requeue_run, submit_run
+from store import Submission, accept_runs, get_run, requeue_run, submit_run
 
 from .api import error_response
 from .auth import BEARER, moderator_endpoint, player_required
@@ -55,12 +55,7 @@ def _submission(body: dict, idempotency_key: str | None = None) -> Submission:
 @error_response(blp, 401, "No or wrong player token")
 def submit(submission):
     """Submit a game for verification."""
-    try:
-        run, created = submit_run(db(), g.player, _submission(submission, _idempotency_key()),
-                                  request_id=request_id())
-    except IdempotencyConflict:
-        abort(422, message="This Idempotency-Key was used for a different submission.",
-              errors={"Idempotency-Key": ["Already used for a different submission."]})
+    run, created = submit_run(db(), g.player, _submission(submission, _idempotency_key()), request_id=request_id())
     # Already in the documented shape: a Response skips the schema's dump.
     response = jsonify(run)
     response.status_code = 202 if created else 200
@@ -86,7 +81,7 @@ def submit_batch(batch):
             well_formed.append((index, _submission(submission)))
     outcomes = accept_runs(db(), g.player, [submission for _, submission in well_formed],
                            request_id=request_id(), runs_per_job=BATCH_JOB_RUNS)
-    for (index, _), (run, created) in zip(well_formed, outcomes):
+    for (index, _), (run, created) in zip(well_formed, outcomes, strict=True):
         results[index].update(status=202 if created else 200, run=run)
     counts = [result["status"] for result in results]
     return jsonify(accepted=counts.count(202), existing=counts.count(200), invalid=counts.count(422),
@@ -98,10 +93,7 @@ def submit_batch(batch):
 @error_response(blp, 404, "No such run")
 def show(run_id):
     """A run with its status and, once verified or rejected, its verdict."""
-    run = get_run(db(), run_id)
-    if run is None:
-        abort(404, message=f"No run {run_id!r}.")
-    return run
+    return get_run(db(), run_id)
 
 
 @blp.route("/<run_id>/requeue", methods=["POST"])
@@ -111,8 +103,5 @@ def show(run_id):
 @error_response(blp, 409, "The run is not in error")
 def requeue(run_id):
     """Queue verification again for a run whose verification failed (status ``error``)."""
-    if get_run(db(), run_id) is None:
-        abort(404, message=f"No run {run_id!r}.")
-    if not requeue_run(db(), run_id, g.moderator):
-        abort(409, message="Only a run in error can be re-queued.")
+    requeue_run(db(), run_id, g.moderator)
     return get_run(db(), run_id), 202, {"Location": url_for("runs.show", run_id=run_id)}

@@ -16,10 +16,10 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from settings import Settings
 from store import keys
 
 from .auth import bearer_token
-from .config import Settings
 
 LIMITER_TIMEOUT = 0.25  # seconds the limiter waits for Redis before counting in memory
 UNLIMITED_PATHS = ("/v1/health", "/metrics")  # load balancers and Prometheus poll these

@@ -1,6 +1,8 @@
 """The data layer: every read and write of Redis goes through this package.
 
-Key names and Lua scripts live in ``store.keys`` alone; the modules here
+Key names live in ``store.keys`` alone, the Lua scripts in ``store/lua``
+(each called through its wrapper in ``store.scripts``), and every error the
+store raises in ``store.errors``; the modules here
 offer named operations (``submit_run``, ``record_verdicts``, ``board_page``…)
 so that views and jobs never touch Redis directly.
 """
@@ -8,11 +10,11 @@ so that views and jobs never touch Redis directly.
 from .boards import Board, board_page, board_position, daily_board, variant_board
 from .daily import daily_secret
 from .database import Database
+from .errors import IdempotencyConflict, NameTaken, StoreError
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
-from .players import NameTaken, create_player, player_exists, player_for_token, replace_token
 from .pending import requeue_run
+from .players import create_player, player_exists, player_for_token, replace_token
 from .runs import (
-    IdempotencyConflict,
     Submission,
     accept_runs,
     get_run,
@@ -27,6 +29,6 @@ __all__ = [
     "daily_secret", "Board", "board_page", "board_position", "daily_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",
-    "IdempotencyConflict", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
+    "IdempotencyConflict", "StoreError", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
     "record_verdicts", "submit_run",
 ]

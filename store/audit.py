@@ -1,7 +1,7 @@
 """The audit log: every change of a run, oldest first, in a Redis stream per run.
 
 Entries are only ever appended, each in the same atomic step as the change
-it records (the Lua scripts in ``keys``, ACCEPT_RUN for a submission), so the
+it records (the Lua scripts in ``store/lua``, ``accept_run`` for a submission), so the
 log and the run never disagree.
 """
 

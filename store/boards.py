@@ -6,7 +6,7 @@ a hash naming the run behind each place. Ranks are 1-based and distinct.
 
 from dataclasses import dataclass
 
-from . import keys
+from . import keys, scripts
 from .database import Database
 from .packing import iso_time
 
@@ -34,19 +34,19 @@ def _entries(first_rank: int, flat: list) -> list[dict]:
     return [
         {"rank": first_rank + offset, "player": player, "score": score, "run_id": run_id or None,
          "submitted_at": iso_time(submitted_ms)}
-        for offset, (player, score, submitted_ms, run_id) in enumerate(zip(*[iter(flat)] * 4))
+        for offset, (player, score, submitted_ms, run_id) in enumerate(zip(*[iter(flat)] * 4, strict=True))
     ]
 
 
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
-    reply = db.board_page_script(keys=[board.places, board.runs], args=[offset, offset + limit - 1])
+    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1)
     return reply[0], _entries(offset + 1, reply[1:])
 
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
     """The player's place with ``around`` places either side (the player included), or None if unranked."""
-    reply = db.board_position_script(keys=[board.places, board.runs], args=[player, around])
+    reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
     if not reply:
         return None
     index, first = reply[0], reply[1]

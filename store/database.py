@@ -11,15 +11,19 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 from rq import Callback, Queue, Retry as JobRetry
 
-from . import keys
+from settings import Settings
 
 VERIFY_JOB = "worker.jobs.verify_runs"
 VERIFY_FAILED = "worker.jobs.verification_failed"
+# Seconds a Redis call may take in a command that reads every run or board
+# in large replies (``scoundrel check``, ``scoundrel reverify``): an operator
+# waits for those, and a 0.75 s request budget would fail them on a big store.
+BULK_TIMEOUT = 30.0
 JOB_RETRIES = 2  # a job that raises runs up to 3 times before its run is marked ``error``
 
 
 class Database:
-    """Redis clients, the verification queue and the registered Lua scripts."""
+    """Redis clients and the verification queue (the Lua scripts: ``store.scripts``)."""
 
     def __init__(self, url: str, queue_name: str = "verify", job_timeout: int = 30,
                  socket_timeout: float = 2.0):
@@ -35,19 +39,19 @@ class Database:
         self.redis = redis.Redis.from_url(url, decode_responses=True, **options)
         self.raw = redis.Redis.from_url(url, **options)
         self.queue = Queue(queue_name, connection=self.raw, default_timeout=job_timeout)
-        self.record_verdict_script = self.redis.register_script(keys.RECORD_VERDICT)
-        self.create_player_script = self.redis.register_script(keys.CREATE_PLAYER)
-        self.token_owner_script = self.redis.register_script(keys.TOKEN_OWNER)
-        self.create_moderator_script = self.redis.register_script(keys.CREATE_MODERATOR)
-        self.file_dispute_script = self.redis.register_script(keys.FILE_DISPUTE)
-        self.resolve_dispute_script = self.redis.register_script(keys.RESOLVE_DISPUTE)
-        self.restore_run_script = self.redis.register_script(keys.RESTORE_RUN)
-        self.reverify_run_script = self.redis.register_script(keys.REVERIFY_RUN)
-        self.board_page_script = self.redis.register_script(keys.BOARD_PAGE)
-        self.board_position_script = self.redis.register_script(keys.BOARD_POSITION)
-        self.claim_stale_run_script = self.redis.register_script(keys.CLAIM_STALE_RUN)
-        self.mark_error_script = self.redis.register_script(keys.MARK_ERROR)
-        self.requeue_run_script = self.redis.register_script(keys.REQUEUE_RUN)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, timeout: float | None = None) -> "Database":
+        """The one way a process connects: the Redis, queue and timeouts ``settings`` name.
+
+        Every Redis call gives up after ``settings.redis_timeout`` seconds
+        (the API then answers 503, a job is retried), unless ``timeout``
+        overrides it: only for a command that reads the whole store in a
+        few large replies (``BULK_TIMEOUT``), where the request budget
+        would cut it off.
+        """
+        return cls(settings.redis_url, settings.queue, settings.job_timeout,
+                   settings.redis_timeout if timeout is None else timeout)
 
     def enqueue_verification(self, run_ids: list[str], request_id: str = "", pipeline=None, job_id=None):
         """Queue one job verifying ``run_ids`` (in ``pipeline``'s transaction, if given).

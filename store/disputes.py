@@ -7,33 +7,18 @@ resolved without its run being voided, nor the other way round.
 
 import secrets
 
-from . import keys
+from . import keys, scripts
 from .database import Database
+from .errors import AlreadyResolved, NoSuchDispute, NoSuchRun, RunPending
 from .listing import indexed_page
 from .packing import iso_time
-from .places import call_with_player_runs, place_keys
-from .runs import load_run, now_ms
+from .runs import now_ms, stored_run
 
+# A dispute's statuses: the one home of these words (the schemas and the Lua scripts get them from here).
 OPEN = "open"
 RESOLVED = "resolved"
 STATUSES = (OPEN, RESOLVED)
 DECISIONS = ("uphold", "void")
-
-
-class NoSuchRun(Exception):
-    """The run does not exist."""
-
-
-class NoSuchDispute(Exception):
-    """The dispute does not exist."""
-
-
-class AlreadyResolved(Exception):
-    """The dispute was resolved before; a decision is final."""
-
-
-class RunPending(Exception):
-    """The run has no verdict yet, so there is nothing to void."""
 
 
 def dispute_view(fields: dict) -> dict:
@@ -52,19 +37,19 @@ def dispute_view(fields: dict) -> dict:
     }
 
 
-def get_dispute(db: Database, dispute_id: str) -> dict | None:
+def get_dispute(db: Database, dispute_id: str) -> dict:
+    """A dispute as the API shows it. Raises ``NoSuchDispute``."""
     fields = db.redis.hgetall(keys.dispute(dispute_id))
-    return dispute_view(fields) if fields else None
+    if not fields:
+        raise NoSuchDispute(dispute_id)
+    return dispute_view(fields)
 
 
 def file_dispute(db: Database, run_id: str, player: str, reason: str) -> dict:
     """Open a dispute of ``run_id`` by ``player``. Raises ``NoSuchRun``."""
     dispute_id = secrets.token_hex(8)
-    filed = db.file_dispute_script(
-        keys=[keys.run(run_id), keys.dispute(dispute_id), keys.disputes(OPEN), keys.audit(run_id)],
-        args=[dispute_id, player, reason, now_ms()],
-    )
-    if not filed:
+    if not scripts.file_dispute(db.redis, run_id=run_id, dispute_id=dispute_id, player=player, reason=reason,
+                                filed_ms=now_ms(), open_status=OPEN):
         raise NoSuchRun(run_id)
     return get_dispute(db, dispute_id)
 
@@ -80,19 +65,11 @@ def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str
 
     Raises ``NoSuchDispute``, ``AlreadyResolved`` or ``RunPending``.
     """
-    dispute = get_dispute(db, dispute_id)
-    if dispute is None:
-        raise NoSuchDispute(dispute_id)
-    run = load_run(db, dispute["run_id"])
-    answer = call_with_player_runs(
-        db, db.resolve_dispute_script,
-        [keys.dispute(dispute_id), keys.disputes(OPEN), keys.disputes(RESOLVED), keys.run(run["id"]),
-         *place_keys(run), keys.audit(run["id"])],
-        [moderator, decision, note, now_ms()],
-        run["player"],
-    )
+    run = stored_run(db, get_dispute(db, dispute_id)["run_id"])
+    answer = scripts.resolve_dispute(db, dispute_id=dispute_id, run=run, moderator=moderator, decision=decision,
+                                     note=note, at_ms=now_ms(), open_status=OPEN, resolved_status=RESOLVED)
     if answer == "resolved":
-        raise AlreadyResolved(dispute_id)
+        raise AlreadyResolved()
     if answer == "pending":
-        raise RunPending(run["id"])
+        raise RunPending("The run has no verdict yet; resolve the dispute once it has one.")
     return get_dispute(db, dispute_id)

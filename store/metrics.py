@@ -16,7 +16,7 @@ LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 
 
 def latency_bucket(latency_seconds: float) -> str:
-    """The histogram bucket a verification latency falls in (RECORD_VERDICT counts it)."""
+    """The histogram bucket a verification latency falls in (``record_verdict`` counts it)."""
     return next((f"{bound:g}" for bound in LATENCY_BUCKETS if latency_seconds <= bound), "+Inf")
 
 

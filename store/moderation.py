@@ -1,52 +1,24 @@
 """Moderators' changes to a run: restoring a voided run, recording a re-verification.
 
 Each is one Lua script that changes the run, its audit entry and the
-player's board places together (see ``places``).
+player's board places together (``scripts.restore_run``, ``scripts.reverify_run``).
 """
 
-import json
-
-from . import keys
+from . import keys, scripts
 from .database import Database
-from .places import call_with_player_runs, place_keys
-from .runs import now_ms
+from .errors import NotVoid, RunPending
+from .runs import now_ms, stored_run
+from .verdicts import verdict_fields
 
 
-class NotVoid(Exception):
-    """Only a void run can be restored."""
+def restore_run(db: Database, run_id: str, moderator: str) -> None:
+    """Undo a void: the run is back to its verdict, the player's places recomputed.
 
-
-class RunPending(Exception):
-    """The run has no verdict yet: the worker judges it first."""
-
-
-def _run_keys(run: dict) -> list[str]:
-    return [keys.run(run["id"]), *place_keys(run), keys.audit(run["id"])]
-
-
-def restore_run(db: Database, run: dict, moderator: str) -> None:
-    """Undo a void: the run is back to its verdict, the player's places recomputed. Raises ``NotVoid``."""
-    answer = call_with_player_runs(db, db.restore_run_script, _run_keys(run), [moderator, now_ms()], run["player"])
+    Raises ``NoSuchRun`` or ``NotVoid``.
+    """
+    answer = scripts.restore_run(db, run=stored_run(db, run_id), moderator=moderator, at_ms=now_ms())
     if answer == "not_void":
-        raise NotVoid(run["id"])
-
-
-def verdict_differs(run: dict, verdict: dict) -> bool:
-    """Whether ``verdict`` (engine JSON) differs from the run's stored one in status, outcome, score, health or error."""
-    stored_error = json.loads(run["error"]).get("code") if run.get("error") else None
-    new_error = (verdict.get("error") or {}).get("code")
-    status = run.get("voided_status") or run["status"]
-    return (
-        status != verdict["status"]
-        or (run.get("outcome") or None) != verdict.get("outcome")
-        or (run.get("score") or None) != _text(verdict.get("score"))
-        or (run.get("health") or None) != _text(verdict.get("health"))
-        or stored_error != new_error
-    )
-
-
-def _text(value) -> str | None:
-    return None if value is None else str(value)
+        raise NotVoid()
 
 
 def record_reverification(db: Database, run: dict, verdict: dict, actor_kind: str, actor: str,
@@ -57,23 +29,10 @@ def record_reverification(db: Database, run: dict, verdict: dict, actor_kind: st
     with ``log_unchanged``). Raises ``RunPending`` for a run still waiting for its worker.
     """
     at = now_ms()
-    fields = {
-        "status": verdict["status"],
-        "outcome": verdict.get("outcome") or "",
-        "score": _text(verdict.get("score")) or "",
-        "health": _text(verdict.get("health")) or "",
-        "error": json.dumps(verdict["error"]) if verdict.get("error") else "",
-        "ruleset": verdict.get("ruleset", ""),
-        "engine": verdict.get("engine", ""),
-        "reverified_ms": at,
-    }
-    pairs = [str(item) for pair in fields.items() for item in pair]
-    answer = call_with_player_runs(
-        db, db.reverify_run_script, _run_keys(run),
-        [actor_kind, actor, at, "1" if log_unchanged else "", *pairs], run["player"],
-    )
+    answer = scripts.reverify_run(db, run=run, actor_kind=actor_kind, actor=actor, at_ms=at,
+                                  log_unchanged=log_unchanged, fields={**verdict_fields(verdict), "reverified_ms": at})
     if answer == "pending":
-        raise RunPending(run["id"])
+        raise RunPending()
     return answer == "changed"
 
 

@@ -1,40 +1,25 @@
 """Moderators: who may settle disputes, void and restore runs.
 
-Their tokens live apart from players' tokens (see ``keys.moderator_token``)
-and, like players', are kept only as SHA-256 hashes.
+Their tokens are issued and checked as players' are (``tokens``), in an
+index of their own (``keys.moderator_token``).
 """
-
-import hmac
-import secrets
-import time
 
 from . import keys
 from .database import Database
-from .players import NameTaken, hash_token
+from .tokens import Holders, create_holder, holder_for_token
 
-TOKEN_PREFIX = "sr_mod_"
+MODERATORS = Holders(token_prefix="sr_mod_", holder=keys.moderator, token=keys.moderator_token,
+                     members=keys.moderators())
 
 
 def create_moderator(db: Database, name: str) -> str:
     """Create moderator ``name`` and return its token. Raises ``NameTaken``."""
-    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token_hash = hash_token(token)
-    created = db.create_moderator_script(
-        keys=[keys.moderator(name), keys.moderator_token(token_hash), keys.moderators()],
-        args=[name, token_hash, int(time.time() * 1000)],
-    )
-    if not created:
-        raise NameTaken(name)
-    return token
+    return create_holder(db, MODERATORS, name)
 
 
 def moderator_for_token(db: Database, token: str) -> str | None:
-    token_hash = hash_token(token)
-    name = db.redis.get(keys.moderator_token(token_hash))
-    if name is None:
-        return None
-    stored = db.redis.hget(keys.moderator(name), "token_hash") or ""
-    return name if hmac.compare_digest(stored, token_hash) else None
+    """The name of the moderator holding ``token``, or None."""
+    return holder_for_token(db, MODERATORS, token)
 
 
 def list_moderators(db: Database) -> list[dict]:
@@ -44,7 +29,7 @@ def list_moderators(db: Database) -> list[dict]:
         for name in names:
             pipe.hget(keys.moderator(name), "created_ms")
         created = pipe.execute()
-    return [{"name": name, "created_ms": int(ms or 0)} for name, ms in zip(names, created)]
+    return [{"name": name, "created_ms": int(ms or 0)} for name, ms in zip(names, created, strict=True)]
 
 
 def revoke_moderator(db: Database, name: str) -> bool:

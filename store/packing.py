@@ -5,7 +5,8 @@ packs the score and the submission time into 52 bits: a higher score ranks
 first, and at equal scores the earlier submission does (its time is stored
 inverted). Scores range from about -221 (R16: death at -13 with every
 monster left in the dungeon) to 30 (R15), well inside the 9 bits allowed.
-The board scripts (``keys``) unpack it in Lua, where doubles are exact too.
+Lua packs and unpacks it in one place too (``lua/_rank.lua``, where doubles
+are exact as well); a test holds the two equal.
 """
 
 import functools

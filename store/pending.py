@@ -1,7 +1,7 @@
 """No run stays ``pending``: the index of pending runs and the sweeper over it.
 
 Every accepted run enters ``keys.pending_runs`` in the MULTI that stores
-it and leaves it in the step that records its verdict (RECORD_VERDICT; a worker
+it and leaves it in the step that records its verdict (``record_verdict``; a worker
 dying in between only leaves work for the sweeper). A run still there after
 ``stale_after`` seconds lost its job somewhere — a worker killed mid-job, a
 job whose failure could not be written while Redis was away — and the
@@ -18,8 +18,9 @@ import logging
 from rq.job import Job, JobStatus
 from rq.exceptions import NoSuchJobError
 
-from . import keys
+from . import keys, scripts
 from .database import Database
+from .errors import NoSuchRun, NotInError
 from .runs import now_ms
 
 MAX_REQUEUES = 3
@@ -45,7 +46,7 @@ def split_pending(db: Database, run_ids: list[str], request_id: str) -> list[str
     with db.redis.pipeline(transaction=False) as pipe:
         for run_id in run_ids:
             pipe.hget(keys.run(run_id), "status")
-        pending = [run_id for run_id, status in zip(run_ids, pipe.execute()) if status == "pending"]
+        pending = [run_id for run_id, status in zip(run_ids, pipe.execute(), strict=True) if status == "pending"]
     for run_id in pending:
         queue_alone(db, run_id, request_id)
     return pending
@@ -57,17 +58,19 @@ def mark_error(db: Database, run_id: str, code: str, message: str, actor: str = 
     ``actor`` is the worker (or sweeper) the audit log names.
     """
     reason = json.dumps({"code": code, "message": message})
-    return bool(db.mark_error_script(keys=[keys.run(run_id), keys.pending_runs(), keys.metrics(), keys.audit(run_id)],
-                                     args=[run_id, reason, now_ms(), actor]))
+    return scripts.mark_error(db.redis, run_id=run_id, reason=reason, at_ms=now_ms(), actor=actor)
 
 
-def requeue_run(db: Database, run_id: str, moderator: str) -> bool:
-    """Queue an ``error`` run's verification again (a moderator's call); False if it is not in ``error``."""
-    if not db.requeue_run_script(keys=[keys.run(run_id), keys.pending_runs(), keys.audit(run_id)],
-                                 args=[run_id, now_ms(), moderator]):
-        return False
+def requeue_run(db: Database, run_id: str, moderator: str) -> None:
+    """Queue an ``error`` run's verification again (a moderator's call).
+
+    Raises ``NoSuchRun``, or ``NotInError`` for a run not in ``error``.
+    """
+    if not scripts.requeue_run(db.redis, run_id=run_id, at_ms=now_ms(), moderator=moderator):
+        if not db.redis.exists(keys.run(run_id)):
+            raise NoSuchRun(run_id)
+        raise NotInError()
     queue_alone(db, run_id)
-    return True
 
 
 def oldest_pending(db: Database) -> tuple[str, int] | None:
@@ -110,8 +113,8 @@ def _sweep_one(db: Database, run_id: str, cutoff: int, now: int) -> int:
     if _waiting_in_queue(db, db.redis.hget(keys.run(run_id), "job")):
         db.redis.zadd(keys.pending_runs(), {run_id: now}, xx=True)  # look again later
         return 0
-    claimed = db.claim_stale_run_script(keys=[keys.run(run_id), keys.pending_runs()],
-                                        args=[run_id, cutoff, now, MAX_REQUEUES])
+    claimed = scripts.claim_stale_run(db.redis, run_id=run_id, cutoff_ms=cutoff, now_ms=now,
+                                      most_requeues=MAX_REQUEUES)
     if claimed == 0:
         return 0
     if claimed < 0:

@@ -1,50 +1,22 @@
-"""Players and their bearer tokens.
-
-A token is 256 random bits shown once at registration; Redis keeps only its
-SHA-256, so a leaked database leaks no usable token.
-"""
-
-import hashlib
-import hmac
-import secrets
-import time
+"""Players and their bearer tokens (issued and checked as ``tokens`` does for every holder)."""
 
 from redis.exceptions import WatchError
 
 from . import keys
 from .database import Database
+from .tokens import Holders, create_holder, holder_for_token, new_token
 
-TOKEN_PREFIX = "sr_"
-
-
-class NameTaken(Exception):
-    """The player name is already registered."""
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+PLAYERS = Holders(token_prefix="sr_", holder=keys.player, token=keys.token)
 
 
 def create_player(db: Database, name: str) -> str:
     """Register ``name`` and return its token. Raises ``NameTaken``."""
-    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token_hash = hash_token(token)
-    created = db.create_player_script(
-        keys=[keys.player(name), keys.token(token_hash)], args=[name, token_hash, int(time.time() * 1000)]
-    )
-    if not created:
-        raise NameTaken(name)
-    return token
+    return create_holder(db, PLAYERS, name)
 
 
 def player_for_token(db: Database, token: str) -> str | None:
     """The name of the player holding ``token``, or None."""
-    token_hash = hash_token(token)
-    owner = db.token_owner_script(keys=[keys.token(token_hash)])
-    if not owner:
-        return None
-    name, stored = owner
-    return name if hmac.compare_digest(stored, token_hash) else None
+    return holder_for_token(db, PLAYERS, token)
 
 
 def player_exists(db: Database, name: str) -> bool:
@@ -56,8 +28,7 @@ def replace_token(db: Database, name: str) -> str | None:
 
     The old token stops working in the same transaction that creates the new one.
     """
-    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token_hash = hash_token(token)
+    token, token_hash = new_token(PLAYERS)
     with db.redis.pipeline() as pipe:
         while True:
             try:

@@ -1,8 +1,8 @@
 """Runs: accepting a submission exactly once, and recording its verdict.
 
 Accepting a run and queueing its verification job is one MULTI/EXEC, one
-round trip: ACCEPT_RUN (in ``keys``) stores the run unless the player
-already submitted that game, RQ queues the job, and DROP_UNCLAIMED_JOB takes
+round trip: ``accept_run`` (``lua/accept_run.lua``) stores the run unless the
+player already submitted that game, RQ queues the job, and ``drop_unclaimed_job`` takes
 the job back out when no run was created for it. So there is never a run
 without a job or a job without a run, and the same player submitting the
 same game again gets the run they already have.
@@ -14,19 +14,17 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from . import keys
+from . import keys, scripts
 from .audit import audit_fields
 from .database import Database
+from .errors import IdempotencyConflict, NoSuchRun
 from .listing import indexed_page
 from .metrics import latency_bucket
 from .packing import iso_time, pack
+from .verdicts import stored_int, verdict_fields
 
 PENDING = "pending"
 IDEMPOTENCY_TTL = 24 * 3600  # seconds an Idempotency-Key is remembered
-
-
-class IdempotencyConflict(Exception):
-    """An Idempotency-Key was reused with a different submission."""
 
 
 def now_ms() -> int:
@@ -56,7 +54,7 @@ class _Pending:
     submission: Submission
     run_id: str
     fields: dict
-    outcome: int = 0  # index of the ACCEPT_RUN reply in the MULTI's replies
+    outcome: int = 0  # index of the accept_run reply in the MULTI's replies
 
 
 def _prepare(player: str, submission: Submission, submitted: int, job_id: str, request_id: str) -> _Pending:
@@ -69,69 +67,55 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
     return _Pending(submission, run_id, fields)
 
 
-def _accept(db: Database, pipe, player: str, pending: _Pending) -> None:
-    """Queue ACCEPT_RUN for one submission in ``pipe``'s MULTI."""
-    submission, run_id = pending.submission, pending.run_id
-    print_ = fingerprint(submission.seed, submission.variant, submission.moves)
+def _accept(pipe, player: str, pending: _Pending) -> None:
+    """Queue ``accept_run`` for one submission in ``pipe``'s MULTI."""
+    submission = pending.submission
     submitted = pending.fields["submitted_ms"]
-    entry = audit_fields("submitted", "player", player, submitted, None, {"status": PENDING})
-    idempotency = keys.idempotency(player, submission.idempotency_key) if submission.idempotency_key else None
-    _eval_in(pipe, keys.ACCEPT_RUN,
-             [idempotency or keys.metrics(), keys.submission(player, print_), keys.run(run_id),
-              keys.player_runs(player), keys.runs(), keys.audit(run_id), keys.pending_runs(), keys.metrics()],
-             [run_id, print_, submitted, IDEMPOTENCY_TTL if idempotency else "", len(pending.fields),
-              *_flatten(pending.fields), *_flatten(entry)])
-
-
-def _eval_in(pipe, script: str, script_keys: list[str], args: list) -> None:
-    """EVAL, not EVALSHA, inside a MULTI: a Redis restarted since the script
-    was loaded would answer NOSCRIPT for part of the transaction. Redis
-    still caches the compiled script."""
-    pipe.eval(script, len(script_keys), *script_keys, *args)
-
-
-def _flatten(mapping: dict) -> list[str]:
-    return [str(item) for pair in mapping.items() for item in pair]
+    scripts.accept_run(
+        pipe, run_id=pending.run_id, player=player,
+        fingerprint=fingerprint(submission.seed, submission.variant, submission.moves), submitted_ms=submitted,
+        idempotency_key=submission.idempotency_key, idempotency_ttl=IDEMPOTENCY_TTL, fields=pending.fields,
+        audit_entry=audit_fields("submitted", "player", player, submitted, None, {"status": PENDING}),
+    )
 
 
 def _queue_job(db: Database, pipe, job_id: str, runs: list[_Pending], request_id: str) -> None:
     """Queue one verification job for ``runs`` in the MULTI, dropped again if none of them is new."""
     run_ids = [pending.run_id for pending in runs]
     job = db.enqueue_verification(run_ids, request_id, pipeline=pipe, job_id=job_id)
-    _eval_in(pipe, keys.DROP_UNCLAIMED_JOB, [job.key, db.queue.key, *(keys.run(run_id) for run_id in run_ids)],
-             [job_id])
+    scripts.drop_unclaimed_job(pipe, job_key=job.key, queue_key=db.queue.key, job_id=job_id, run_ids=run_ids)
 
 
-def _outcomes(db: Database, replies: list, batch: list[_Pending]) -> list[tuple[dict | None, bool | None]]:
-    """``(run, created)`` per submission: created runs as written, existing ones read back,
-    ``(None, None)`` for an Idempotency-Key conflict."""
-    results, existing_ids = [], []
+def _outcomes(db: Database, replies: list, batch: list[_Pending]) -> list[tuple[dict, bool]]:
+    """``(run, created)`` per submission: created runs as written, existing ones read back.
+
+    Raises ``IdempotencyConflict`` when a submission's Idempotency-Key named
+    another game (``accept_run`` then stored nothing of it).
+    """
+    results: list[tuple[dict | str, bool]] = []
+    existing_ids = []
     for pending in batch:
         reply = [part.decode() for part in replies[pending.outcome]]
+        if reply[0] == "conflict":
+            raise IdempotencyConflict()
         if reply[0] == "new":
             results.append((run_view({k: str(v) for k, v in pending.fields.items()}), True))
-        elif reply[0] == "existing":
+        else:
             results.append((reply[1], False))
             existing_ids.append(reply[1])
-        else:
-            results.append((None, None))
-    if existing_ids:
-        with db.redis.pipeline(transaction=False) as pipe:
-            for run_id in existing_ids:
-                pipe.hgetall(keys.run(run_id))
-            known = {fields["id"]: run_view(fields) for fields in pipe.execute() if fields}
-        results = [(known.get(run) if isinstance(run, str) else run, created) for run, created in results]
-    return results
+    known = {fields["id"]: run_view(fields) for fields in load_runs(db, existing_ids) if fields}
+    return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
 
 
 def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
-                runs_per_job: int = 1) -> list[tuple[dict | None, bool | None]]:
+                runs_per_job: int = 1) -> list[tuple[dict, bool]]:
     """Accept well-formed submissions in one MULTI/EXEC with their verification jobs.
 
     Each gets ``(run, True)`` when new, ``(existing run, False)`` when the
-    player already submitted that game (or that Idempotency-Key for it), or
-    ``(None, None)`` when its Idempotency-Key names another game. New runs
-    share a job per ``runs_per_job`` of them, so a batch needs few jobs.
+    player already submitted that game (or that Idempotency-Key for it).
+    Raises ``IdempotencyConflict`` when an Idempotency-Key names another
+    game (a batch's submissions carry none). New runs share a job per
+    ``runs_per_job`` of them, so a batch needs few jobs.
     """
     submitted = now_ms()
     batch: list[_Pending] = []
@@ -146,7 +130,7 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
         pipe.multi()  # explicitly, before RQ's enqueue looks for it
         for pending in batch:
             pending.outcome = len(pipe.command_stack)
-            _accept(db, pipe, player, pending)
+            _accept(pipe, player, pending)
         for job_id, share in jobs:
             _queue_job(db, pipe, job_id, share, request_id)
         replies = pipe.execute()
@@ -160,13 +144,7 @@ def submit_run(db: Database, player: str, submission: Submission, *, request_id:
     Raises ``IdempotencyConflict`` when its Idempotency-Key names another game.
     """
     [(run, created)] = accept_runs(db, player, [submission], request_id=request_id)
-    if created is None:
-        raise IdempotencyConflict()
     return run, created
-
-
-def _optional_int(value: str | None) -> int | None:
-    return int(value) if value not in (None, "") else None
 
 
 def stored_moves(fields: dict) -> list[str]:
@@ -187,8 +165,8 @@ def run_view(fields: dict) -> dict:
         "submitted_at": iso_time(fields.get("submitted_ms")),
         "verified_at": iso_time(fields.get("verified_ms")),
         "outcome": fields.get("outcome") or None,
-        "score": _optional_int(fields.get("score")),
-        "health": _optional_int(fields.get("health")),
+        "score": stored_int(fields.get("score")),
+        "health": stored_int(fields.get("health")),
         "error": json.loads(error) if error else None,
         "ruleset": fields.get("ruleset") or None,
         "engine": fields.get("engine") or None,
@@ -201,9 +179,17 @@ def load_run(db: Database, run_id: str) -> dict | None:
     return fields or None
 
 
-def get_run(db: Database, run_id: str) -> dict | None:
+def stored_run(db: Database, run_id: str) -> dict:
+    """The stored fields of a run, as strings. Raises ``NoSuchRun``: the one "no such run"."""
     fields = load_run(db, run_id)
-    return run_view(fields) if fields else None
+    if fields is None:
+        raise NoSuchRun(run_id)
+    return fields
+
+
+def get_run(db: Database, run_id: str) -> dict:
+    """A run as the API shows it. Raises ``NoSuchRun``."""
+    return run_view(stored_run(db, run_id))
 
 
 def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int, list[dict]]:
@@ -212,31 +198,16 @@ def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int
     return total, [run_view(fields) for fields in runs]
 
 
-def _verdict_call(run: dict, verdict: dict, worker: str, at_ms: int) -> tuple[list[str], list]:
-    """RECORD_VERDICT's keys and arguments for one run's verdict."""
+def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> None:
+    """Queue ``record_verdict`` for one run's verdict in ``pipe``."""
     status = verdict["status"]
-    fields = {
-        "status": status,
-        "verified_ms": at_ms,
-        "outcome": verdict.get("outcome", ""),
-        "score": verdict.get("score", ""),
-        "health": verdict.get("health", ""),
-        "error": json.dumps(verdict["error"]) if verdict.get("error") else "",
-        "ruleset": verdict.get("ruleset", ""),
-        "engine": verdict.get("engine", ""),
-    }
-    packed = pack(verdict["score"], int(run["submitted_ms"])) if status == "verified" else ""
-    daily = run.get("daily") or ""
     code = (verdict.get("error") or {}).get("code", "")
     latency = max(0.0, (at_ms - int(run["submitted_ms"])) / 1000)
-    script_keys = [
-        keys.run(run["id"]), keys.board(run["variant"]), keys.board_runs(run["variant"]),
-        keys.daily_board(daily or "none"), keys.daily_runs(daily or "none"), keys.audit(run["id"]),
-        keys.pending_runs(), keys.metrics(), keys.latency(),
-    ]
-    args = [run["id"], str(packed), "1" if daily else "", run["player"], worker, at_ms,
-            f"verdicts:{status}:{code}", latency_bucket(latency), latency, *_flatten(fields)]
-    return script_keys, args
+    scripts.record_verdict(
+        pipe, run=run, packed=pack(verdict["score"], int(run["submitted_ms"])) if status == "verified" else None,
+        worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}", latency_bucket=latency_bucket(latency),
+        latency=latency, fields={**verdict_fields(verdict), "verified_ms": str(at_ms)},
+    )
 
 
 def record_verdicts(db: Database, verdicts: list[tuple[dict, dict]], worker: str = "worker") -> list[bool]:
@@ -250,7 +221,7 @@ def record_verdicts(db: Database, verdicts: list[tuple[dict, dict]], worker: str
     at_ms = now_ms()
     with db.redis.pipeline(transaction=False) as pipe:
         for run, verdict in verdicts:
-            _eval_in(pipe, keys.RECORD_VERDICT, *_verdict_call(run, verdict, worker, at_ms))
+            _record_verdict(pipe, run, verdict, worker, at_ms)
         return [bool(written) for written in pipe.execute()]
 
 

@@ -11,16 +11,14 @@ business).
 
 import functools
 import logging
-import time
 
 from rq import get_current_job
 
-import scoundrel
-from service.config import Settings
+from settings import Settings
 from store import Database, load_runs, record_verdicts
 from store.metrics import count_job_failure
 from store.pending import mark_error, split_pending
-from store.runs import stored_moves
+from verification import judge
 
 log = logging.getLogger("worker.jobs")
 
@@ -33,8 +31,7 @@ def _settings() -> Settings:
 @functools.cache
 def _database() -> Database:
     """One connection pool per worker process, configured like the API."""
-    settings = _settings()
-    return Database(settings.redis_url, settings.queue, settings.job_timeout)
+    return Database.from_settings(_settings())
 
 
 def _worker_name() -> str:
@@ -50,19 +47,17 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
     loaded in one round trip and their verdicts recorded in one more.
     """
     db = _database()
-    if _settings().test_job_delay:
-        time.sleep(_settings().test_job_delay)  # SCOUNDREL_TEST_JOB_DELAY: fault tests kill a worker here
     statuses, verdicts = {}, []
-    for run_id, run in zip(run_ids, load_runs(db, run_ids)):
+    for run_id, run in zip(run_ids, load_runs(db, run_ids), strict=True):
         if run is None:
             statuses[run_id] = "missing"
         elif run["status"] != "pending":
             statuses[run_id] = run["status"]
         else:
-            verdict = scoundrel.replay(run["seed"], stored_moves(run), run["variant"]).to_dict()
+            verdict = judge(run)
             verdicts.append((run, verdict))
             statuses[run_id] = verdict["status"]
-    for (run, verdict), written in zip(verdicts, record_verdicts(db, verdicts, worker=_worker_name())):
+    for (run, verdict), written in zip(verdicts, record_verdicts(db, verdicts, worker=_worker_name()), strict=True):
         if written:
             log.info("verdict recorded", extra={"run_id": run["id"], "request_id": run.get("request_id", ""),
                                                  "status": verdict["status"],

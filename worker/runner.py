@@ -20,7 +20,7 @@ from redis.exceptions import RedisError
 from rq import SimpleWorker
 
 from service import json_logs
-from service.config import Settings
+from settings import Settings
 from store import Database
 from store.pending import sweep
 
@@ -44,7 +44,7 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
 def run_worker(settings: Settings, burst: bool = False) -> bool:
     """Work the queue until stopped (or, with ``burst``, until it is empty)."""
     json_logs.configure(settings.log_level)
-    db = Database(settings.redis_url, settings.queue, settings.job_timeout, settings.redis_timeout)
+    db = Database.from_settings(settings)
     stopped = threading.Event()
     if not burst:
         threading.Thread(target=_sweep_forever, args=(db, settings, stopped), name="sweeper", daemon=True).start()

@@ -6,8 +6,6 @@ import sys
 import pytest
 import redis
 
-from store import Database
-
 
 def cli(stack, *args: str) -> subprocess.CompletedProcess:
     """``scoundrel ARGS`` against the stack's Redis."""
@@ -36,7 +34,7 @@ def redis_client(stack):
 
 @pytest.fixture(scope="module")
 def db(stack):
-    database = Database(stack.redis.url)
+    database = stack.database()
     yield database
     database.close()
 

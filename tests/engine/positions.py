@@ -10,6 +10,17 @@ def play(state: scoundrel.State, notation: str, variant: str = "classic") -> sco
     return scoundrel.apply(state, scoundrel.MOVES[notation], variant)
 
 
+def apply_until_illegal(state: scoundrel.State, notations, variant: str = "classic"):
+    """``check`` then ``apply`` each move in turn, as the traced replay does: None when every
+    move was applied, else ``(index, violation)`` of the first illegal one (the state as before it)."""
+    for index, notation in enumerate(notations):
+        violation = scoundrel.check(state, scoundrel.MOVES[notation], variant)
+        if violation is not None:
+            return index, violation
+        play(state, notation, variant)
+    return None
+
+
 def snapshot(state: scoundrel.State) -> tuple:
     """Every field of a state, to show that a rejected move changed nothing."""
     return (

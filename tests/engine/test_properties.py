@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import scoundrel
 from scoundrel import strategies
-from tests.engine.positions import game_state
+from tests.engine.positions import apply_until_illegal, game_state, snapshot
 
 SEED_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 seeds = st.text(alphabet=SEED_ALPHABET, min_size=1, max_size=64)
@@ -201,20 +201,38 @@ def test_a_truncated_game_is_incomplete_at_its_length_r17(game, data):
     assert (error.code, error.move_index, error.ruling) == ("incomplete", cut, "R17")
 
 
+def edited(moves: list[str], data) -> list[str]:
+    """A legal game's moves as they are, or with one move replaced, cut short or one appended."""
+    edit = data.draw(st.sampled_from(["none", "replace", "truncate", "append"]))
+    if edit == "replace":
+        index = data.draw(st.integers(0, len(moves) - 1))
+        return [*moves[:index], data.draw(st.sampled_from(NOTATIONS)), *moves[index + 1 :]]
+    if edit == "truncate":
+        return moves[: data.draw(st.integers(0, len(moves)))]
+    if edit == "append":
+        return [*moves, data.draw(st.sampled_from(NOTATIONS))]
+    return moves
+
+
 @settings(max_examples=300, deadline=None)
 @given(games(), st.data())
 def test_the_engine_agrees_with_a_literal_reading_of_the_rules(game, data):
     seed, variant, moves = game
-    edit = data.draw(st.sampled_from(["none", "replace", "truncate", "append"]))
-    if edit == "replace":
-        index = data.draw(st.integers(0, len(moves) - 1))
-        moves = [*moves[:index], data.draw(st.sampled_from(NOTATIONS)), *moves[index + 1 :]]
-    elif edit == "truncate":
-        moves = moves[: data.draw(st.integers(0, len(moves)))]
-    elif edit == "append":
-        moves = [*moves, data.draw(st.sampled_from(NOTATIONS))]
+    moves = edited(moves, data)
     assert summary(scoundrel.replay(seed, moves, variant)) == reference_verdict(seed, moves, variant)
     assert summary(scoundrel.replay(seed, moves, variant, trace=True)) == reference_verdict(seed, moves, variant)
+
+
+@settings(max_examples=300, deadline=None)
+@given(games(), st.data())
+def test_play_out_reaches_the_state_and_first_violation_apply_reaches_r4_to_r15(game, data):
+    """The untraced replay's lean path (``rules.play_out``) is ``check`` and ``apply`` move by move."""
+    seed, variant, moves = game
+    moves = edited(moves, data)
+    by_apply, by_play_out = scoundrel.start(scoundrel.deal(seed)), scoundrel.start(scoundrel.deal(seed))
+    expected = apply_until_illegal(by_apply, moves, variant)
+    assert scoundrel.rules.play_out(by_play_out, [scoundrel.MOVES[n] for n in moves], variant) == expected
+    assert snapshot(by_play_out) == snapshot(by_apply)
 
 
 @settings(max_examples=60, deadline=None)

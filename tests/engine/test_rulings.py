@@ -8,7 +8,7 @@ import pytest
 
 import scoundrel
 from scoundrel import State
-from tests.engine.positions import game_state, play, rejected, snapshot
+from tests.engine.positions import apply_until_illegal, game_state, play, rejected, snapshot
 
 ALL_CARDS = set(scoundrel.CANONICAL_ORDER)
 
@@ -714,12 +714,6 @@ def test_r13_a_replay_rejects_a_move_after_a_win_at_its_index(won_game):
 )
 def test_play_out_reaches_the_state_apply_reaches(fields, moves, variant):
     by_apply, by_play_out = State(**fields), State(**fields)
-    expected = None
-    for index, notation in enumerate(moves):
-        violation = scoundrel.check(by_apply, scoundrel.MOVES[notation], variant)
-        if violation is not None:
-            expected = (index, violation)
-            break
-        play(by_apply, notation, variant)
+    expected = apply_until_illegal(by_apply, moves, variant)
     assert scoundrel.rules.play_out(by_play_out, [scoundrel.MOVES[m] for m in moves], variant) == expected
     assert snapshot(by_play_out) == snapshot(by_apply)

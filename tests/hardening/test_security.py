@@ -115,7 +115,7 @@ def test_a_request_id_is_echoed_or_made(stack):
 
 def test_an_unexpected_error_is_a_json_500_without_internals():
     from service.app import create_app
-    from service.config import Settings
+    from settings import Settings
 
     with tempfile.TemporaryDirectory() as data:
         server = RedisServer(Path(data), persistent=False).start()

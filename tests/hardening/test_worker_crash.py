@@ -1,7 +1,7 @@
 """A worker killed mid-job loses nothing: once a worker runs again, every
 affected run reaches a final status within 30 seconds.
 
-Each job sleeps first (SCOUNDREL_TEST_JOB_DELAY, test-only) so the kill
+Each job sleeps first (``Stack(job_delay=…)``, a test-only worker) so the kill
 lands while a run is being verified; the sweeper re-queues what the dead
 worker held, without waiting for RQ's own abandoned-job detection.
 """
@@ -16,9 +16,8 @@ from tests.support.stack import Stack
 
 @pytest.fixture(scope="module")
 def slow_stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("crash"), workers=1, env={
-        "SCOUNDREL_TEST_JOB_DELAY": "1.5", "SCOUNDREL_JOB_TIMEOUT": "3",
-        "SCOUNDREL_PENDING_TIMEOUT": "4", "SCOUNDREL_SWEEP_INTERVAL": "0.5",
+    running = Stack(tmp_path_factory.mktemp("crash"), workers=1, job_delay=1.5, env={
+        "SCOUNDREL_JOB_TIMEOUT": "3", "SCOUNDREL_PENDING_TIMEOUT": "4", "SCOUNDREL_SWEEP_INTERVAL": "0.5",
     }).start()
     yield running
     running.stop()

@@ -6,7 +6,7 @@ import pytest
 import redis
 from rq import Queue
 
-from store import load_run, Database
+from store import load_run
 from tests.support.stack import Stack
 
 
@@ -26,7 +26,7 @@ def test_an_accepted_run_is_stored_with_exactly_one_job(idle_stack):
     _, token = idle_stack.register()
     body = {"seed": "queue-1", "moves": ["flee"]}
     run_id = idle_stack.submit(token, body).json()["id"]
-    assert load_run(Database(idle_stack.redis.url), run_id)["status"] == "pending"
+    assert load_run(idle_stack.database(), run_id)["status"] == "pending"
     assert idle_stack.submit(token, body).json()["id"] == run_id
     assert idle_stack.submit(token, body, {"Idempotency-Key": "k1"}).json()["id"] == run_id
     assert queued_run_ids(idle_stack).count(run_id) == 1

@@ -36,6 +36,6 @@ def scoundrel_check(stack, *args: str) -> subprocess.CompletedProcess:
 
 def moderator_token(stack, name: str = "mod") -> str:
     """A moderator created the operator's way (``scoundrel moderator add``)."""
-    from store import Database, create_moderator
+    from store import create_moderator
 
-    return create_moderator(Database(stack.redis.url), name)
+    return create_moderator(stack.database(), name)

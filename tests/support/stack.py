@@ -17,7 +17,9 @@ from cli.redis_server import RedisServer, free_port
 
 
 class Stack:
-    def __init__(self, root: Path, workers: int = 1, env: dict | None = None):
+    def __init__(self, root: Path, workers: int = 1, env: dict | None = None, job_delay: float = 0.0):
+        """``job_delay``: seconds each job of the workers sleeps first (``slow_worker``), so a
+        fault test can kill a worker mid-job."""
         self.root = Path(root)
         self.redis = RedisServer(self.root / "redis", persistent=True)
         self.port = free_port()
@@ -26,6 +28,7 @@ class Stack:
         self.api: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
         self.worker_count = workers
+        self.job_delay = job_delay
         self.http = requests.Session()
 
     # processes
@@ -36,9 +39,9 @@ class Stack:
                 "SCOUNDREL_API_THREADS": "8", "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
                 "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", **self.extra_env}
 
-    def _spawn(self, *args: str, log: str) -> subprocess.Popen:
+    def _spawn(self, *args: str, log: str, module: str = "cli.main") -> subprocess.Popen:
         out = open(self.root / log, "ab")
-        process = subprocess.Popen([sys.executable, "-m", "cli.main", *args], env=self.env(),
+        process = subprocess.Popen([sys.executable, "-m", module, *args], env=self.env(),
                                    stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         out.close()
         return process
@@ -53,7 +56,11 @@ class Stack:
         return self
 
     def start_worker(self) -> subprocess.Popen:
-        worker = self._spawn("worker", log=f"worker-{len(self.workers)}.log")
+        log = f"worker-{len(self.workers)}.log"
+        if self.job_delay:
+            worker = self._spawn(str(self.job_delay), log=log, module="tests.support.slow_worker")
+        else:
+            worker = self._spawn("worker", log=log)
         self.workers.append(worker)
         return worker
 
@@ -94,6 +101,13 @@ class Stack:
                     process.kill()
         self.redis.stop()
         self.http.close()
+
+    def database(self):
+        """A connection to this stack's Redis, made the way every process makes one."""
+        from settings import Settings
+        from store import Database
+
+        return Database.from_settings(Settings(redis_url=self.redis.url))
 
     # HTTP
 

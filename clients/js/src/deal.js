@@ -7,10 +7,10 @@
  */
 
 import { CANONICAL_ORDER } from "./cards.js";
+import { DEAL_VERSION, SEED_MESSAGE, SEED_RULE } from "./engine.js";
 
-export const DEAL_VERSION = "deal-v1";
+export { DEAL_VERSION, SEED_MESSAGE };
 export const SEED_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const SEED_MESSAGE = "Seed must be 1-64 characters from A-Z a-z 0-9 _ -.";
 
 const WORDS_PER_DIGEST = 8;
 // 44 cards take 43 words unless uniform() rejects one (p < 1e-8 per word):
@@ -49,7 +49,7 @@ async function digestWords(prefix, k) {
  */
 export async function deal(seed) {
   if (!isValidSeed(seed)) {
-    throw new TypeError(`invalid seed ${JSON.stringify(seed)}: 1-64 characters from A-Z a-z 0-9 _ -`);
+    throw new TypeError(`invalid seed ${JSON.stringify(seed)}: ${SEED_RULE}`);
   }
   const prefix = `scoundrel/deal/v1:${seed}:`;
   const first = await Promise.all(Array.from({ length: FIRST_DIGESTS }, (_, k) => digestWords(prefix, k)));

@@ -3,12 +3,13 @@
  * engine's `Verdict.to_dict()` and of the HTTP API.
  *
  * `engine` is the version of the Python engine whose verdicts this module
- * reproduces; the cross-check fixture (tests/data/crosscheck.json) pins the
- * two together.
+ * reproduces, generated from that engine (`engine.js`); the cross-check
+ * fixture (tests/data/crosscheck.json) pins the two together.
  */
 
-export const RULESET = "scoundrel-1";
-export const ENGINE_VERSION = "1.0.0";
+import { ENGINE_VERSION, RULESET } from "./engine.js";
+
+export { ENGINE_VERSION, RULESET };
 
 export const VERIFIED = "verified";
 export const REJECTED = "rejected";

@@ -1,5 +1,11 @@
 """Configuration, read from the environment in this one place.
 
+Every process reads it: the API (``service.app``), the workers
+(``worker``) and every ``scoundrel`` command (``cli``); nothing else reads
+an environment variable of the service. It is a top-level package of its
+own, with no imports beyond the standard library, so a light command
+(``scoundrel deal``) loads neither Flask nor Redis to read it.
+
 Every setting has a documented default (README, "Configuration"), so the
 service runs with none set; tests pass a ``Settings`` of their own.
 """
@@ -21,6 +27,7 @@ def _env_float(name: str, default: float) -> float:
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_url_given: bool = False  # REDIS_URL is set: ``scoundrel up`` uses that Redis, starting none of its own
     queue: str = "verify"
     job_timeout: int = 30  # seconds a verification job may run
     daily_secret: str = ""  # empty: a random secret is generated once and kept in Redis
@@ -33,12 +40,18 @@ class Settings:
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For is believed
     max_body_bytes: int = 4 * 1024 * 1024  # larger request bodies get 413
     log_level: str = "INFO"
-    test_job_delay: float = 0.0  # test-only: seconds each verification job sleeps first
+    host: str = "127.0.0.1"  # the address ``scoundrel api`` and ``up`` listen on
+    port: int = 8000  # the port ``scoundrel api`` and ``up`` listen on
+    api_workers: int = 2  # gunicorn processes
+    api_threads: int = 4  # threads per gunicorn process
+    access_log: str = ""  # gunicorn's access log ("-" for stderr, or a file); empty: off
+    color: bool = True  # False when NO_COLOR is set (https://no-color.org): terminal output stays plain
 
     @classmethod
     def from_env(cls) -> "Settings":
         return cls(
             redis_url=os.environ.get("REDIS_URL") or cls.redis_url,
+            redis_url_given=bool(os.environ.get("REDIS_URL")),
             queue=os.environ.get("SCOUNDREL_QUEUE") or cls.queue,
             job_timeout=_env_int("SCOUNDREL_JOB_TIMEOUT", cls.job_timeout),
             daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET", ""),
@@ -51,5 +64,10 @@ class Settings:
             trusted_proxies=_env_int("SCOUNDREL_TRUSTED_PROXIES", cls.trusted_proxies),
             max_body_bytes=_env_int("SCOUNDREL_MAX_BODY_BYTES", cls.max_body_bytes),
             log_level=os.environ.get("SCOUNDREL_LOG_LEVEL") or cls.log_level,
-            test_job_delay=_env_float("SCOUNDREL_TEST_JOB_DELAY", cls.test_job_delay),
+            host=os.environ.get("SCOUNDREL_HOST", cls.host),
+            port=_env_int("SCOUNDREL_PORT", cls.port),
+            api_workers=_env_int("SCOUNDREL_API_WORKERS", cls.api_workers),
+            api_threads=_env_int("SCOUNDREL_API_THREADS", cls.api_threads),
+            access_log=os.environ.get("SCOUNDREL_ACCESS_LOG", ""),
+            color="NO_COLOR" not in os.environ,
         )

@@ -1,0 +1,72 @@
+"""Everything the store can refuse, in one module with one base class.
+
+Each error carries the sentence to show whoever asked (the API's
+``message``, a command's error line), and nothing secret; ``service.errors``
+maps each class to its HTTP status in one table, so no view translates a
+store error by hand.
+"""
+
+
+class StoreError(Exception):
+    """A change or read the store refused; ``message`` says why in the player's words."""
+
+    message = "The store refused the request."
+    fields: dict[str, list[str]] | None = None  # field-level detail, as a 422's ``errors``
+
+    def __init__(self, message: str | None = None):
+        if message is not None:
+            self.message = message
+        super().__init__(self.message)
+
+
+class NoSuchRun(StoreError):
+    """The run does not exist."""
+
+    def __init__(self, run_id: str):
+        super().__init__(f"No run {run_id!r}.")
+
+
+class NoSuchDispute(StoreError):
+    """The dispute does not exist."""
+
+    def __init__(self, dispute_id: str):
+        super().__init__(f"No dispute {dispute_id!r}.")
+
+
+class NameTaken(StoreError):
+    """The player (or moderator) name is already registered."""
+
+    def __init__(self, name: str):
+        self.name = name
+        super().__init__(f"The name {name!r} is taken.")
+
+
+class IdempotencyConflict(StoreError):
+    """An Idempotency-Key was reused with a different submission; nothing of it was stored."""
+
+    message = "This Idempotency-Key was used for a different submission."
+    fields = {"Idempotency-Key": ["Already used for a different submission."]}
+
+
+class RunPending(StoreError):
+    """The run has no verdict yet: its worker judges it first."""
+
+    message = "The run is still pending; its worker judges it first."
+
+
+class NotVoid(StoreError):
+    """Only a void run can be restored."""
+
+    message = "Only a void run can be restored."
+
+
+class NotInError(StoreError):
+    """Only a run whose verification failed (status ``error``) can be re-queued."""
+
+    message = "Only a run in error can be re-queued."
+
+
+class AlreadyResolved(StoreError):
+    """The dispute was resolved before; a decision is final."""
+
+    message = "This dispute is resolved already; a decision is final."

@@ -1,0 +1,35 @@
+--#include _audit
+--#include _places
+-- KEYS: dispute, open disputes, resolved disputes, run, board, board-runs,
+-- daily-board, daily-runs, audit, player-runs, then every run of the player.
+-- ARGV: moderator, decision (uphold, void), note, time (ms), the open status,
+-- the resolved status.
+-- 'resolved' if the dispute already is; 'pending' to void a run with no verdict yet.
+if redis.call('HGET', KEYS[1], 'status') ~= ARGV[5] then
+  return 'resolved'
+end
+local status = redis.call('HGET', KEYS[4], 'status')
+if ARGV[2] == 'void' and status == 'pending' then
+  return 'pending'
+end
+if not complete(KEYS[10], 11) then
+  return 'stale'
+end
+local before = snapshot(KEYS[4])
+local dispute_id = redis.call('HGET', KEYS[1], 'id')
+redis.call('HSET', KEYS[1], 'status', ARGV[6], 'decision', ARGV[2], 'note', ARGV[3], 'moderator', ARGV[1],
+  'resolved_ms', ARGV[4])
+redis.call('ZREM', KEYS[2], dispute_id)
+redis.call('ZADD', KEYS[3], redis.call('HGET', KEYS[1], 'filed_ms'), dispute_id)
+local event = 'upheld'
+if ARGV[2] == 'void' then
+  event = 'voided'
+  if status ~= 'void' then
+    redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
+  end
+  local run = redis.call('HMGET', KEYS[4], 'player', 'variant', 'daily')
+  place(run[1], run[2], run[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8], 11)
+end
+audit(KEYS[9], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
+  {dispute_id = dispute_id, note = ARGV[3]})
+return 'ok'

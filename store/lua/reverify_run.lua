@@ -1,0 +1,31 @@
+--#include _audit
+--#include _places
+-- KEYS: as restore_run. ARGV: actor kind, actor, time (ms), "1" to log an
+-- unchanged verdict too, then the new verdict's fields as name/value pairs.
+-- Writes the current engine's verdict over the stored one (a void run stays
+-- void with its verdict under ``voided_status``), recomputes the player's
+-- places and logs 'reverified' with whether the verdict changed (its
+-- ``snapshot``). Running it twice changes nothing more. 'pending' for a run
+-- the worker has not judged yet; else 'changed' or 'unchanged'.
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'pending' then
+  return 'pending'
+end
+if not complete(KEYS[7], 8) then
+  return 'stale'
+end
+local before = snapshot(KEYS[1])
+for i = 5, #ARGV, 2 do
+  local name = ARGV[i]
+  if name == 'status' and status == 'void' then name = 'voided_status' end
+  redis.call('HSET', KEYS[1], name, ARGV[i + 1])
+end
+local after = snapshot(KEYS[1])
+local changed = differs(before, after)
+local run = redis.call('HMGET', KEYS[1], 'player', 'variant', 'daily')
+place(run[1], run[2], run[3], KEYS[2], KEYS[3], KEYS[4], KEYS[5], 8)
+if changed or ARGV[4] == '1' then
+  audit(KEYS[6], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
+end
+if changed then return 'changed' end
+return 'unchanged'

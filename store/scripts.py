@@ -1,0 +1,164 @@
+"""One Python wrapper per Lua script (``store/lua/<name>.lua``), naming its KEYS and ARGV.
+
+The store's modules call these with named values; the positional contract
+of each script (documented at its top) is spelt here alone, next to the
+key names it uses. ``client`` is a Redis client, or a pipeline to queue the
+call in (its reply then comes from ``execute``).
+
+Voiding, restoring or re-verifying a run can move a player's place either
+way, so those scripts look at every run of the player: the wrapper passes
+the run keys (declared, as Redis Cluster wants) and the script refuses,
+changing nothing, if the player submitted another run since they were read;
+the wrapper then reads them again (``_with_player_runs``).
+"""
+
+from typing import Any
+
+from . import keys
+from .database import Database
+from .lua import LuaScript
+
+_ACCEPT_RUN = LuaScript("accept_run")
+_DROP_UNCLAIMED_JOB = LuaScript("drop_unclaimed_job")
+_RECORD_VERDICT = LuaScript("record_verdict")
+_CREATE_TOKEN_HOLDER = LuaScript("create_token_holder")
+_TOKEN_OWNER = LuaScript("token_owner")
+_CLAIM_STALE_RUN = LuaScript("claim_stale_run")
+_MARK_ERROR = LuaScript("mark_error")
+_REQUEUE_RUN = LuaScript("requeue_run")
+_BOARD_PAGE = LuaScript("board_page")
+_BOARD_POSITION = LuaScript("board_position")
+_FILE_DISPUTE = LuaScript("file_dispute")
+_RESOLVE_DISPUTE = LuaScript("resolve_dispute")
+_RESTORE_RUN = LuaScript("restore_run")
+_REVERIFY_RUN = LuaScript("reverify_run")
+
+STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
+
+
+def flatten(mapping: dict) -> list[str]:
+    """A mapping as the alternating name/value ARGV the scripts read (HSET's order)."""
+    return [str(item) for pair in mapping.items() for item in pair]
+
+
+def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submitted_ms: int,
+               idempotency_key: str, idempotency_ttl: int, fields: dict, audit_entry: dict) -> Any:
+    """Store a submission unless the player sent that game (or that Idempotency-Key) before:
+    ``['new']``, ``['existing', run id]`` or ``['conflict']``."""
+    idempotency = keys.idempotency(player, idempotency_key) if idempotency_key else keys.metrics()
+    return _ACCEPT_RUN.run(
+        client,
+        [idempotency, keys.submission(player, fingerprint), keys.run(run_id), keys.player_runs(player), keys.runs(),
+         keys.audit(run_id), keys.pending_runs(), keys.metrics()],
+        [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "", len(fields),
+         *flatten(fields), *flatten(audit_entry)],
+    )
+
+
+def drop_unclaimed_job(client: Any, *, job_key: str, queue_key: str, job_id: str, run_ids: list[str]) -> Any:
+    """Take job ``job_id`` back out of its queue unless one of ``run_ids`` was created for it."""
+    return _DROP_UNCLAIMED_JOB.run(client, [job_key, queue_key, *map(keys.run, run_ids)], [job_id])
+
+
+def record_verdict(client: Any, *, run: dict, packed: int | None, worker: str, at_ms: int, metric: str,
+                   latency_bucket: str, latency: float, fields: dict) -> Any:
+    """Write a pending run's verdict ``fields`` with its audit entry and counts; a ranked
+    run (``packed`` rank key) is offered its places. 1 if written, 0 if it had a verdict."""
+    daily = run.get("daily") or ""
+    return _RECORD_VERDICT.run(
+        client,
+        [keys.run(run["id"]), *place_keys(run), keys.audit(run["id"]), keys.pending_runs(), keys.metrics(),
+         keys.latency()],
+        [run["id"], "" if packed is None else str(packed), "1" if daily else "", run["player"], worker, at_ms,
+         metric, latency_bucket, latency, *flatten(fields)],
+    )
+
+
+def create_token_holder(client: Any, *, holder_key: str, token_key: str, name: str, token_hash: str,
+                        created_ms: int, members_key: str | None = None) -> bool:
+    """Claim a player's or moderator's name with its token hash; False if the name is taken."""
+    return bool(_CREATE_TOKEN_HOLDER.run(client, [holder_key, token_key, *([members_key] if members_key else [])],
+                                         [name, token_hash, created_ms]))
+
+
+def token_owner(client: Any, *, token_key: str, holder_prefix: str) -> tuple[str, str] | None:
+    """``(name, stored token hash)`` of whom ``token_key`` names (their key: ``holder_prefix`` + name), or None."""
+    owner = _TOKEN_OWNER.run(client, [token_key], [holder_prefix])
+    return (owner[0], owner[1]) if owner else None
+
+
+def claim_stale_run(client: Any, *, run_id: str, cutoff_ms: int, now_ms: int, most_requeues: int) -> int:
+    """0 (nothing to do), -1 (re-queued too often) or the run's re-queue count, now claimed."""
+    return int(_CLAIM_STALE_RUN.run(client, [keys.run(run_id), keys.pending_runs()],
+                                    [run_id, cutoff_ms, now_ms, most_requeues]))
+
+
+def mark_error(client: Any, *, run_id: str, reason: str, at_ms: int, actor: str) -> bool:
+    """Give a pending run the status ``error`` (``reason``: the error JSON); False if it had a verdict."""
+    return bool(_MARK_ERROR.run(client, [keys.run(run_id), keys.pending_runs(), keys.metrics(), keys.audit(run_id)],
+                                [run_id, reason, at_ms, actor]))
+
+
+def requeue_run(client: Any, *, run_id: str, at_ms: int, moderator: str) -> bool:
+    """Make an ``error`` run pending again; False if it is not in ``error``."""
+    return bool(_REQUEUE_RUN.run(client, [keys.run(run_id), keys.pending_runs(), keys.audit(run_id)],
+                                 [run_id, at_ms, moderator]))
+
+
+def board_page(client: Any, *, places: str, runs: str, first: int, last: int) -> list:
+    """The board's total, then (player, score, submission ms, run id) per place from index ``first`` to ``last``."""
+    return _BOARD_PAGE.run(client, [places, runs], [first, last])
+
+
+def board_position(client: Any, *, places: str, runs: str, player: str, around: int) -> list:
+    """The player's index and the window's first index, then its places as ``board_page``; [] if unranked."""
+    return _BOARD_POSITION.run(client, [places, runs], [player, around])
+
+
+def file_dispute(client: Any, *, run_id: str, dispute_id: str, player: str, reason: str, filed_ms: int,
+                 open_status: str) -> bool:
+    """Open dispute ``dispute_id`` of the run; False if there is no such run."""
+    return bool(_FILE_DISPUTE.run(
+        client, [keys.run(run_id), keys.dispute(dispute_id), keys.disputes(open_status), keys.audit(run_id)],
+        [dispute_id, player, reason, filed_ms, open_status],
+    ))
+
+
+def place_keys(run: dict) -> list[str]:
+    """The board keys a run's places live under: variant board, then daily board (``none`` when not daily)."""
+    day = run.get("daily") or "none"
+    return [keys.board(run["variant"]), keys.board_runs(run["variant"]), keys.daily_board(day), keys.daily_runs(day)]
+
+
+def _with_player_runs(db: Database, script: LuaScript, fixed_keys: list[str], args: list, player: str) -> Any:
+    """Run a places script with ``fixed_keys``, the player's run list and every run key of the player."""
+    while True:
+        run_keys = [keys.run(str(run_id)) for run_id in db.redis.zrange(keys.player_runs(player), 0, -1)]
+        answer = script.run(db.redis, [*fixed_keys, keys.player_runs(player), *run_keys], args)
+        if answer != STALE:
+            return answer
+
+
+def resolve_dispute(db: Database, *, dispute_id: str, run: dict, moderator: str, decision: str, note: str,
+                    at_ms: int, open_status: str, resolved_status: str) -> str:
+    """Resolve an open dispute (a void moves the player's places): 'ok', 'resolved' or 'pending'."""
+    return _with_player_runs(
+        db, _RESOLVE_DISPUTE,
+        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run["id"]),
+         *place_keys(run), keys.audit(run["id"])],
+        [moderator, decision, note, at_ms, open_status, resolved_status], run["player"],
+    )
+
+
+def restore_run(db: Database, *, run: dict, moderator: str, at_ms: int) -> str:
+    """Undo a void and recompute the player's places: 'ok' or 'not_void'."""
+    return _with_player_runs(db, _RESTORE_RUN, [keys.run(run["id"]), *place_keys(run), keys.audit(run["id"])],
+                             [moderator, at_ms], run["player"])
+
+
+def reverify_run(db: Database, *, run: dict, actor_kind: str, actor: str, at_ms: int, log_unchanged: bool,
+                 fields: dict) -> str:
+    """Write verdict ``fields`` over the stored ones and recompute the places: 'changed', 'unchanged' or 'pending'."""
+    return _with_player_runs(db, _REVERIFY_RUN, [keys.run(run["id"]), *place_keys(run), keys.audit(run["id"])],
+                             [actor_kind, actor, at_ms, "1" if log_unchanged else "", *flatten(fields)],
+                             run["player"])

@@ -1,0 +1,83 @@
+"""The Lua side of the store agrees with the Python side where both must know a thing.
+
+Rank packing lives once in Python (``store/packing.py``) and once in Lua
+(``store/lua/_rank.lua``); which verdict fields matter lives once in Python
+(``store.verdicts.verdict_summary``) and once in Lua (``snapshot`` in
+``store/lua/_audit.lua``). These run the Lua in a throwaway Redis and hold
+each pair equal; they also check the ``--#include`` loader.
+"""
+
+import json
+import random
+
+import pytest
+import redis
+
+from cli.redis_server import RedisServer
+from store.lua import source
+from store.packing import LATEST_MS, SCORE_OFFSET, pack
+from store.verdicts import verdict_summary
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    server = RedisServer(tmp_path_factory.mktemp("lua"), persistent=False).start()
+    connection = redis.Redis.from_url(server.url, decode_responses=True)
+    yield connection
+    connection.close()
+    server.stop()
+
+
+def _eval(client, fragment: str, body: str, keys=(), args=()):
+    return client.eval(source(fragment) + body, len(keys), *keys, *args)
+
+
+def test_lua_packs_the_rank_key_as_python_does(client):
+    rng = random.Random(13)
+    cases = [(-SCORE_OFFSET, 0), (SCORE_OFFSET - 1, LATEST_MS), (30, 1_795_966_213_791), (-221, 1)]
+    cases += [(rng.randrange(-SCORE_OFFSET, SCORE_OFFSET), rng.randrange(0, LATEST_MS + 1)) for _ in range(200)]
+    for score, ms in cases:
+        packed, unpacked_score, unpacked_ms = _eval(
+            client, "_rank", "return {pack_rank(tonumber(ARGV[1]), tonumber(ARGV[2])), "
+                             "rank_score(pack_rank(tonumber(ARGV[1]), tonumber(ARGV[2]))), "
+                             "rank_submitted_ms(pack_rank(tonumber(ARGV[1]), tonumber(ARGV[2])))}",
+            args=(score, ms))
+        assert (packed, unpacked_score, unpacked_ms) == (pack(score, ms), score, ms)
+
+
+RUNS = {
+    "verified": {"status": "verified", "outcome": "won", "score": "17", "health": "17", "error": ""},
+    "lost": {"status": "verified", "outcome": "lost", "score": "-40", "health": "0", "error": ""},
+    "rejected": {"status": "rejected", "outcome": "", "score": "", "health": "",
+                 "error": json.dumps({"code": "weapon_not_usable", "move_index": 3})},
+    "pending": {"status": "pending"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_lua_snapshot_and_verdict_summary_name_the_same_fields(client, name):
+    fields = {"id": name, **RUNS[name]}
+    client.delete(f"run:{name}")
+    client.hset(f"run:{name}", mapping=fields)
+    snapshot = json.loads(_eval(client, "_audit", "return cjson.encode(snapshot(KEYS[1]))", keys=[f"run:{name}"]))
+    assert snapshot == verdict_summary(fields)
+
+
+def test_a_void_run_shows_its_verdict_under_voided_status_in_both(client):
+    fields = {"id": "void", **RUNS["verified"], "status": "void", "voided_status": "verified"}
+    client.hset("run:void", mapping=fields)
+    snapshot = json.loads(_eval(client, "_audit", "return cjson.encode(snapshot(KEYS[1]))", keys=["run:void"]))
+    summary = verdict_summary(fields)
+    assert snapshot.pop("voided_status") == summary["status"] == "verified"
+    assert snapshot.pop("status") == "void"
+    assert set(snapshot) == set(summary) - {"status"}
+    assert all(snapshot[field] == summary[field] for field in snapshot)
+
+
+def test_a_fragment_included_twice_is_inlined_once():
+    text = source("resolve_dispute")  # includes _audit and _places, which includes _placement, then _rank
+    assert "--#include" not in text
+    for function in ("snapshot", "place", "put", "outranks", "pack_rank"):
+        assert text.count(f"local function {function}(") == 1
+    board = source("board_page")
+    assert board.count("local function rank_score(") == 1 and "local function put(" not in board

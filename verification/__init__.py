@@ -1,0 +1,38 @@
+"""Judging stored runs with the current engine: the verification job's replay and re-verification.
+
+Domain code that the worker (``worker.jobs``), the API (``POST
+/v1/runs/<id>/reverify``) and ``scoundrel reverify`` all use, so none of
+them imports another's package. The verdict, the player's board places and
+the audit entry change together (``store.moderation``).
+"""
+
+import scoundrel
+from store import Database
+from store.errors import RunPending
+from store.moderation import record_reverification
+from store.runs import stored_moves, stored_run
+from store.verdicts import verdict_differs, verdict_summary
+
+
+def judge(run: dict) -> dict:
+    """The current engine's verdict JSON for a stored run."""
+    return scoundrel.replay(run["seed"], stored_moves(run), run["variant"]).to_dict()
+
+
+def reverify_run(db: Database, run_id: str, actor_kind: str, actor: str, *, log_unchanged: bool = True) -> dict:
+    """``{"run_id", "changed", "before", "after"}`` for run ``run_id``.
+
+    Raises ``NoSuchRun``, or ``RunPending`` for a run its worker has not
+    judged yet. Without ``log_unchanged`` an unchanged verdict is neither
+    written nor logged.
+    """
+    run = stored_run(db, run_id)
+    if run["status"] == "pending":
+        raise RunPending()
+    verdict = judge(run)
+    if log_unchanged or verdict_differs(run, verdict):
+        changed = record_reverification(db, run, verdict, actor_kind, actor, log_unchanged=log_unchanged)
+    else:
+        changed = False
+    return {"run_id": run_id, "changed": changed, "before": verdict_summary(run),
+            "after": verdict_summary(stored_run(db, run_id))}
