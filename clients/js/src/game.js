@@ -49,7 +49,8 @@ export class MoveError extends Error {
  * `move_after_game_over`), `ruling` the RULES.md id, `message` the referee's
  * own words ("Move 7: …"). A dealt game's move refused by the server has
  * the ApiError of that answer as `cause`, and may also be `room_not_dealt`
- * (a move after one that deals new cards, in the same request; no ruling).
+ * (a move after one that deals new cards, in the same request) or
+ * `too_many_moves` (past RULES.md's 200), neither with a ruling.
  */
 export class IllegalMoveError extends MoveError {
   constructor(error, move, { cause } = {}) {

@@ -9,6 +9,7 @@ import {
   DealtGame,
   Game,
   IllegalMoveError,
+  MAX_MOVES,
   NotationError,
   commitmentOf,
   registerPlayer,
@@ -174,6 +175,20 @@ test("an illegal move is IllegalMoveError with the engine's code, ruling, index 
     return true;
   });
   assert.deepEqual((await game.play(["H6", "C5b"])).room, ["S8", "C7", "C10", "S11"], "two moves in one request");
+});
+
+test("a game stops at RULES.md's 200 moves: the next one is too_many_moves (easy avoids forever), a forfeit still ends it", async () => {
+  server.state.nextSeeds.push("abc");
+  const game = await startGame(api, { variant: "easy" });
+  for (let i = 0; i < MAX_MOVES; i += 1) await game.play("flee"); // a flee deals: one a request
+  assert.equal(game.moves.length, MAX_MOVES);
+  await assert.rejects(game.play("flee"), (error) => {
+    assert.ok(error instanceof IllegalMoveError);
+    assert.deepEqual([error.code, error.ruling, error.moveIndex, error.move], ["too_many_moves", null, MAX_MOVES, "flee"]);
+    assert.match(error.message, /^Move 1: a game has at most 200 moves/);
+    return true;
+  });
+  assert.equal((await game.forfeit()).status, "forfeit");
 });
 
 test("a string outside the notation is a NotationError and is never sent", async () => {

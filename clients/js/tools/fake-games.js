@@ -6,7 +6,7 @@
 // once its UTC day is over (`state.today`, the fake's clock, moves it on).
 import { createHash, randomBytes } from "node:crypto";
 
-import { DAILY, PLAYING, VALUE, VARIANTS, deal, parseMove } from "../src/index.js";
+import { DAILY, MAX_MOVES, PLAYING, VALUE, VARIANTS, deal, parseMove } from "../src/index.js";
 import { RuleViolation, apply, isLost, isWon, legalMoves, start } from "../src/rules.js";
 import { MOVE_MESSAGE } from "../src/submission.js";
 import { FORFEIT, LOST, WON, ruleError } from "../src/verdict.js";
@@ -23,12 +23,20 @@ const copy = (state) => ({ ...state, room: [...state.room], dungeon: [...state.d
 export const utcToday = () => new Date().toISOString().slice(0, 10);
 
 /**
- * Apply `moves` to a copy of `position`, all or none, as the service's dealer
- * judges them: the first illegal move, or the first move after one that
- * dealt new cards (`room_not_dealt`: it would be judged against cards not
- * yet face up), is refused with its index in the request.
+ * Apply `moves` to a copy of `position` (after `played` moves), all or none,
+ * as the service's dealer judges them: the first move beyond RULES.md's
+ * MAX_MOVES (`too_many_moves`), the first illegal move, or the first move
+ * after one that dealt new cards (`room_not_dealt`: it would be judged
+ * against cards not yet face up) is refused, with its index in the request.
  */
-function judge(position, variant, moves) {
+function judge(position, variant, played, moves) {
+  if (played + moves.length > MAX_MOVES) {
+    const index = Math.max(0, MAX_MOVES - played);
+    const message =
+      `Move ${index + 1}: a game has at most ${MAX_MOVES} moves (RULES.md) and ${played} are played; ` +
+      "past that it can only be forfeited.";
+    return { refused: { code: "too_many_moves", move_index: index, message, ruling: null } };
+  }
   const state = copy(position);
   let dealing = null;
   for (const [index, notation] of moves.entries()) {
@@ -139,7 +147,7 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
       end(game, FORFEIT);
       return send(response, 200, shown(game));
     }
-    const { refused, state: position } = judge(game.position, game.variant, payload.moves);
+    const { refused, state: position } = judge(game.position, game.variant, count, payload.moves);
     if (refused) {
       const errors = { moves: { [refused.move_index]: [refused.message] } };
       return fail(response, 422, refused.message, { errors, extra: { error: refused } });
