@@ -14,7 +14,7 @@
 import { ApiError, ConflictError, endpoint, request, waitForVerdict } from "./api.js";
 import { commitmentOf } from "./commitment.js";
 import { isValidSeed } from "./deal.js";
-import { Game, IllegalMoveError, MoveError, NotationError, PLAYING, replay } from "./game.js";
+import { Game, IllegalMoveError, MoveError, NotationError, PLAYING } from "./game.js";
 import { parseMove } from "./moves.js";
 import { CLASSIC, armsAfter } from "./rules.js";
 import { FORFEIT, LOST, WON } from "./verdict.js";
@@ -204,21 +204,21 @@ export class DealtGame {
    * Resolves to `{revealed: false}` while the seed is sealed (a game still
    * played, a sealed daily before its day is over: `refresh()` later), else
    * `{revealed: true, ok, seed, commitmentMatches, verdict, run,
-   * verdictMatches, mismatches}`: `verdict` is the local replay's, `run`
-   * the server's, `mismatches` each `{moves, field, shown, dealt}` where a
-   * position differs after that many moves (field `move`: the seed's deal
-   * refuses that move; `seed`: not a seed at all).
+   * verdictMatches, mismatches}`: `verdict` is the local replay's (null if
+   * the seed's deal refuses a move played), `run` the server's,
+   * `mismatches` each `{moves, field, shown, dealt}` where a position
+   * differs after that many moves (field `move`: the seed's deal refuses
+   * that move; `seed`: not a seed at all).
    */
   async verifyCommitment({ intervalMs, timeoutMs, signal } = {}) {
-    const { seed, commitment, variant, moves, status, runId } = this.#state;
+    const { seed, commitment, moves, status, runId } = this.#state;
     if (seed === null) return { revealed: false };
     const commitmentMatches = (await commitmentOf(seed)) === commitment;
-    const mismatches = await this.#mismatches(seed);
-    const verdict = await replay(seed, moves, variant, { forfeit: status === FORFEIT });
+    const { verdict, mismatches } = await this.#replayed(seed);
     const { baseUrl, fetch, token } = this.#api;
     const run = await waitForVerdict(baseUrl, runId, { intervalMs, timeoutMs, fetch, token, signal });
     const verdictMatches =
-      verdict.outcome === status &&
+      verdict?.outcome === status &&
       run.seed === seed &&
       sameMoves(run.moves, moves) &&
       ["status", "outcome", "score", "health"].every((field) => run[field] === verdict[field]);
@@ -226,8 +226,12 @@ export class DealtGame {
     return { revealed: true, ok, seed, commitmentMatches, verdict, run, verdictMatches, mismatches };
   }
 
-  async #mismatches(seed) {
-    if (!isValidSeed(seed)) return [{ moves: 0, field: "seed", shown: seed, dealt: null }];
+  /**
+   * The game replayed on the deal of `seed`: the verdict (null if the deal
+   * refuses a move played), and where a position differs from the one shown.
+   */
+  async #replayed(seed) {
+    if (!isValidSeed(seed)) return { verdict: null, mismatches: [{ moves: 0, field: "seed", shown: seed, dealt: null }] };
     const local = await Game.start(seed, this.#state.variant);
     const found = [];
     const compare = (count) => {
@@ -246,11 +250,11 @@ export class DealtGame {
         local.play(move);
       } catch (error) {
         if (!(error instanceof MoveError)) throw error;
-        return [...found, { moves: i, field: "move", shown: move, dealt: error.message }];
+        return { verdict: null, mismatches: [...found, { moves: i, field: "move", shown: move, dealt: error.message }] };
       }
       compare(i + 1);
     }
-    return found;
+    return { verdict: local.verdict({ forfeit: this.#state.status === FORFEIT }), mismatches: found };
   }
 
   /** The legal moves the server lists, in room order, `flee` last (empty once the game is over). */

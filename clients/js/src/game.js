@@ -152,7 +152,9 @@ export class Game {
 
   /**
    * The verdict the referee would give for the moves played so far; with
-   * `forfeit`, for a dealt game given up after them (R18).
+   * `forfeit`, for a dealt game given up after them (R18: an unfinished game
+   * is verified with outcome `forfeit` instead of rejected as incomplete; a
+   * finished one keeps its outcome).
    */
   verdict({ forfeit = false } = {}) {
     return finished(this.#state, this.#moves.length, forfeit);
@@ -239,11 +241,10 @@ export class Game {
  * referee does. Resolves to a verdict object: `verified`, `rejected` (with
  * `incomplete` at move_index = moves.length for an unfinished game) or, for
  * malformed input, `invalid` with the service schema's field errors. It never
- * throws for bad input. `forfeit` says the player gave the game up after
- * `moves` (a dealt game, R18): an unfinished game is then verified with
- * outcome `forfeit` instead of rejected as incomplete.
+ * throws for bad input. A submission is never a forfeit (R18): a dealt game
+ * given up is judged by `Game#verdict({forfeit: true})`.
  */
-export async function replay(seed, moves, variant = CLASSIC, { forfeit = false } = {}) {
+export async function replay(seed, moves, variant = CLASSIC) {
   const run = { seed, moves, variant };
   const errors = submissionErrors(run);
   if (errors) return invalidVerdict(errors);
@@ -256,5 +257,5 @@ export async function replay(seed, moves, variant = CLASSIC, { forfeit = false }
       throw error;
     }
   }
-  return game.verdict({ forfeit });
+  return game.verdict();
 }

@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
 
-import { batchErrors, replay, submissionErrors } from "../src/index.js";
+import { Game, batchErrors, replay, submissionErrors } from "../src/index.js";
 import { dealtGames, utcToday } from "./fake-games.js";
 
 const MALFORMED = "The request is malformed; see errors for each field.";
@@ -121,7 +121,7 @@ export async function startFakeServer({ port = 0 } = {}) {
       if (!run) return fail(response, 404, "No such run.");
       run.polls += 1;
       if (run.status === "pending" && run.polls > state.pendingPolls) {
-        const verdict = await replay(run.seed, run.moves, run.variant, { forfeit: run.forfeit });
+        const verdict = await judge(run);
         Object.assign(run, {
           status: verdict.status,
           verified_at: new Date().toISOString(),
@@ -195,6 +195,14 @@ export async function startFakeServer({ port = 0 } = {}) {
     });
     const count = (status) => results.filter((result) => result.status === status).length;
     return send(response, 200, { accepted: count(202), existing: count(200), invalid: count(422), results });
+  }
+
+  // The verdict of a run; a forfeited dealt game's (R18) is never a submission's, so not replay's.
+  async function judge(run) {
+    if (!run.forfeit) return replay(run.seed, run.moves, run.variant);
+    const game = await Game.start(run.seed, run.variant);
+    for (const move of run.moves) game.play(move); // the fake's own game: every move legal
+    return game.verdict({ forfeit: true });
   }
 
   // A sealed daily's seed stays hidden until its UTC day is over.
