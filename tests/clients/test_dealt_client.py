@@ -22,7 +22,6 @@ from tests.support.stack import Stack
 from .conftest import CLIENT, play_dealt_game
 
 # Dealt games and R18 are the fair branch's (issue 10): until it is merged there is nothing to run against.
-pytest.importorskip("service.games", reason="dealt games (branch fair) are not merged yet")
 
 DEALT_CLIENT = Path(__file__).with_name("dealt_client.mjs")
 EXAMPLE = CLIENT / "examples" / "play-dealt.mjs"

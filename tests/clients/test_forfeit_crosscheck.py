@@ -13,13 +13,11 @@ import random
 import subprocess
 from pathlib import Path
 
-import pytest
 
 import scoundrel
 from scoundrel.strategies import play_game
 
 # Dealt games and R18 are the fair branch's (issue 10): until it is merged there is nothing to run against.
-pytest.importorskip("service.games", reason="dealt games (branch fair) are not merged yet")
 
 FORFEIT_VERDICTS = Path(__file__).with_name("forfeit_verdicts.mjs")
 GAMES = 18
