@@ -55,7 +55,8 @@ def browser():
 
 @pytest.fixture
 def page(browser, client_site):
-    """The example page; the test fails on a script error or any console error but an HTTP status (a CSP violation is one)."""
+    """The example page; the test fails on a script error or any console error
+    but an HTTP status (a CSP violation is one)."""
     context = browser.new_context()
     opened = context.new_page()
     problems: list[str] = []

@@ -13,7 +13,6 @@ import random
 import subprocess
 from pathlib import Path
 
-
 import scoundrel
 from scoundrel.strategies import play_game
 
