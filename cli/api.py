@@ -52,6 +52,11 @@ def _json_logging(level: str) -> dict:
 def run(args) -> int:
     from gunicorn.app.base import BaseApplication  # imported here: other commands don't need it
 
+    from store.archive import Archive
+
+    # The archive's schema, once, before gunicorn starts its workers (the workers do the same).
+    Archive(Settings.from_env().resolved_archive_url()).upgrade()
+
     class Gunicorn(BaseApplication):
         """gunicorn with its options given here instead of on its own command line."""
 

@@ -11,9 +11,9 @@ import argparse
 import os
 import sys
 
-from . import api, check, deal, moderator, replay, reverify, up, verify, worker
+from . import api, archive, check, deal, moderator, replay, reverify, up, verify, worker
 
-COMMANDS = (deal, verify, replay, api, worker, up, moderator, check, reverify)
+COMMANDS = (deal, verify, replay, api, worker, up, moderator, check, reverify, archive)
 
 
 def build_parser() -> argparse.ArgumentParser:

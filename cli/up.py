@@ -34,13 +34,11 @@ from collections import deque
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import platformdirs
-
-from settings import Settings
+from settings import Settings, data_dir, sqlite_archive_url
 
 from .redis_server import RedisServer
 
-DATA_DIR = platformdirs.user_data_dir("scoundrel-referee")
+DATA_DIR = data_dir()
 STOP_TIMEOUT = 6.0  # seconds the API and workers get to stop; gunicorn's graceful_timeout is 5
 REDIS_STOP_TIMEOUT = 10.0  # seconds Redis gets to flush its AOF before SIGKILL
 RESTARTS_PER_MINUTE = 5
@@ -127,7 +125,8 @@ class Supervisor:
         self.host, self.port, self.worker_count, self.data_dir = host, port, worker_count, data_dir
         self.redis = None if redis_url else RedisServer(data_dir / "redis", persistent=True)
         self.redis_url = redis_url or self.redis.url
-        self.env = {**os.environ, "REDIS_URL": self.redis_url}
+        # the archive, unless SCOUNDREL_ARCHIVE_URL names one: SQLite next to the private Redis
+        self.env = {"SCOUNDREL_ARCHIVE_URL": sqlite_archive_url(data_dir), **os.environ, "REDIS_URL": self.redis_url}
         self.api: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
         self.stop_requested = False

@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
 from store import get_run
-from store.audit import audit_log
+from store.history import run_audit_log
 from store.moderation import restore_run
 from verification import reverify_run
 
@@ -29,8 +29,7 @@ def replay(run_id):
 @blp.response(200, AuditLogSchema)
 def audit(run_id):
     """Every change of the run, oldest first; public, as runs are."""
-    get_run(db(), run_id)
-    return {"run_id": run_id, "entries": audit_log(db(), run_id)}
+    return {"run_id": run_id, "entries": run_audit_log(db(), run_id)}
 
 
 @blp.route("/<run_id>/restore", methods=["POST"])

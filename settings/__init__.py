@@ -46,6 +46,13 @@ class Settings:
     api_threads: int = 4  # threads per gunicorn process
     access_log: str = ""  # gunicorn's access log ("-" for stderr, or a file); empty: off
     color: bool = True  # False when NO_COLOR is set (https://no-color.org): terminal output stays plain
+    archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory (``archive_url()``)
+    hot_days: float = 30.0  # days a finished run stays in Redis unless it holds a board place
+    archive_interval: float = 3600.0  # seconds between a worker's retention passes
+
+    def resolved_archive_url(self) -> str:
+        """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the default data directory."""
+        return self.archive_url or sqlite_archive_url(data_dir())
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -70,4 +77,20 @@ class Settings:
             api_threads=_env_int("SCOUNDREL_API_THREADS", cls.api_threads),
             access_log=os.environ.get("SCOUNDREL_ACCESS_LOG", ""),
             color="NO_COLOR" not in os.environ,
+            archive_url=os.environ.get("SCOUNDREL_ARCHIVE_URL", ""),
+            hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days),
+            archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
         )
+
+
+def data_dir() -> str:
+    """The per-user data directory (``~/.local/share/scoundrel-referee`` on Linux): ``scoundrel up``'s
+    default, and where the archive lives when ``SCOUNDREL_ARCHIVE_URL`` names none."""
+    import platformdirs  # imported here: reading the settings needs only the standard library
+
+    return platformdirs.user_data_dir("scoundrel-referee")
+
+
+def sqlite_archive_url(directory: str | os.PathLike) -> str:
+    """The embedded archive: one SQLite file in ``directory``."""
+    return f"sqlite:///{os.path.join(os.fspath(directory), 'archive.sqlite3')}"

@@ -11,16 +11,15 @@ from .boards import Board, board_page, board_position, daily_board, variant_boar
 from .daily import daily_secret
 from .database import Database
 from .errors import IdempotencyConflict, NameTaken, StoreError
+from .history import get_run, player_runs
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
 from .pending import requeue_run
 from .players import create_player, player_exists, player_for_token, replace_token
 from .runs import (
     Submission,
     accept_runs,
-    get_run,
     load_run,
     load_runs,
-    player_runs,
     record_verdicts,
     submit_run,
 )

@@ -53,3 +53,26 @@ def board_position(db: Database, board: Board, player: str, around: int) -> dict
     window = _entries(first + 1, reply[2:])
     mine = window[index - first]
     return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
+
+
+def holder_keys(run: dict) -> list[str]:
+    """Every hash naming, per player, the run that holds their place on a board ``run`` could be on.
+
+    The one list of the boards a run can hold a place on: ``holds_place`` and
+    the retention's last check (``scripts.forget_run``) read it, so a new
+    board (its hash of player → run id) is added here and nowhere else.
+    """
+    holders = [keys.board_runs(run["variant"])]
+    if run.get("daily"):
+        holders.append(keys.daily_runs(run["daily"]))
+    return holders
+
+
+def holds_place(db: Database, runs: list[dict]) -> list[bool]:
+    """Whether each run holds a place on any board (a run holding one stays in Redis), in one round trip."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        for run in runs:
+            for holders in holder_keys(run):
+                pipe.hget(holders, run["player"])
+        named = iter(pipe.execute())
+    return [run["id"] in [next(named) for _ in holder_keys(run)] for run in runs]

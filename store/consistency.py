@@ -4,6 +4,11 @@ The boards are updated one verdict at a time; this recomputes them from
 scratch out of the stored runs and lists every difference, and every run
 pending for too long. An empty list means all is well.
 
+Every run lives in exactly one place, Redis or the archive, and every
+board place names a run in Redis (a run holding a place is never
+archived). A run found in both is a move interrupted by a crash, which the
+next retention pass finishes; it is reported all the same.
+
 - A variant board holds, per player, their best verified run: the higher
   score, at equal scores the earlier submission.
 - A daily board holds, per player, their first-submitted verified run on
@@ -76,13 +81,38 @@ def _board_problems(db: Database, board_key: str, expected: dict[str, tuple[int,
     return problems
 
 
+def _placement_problems(db: Database, runs: list[dict]) -> list[str]:
+    """Runs in both Redis and the archive, and index entries naming a run in neither."""
+    hot = {run["id"] for run in runs}
+    indexed = set(db.redis.zrange(keys.runs(), 0, -1))
+    archived: set[str] = set()
+    for batch in db.archive.run_ids():
+        archived.update(batch)
+    problems = [f"run {run_id} is both in Redis and in the archive (an interrupted move; "
+                f"the next `scoundrel archive` finishes it)" for run_id in sorted(hot & archived)]
+    problems += [f"run {run_id} is in the index of runs but neither in Redis nor in the archive"
+                 for run_id in sorted(indexed - hot - archived)]
+    return problems
+
+
+def _archived_holders(db: Database, board_keys: set[str], hot: set[str]) -> list[str]:
+    """Board places naming a run that is not in Redis (archived, or gone)."""
+    problems = []
+    for board_key in sorted(board_keys):
+        for player, run_id in sorted(db.redis.hgetall(_runs_key(board_key)).items()):
+            if run_id not in hot:
+                where = "archived" if db.archive.load([run_id]) else "in neither Redis nor the archive"
+                problems.append(f"{board_key}: {player}'s place names run {run_id}, which is {where}")
+    return problems
+
+
 def check(db: Database, pending_limit_seconds: float) -> list[str]:
     """Every inconsistency found, as a sentence; empty when the boards match the runs."""
     runs = stored_runs(db)
     runs_by_id = {run["id"]: run for run in runs}
     expected = expected_boards(runs)
     board_keys = set(expected) | set(_scan(db, keys.board_pattern())) | set(_scan(db, keys.daily_board_pattern()))
-    problems = []
+    problems = _placement_problems(db, runs) + _archived_holders(db, board_keys, set(runs_by_id))
     for board_key in sorted(board_keys):
         problems.extend(_board_problems(db, board_key, expected.get(board_key, {}), runs_by_id))
     cutoff = now_ms() - int(pending_limit_seconds * 1000)

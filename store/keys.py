@@ -139,3 +139,8 @@ def dispute(dispute_id: str) -> str:
 def disputes(status: str) -> str:
     """Sorted set: dispute ids with ``status`` (open, resolved) scored by filing time (ms)."""
     return f"{PREFIX}:disputes:{status}"
+
+
+def archive_lock() -> str:
+    """String: held (with an expiry) by the one process moving old runs to the archive right now."""
+    return f"{PREFIX}:archive-lock"

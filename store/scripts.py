@@ -32,6 +32,8 @@ _FILE_DISPUTE = LuaScript("file_dispute")
 _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
 _RESTORE_RUN = LuaScript("restore_run")
 _REVERIFY_RUN = LuaScript("reverify_run")
+_FORGET_RUN = LuaScript("forget_run")
+_REINSTATE_RUN = LuaScript("reinstate_run")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -162,3 +164,25 @@ def reverify_run(db: Database, *, run: dict, actor_kind: str, actor: str, at_ms:
     return _with_player_runs(db, _REVERIFY_RUN, [keys.run(run["id"]), *place_keys(run), keys.audit(run["id"])],
                              [actor_kind, actor, at_ms, "1" if log_unchanged else "", *flatten(fields)],
                              run["player"])
+
+
+def forget_run(client: Any, *, run: dict, audit_count: int, submission_key: str, holder_keys: list[str]) -> Any:
+    """Remove archived ``run`` (its fields as read, with ``audit_count`` audit entries) and every
+    key it owns: 'ok', 'gone', or 'changed' / 'holds' (a board place in ``holder_keys``) changing nothing."""
+    return _FORGET_RUN.run(
+        client,
+        [keys.run(run["id"]), keys.audit(run["id"]), keys.player_runs(run["player"]), keys.runs(), submission_key,
+         *holder_keys],
+        [run["id"], run["player"], audit_count, *flatten(run)],
+    )
+
+
+def reinstate_run(client: Any, *, run: dict, submission_key: str, audit_entries: list[tuple[str, dict]]) -> bool:
+    """Put an archived run back: its fields, its audit entries ``(stream id, fields)`` and its
+    indexes; False (nothing written) if Redis holds it already."""
+    return bool(_REINSTATE_RUN.run(
+        client,
+        [keys.run(run["id"]), keys.audit(run["id"]), keys.player_runs(run["player"]), keys.runs(), submission_key],
+        [run["id"], run["submitted_ms"], len(run), *flatten(run),
+         *(item for entry_id, fields in audit_entries for item in (entry_id, *flatten(fields)))],
+    ))
