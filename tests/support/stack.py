@@ -85,7 +85,7 @@ class Stack:
         """Redis again on the same port, from its append-only file."""
         self.redis.start()
 
-    def wait_healthy(self, timeout: float = 20.0) -> None:
+    def wait_healthy(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.api.poll() is not None:
