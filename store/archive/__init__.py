@@ -25,6 +25,16 @@ _MIGRATION_LOCK = 0x5C0D_4E1
 
 IDS_BATCH = 10_000  # run ids per query when walking the whole archive
 
+# The queries, built once: a statement built per call costs more than SQLite takes to answer it.
+_LOAD = (sa.select(archived_runs.c.run, archived_runs.c.audit, archived_runs.c.archived_ms)
+         .where(archived_runs.c.run_id.in_(sa.bindparam("run_ids", expanding=True))))
+_PLAYER_NEWEST = (sa.select(archived_runs.c.submitted_ms, archived_runs.c.run_id)
+                  .where(archived_runs.c.player == sa.bindparam("player"))
+                  .order_by(archived_runs.c.submitted_ms.desc(), archived_runs.c.run_id.desc())
+                  .limit(sa.bindparam("count")))
+_PLAYER_COUNT = (sa.select(sa.func.count()).select_from(archived_runs)
+                 .where(archived_runs.c.player == sa.bindparam("player")))
+
 
 @dataclass(frozen=True)
 class ArchivedRun:
@@ -107,26 +117,20 @@ class Archive:
         """The archived runs among ``run_ids``, by id."""
         if not run_ids:
             return {}
-        query = (sa.select(archived_runs.c.run, archived_runs.c.audit, archived_runs.c.archived_ms)
-                 .where(archived_runs.c.run_id.in_(run_ids)))
         with self.engine.connect() as connection:
             return {row.run["id"]: ArchivedRun(row.run, row.audit, row.archived_ms)
-                    for row in connection.execute(query)}
+                    for row in connection.execute(_LOAD, {"run_ids": list(run_ids)})}
 
     def player_newest(self, player: str, count: int) -> list[tuple[int, str]]:
         """``(submitted ms, run id)`` of the player's ``count`` newest archived runs, newest first."""
-        query = (sa.select(archived_runs.c.submitted_ms, archived_runs.c.run_id)
-                 .where(archived_runs.c.player == player)
-                 .order_by(archived_runs.c.submitted_ms.desc(), archived_runs.c.run_id.desc())
-                 .limit(count))
         with self.engine.connect() as connection:
-            return [(row.submitted_ms, row.run_id) for row in connection.execute(query)]
+            return [(row.submitted_ms, row.run_id)
+                    for row in connection.execute(_PLAYER_NEWEST, {"player": player, "count": count})]
 
     def player_count(self, player: str) -> int:
         """How many of the player's runs are archived."""
-        query = sa.select(sa.func.count()).select_from(archived_runs).where(archived_runs.c.player == player)
         with self.engine.connect() as connection:
-            return connection.execute(query).scalar_one()
+            return connection.execute(_PLAYER_COUNT, {"player": player}).scalar_one()
 
     def delete(self, run_ids: list[str]) -> None:
         """Forget ``run_ids`` (runs back in Redis, which holds them now)."""
