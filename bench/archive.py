@@ -22,7 +22,6 @@ import sys
 import time
 
 import sqlalchemy as sa
-
 from _harness import Client, latencies_ms, percentiles, start_stack
 from store import Submission, accept_runs, load_runs, record_verdicts
 from store.archive.tables import archived_runs

@@ -1,6 +1,10 @@
 """``scoundrel api``: the HTTP API under gunicorn, a production WSGI server."""
 
+import argparse
+
 from settings import Settings
+
+from .connecting import add_data_dir_option, settings_for
 
 
 def _freeze_startup_objects(worker) -> None:
@@ -15,59 +19,84 @@ def _freeze_startup_objects(worker) -> None:
     gc.freeze()
 
 
-def gunicorn_options(host: str, port: int) -> dict:
+def port_number(text: str) -> int:
+    """A TCP port, 1-65535 (argparse type)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1-65535, not {port}")
+    return port
+
+
+def gunicorn_options(bind: str, settings: Settings) -> dict:
     """Server settings: the SCOUNDREL_API_* variables, documented in the README."""
-    settings = Settings.from_env()
     return {
-        "bind": f"{host}:{port}",
+        "bind": bind,
         "workers": settings.api_workers,
         "threads": settings.api_threads,
         "worker_class": "gthread",
         "timeout": 30,
         "graceful_timeout": 5,
-        "accesslog": settings.access_log or None,
         "proc_name": "scoundrel-api",
         "post_worker_init": _freeze_startup_objects,
         "control_socket_disable": True,  # gunicorn 27: one shared socket path would clash between instances
-        "logconfig_dict": _json_logging(settings.log_level),
+        "logconfig_dict": _logging(settings.log_level, settings.log_format, settings.access_log),
     }
 
 
-def _json_logging(level: str) -> dict:
-    """gunicorn's own logs and the app's as JSON lines on stderr (``service.json_logs``)."""
-    handler = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+def _logging(level: str, log_format: str, access_log: str) -> dict:
+    """gunicorn's own logs and the app's on stderr, as ``service.json_logs`` formats them.
+
+    The app logs each request once (``service.requests``); gunicorn's access
+    log, the same requests again, is written only when SCOUNDREL_ACCESS_LOG
+    names where to ("-": stderr). gunicorn ignores its ``accesslog`` option
+    once it is given a logging configuration, so it is a handler here.
+    """
+    handlers: dict = {"stderr": {"class": "logging.StreamHandler", "formatter": "lines", "stream": "ext://sys.stderr"}}
+    access: dict = {"handlers": [], "level": "WARNING", "propagate": False}  # gunicorn logs access at INFO: none
+    if access_log:
+        handlers["access"] = (handlers["stderr"] if access_log == "-"
+                              else {"class": "logging.FileHandler", "formatter": "lines", "filename": access_log})
+        access = {"handlers": ["access"], "level": "INFO", "propagate": False}
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"json": {"()": "service.json_logs.JsonFormatter"}},
-        "handlers": {"json": handler},
-        "root": {"handlers": ["json"], "level": level.upper()},
+        "formatters": {"lines": {"()": "service.json_logs.line_formatter", "kind": log_format}},
+        "handlers": handlers,
+        "root": {"handlers": ["stderr"], "level": level.upper()},
         "loggers": {
-            "gunicorn.error": {"handlers": ["json"], "level": "INFO", "propagate": False},
-            "gunicorn.access": {"handlers": ["json"], "level": "INFO", "propagate": False},
+            "gunicorn.error": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+            "gunicorn.access": access,
         },
     }
 
 
 def run(args) -> int:
-    from gunicorn.app.base import BaseApplication  # imported here: other commands don't need it
+    # imported here: other commands don't need them
+    from gunicorn.app.base import BaseApplication
 
     from store.archive import Archive
 
+    settings = settings_for(args)
     # The archive's schema, once, before gunicorn starts its workers (the workers do the same).
-    Archive(Settings.from_env().resolved_archive_url()).upgrade()
+    Archive(settings.resolved_archive_url()).upgrade()
+    # ``scoundrel up`` binds the port itself (so it knows the API answering there is its own)
+    # and hands the listening socket down as --fd.
+    bind = f"fd://{args.fd}" if args.fd is not None else f"{args.host}:{args.port}"
 
     class Gunicorn(BaseApplication):
         """gunicorn with its options given here instead of on its own command line."""
 
         def load_config(self):
-            for name, value in gunicorn_options(args.host, args.port).items():
+            for name, value in gunicorn_options(bind, settings).items():
                 self.cfg.set(name, value)
 
         def load(self):
             from service.app import create_app
 
-            return create_app()
+            return create_app(settings)
 
     Gunicorn().run()
     return 0
@@ -75,8 +104,11 @@ def run(args) -> int:
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("api", help="run the HTTP API (gunicorn)",
-                                   description="Run the HTTP API under gunicorn. Redis: REDIS_URL.")
+                                   description="Run the HTTP API under gunicorn. "
+                                               "Redis: REDIS_URL, else the one scoundrel up runs.")
     settings = Settings.from_env()
     parser.add_argument("--host", default=settings.host)
-    parser.add_argument("--port", type=int, default=settings.port)
+    parser.add_argument("--port", type=port_number, default=settings.port)
+    parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
+    add_data_dir_option(parser)
     parser.set_defaults(func=run)

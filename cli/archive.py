@@ -2,13 +2,16 @@
 
 The workers do the same on their own every ``SCOUNDREL_ARCHIVE_INTERVAL``
 seconds; this is for an operator who wants it done at once, or with
-another age (``--older-than``). Redis: ``REDIS_URL``; the archive:
-``SCOUNDREL_ARCHIVE_URL``. Its schema is brought up to date first.
+another age (``--older-than``). Redis: ``REDIS_URL``, else the one
+``scoundrel up`` runs; the archive: ``SCOUNDREL_ARCHIVE_URL``, else SQLite
+in the data directory. Its schema is brought up to date first.
 """
 
 import sys
 
 from settings import Settings
+
+from .connecting import add_data_dir_option, settings_for
 
 
 def register(subparsers) -> None:
@@ -16,12 +19,13 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "archive", help="move finished runs older than N days, holding no board place, to the archive",
         description="Move verified, rejected and void runs submitted more than DAYS days ago that hold no board "
-                    "place from Redis (REDIS_URL) to the archive (SCOUNDREL_ARCHIVE_URL), in batches. "
+                    "place from Redis to the archive (SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory), in batches. "
                     "Safe to interrupt and run again.")
     parser.add_argument("--older-than", type=_days, default=settings.hot_days, metavar="DAYS",
                         help="archive runs submitted more than DAYS days ago (default: SCOUNDREL_HOT_DAYS, "
                              "%(default)g)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_data_dir_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -36,14 +40,11 @@ _days.__name__ = "number of days"  # argparse names the type in its error
 
 
 def run(args) -> int:
-    from redis.exceptions import RedisError
-    from sqlalchemy.exc import SQLAlchemyError
-
     from store import Database
     from store.database import BULK_TIMEOUT
     from store.retention import archive_old_runs, due
 
-    db = Database.from_settings(Settings.from_env(), timeout=BULK_TIMEOUT)
+    db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
     bar = None
     try:
         db.archive.upgrade()
@@ -53,10 +54,6 @@ def run(args) -> int:
 
             bar = tqdm(total=total, unit=" runs", file=sys.stderr, dynamic_ncols=True)
         tally = archive_old_runs(db, args.older_than, progress=bar.update if bar is not None else None)
-    except RedisError as error:
-        return _fail(f"Redis is unavailable ({error})")
-    except SQLAlchemyError as error:
-        return _fail(f"the archive at {db.archive.where} is unavailable ({_first_line(error)})")
     finally:
         if bar is not None:
             bar.close()
@@ -66,11 +63,3 @@ def run(args) -> int:
           f"(of {tally.examined} older than {args.older_than:g} days)")
     return 0
 
-
-def _first_line(error: Exception) -> str:
-    return str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-
-
-def _fail(message: str) -> int:
-    print(f"scoundrel archive: {message}", file=sys.stderr)
-    return 1

@@ -1,8 +1,22 @@
 """``scoundrel check``: compare the boards with a recomputation from the stored runs."""
 
+import argparse
 import sys
 
 from settings import Settings
+
+from .connecting import add_data_dir_option, settings_for
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds above zero (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
 
 
 def run(args) -> int:
@@ -10,7 +24,7 @@ def run(args) -> int:
     from store.consistency import check
     from store.database import BULK_TIMEOUT
 
-    db = Database.from_settings(Settings.from_env(), timeout=BULK_TIMEOUT)
+    db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
     db.archive.upgrade()
     problems = check(db, args.pending_limit)
     if problems:
@@ -28,8 +42,9 @@ def register(subparsers) -> None:
         "check", help="check the boards against the stored runs",
         description="Recompute every board from the stored runs and compare; check every run is in Redis or "
                     "the archive, not both, and every board place names a run in Redis; report runs pending "
-                    "too long. Exits 1 with a report on any mismatch. Redis: REDIS_URL; the archive: "
-                    "SCOUNDREL_ARCHIVE_URL.")
-    parser.add_argument("--pending-limit", type=float, default=Settings.from_env().pending_timeout * 5,
+                    "too long. Exits 1 with a report on any mismatch. Redis: REDIS_URL, else the one scoundrel "
+                    "up runs; the archive: SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory.")
+    parser.add_argument("--pending-limit", type=_seconds, default=Settings.from_env().pending_timeout * 5,
                         help="seconds a run may be pending before it counts as stuck (default: %(default)s)")
+    add_data_dir_option(parser)
     parser.set_defaults(func=run)

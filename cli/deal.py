@@ -14,6 +14,15 @@ def register(subparsers) -> None:
     )
     parser.add_argument("seed", metavar="SEED", help=scoundrel.SEED_RULE)
     parser.set_defaults(func=run)
+    usage_error = parser.error
+
+    def error_with_hint(message: str):
+        # `scoundrel deal -x1` reads -x1 as an option, so SEED looks missing: say how to give it.
+        if "SEED" in message:
+            message += " (a seed that starts with '-' goes after '--': scoundrel deal -- -x1)"
+        usage_error(message)
+
+    parser.error = error_with_hint  # type: ignore[method-assign]
 
 
 def run(args) -> int:

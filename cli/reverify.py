@@ -1,4 +1,4 @@
-"""``scoundrel reverify``: replay stored runs with the current engine (uses REDIS_URL).
+"""``scoundrel reverify``: replay stored runs with the current engine (REDIS_URL, else the Redis scoundrel up runs).
 
 After an engine fix, moderators re-judge what was verified before. Each
 run whose verdict or score changes gets its new verdict, its player's board
@@ -11,17 +11,20 @@ import getpass
 import sys
 from datetime import date, datetime, timezone
 
+from .connecting import add_data_dir_option, settings_for
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "reverify", help="replay stored runs with the current engine and update verdicts and boards",
-        description="Replay stored runs (in the Redis at REDIS_URL) with the current engine; print and record "
+        description="Replay stored runs (in the Redis at REDIS_URL, else the one scoundrel up runs) with the current engine; print and record "
                     "every run whose verdict or score changes.",
     )
     parser.add_argument("--all", action="store_true", help="every run")
     parser.add_argument("--variant", choices=("classic", "easy", "hard"), help="only runs of this variant")
     parser.add_argument("--since", type=_day, metavar="DATE", help="only runs submitted on or after DATE (YYYY-MM-DD, UTC)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_data_dir_option(parser)
     parser.set_defaults(func=run, parser=parser)
 
 
@@ -39,14 +42,13 @@ def run(args) -> int:
     if args.all == bool(args.variant or args.since):
         args.parser.error("choose --all, or --variant and/or --since")
 
-    from settings import Settings
     from store import Database, load_run
     from store.database import BULK_TIMEOUT
     from store.errors import NoSuchRun, RunPending
     from store.moderation import run_ids
     from verification import reverify_run
 
-    db = Database.from_settings(Settings.from_env(), timeout=BULK_TIMEOUT)
+    db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
     since_ms = None
     if args.since:
         since_ms = int(datetime.combine(args.since, datetime.min.time(), timezone.utc).timestamp() * 1000)

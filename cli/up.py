@@ -16,6 +16,12 @@ and N workers (``scoundrel worker``) as child processes, and promises:
   from the one person watching: ``up`` says which one died, stops the rest
   and exits with status 1.
 
+Before starting anything it binds the API's port itself and hands the
+listening socket to the API (so the API that answers there is its own, and a
+port in use is a one-line refusal), and picks a Redis that can read the data
+directory (``cli.redis_binaries``). While it runs, the Redis URL is in the
+data directory, where the other commands find it (``settings``).
+
 The children run in sessions of their own, so a Ctrl-C at the terminal
 reaches only ``up``, which can then stop them in that order; on Linux they
 are also sent SIGTERM if ``up`` itself is killed, so no orphan keeps the
@@ -23,9 +29,11 @@ port or the data directory.
 """
 
 import ctypes
+import errno
 import fcntl
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -34,11 +42,12 @@ from collections import deque
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from settings import Settings, data_dir, sqlite_archive_url
+from settings import REDIS_URL_FILE, Settings
 
+from .api import port_number
+from .redis_binaries import NoUsableServer, Server, choose, record
 from .redis_server import RedisServer
 
-DATA_DIR = data_dir()
 STOP_TIMEOUT = 6.0  # seconds the API and workers get to stop; gunicorn's graceful_timeout is 5
 REDIS_STOP_TIMEOUT = 10.0  # seconds Redis gets to flush its AOF before SIGKILL
 RESTARTS_PER_MINUTE = 5
@@ -57,10 +66,14 @@ def _die_with_parent() -> None:
 CHILD_OPTIONS = {"start_new_session": True, "preexec_fn": _die_with_parent}
 
 
-def _spawn(args: list[str], env: dict) -> subprocess.Popen:
+class Refused(Exception):
+    """``up`` cannot start as asked; the message says why and what to do."""
+
+
+def _spawn(args: list[str], env: dict, pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
     """``python -m cli.main ARGS``: the same install as ``up`` itself, whatever PATH says."""
     return subprocess.Popen([sys.executable, "-m", "cli.main", *args], env=env,
-                            stdin=subprocess.DEVNULL, **CHILD_OPTIONS)
+                            stdin=subprocess.DEVNULL, pass_fds=pass_fds, **CHILD_OPTIONS)
 
 
 def _say(message: str) -> None:
@@ -91,8 +104,32 @@ def _answers(url: str) -> bool:
         return False
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """The API's listening socket, bound before anything starts: a port in use refuses at once."""
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as error:
+        raise Refused(f"cannot listen on {host!r}: {error.strerror}") from None
+    listener = socket.socket(family, kind, protocol)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does; a listening port still refuses
+    try:
+        listener.bind(address)
+    except OSError as error:
+        listener.close()
+        if error.errno == errno.EADDRINUSE:
+            raise Refused(f"port {port} is already in use on {host} (another scoundrel up, or another server); "
+                          f"choose a free one with --port") from None
+        raise Refused(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    listener.listen(2048)
+    listener.set_inheritable(True)
+    return listener
+
+
 def _lock(data_dir: Path):
     """Hold ``up.lock`` while running: two Redis servers must never share one AOF."""
+    if data_dir.exists() and not data_dir.is_dir():
+        raise Refused(f"--data-dir {data_dir} is a file, not a directory")
     data_dir.mkdir(parents=True, exist_ok=True)
     handle = open(data_dir / "up.lock", "w")
     try:
@@ -121,12 +158,15 @@ def _stop(processes: list[subprocess.Popen], timeout: float) -> None:
 class Supervisor:
     """The running service: Redis (when private), the API and the workers."""
 
-    def __init__(self, host: str, port: int, worker_count: int, data_dir: Path, redis_url: str | None):
-        self.host, self.port, self.worker_count, self.data_dir = host, port, worker_count, data_dir
-        self.redis = None if redis_url else RedisServer(data_dir / "redis", persistent=True)
-        self.redis_url = redis_url or self.redis.url
-        # the archive, unless SCOUNDREL_ARCHIVE_URL names one: SQLite next to the private Redis
-        self.env = {"SCOUNDREL_ARCHIVE_URL": sqlite_archive_url(data_dir), **os.environ, "REDIS_URL": self.redis_url}
+    def __init__(self, host: str, listener: socket.socket, worker_count: int, data_dir: Path,
+                 redis_url: str | None, server: Server | None):
+        self.host, self.listener, self.worker_count, self.data_dir = host, listener, worker_count, data_dir
+        self.port = listener.getsockname()[1]
+        self.server = server  # the private Redis's binary; None with REDIS_URL
+        self.redis = None if server is None else RedisServer(data_dir / "redis", persistent=True, binary=server.path)
+        self.redis_url = redis_url or self.redis.url  # type: ignore[union-attr]  # one of the two is given
+        # the children's archive, unless SCOUNDREL_ARCHIVE_URL names one: SQLite in this data directory
+        self.env = {**os.environ, "REDIS_URL": self.redis_url, "SCOUNDREL_DATA_DIR": str(data_dir)}
         self.api: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
         self.stop_requested = False
@@ -144,8 +184,10 @@ class Supervisor:
         try:
             failure = self._start() or self._watch()
         finally:
+            self.listener.close()
             _stop([p for p in (self.api, *self.workers) if p], STOP_TIMEOUT)
             if self.redis:
+                (self.data_dir / REDIS_URL_FILE).unlink(missing_ok=True)
                 self.redis.stop(REDIS_STOP_TIMEOUT)
         if failure:
             _say(f"{failure}; stopped everything")
@@ -154,12 +196,15 @@ class Supervisor:
         return 0
 
     def _start(self) -> str | None:
-        if self.redis:
+        if self.redis and self.server:
             try:
                 self.redis.start(**CHILD_OPTIONS)
             except RuntimeError as error:
                 return str(error)
-        self.api = _spawn(["api", "--host", self.host, "--port", str(self.port)], self.env)
+            record(self.redis.data_dir, self.server)
+            (self.data_dir / REDIS_URL_FILE).write_text(self.redis_url + "\n")
+        fd = self.listener.fileno()
+        self.api = _spawn(["api", "--fd", str(fd)], self.env, pass_fds=(fd,))
         self.workers = [_spawn(["worker"], self.env) for _ in range(self.worker_count)]
         return None
 
@@ -190,8 +235,11 @@ class Supervisor:
         return len(self.deaths) <= RESTARTS_PER_MINUTE
 
     def _banner(self) -> None:
-        data = (f"{self.data_dir} (a private Redis at {self.redis_url}, append-only file)" if self.redis
-                else f"the Redis at {_without_password(self.redis_url)} (REDIS_URL)")
+        if self.server:
+            data = (f"{self.data_dir} (append-only file)\n"
+                    f"  redis    {self.redis_url}: {self.server.label}, {self.server.path}")
+        else:
+            data = f"the Redis at {_without_password(self.redis_url)} (REDIS_URL)"
         print(f"Scoundrel Referee is up.\n"
               f"  API      {self.base_url}/v1\n"
               f"  docs     {self.base_url}/v1/docs\n"
@@ -204,16 +252,28 @@ def run(args) -> int:
     if args.workers < 0:
         _say("--workers must be 0 or more")
         return 2
-    data_dir = Path(args.data_dir).expanduser().resolve()
-    settings = Settings.from_env()
+    if args.workers == 0:
+        _say("warning: --workers 0 starts no worker: submissions stay pending and nothing is verified")
+    settings = Settings.from_env(args.data_dir)
+    data_dir = Path(settings.data_dir).expanduser().resolve()
     redis_url = settings.redis_url if settings.redis_url_given else None
-    lock = None
-    if redis_url is None:
-        lock = _lock(data_dir)
-        if lock is None:
-            _say(f"another scoundrel up is already using {data_dir}")
-            return 1
-    supervisor = Supervisor(args.host, args.port, args.workers, data_dir, redis_url)
+    lock = listener = None
+    try:
+        listener = _listen(args.host, args.port)
+        server = None
+        if redis_url is None:
+            lock = _lock(data_dir)
+            if lock is None:
+                raise Refused(f"another scoundrel up is already using {data_dir}")
+            server = choose(data_dir / "redis", args.redis_server)
+    except (Refused, NoUsableServer) as refusal:
+        _say(str(refusal))
+        if listener:
+            listener.close()
+        if lock:
+            lock.close()
+        return 1
+    supervisor = Supervisor(args.host, listener, args.workers, data_dir, redis_url, server)
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)
     try:
@@ -231,9 +291,13 @@ def register(subparsers) -> None:
     settings = Settings.from_env()
     parser.add_argument("--host", default=settings.host,
                         help="address the API listens on (default: %(default)s)")
-    parser.add_argument("--port", type=int, default=settings.port,
+    parser.add_argument("--port", type=port_number, default=settings.port,
                         help="API port (default: %(default)s)")
-    parser.add_argument("--data-dir", default=DATA_DIR,
-                        help="where the private Redis keeps its data (default: %(default)s)")
+    parser.add_argument("--data-dir", default=None, metavar="DIR",
+                        help="where the private Redis keeps its data and its URL "
+                             "(default: SCOUNDREL_DATA_DIR, else the per-user data directory)")
     parser.add_argument("--workers", type=int, default=2, help="verification workers (default: %(default)s)")
+    parser.add_argument("--redis-server", metavar="PATH",
+                        help="the redis-server or valkey-server to run (default: one of the version that wrote "
+                             "the data directory, else the embedded one)")
     parser.set_defaults(func=run)

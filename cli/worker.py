@@ -1,17 +1,23 @@
 """``scoundrel worker``: an RQ worker on the verification queue."""
 
-from settings import Settings
+import os
+
+from .connecting import add_data_dir_option, settings_for
 
 
 def run(args) -> int:
     from worker.runner import run_worker
 
-    run_worker(Settings.from_env(), burst=args.burst)
+    settings = settings_for(args)
+    # Each job reads the settings again, in its own work-horse process: pin the Redis found here.
+    os.environ["REDIS_URL"] = settings.redis_url
+    run_worker(settings, burst=args.burst)
     return 0
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("worker", help="run a verification worker (RQ)",
-                                   description="Verify queued runs. Redis: REDIS_URL.")
+                                   description="Verify queued runs. Redis: REDIS_URL, else the one scoundrel up runs.")
+    add_data_dir_option(parser)
     parser.add_argument("--burst", action="store_true", help="stop once the queue is empty")
     parser.set_defaults(func=run)

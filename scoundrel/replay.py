@@ -50,7 +50,7 @@ def _incomplete(count: int) -> RuleError:
     return RuleError(
         INCOMPLETE,
         count,
-        f"The move list ends after {count} moves but the game is not over; "
+        f"The move list ends after {count} move{'' if count == 1 else 's'} but the game is not over; "
         "an unfinished game is never scored (R17).",
         "R17",
     )

@@ -1,8 +1,12 @@
-"""Structured logs: one JSON object per line, on stderr, for the API and the workers.
+"""Logs on stderr: one JSON object per line, or a short readable line in a terminal.
 
-Log aggregators parse a line without guessing at its format, and a run is
-followed from the request that submitted it to the job that verified it by
-its ``request_id``. Fields given as ``extra={...}`` become keys of the object.
+Log aggregators parse a JSON line without guessing at its format, and a run
+is followed from the request that submitted it to the job that verified it
+by its ``request_id``. A person watching ``scoundrel up`` in a terminal reads
+``14:03:07 INFO  service.requests  request  method=POST path=/v1/runs
+status=202 …`` instead. SCOUNDREL_LOG_FORMAT picks: ``json``, ``text``, or
+``auto`` (text when stderr is a terminal). Fields given as ``extra={...}``
+become keys of the object, or ``key=value`` pairs of the line.
 """
 
 import json
@@ -14,6 +18,10 @@ from datetime import datetime, timezone
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 
 
+def _fields(record: logging.LogRecord) -> dict:
+    return {name: value for name, value in vars(record).items() if name not in _STANDARD}
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         line = {
@@ -22,16 +30,40 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        line.update((name, value) for name, value in vars(record).items() if name not in _STANDARD)
+        line.update(_fields(record))
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return json.dumps(line, default=str)
 
 
-def configure(level: str = "INFO") -> None:
-    """Send every log record of this process to stderr as JSON lines (idempotent)."""
+class TextFormatter(logging.Formatter):
+    """``HH:MM:SS LEVEL logger  message  key=value …`` in local time, empty fields left out;
+    a request reads ``POST /v1/runs 202 3.1 ms`` first."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        clock = datetime.fromtimestamp(record.created).strftime("%H:%M:%S")
+        fields = {name: value for name, value in _fields(record).items() if value not in (None, "")}
+        message = record.getMessage()
+        if {"method", "path", "status", "duration_ms"} <= fields.keys():
+            message = (f"{fields.pop('method')} {fields.pop('path')} {fields.pop('status')} "
+                       f"{fields.pop('duration_ms')} ms")
+        pairs = " ".join(f"{name}={value}" for name, value in fields.items())
+        line = f"{clock} {record.levelname:<7} {record.name}  {message}" + (f"  {pairs}" if pairs else "")
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+def line_formatter(kind: str = "auto") -> logging.Formatter:
+    """The formatter SCOUNDREL_LOG_FORMAT asks for (``kind``); ``auto`` looks at stderr."""
+    text = kind == "text" or (kind == "auto" and sys.stderr.isatty())
+    return TextFormatter() if text else JsonFormatter()
+
+
+def configure(level: str = "INFO", kind: str = "auto") -> None:
+    """Send every log record of this process to stderr, formatted as ``kind`` asks (idempotent)."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
+    handler.setFormatter(line_formatter(kind))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

@@ -3,31 +3,67 @@
 Every process reads it: the API (``service.app``), the workers
 (``worker``) and every ``scoundrel`` command (``cli``); nothing else reads
 an environment variable of the service. It is a top-level package of its
-own, with no imports beyond the standard library, so a light command
-(``scoundrel deal``) loads neither Flask nor Redis to read it.
+own, with no imports beyond the standard library and platformdirs, so a
+light command (``scoundrel deal``) loads neither Flask nor Redis to read it.
 
 Every setting has a documented default (README, "Configuration"), so the
 service runs with none set; tests pass a ``Settings`` of their own.
+
+Which Redis: ``REDIS_URL`` when set; else the one ``scoundrel up`` is
+running on the data directory, whose URL it leaves in ``REDIS_URL_FILE``
+there (its port changes at every start); else the default. Every process
+and command resolves it here, so they all find the same Redis.
 """
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+DEFAULT_DATA_DIR = platformdirs.user_data_dir("scoundrel-referee")
+REDIS_URL_FILE = "redis-url"  # in the data directory, while ``scoundrel up`` runs its private Redis there
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used, named with what it should be (``scoundrel`` prints it as one line)."""
 
 
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
-    return int(value) if value not in (None, "") else default
+    try:
+        return int(value) if value not in (None, "") else default
+    except ValueError:
+        raise SettingsError(f"{name}={value!r} is not a whole number") from None
 
 
 def _env_float(name: str, default: float) -> float:
     value = os.environ.get(name)
-    return float(value) if value not in (None, "") else default
+    try:
+        return float(value) if value not in (None, "") else default
+    except ValueError:
+        raise SettingsError(f"{name}={value!r} is not a number") from None
+
+
+def _checked_redis_url(url: str, source: str) -> str:
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise SettingsError(f"{source} is not a Redis URL: use redis://HOST:PORT/DB (or rediss://, unix://)")
+    return url
+
+
+def running_redis_url(data_dir: str) -> str | None:
+    """The URL ``scoundrel up`` left in ``data_dir`` while it runs, if it does."""
+    try:
+        return (Path(data_dir).expanduser() / REDIS_URL_FILE).read_text().strip() or None
+    except OSError:
+        return None
 
 
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
-    redis_url_given: bool = False  # REDIS_URL is set: ``scoundrel up`` uses that Redis, starting none of its own
+    redis_url_source: str = "the default"  # where redis_url came from, for messages: REDIS_URL, a data directory's file
+    data_dir: str = DEFAULT_DATA_DIR  # where ``scoundrel up`` keeps its Redis's data and URL, and the SQLite archive
     queue: str = "verify"
     job_timeout: int = 30  # seconds a verification job may run
     daily_secret: str = ""  # empty: a random secret is generated once and kept in Redis
@@ -40,25 +76,40 @@ class Settings:
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For is believed
     max_body_bytes: int = 4 * 1024 * 1024  # larger request bodies get 413
     log_level: str = "INFO"
+    log_format: str = "auto"  # "json", "text", or "auto": text on a terminal, JSON otherwise
     host: str = "127.0.0.1"  # the address ``scoundrel api`` and ``up`` listen on
     port: int = 8000  # the port ``scoundrel api`` and ``up`` listen on
     api_workers: int = 2  # gunicorn processes
     api_threads: int = 4  # threads per gunicorn process
     access_log: str = ""  # gunicorn's access log ("-" for stderr, or a file); empty: off
     color: bool = True  # False when NO_COLOR is set (https://no-color.org): terminal output stays plain
-    archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory (``archive_url()``)
+    archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
     hot_days: float = 30.0  # days a finished run stays in Redis unless it holds a board place
     archive_interval: float = 3600.0  # seconds between a worker's retention passes
 
     def resolved_archive_url(self) -> str:
-        """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the default data directory."""
-        return self.archive_url or sqlite_archive_url(data_dir())
+        """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
+        return self.archive_url or sqlite_archive_url(Path(self.data_dir).expanduser())
+
+    @property
+    def redis_url_given(self) -> bool:
+        """REDIS_URL is set: ``scoundrel up`` uses that Redis and starts none of its own."""
+        return self.redis_url_source == "REDIS_URL"
 
     @classmethod
-    def from_env(cls) -> "Settings":
+    def from_env(cls, data_dir: str | None = None) -> "Settings":
+        """The settings from the environment; ``data_dir`` (a command's ``--data-dir``) over SCOUNDREL_DATA_DIR."""
+        data_dir = data_dir or os.environ.get("SCOUNDREL_DATA_DIR") or DEFAULT_DATA_DIR
+        if os.environ.get("REDIS_URL"):
+            redis_url, source = os.environ["REDIS_URL"], "REDIS_URL"
+        elif running := running_redis_url(data_dir):
+            redis_url, source = running, f"{Path(data_dir).expanduser() / REDIS_URL_FILE}, left by scoundrel up"
+        else:
+            redis_url, source = cls.redis_url, cls.redis_url_source
         return cls(
-            redis_url=os.environ.get("REDIS_URL") or cls.redis_url,
-            redis_url_given=bool(os.environ.get("REDIS_URL")),
+            redis_url=_checked_redis_url(redis_url, source),
+            redis_url_source=source,
+            data_dir=data_dir,
             queue=os.environ.get("SCOUNDREL_QUEUE") or cls.queue,
             job_timeout=_env_int("SCOUNDREL_JOB_TIMEOUT", cls.job_timeout),
             daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET", ""),
@@ -71,6 +122,7 @@ class Settings:
             trusted_proxies=_env_int("SCOUNDREL_TRUSTED_PROXIES", cls.trusted_proxies),
             max_body_bytes=_env_int("SCOUNDREL_MAX_BODY_BYTES", cls.max_body_bytes),
             log_level=os.environ.get("SCOUNDREL_LOG_LEVEL") or cls.log_level,
+            log_format=os.environ.get("SCOUNDREL_LOG_FORMAT") or cls.log_format,
             host=os.environ.get("SCOUNDREL_HOST", cls.host),
             port=_env_int("SCOUNDREL_PORT", cls.port),
             api_workers=_env_int("SCOUNDREL_API_WORKERS", cls.api_workers),
@@ -81,14 +133,6 @@ class Settings:
             hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days),
             archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
         )
-
-
-def data_dir() -> str:
-    """The per-user data directory (``~/.local/share/scoundrel-referee`` on Linux): ``scoundrel up``'s
-    default, and where the archive lives when ``SCOUNDREL_ARCHIVE_URL`` names none."""
-    import platformdirs  # imported here: reading the settings needs only the standard library
-
-    return platformdirs.user_data_dir("scoundrel-referee")
 
 
 def sqlite_archive_url(directory: str | os.PathLike) -> str:

@@ -58,7 +58,7 @@ def _archive_forever(db: Database, settings: Settings, stopped: threading.Event)
 
 def run_worker(settings: Settings, burst: bool = False) -> bool:
     """Work the queue until stopped (or, with ``burst``, until it is empty)."""
-    json_logs.configure(settings.log_level)
+    json_logs.configure(settings.log_level, settings.log_format)
     db = Database.from_settings(settings)
     db.archive.upgrade()
     stopped = threading.Event()

@@ -49,10 +49,6 @@ class ArchivedRun:
         return self.fields["id"]
 
 
-def _without_password(url: str) -> str:
-    return sa.make_url(url).render_as_string(hide_password=True)
-
-
 class Archive:
     """The archive database: one engine (a connection pool) per process."""
 
@@ -65,14 +61,6 @@ class Archive:
         self.engine = sa.create_engine(url, **options)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_wal)
-
-    def __repr__(self) -> str:
-        return f"Archive({_without_password(self.url)!r})"
-
-    @property
-    def where(self) -> str:
-        """The archive's URL without its password, for messages."""
-        return _without_password(self.url)
 
     def upgrade(self) -> None:
         """Bring the schema to the newest migration; safe while other processes do the same.

@@ -20,7 +20,7 @@ from .conftest import archive_now, snapshot
 
 @pytest.fixture(scope="module")
 def dan(stack):
-    name, token = stack.register("dan")
+    token = stack.register("dan")[1]
     low, high = games_by_score("archive-moderation", 2)
     runs = {"low": submit_final(stack, token, low)}
     time.sleep(0.005)

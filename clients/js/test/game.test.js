@@ -92,7 +92,7 @@ test("verdict of an unfinished game is incomplete at the number of moves (R17)",
   assert.deepEqual(game.verdict().error, {
     code: "incomplete",
     move_index: 1,
-    message: "The move list ends after 1 moves but the game is not over; an unfinished game is never scored (R17).",
+    message: "The move list ends after 1 move but the game is not over; an unfinished game is never scored (R17).",
     ruling: "R17",
   });
   assert.deepEqual(game.toSubmission(), { seed: "abc", moves: ["S3b"], variant: "classic" });

