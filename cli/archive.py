@@ -59,7 +59,8 @@ def run(args) -> int:
             bar.close()
         db.close()
     print(f"{tally.archived} runs archived; kept in Redis: {tally.holding} holding a board place, "
-          f"{tally.unfinished} pending or in error, {tally.changed} changed meanwhile "
+          f"{tally.unfinished} pending or in error, {tally.returned} back from the archive since, "
+          f"{tally.changed} changed meanwhile "
           f"(of {tally.examined} older than {args.older_than:g} days)")
     return 0
 

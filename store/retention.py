@@ -47,6 +47,7 @@ class Tally:
     archived: int = 0
     holding: int = 0  # hold a board place
     unfinished: int = 0  # pending or in error
+    returned: int = 0  # brought back from the archive more recently than the cutoff
     changed: int = 0  # changed while being moved: the next pass tries again
 
 
@@ -83,9 +84,11 @@ def archive_old_runs(db: Database, older_than_days: float, *, batch: int = BATCH
 def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally) -> None:
     tally.examined += len(run_ids)
     runs = [run for run in load_runs(db, run_ids) if run is not None]
-    finished = [run for run in runs
-                if run["status"] in FINISHED and int(run.get("reinstated_ms") or 0) < cutoff]
+    finished = [run for run in runs if run["status"] in FINISHED]
     tally.unfinished += len(runs) - len(finished)
+    settled = [run for run in finished if int(run.get("reinstated_ms") or 0) < cutoff]
+    tally.returned += len(finished) - len(settled)
+    finished = settled
     places = holds_place(db, finished)
     movable = [run for run, holds in zip(finished, places, strict=True) if not holds]
     tally.holding += len(finished) - len(movable)

@@ -11,8 +11,9 @@ import time
 
 import pytest
 
+from store import keys
 from store.runs import load_run
-from tests.audit.conftest import bearer, submit_final
+from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score
 
 from .conftest import archive_now, snapshot
@@ -90,3 +91,16 @@ def test_an_unknown_run_is_still_404_everywhere(stack, moderator, dan):
     assert stack.post("/v1/runs/nope/restore", headers=bearer(moderator)).status_code == 404
     assert stack.post("/v1/runs/nope/disputes", json={"reason": "x"},
                       headers=bearer(dan["token"])).status_code == 404
+
+
+def test_a_run_brought_back_stays_hot_for_the_hot_days(stack, db, dan, moderator, archived_low):
+    low_id, _ = archived_low
+    assert stack.post(f"/v1/runs/{low_id}/reverify", headers=bearer(moderator)).status_code == 200
+    db.redis.zadd(keys.runs(), {low_id: 1})  # as if submitted in 1970: old enough for any cutoff
+    try:
+        kept = cli(stack, "archive", "--older-than", "1")
+        assert kept.returncode == 0, kept.stderr
+        assert "1 back from the archive since" in kept.stdout
+        assert back_in_redis(db, low_id)
+    finally:
+        db.redis.zadd(keys.runs(), {low_id: int(load_run(db, low_id)["submitted_ms"])})
