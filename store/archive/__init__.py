@@ -53,7 +53,6 @@ class Archive:
     """The archive database: one engine (a connection pool) per process."""
 
     def __init__(self, url: str):
-        self.url = url
         options: dict = {}
         if url.startswith("sqlite"):
             # wait for a writer (another process archiving) rather than fail at once
@@ -152,11 +151,6 @@ class Archive:
                     return
                 yield batch
                 last = batch[-1]
-
-    def count(self) -> int:
-        """How many runs are archived."""
-        with self.engine.connect() as connection:
-            return connection.execute(sa.select(sa.func.count()).select_from(archived_runs)).scalar_one()
 
     def dispose(self) -> None:
         self.engine.dispose()
