@@ -34,7 +34,7 @@ def player_runs(stack):
 
 def killed_archiver(stack, point: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tests.support.archive_crash", point, "--older-than", "0"],
-                          env=stack.env(), capture_output=True, text=True, timeout=120)
+                          env=stack.env(), capture_output=True, text=True, timeout=120, check=False)
 
 
 @pytest.mark.parametrize("point", ["before-write", "after-commit"])

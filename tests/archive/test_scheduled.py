@@ -41,7 +41,7 @@ def test_an_unreachable_archive_is_one_line_and_status_1():
     env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{closed}/0",
            "SCOUNDREL_ARCHIVE_URL": f"postgresql+psycopg://scoundrel:secret@127.0.0.1:{closed}/archive"}
     done = subprocess.run([sys.executable, "-m", "cli.main", "archive"], capture_output=True, text=True,
-                          env=env, timeout=120)
+                          env=env, timeout=120, check=False)
     assert done.returncode == 1
     assert done.stderr.startswith(f"scoundrel archive: cannot reach the archive (postgresql+psycopg://scoundrel:***"
                                   f"@127.0.0.1:{closed}/archive): ")
