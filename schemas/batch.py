@@ -17,7 +17,8 @@ class BatchSchema(Schema):
         unknown = RAISE
 
     runs = fields.List(
-        fields.Raw(metadata={"description": "a submission: {seed, moves, variant?}"}),
+        # Any JSON value, null included: each item is judged on its own below.
+        fields.Raw(allow_none=True, metadata={"description": "a submission: {seed, moves, variant?}"}),
         required=True,
         validate=validate.Length(1, MAX_BATCH),
         metadata={"description": f"1-{MAX_BATCH} submissions, each as POST /v1/runs takes it"},

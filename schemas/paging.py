@@ -1,8 +1,15 @@
-"""Query arguments shared by every paged listing."""
+"""Query arguments shared by every paged listing.
+
+Every integer is bounded: Redis takes offsets as 64-bit integers and answers
+an error (a 500, before these bounds) for one past that, so the schema
+refuses it first, with a 422 naming the field.
+"""
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
 MAX_PAGE = 100
+MAX_OFFSET = 1_000_000_000  # far beyond any board or listing; an offset past the end gives an empty page
+MAX_AROUND = 50
 
 
 class PageArgs(Schema):
@@ -11,12 +18,13 @@ class PageArgs(Schema):
 
     limit = fields.Integer(load_default=20, validate=validate.Range(1, MAX_PAGE),
                            metadata={"description": f"entries per page, 1-{MAX_PAGE}"})
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, MAX_OFFSET),
+                            metadata={"description": f"entries to skip, 0-{MAX_OFFSET:,}"})
 
 
 class AroundArgs(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    around = fields.Integer(load_default=5, validate=validate.Range(0, 50),
-                            metadata={"description": "places shown above and below the player"})
+    around = fields.Integer(load_default=5, validate=validate.Range(0, MAX_AROUND),
+                            metadata={"description": f"places shown above and below the player, 0-{MAX_AROUND}"})

@@ -2,8 +2,8 @@
 
 from marshmallow import RAISE, Schema, fields, validate
 
-NAME_PATTERN = r"^[A-Za-z0-9_-]{3,32}$"
-NAME_MESSAGE = "Name must be 3-32 characters from A-Z a-z 0-9 _ -."
+NAME_PATTERN = r"^(?=.*[A-Za-z0-9])[A-Za-z0-9_-]{3,32}$"  # one letter or digit at least: no "___" or "-_-"
+NAME_MESSAGE = "Name must be 3-32 characters from A-Z a-z 0-9 _ -, at least one of them a letter or digit."
 
 
 class PlayerCreateSchema(Schema):

@@ -20,7 +20,11 @@ def _check_seed(seed: str) -> None:
 
 
 class MoveList(fields.Field):
-    """A list of move strings in the notation of RULES.md, at most ``MAX_MOVES`` long.
+    """A list of move strings in the notation of RULES.md, 1 to ``MAX_MOVES`` long.
+
+    An empty list is refused here although the engine would judge it
+    ``incomplete`` (R17): a submission with no move is a client's mistake,
+    not a game to store.
 
     Errors are keyed by the index of each offending item, as marshmallow's
     own ``List`` field reports them.
@@ -28,12 +32,15 @@ class MoveList(fields.Field):
 
     default_error_messages = {
         "type": "Moves must be a list of move strings.",
+        "empty": "Moves must hold at least one move.",
         "too_long": f"At most {scoundrel.MAX_MOVES} moves are allowed (a full game needs at most 44 plays plus avoids).",
     }
 
     def _deserialize(self, value, attr, data, **kwargs) -> list[str]:
         if type(value) is not list:
             raise self.make_error("type")
+        if not value:
+            raise self.make_error("empty")
         if len(value) > scoundrel.MAX_MOVES:
             raise self.make_error("too_long")
         table = scoundrel.MOVES
@@ -60,7 +67,7 @@ class SubmissionSchema(Schema):
     seed = fields.String(required=True, validate=_check_seed, metadata={"example": "abc"})
     moves = MoveList(
         required=True,
-        metadata={"type": "array", "items": {"type": "string"}, "maxItems": scoundrel.MAX_MOVES,
+        metadata={"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": scoundrel.MAX_MOVES,
                   "example": ["flee", "S3b", "H6", "C7b"]},
     )
     variant = fields.String(

@@ -5,9 +5,13 @@ errors list messages per field (``{"errors": {"seed": [...]}}``), as an
 ``invalid`` verdict does, whatever part of the request they came from.
 """
 
+import json
+
+import flask_smorest
 from apispec import BasePlugin
 from flask_smorest import Api
 from flask_smorest.error_handler import ErrorSchema
+from webargs.flaskparser import FlaskParser
 
 
 def _flatten_locations(messages: dict) -> dict:
@@ -26,6 +30,27 @@ _MESSAGES = {
     400: "The body is not valid JSON.",
     422: "The request is malformed; see errors for each field.",
 }
+
+
+class BodyParser(FlaskParser):
+    """webargs' parser, but a body nested deeper than ``json`` can decode is a 400 too.
+
+    ``json.loads`` raises ``RecursionError`` (not ``JSONDecodeError``) for a
+    few kilobytes of ``[[[[…`` nested a thousand deep: without this, a 500.
+    """
+
+    def _raw_load_json(self, req):
+        try:
+            return super()._raw_load_json(req)
+        except RecursionError:
+            # (an empty document would read as "no body" to webargs)
+            raise json.JSONDecodeError("Nested too deeply.", req.get_data(as_text=True), 0) from None
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """Every API blueprint reads its arguments, the JSON body included, with ``BodyParser``."""
+
+    ARGUMENTS_PARSER = BodyParser()
 
 
 class RefereeApi(Api):

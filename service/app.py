@@ -2,12 +2,13 @@
 
 Nothing happens at import time; tests build an app per test with their own
 settings. OpenAPI is generated from the marshmallow schemas and served at
-``/v1/openapi.json``, with Swagger UI at ``/v1/docs`` (its assets are served
-from the ``swagger-ui-bundle`` package, so the docs work offline).
+``/v1/openapi.json``, with Swagger UI at ``/v1/docs`` (``/v1/docs/`` redirects
+there; its assets are served from the ``swagger-ui-bundle`` package, so the
+docs work offline).
 """
 
 import swagger_ui_bundle
-from flask import Blueprint, Flask, request
+from flask import Blueprint, Flask, redirect, request, url_for
 from flask_smorest import abort
 
 import scoundrel
@@ -41,6 +42,11 @@ def _require_json_body():
         abort(415, message="Send the body as JSON (Content-Type: application/json).")
 
 
+def _docs_with_slash():
+    """``/v1/docs/``, as people type it, leads to Swagger UI at ``/v1/docs``."""
+    return redirect(url_for("api-docs.openapi_swagger_ui"), 308)
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = Flask(__name__)
@@ -53,6 +59,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     for module in (health, players, runs, leaderboards, daily, disputes, moderation):
         api.register_blueprint(module.blp)
+    app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)
     app.register_blueprint(
         Blueprint("docs_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,

@@ -3,13 +3,13 @@
 from datetime import date
 
 from flask import jsonify
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 from schemas.paging import PageArgs
 from schemas.runs import DailyBoardSchema, DailySchema
 from store import board_page, daily_board
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .context import db, referee
 from .daily_seed import daily_seed, today
 
@@ -31,13 +31,16 @@ def current():
 @blp.route("/<day>/leaderboard")
 @blp.arguments(PageArgs(), location="query")
 @blp.response(200, DailyBoardSchema)
-@error_response(blp, 404, "Not a date, or a day not begun yet")
+@error_response(blp, 404, "A day not begun yet")
 def leaderboard(page_args, day):
-    """Classic runs on the day's seed submitted that day; each player's first verified run counts."""
+    """Classic runs on the day's seed submitted that day; each player's first verified run counts.
+
+    ``day`` that is not a calendar date (``2026-02-30``, ``tomorrow``) is a 422 naming it.
+    """
     try:
         moment = date.fromisoformat(day)
     except ValueError:
-        abort(404, message=f"{day!r} is not a date (YYYY-MM-DD).")
+        abort(422, message=f"{day!r} is not a date.", errors={"day": ["Not a date: YYYY-MM-DD, a day that exists."]})
     if moment > today():
         abort(404, message="That day has not begun yet.")
     total, entries = board_page(db(), daily_board(moment.isoformat()), page_args["offset"], page_args["limit"])

@@ -1,7 +1,6 @@
 """Disputes: players flag a run, moderators uphold it or void it."""
 
 from flask import g, url_for
-from flask_smorest import Blueprint
 
 from schemas.moderation import (
     DisputeCreateSchema,
@@ -12,6 +11,7 @@ from schemas.moderation import (
 )
 from store.disputes import OPEN, file_dispute, list_disputes, resolve_dispute
 
+from .api import Blueprint
 from .auth import BEARER, moderator_endpoint, player_required
 from .context import db
 

@@ -1,11 +1,11 @@
 """``/v1/health``: whether the service can take submissions right now."""
 
-from flask_smorest import Blueprint
 from redis.exceptions import RedisError
 
 import scoundrel
 from schemas.runs import HealthSchema, VersionSchema
 
+from .api import Blueprint
 from .context import db
 from .errors import RETRY_AFTER_SECONDS
 

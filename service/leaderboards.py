@@ -1,14 +1,14 @@
 """``/v1/leaderboards``: each player's best verified run per variant."""
 
 from flask import jsonify
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 import scoundrel
 from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPageSchema, BoardPositionSchema
-from store import board_page, board_position, variant_board
+from store import board_page, board_position, find_player, variant_board
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .context import db
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")
@@ -37,8 +37,10 @@ def page(page_args, variant):
 @blp.response(200, BoardPositionSchema)
 @error_response(blp, 404, "No such board, or the player is not on it")
 def position(args, variant, name):
-    """A player's rank and the places around it (the player's own included)."""
-    found = board_position(db(), variant_board(_known_variant(variant)), name, args["around"])
+    """A player's rank and the places around it (the player's own included); the name in any case."""
+    board = variant_board(_known_variant(variant))
+    player = find_player(db(), name)
+    found = board_position(db(), board, player, args["around"]) if player else None
     if found is None:
         abort(404, message=f"{name!r} has no verified {variant} run on the board.")
     return jsonify(found)

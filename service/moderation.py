@@ -1,7 +1,6 @@
 """``/v1/runs/<id>/…``: a run's replay and audit log, and the moderators' restore and re-verify."""
 
 from flask import g
-from flask_smorest import Blueprint
 
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
@@ -10,6 +9,7 @@ from store.history import run_audit_log
 from store.moderation import restore_run
 from verification import reverify_run
 
+from .api import Blueprint, error_response
 from .auth import moderator_endpoint
 from .context import db
 from .replay_trace import run_replay
@@ -20,6 +20,7 @@ blp = Blueprint("moderation", __name__, url_prefix="/v1/runs",
 
 @blp.route("/<run_id>/replay")
 @blp.response(200, ReplaySchema)
+@error_response(blp, 404, "No such run")
 def replay(run_id):
     """The run move by move, replayed now with the current engine (a pending run too)."""
     return run_replay(get_run(db(), run_id))
@@ -27,6 +28,7 @@ def replay(run_id):
 
 @blp.route("/<run_id>/audit-log")
 @blp.response(200, AuditLogSchema)
+@error_response(blp, 404, "No such run")
 def audit(run_id):
     """Every change of the run, oldest first; public, as runs are."""
     return {"run_id": run_id, "entries": run_audit_log(db(), run_id)}

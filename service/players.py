@@ -1,25 +1,33 @@
 """``/v1/players``: registration and a player's runs."""
 
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 from schemas.paging import PageArgs
 from schemas.players import PlayerCreateSchema, PlayerTokenSchema
 from schemas.runs import RunPageSchema
-from store import create_player, player_exists, player_runs, replace_token
+from store import create_player, find_player, player_runs, replace_token
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .auth import moderator_endpoint
 from .context import db
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
 
 
+def _registered(name: str) -> str:
+    """The player's name as registered, found in any case; else 404."""
+    player = find_player(db(), name)
+    if player is None:
+        abort(404, message=f"No player named {name!r}.")
+    return player
+
+
 @blp.route("", methods=["POST"])
 @blp.arguments(PlayerCreateSchema())
 @blp.response(201, PlayerTokenSchema)
-@error_response(blp, 409, "The name is taken")
+@error_response(blp, 409, "The name is taken, in this or another case")
 def register(body):
-    """Register a player; the token in the answer is shown this once."""
+    """Register a player; the token in the answer is shown this once. ``Ada`` and ``ADA`` are one name."""
     return {"name": body["name"], "token": create_player(db(), body["name"])}
 
 
@@ -28,11 +36,10 @@ def register(body):
 @blp.response(200, RunPageSchema)
 @error_response(blp, 404, "No such player")
 def runs_of(page, name):
-    """A player's runs, newest first."""
-    if not player_exists(db(), name):
-        abort(404, message=f"No player named {name!r}.")
-    total, runs = player_runs(db(), name, page["offset"], page["limit"])
-    return {"player": name, "total": total, "runs": runs}
+    """A player's runs, newest first; the name in any case."""
+    player = _registered(name)
+    total, runs = player_runs(db(), player, page["offset"], page["limit"])
+    return {"player": player, "total": total, "runs": runs}
 
 
 @blp.route("/<name>/revoke-token", methods=["POST"])
@@ -41,7 +48,8 @@ def runs_of(page, name):
 @error_response(blp, 404, "No such player")
 def revoke_token(name):
     """Revoke a player's token (a moderator's call) and issue the replacement, shown this once."""
-    token = replace_token(db(), name)
+    player = _registered(name)
+    token = replace_token(db(), player)
     if token is None:
         abort(404, message=f"No player named {name!r}.")
-    return {"name": name, "token": token}
+    return {"name": player, "token": token}

@@ -1,7 +1,7 @@
 """``/v1/runs``: submitting a game and reading a run."""
 
 from flask import g, jsonify, request, url_for
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 
 import scoundrel
 from schemas import SubmissionSchema, load_submission
@@ -9,7 +9,7 @@ from schemas.batch import BatchResultSchema, BatchSchema
 from schemas.runs import RunSchema
 from store import Submission, accept_runs, get_run, requeue_run, submit_run
 
-from .api import error_response
+from .api import Blueprint, error_response
 from .auth import BEARER, moderator_endpoint, player_required
 from .context import db, referee
 from .daily_seed import daily_seed, today

@@ -69,6 +69,9 @@ def _limits(settings: Settings) -> list[ApplicationLimit]:
 def _security_headers(response):
     if response.status_code not in (429, 503):
         response.headers.pop("Retry-After", None)  # Flask-Limiter sends it on every answer
+    elif "Retry-After" in response.headers:
+        # Flask-Limiter rounds the time left in the window down: 0 in its last second.
+        response.headers["Retry-After"] = str(max(1, int(response.headers["Retry-After"])))
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html":
         for name, value in HTML_HEADERS.items():

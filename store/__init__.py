@@ -14,7 +14,7 @@ from .errors import IdempotencyConflict, NameTaken, StoreError
 from .history import get_run, player_runs
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
 from .pending import requeue_run
-from .players import create_player, player_exists, player_for_token, replace_token
+from .players import create_player, find_player, player_for_token, replace_token
 from .runs import (
     Submission,
     accept_runs,
@@ -27,7 +27,7 @@ from .runs import (
 __all__ = [
     "daily_secret", "Board", "board_page", "board_position", "daily_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
-    "NameTaken", "create_player", "player_exists", "player_for_token", "replace_token", "requeue_run",
+    "NameTaken", "create_player", "find_player", "player_for_token", "replace_token", "requeue_run",
     "IdempotencyConflict", "StoreError", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
     "record_verdicts", "submit_run",
 ]

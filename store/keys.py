@@ -14,6 +14,19 @@ def player(name: str) -> str:
     return f"{PREFIX}:player:{name}"
 
 
+def player_name(name: str) -> str:
+    """String: the player's name as registered, under its lower-case spelling: ``Ada`` and ``ADA`` are one name.
+
+    Names are ASCII, so ``lower`` is the whole case fold.
+    """
+    return f"{PREFIX}:player-name:{name.lower()}"
+
+
+def player_names_indexed() -> str:
+    """String, set once every player registered before names ignored case has its ``player_name``."""
+    return f"{PREFIX}:player-names-indexed"
+
+
 def token(token_hash: str) -> str:
     """String: the name of the player whose token hashes to ``token_hash``."""
     return f"{PREFIX}:token:{token_hash}"
@@ -67,6 +80,19 @@ def daily_secret() -> str:
 def moderator(name: str) -> str:
     """Hash: a moderator's name, token hash and creation time."""
     return f"{PREFIX}:moderator:{name}"
+
+
+def moderator_name(name: str) -> str:
+    """String: the moderator's name as registered, under its lower-case spelling: ``Ada`` and ``ADA`` are one name.
+
+    Names are ASCII, so ``lower`` is the whole case fold.
+    """
+    return f"{PREFIX}:moderator-name:{name.lower()}"
+
+
+def moderator_names_indexed() -> str:
+    """String, set once every moderator registered before names ignored case has its ``moderator_name``."""
+    return f"{PREFIX}:moderator-names-indexed"
 
 
 def moderator_token(token_hash: str) -> str:

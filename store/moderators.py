@@ -9,6 +9,7 @@ from .database import Database
 from .tokens import Holders, create_holder, holder_for_token
 
 MODERATORS = Holders(token_prefix="sr_mod_", holder=keys.moderator, token=keys.moderator_token,
+                     spelling=keys.moderator_name, spellings_indexed=keys.moderator_names_indexed(),
                      members=keys.moderators())
 
 
@@ -37,8 +38,11 @@ def revoke_moderator(db: Database, name: str) -> bool:
     token_hash = db.redis.hget(keys.moderator(name), "token_hash")
     if token_hash is None:
         return False
+    spelling_held = db.redis.get(keys.moderator_name(name)) == name  # not an older namesake's in another case
     with db.redis.pipeline() as pipe:
         pipe.delete(keys.moderator(name), keys.moderator_token(token_hash))
+        if spelling_held:
+            pipe.delete(keys.moderator_name(name))  # the name is free again, in every case
         pipe.srem(keys.moderators(), name)
         pipe.execute()
     return True

@@ -4,13 +4,14 @@ from redis.exceptions import WatchError
 
 from . import keys
 from .database import Database
-from .tokens import Holders, create_holder, holder_for_token, new_token
+from .tokens import Holders, create_holder, find_holder, holder_for_token, new_token
 
-PLAYERS = Holders(token_prefix="sr_", holder=keys.player, token=keys.token)
+PLAYERS = Holders(token_prefix="sr_", holder=keys.player, token=keys.token, spelling=keys.player_name,
+                  spellings_indexed=keys.player_names_indexed())
 
 
 def create_player(db: Database, name: str) -> str:
-    """Register ``name`` and return its token. Raises ``NameTaken``."""
+    """Register ``name`` and return its token. Raises ``NameTaken``, also for ``name`` in another case."""
     return create_holder(db, PLAYERS, name)
 
 
@@ -19,8 +20,9 @@ def player_for_token(db: Database, token: str) -> str | None:
     return holder_for_token(db, PLAYERS, token)
 
 
-def player_exists(db: Database, name: str) -> bool:
-    return bool(db.redis.exists(keys.player(name)))
+def find_player(db: Database, name: str) -> str | None:
+    """The registered spelling of the player named ``name`` in any case, or None."""
+    return find_holder(db, PLAYERS, name)
 
 
 def replace_token(db: Database, name: str) -> str | None:

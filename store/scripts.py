@@ -76,11 +76,13 @@ def record_verdict(client: Any, *, run: dict, packed: int | None, worker: str, a
     )
 
 
-def create_token_holder(client: Any, *, holder_key: str, token_key: str, name: str, token_hash: str,
-                        created_ms: int, members_key: str | None = None) -> bool:
-    """Claim a player's or moderator's name with its token hash; False if the name is taken."""
-    return bool(_CREATE_TOKEN_HOLDER.run(client, [holder_key, token_key, *([members_key] if members_key else [])],
-                                         [name, token_hash, created_ms]))
+def create_token_holder(client: Any, *, holder_key: str, token_key: str, spelling_key: str, indexed_key: str,
+                        name: str, token_hash: str, created_ms: int, members_key: str | None = None) -> int:
+    """Claim a player's or moderator's name in every case with its token hash: 1, or 0 if the name is
+    taken in any case, or -1 while the names registered before names ignored case are not indexed."""
+    return int(_CREATE_TOKEN_HOLDER.run(
+        client, [holder_key, token_key, spelling_key, indexed_key, *([members_key] if members_key else [])],
+        [name, token_hash, created_ms]))
 
 
 def token_owner(client: Any, *, token_key: str, holder_prefix: str) -> tuple[str, str] | None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .conftest import bearer
+from .conftest import bearer, cli
 
 MODERATOR_ENDPOINTS = [
     ("GET", "/v1/disputes", None),
@@ -62,3 +62,13 @@ def test_filing_a_dispute_needs_a_player_token(stack, scene, moderator):
 def test_the_replay_and_the_audit_log_are_public(stack, scene):
     assert stack.get(f"/v1/runs/{scene['run']}/replay").status_code == 200
     assert stack.get(f"/v1/runs/{scene['run']}/audit-log").status_code == 200
+
+
+def test_a_moderator_name_is_one_name_in_every_case_and_free_again_once_revoked(stack):
+    assert cli(stack, "moderator", "add", "Case-Mod").returncode == 0
+    taken = cli(stack, "moderator", "add", "CASE-MOD")
+    assert taken.returncode == 1 and "exists" in taken.stderr
+    assert cli(stack, "moderator", "revoke", "Case-Mod").returncode == 0
+    again = cli(stack, "moderator", "add", "case-mod")
+    assert again.returncode == 0, again.stderr
+    assert "case-mod\t" in cli(stack, "moderator", "list").stdout

@@ -25,7 +25,7 @@ def test_mixed_lines_keep_their_order_and_never_stop_the_command(scoundrel, won_
         "",
         [1, 2],
         {"seed": 5, "moves": "S8b"},
-        {"seed": "abc", "moves": [], "colour": "red"},
+        {"seed": "abc", "moves": ["flee"], "colour": "red"},
         {"seed": "a b", "moves": ["S8b"]},
         {"seed": "abc", "moves": ["S8x", 3]},
         {"seed": "abc", "moves": ["flee"] * (MOVE_LIMIT + 1)},

@@ -50,6 +50,19 @@ def test_each_item_is_accepted_or_refused_on_its_own(idle_stack):
     assert idle_stack.get(f"/v1/players/{name}/runs").json()["total"] == 3
 
 
+def test_any_json_value_as_an_item_is_refused_on_its_own_and_the_rest_accepted(idle_stack):
+    _, token = idle_stack.register()
+    game = legal_games(4)[3]
+    items = [None, game, 7, 2.5, True, "x", [], [game], {}, {"seed": "abc", "moves": []}, {"runs": [game]}]
+    response = post_batch(idle_stack, token, items)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert [result["status"] for result in body["results"]] == [422, 202] + [422] * (len(items) - 2)
+    assert (body["accepted"], body["invalid"]) == (1, len(items) - 1)
+    assert body["results"][0]["errors"] == {"_schema": ["Invalid input type."]}
+    assert body["results"][9]["errors"] == {"moves": ["Moves must hold at least one move."]}
+
+
 def test_a_batch_needs_far_fewer_jobs_than_runs_and_a_repeat_needs_none(idle_stack):
     _, token = idle_stack.register()
     games = [{"seed": f"batch-{n}", "moves": ["flee"]} for n in range(250)]

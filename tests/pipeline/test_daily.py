@@ -46,9 +46,12 @@ def test_only_the_first_verified_run_on_the_daily_seed_counts(stack):
     assert place["score"] == max(games)
 
 
-def test_days_to_come_and_non_dates_have_no_board(stack):
+def test_days_to_come_have_no_board_and_non_dates_are_a_422_naming_the_day(stack):
     tomorrow = (datetime.now(timezone.utc).date() + timedelta(days=1)).isoformat()
     assert stack.get(f"/v1/daily/{tomorrow}/leaderboard").status_code == 404
-    assert stack.get("/v1/daily/yesterday/leaderboard").status_code == 404
+    for not_a_day in ("yesterday", "2026-02-30", "2026-13-01"):
+        answer = stack.get(f"/v1/daily/{not_a_day}/leaderboard")
+        assert answer.status_code == 422, answer.text
+        assert list(answer.json()["errors"]) == ["day"]
     past = stack.get(f"/v1/daily/{date(2026, 1, 1).isoformat()}/leaderboard").json()
     assert past["total"] == 0 and past["entries"] == []

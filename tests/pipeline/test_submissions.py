@@ -8,6 +8,9 @@ import redis
 
 import scoundrel
 from scoundrel.strategies import play_game
+from store import keys
+from store.tokens import hash_token
+from tests.support.games import moderator_token
 
 GAME_SEED = "pipeline-1"
 
@@ -49,6 +52,8 @@ def test_a_taken_name_is_409(stack):
     ({"name": 42}, "name"),
     ({}, "name"),
     ({"name": "fine_name", "admin": True}, "admin"),
+    ({"name": "___"}, "name"),  # a letter or digit at least
+    ({"name": "-_-_-"}, "name"),
 ])
 def test_a_malformed_registration_is_422_with_the_field(stack, body, field):
     response = stack.post("/v1/players", json=body)
@@ -102,6 +107,7 @@ def test_no_token_or_a_wrong_one_is_401_even_before_the_body_is_read(stack):
     ({"seed": "abc", "moves": ["H5w"]}, "moves"),
     ({"seed": "abc", "moves": ["flee"] * 201}, "moves"),
     ({"seed": "abc", "moves": "flee"}, "moves"),
+    ({"seed": "abc", "moves": []}, "moves"),  # no move: a client's mistake, not a run to store
     ({"seed": "abc"}, "moves"),
     ({"moves": []}, "seed"),
     ({"seed": "abc", "moves": [], "score": 30}, "score"),
@@ -180,4 +186,50 @@ def test_openapi_and_docs_are_served(stack):
     assert "SubmissionSchema" in str(spec["components"]["schemas"]) or "Submission" in str(spec)
     docs = stack.get("/v1/docs")
     assert docs.status_code == 200 and "swagger-ui" in docs.text
+    with_slash = stack.get("/v1/docs/")  # as people type it: redirected to the page
+    assert with_slash.history[0].status_code == 308 and with_slash.url == stack.url("/v1/docs")
+    assert with_slash.status_code == 200 and "swagger-ui" in with_slash.text
     assert stack.get("/v1/docs-assets/swagger-ui-bundle.js").status_code == 200
+
+
+def test_a_name_is_one_name_in_every_case_and_keeps_its_spelling(stack):
+    registered = stack.post("/v1/players", json={"name": "Case_Ada"})
+    assert registered.status_code == 201 and registered.json()["name"] == "Case_Ada"
+    for other in ("case_ada", "CASE_ADA", "Case_Ada"):
+        taken = stack.post("/v1/players", json={"name": other})
+        assert taken.status_code == 409, taken.text
+        assert "taken" in taken.json()["message"]
+    token = registered.json()["token"]
+    run = stack.submit(token, a_game(rng_seed=7)).json()
+    assert run["player"] == "Case_Ada"
+    stack.wait_final(run["id"])
+    for spelling in ("case_ada", "CASE_ADA", "Case_Ada"):
+        runs = stack.get(f"/v1/players/{spelling}/runs").json()
+        assert (runs["player"], runs["total"]) == ("Case_Ada", 1)
+        place = stack.get(f"/v1/leaderboards/classic/players/{spelling}").json()
+        assert place["run_id"] == run["id"]
+        assert [entry["player"] for entry in place["around"] if entry["run_id"] == run["id"]] == ["Case_Ada"]
+    revoked = stack.post("/v1/players/CASE_ADA/revoke-token",
+                         headers={"Authorization": f"Bearer {moderator_token(stack, 'case-mod')}"})
+    assert revoked.json()["name"] == "Case_Ada"
+    assert stack.submit(revoked.json()["token"], a_game(rng_seed=9)).json()["player"] == "Case_Ada"
+
+
+def test_players_registered_before_names_ignored_case_keep_working(stack):
+    """Data written by the release before: two players differing only in case, no name index."""
+    raw = redis.Redis.from_url(stack.redis.url, decode_responses=True)
+    tokens = {}
+    for created_ms, name in ((1_000, "old_Bea"), (2_000, "OLD_BEA")):
+        tokens[name] = f"sr_legacy-{name}"
+        raw.hset(keys.player(name), mapping={"name": name, "token_hash": hash_token(tokens[name]),
+                                             "created_ms": created_ms})
+        raw.set(keys.token(hash_token(tokens[name])), name)
+    raw.delete(keys.player_names_indexed())  # as before the upgrade: nothing indexed yet
+
+    for name, token in tokens.items():  # each keeps its token, and is found by its own spelling
+        assert stack.submit(token, a_game(rng_seed=8)).json()["player"] == name
+        assert stack.get(f"/v1/players/{name}/runs").json()["player"] == name
+    assert stack.get("/v1/players/Old_Bea/runs").json()["player"] == "old_Bea"  # another: the earlier one
+    assert stack.post("/v1/players", json={"name": "Old_BEA"}).status_code == 409
+    assert stack.post("/v1/players", json={"name": "old_bea"}).status_code == 409
+    assert stack.post("/v1/players", json={"name": "newer_bea"}).status_code == 201

@@ -7,8 +7,9 @@
 // Environment: SCOUNDREL_URL (the API; without it a local fake server from
 // tools/fake-server.js stands in), SCOUNDREL_TOKEN (a player's token; without
 // it a player named SCOUNDREL_PLAYER, default "example-<time>", is registered),
-// SEED (default "daily-2026-11-29"), VARIANT (classic, easy or hard).
-import { ApiError, Game, VALUE, registerPlayer, submitRun, waitForVerdict } from "../src/index.js";
+// SEED (default "example": any seed deals a game; today's daily seed is the
+// one GET /v1/daily answers), VARIANT (classic, easy or hard).
+import { ApiError, Game, VALUE, VARIANTS, isValidSeed, registerPlayer, submitRun, waitForVerdict } from "../src/index.js";
 
 /** A simple player: heal when hurt, take a stronger weapon, use the weapon while it may fight, else the smallest monster. */
 function chooseMove(game) {
@@ -32,8 +33,16 @@ function chooseMove(game) {
   return legal[0];
 }
 
-const seed = process.env.SEED ?? "daily-2026-11-29";
+const seed = process.env.SEED ?? "example";
 const variant = process.env.VARIANT ?? "classic";
+
+/** A setting the example cannot use: one line saying why, exit status 2. */
+function refuse(message) {
+  console.error(`play-and-submit: ${message}`);
+  process.exit(2);
+}
+if (!isValidSeed(seed)) refuse(`SEED ${JSON.stringify(seed)} is not a seed: use 1-64 characters from A-Z a-z 0-9 _ -`);
+if (!VARIANTS.includes(variant)) refuse(`VARIANT ${JSON.stringify(variant)} is not one of ${VARIANTS.join(", ")}`);
 
 const game = await Game.start(seed, variant);
 while (!game.over) game.play(chooseMove(game));

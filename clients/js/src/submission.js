@@ -28,6 +28,7 @@ function movesErrors(moves) {
   if (moves === undefined) return [MISSING];
   if (moves === null) return [NULL];
   if (!Array.isArray(moves)) return ["Moves must be a list of move strings."];
+  if (moves.length === 0) return ["Moves must hold at least one move."];
   if (moves.length > MAX_MOVES) {
     return [`At most ${MAX_MOVES} moves are allowed (a full game needs at most 44 plays plus avoids).`];
   }

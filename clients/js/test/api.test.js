@@ -20,9 +20,10 @@ async function playedOut(seed) {
   return game;
 }
 
-test("registerPlayer returns the name and a token; a taken name is 409 conflict", async () => {
+test("registerPlayer returns the name and a token; a taken name, in any case, is 409 conflict", async () => {
   const player = await registerPlayer(server.baseUrl, "grace");
   assert.deepEqual(player, { name: "grace", token: player.token });
+  await assert.rejects(registerPlayer(server.baseUrl, "GRACE"), { status: 409, code: "conflict" });
   await assert.rejects(registerPlayer(server.baseUrl, "grace"), (error) => {
     assert.ok(error instanceof ApiError);
     assert.equal(error.status, 409);

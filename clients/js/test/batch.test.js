@@ -34,7 +34,7 @@ test("a mixed batch: each item gets its own status, the counts add up", async ()
     { seed: "mix-0", moves: ["flee"] }, // submitted before, on its own
     { seed: "bad seed!", moves: ["S99"], variant: "nightmare" }, // malformed
     { seed: "mix-1", moves: ["flee"], variant: "hard" }, // the same game as item 0
-    { seed: "mix-2", moves: [] }, // new
+    { seed: "mix-2", moves: ["flee"] }, // new
   ];
   const answer = await submitBatch(server.baseUrl, token, runs);
 

@@ -73,7 +73,8 @@ export async function startFakeServer() {
     if (request.method === "POST" && request.url === "/v1/players") {
       const name = payload?.name;
       if (typeof name !== "string" || !name) return fail(response, 422, MALFORMED, { errors: { name: ["Missing data for required field."] } });
-      if ([...players.values()].includes(name)) return fail(response, 409, `The name '${name}' is taken.`);
+      const taken = [...players.values()].some((other) => other.toLowerCase() === name.toLowerCase()); // one name in every case
+      if (taken) return fail(response, 409, `The name '${name}' is taken.`);
       const token = `token-${players.size + 1}`;
       players.set(token, name);
       return send(response, 201, { name, token });

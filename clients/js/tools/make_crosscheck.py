@@ -103,13 +103,15 @@ def games() -> list[dict]:
             seed = f"cc-{variant}-{i}"
             moves = strategies.play_game(seed, variant, rng=rng, strategy=("random", "greedy")[i % 2])
             made.append(entry("finished", seed, variant, moves))
-            made.append(entry("incomplete", seed, variant, moves[: rng.randrange(len(moves))]))
+            # at least one move: no move at all is not a game (the API refuses it, and so does the JS replay)
+            cut = moves[: rng.randrange(len(moves))] or moves[:1]
+            if len(cut) < len(moves):
+                made.append(entry("incomplete", seed, variant, cut))
             made.append(entry("move_after_game_over", seed, variant, moves + ["flee", "H2"][: rng.randint(1, 2)]))
             for code in ("card_not_in_room", "weapon_not_usable", "flee_not_allowed"):
                 broken = with_illegal_move(seed, variant, moves, code, rng)
                 if broken is not None:
                     made.append(entry(code, seed, variant, broken))
-    made.append(entry("incomplete", "abc", "classic", []))
     return made
 
 
@@ -125,6 +127,7 @@ MALFORMED = [
     {"seed": "abc", "moves": [], "variant": "Classic"},
     {"seed": "abc", "moves": [], "variant": "ranked", "extra": True},
     {"seed": "abc", "moves": [["flee"]]},
+    {"seed": "abc", "moves": []},  # the engine would say incomplete (R17); a submission needs a move
     [],
     "abc",
     None,
