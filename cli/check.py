@@ -21,11 +21,13 @@ def _seconds(text: str) -> float:
 
 def run(args) -> int:
     from store import Database
-    from store.consistency import check
+    from store.consistency import check, place_on_seed_boards
     from store.database import BULK_TIMEOUT
 
     db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
     db.archive.upgrade()
+    if args.place_seed_boards:
+        print(f"scoundrel check: {place_on_seed_boards(db)} seed board place(s) recomputed")
     problems = check(db, args.pending_limit)
     if problems:
         print(f"scoundrel check: {len(problems)} problem(s)", file=sys.stderr)
@@ -46,5 +48,8 @@ def register(subparsers) -> None:
                     "up runs; the archive: SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory.")
     parser.add_argument("--pending-limit", type=_seconds, default=Settings.from_env().pending_timeout * 5,
                         help="seconds a run may be pending before it counts as stuck (default: %(default)s)")
+    parser.add_argument("--place-seed-boards", action="store_true",
+                        help="first put every verified open run on its deal's seed board, as the verdict does: "
+                             "once, for runs verified before seed boards existed")
     add_data_dir_option(parser)
     parser.set_defaults(func=run)

@@ -93,6 +93,9 @@ class ReplaySchema(Schema):
     steps = fields.List(fields.Nested(StepSchema), metadata={"description": "one per applied move"})
     error = fields.Nested(ReplayErrorSchema, allow_none=True)
     final = fields.Nested(FinalSchema, allow_none=True)
+    move_times = fields.List(fields.String(), allow_none=True,
+                             metadata={"description": "a dealt game's server time of each move, for moderators; "
+                                                      "else null"})
 
 
 class VerdictSummarySchema(Schema):

@@ -7,6 +7,8 @@ refuses it first, with a 422 naming the field.
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+import scoundrel
+
 MAX_PAGE = 100
 MAX_OFFSET = 1_000_000_000  # far beyond any board or listing; an offset past the end gives an empty page
 MAX_AROUND = 50
@@ -28,3 +30,18 @@ class AroundArgs(Schema):
 
     around = fields.Integer(load_default=5, validate=validate.Range(0, MAX_AROUND),
                             metadata={"description": f"places shown above and below the player, 0-{MAX_AROUND}"})
+
+
+class DealArgs(Schema):
+    """The variant a seed board's seed was played as: each (seed, variant) is a board of its own."""
+
+    variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS),
+                            metadata={"description": "the variant the seed was played as"})
+
+
+class SeedBoardArgs(PageArgs, DealArgs):
+    """A page of a seed board."""
+
+
+class SeedAroundArgs(AroundArgs, DealArgs):
+    """A player's place on a seed board."""

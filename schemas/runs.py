@@ -7,24 +7,31 @@ class RuleErrorSchema(Schema):
     code = fields.String(metadata={"description": "one of RULES.md's rejection codes"})
     move_index = fields.Integer()
     message = fields.String()
-    ruling = fields.String()
+    ruling = fields.String(allow_none=True)
 
 
 class RunSchema(Schema):
     id = fields.String()
     player = fields.String()
-    seed = fields.String()
+    seed = fields.String(allow_none=True, metadata={"description": "null for a sealed daily run until its UTC "
+                                                                   "day is over (moderators see it)"})
     variant = fields.String()
-    moves = fields.List(fields.String())
+    moves = fields.List(fields.String(), allow_none=True,
+                        metadata={"description": "null while the seed is (a sealed daily run)"})
     status = fields.String(metadata={"description": "pending, verified, rejected, error (verification kept failing; see error), or void (a moderator voided it; restore undoes it)"})
     submitted_at = fields.String()
     verified_at = fields.String(allow_none=True)
-    outcome = fields.String(allow_none=True, metadata={"description": "won or lost, for a verified run"})
+    outcome = fields.String(allow_none=True, metadata={"description": "won, lost or forfeit (R18), for a verified run"})
     score = fields.Integer(allow_none=True)
     health = fields.Integer(allow_none=True)
     error = fields.Nested(RuleErrorSchema, allow_none=True)
     ruleset = fields.String(allow_none=True)
     engine = fields.String(allow_none=True)
+    origin = fields.String(metadata={"description": "open (submitted) or dealt (a dealt game's run)"})
+    game_id = fields.String(allow_none=True, metadata={"description": "the dealt game, for a dealt run"})
+    challenge = fields.String(allow_none=True, metadata={"description": '"daily": a sealed daily game\'s run'})
+    date = fields.String(allow_none=True, metadata={"description": "the sealed daily's UTC date"})
+    forfeit = fields.Boolean(metadata={"description": "the dealt game was forfeited (R18)"})
 
 
 class RunPageSchema(Schema):
@@ -52,6 +59,43 @@ class BoardPositionSchema(Schema):
     score = fields.Integer()
     run_id = fields.String()
     around = fields.List(fields.Nested(BoardEntrySchema))
+
+
+class LadderEntrySchema(Schema):
+    rank = fields.Integer()
+    player = fields.String()
+    mean = fields.Float(metadata={"description": "mean score of the player's last 20 finished dealt games, "
+                                                 "exact at 2 decimals"})
+    games = fields.Integer(metadata={"description": "the player's finished dealt games of the variant (20 or more)"})
+    run_id = fields.String(metadata={"description": "the latest game counted"})
+    submitted_at = fields.String(metadata={"description": "when the latest game counted ended"})
+
+
+class LadderPageSchema(Schema):
+    variant = fields.String()
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(LadderEntrySchema))
+
+
+class LadderPositionSchema(Schema):
+    rank = fields.Integer()
+    mean = fields.Float()
+    games = fields.Integer()
+    run_id = fields.String()
+    around = fields.List(fields.Nested(LadderEntrySchema))
+
+
+class SealedBoardSchema(Schema):
+    date = fields.String()
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(BoardEntrySchema))
+
+
+class SeedBoardSchema(Schema):
+    seed = fields.String()
+    variant = fields.String()
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(BoardEntrySchema))
 
 
 class DailySchema(Schema):

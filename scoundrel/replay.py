@@ -8,7 +8,7 @@ from .deal import SEED_MESSAGE, deal, is_valid_seed
 from .moves import MOVES, Move, parse_move
 from .rules import CLASSIC, INCOMPLETE, VARIANTS, IllegalMove, apply, check, legal_moves, play_out, start
 from .state import Effect, State
-from .verdict import LOST, REJECTED, VERIFIED, WON, RuleError, Step, Verdict
+from .verdict import FORFEIT, LOST, REJECTED, VERIFIED, WON, RuleError, Step, Verdict
 
 MAX_MOVES = 200  # RULES.md: a longer list is invalid input
 
@@ -56,30 +56,34 @@ def _incomplete(count: int) -> RuleError:
     )
 
 
-def _finished(state: State, count: int, steps: tuple[Step, ...]) -> Verdict:
+def _finished(state: State, count: int, steps: tuple[Step, ...], forfeit: bool = False) -> Verdict:
     if state.lost:
         return Verdict(VERIFIED, LOST, state.score(), state.health, count, steps=steps)
     if state.won:
         return Verdict(VERIFIED, WON, state.score(), state.health, count, steps=steps)
+    if forfeit:  # R18: only a game not yet over can be forfeited; a finished one keeps its outcome
+        return Verdict(VERIFIED, FORFEIT, state.forfeit_score(), state.health, count, steps=steps)
     return Verdict(REJECTED, error=_incomplete(count), steps=steps)
 
 
-def replay(seed: str, moves, variant: str = CLASSIC, *, trace: bool = False) -> Verdict:
+def replay(seed: str, moves, variant: str = CLASSIC, *, trace: bool = False, forfeit: bool = False) -> Verdict:
     """Replay ``moves`` on the dungeon dealt from ``seed`` and judge the game.
 
     Returns a ``verified`` or ``rejected`` verdict; with ``trace=True`` the
-    verdict carries one ``Step`` per applied move. Raises
-    ``InvalidSubmission`` for malformed input.
+    verdict carries one ``Step`` per applied move. ``forfeit`` says the
+    player gave the game up after ``moves`` (a dealt game, R18): an
+    unfinished game is then verified with outcome ``forfeit`` instead of
+    rejected as incomplete. Raises ``InvalidSubmission`` for malformed input.
     """
     parsed = _parsed(seed, moves, variant)
     state = start(deal(seed))
     if trace:
-        return _traced(state, moves, parsed, variant)
+        return _traced(state, moves, parsed, variant, forfeit)
     rejection = play_out(state, parsed, variant)
     if rejection is not None:
         index, violation = rejection
         return Verdict(REJECTED, error=RuleError.from_violation(violation, index))
-    return _finished(state, len(moves), ())
+    return _finished(state, len(moves), (), forfeit)
 
 
 def _parsed(seed: object, moves: object, variant: object) -> list[Move]:
@@ -98,7 +102,7 @@ def _parsed(seed: object, moves: object, variant: object) -> list[Move]:
     raise InvalidSubmission(submission_errors(seed, moves, variant))
 
 
-def _traced(state: State, moves, parsed: list[Move], variant: str) -> Verdict:
+def _traced(state: State, moves, parsed: list[Move], variant: str, forfeit: bool) -> Verdict:
     steps = []
     for index, (notation, move) in enumerate(zip(moves, parsed)):
         room = tuple(state.room)
@@ -120,7 +124,7 @@ def _traced(state: State, moves, parsed: list[Move], variant: str) -> Verdict:
                 dungeon=len(state.dungeon),
             )
         )
-    return _finished(state, len(moves), tuple(steps))
+    return _finished(state, len(moves), tuple(steps), forfeit)
 
 
 class Game:

@@ -69,6 +69,10 @@ class State:
             return self.health - monster_total(self.dungeon)
         return self.health + self.bonus
 
+    def forfeit_score(self) -> int:
+        """R18: a forfeit scores as dying at once, 0 minus every monster not yet defeated."""
+        return -monster_total((*self.room, *self.dungeon))
+
     def copy(self) -> "State":
         return State(
             room=list(self.room),

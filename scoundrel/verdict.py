@@ -18,6 +18,7 @@ REJECTED = "rejected"
 INVALID = "invalid"
 WON = "won"
 LOST = "lost"
+FORFEIT = "forfeit"  # R18: a dealt game its player gave up, or left idle
 
 
 @dataclass(frozen=True, slots=True)

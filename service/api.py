@@ -60,6 +60,7 @@ class RefereeApi(Api):
         if "messages" in data and "errors" not in data:
             payload["errors"] = _flatten_locations(data["messages"])
         payload.setdefault("message", _MESSAGES.get(code, error.description))
+        payload.update(data.get("extra", {}))  # fields an error of one operation adds (``abort(..., extra=)``)
         return payload, code, headers
 
 

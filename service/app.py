@@ -15,7 +15,7 @@ import scoundrel
 from settings import Settings
 from store import Database
 
-from . import daily, errors, health, leaderboards, metrics, players, request_log, runs, security
+from . import daily, errors, games, health, leaderboards, metrics, players, request_log, runs, sealed, security, seeds
 from .api import ErrorResponses, RefereeApi
 from . import disputes, moderation, pages
 from .context import Referee
@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    for module in (health, players, runs, leaderboards, daily, disputes, moderation):
+    for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation):
         api.register_blueprint(module.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)

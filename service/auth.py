@@ -28,8 +28,42 @@ def require_player() -> str:
         abort(401, message="A player token is required: Authorization: Bearer <token>.", headers=CHALLENGE)
     name = player_for_token(db(), token)
     if name is None:
-        abort(401, message="The token is not valid.", headers=CHALLENGE)
+        reject_token()
     return name
+
+
+def optional_player() -> str | None:
+    """The player whose token this request carries, None without one; 401 for a wrong token."""
+    if bearer_token() is None:
+        return None
+    g.player = require_player()
+    return g.player
+
+
+def is_moderator() -> bool:
+    """Whether this request carries a moderator's token (a public read that shows moderators more)."""
+    token = bearer_token()
+    return token is not None and moderator_for_token(db(), token) is not None
+
+
+def token_required(view):
+    """Run the view only for a request with a bearer token (401 before any body is read).
+
+    For a view that checks the token itself together with what it reads
+    (one round trip), with ``reject_token`` when it is wrong.
+    """
+
+    @functools.wraps(view)
+    def guarded(*args, **kwargs):
+        if bearer_token() is None:
+            abort(401, message="A player token is required: Authorization: Bearer <token>.", headers=CHALLENGE)
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+def reject_token():
+    abort(401, message="The token is not valid.", headers=CHALLENGE)
 
 
 def player_required(view):

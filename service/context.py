@@ -6,6 +6,7 @@ from flask import current_app
 
 from settings import Settings
 from store import Database, daily_secret
+from store.daily import sealed_secret
 
 
 @dataclass
@@ -15,12 +16,19 @@ class Referee:
     settings: Settings
     db: Database
     _daily_secret: str = field(default="", repr=False)
+    _sealed_secret: str = field(default="", repr=False)
 
     def daily_secret(self) -> str:
         """The configured secret, else the one kept in Redis: read once, it never changes."""
         if not self._daily_secret:
             self._daily_secret = self.settings.daily_secret or daily_secret(self.db)
         return self._daily_secret
+
+    def sealed_secret(self) -> str:
+        """The sealed daily's secret, configured or kept in Redis, as ``daily_secret``."""
+        if not self._sealed_secret:
+            self._sealed_secret = self.settings.sealed_secret or sealed_secret(self.db)
+        return self._sealed_secret
 
 
 def referee() -> Referee:

@@ -1,19 +1,32 @@
-"""``/v1/daily``: today's seed and each day's board."""
+"""``/v1/daily``: today's seed and each day's boards, open and sealed."""
 
 from datetime import date
 
 from flask import jsonify
 from flask_smorest import abort
 
-from schemas.paging import PageArgs
-from schemas.runs import DailyBoardSchema, DailySchema
-from store import board_page, daily_board
+from schemas.paging import AroundArgs, PageArgs
+from schemas.runs import BoardPositionSchema, DailyBoardSchema, DailySchema, SealedBoardSchema
+from store import board_page, daily_board, sealed_board
 
 from .api import Blueprint, error_response
 from .context import db, referee
 from .daily_seed import daily_seed, today
+from .places import place_or_404
 
 blp = Blueprint("daily", __name__, url_prefix="/v1/daily", description="The daily challenge")
+
+
+def begun_day(day: str) -> date:
+    """The UTC day a path names, once it has begun: 422 naming ``day`` for what is not a
+    calendar date, 404 for a day to come."""
+    try:
+        moment = date.fromisoformat(day)
+    except ValueError:
+        abort(422, message=f"{day!r} is not a date.", errors={"day": ["Not a date: YYYY-MM-DD, a day that exists."]})
+    if moment > today():
+        abort(404, message="That day has not begun yet.")
+    return moment
 
 
 def _secret() -> str:
@@ -37,11 +50,27 @@ def leaderboard(page_args, day):
 
     ``day`` that is not a calendar date (``2026-02-30``, ``tomorrow``) is a 422 naming it.
     """
-    try:
-        moment = date.fromisoformat(day)
-    except ValueError:
-        abort(422, message=f"{day!r} is not a date.", errors={"day": ["Not a date: YYYY-MM-DD, a day that exists."]})
-    if moment > today():
-        abort(404, message="That day has not begun yet.")
+    moment = begun_day(day)
     total, entries = board_page(db(), daily_board(moment.isoformat()), page_args["offset"], page_args["limit"])
     return jsonify(date=moment.isoformat(), seed=daily_seed(_secret(), moment), total=total, entries=entries)
+
+
+@blp.route("/<day>/sealed/leaderboard")
+@blp.arguments(PageArgs(), location="query")
+@blp.response(200, SealedBoardSchema)
+@error_response(blp, 404, "A day not begun yet")
+def sealed_leaderboard(page_args, day):
+    """The day's sealed daily: games the server dealt from that day's sealed seed, one per player."""
+    moment = begun_day(day).isoformat()
+    total, entries = board_page(db(), sealed_board(moment), page_args["offset"], page_args["limit"])
+    return jsonify(date=moment, total=total, entries=entries)
+
+
+@blp.route("/<day>/sealed/leaderboard/players/<name>")
+@blp.arguments(AroundArgs(), location="query")
+@blp.response(200, BoardPositionSchema)
+@error_response(blp, 404, "A day not begun yet, or the player is not on its board")
+def sealed_position(args, day, name):
+    """A player's rank on the day's sealed board and the places around it."""
+    return place_or_404(sealed_board(begun_day(day).isoformat()), name, args["around"],
+                        f"{name!r} has no verified sealed daily game on {day}.")

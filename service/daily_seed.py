@@ -1,8 +1,10 @@
-"""The daily challenge: one seed per UTC day that nobody can know in advance.
+"""The daily challenges: one seed per UTC day that nobody can know in advance.
 
-The seed is an HMAC of the date under a server secret, so it is fixed for
-its day yet unguessable before it (RULES.md's seed pattern: ``daily-`` and
-the date, then 16 hex digits).
+Each seed is an HMAC of the date under a server secret, so it is fixed for
+its day yet unguessable before it. The open daily's seed is public all day
+(``daily-`` and the date, then 16 hex digits). The sealed daily's is
+dealt by the server and shown only once its day is over: 64 hex digits
+(a valid seed under RULES.md) under a secret of its own.
 """
 
 import hashlib
@@ -17,3 +19,14 @@ def today() -> date:
 def daily_seed(secret: str, day: date) -> str:
     digest = hmac.new(secret.encode(), f"scoundrel/daily/v1:{day.isoformat()}".encode(), hashlib.sha256)
     return f"daily-{day.isoformat()}-{digest.hexdigest()[:16]}"
+
+
+def sealed_seed(secret: str, day: date) -> str:
+    """The sealed daily's seed of ``day``: all 256 bits of the HMAC, as 64 hex digits."""
+    return hmac.new(secret.encode(), f"scoundrel/sealed-daily/v1:{day.isoformat()}".encode(),
+                    hashlib.sha256).hexdigest()
+
+
+def revealed(day: date) -> bool:
+    """Whether a sealed daily's seed (and its games' moves) may be shown: its UTC day is over."""
+    return day < today()

@@ -22,13 +22,17 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from store.errors import (
     AlreadyResolved,
+    GameMoved,
+    GameOver,
     IdempotencyConflict,
     NameTaken,
     NoSuchDispute,
+    NoSuchGame,
     NoSuchRun,
     NotInError,
     NotVoid,
     RunPending,
+    SealedDailyStarted,
     StoreError,
 )
 
@@ -39,6 +43,10 @@ log = logging.getLogger(__name__)
 STORE_ERROR_STATUS: dict[type[StoreError], int] = {
     NoSuchRun: 404,
     NoSuchDispute: 404,
+    NoSuchGame: 404,
+    GameMoved: 409,
+    GameOver: 409,
+    SealedDailyStarted: 409,
     NameTaken: 409,
     RunPending: 409,
     NotVoid: 409,
@@ -52,7 +60,8 @@ def _store_refused(error: StoreError):
     """The store error as flask-smorest answers an ``abort``: the same JSON shape as every error."""
     status = next(STORE_ERROR_STATUS[kind] for kind in type(error).__mro__ if kind in STORE_ERROR_STATUS)
     try:
-        abort(status, message=error.message, **({"errors": error.fields} if error.fields else {}))
+        abort(status, message=error.message, **({"errors": error.fields} if error.fields else {}),
+              **({"extra": error.extra} if error.extra else {}))
     except HTTPException as refusal:
         return current_app.handle_http_exception(refusal)
 

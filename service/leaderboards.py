@@ -1,15 +1,16 @@
-"""``/v1/leaderboards``: each player's best verified run per variant."""
+"""``/v1/leaderboards``: each player's best verified run per variant, open and dealt, and the ladder."""
 
 from flask import jsonify
 from flask_smorest import abort
 
 import scoundrel
 from schemas.paging import AroundArgs, PageArgs
-from schemas.runs import BoardPageSchema, BoardPositionSchema
-from store import board_page, board_position, find_player, variant_board
+from schemas.runs import BoardPageSchema, BoardPositionSchema, LadderPageSchema, LadderPositionSchema
+from store import LADDER_GAMES, board_page, dealt_board, find_player, ladder_page, ladder_position, variant_board
 
 from .api import Blueprint, error_response
 from .context import db
+from .places import place_or_404
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")
 
@@ -38,9 +39,49 @@ def page(page_args, variant):
 @error_response(blp, 404, "No such board, or the player is not on it")
 def position(args, variant, name):
     """A player's rank and the places around it (the player's own included); the name in any case."""
-    board = variant_board(_known_variant(variant))
+    return place_or_404(variant_board(_known_variant(variant)), name, args["around"],
+                        f"{name!r} has no verified {variant} run on the board.")
+
+
+@blp.route("/dealt/<variant>")
+@blp.arguments(PageArgs(), location="query")
+@blp.response(200, BoardPageSchema)
+@error_response(blp, 404, "No such board")
+def dealt_page(page_args, variant):
+    """A page of the dealt board: each player's best game the server dealt card by card."""
+    total, entries = board_page(db(), dealt_board(_known_variant(variant)), page_args["offset"], page_args["limit"])
+    return jsonify(variant=variant, total=total, entries=entries)
+
+
+@blp.route("/dealt/<variant>/players/<name>")
+@blp.arguments(AroundArgs(), location="query")
+@blp.response(200, BoardPositionSchema)
+@error_response(blp, 404, "No such board, or the player is not on it")
+def dealt_position(args, variant, name):
+    """A player's rank on the dealt board and the places around it."""
+    return place_or_404(dealt_board(_known_variant(variant)), name, args["around"],
+                        f"{name!r} has no verified dealt {variant} game on the board.")
+
+
+@blp.route("/dealt/<variant>/ladder")
+@blp.arguments(PageArgs(), location="query")
+@blp.response(200, LadderPageSchema)
+@error_response(blp, 404, "No such board")
+def ladder(page_args, variant):
+    """The ladder: each player's mean score over their last 20 finished dealt games (forfeits
+    included), for players with at least 20."""
+    total, entries = ladder_page(db(), _known_variant(variant), page_args["offset"], page_args["limit"])
+    return jsonify(variant=variant, total=total, entries=entries)
+
+
+@blp.route("/dealt/<variant>/ladder/players/<name>")
+@blp.arguments(AroundArgs(), location="query")
+@blp.response(200, LadderPositionSchema)
+@error_response(blp, 404, "No such board, or the player is not on it")
+def ladder_place(args, variant, name):
+    """A player's rank on the ladder and the places around it."""
     player = find_player(db(), name)
-    found = board_position(db(), board, player, args["around"]) if player else None
+    found = ladder_position(db(), _known_variant(variant), player, args["around"]) if player else None
     if found is None:
-        abort(404, message=f"{name!r} has no verified {variant} run on the board.")
+        abort(404, message=f"{name!r} has fewer than {LADDER_GAMES} finished dealt {variant} games.")
     return jsonify(found)

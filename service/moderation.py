@@ -1,18 +1,21 @@
 """``/v1/runs/<id>/…``: a run's replay and audit log, and the moderators' restore and re-verify."""
 
 from flask import g
+from flask_smorest import abort
 
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
 from store import get_run
 from store.history import run_audit_log
 from store.moderation import restore_run
+from store.runs import dealt_move_times
 from verification import reverify_run
 
 from .api import Blueprint, error_response
-from .auth import moderator_endpoint
+from .auth import is_moderator, moderator_endpoint
 from .context import db
 from .replay_trace import run_replay
+from .sealing import is_sealed
 
 blp = Blueprint("moderation", __name__, url_prefix="/v1/runs",
                 description="Replays, audit logs, restoring and re-verifying runs")
@@ -21,9 +24,19 @@ blp = Blueprint("moderation", __name__, url_prefix="/v1/runs",
 @blp.route("/<run_id>/replay")
 @blp.response(200, ReplaySchema)
 @error_response(blp, 404, "No such run")
+@error_response(blp, 403, "A sealed daily run whose day is not over, for anyone but a moderator")
 def replay(run_id):
-    """The run move by move, replayed now with the current engine (a pending run too)."""
-    return run_replay(get_run(db(), run_id))
+    """The run move by move, replayed now with the current engine (a pending run too).
+
+    A dealt game's run shows each move's server time to moderators
+    (``move_times``). A sealed daily run is replayed for others once its
+    UTC day is over (403 before).
+    """
+    run = get_run(db(), run_id)
+    moderator = is_moderator()
+    if is_sealed(run) and not moderator:
+        abort(403, message="A sealed daily run is replayed once its day (UTC) is over.")
+    return run_replay(run, dealt_move_times(db(), run_id) if moderator else None)
 
 
 @blp.route("/<run_id>/audit-log")

@@ -10,6 +10,7 @@ from store import get_run
 from store.errors import NoSuchRun
 
 from .context import db
+from .sealing import shown
 
 blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/assets")
@@ -21,4 +22,4 @@ def viewer(run_id):
         run = get_run(db(), run_id)
     except NoSuchRun:
         return render_template("missing.html", run_id=run_id), 404
-    return render_template("viewer.html", run=run)
+    return render_template("viewer.html", run=shown(run))

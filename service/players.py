@@ -8,8 +8,9 @@ from schemas.runs import RunPageSchema
 from store import create_player, find_player, player_runs, replace_token
 
 from .api import Blueprint, error_response
-from .auth import moderator_endpoint
+from .auth import is_moderator, moderator_endpoint
 from .context import db
+from .sealing import shown
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
 
@@ -39,7 +40,8 @@ def runs_of(page, name):
     """A player's runs, newest first; the name in any case."""
     player = _registered(name)
     total, runs = player_runs(db(), player, page["offset"], page["limit"])
-    return {"player": player, "total": total, "runs": runs}
+    moderator = is_moderator()
+    return {"player": player, "total": total, "runs": [shown(run, moderator) for run in runs]}
 
 
 @blp.route("/<name>/revoke-token", methods=["POST"])

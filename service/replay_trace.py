@@ -7,12 +7,16 @@ gets to it, and a run judged by an older engine shows what this one sees
 """
 
 import scoundrel
+from store.packing import iso_time
 
 
-def run_replay(run: dict) -> dict:
-    """``{"run_id", "status", "verdict", "start", "steps", "error", "final", ...}`` for a stored run view."""
+def run_replay(run: dict, move_times: list[int] | None = None) -> dict:
+    """``{"run_id", "status", "verdict", "start", "steps", "error", "final", ...}`` for a stored run view.
+
+    ``move_times`` (a dealt game's, for moderators) become each move's server time.
+    """
     moves = run["moves"]
-    verdict = scoundrel.replay(run["seed"], moves, run["variant"], trace=True)
+    verdict = scoundrel.replay(run["seed"], moves, run["variant"], trace=True, forfeit=run["forfeit"])
     first = scoundrel.start(scoundrel.deal(run["seed"]))
     error = verdict.error.to_dict() if verdict.error else None
     if error is not None:
@@ -33,4 +37,5 @@ def run_replay(run: dict) -> dict:
         "steps": [step.to_dict() for step in verdict.steps],
         "error": error,
         "final": final,
+        "move_times": [iso_time(ms) for ms in move_times] if move_times is not None else None,
     }

@@ -10,10 +10,11 @@ from schemas.runs import RunSchema
 from store import Submission, accept_runs, get_run, requeue_run, submit_run
 
 from .api import Blueprint, error_response
-from .auth import BEARER, moderator_endpoint, player_required
+from .auth import BEARER, is_moderator, moderator_endpoint, player_required
 from .context import db, referee
 from .daily_seed import daily_seed, today
 from .request_log import request_id
+from .sealing import shown
 
 blp = Blueprint("runs", __name__, url_prefix="/v1/runs", description="Submitted runs and their verdicts")
 
@@ -92,8 +93,12 @@ def submit_batch(batch):
 @blp.response(200, RunSchema)
 @error_response(blp, 404, "No such run")
 def show(run_id):
-    """A run with its status and, once verified or rejected, its verdict."""
-    return get_run(db(), run_id)
+    """A run with its status and, once verified or rejected, its verdict.
+
+    A sealed daily run shows its seed and moves once its UTC day is over
+    (to moderators at once).
+    """
+    return shown(get_run(db(), run_id), is_moderator())
 
 
 @blp.route("/<run_id>/requeue", methods=["POST"])

@@ -67,6 +67,8 @@ class Settings:
     queue: str = "verify"
     job_timeout: int = 30  # seconds a verification job may run
     daily_secret: str = ""  # empty: a random secret is generated once and kept in Redis
+    sealed_secret: str = ""  # the sealed daily's own secret; empty: generated once and kept in Redis
+    game_idle: float = 86400.0  # seconds a dealt game may go without a move before the sweeper forfeits it
     redis_timeout: float = 0.75  # seconds before a Redis call gives up (the API then answers 503)
     pending_timeout: float = 60.0  # seconds a run may stay pending before the sweeper re-queues it
     sweep_interval: float = 5.0  # seconds between a worker's sweeps of the pending runs
@@ -113,6 +115,8 @@ class Settings:
             queue=os.environ.get("SCOUNDREL_QUEUE") or cls.queue,
             job_timeout=_env_int("SCOUNDREL_JOB_TIMEOUT", cls.job_timeout),
             daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET", ""),
+            sealed_secret=os.environ.get("SCOUNDREL_SEALED_SECRET", ""),
+            game_idle=_env_float("SCOUNDREL_GAME_IDLE", cls.game_idle),
             redis_timeout=_env_float("SCOUNDREL_REDIS_TIMEOUT", cls.redis_timeout),
             pending_timeout=_env_float("SCOUNDREL_PENDING_TIMEOUT", cls.pending_timeout),
             sweep_interval=_env_float("SCOUNDREL_SWEEP_INTERVAL", cls.sweep_interval),

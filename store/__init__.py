@@ -7,12 +7,24 @@ offer named operations (``submit_run``, ``record_verdicts``, ``board_page``…)
 so that views and jobs never touch Redis directly.
 """
 
-from .boards import Board, board_page, board_position, daily_board, variant_board
+from .boards import (
+    Board,
+    board_page,
+    board_position,
+    daily_board,
+    dealt_board,
+    ladder_page,
+    ladder_position,
+    sealed_board,
+    seed_board,
+    variant_board,
+)
 from .daily import daily_secret
 from .database import Database
 from .errors import IdempotencyConflict, NameTaken, StoreError
 from .history import get_run, player_runs
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
+from .packing import LADDER_GAMES
 from .pending import requeue_run
 from .players import create_player, find_player, player_for_token, replace_token
 from .runs import (
@@ -25,7 +37,8 @@ from .runs import (
 )
 
 __all__ = [
-    "daily_secret", "Board", "board_page", "board_position", "daily_board", "variant_board", "Database",
+    "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "daily_board", "dealt_board",
+    "ladder_page", "ladder_position", "sealed_board", "seed_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "NameTaken", "create_player", "find_player", "player_for_token", "replace_token", "requeue_run",
     "IdempotencyConflict", "StoreError", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",

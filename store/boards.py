@@ -1,32 +1,55 @@
 """Reading the rankings: a page of a board, and one player's place on it.
 
 A board is a sorted set of players by packed rank key (see ``packing``) and
-a hash naming the run behind each place. Ranks are 1-based and distinct.
+a hash naming the run behind each place; a seed board has no such hash (it
+costs one key per deal played, so it keeps only the places) and its run
+ids are found from the players' run lists. Ranks are 1-based and distinct.
+The ladder ranks means, not runs: ``ladder_page``, ``ladder_position``.
 """
 
 from dataclasses import dataclass
 
 from . import keys, scripts
 from .database import Database
-from .packing import iso_time
+from .origins import DEALT
+from .packing import LADDER_GAMES, iso_time, pack
 
 
 @dataclass(frozen=True)
 class Board:
-    """The pair of keys one ranking lives in."""
+    """The keys one ranking lives in: its places, and the hash naming each place's run.
+
+    A seed board has ``runs`` None and names its deal instead, ``(variant, seed)``.
+    """
 
     places: str
-    runs: str
+    runs: str | None = None
+    deal: tuple[str, str] | None = None
 
 
 def variant_board(variant: str) -> Board:
-    """Each player's best verified run of a variant."""
+    """Each player's best verified open run of a variant."""
     return Board(keys.board(variant), keys.board_runs(variant))
 
 
 def daily_board(date: str) -> Board:
     """Each player's first verified classic run on the day's seed."""
     return Board(keys.daily_board(date), keys.daily_runs(date))
+
+
+def dealt_board(variant: str) -> Board:
+    """Each player's best verified dealt game of a variant."""
+    return Board(keys.dealt_board(variant), keys.dealt_runs(variant))
+
+
+def sealed_board(date: str) -> Board:
+    """Each player's first verified game on the day's sealed seed."""
+    return Board(keys.sealed_board(date), keys.sealed_runs(date))
+
+
+def seed_board(variant: str, seed: str) -> Board:
+    """Each player's best verified open run on one deal: ``seed`` played as ``variant``."""
+    return Board(keys.seed_board(variant, seed), deal=(variant, seed))
 
 
 def _entries(first_rank: int, flat: list) -> list[dict]:
@@ -40,13 +63,15 @@ def _entries(first_rank: int, flat: list) -> list[dict]:
 
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
-    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1)
+    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, deal=board.deal, first=offset,
+                               last=offset + limit - 1)
     return reply[0], _entries(offset + 1, reply[1:])
 
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
     """The player's place with ``around`` places either side (the player included), or None if unranked."""
-    reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
+    reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, deal=board.deal, player=player,
+                                   around=around)
     if not reply:
         return None
     index, first = reply[0], reply[1]
@@ -55,24 +80,79 @@ def board_position(db: Database, board: Board, player: str, around: int) -> dict
     return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
 
 
-def holder_keys(run: dict) -> list[str]:
-    """Every hash naming, per player, the run that holds their place on a board ``run`` could be on.
+def place_checks(run: dict) -> list[tuple[str, str]]:
+    """Every place a run could hold, as ``(key, check)`` pairs: the one list of them.
 
-    The one list of the boards a run can hold a place on: ``holds_place`` and
-    the retention's last check (``scripts.forget_run``) read it, so a new
-    board (its hash of player → run id) is added here and nowhere else.
+    ``check`` is ``h`` (the hash at ``key`` names the run for its player: the
+    open, daily, dealt and sealed boards), ``s<packed>`` (the player's rank
+    key on the seed board at ``key`` is the run's own: seed boards keep no run
+    ids) or ``m<member>`` (the run is in the player's ladder window at
+    ``key``). ``holds_place`` and the retention's last check
+    (``scripts.forget_run``) both read it, so a new board is added here and
+    nowhere else.
     """
-    holders = [keys.board_runs(run["variant"])]
+    if run.get("origin") == DEALT:
+        checks = [(keys.dealt_runs(run["variant"]), "h"),
+                  (keys.ladder_window(run["variant"], run["player"]), f"m{run['id']}:{run.get('score', '')}")]
+        if run.get("challenge") == "daily" and run.get("date"):
+            checks.append((keys.sealed_runs(run["date"]), "h"))
+        return checks
+    checks = [(keys.board_runs(run["variant"]), "h")]
     if run.get("daily"):
-        holders.append(keys.daily_runs(run["daily"]))
-    return holders
+        checks.append((keys.daily_runs(run["daily"]), "h"))
+    if run.get("score") not in (None, ""):
+        checks.append((keys.seed_board(run["variant"], run["seed"]),
+                       f"s{pack(int(run['score']), int(run['submitted_ms']))}"))
+    return checks
+
+
+def _holds(reply: object, run: dict, check: str) -> bool:
+    if check == "h":
+        return reply == run["id"]
+    if check.startswith("s"):
+        return reply is not None and int(float(str(reply))) == int(check[1:])
+    return reply is not None
 
 
 def holds_place(db: Database, runs: list[dict]) -> list[bool]:
     """Whether each run holds a place on any board (a run holding one stays in Redis), in one round trip."""
     with db.redis.pipeline(transaction=False) as pipe:
         for run in runs:
-            for holders in holder_keys(run):
-                pipe.hget(holders, run["player"])
-        named = iter(pipe.execute())
-    return [run["id"] in [next(named) for _ in holder_keys(run)] for run in runs]
+            for key, check in place_checks(run):
+                if check == "h":
+                    pipe.hget(key, run["player"])
+                else:
+                    pipe.zscore(key, run["player"] if check.startswith("s") else check[1:])
+        replies = iter(pipe.execute())
+    return [any([_holds(next(replies), run, check) for _, check in place_checks(run)]) for run in runs]
+
+
+def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
+    """Ladder entries from the scripts' flat (player, sum of the last games' scores, the latest
+    game's submission ms, its run id, games) places.
+
+    ``mean`` is exact at two decimals: a sum of ``LADDER_GAMES`` (20) integer scores over 20.
+    """
+    return [
+        {"rank": first_rank + offset, "player": player, "mean": round(total / LADDER_GAMES, 2), "games": int(games),
+         "run_id": run_id or None, "submitted_at": iso_time(latest_ms)}
+        for offset, (player, total, latest_ms, run_id, games) in enumerate(zip(*[iter(flat)] * 5, strict=True))
+    ]
+
+
+def ladder_page(db: Database, variant: str, offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(total, entries)``: the variant's ladder from rank ``offset + 1``."""
+    reply = scripts.ladder_page(db.redis, variant=variant, first=offset, last=offset + limit - 1)
+    return reply[0], _ladder_entries(offset + 1, reply[1:])
+
+
+def ladder_position(db: Database, variant: str, player: str, around: int) -> dict | None:
+    """The player's place on the ladder with ``around`` places either side, or None if not on it."""
+    reply = scripts.ladder_position(db.redis, variant=variant, player=player, around=around)
+    if not reply:
+        return None
+    index, first = reply[0], reply[1]
+    window = _ladder_entries(first + 1, reply[2:])
+    mine = window[index - first]
+    return {"rank": mine["rank"], "mean": mine["mean"], "games": mine["games"], "run_id": mine["run_id"],
+            "around": window}

@@ -2,27 +2,38 @@
 
 The boards are updated one verdict at a time; this recomputes them from
 scratch out of the stored runs and lists every difference, and every run
-pending for too long. An empty list means all is well.
+pending for too long. An empty list means all is well. Only verified runs
+count (a void run is not verified), each on the boards of its origin:
+
+- An open run (submitted whole) on its variant's board and its deal's seed
+  board, each the player's best run there: the higher score, at equal
+  scores the earlier submission; and on a daily board, which holds the
+  player's first-submitted verified run on that day's seed, whatever its score.
+- A dealt run (played card by card) on its variant's dealt board (best, as
+  above), on its date's sealed board if it is the sealed daily (first, as
+  above), and in its variant's ladder: the player's last ``LADDER_GAMES``
+  games by submission time (then run id), their count, and for players with
+  that many the ladder key of their sum.
 
 Every run lives in exactly one place, Redis or the archive, and every
 board place names a run in Redis (a run holding a place is never
 archived). A run found in both is a move interrupted by a crash, which the
 next retention pass finishes; it is reported all the same.
-
-- A variant board holds, per player, their best verified run: the higher
-  score, at equal scores the earlier submission.
-- A daily board holds, per player, their first-submitted verified run on
-  that day's seed, whatever its score.
 """
 
 from collections import defaultdict
 
-from . import keys
+from . import keys, scripts
+from .boards import Board, daily_board, dealt_board, sealed_board, seed_board, variant_board
 from .database import Database
-from .packing import pack
+from .origins import DEALT
+from .packing import LADDER_GAMES, pack, pack_ladder
 from .runs import load_runs, now_ms
 
 SCAN_BATCH = 1000
+
+# Board → player → (packed rank key, run id) of the place the runs give.
+Places = dict[Board, dict[str, tuple[int, str]]]
 
 
 def _scan(db: Database, pattern: str) -> list[str]:
@@ -38,45 +49,72 @@ def stored_runs(db: Database) -> list[dict]:
     return runs
 
 
-def expected_boards(runs: list[dict]) -> dict[str, dict[str, tuple[int, str]]]:
-    """Board key → player → (packed rank key, run id), recomputed from the runs."""
-    boards: dict[str, dict[str, tuple[int, str]]] = defaultdict(dict)
-    for run in sorted(runs, key=lambda run: (int(run["submitted_ms"]), run["id"])):
-        if run["status"] != "verified":
-            continue
-        player, packed = run["player"], pack(int(run["score"]), int(run["submitted_ms"]))
-        board = boards[keys.board(run["variant"])]
-        if player not in board or packed > board[player][0]:
-            board[player] = (packed, run["id"])
-        if run.get("daily"):
-            boards[keys.daily_board(run["daily"])].setdefault(player, (packed, run["id"]))
+def _in_order(runs: list[dict]) -> list[dict]:
+    """The verified runs, oldest submission first (then by id)."""
+    verified = [run for run in runs if run["status"] == "verified"]
+    return sorted(verified, key=lambda run: (int(run["submitted_ms"]), run["id"]))
+
+
+def expected_boards(runs: list[dict]) -> Places:
+    """Every board's places, recomputed from the runs."""
+    boards: Places = defaultdict(dict)
+
+    def best(board: Board, player: str, packed: int, run_id: str) -> None:
+        if player not in boards[board] or packed > boards[board][player][0]:
+            boards[board][player] = (packed, run_id)
+
+    for run in _in_order(runs):
+        player, variant = run["player"], run["variant"]
+        packed = pack(int(run["score"]), int(run["submitted_ms"]))
+        if run.get("origin") == DEALT:
+            best(dealt_board(variant), player, packed, run["id"])
+            if run.get("challenge") == "daily" and run.get("date"):
+                boards[sealed_board(run["date"])].setdefault(player, (packed, run["id"]))
+        else:
+            best(variant_board(variant), player, packed, run["id"])
+            best(seed_board(variant, run["seed"]), player, packed, run["id"])
+            if run.get("daily"):
+                boards[daily_board(run["daily"])].setdefault(player, (packed, run["id"]))
     return boards
 
 
-def _runs_key(board_key: str) -> str:
-    if board_key.startswith(keys.daily_board("")):
-        return keys.daily_runs(board_key.removeprefix(keys.daily_board("")))
-    return keys.board_runs(board_key.removeprefix(keys.board("")))
+def expected_ladders(runs: list[dict]) -> dict[tuple[str, str], list[dict]]:
+    """(variant, player) → the player's verified dealt games of the variant, oldest first."""
+    games: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for run in _in_order(runs):
+        if run.get("origin") == DEALT:
+            games[run["variant"], run["player"]].append(run)
+    return games
 
 
-def _board_problems(db: Database, board_key: str, expected: dict[str, tuple[int, str]],
+def _stored_board(places_key: str) -> Board:
+    """The board whose places live under ``places_key`` (as a SCAN finds it)."""
+    for make, prefix in ((variant_board, keys.board("")), (daily_board, keys.daily_board("")),
+                         (dealt_board, keys.dealt_board("")), (sealed_board, keys.sealed_board(""))):
+        if places_key.startswith(prefix):
+            return make(places_key.removeprefix(prefix))
+    variant, seed = places_key.removeprefix(keys.seed_board("", "")[:-1]).split(":", 1)
+    return seed_board(variant, seed)
+
+
+def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, str]],
                     runs_by_id: dict[str, dict]) -> list[str]:
-    places = {player: int(float(packed)) for player, packed in db.redis.zrange(board_key, 0, -1, withscores=True)}
-    holders = db.redis.hgetall(_runs_key(board_key))
+    places = {player: int(float(packed)) for player, packed in db.redis.zrange(board.places, 0, -1, withscores=True)}
+    holders = db.redis.hgetall(board.runs) if board.runs else {}
     problems = []
     for player in sorted(set(places) | set(expected)):
         want, have = expected.get(player), places.get(player)
         if want is None:
-            problems.append(f"{board_key}: {player} is on the board but has no verified run that belongs there")
+            problems.append(f"{board.places}: {player} is on the board but has no verified run that belongs there")
         elif have is None:
-            problems.append(f"{board_key}: {player} is missing (run {want[1]})")
+            problems.append(f"{board.places}: {player} is missing (run {want[1]})")
         elif have != want[0]:
-            problems.append(f"{board_key}: {player} holds rank key {have}, the runs give {want[0]} (run {want[1]})")
-        else:
+            problems.append(f"{board.places}: {player} holds rank key {have}, the runs give {want[0]} (run {want[1]})")
+        elif board.runs:  # a seed board names no run: its run is found by the place's time
             holder = runs_by_id.get(holders.get(player, ""))
             # at an exact tie (same score, same millisecond) either run is a right answer
             if holder is None or pack(int(holder.get("score") or 0), int(holder["submitted_ms"])) != want[0]:
-                problems.append(f"{board_key}: {player}'s place names run {holders.get(player)!r}, "
+                problems.append(f"{board.places}: {player}'s place names run {holders.get(player)!r}, "
                                 f"expected {want[1]}")
     return problems
 
@@ -95,14 +133,50 @@ def _placement_problems(db: Database, runs: list[dict]) -> list[str]:
     return problems
 
 
-def _archived_holders(db: Database, board_keys: set[str], hot: set[str]) -> list[str]:
+def _archived_holders(db: Database, boards: set[Board], hot: set[str]) -> list[str]:
     """Board places naming a run that is not in Redis (archived, or gone)."""
     problems = []
-    for board_key in sorted(board_keys):
-        for player, run_id in sorted(db.redis.hgetall(_runs_key(board_key)).items()):
+    for board in sorted(boards, key=lambda board: board.places):
+        for player, run_id in sorted(db.redis.hgetall(board.runs).items()) if board.runs else []:
             if run_id not in hot:
                 where = "archived" if db.archive.load([run_id]) else "in neither Redis nor the archive"
-                problems.append(f"{board_key}: {player}'s place names run {run_id}, which is {where}")
+                problems.append(f"{board.places}: {player}'s place names run {run_id}, which is {where}")
+    return problems
+
+
+def _variant_and_player(name: str) -> tuple[str, str]:
+    variant, player = name.split(":", 1)
+    return variant, player
+
+
+def _ladder_problems(db: Database, ladders: dict[tuple[str, str], list[dict]]) -> list[str]:
+    """Each ladder window, games count and ladder place against the player's verified dealt games."""
+    problems = []
+    windows = {_variant_and_player(key.removeprefix(keys.ladder_window("", "")[:-1]))
+               for key in _scan(db, keys.ladder_window("*", "*"))}
+    variants = {variant for variant, _ in ladders} | {variant for variant, _ in windows}
+    variants |= {key.removeprefix(keys.ladder("")) for key in _scan(db, keys.ladder("*"))}
+    variants |= {key.removeprefix(keys.ladder_games("")) for key in _scan(db, keys.ladder_games("*"))}
+    for variant in sorted(variants):
+        ranked = {player: int(float(packed))
+                  for player, packed in db.redis.zrange(keys.ladder(variant), 0, -1, withscores=True)}
+        counts = db.redis.hgetall(keys.ladder_games(variant))
+        players = {player for v, player in [*ladders, *windows] if v == variant} | set(ranked) | set(counts)
+        for player in sorted(players):
+            games = ladders.get((variant, player), [])
+            latest = games[-LADDER_GAMES:]
+            window = db.redis.zrange(keys.ladder_window(variant, player), 0, -1)
+            want_window = [f"{run['id']}:{run['score']}" for run in latest]
+            if window != want_window:
+                problems.append(f"{keys.ladder_window(variant, player)} holds {window}, the runs give {want_window}")
+            if int(counts.get(player, 0)) != len(games):
+                problems.append(f"{keys.ladder_games(variant)}: {player} counts {counts.get(player, 0)} games, "
+                                f"the runs give {len(games)}")
+            want = (pack_ladder(sum(int(run["score"]) for run in latest), int(latest[-1]["submitted_ms"]))
+                    if len(latest) == LADDER_GAMES else None)
+            if ranked.get(player) != want:
+                problems.append(f"{keys.ladder(variant)}: {player} holds ladder key {ranked.get(player)}, "
+                                f"the runs give {want}")
     return problems
 
 
@@ -111,10 +185,14 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
     runs = stored_runs(db)
     runs_by_id = {run["id"]: run for run in runs}
     expected = expected_boards(runs)
-    board_keys = set(expected) | set(_scan(db, keys.board_pattern())) | set(_scan(db, keys.daily_board_pattern()))
-    problems = _placement_problems(db, runs) + _archived_holders(db, board_keys, set(runs_by_id))
-    for board_key in sorted(board_keys):
-        problems.extend(_board_problems(db, board_key, expected.get(board_key, {}), runs_by_id))
+    stored = {_stored_board(places_key)
+              for maker in (keys.board, keys.daily_board, keys.dealt_board, keys.sealed_board)
+              for places_key in _scan(db, maker("*"))}
+    stored |= {_stored_board(places_key) for places_key in _scan(db, keys.seed_board("*", "*"))}
+    problems = _placement_problems(db, runs) + _archived_holders(db, set(expected) | stored, set(runs_by_id))
+    for board in sorted(set(expected) | stored, key=lambda board: board.places):
+        problems.extend(_board_problems(db, board, expected.get(board, {}), runs_by_id))
+    problems.extend(_ladder_problems(db, expected_ladders(runs)))
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
     indexed = {run_id for run_id in db.redis.zrange(keys.pending_runs(), 0, -1)}
     for run in runs:
@@ -126,3 +204,12 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
         if run["id"] not in indexed:
             problems.append(f"run {run['id']} is pending but not in the pending index: nothing will re-queue it")
     return problems
+
+
+def place_on_seed_boards(db: Database) -> int:
+    """Put every player on the seed board of each deal they have a verified open run on,
+    as the verdict script does today: for runs verified before seed boards existed.
+    Safe beside running workers (each player in one script); the places made."""
+    prefix = keys.player_runs("")
+    return sum(scripts.place_seed_boards(db, player=key.removeprefix(prefix))
+               for key in _scan(db, keys.player_runs("*")))

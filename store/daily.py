@@ -1,4 +1,4 @@
-"""The secret daily seeds are derived from, when the operator sets none."""
+"""The secrets the daily seeds (open and sealed) are derived from, when the operator sets none."""
 
 import secrets
 
@@ -6,7 +6,17 @@ from . import keys
 from .database import Database
 
 
+def _stored_secret(db: Database, key: str) -> str:
+    """The secret kept at ``key``, created on first use; every API process agrees on it."""
+    db.redis.set(key, secrets.token_hex(32), nx=True)
+    return db.redis.get(key)
+
+
 def daily_secret(db: Database) -> str:
-    """The stored secret, created on first use; every API process agrees on it."""
-    db.redis.set(keys.daily_secret(), secrets.token_hex(32), nx=True)
-    return db.redis.get(keys.daily_secret())
+    """The open daily's secret."""
+    return _stored_secret(db, keys.daily_secret())
+
+
+def sealed_secret(db: Database) -> str:
+    """The sealed daily's secret: a key of its own, so knowing one daily's seeds tells nothing of the other's."""
+    return _stored_secret(db, keys.sealed_secret())

@@ -12,6 +12,7 @@ class StoreError(Exception):
 
     message = "The store refused the request."
     fields: dict[str, list[str]] | None = None  # field-level detail, as a 422's ``errors``
+    extra: dict | None = None  # more keys of the error's JSON (a 409's ``game_id``, ``moves``)
 
     def __init__(self, message: str | None = None):
         if message is not None:
@@ -70,3 +71,36 @@ class AlreadyResolved(StoreError):
     """The dispute was resolved before; a decision is final."""
 
     message = "This dispute is resolved already; a decision is final."
+
+
+class NoSuchGame(StoreError):
+    """The dealt game does not exist, or is not the asker's to see (the one answer for both)."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"No game {game_id!r}.")
+
+
+class GameMoved(StoreError):
+    """The game has another number of moves than the request expected (or judged it at)."""
+
+    def __init__(self, count: int):
+        self.count = count
+        self.extra = {"moves": count}
+        super().__init__(f"The game has {count} moves played; read it and send the next moves again.")
+
+
+class GameOver(StoreError):
+    """The game has ended (won, lost or forfeit); no move may follow."""
+
+    def __init__(self, status: str):
+        self.status = status
+        super().__init__(f"The game is over ({status}); no move may follow.")
+
+
+class SealedDailyStarted(StoreError):
+    """The player already started today's sealed daily game: one a day."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+        self.extra = {"game_id": game_id}
+        super().__init__("You have already started today's sealed daily game.")

@@ -72,6 +72,51 @@ def daily_runs(date: str) -> str:
     return f"{PREFIX}:daily-runs:{date}"
 
 
+def dealt_board(variant: str) -> str:
+    """Sorted set: player → packed rank key of their best verified dealt game of a variant."""
+    return f"{PREFIX}:dealt-board:{variant}"
+
+
+def dealt_runs(variant: str) -> str:
+    """Hash: player → the run id that holds their place on the variant's dealt board."""
+    return f"{PREFIX}:dealt-runs:{variant}"
+
+
+def sealed_board(date: str) -> str:
+    """Sorted set: player → packed rank key of their first verified game on the day's sealed seed."""
+    return f"{PREFIX}:sealed-board:{date}"
+
+
+def sealed_runs(date: str) -> str:
+    """Hash: player → the run id that holds their place on the day's sealed board."""
+    return f"{PREFIX}:sealed-runs:{date}"
+
+
+def seed_board(variant: str, seed: str) -> str:
+    """Sorted set: player → packed rank key of their best verified open run on one (variant, seed).
+
+    No run-id hash beside it (one key per deal played, so each byte counts):
+    the run behind a place is found from the player's run list at the
+    place's submission time (``lua/_board_entries.lua``).
+    """
+    return f"{PREFIX}:seed-board:{variant}:{seed}"
+
+
+def ladder(variant: str) -> str:
+    """Sorted set: player → packed ladder key (sum of their last games, then when they finished the last)."""
+    return f"{PREFIX}:ladder:{variant}"
+
+
+def ladder_window(variant: str, player: str) -> str:
+    """Sorted set: ``<run id>:<score>`` of the player's latest verified dealt games, by submission time (ms)."""
+    return f"{PREFIX}:ladder-window:{variant}:{player}"
+
+
+def ladder_games(variant: str) -> str:
+    """Hash: player → how many verified dealt games of the variant they have."""
+    return f"{PREFIX}:ladder-games:{variant}"
+
+
 def daily_secret() -> str:
     """String: the secret the daily seeds are derived from when none is configured."""
     return f"{PREFIX}:daily-secret"
@@ -106,16 +151,6 @@ def moderator_token(token_hash: str) -> str:
 def moderators() -> str:
     """Set: every moderator's name."""
     return f"{PREFIX}:moderators"
-
-
-def board_pattern() -> str:
-    """SCAN pattern matching every variant board."""
-    return f"{PREFIX}:board:*"
-
-
-def daily_board_pattern() -> str:
-    """SCAN pattern matching every daily board."""
-    return f"{PREFIX}:daily-board:*"
 
 
 def pending_runs() -> str:
@@ -165,6 +200,41 @@ def dispute(dispute_id: str) -> str:
 def disputes(status: str) -> str:
     """Sorted set: dispute ids with ``status`` (open, resolved) scored by filing time (ms)."""
     return f"{PREFIX}:disputes:{status}"
+
+
+# Issue 10: dealt games (``store.games``); their scripts are in ``store/lua``.
+
+def game(game_id: str) -> str:
+    """Hash: a dealt game: its player, variant, seed, moves and their times, status.
+
+    No expiry while it is played (an expiring game would be a free reroll);
+    kept ``GAME_KEPT`` seconds once it ends (its run keeps the record).
+    """
+    return f"{PREFIX}:game:{game_id}"
+
+
+def games_playing() -> str:
+    """Sorted set: the id of every game being played → its last move's time (ms), for idle forfeits."""
+    return f"{PREFIX}:games-playing"
+
+
+def games_ending() -> str:
+    """Sorted set: ended games whose run may not be accepted yet → when they ended (ms).
+
+    The move that ends a game puts it here in the same script; accepting its
+    run takes it out. The sweeper accepts the run of any game left here.
+    """
+    return f"{PREFIX}:games-ending"
+
+
+def sealed_game(date: str, player: str) -> str:
+    """String: the id of the player's sealed daily game of ``date`` (one a day)."""
+    return f"{PREFIX}:sealed-game:{date}:{player}"
+
+
+def sealed_secret() -> str:
+    """String: the secret the sealed daily seeds are derived from when none is configured."""
+    return f"{PREFIX}:sealed-secret"
 
 
 def archive_lock() -> str:

@@ -29,6 +29,21 @@ def pack(score: int, submitted_ms: int) -> int:
     return (score + SCORE_OFFSET) * TIME_SPAN + (LATEST_MS - submitted_ms)
 
 
+LADDER_GAMES = 20  # a player's ladder mean is over their last this many finished dealt games
+LADDER_OFFSET = 8192  # sums of 20 scores from -8192 to 8191 (20 × -221 to 20 × 30 fit)
+LADDER_TIME_BITS = 35  # seconds since 1970, good until the year 3058
+LADDER_SPAN = 2**LADDER_TIME_BITS
+
+
+def pack_ladder(total: int, latest_ms: int) -> int:
+    """The ladder's rank key: a higher sum of the last ``LADDER_GAMES`` scores (so a
+    higher mean) ranks first; at equal sums, the player whose latest game ended
+    earlier, to the second (the sum needs the bits milliseconds would take)."""
+    if not -LADDER_OFFSET <= total < LADDER_OFFSET:
+        raise ValueError(f"ladder sum {total} outside the packable range")
+    return (total + LADDER_OFFSET) * LADDER_SPAN + (LADDER_SPAN - 1 - latest_ms // 1000)
+
+
 def iso_time(ms: int | str | None) -> str | None:
     """Milliseconds since 1970 as an ISO 8601 UTC timestamp, as the API shows times.
 

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 
 from . import keys, scripts
 from .audit import audit_fields
-from .boards import holder_keys
+from .boards import place_checks
 from .database import Database
 from .errors import IdempotencyConflict
 from .metrics import latency_bucket
-from .packing import iso_time, pack
+from .origins import DEALT
+from .packing import iso_time
 from .verdicts import stored_int, verdict_fields
 
 PENDING = "pending"
@@ -37,6 +38,36 @@ def fingerprint(seed: str, variant: str, moves: list[str]) -> str:
 
 
 @dataclass(frozen=True)
+class Dealt:
+    """Where a run of a dealt game comes from (``store.games``): the fields an open run lacks."""
+
+    game_id: str
+    challenge: str = ""  # "daily" for the sealed daily
+    date: str = ""  # the sealed daily's UTC date
+    forfeit: bool = False  # the player gave the game up (R18)
+    dealt_ms: int = 0  # when the game was dealt
+    move_gaps: str = ""  # each move's server time: ms since the one before (or the deal), space-separated
+
+    @property
+    def run_id(self) -> str:
+        """The game's run id, the same every time: accepting it twice finds the first."""
+        return hashlib.sha256(f"run\n{self.game_id}".encode()).hexdigest()[:16]
+
+    def fields(self) -> dict:
+        return {"origin": DEALT, "game_id": self.game_id, "challenge": self.challenge, "date": self.date,
+                "forfeit": "1" if self.forfeit else "", "dealt_ms": self.dealt_ms, "move_gaps": self.move_gaps}
+
+
+def move_times(dealt_ms: int, gaps: str) -> list[int]:
+    """Each move's server time (ms since 1970) from the deal's time and the gaps between moves."""
+    times, at = [], dealt_ms
+    for gap in gaps.split(" ") if gaps else []:
+        at += int(gap)
+        times.append(at)
+    return times
+
+
+@dataclass(frozen=True)
 class Submission:
     """One well-formed game to accept for a player, with what the API knows of it."""
 
@@ -45,6 +76,13 @@ class Submission:
     moves: list[str]
     daily: str = ""  # the date whose daily seed this run plays, if it does
     idempotency_key: str = ""
+    dealt: Dealt | None = None  # set for the run of a dealt game
+
+    def fingerprint(self) -> str:
+        """What makes two submissions the same game: a dealt game is its own id."""
+        if self.dealt is not None:
+            return hashlib.sha256(f"dealt\n{self.dealt.game_id}".encode()).hexdigest()[:32]
+        return fingerprint(self.seed, self.variant, self.moves)
 
 
 @dataclass
@@ -58,11 +96,13 @@ class _Pending:
 
 
 def _prepare(player: str, submission: Submission, submitted: int, job_id: str, request_id: str) -> _Pending:
-    run_id = secrets.token_hex(8)
+    dealt = submission.dealt
+    run_id = dealt.run_id if dealt else secrets.token_hex(8)
     fields = {
         "id": run_id, "player": player, "seed": submission.seed, "variant": submission.variant,
         "moves": " ".join(submission.moves), "status": PENDING, "submitted_ms": submitted,
         "daily": submission.daily, "request_id": request_id, "job": job_id,
+        **(dealt.fields() if dealt else {}),
     }
     return _Pending(submission, run_id, fields)
 
@@ -73,7 +113,7 @@ def _accept(pipe, player: str, pending: _Pending) -> None:
     submitted = pending.fields["submitted_ms"]
     scripts.accept_run(
         pipe, run_id=pending.run_id, player=player,
-        fingerprint=fingerprint(submission.seed, submission.variant, submission.moves), submitted_ms=submitted,
+        fingerprint=submission.fingerprint(), submitted_ms=submitted,
         idempotency_key=submission.idempotency_key, idempotency_ttl=IDEMPOTENCY_TTL, fields=pending.fields,
         audit_entry=audit_fields("submitted", "player", player, submitted, None, {"status": PENDING}),
     )
@@ -170,7 +210,18 @@ def run_view(fields: dict) -> dict:
         "error": json.loads(error) if error else None,
         "ruleset": fields.get("ruleset") or None,
         "engine": fields.get("engine") or None,
+        "origin": fields.get("origin") or "open",
+        "game_id": fields.get("game_id") or None,
+        "challenge": fields.get("challenge") or None,
+        "date": fields.get("date") or None,
+        "forfeit": fields.get("forfeit") == "1",
     }
+
+
+def dealt_move_times(db: Database, run_id: str) -> list[int] | None:
+    """Each move's server time (ms) of a dealt game's run, None for an open run."""
+    dealt_ms, gaps = db.redis.hmget(keys.run(run_id), "dealt_ms", "move_gaps")
+    return move_times(int(dealt_ms), gaps or "") if dealt_ms else None
 
 
 def load_run(db: Database, run_id: str) -> dict | None:
@@ -185,9 +236,9 @@ def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> 
     code = (verdict.get("error") or {}).get("code", "")
     latency = max(0.0, (at_ms - int(run["submitted_ms"])) / 1000)
     scripts.record_verdict(
-        pipe, run=run, packed=pack(verdict["score"], int(run["submitted_ms"])) if status == "verified" else None,
-        worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}", latency_bucket=latency_bucket(latency),
-        latency=latency, fields={**verdict_fields(verdict), "verified_ms": str(at_ms)},
+        pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
+        latency_bucket=latency_bucket(latency), latency=latency,
+        fields={**verdict_fields(verdict), "verified_ms": str(at_ms)},
     )
 
 
@@ -232,7 +283,7 @@ def remove_runs(db: Database, runs: list[tuple[dict, int]]) -> list[str]:
     with db.redis.pipeline(transaction=False) as pipe:
         for run, audit_count in runs:
             scripts.forget_run(pipe, run=run, audit_count=audit_count, submission_key=submission_key(run),
-                               holder_keys=holder_keys(run))
+                               place_checks=place_checks(run))
         return pipe.execute()
 
 

@@ -14,9 +14,12 @@ the wrapper then reads them again (``_with_player_runs``).
 
 from typing import Any
 
+from redis.client import Pipeline
+
 from . import keys
 from .database import Database
 from .lua import LuaScript
+from .origins import DEALT
 
 _ACCEPT_RUN = LuaScript("accept_run")
 _DROP_UNCLAIMED_JOB = LuaScript("drop_unclaimed_job")
@@ -28,12 +31,17 @@ _MARK_ERROR = LuaScript("mark_error")
 _REQUEUE_RUN = LuaScript("requeue_run")
 _BOARD_PAGE = LuaScript("board_page")
 _BOARD_POSITION = LuaScript("board_position")
+_LADDER_PAGE = LuaScript("ladder_page")
+_LADDER_POSITION = LuaScript("ladder_position")
 _FILE_DISPUTE = LuaScript("file_dispute")
 _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
 _RESTORE_RUN = LuaScript("restore_run")
 _REVERIFY_RUN = LuaScript("reverify_run")
 _FORGET_RUN = LuaScript("forget_run")
 _REINSTATE_RUN = LuaScript("reinstate_run")
+_PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
+_START_GAME = LuaScript("start_game")
+_PLAY_MOVES = LuaScript("play_moves")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -62,17 +70,15 @@ def drop_unclaimed_job(client: Any, *, job_key: str, queue_key: str, job_id: str
     return _DROP_UNCLAIMED_JOB.run(client, [job_key, queue_key, *map(keys.run, run_ids)], [job_id])
 
 
-def record_verdict(client: Any, *, run: dict, packed: int | None, worker: str, at_ms: int, metric: str,
-                   latency_bucket: str, latency: float, fields: dict) -> Any:
-    """Write a pending run's verdict ``fields`` with its audit entry and counts; a ranked
-    run (``packed`` rank key) is offered its places. 1 if written, 0 if it had a verdict."""
-    daily = run.get("daily") or ""
+def record_verdict(client: Any, *, run: dict, worker: str, at_ms: int, metric: str, latency_bucket: str,
+                   latency: float, fields: dict) -> Any:
+    """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
+    run is offered its places on every board it counts on. 1 if written, 0 if it had a verdict."""
     return _RECORD_VERDICT.run(
         client,
-        [keys.run(run["id"]), *place_keys(run), keys.audit(run["id"]), keys.pending_runs(), keys.metrics(),
-         keys.latency()],
-        [run["id"], "" if packed is None else str(packed), "1" if daily else "", run["player"], worker, at_ms,
-         metric, latency_bucket, latency, *flatten(fields)],
+        [keys.run(run["id"]), keys.audit(run["id"]), keys.pending_runs(), keys.metrics(), keys.latency(),
+         *board_keys(run)],
+        [run["id"], worker, at_ms, metric, latency_bucket, latency, *flatten(fields)],
     )
 
 
@@ -86,8 +92,13 @@ def create_token_holder(client: Any, *, holder_key: str, token_key: str, spellin
 
 
 def token_owner(client: Any, *, token_key: str, holder_prefix: str) -> tuple[str, str] | None:
-    """``(name, stored token hash)`` of whom ``token_key`` names (their key: ``holder_prefix`` + name), or None."""
+    """``(name, stored token hash)`` of whom ``token_key`` names (their key: ``holder_prefix`` + name), or None.
+
+    In a pipeline the call is queued; ``execute`` answers ``[name, hash]`` or None in its place.
+    """
     owner = _TOKEN_OWNER.run(client, [token_key], [holder_prefix])
+    if isinstance(owner, Pipeline):
+        return None
     return (owner[0], owner[1]) if owner else None
 
 
@@ -109,14 +120,37 @@ def requeue_run(client: Any, *, run_id: str, at_ms: int, moderator: str) -> bool
                                  [run_id, at_ms, moderator]))
 
 
-def board_page(client: Any, *, places: str, runs: str, first: int, last: int) -> list:
-    """The board's total, then (player, score, submission ms, run id) per place from index ``first`` to ``last``."""
-    return _BOARD_PAGE.run(client, [places, runs], [first, last])
+def _deal(deal: tuple[str, str] | None) -> list[str]:
+    """A seed board's ``(variant, seed)`` and where its run ids are found: ARGV's tail (see ``_board_entries``)."""
+    return [] if deal is None else [*deal, keys.player_runs(""), keys.run("")]
 
 
-def board_position(client: Any, *, places: str, runs: str, player: str, around: int) -> list:
+def board_page(client: Any, *, places: str, runs: str | None, deal: tuple[str, str] | None, first: int,
+               last: int) -> list:
+    """The board's total, then (player, score, submission ms, run id) per place from index ``first`` to ``last``.
+
+    A seed board has no ``runs`` hash; ``deal`` names its ``(variant, seed)`` instead.
+    """
+    return _BOARD_PAGE.run(client, [places, *([runs] if runs else [])], [first, last, *_deal(deal)])
+
+
+def board_position(client: Any, *, places: str, runs: str | None, deal: tuple[str, str] | None, player: str,
+                   around: int) -> list:
     """The player's index and the window's first index, then its places as ``board_page``; [] if unranked."""
-    return _BOARD_POSITION.run(client, [places, runs], [player, around])
+    return _BOARD_POSITION.run(client, [places, *([runs] if runs else [])], [player, around, *_deal(deal)])
+
+
+def ladder_page(client: Any, *, variant: str, first: int, last: int) -> list:
+    """The ladder's total, then (player, sum of the last games' scores, the latest game's
+    submission ms, its run id, games) per place from index ``first`` to ``last``."""
+    return _LADDER_PAGE.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
+                            [first, last, keys.ladder_window(variant, "")])
+
+
+def ladder_position(client: Any, *, variant: str, player: str, around: int) -> list:
+    """The player's index and the window's first index, then its places as ``ladder_page``; [] if not on it."""
+    return _LADDER_POSITION.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
+                                [player, around, keys.ladder_window(variant, "")])
 
 
 def file_dispute(client: Any, *, run_id: str, dispute_id: str, player: str, reason: str, filed_ms: int,
@@ -128,10 +162,30 @@ def file_dispute(client: Any, *, run_id: str, dispute_id: str, player: str, reas
     ))
 
 
-def place_keys(run: dict) -> list[str]:
-    """The board keys a run's places live under: variant board, then daily board (``none`` when not daily)."""
-    day = run.get("daily") or "none"
-    return [keys.board(run["variant"]), keys.board_runs(run["variant"]), keys.daily_board(day), keys.daily_runs(day)]
+NO_DAY = "none"  # names the day board of a run on no day's seed: never written
+
+
+def board_keys(run: dict) -> list[str]:
+    """The eight keys of the boards a run can count on, in the order the scripts take them
+    (``lua/_placement.lua``): best (variant or dealt board: places, runs), first (daily or
+    sealed board: places, runs), seed board, ladder, ladder window, ladder games.
+
+    The scripts decide from the run's own fields which of them it counts on
+    (an open run: variant, daily, seed; a dealt run: dealt, sealed, ladder)
+    and leave the others alone.
+    """
+    variant = run["variant"]
+    if run.get("origin") == DEALT:
+        day = (run.get("date") if run.get("challenge") == "daily" else None) or NO_DAY
+        best_and_first = [keys.dealt_board(variant), keys.dealt_runs(variant),
+                          keys.sealed_board(day), keys.sealed_runs(day)]
+        seed = ""  # on no seed board: its key names no seed (a sealed daily's may still be secret)
+    else:
+        day = run.get("daily") or NO_DAY
+        best_and_first = [keys.board(variant), keys.board_runs(variant), keys.daily_board(day), keys.daily_runs(day)]
+        seed = run["seed"]
+    return [*best_and_first, keys.seed_board(variant, seed), keys.ladder(variant),
+            keys.ladder_window(variant, run["player"]), keys.ladder_games(variant)]
 
 
 def _with_player_runs(db: Database, script: LuaScript, fixed_keys: list[str], args: list, player: str) -> Any:
@@ -149,33 +203,36 @@ def resolve_dispute(db: Database, *, dispute_id: str, run: dict, moderator: str,
     return _with_player_runs(
         db, _RESOLVE_DISPUTE,
         [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run["id"]),
-         *place_keys(run), keys.audit(run["id"])],
+         keys.audit(run["id"]), *board_keys(run)],
         [moderator, decision, note, at_ms, open_status, resolved_status], run["player"],
     )
 
 
 def restore_run(db: Database, *, run: dict, moderator: str, at_ms: int) -> str:
     """Undo a void and recompute the player's places: 'ok' or 'not_void'."""
-    return _with_player_runs(db, _RESTORE_RUN, [keys.run(run["id"]), *place_keys(run), keys.audit(run["id"])],
+    return _with_player_runs(db, _RESTORE_RUN, [keys.run(run["id"]), keys.audit(run["id"]), *board_keys(run)],
                              [moderator, at_ms], run["player"])
 
 
 def reverify_run(db: Database, *, run: dict, actor_kind: str, actor: str, at_ms: int, log_unchanged: bool,
                  fields: dict) -> str:
     """Write verdict ``fields`` over the stored ones and recompute the places: 'changed', 'unchanged' or 'pending'."""
-    return _with_player_runs(db, _REVERIFY_RUN, [keys.run(run["id"]), *place_keys(run), keys.audit(run["id"])],
+    return _with_player_runs(db, _REVERIFY_RUN, [keys.run(run["id"]), keys.audit(run["id"]), *board_keys(run)],
                              [actor_kind, actor, at_ms, "1" if log_unchanged else "", *flatten(fields)],
                              run["player"])
 
 
-def forget_run(client: Any, *, run: dict, audit_count: int, submission_key: str, holder_keys: list[str]) -> Any:
+def forget_run(client: Any, *, run: dict, audit_count: int, submission_key: str,
+               place_checks: list[tuple[str, str]]) -> Any:
     """Remove archived ``run`` (its fields as read, with ``audit_count`` audit entries) and every
-    key it owns: 'ok', 'gone', or 'changed' / 'holds' (a board place in ``holder_keys``) changing nothing."""
+    key it owns: 'ok', 'gone', or 'changed' / 'holds' (a place in ``place_checks``,
+    ``store.boards.place_checks``) changing nothing."""
     return _FORGET_RUN.run(
         client,
         [keys.run(run["id"]), keys.audit(run["id"]), keys.player_runs(run["player"]), keys.runs(), submission_key,
-         *holder_keys],
-        [run["id"], run["player"], audit_count, *flatten(run)],
+         *(key for key, _ in place_checks)],
+        [run["id"], run["player"], audit_count, len(place_checks), *(check for _, check in place_checks),
+         *flatten(run)],
     )
 
 
@@ -188,3 +245,37 @@ def reinstate_run(client: Any, *, run: dict, submission_key: str, audit_entries:
         [run["id"], run["submitted_ms"], len(run), *flatten(run),
          *(item for entry_id, fields in audit_entries for item in (entry_id, *flatten(fields)))],
     ))
+
+
+def place_seed_boards(db: Database, *, player: str) -> int:
+    """Recompute the player's place on the seed board of each of their open runs (runs
+    verified before seed boards existed); the number of seed boards they are on."""
+    while True:
+        run_ids = [str(run_id) for run_id in db.redis.zrange(keys.player_runs(player), 0, -1)]
+        with db.redis.pipeline(transaction=False) as pipe:
+            for run_id in run_ids:
+                pipe.hmget(keys.run(run_id), "variant", "seed", "origin")
+            deals = pipe.execute()
+        seed_boards = [keys.seed_board(variant or "", "" if origin == DEALT else seed or "")
+                       for variant, seed, origin in deals]
+        answer = _PLACE_SEED_BOARDS.run(db.redis, [keys.player_runs(player), *map(keys.run, run_ids), *seed_boards],
+                                        [player])
+        if answer != STALE:
+            return int(answer)
+
+
+def start_game(client: Any, *, game_id: str, created_ms: int, sealed_key: str | None, sealed_ttl: int,
+               fields: dict) -> list:
+    """Store a new dealt game as being played: ``['new']``; for a sealed daily game (``sealed_key``, the
+    player's one game of the day) ``['existing', id]`` instead when the player already has one."""
+    game_key = keys.game(game_id)
+    return _START_GAME.run(client, [game_key, keys.games_playing(), sealed_key or game_key],
+                           [game_id, created_ms, "1" if sealed_key else "", sealed_ttl, *flatten(fields)])
+
+
+def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int, status: str,
+               ended_ttl: int) -> list:
+    """Append the moves ``codes`` to a game still played with ``played`` moves, and set ``status``:
+    ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``."""
+    return _PLAY_MOVES.run(client, [keys.game(game_id), keys.games_playing(), keys.games_ending()],
+                           [game_id, played, codes, at_ms, status, ended_ttl])

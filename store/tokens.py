@@ -20,6 +20,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from . import scripts
 from .database import Database
@@ -114,7 +115,19 @@ def holder_for_token(db: Database, holders: Holders, token: str) -> str | None:
     """The name of whoever holds ``token``, or None; one round trip, compared in constant time."""
     token_hash = hash_token(token)
     owner = scripts.token_owner(db.redis, token_key=holders.token(token_hash), holder_prefix=holders.holder(""))
-    if owner is None:
+    return _checked(owner, token_hash)
+
+
+def queue_holder_lookup(pipe: Any, holders: Holders, token: str) -> Callable[[Any], str | None]:
+    """Queue ``holder_for_token``'s lookup in ``pipe``, so a read can share its round trip;
+    the function returned turns the lookup's reply (from ``execute``) into the holder's name or None."""
+    token_hash = hash_token(token)
+    scripts.token_owner(pipe, token_key=holders.token(token_hash), holder_prefix=holders.holder(""))
+    return lambda reply: _checked(reply, token_hash)
+
+
+def _checked(owner, token_hash: str) -> str | None:
+    if not owner:
         return None
     name, stored = owner
     return name if hmac.compare_digest(stored, token_hash) else None

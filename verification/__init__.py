@@ -16,8 +16,8 @@ from store.verdicts import verdict_differs, verdict_summary
 
 
 def judge(run: dict) -> dict:
-    """The current engine's verdict JSON for a stored run."""
-    return scoundrel.replay(run["seed"], stored_moves(run), run["variant"]).to_dict()
+    """The current engine's verdict JSON for a stored run: R18 for a dealt game its player forfeited."""
+    return scoundrel.replay(run["seed"], stored_moves(run), run["variant"], forfeit=run.get("forfeit") == "1").to_dict()
 
 
 def reverify_run(db: Database, run_id: str, actor_kind: str, actor: str, *, log_unchanged: bool = True) -> dict:

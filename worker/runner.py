@@ -8,10 +8,12 @@ Each worker also sweeps the pending runs on a timer (``store.pending``), so
 a run whose worker was killed mid-job is queued again within
 ``pending_timeout + sweep_interval`` seconds of a worker running — no
 separate process to deploy, and RQ's own abandoned-job detection (minutes)
-is not waited for. Every ``archive_interval`` seconds a worker also moves
-old finished runs to the archive (``store.retention``; one worker at a
-time). When Redis goes away the worker waits for it and carries on; it
-never needs a restart.
+is not waited for. The same timer forfeits the dealt games left idle for
+``game_idle`` seconds (R18) and accepts the run of any ended game still
+without one (``store.games``). Every ``archive_interval`` seconds a worker
+also moves old finished runs to the archive (``store.retention``; one
+worker at a time). When Redis goes away the worker waits for it and
+carries on; it never needs a restart.
 """
 
 import logging
@@ -25,6 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from service import json_logs
 from settings import Settings
 from store import Database
+from store.games import sweep_games
 from store.pending import sweep
 from store.retention import scheduled_pass
 
@@ -41,6 +44,9 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
     while not stopped.wait(settings.sweep_interval):
         try:
             sweep(db, settings.pending_timeout)
+            forfeited, finished = sweep_games(db, settings.game_idle)
+            if forfeited or finished:
+                log.info("games swept", extra={"forfeited": forfeited, "finished": finished})
         except RedisError as error:
             log.warning("sweep skipped: redis unavailable", extra={"error": str(error)})
 

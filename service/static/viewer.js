@@ -164,11 +164,23 @@
     render();
   }
 
+  function moveTime(index) {
+    // A dealt game's server time of each move, shown to moderators: the gap since the move before.
+    const at = new Date(replay.move_times[index]);
+    const gap = index ? (at - new Date(replay.move_times[index - 1])) / 1000 : null;
+    const element = document.createElement("small");
+    element.className = "move-time";
+    element.title = replay.move_times[index];
+    element.textContent = gap === null ? at.toISOString().slice(11, 19) : `+${gap.toFixed(gap < 10 ? 3 : 0)} s`;
+    return element;
+  }
+
   function moveList() {
     const list = $("moves");
     replay.steps.forEach((step, index) => {
       const item = document.createElement("li");
       item.textContent = step.move;
+      if (replay.move_times) item.appendChild(moveTime(index));
       item.addEventListener("click", () => go(index + 1));
       list.appendChild(item);
     });
@@ -207,7 +219,18 @@
     render();
   }
 
-  fetch(document.body.dataset.replayUrl, { headers: { Accept: "application/json" } })
+  // A moderator's token, kept for this tab only, shows a dealt game's move times
+  // (and a sealed daily run before its day is over).
+  const TOKEN_KEY = "scoundrel-moderator-token";
+  const headers = { Accept: "application/json" };
+  if (sessionStorage.getItem(TOKEN_KEY)) headers.Authorization = `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`;
+  $("moderator").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, $("moderator-token").value.trim());
+    window.location.reload();
+  });
+
+  fetch(document.body.dataset.replayUrl, { headers })
     .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
     .then(start)
     .catch((error) => {

@@ -15,3 +15,17 @@ end
 local function rank_submitted_ms(packed)
   return LATEST_MS - (packed % TIME_SPAN)
 end
+
+-- The ladder key: the sum of a player's last LADDER_GAMES scores, then the
+-- second their latest game ended, inverted (``packing.pack_ladder``).
+local LADDER_GAMES = 20
+local LADDER_OFFSET = 8192
+local LADDER_SPAN = 34359738368  -- 2^35
+
+local function pack_ladder(total, latest_ms)
+  return (total + LADDER_OFFSET) * LADDER_SPAN + (LADDER_SPAN - 1 - math.floor(latest_ms / 1000))
+end
+
+local function ladder_total(packed)
+  return math.floor(packed / LADDER_SPAN) - LADDER_OFFSET
+end

@@ -1,5 +1,7 @@
 --#include _board_entries
--- KEYS: board places, board runs. ARGV: first index, last index (0-based, best first).
+-- KEYS: board places, then its run-id hash (none for a seed board).
+-- ARGV: first index, last index (0-based, best first), then for a seed
+-- board its variant, its seed and the player-runs and run key prefixes.
 -- One round trip for a board page: the total, then each place as ``with_runs`` lists it.
 local places = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
-return with_runs({redis.call('ZCARD', KEYS[1])}, places, KEYS[2])
+return with_runs({redis.call('ZCARD', KEYS[1])}, places, KEYS[2], deal_from(3))

@@ -1,35 +1,29 @@
 --#include _audit
 --#include _placement
--- KEYS: run, board, board-runs, daily-board, daily-runs, audit, pending runs,
--- metrics, latency.
--- ARGV: run id, packed rank key ("" when the run is not ranked), "1" for a
--- run on its day's daily seed, the player, the worker's name, the time (ms),
--- the verdict's metrics field, its latency bucket and latency (seconds), then
--- the verdict's fields as alternating name/value pairs.
+-- KEYS: run, audit, pending runs, metrics, latency, then the eight board
+-- keys (``_placement``).
+-- ARGV: run id, the worker's name, the time (ms), the verdict's metrics
+-- field, its latency bucket and latency (seconds), then the verdict's fields
+-- as alternating name/value pairs.
 -- A verdict is written once, with its audit entry and its counts: a run no
 -- longer pending is left alone, so a job that runs twice changes nothing
 -- (either way the run leaves the pending index). A verified run is offered
--- its player's places (``_placement``).
-redis.call('ZREM', KEYS[7], ARGV[1])
+-- to every board it counts on (``_placement``).
+redis.call('ZREM', KEYS[3], ARGV[1])
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   return 0
 end
 local before = snapshot(KEYS[1])
 local fields = {}
-for i = 10, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 7, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(fields))
 local after = snapshot(KEYS[1])
-audit(KEYS[6], after.status, 'worker', ARGV[5], ARGV[6], before, after, {})
-redis.call('HINCRBY', KEYS[8], ARGV[7], 1)
-redis.call('HINCRBY', KEYS[9], ARGV[8], 1)
-redis.call('HINCRBY', KEYS[9], 'count', 1)
-redis.call('HINCRBYFLOAT', KEYS[9], 'sum', ARGV[9])
-if ARGV[2] == '' then
-  return 1
-end
-local packed = tonumber(ARGV[2])
-offer(KEYS[2], KEYS[3], ARGV[4], packed, ARGV[1], outranks)
-if ARGV[3] == '1' then
-  offer(KEYS[4], KEYS[5], ARGV[4], packed, ARGV[1], earlier)
+audit(KEYS[2], after.status, 'worker', ARGV[2], ARGV[3], before, after, {})
+redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
+redis.call('HINCRBY', KEYS[5], ARGV[5], 1)
+redis.call('HINCRBY', KEYS[5], 'count', 1)
+redis.call('HINCRBYFLOAT', KEYS[5], 'sum', ARGV[6])
+if after.status == 'verified' then
+  place_verified(run_fields(KEYS[1]), 6)
 end
 return 1

@@ -1,7 +1,7 @@
 --#include _audit
 --#include _places
--- KEYS: dispute, open disputes, resolved disputes, run, board, board-runs,
--- daily-board, daily-runs, audit, player-runs, then every run of the player.
+-- KEYS: dispute, open disputes, resolved disputes, run, audit, the eight
+-- board keys (``_placement``), player-runs, then every run of the player.
 -- ARGV: moderator, decision (uphold, void), note, time (ms), the open status,
 -- the resolved status.
 -- 'resolved' if the dispute already is; 'pending' to void a run with no verdict yet.
@@ -12,7 +12,7 @@ local status = redis.call('HGET', KEYS[4], 'status')
 if ARGV[2] == 'void' and status == 'pending' then
   return 'pending'
 end
-if not complete(KEYS[10], 11) then
+if not complete(KEYS[14], 15) then
   return 'stale'
 end
 local before = snapshot(KEYS[4])
@@ -27,9 +27,8 @@ if ARGV[2] == 'void' then
   if status ~= 'void' then
     redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
   end
-  local run = redis.call('HMGET', KEYS[4], 'player', 'variant', 'daily')
-  place(run[1], run[2], run[3], KEYS[5], KEYS[6], KEYS[7], KEYS[8], 11)
+  place(KEYS[4], 6, 15)
 end
-audit(KEYS[9], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
+audit(KEYS[5], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
   {dispute_id = dispute_id, note = ARGV[3]})
 return 'ok'

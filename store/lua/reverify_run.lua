@@ -11,7 +11,7 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'pending' then
   return 'pending'
 end
-if not complete(KEYS[7], 8) then
+if not complete(KEYS[11], 12) then
   return 'stale'
 end
 local before = snapshot(KEYS[1])
@@ -22,10 +22,9 @@ for i = 5, #ARGV, 2 do
 end
 local after = snapshot(KEYS[1])
 local changed = differs(before, after)
-local run = redis.call('HMGET', KEYS[1], 'player', 'variant', 'daily')
-place(run[1], run[2], run[3], KEYS[2], KEYS[3], KEYS[4], KEYS[5], 8)
+place(KEYS[1], 3, 12)
 if changed or ARGV[4] == '1' then
-  audit(KEYS[6], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
+  audit(KEYS[2], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
 end
 if changed then return 'changed' end
 return 'unchanged'

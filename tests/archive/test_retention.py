@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+import scoundrel
+
 from store import keys
 from store.archive import ArchivedRun
 from store.runs import load_run
@@ -124,3 +126,20 @@ def test_a_run_that_loses_its_place_moves_at_the_next_pass(stack, db, cat, moder
     assert archived(db, high_id) and load_run(db, high_id) is None
     assert snapshot(stack, high_id) == before
     assert before["run"]["status"] == "void"
+
+
+def test_a_run_holding_its_seed_boards_place_stays_hot(stack, db):
+    """A run that is not the player's best on the variant board but is their best on its own
+    deal's seed board holds a place (store.boards.place_checks): it stays in Redis."""
+    _, token = stack.register("dora")
+    def score(game: dict) -> int:
+        return scoundrel.replay(game["seed"], game["moves"]).score
+
+    higher = games_by_score("archive-seed-a", 3)[-1]
+    lower = next(game for game in games_by_score("archive-seed-b", 3) if score(game) < score(higher))
+    best = submit_final(stack, token, higher)
+    other = submit_final(stack, token, lower)
+    assert stack.get(f"/v1/seeds/{lower['seed']}/leaderboard").json()["entries"][0]["run_id"] == other["id"]
+    archive_now(stack)
+    assert load_run(db, best["id"]) is not None and load_run(db, other["id"]) is not None
+    assert not archived(db, other["id"])

@@ -4,12 +4,14 @@ Debian's ``chromium`` through Playwright (no browser download). Screenshots
 go to ``test-artifacts/`` for a human to look at.
 """
 
+import random
 from pathlib import Path
 
 import pytest
 
 import scoundrel
 from scoundrel.strategies import find_win
+from tests.games.table import Table
 
 from .conftest import submit_final
 
@@ -179,3 +181,19 @@ def test_an_unknown_run_gets_a_404_page(stack, page):
 def test_the_viewer_assets_are_served(stack):
     assert stack.get("/assets/viewer.js").status_code == 200
     assert stack.get("/assets/viewer.css").headers["Content-Type"].startswith("text/css")
+
+
+def test_a_moderator_sees_the_server_time_of_each_move_of_a_dealt_game(stack, page, moderator):
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(12))
+    table.start()
+    game = table.play_to_the_end()
+    stack.wait_final(game["run_id"])
+    open_viewer(stack, page, game["run_id"])
+    assert page.eval_on_selector_all("#moves .move-time", "times => times.length") == 0
+    page.fill("#moderator-token", moderator)
+    page.click("#moderator-show")
+    page.wait_for_selector("body[data-ready='true']", timeout=10_000)
+    times = page.eval_on_selector_all("#moves .move-time", "times => times.map(t => t.title)")
+    replay = stack.get(f"/v1/runs/{game['run_id']}/replay", headers={"Authorization": f"Bearer {moderator}"}).json()
+    assert times == replay["move_times"] and len(times) == len(game["moves"])

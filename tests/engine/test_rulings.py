@@ -681,6 +681,44 @@ def test_r17_a_won_game_cut_short_by_one_move_is_incomplete(won_game):
     assert verdict.error.code == "incomplete" and verdict.error.move_index == len(moves) - 1
 
 
+# R18 Forfeit -------------------------------------------------------------------
+
+
+def test_r18_a_forfeit_before_any_move_scores_0_minus_every_monster():
+    verdict = scoundrel.replay("abc", [], forfeit=True)
+    assert verdict.status == "verified" and verdict.outcome == "forfeit"
+    assert verdict.score == -sum(scoundrel.VALUE[c] for c in scoundrel.CANONICAL_ORDER if c[0] in "SC") == -208
+    assert verdict.health == 20 and verdict.moves == 0
+
+
+def test_r18_a_forfeit_counts_the_room_and_the_dungeon_but_not_defeated_monsters():
+    verdict = scoundrel.replay("abc", ["S8b", "C5b"], forfeit=True)  # S8 and C5 defeated; S3 still in the room
+    assert verdict.outcome == "forfeit" and verdict.health == 7 and verdict.moves == 2
+    assert verdict.score == -(208 - 8 - 5)
+    assert verdict.to_dict()["outcome"] == "forfeit"
+
+
+def test_r18_a_finished_game_keeps_its_outcome_when_forfeited(won_game):
+    seed, moves, variant = won_game
+    assert scoundrel.replay(seed, moves, variant, forfeit=True) == scoundrel.replay(seed, moves, variant)
+    lost = scoundrel.replay("abc", ["S8b", "C5b", "S3b", "C7b"], forfeit=True)
+    assert lost.outcome == "lost"
+
+
+def test_r18_an_illegal_move_is_rejected_even_in_a_forfeited_game():
+    verdict = scoundrel.replay("abc", ["S8b", "S9b"], forfeit=True)
+    assert verdict.status == "rejected" and verdict.error.code == "card_not_in_room"
+
+
+def test_r18_the_traced_replay_gives_the_same_forfeit():
+    traced = scoundrel.replay("abc", ["S8b"], trace=True, forfeit=True)
+    assert traced == scoundrel.replay("abc", ["S8b"], forfeit=True) and len(traced.steps) == 1
+
+
+def test_r17_without_a_forfeit_the_same_moves_stay_incomplete():
+    assert scoundrel.replay("abc", ["S8b"]).error.code == "incomplete"
+
+
 # Moves after the end, through a replay (R12, R13) ------------------------------
 
 

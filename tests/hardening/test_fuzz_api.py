@@ -79,6 +79,9 @@ JSON_ENDPOINTS = {  # every operation that reads a JSON body, and the token it n
     "/v1/runs/batch": "player",
     "/v1/runs/{run_id}/disputes": "player",
     "/v1/disputes/{dispute_id}/resolve": "moderator",
+    "/v1/games": "player",
+    "/v1/games/{game_id}/moves": "player",
+    "/v1/games/{game_id}/forfeit": "player",
 }
 DEEP = 100_000  # a 200 KB body: far past json's recursion limit, well under the body limit
 
@@ -100,7 +103,8 @@ def spec(fuzzed_stack):
 
 def _post_raw(stack, path: str, body: str, token: str | None):
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    return stack.post(path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute"),
+    return stack.post(path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
+                      .replace("{game_id}", "no-such-game"),
                       data=body.encode(), headers=headers)
 
 
@@ -132,7 +136,7 @@ def integer_queries(fuzzed_stack, spec, tokens):
     """Every GET with integer query parameters: (path with ids filled in, its integer parameters, headers)."""
     name = fuzzed_stack.register()[0]
     today = fuzzed_stack.get("/v1/daily").json()["date"]
-    filled = {"{variant}": "classic", "{name}": name, "{day}": today}
+    filled = {"{variant}": "classic", "{name}": name, "{day}": today, "{seed}": "abc"}
     found = []
     for path, operations in spec["paths"].items():
         integers = [parameter for parameter in operations.get("get", {}).get("parameters", [])
@@ -159,7 +163,7 @@ def test_every_integer_query_parameter_is_bounded_in_the_openapi_document(spec):
 def test_an_offset_out_of_bounds_is_a_422_naming_it_on_every_paged_listing(fuzzed_stack, integer_queries, value):
     paged = [(path, headers) for path, integers, headers in integer_queries
              if "offset" in {parameter["name"] for parameter in integers}]
-    assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "disputes"}
+    assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "seeds", "disputes"}
     for path, headers in paged:
         answer = fuzzed_stack.get(path, params={"offset": value}, headers=headers)
         assert answer.status_code == 422, (path, answer.text)

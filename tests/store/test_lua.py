@@ -15,7 +15,7 @@ import redis
 
 from cli.redis_server import RedisServer
 from store.lua import source
-from store.packing import LATEST_MS, SCORE_OFFSET, pack
+from store.packing import LADDER_OFFSET, LADDER_SPAN, LATEST_MS, SCORE_OFFSET, pack, pack_ladder
 from store.verdicts import verdict_summary
 
 
@@ -43,6 +43,17 @@ def test_lua_packs_the_rank_key_as_python_does(client):
                              "rank_submitted_ms(pack_rank(tonumber(ARGV[1]), tonumber(ARGV[2])))}",
             args=(score, ms))
         assert (packed, unpacked_score, unpacked_ms) == (pack(score, ms), score, ms)
+
+
+def test_lua_packs_the_ladder_key_as_python_does(client):
+    rng = random.Random(17)
+    latest_ms = (LADDER_SPAN - 1) * 1000
+    cases = [(-LADDER_OFFSET, 0), (LADDER_OFFSET - 1, latest_ms), (600, 1_795_966_213_791), (-4420, 1)]
+    cases += [(rng.randrange(-LADDER_OFFSET, LADDER_OFFSET), rng.randrange(0, latest_ms)) for _ in range(200)]
+    for total, ms in cases:
+        packed, unpacked = _eval(client, "_rank", "local packed = pack_ladder(tonumber(ARGV[1]), tonumber(ARGV[2])) "
+                                                  "return {packed, ladder_total(packed)}", args=(total, ms))
+        assert (packed, unpacked) == (pack_ladder(total, ms), total)
 
 
 RUNS = {

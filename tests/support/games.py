@@ -2,6 +2,7 @@
 
 import functools
 import random
+import secrets
 import subprocess
 import sys
 
@@ -39,3 +40,19 @@ def moderator_token(stack, name: str = "mod") -> str:
     from store import create_moderator
 
     return create_moderator(stack.database(), name)
+
+
+def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: str = "") -> dict:
+    """A finished dealt game's run, accepted the way the game server hands it over
+    (``store.accept_runs`` with the run's dealt fields) and verified by the stack's
+    worker: the run once it has its verdict."""
+    from store import Submission, submit_run
+    from store.runs import Dealt
+
+    db = stack.database()
+    try:
+        dealt = Dealt(secrets.token_hex(16), challenge=challenge, date=date)
+        run, _ = submit_run(db, player, Submission(game["seed"], game["variant"], game["moves"], dealt=dealt))
+    finally:
+        db.close()
+    return stack.wait_final(run["id"])

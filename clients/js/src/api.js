@@ -9,7 +9,7 @@ export const STATUS_CODES = Object.freeze({
   400: "bad_request", // the body is not JSON
   401: "unauthorized", // no token, or a wrong one
   404: "not_found",
-  409: "conflict", // the player name is taken
+  409: "conflict", // a taken name, a dealt game moved on or over, a second sealed daily game
   413: "too_large", // the body is larger than the service accepts
   422: "invalid", // a malformed submission: see `errors`
   429: "rate_limited", // see `retryAfter`
@@ -39,6 +39,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A 409: the player name is taken; a dealt game has another number of moves
+ * played than the request expected, or is over; or the player already
+ * started today's sealed daily game (`gameId`: that game's id, else null).
+ */
+export class ConflictError extends ApiError {
+  constructor(message, { gameId = null, ...options } = {}) {
+    super(message, { ...options, status: 409, code: STATUS_CODES[409] });
+    this.name = "ConflictError";
+    this.gameId = gameId;
+  }
+}
+
 /** Seconds to wait from a `Retry-After` header (delta-seconds or an HTTP date), or null. */
 export function parseRetryAfter(header, now = Date.now()) {
   if (header === null || header === undefined || header === "") return null;
@@ -48,7 +61,7 @@ export function parseRetryAfter(header, now = Date.now()) {
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-function endpoint(baseUrl, path) {
+export function endpoint(baseUrl, path) {
   return `${String(baseUrl).replace(/\/+$/, "")}${path}`;
 }
 
@@ -71,7 +84,17 @@ function describe(status, body) {
   return typeof body === "string" && body ? body.slice(0, 200) : `HTTP ${status}`;
 }
 
-async function request(url, { fetch = globalThis.fetch, method = "GET", token, headers = {}, body, signal } = {}) {
+/** The id of the game a 409 names (today's sealed daily game, already started), or null. */
+function conflictingGame(body) {
+  return body && typeof body === "object" && typeof body.game_id === "string" ? body.game_id : null;
+}
+
+/**
+ * One request to the API: JSON in, JSON out. Resolves to `{status, headers,
+ * body}` for a 2xx answer; throws ApiError (ConflictError for a 409) for any
+ * other, or for no answer at all.
+ */
+export async function request(url, { fetch = globalThis.fetch, method = "GET", token, headers = {}, body, signal } = {}) {
   if (typeof fetch !== "function") throw new TypeError("no fetch: pass {fetch} or use a runtime with a global fetch");
   const sent = { Accept: "application/json", ...headers };
   if (token !== undefined && token !== null) sent.Authorization = `Bearer ${token}`;
@@ -92,13 +115,10 @@ async function request(url, { fetch = globalThis.fetch, method = "GET", token, h
   if (response.ok) return { status: response.status, headers: response.headers, body: parsed };
   const status = response.status;
   const errors = status === 422 && parsed && typeof parsed === "object" ? parsed.errors ?? null : null;
-  throw new ApiError(`${method} ${url}: ${status} ${describe(status, parsed)}`, {
-    status,
-    code: STATUS_CODES[status] ?? "http_error",
-    errors,
-    retryAfter: parseRetryAfter(response.headers.get("Retry-After")),
-    body: parsed,
-  });
+  const message = `${method} ${url}: ${status} ${describe(status, parsed)}`;
+  const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
+  if (status === 409) throw new ConflictError(message, { gameId: conflictingGame(parsed), retryAfter, body: parsed });
+  throw new ApiError(message, { status, code: STATUS_CODES[status] ?? "http_error", errors, retryAfter, body: parsed });
 }
 
 /**

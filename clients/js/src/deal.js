@@ -23,10 +23,11 @@ export function isValidSeed(seed) {
   return typeof seed === "string" && SEED_PATTERN.test(seed);
 }
 
-function subtleCrypto() {
+/** Web Crypto's SubtleCrypto, for SHA-256 (the deal, and a dealt game's commitment). */
+export function subtleCrypto() {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) {
-    throw new Error("deal-v1 needs Web Crypto (globalThis.crypto.subtle): use a browser in a secure context or Node 20+");
+    throw new Error("SHA-256 needs Web Crypto (globalThis.crypto.subtle): use a browser in a secure context or Node 20+");
   }
   return subtle;
 }

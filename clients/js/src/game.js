@@ -17,6 +17,7 @@ import {
   apply,
   check,
   copyState,
+  forfeitScore,
   isLost,
   isOver,
   isWon,
@@ -25,12 +26,15 @@ import {
   start,
 } from "./rules.js";
 import { submissionErrors, variantOf } from "./submission.js";
-import { LOST, WON, invalidVerdict, rejectedVerdict, ruleError, verifiedVerdict } from "./verdict.js";
+import { FORFEIT, LOST, WON, invalidVerdict, rejectedVerdict, ruleError, verifiedVerdict } from "./verdict.js";
+
+/** A game's status until it is over (then "won", "lost", or for a dealt game "forfeit"). */
+export const PLAYING = "playing";
 
 /** A move that `Game.play` refuses; the game is left as it was. */
 export class MoveError extends Error {
-  constructor(message, { code, ruling, moveIndex, move }) {
-    super(message);
+  constructor(message, { code, ruling, moveIndex, move, cause }) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = "MoveError";
     this.code = code;
     this.ruling = ruling;
@@ -43,11 +47,14 @@ export class MoveError extends Error {
  * A well-formed move the rules forbid. `code` is one of the rejection codes
  * (`card_not_in_room`, `weapon_not_usable`, `flee_not_allowed`,
  * `move_after_game_over`), `ruling` the RULES.md id, `message` the referee's
- * own words ("Move 7: …").
+ * own words ("Move 7: …"). A dealt game's move refused by the server has
+ * the ApiError of that answer as `cause`, and may also be `room_not_dealt`
+ * (a move after one that deals new cards, in the same request) or
+ * `too_many_moves` (past RULES.md's 200), neither with a ruling.
  */
 export class IllegalMoveError extends MoveError {
-  constructor(error, move) {
-    super(error.message, { code: error.code, ruling: error.ruling, moveIndex: error.move_index, move });
+  constructor(error, move, { cause } = {}) {
+    super(error.message, { code: error.code, ruling: error.ruling, moveIndex: error.move_index, move, cause });
     this.name = "IllegalMoveError";
   }
 
@@ -69,9 +76,11 @@ export class NotationError extends MoveError {
   }
 }
 
-function finished(state, count) {
+function finished(state, count, forfeit) {
   if (isLost(state)) return verifiedVerdict(LOST, score(state), state.health, count);
   if (isWon(state)) return verifiedVerdict(WON, score(state), state.health, count);
+  // R18: only a game not yet over can be forfeited; a finished one keeps its outcome.
+  if (forfeit) return verifiedVerdict(FORFEIT, forfeitScore(state), state.health, count);
   return rejectedVerdict({
     code: INCOMPLETE,
     move_index: count,
@@ -141,14 +150,44 @@ export class Game {
     return move !== null && check(this.#state, move, this.variant) === null;
   }
 
-  /** The verdict the referee would give for the moves played so far. */
-  verdict() {
-    return finished(this.#state, this.#moves.length);
+  /**
+   * The verdict the referee would give for the moves played so far; with
+   * `forfeit`, for a dealt game given up after them (R18: an unfinished game
+   * is verified with outcome `forfeit` instead of rejected as incomplete; a
+   * finished one keeps its outcome).
+   */
+  verdict({ forfeit = false } = {}) {
+    return finished(this.#state, this.#moves.length, forfeit);
   }
 
   /** `{seed, moves, variant}`, ready for `submitRun`. */
   toSubmission() {
     return { seed: this.seed, moves: [...this.#moves], variant: this.variant };
+  }
+
+  /**
+   * The position as the player sees it, in the shape of a dealt game's
+   * `state`: `{variant, status ("playing", "won", "lost"), room, health,
+   * weapon, kills, lastKill, dungeonCount, moves, legalMoves, over, won,
+   * lost, score}`, a frozen copy.
+   */
+  get state() {
+    return Object.freeze({
+      variant: this.variant,
+      status: this.won ? WON : this.lost ? LOST : PLAYING,
+      room: this.room,
+      health: this.health,
+      weapon: this.weapon,
+      kills: this.kills,
+      lastKill: this.lastKill,
+      dungeonCount: this.dungeonCount,
+      moves: this.moves,
+      legalMoves: this.legalMoves(),
+      over: this.over,
+      won: this.won,
+      lost: this.lost,
+      score: this.score,
+    });
   }
 
   /** A copy of the whole position (room, dungeon, health, weapon, kills, …). */
@@ -202,7 +241,8 @@ export class Game {
  * referee does. Resolves to a verdict object: `verified`, `rejected` (with
  * `incomplete` at move_index = moves.length for an unfinished game) or, for
  * malformed input, `invalid` with the service schema's field errors. It never
- * throws for bad input.
+ * throws for bad input. A submission is never a forfeit (R18): a dealt game
+ * given up is judged by `Game#verdict({forfeit: true})`.
  */
 export async function replay(seed, moves, variant = CLASSIC) {
   const run = { seed, moves, variant };

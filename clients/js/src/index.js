@@ -1,10 +1,13 @@
 /**
  * Scoundrel Referee client: deal `deal-v1`, play `scoundrel-1` exactly as
- * the referee judges it, and submit runs to the HTTP API.
+ * the referee judges it, submit runs to the HTTP API, and play the games the
+ * referee deals.
  *
- *     import { Game, replay, submitRun, waitForVerdict } from "./src/index.js";
+ *     import { Game, replay, startGame, submitRun, waitForVerdict } from "./src/index.js";
  *     const game = await Game.start("abc");
  *     game.play(game.legalMoves()[0]);
+ *     const dealt = await startGame({ baseUrl, token }, { variant: "classic" });
+ *     await dealt.play(dealt.legalMoves()[0]);
  */
 
 export { CANONICAL_ORDER, KIND, VALUE } from "./cards.js";
@@ -12,10 +15,13 @@ export { DEAL_VERSION, SEED_PATTERN, deal, isValidSeed } from "./deal.js";
 export { MOVES, MoveType, parseMove } from "./moves.js";
 export { CLASSIC, EASY, HARD, REJECTION_CODES, VARIANTS } from "./rules.js";
 export { MAX_MOVES, submissionErrors } from "./submission.js";
-export { ENGINE_VERSION, RULESET } from "./verdict.js";
-export { Game, IllegalMoveError, MoveError, NotationError, replay } from "./game.js";
+export { ENGINE_VERSION, FORFEIT, RULESET } from "./verdict.js";
+export { Game, IllegalMoveError, MoveError, NotationError, PLAYING, replay } from "./game.js";
+export { commitmentOf } from "./commitment.js";
+export { DAILY, DealtGame, resumeGame, sealedDaily, startGame } from "./dealt.js";
 export {
   ApiError,
+  ConflictError,
   MAX_BATCH,
   batchErrors,
   getRun,

@@ -69,6 +69,11 @@ export function score(state) {
   return state.health + state.bonus;
 }
 
+/** R18: a forfeit scores as dying at once, 0 minus every monster not yet defeated (room and dungeon). */
+export function forfeitScore(state) {
+  return -monsterTotal([...state.room, ...state.dungeon]);
+}
+
 function violation(code, ruling, message) {
   return { code, ruling, message };
 }
@@ -267,4 +272,25 @@ export function legalMoves(state, variant = CLASSIC) {
   }
   candidates.push("flee");
   return candidates.filter((notation) => check(state, MOVES.get(notation), variant) === null);
+}
+
+/**
+ * The equipped weapon and its kills after the legal `moves`, from the moves
+ * alone: equipping discards the old weapon and its kills (R9), a fight with
+ * the weapon makes the monster its last kill (R10). A dealt game's client
+ * knows its moves but not the deck, and this is all it takes to name them.
+ */
+export function armsAfter(moves) {
+  let weapon = null;
+  let kills = [];
+  for (const notation of moves) {
+    const move = MOVES.get(notation);
+    if (move.type === MoveType.EQUIP) {
+      weapon = move.card;
+      kills = [];
+    } else if (move.type === MoveType.FIGHT_WITH_WEAPON) {
+      kills.push(move.card);
+    }
+  }
+  return { weapon, kills };
 }

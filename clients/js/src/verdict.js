@@ -16,6 +16,7 @@ export const REJECTED = "rejected";
 export const INVALID = "invalid";
 export const WON = "won";
 export const LOST = "lost";
+export const FORFEIT = "forfeit"; // R18: a dealt game its player gave up, or left idle
 
 /** `{status: "verified", outcome, score, health, moves, ruleset, engine}` */
 export function verifiedVerdict(outcome, score, health, moves) {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 
-import { CANONICAL_ORDER, deal, isValidSeed } from "../src/index.js";
+import { CANONICAL_ORDER, commitmentOf, deal, isValidSeed } from "../src/index.js";
 
 const vectors = JSON.parse(await readFile(new URL("../../../tests/data/deal-vectors.json", import.meta.url), "utf8"));
 
@@ -37,4 +37,9 @@ for (const seed of ["", "a b", "é", "x".repeat(65), "a/b", null, undefined, 42]
 
 test("the longest valid seed deals", async () => {
   assert.equal((await deal("x".repeat(64))).length, 44);
+});
+
+test("commitmentOf is the hex SHA-256 of the seed (FIPS 180-2 vector), as a dealt game commits to it", async () => {
+  assert.equal(await commitmentOf("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  assert.match(await commitmentOf("f".repeat(64)), /^[0-9a-f]{64}$/);
 });

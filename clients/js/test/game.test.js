@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Game, IllegalMoveError, MoveError, NotationError, replay } from "../src/index.js";
+import { ENGINE_VERSION, Game, IllegalMoveError, MoveError, NotationError, replay } from "../src/index.js";
 
 // seed "abc" deals S8 C5 H6 S3 | C7 C10 S11 D2 | S9 C13 C14 D7 | …
 
@@ -128,4 +128,60 @@ test("replay never throws for malformed input: it is an invalid verdict", async 
     seed: ["Missing data for required field."],
     moves: ["Missing data for required field."],
   });
+});
+
+test("state: the position as the player sees it, frozen, in the shape of a dealt game's state", async () => {
+  const game = await Game.start("abc");
+  game.play("flee");
+  game.play("D2");
+  game.play("C7w");
+  const state = game.state;
+  assert.deepEqual(state, {
+    variant: "classic",
+    status: "playing",
+    room: ["C10", "S11"],
+    health: 15,
+    weapon: "D2",
+    kills: ["C7"],
+    lastKill: "C7",
+    dungeonCount: 40,
+    moves: ["flee", "D2", "C7w"],
+    legalMoves: ["C10b", "S11b"],
+    over: false,
+    won: false,
+    lost: false,
+    score: null,
+  });
+  assert.ok(Object.isFrozen(state));
+  game.play("S11b");
+  game.play("C10b");
+  assert.equal(state.health, 15, "a state is a copy");
+  assert.deepEqual([game.state.status, game.state.over, game.state.score], ["lost", true, game.score]);
+});
+
+test("r18 a forfeit scores as dying at once: 0 minus every monster not yet defeated, room and dungeon", async () => {
+  const untouched = await Game.start("abc");
+  assert.deepEqual(untouched.verdict({ forfeit: true }), {
+    status: "verified",
+    outcome: "forfeit",
+    score: -208,
+    health: 20,
+    moves: 0,
+    ruleset: "scoundrel-1",
+    engine: ENGINE_VERSION,
+  });
+  const game = await Game.start("abc");
+  game.play("S8b");
+  game.play("C5b"); // S3 still in the room
+  const some = game.verdict({ forfeit: true });
+  assert.deepEqual([some.outcome, some.score, some.health, some.moves], ["forfeit", -(208 - 8 - 5), 7, 2]);
+  assert.equal(game.verdict().error.code, "incomplete", "without a forfeit R17 stands");
+  assert.equal((await replay("abc", ["S8b", "C5b"])).error.code, "incomplete", "a submission is never a forfeit");
+});
+
+test("r18 a game already over keeps its outcome when forfeited", async () => {
+  const game = await Game.start("abc");
+  for (const move of ["S8b", "C5b", "S3b", "C7b"]) game.play(move);
+  assert.equal(game.verdict().outcome, "lost");
+  assert.deepEqual(game.verdict({ forfeit: true }), game.verdict());
 });

@@ -1,9 +1,12 @@
 // A tiny stand-in for the referee's HTTP API (node:http), following the
 // contract of issue 7: players, runs, batches of runs, 401/409/413/422/429/503 and Retry-After,
-// errors in the service's shape {code, status, message, errors?}.
+// errors in the service's shape {code, status, message, errors?}; and issue 10's dealt games
+// (tools/fake-games.js).
 import { createServer } from "node:http";
+import { pathToFileURL } from "node:url";
 
-import { batchErrors, replay, submissionErrors } from "../src/index.js";
+import { Game, batchErrors, replay, submissionErrors } from "../src/index.js";
+import { dealtGames, utcToday } from "./fake-games.js";
 
 const MALFORMED = "The request is malformed; see errors for each field.";
 
@@ -18,7 +21,15 @@ const STATUS_TEXT = {
   503: "Service Unavailable",
 };
 
-export async function startFakeServer() {
+// As the service with SCOUNDREL_CORS_ORIGINS=*: a page from another origin may call it (examples/play.html).
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key",
+  "Access-Control-Expose-Headers": "Location, Retry-After",
+};
+
+export async function startFakeServer({ port = 0 } = {}) {
   const players = new Map(); // token -> name
   const runs = new Map(); // id -> run
   const byPlayerGame = new Map(); // player|seed|variant|moves -> id
@@ -27,7 +38,10 @@ export async function startFakeServer() {
     unavailableNext: 0, // answer the next N requests with 503
     pendingPolls: 1, // GETs that still see "pending" before the verdict shows
     maxBodyBytes: 4 * 1024 * 1024, // larger bodies get 413, as the service's max_body_bytes
+    nextSeeds: [], // the seeds the next free dealt games are dealt from, instead of fresh random ones
+    today: utcToday(), // the UTC date of the sealed daily; a later one ends its day and reveals its seed
     requests: [],
+    responses: [], // {method, url, status, headers, body}: every answer, as sent
   };
 
   async function body(request) {
@@ -37,19 +51,32 @@ export async function startFakeServer() {
   }
 
   function send(response, status, payload, headers = {}) {
-    response.writeHead(status, { "Content-Type": "application/json", ...headers });
-    response.end(payload === undefined ? "" : JSON.stringify(payload));
+    const sent = { "Content-Type": "application/json", ...CORS, ...headers };
+    const text = payload === undefined ? "" : JSON.stringify(payload);
+    const { method, url } = response.req;
+    state.responses.push({ method, url, status, headers: sent, body: text });
+    response.writeHead(status, sent);
+    response.end(text);
   }
 
-  // Every error has the service's one JSON shape: {code, status, message, errors?}.
-  function fail(response, status, message, { errors, headers } = {}) {
-    const body = { code: status, status: STATUS_TEXT[status], message };
+  // Every error has the service's one JSON shape: {code, status, message, errors?}, and what else
+  // an answer carries (`extra`: a refused move's `error`, a conflicting game's `game_id`).
+  function fail(response, status, message, { errors, headers, extra } = {}) {
+    const body = { code: status, status: STATUS_TEXT[status], message, ...extra };
     if (errors) body.errors = errors;
     send(response, status, body, headers);
   }
 
+  // The bearer token's player: undefined without a token, null for a wrong one.
+  function playerOf(request) {
+    if (request.headers.authorization === undefined) return undefined;
+    const match = /^Bearer (.+)$/.exec(request.headers.authorization);
+    return (match && players.get(match[1])) ?? null;
+  }
+
   const server = createServer(async (request, response) => {
     const text = await body(request);
+    if (request.method === "OPTIONS") return send(response, 204); // a browser's CORS preflight
     state.requests.push({ method: request.method, url: request.url, headers: request.headers, body: text });
     if (Buffer.byteLength(text) > state.maxBodyBytes) {
       return fail(response, 413, "The body is larger than the service accepts.");
@@ -63,7 +90,7 @@ export async function startFakeServer() {
       return fail(response, 429, "Too many requests.", { headers: { "Retry-After": "1" } });
     }
     let payload;
-    if (request.method === "POST") {
+    if (request.method === "POST" && text) {
       try {
         payload = JSON.parse(text);
       } catch {
@@ -79,9 +106,9 @@ export async function startFakeServer() {
       players.set(token, name);
       return send(response, 201, { name, token });
     }
+    if (await games(request, response, payload)) return;
     if (request.method === "POST" && (request.url === "/v1/runs" || request.url === "/v1/runs/batch")) {
-      const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? "");
-      const player = match && players.get(match[1]);
+      const player = playerOf(request);
       if (!player) return fail(response, 401, "A valid bearer token is required.");
       if (request.url === "/v1/runs/batch") return submitBatch(response, player, payload);
       const errors = submissionErrors(payload);
@@ -95,7 +122,7 @@ export async function startFakeServer() {
       if (!run) return fail(response, 404, "No such run.");
       run.polls += 1;
       if (run.status === "pending" && run.polls > state.pendingPolls) {
-        const verdict = await replay(run.seed, run.moves, run.variant);
+        const verdict = await judge(run);
         Object.assign(run, {
           status: verdict.status,
           verified_at: new Date().toISOString(),
@@ -117,13 +144,26 @@ export async function startFakeServer() {
     const variant = payload.variant ?? "classic";
     const key = [player, payload.seed, variant, payload.moves.join(",")].join("|");
     if (byPlayerGame.has(key)) return { run: runs.get(byPlayerGame.get(key)), created: false };
+    const run = createRun(player, { seed: payload.seed, variant, moves: payload.moves });
+    byPlayerGame.set(key, run.id);
+    return { run, created: true };
+  }
+
+  // A run queued for its verdict: a submission's, or a dealt game's once it ends (`origin` "dealt", `forfeit`).
+  function createRun(player, { seed, variant, moves, ...dealt }) {
     const id = `r${runs.size + 1}`;
     const run = {
       id,
       player,
-      seed: payload.seed,
+      seed,
       variant,
-      moves: payload.moves,
+      moves,
+      origin: "open",
+      game_id: null,
+      challenge: null,
+      date: null,
+      forfeit: false,
+      ...dealt,
       status: "pending",
       submitted_at: new Date().toISOString(),
       verified_at: null,
@@ -136,8 +176,7 @@ export async function startFakeServer() {
       polls: 0,
     };
     runs.set(id, run);
-    byPlayerGame.set(key, id);
-    return { run, created: true };
+    return run;
   }
 
   // POST /v1/runs/batch: {runs: [1 to MAX_BATCH submissions]}, each accepted (202), already there (200) or malformed (422).
@@ -159,16 +198,33 @@ export async function startFakeServer() {
     return send(response, 200, { accepted: count(202), existing: count(200), invalid: count(422), results });
   }
 
+  // The verdict of a run; a forfeited dealt game's (R18) is never a submission's, so not replay's.
+  async function judge(run) {
+    if (!run.forfeit) return replay(run.seed, run.moves, run.variant);
+    const game = await Game.start(run.seed, run.variant);
+    for (const move of run.moves) game.play(move); // the fake's own game: every move legal
+    return game.verdict({ forfeit: true });
+  }
+
+  // A sealed daily's seed stays hidden until its UTC day is over.
   function publicRun(run) {
     const { polls, ...shown } = run;
+    if (run.challenge !== null && run.date >= state.today) shown.seed = null;
     return shown;
   }
 
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
+  const games = dealtGames({ fail, send, playerOf, createRun, runOf: (id) => runs.get(id), state });
+
+  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${server.address().port}`,
     state,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
+}
+
+// `node tools/fake-server.js [port]`: serve until stopped, the URL on the first line of stdout.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { baseUrl } = await startFakeServer({ port: Number(process.argv[2] ?? 0) });
+  console.log(baseUrl);
 }

@@ -1,0 +1,98 @@
+"""Redis bytes per run, and what the boards of issue 10 add to it.
+
+Open runs: N games on N distinct seeds (as open play mostly is), submitted
+over HTTP in batches and verified by a real worker; Redis' ``used_memory``
+before and after gives the bytes per stored run. Deleting every seed board
+afterwards gives exactly what the seed boards cost (the run as it was
+before them). Dealt runs: N games handed over as dealt games' runs
+(``store.accept_runs`` with their dealt fields) by N / 40 players, 40 games
+each; deleting the dealt boards and ladders gives what those cost.
+
+    .venv/bin/python bench/board_memory.py [--runs 3000]
+"""
+
+import argparse
+import random
+import secrets
+import time
+
+import redis
+
+from _harness import Client, start_stack
+from scoundrel.strategies import play_game
+from store import Submission, accept_runs, keys
+from store.runs import Dealt
+
+GAMES_PER_PLAYER = 40
+
+
+def games(count: int, prefix: str) -> list[dict]:
+    seeds = [f"{prefix}-{n}-{secrets.token_hex(8)}" for n in range(count)]
+    return [{"seed": seed, "variant": "classic", "moves": play_game(seed, rng=random.Random(n), strategy="greedy")}
+            for n, seed in enumerate(seeds)]
+
+
+def settle(connection: redis.Redis) -> None:
+    """Until every run has its verdict."""
+    while connection.zcard(keys.pending_runs()):
+        time.sleep(0.05)
+
+
+def drop(connection: redis.Redis, patterns: list[str]) -> tuple[int, int]:
+    """Delete every key matching ``patterns``: how many, and the bytes Redis freed."""
+    before = connection.info("memory")["used_memory"]
+    found = [key for pattern in patterns for key in connection.scan_iter(match=pattern, count=1000)]
+    for key in found:
+        connection.delete(key)
+    return len(found), before - connection.info("memory")["used_memory"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3000)
+    args = parser.parse_args()
+    runs = args.runs - args.runs % GAMES_PER_PLAYER
+
+    stack = start_stack(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
+                                        "SCOUNDREL_REDIS_TIMEOUT": "30"})  # a shared machine: no 503 on a slow batch
+    try:
+        connection = redis.Redis.from_url(stack.redis.url)
+        db = stack.database()
+        _, token = stack.register("bench")
+        open_games, dealt_games = games(runs, "open"), games(runs, "dealt")
+
+        before = connection.info("memory")["used_memory"]
+        client = Client(stack.base)
+        for first in range(0, runs, 1000):
+            status, text = client.request("POST", "/v1/runs/batch", {"runs": open_games[first:first + 1000]},
+                                          {"Authorization": f"Bearer {token}"})
+            assert status == 200, text[:200]
+        settle(connection)
+        per_open = (connection.info("memory")["used_memory"] - before) / runs
+        count, freed = drop(connection, [keys.seed_board("*", "*")])
+        assert count == runs, f"{count} seed boards: not every run was verified"
+        seed_boards = freed / runs
+        print(f"open runs, {runs:,} on distinct seeds: {per_open:,.0f} bytes per verified run with its seed "
+              f"board, {per_open - seed_boards:,.0f} without; the seed board: {seed_boards:,.0f} bytes per run")
+
+        before = connection.info("memory")["used_memory"]
+        for first in range(0, runs, GAMES_PER_PLAYER):
+            player = f"dealer-{first // GAMES_PER_PLAYER}"
+            accept_runs(db, player, [Submission(game["seed"], game["variant"], game["moves"],
+                                                dealt=Dealt(secrets.token_hex(16)))
+                                     for game in dealt_games[first:first + GAMES_PER_PLAYER]], runs_per_job=100)
+        settle(connection)
+        per_dealt = (connection.info("memory")["used_memory"] - before) / runs
+        count, freed = drop(connection, [keys.dealt_board("*"), keys.dealt_runs("*"), keys.ladder("*"),
+                                         keys.ladder_window("*", "*"), keys.ladder_games("*")])
+        assert count == 4 + runs // GAMES_PER_PLAYER, f"{count} keys: not every run was verified"
+        boards = freed / runs
+        print(f"dealt runs, {GAMES_PER_PLAYER} each by {runs // GAMES_PER_PLAYER} players: {per_dealt:,.0f} bytes "
+              f"per verified run; the dealt board and ladder: {boards:,.0f} bytes per run")
+        db.close()
+    finally:
+        stack.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""How dealt games look in requests and responses (``/v1/games``, ``/v1/daily/sealed``)."""
+
+from flask_smorest.error_handler import ErrorSchema
+from marshmallow import (
+    RAISE,
+    Schema,
+    ValidationError,
+    fields,
+    validate,
+    validates_schema,
+)
+
+import scoundrel
+
+from .runs import RuleErrorSchema
+from .submission import MoveList
+
+DAILY = "daily"
+MAX_BATCH = 50  # moves one request may carry (a room takes at most 4; more are refused past a deal anyway)
+
+
+class GameStartSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS))
+    challenge = fields.String(load_default=None, allow_none=True, validate=validate.OneOf((DAILY,)),
+                              metadata={"description": '"daily" for the sealed daily (classic only), else null'})
+
+    @validates_schema
+    def _daily_is_classic(self, data, **kwargs):
+        if data.get("challenge") == DAILY and data["variant"] != scoundrel.CLASSIC:
+            raise ValidationError("The sealed daily is played in the classic variant.", "variant")
+
+
+class MovesSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    moves = MoveList(required=True, validate=validate.Length(1, MAX_BATCH),
+                     metadata={"description": f"1-{MAX_BATCH} moves in RULES.md notation, applied in order, all or "
+                                              "none; a move after one that deals new cards is refused "
+                                              "(room_not_dealt)"})
+    expected_moves = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
+                                    metadata={"description": "409 unless the game has this many moves played"})
+
+
+class ForfeitSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    expected_moves = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
+
+
+class GameSchema(Schema):
+    id = fields.String()
+    player = fields.String()
+    variant = fields.String()
+    challenge = fields.String(allow_none=True, metadata={"description": '"daily" for the sealed daily, else null'})
+    date = fields.String(allow_none=True, metadata={"description": "the sealed daily's UTC date"})
+    status = fields.String(metadata={"description": "playing, won, lost or forfeit"})
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the seed's ASCII characters"})
+    seed = fields.String(allow_none=True, metadata={"description": "null until revealed: when a free game ends, "
+                                                                   "when a sealed daily game's UTC day is over"})
+    room = fields.List(fields.String(), metadata={"description": "the cards face up, in R4 order"})
+    health = fields.Integer()
+    weapon = fields.Integer(allow_none=True, metadata={"description": "the equipped weapon's value"})
+    last_kill = fields.Integer(allow_none=True, metadata={"description": "the value of its last kill (R10)"})
+    cards_left = fields.Integer(metadata={"description": "cards still face down in the dungeon"})
+    moves = fields.List(fields.String())
+    legal_moves = fields.List(fields.String())
+    run_id = fields.String(allow_none=True, metadata={"description": "the game's run, once it has ended"})
+    score = fields.Integer(allow_none=True, metadata={"description": "the run's verified score"})
+    created_at = fields.String()
+    ended_at = fields.String(allow_none=True)
+
+
+class RefusedMovesSchema(ErrorSchema):
+    error = fields.Nested(RuleErrorSchema, metadata={"description": "the first refused move: its index, the "
+                                                                    "engine's code, message and ruling"})
+
+
+class GameConflictSchema(ErrorSchema):
+    game_id = fields.String(allow_none=True, metadata={"description": "the player's sealed daily game of the day"})
+    moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played"})
+
+
+class SealedDailySchema(Schema):
+    date = fields.String()
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the day's sealed seed"})
+    seed = fields.String(allow_none=True, metadata={"description": "null until the UTC day is over"})

@@ -1,0 +1,132 @@
+"""The dealer: what a dealt game shows, and which new moves it takes.
+
+The position is not stored: it is dealt from the stored seed and replayed
+from the stored moves on every request (``position``, about 50 µs).
+
+Fair play (README, "Fair play"): a game shows the cards face up in its room
+and nothing more of the deck: no seed until it is revealed, no order or
+make-up of the dungeon, only how many cards are left in it. That is why
+``judge`` takes a batch of moves only up to the one that deals new cards:
+a move after it would be judged against cards not yet face up, and
+whether it was refused (and the engine's message) would tell the player
+what they are. Whether a move deals new cards depends only on what is
+face up (the room, the moves made in it, the cards left), so refusing the
+moves after it tells nothing.
+"""
+
+import hashlib
+import secrets
+from datetime import date
+
+import scoundrel
+from scoundrel import VALUE, IllegalMove, State
+from store.games import PLAYING, StoredGame
+from store.packing import iso_time
+
+from .daily_seed import revealed
+
+ROOM_NOT_DEALT = "room_not_dealt"
+TOO_MANY_MOVES = "too_many_moves"
+
+
+def fresh_seed() -> str:
+    """A free game's seed: 256 random bits as 64 hex digits (a valid seed under RULES.md)."""
+    return secrets.token_hex(32)
+
+
+def commitment(seed: str) -> str:
+    """The hex SHA-256 of the seed's characters (ASCII): published before play, checked after."""
+    return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+class MovesRefused(Exception):
+    """A batch of moves the game does not take; ``error`` is the first refused move's, in a rule error's shape."""
+
+    def __init__(self, error: dict):
+        super().__init__(error["message"])
+        self.error = error
+
+
+def position(game: StoredGame) -> State:
+    """The game's position after its stored moves."""
+    state = scoundrel.start(scoundrel.deal(game.seed))
+    scoundrel.rules.play_out(state, [scoundrel.MOVES[move] for move in game.moves], game.variant)
+    return state
+
+
+def status_of(state: State) -> str:
+    """``won``, ``lost`` or still ``playing`` (R12, R13)."""
+    if state.lost:
+        return "lost"
+    return "won" if state.won else PLAYING
+
+
+def judge(state: State, variant: str, played: int, moves: list[str]) -> str:
+    """Apply ``moves`` to ``state`` (after ``played`` moves) in order, all or none; the status they lead to.
+
+    Raises ``MovesRefused`` for the first illegal move (the engine's code,
+    message and ruling: the message names only cards face up), the first
+    move after one that deals new cards (``room_not_dealt``), or the first
+    beyond RULES.md's 200 (``too_many_moves``: easy allows avoiding forever,
+    and a longer game could not be verified; such a game can only be forfeited).
+    """
+    if played + len(moves) > scoundrel.MAX_MOVES:
+        index = max(0, scoundrel.MAX_MOVES - played)
+        raise MovesRefused({
+            "code": TOO_MANY_MOVES, "move_index": index, "ruling": None,
+            "message": f"Move {index + 1}: a game has at most {scoundrel.MAX_MOVES} moves (RULES.md) and {played} "
+                       "are played; past that it can only be forfeited.",
+        })
+    dealing = None
+    for index, notation in enumerate(moves):
+        if dealing is not None:
+            raise MovesRefused({
+                "code": ROOM_NOT_DEALT, "move_index": index, "ruling": None,
+                "message": f"Move {index + 1}: move {dealing + 1} deals new cards into the room, so the moves "
+                           "after it are judged only once those cards are face up; send them in another request.",
+            })
+        try:
+            effect = scoundrel.apply(state, scoundrel.MOVES[notation], variant)
+        except IllegalMove as illegal:
+            raise MovesRefused(scoundrel.RuleError.from_violation(illegal.violation, index).to_dict()) from None
+        if effect.dealt:
+            dealing = index
+    return status_of(state)
+
+
+def is_revealed(game: StoredGame) -> bool:
+    """A free game's seed is shown once it ends; a sealed daily game's once its UTC day is over too."""
+    if game.status == PLAYING:
+        return False
+    return game.challenge != "daily" or revealed(date.fromisoformat(game.date))
+
+
+def may_see(game: StoredGame, player: str | None) -> bool:
+    """Only the game's player sees it until its seed is revealed; then anyone may check it."""
+    return player == game.player or is_revealed(game)
+
+
+def game_view(game: StoredGame, state: State) -> dict:
+    """The game as every response shows it (FAIR-CONTRACT's game JSON)."""
+    playing = game.status == PLAYING
+    return {
+        "id": game.id,
+        "player": game.player,
+        "variant": game.variant,
+        "challenge": game.challenge or None,
+        "date": game.date or None,
+        "status": game.status,
+        "commitment": commitment(game.seed),
+        "seed": game.seed if is_revealed(game) else None,
+        "room": list(state.room),
+        "health": state.health,
+        "weapon": VALUE[state.weapon] if state.weapon else None,
+        "last_kill": VALUE[state.last_kill] if state.last_kill else None,
+        "cards_left": len(state.dungeon),
+        "moves": list(game.moves),
+        "legal_moves": scoundrel.legal_moves(state, game.variant) if playing else [],
+        "run_id": game.run_id,
+        "score": game.run_score if game.run_status == "verified" else None,
+        "created_at": iso_time(game.created_ms),
+        "ended_at": iso_time(game.ended_ms),
+    }

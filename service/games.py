@@ -1,0 +1,143 @@
+"""``/v1/games``: dealt games, played move by move against the server's deck."""
+
+from dataclasses import replace
+
+from flask import g, url_for
+from flask_smorest import abort
+
+from schemas.games import (
+    ForfeitSchema,
+    GameConflictSchema,
+    GameSchema,
+    GameStartSchema,
+    MovesSchema,
+    RefusedMovesSchema,
+)
+from store.errors import GameMoved, GameOver, NoSuchGame
+from store.games import (
+    FORFEIT,
+    PLAYING,
+    StoredGame,
+    load_game,
+    load_game_as,
+    play_moves,
+    start_game,
+)
+
+from .api import Blueprint, error_response
+from .auth import (
+    BEARER,
+    bearer_token,
+    optional_player,
+    player_required,
+    reject_token,
+    token_required,
+)
+from .context import db, referee
+from .daily_seed import sealed_seed, today
+from .dealer import MovesRefused, fresh_seed, game_view, judge, may_see, position
+from .request_log import request_id
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games",
+                description="Dealt games: the server deals, the player sees only the cards face up")
+
+
+def _game(game_id: str, player: str | None) -> StoredGame:
+    game = load_game(db(), game_id)
+    if game is None or not may_see(game, player):
+        raise NoSuchGame(game_id)  # the one answer for a game that is not there and one not the caller's
+    return game
+
+
+def _own_game(game_id: str) -> StoredGame:
+    """The caller's game, checking the token in the same round trip: 401, or 404 if not theirs."""
+    g.player, game = load_game_as(db(), game_id, bearer_token())
+    if g.player is None:
+        reject_token()
+    if game is None or game.player != g.player:
+        raise NoSuchGame(game_id)
+    return game
+
+
+@blp.route("", methods=["POST"])
+@blp.doc(security=BEARER)
+@player_required
+@blp.arguments(GameStartSchema())
+@blp.response(201, GameSchema, description="Dealt: the first room is face up")
+@blp.alt_response(409, schema=GameConflictSchema, description="Today's sealed daily game was already started "
+                                                               "(game_id)")
+@error_response(blp, 401, "No or wrong player token")
+def start(body):
+    """Deal a game: a fresh 256-bit seed, or today's sealed daily seed (one game a day)."""
+    if body["challenge"]:
+        day = today()
+        seed, date = sealed_seed(referee().sealed_secret(), day), day.isoformat()
+    else:
+        seed, date = fresh_seed(), ""
+    game_id = start_game(db(), g.player, body["variant"], seed, challenge=body["challenge"] or "", date=date)
+    game = load_game(db(), game_id)
+    return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game_id)}
+
+
+@blp.route("/<game_id>")
+@blp.doc(security=BEARER)
+@blp.response(200, GameSchema)
+@error_response(blp, 404, "No such game, or not yours while it is played")
+@error_response(blp, 401, "A wrong player token")
+def show(game_id):
+    """A game: its player sees it while it is played; anyone once its seed is revealed."""
+    game = _game(game_id, optional_player())
+    return game_view(game, position(game))
+
+
+@blp.route("/<game_id>/moves", methods=["POST"])
+@blp.doc(security=BEARER)
+@token_required
+@blp.arguments(MovesSchema())
+@blp.response(200, GameSchema, description="Every move applied")
+@blp.alt_response(422, schema=RefusedMovesSchema, description="A move was refused and none was applied: error "
+                                                              "names the first (index, code, message, ruling)")
+@error_response(blp, 409, "expected_moves differs from the moves played, another request moved first, "
+                          "or the game is over")
+@error_response(blp, 404, "No such game, or not yours")
+@error_response(blp, 401, "No or wrong player token")
+def play(body, game_id):
+    """Play moves, in order, all or none: one is the usual case; a batch ends at the move that deals new cards."""
+    game = _playable(game_id, body["expected_moves"])
+    state = position(game)
+    try:
+        status = judge(state, game.variant, len(game.moves), body["moves"])
+    except MovesRefused as refused:
+        error = refused.error
+        abort(422, message=error["message"], errors={"moves": {error["move_index"]: [error["message"]]}},
+              extra={"error": error})
+    play_moves(db(), game, body["moves"], status, request_id=request_id())
+    if status != PLAYING:
+        game = load_game(db(), game_id)  # ended: its run is accepted; show it
+        return game_view(game, position(game))
+    return game_view(replace(game, moves=[*game.moves, *body["moves"]]), state)
+
+
+def _playable(game_id: str, expected_moves: int | None) -> StoredGame:
+    """The caller's game, still played, with ``expected_moves`` moves if the request names a count."""
+    game = _own_game(game_id)
+    if expected_moves is not None and expected_moves != len(game.moves):
+        raise GameMoved(len(game.moves))
+    if game.status != PLAYING:
+        raise GameOver(game.status)
+    return game
+
+
+@blp.route("/<game_id>/forfeit", methods=["POST"])
+@blp.doc(security=BEARER)
+@token_required
+@blp.arguments(ForfeitSchema())
+@blp.response(200, GameSchema, description="Forfeited: the game's run is queued for verification (R18)")
+@error_response(blp, 409, "expected_moves differs from the moves played, or the game is over")
+@error_response(blp, 404, "No such game, or not yours")
+@error_response(blp, 401, "No or wrong player token")
+def forfeit(body, game_id):
+    """Give the game up (R18): it scores as dying at once; a free game's seed is revealed."""
+    play_moves(db(), _playable(game_id, body["expected_moves"]), [], FORFEIT, request_id=request_id())  # R18
+    game = load_game(db(), game_id)
+    return game_view(game, position(game))

@@ -1,0 +1,35 @@
+"""``/v1/daily/sealed``: the sealed daily's commitment, and its seed once the day is over."""
+
+from datetime import date
+
+from schemas.games import SealedDailySchema
+
+from .api import Blueprint, error_response
+from .context import referee
+from .daily import begun_day
+from .daily_seed import revealed, sealed_seed, today
+from .dealer import commitment
+
+blp = Blueprint("sealed", __name__, url_prefix="/v1/daily",
+                description="The sealed daily: dealt by the server, committed before play, revealed after its day")
+
+
+def _sealed(day: date) -> dict:
+    seed = sealed_seed(referee().sealed_secret(), day)
+    return {"date": day.isoformat(), "commitment": commitment(seed), "seed": seed if revealed(day) else None}
+
+
+@blp.route("/sealed")
+@blp.response(200, SealedDailySchema)
+def current():
+    """Today's (UTC) sealed daily: its commitment; the seed stays null all day."""
+    return _sealed(today())
+
+
+@blp.route("/<day>/sealed")
+@blp.response(200, SealedDailySchema)
+@error_response(blp, 404, "A day not begun yet")
+@error_response(blp, 422, "Not a calendar date (errors under day)")
+def of_day(day):
+    """A day's sealed daily: its commitment, and its seed once that UTC day is over."""
+    return _sealed(begun_day(day))

@@ -1,0 +1,42 @@
+"""``/v1/seeds/<seed>/leaderboard``: everyone's best open run on one deal, the fair comparison for open seeds."""
+
+from flask import jsonify
+from flask_smorest import abort
+
+import scoundrel
+from schemas.paging import SeedAroundArgs, SeedBoardArgs
+from schemas.runs import BoardPositionSchema, SeedBoardSchema
+from store import board_page, seed_board
+
+from .api import Blueprint, error_response
+from .context import db
+from .places import place_or_404
+
+blp = Blueprint("seeds", __name__, url_prefix="/v1/seeds", description="Boards of one deal")
+
+
+def _valid_seed(seed: str) -> str:
+    if not scoundrel.is_valid_seed(seed):
+        abort(404, message="No such seed: a seed is 1-64 characters from A-Z a-z 0-9 _ -.")
+    return seed
+
+
+@blp.route("/<seed>/leaderboard")
+@blp.arguments(SeedBoardArgs(), location="query")
+@blp.response(200, SeedBoardSchema)
+@error_response(blp, 404, "Not a seed")
+def page(args, seed):
+    """Each player's best verified open run on this seed and variant: everyone played the same deck."""
+    board = seed_board(args["variant"], _valid_seed(seed))
+    total, entries = board_page(db(), board, args["offset"], args["limit"])
+    return jsonify(seed=seed, variant=args["variant"], total=total, entries=entries)
+
+
+@blp.route("/<seed>/leaderboard/players/<name>")
+@blp.arguments(SeedAroundArgs(), location="query")
+@blp.response(200, BoardPositionSchema)
+@error_response(blp, 404, "Not a seed, or the player is not on its board")
+def position(args, seed, name):
+    """A player's rank on the seed's board and the places around it."""
+    return place_or_404(seed_board(args["variant"], _valid_seed(seed)), name, args["around"],
+                        f"{name!r} has no verified open {args['variant']} run on this seed.")

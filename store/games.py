@@ -1,0 +1,215 @@
+"""Dealt games: the server's record of a game it deals card by card (issue 10).
+
+One hash per game (``keys.game``) holds all of it: player, variant,
+challenge and date, the seed, the status, the times of the deal and of the
+last move, and the log of moves: per move one character (``MOVE_CODES``)
+and the milliseconds since the move before, in fields of at most 64 bytes
+so Redis keeps the hash in its compact encoding (``play_moves.lua``). The position is not stored: the service deals
+the seed and replays the moves on every request (about 50 µs), so there is
+one source of truth and a game in play stays well under 1 KB.
+
+A move is a compare-and-set on the move count the caller judged the game
+at (``play_moves.lua``): of two requests racing on one game, one applies
+and the other gets ``GameMoved``. The move that ends a game (or a forfeit)
+moves it from ``games_playing`` to ``games_ending`` in that same script;
+its run is then accepted exactly like a submitted one (``accept_runs``:
+the same record, audit entry and verification job) and the game leaves
+``games_ending``. A process dying in between leaves the game there, and the
+sweeper (``sweep_games``) accepts its run; accepting it twice finds the
+first (the run id and fingerprint come from the game id).
+"""
+
+import secrets
+from dataclasses import dataclass
+
+import scoundrel
+
+from . import keys, scripts
+from .database import Database
+from .errors import GameMoved, GameOver, NoSuchGame, SealedDailyStarted
+from .players import PLAYERS
+from .runs import Dealt, Submission, accept_runs, now_ms
+from .tokens import queue_holder_lookup
+
+PLAYING = "playing"
+FORFEIT = "forfeit"
+GAME_KEPT = 7 * 24 * 3600  # seconds an ended game is kept (its run keeps the record for good)
+SEALED_KEPT = 2 * 24 * 3600  # seconds the one-a-day mark of a sealed daily game is kept: past its day
+ENDING_GRACE_MS = 10_000  # an ended game whose run is not accepted after this is the sweeper's
+SWEEP_BATCH = 500  # games looked at per sweep, of each kind
+
+# One character per move: its index in the engine's table of notations
+# (flee, then the cards in deal-v1's canonical order, RULES.md), from "0".
+MOVE_CODES = tuple(scoundrel.MOVES)
+_CODE = {notation: chr(ord("0") + index) for index, notation in enumerate(MOVE_CODES)}
+_NOTATION = {code: notation for notation, code in _CODE.items()}
+
+
+def new_game_id() -> str:
+    """128 random bits: a game's id cannot be guessed."""
+    return secrets.token_hex(16)
+
+
+def is_game_id(text: str) -> bool:
+    return len(text) == 32 and all(c in "0123456789abcdef" for c in text)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A dealt game as stored, with its run's verdict status and score once it has a run."""
+
+    id: str
+    player: str
+    variant: str
+    challenge: str  # "" or "daily" (the sealed daily)
+    date: str  # the sealed daily's UTC date, else ""
+    seed: str
+    moves: list[str]
+    move_gaps: str  # each move's server time, as ``store.runs.move_times`` reads it
+    status: str  # playing, won, lost, forfeit
+    created_ms: int
+    ended_ms: int | None
+    run_status: str | None
+    run_score: int | None
+
+    @property
+    def dealt(self) -> Dealt:
+        return Dealt(self.id, self.challenge, self.date, forfeit=self.status == FORFEIT, dealt_ms=self.created_ms,
+                     move_gaps=self.move_gaps)
+
+    @property
+    def run_id(self) -> str | None:
+        """The game's run, once it has ended."""
+        return self.dealt.run_id if self.status != PLAYING else None
+
+
+def _stored_game(game_id: str, fields: dict, run: list) -> StoredGame:
+    created = int(fields["created_ms"])
+    log = "".join(fields[f"log{chunk}"] for chunk in range(int(fields["chunks"]) + 1))
+    entries = log.split(",")[:-1]  # each: the move's character, then its gap in ms
+    return StoredGame(
+        id=game_id, player=fields["player"], variant=fields["variant"], challenge=fields["challenge"],
+        date=fields["date"], seed=fields["seed"], moves=[_NOTATION[entry[0]] for entry in entries],
+        move_gaps=" ".join(entry[1:] for entry in entries), status=fields["status"], created_ms=created,
+        ended_ms=int(fields["ended_ms"]) if fields.get("ended_ms") else None,
+        run_status=run[0] or None, run_score=int(run[1]) if run[1] not in (None, "") else None,
+    )
+
+
+def _read_game(pipe, game_id: str) -> None:
+    pipe.hgetall(keys.game(game_id))
+    pipe.hmget(keys.run(Dealt(game_id).run_id), "status", "score")
+
+
+def load_game(db: Database, game_id: str) -> StoredGame | None:
+    """The game with its run's status and score, in one round trip; None if there is none."""
+    if not is_game_id(game_id):
+        return None
+    with db.redis.pipeline(transaction=False) as pipe:
+        _read_game(pipe, game_id)
+        fields, run = pipe.execute()
+    return _stored_game(game_id, fields, run) if fields else None
+
+
+def load_game_as(db: Database, game_id: str, token: str) -> tuple[str | None, StoredGame | None]:
+    """``(the token's player or None, the game or None)`` in one round trip: a move's
+    authentication and read together, so that a move costs this and its compare-and-set."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        holder = queue_holder_lookup(pipe, PLAYERS, token)
+        if is_game_id(game_id):
+            _read_game(pipe, game_id)
+        owner, *game = pipe.execute()
+    player = holder(owner)
+    if not game or not game[0]:
+        return player, None
+    return player, _stored_game(game_id, *game)
+
+
+def start_game(db: Database, player: str, variant: str, seed: str, *, challenge: str = "", date: str = "") -> str:
+    """Store a new game dealt from ``seed``; its id.
+
+    A sealed daily game (``challenge="daily"``) is one per player and day:
+    a second start raises ``SealedDailyStarted`` with the first one's id.
+    """
+    game_id, created = new_game_id(), now_ms()
+    sealed = challenge == "daily"
+    fields = {"player": player, "variant": variant, "challenge": challenge, "date": date, "seed": seed,
+              "status": PLAYING, "created_ms": created, "last_ms": created, "count": 0, "chunks": 0, "log0": ""}
+    reply = scripts.start_game(db.redis, game_id=game_id, created_ms=created,
+                               sealed_key=keys.sealed_game(date, player) if sealed else None,
+                               sealed_ttl=SEALED_KEPT, fields=fields)
+    if reply[0] == "existing":
+        raise SealedDailyStarted(reply[1])
+    return game_id
+
+
+def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "") -> None:
+    """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
+    (none and ``FORFEIT`` for a forfeit, R18).
+
+    Raises ``GameMoved`` when the game changed since it was loaded,
+    ``GameOver`` when it has ended, ``NoSuchGame``. A game that ends here
+    gets its run (``finish_game``).
+    """
+    reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
+                               codes="".join(_CODE[move] for move in moves), at_ms=now_ms(), status=status,
+                               ended_ttl=GAME_KEPT)
+    if reply[0] == "missing":
+        raise NoSuchGame(game.id)
+    if reply[0] == "over":
+        raise GameOver(reply[1])
+    if reply[0] == "moved":
+        raise GameMoved(int(reply[1]))
+    if status != PLAYING:
+        finish_game(db, game.id, request_id=request_id)
+
+
+def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
+    """Accept the run of an ended game, as a submission is accepted, and take it off ``games_ending``.
+
+    Idempotent: a run already accepted is found again (its id is the game's
+    ``Dealt.run_id``). A game gone or still played just leaves the list.
+    """
+    game = load_game(db, game_id)
+    if game is not None and game.status != PLAYING:
+        submission = Submission(game.seed, game.variant, game.moves, dealt=game.dealt)
+        accept_runs(db, game.player, [submission], request_id=request_id)
+    db.redis.zrem(keys.games_ending(), game_id)
+
+
+def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
+    """Forfeit the games left without a move for ``idle_seconds`` (R18), and accept
+    the run of every ended game still waiting for one; ``(forfeited, finished)``.
+
+    Safe in several workers at once: a forfeit is the same compare-and-set
+    as a move, so a player's move that lands first wins, and accepting a
+    run twice finds the first.
+    """
+    now = now_ms()
+    forfeited = 0
+    idle = db.redis.zrangebyscore(keys.games_playing(), "-inf", now - int(idle_seconds * 1000),
+                                  start=0, num=SWEEP_BATCH)
+    for game_id in idle:
+        game = load_game(db, game_id)
+        if game is None or game.status != PLAYING:
+            db.redis.zrem(keys.games_playing(), game_id)
+            continue
+        try:
+            play_moves(db, game, [], FORFEIT, request_id="sweeper")  # R18: no move, forfeit
+            forfeited += 1
+        except (GameMoved, GameOver, NoSuchGame):
+            continue
+    stale = db.redis.zrangebyscore(keys.games_ending(), "-inf", now - ENDING_GRACE_MS, start=0, num=SWEEP_BATCH)
+    for game_id in stale:
+        finish_game(db, game_id, request_id="sweeper")
+    return forfeited, len(stale)
+
+
+def game_bytes(db: Database, game_id: str) -> int:
+    """What one game costs Redis (MEMORY USAGE of its hash), for the benchmark."""
+    return int(db.redis.memory_usage(keys.game(game_id), samples=0) or 0)
+
+
+def playing_index(db: Database) -> tuple[int, int]:
+    """``(games in play, bytes of their index)``, for the benchmark."""
+    return db.redis.zcard(keys.games_playing()), int(db.redis.memory_usage(keys.games_playing(), samples=0) or 0)

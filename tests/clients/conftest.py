@@ -1,0 +1,99 @@
+"""Fixtures for the JS client's tests in a browser: headless Chromium and the example page under a strict CSP."""
+
+import functools
+import re
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from service.security import CONTENT_SECURITY_POLICY
+
+CHROMIUM = Path("/usr/bin/chromium")
+CLIENT = Path(__file__).resolve().parents[2] / "clients" / "js"
+ANSWERED = "Failed to load resource: the server responded with a status of"
+MOVE_LIMIT = 250  # clicks: a game has at most 44 plays plus avoids
+# The service's policy (no inline script or style), widened only to call an API on another local port.
+PAGE_POLICY = f"{CONTENT_SECURITY_POLICY}; connect-src 'self' http://127.0.0.1:*"
+
+
+class _ClientFiles(SimpleHTTPRequestHandler):
+    def end_headers(self):
+        self.send_header("Content-Security-Policy", PAGE_POLICY)
+        super().end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def client_site() -> Iterator[str]:
+    """``clients/js`` served over http as the README says, under PAGE_POLICY: its origin."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_ClientFiles, directory=str(CLIENT)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, client_site):
+    """The example page; the test fails on a script error or any console error but an HTTP status (a CSP violation is one)."""
+    context = browser.new_context()
+    opened = context.new_page()
+    problems: list[str] = []
+
+    def console(message) -> None:
+        # An API answer of 4xx is the page's to handle; the browser logs it all the same.
+        if message.type == "error" and not message.text.startswith(ANSWERED):
+            problems.append(message.text)
+
+    opened.on("console", console)
+    opened.on("pageerror", lambda error: problems.append(str(error)))
+    opened.goto(f"{client_site}/examples/play.html")
+    yield opened
+    context.close()
+    assert problems == []
+
+
+def play_dealt_game(page, api: str, *, name: str, forfeit_after: int | None = None, daily: bool = False) -> str:
+    """Start a dealt game on the page as ``name`` and click legal moves to the end; the verdict text."""
+    from playwright.sync_api import expect
+
+    form = page.locator("#deal")
+    form.locator("[name=baseUrl]").fill(api)
+    form.locator("[name=name]").fill(name)
+    form.locator("[name=daily]").set_checked(daily)
+    form.locator("button").click()
+    status = page.locator("#dealt-status")
+    expect(status).to_contain_text("playing after 0 moves")
+    assert form.locator("[name=token]").input_value(), "the new player's token is shown"
+    for played in range(MOVE_LIMIT):
+        if page.locator("#dealt-check").is_visible():
+            break
+        if played == forfeit_after:
+            page.locator("#dealt-forfeit").click()
+            expect(status).to_contain_text(f"forfeit after {played} moves.")
+        else:
+            page.locator("#dealt-moves button").first.click()
+            expect(status).not_to_contain_text(f" after {played} moves.")
+    verdict = page.locator("#dealt-verdict")
+    expect(verdict).to_contain_text(re.compile("The deal|stays sealed"), timeout=30_000)
+    return verdict.inner_text()

@@ -1,0 +1,317 @@
+"""Dealt games over HTTP against the real service: played to the end with only
+what the API shows, every response checked against the real deck afterwards.
+
+Fair play (README, "Fair play"): no response names a card before it is face
+up, the seed is revealed only when the game is over and matches its
+commitment, and the game's run is verified like a submitted one (R18 for a
+forfeit).
+"""
+
+import hashlib
+import random
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+
+import scoundrel
+import store.games
+from service.daily_seed import sealed_seed, today
+from store import scripts
+from store.games import start_game
+from tests.games.conftest import GAME_IDLE, SEALED_SECRET
+from tests.games.table import Table, assert_nothing_shown_early, cards_in
+from tests.support.games import moderator_token
+
+SEEDS: list[str] = []  # every seed dealt in this module, for the log check at the end
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def committed(seed: str) -> str:
+    return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def moderator(stack) -> str:
+    return moderator_token(stack)
+
+
+def check_run(stack, game: dict, seed: str, headers: dict | None = None) -> dict:
+    """The game's run, verified by the worker with the verdict the engine gives the revealed deal."""
+    run = stack.wait_final(game["run_id"])
+    if headers:
+        run = stack.get(f"/v1/runs/{game['run_id']}", headers=headers).json()
+    verdict = scoundrel.replay(seed, game["moves"], game["variant"], forfeit=game["status"] == "forfeit")
+    assert run["status"] == "verified" and run["outcome"] == game["status"]
+    assert run["score"] == verdict.score and run["origin"] == "dealt" and run["game_id"] == game["id"]
+    return run
+
+
+@pytest.mark.parametrize("variant", scoundrel.VARIANTS)
+def test_free_games_show_no_card_before_it_is_face_up_and_reveal_the_committed_seed(stack, variant):
+    name, token = stack.register()
+    for number in range(4):
+        table = Table(stack, token, random.Random(f"{variant}-{number}"))
+        started = table.start(variant=variant)
+        assert started["seed"] is None and started["cards_left"] == 44 - len(started["room"])
+        final = table.play_to_the_end()
+        seed = final["seed"]
+        SEEDS.append(seed)
+        assert seed is not None and scoundrel.is_valid_seed(seed) and len(seed) == 64
+        assert committed(seed) == started["commitment"] == final["commitment"]
+        assert final["status"] == scoundrel.replay(seed, final["moves"], variant).outcome
+        assert_nothing_shown_early(table, seed)
+        run = check_run(stack, final, seed)
+        shown = stack.get(f"/v1/games/{final['id']}").json()  # anyone may check a revealed game
+        assert shown["seed"] == seed and shown["score"] == run["score"] and shown["run_id"] == run["id"]
+        board = stack.get(f"/v1/leaderboards/{variant}", params={"limit": 100}).json()
+        assert name not in {entry["player"] for entry in board["entries"]}  # never on an open board
+
+
+def test_a_game_is_hidden_from_everyone_but_its_player_while_it_is_played(stack):
+    _, token = stack.register()
+    _, other = stack.register()
+    game = Table(stack, token, random.Random(1)).start()
+    missing = "0" * 32
+    for headers in ({}, bearer(other)):
+        seen = stack.get(f"/v1/games/{game['id']}", headers=headers)
+        absent = stack.get(f"/v1/games/{missing}", headers=headers)
+        assert seen.status_code == absent.status_code == 404
+        assert seen.text.replace(game["id"], missing) == absent.text
+    moved = stack.post(f"/v1/games/{game['id']}/moves", json={"moves": [game["legal_moves"][0]]},
+                       headers=bearer(other))
+    assert moved.status_code == 404
+    assert stack.post(f"/v1/games/{game['id']}/forfeit", json={}, headers=bearer(other)).status_code == 404
+    assert stack.post(f"/v1/games/{game['id']}/moves", json={"moves": ["flee"]}).status_code == 401
+    wrong = bearer("sr_not-a-token")
+    assert stack.post(f"/v1/games/{game['id']}/moves", json={"moves": ["flee"]}, headers=wrong).status_code == 401
+    assert stack.post(f"/v1/games/{game['id']}/forfeit", json={}, headers=wrong).status_code == 401
+    assert stack.get(f"/v1/games/{game['id']}", headers=wrong).status_code == 401
+    assert stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()["status"] == "playing"
+    assert len(game["id"]) == 32  # 128 random bits
+
+
+def test_an_illegal_move_applies_nothing_and_names_only_cards_face_up(stack):
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(2))
+    game = table.start(variant="hard")
+    legal = game["legal_moves"]
+    absent = next(card for card in scoundrel.CANONICAL_ORDER
+                  if card[0] in "SC" and card not in game["room"]) + "b"
+    refused = table.send([legal[0], absent])
+    assert refused.status_code == 422
+    error = refused.json()["error"]
+    assert error["code"] == "card_not_in_room" and error["move_index"] == 1 and error["ruling"] == "R4"
+    refused = table.send(["flee"])  # R14: never in hard
+    assert refused.status_code == 422
+    assert refused.json()["error"] == {"code": "flee_not_allowed", "move_index": 0, "ruling": "R14",
+                                       "message": refused.json()["message"]}
+    bad = table.send(["S8x"])
+    assert bad.status_code == 422 and "moves" in bad.json()["errors"]
+    assert table.reload()["moves"] == []
+    mismatch = table.send([legal[0]], expected_moves=3)
+    assert mismatch.status_code == 409 and mismatch.json()["moves"] == 0
+    assert cards_in(refused.text + bad.text + mismatch.text) <= set(game["room"]) | {absent[:-1]}
+
+
+def test_a_batch_stops_at_the_move_that_deals_new_cards(stack):
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(3))
+    game = table.start(variant="easy")
+    refused = table.send(["flee", "flee"])
+    assert refused.status_code == 422
+    assert refused.json()["error"]["code"] == "room_not_dealt" and refused.json()["error"]["move_index"] == 1
+    assert table.reload()["moves"] == [] and table.reload()["room"] == game["room"]
+    applied = table.send(["flee"])
+    assert applied.status_code == 200 and applied.json()["moves"] == ["flee"]
+
+
+def _race(stack, token: str, game_id: str, bodies: list[dict]) -> list[int]:
+    statuses = [0] * len(bodies)
+    barrier = threading.Barrier(len(bodies))
+
+    def send(index: int) -> None:
+        barrier.wait()
+        statuses[index] = stack.post(f"/v1/games/{game_id}/moves", json=bodies[index], headers=bearer(token)).status_code
+
+    threads = [threading.Thread(target=send, args=(index,)) for index in range(len(bodies))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
+def test_two_racing_moves_never_both_apply(stack):
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(4))
+    game = table.start(variant="easy")
+    for _ in range(12):
+        if game["status"] != "playing":
+            break
+        count = len(game["moves"])
+        first, *rest = game["legal_moves"]
+        second = rest[0] if rest else first
+        statuses = _race(stack, token, game["id"], [{"moves": [first], "expected_moves": count},
+                                                    {"moves": [second], "expected_moves": count}])
+        assert sorted(statuses) == [200, 409], statuses
+        game = table.reload()
+        assert len(game["moves"]) == count + 1 and game["moves"][-1] in (first, second)
+
+
+def test_forfeit_scores_as_dying_at_once_and_reveals_the_seed(stack):
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(5))
+    table.start()
+    table.step()
+    count = len(table.game["moves"])
+    response = table.record(count, stack.post(f"/v1/games/{table.game['id']}/forfeit",
+                                               json={"expected_moves": count}, headers=bearer(token)))
+    assert response.status_code == 200, response.text
+    game = table.game = response.json()
+    assert game["status"] == "forfeit" and game["legal_moves"] == [] and game["seed"] is not None
+    SEEDS.append(game["seed"])
+    assert_nothing_shown_early(table, game["seed"])
+    run = check_run(stack, game, game["seed"])
+    state = scoundrel.Game(game["seed"]).state
+    for move in game["moves"]:
+        scoundrel.apply(state, scoundrel.MOVES[move])
+    assert run["score"] == -sum(scoundrel.VALUE[c] for c in [*state.room, *state.dungeon] if c[0] in "SC")
+    again = stack.post(f"/v1/games/{game['id']}/forfeit", json={}, headers=bearer(token))
+    assert again.status_code == 409
+    assert stack.post(f"/v1/games/{game['id']}/moves", json={"moves": ["flee"]},
+                      headers=bearer(token)).status_code == 409
+
+
+def test_a_game_left_idle_is_forfeited_by_the_sweeper(stack):
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(6))
+    table.start()
+    table.step()
+    deadline = time.monotonic() + GAME_IDLE + 10
+    while time.monotonic() < deadline:
+        game = table.reload()
+        if game["status"] != "playing":
+            break
+        time.sleep(0.2)
+    assert game["status"] == "forfeit" and game["run_id"] is not None
+    SEEDS.append(game["seed"])
+    run = check_run(stack, game, game["seed"])
+    assert run["forfeit"] is True and run["outcome"] == "forfeit"
+
+
+def test_the_sealed_daily_is_one_game_a_day_and_stays_sealed_until_the_day_is_over(stack, moderator):
+    name, token = stack.register()
+    _, other = stack.register()
+    day = today()
+    seed = sealed_seed(SEALED_SECRET, day)  # the test knows the secret; players do not
+    SEEDS.append(seed)
+    sealed = stack.get("/v1/daily/sealed").json()
+    assert sealed == {"date": day.isoformat(), "commitment": committed(seed), "seed": None}
+    assert stack.get(f"/v1/daily/{day.isoformat()}/sealed").json() == sealed
+    assert stack.post("/v1/games", json={"challenge": "daily", "variant": "easy"},
+                      headers=bearer(token)).status_code == 422
+    table = Table(stack, token, random.Random(7))
+    game = table.start(challenge="daily")
+    assert game["challenge"] == "daily" and game["date"] == day.isoformat()
+    assert game["commitment"] == sealed["commitment"]
+    again = stack.post("/v1/games", json={"challenge": "daily"}, headers=bearer(token))
+    assert again.status_code == 409 and again.json()["game_id"] == game["id"]
+    assert Table(stack, other, random.Random(8)).start(challenge="daily")["commitment"] == game["commitment"]
+    final = table.play_to_the_end()
+    assert final["seed"] is None  # the day is not over
+    assert_nothing_shown_early(table, seed)
+    assert stack.get(f"/v1/games/{final['id']}").status_code == 404
+    assert stack.get(f"/v1/games/{final['id']}", headers=bearer(other)).status_code == 404
+    check_run(stack, final, seed, headers=bearer(moderator))
+    public = stack.get(f"/v1/runs/{final['run_id']}")
+    assert public.json()["seed"] is None and public.json()["moves"] is None
+    assert seed not in public.text and not cards_in(public.text)
+    listed = stack.get(f"/v1/players/{name}/runs").json()["runs"][0]
+    assert listed["seed"] is None and listed["moves"] is None
+    assert stack.get(f"/v1/runs/{final['run_id']}/replay").status_code == 403
+    assert seed not in stack.get(f"/runs/{final['run_id']}").text
+    replay = stack.get(f"/v1/runs/{final['run_id']}/replay", headers=bearer(moderator)).json()
+    assert replay["seed"] == seed and len(replay["move_times"]) == len(final["moves"])
+    assert stack.get(f"/v1/runs/{final['run_id']}/audit-log").status_code == 200
+
+
+def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
+    name, token = stack.register()
+    yesterday = today() - timedelta(days=1)
+    seed = sealed_seed(SEALED_SECRET, yesterday)
+    SEEDS.append(seed)
+    revealed = stack.get(f"/v1/daily/{yesterday.isoformat()}/sealed").json()
+    assert revealed == {"date": yesterday.isoformat(), "commitment": committed(seed), "seed": seed}
+    assert stack.get(f"/v1/daily/{(today() + timedelta(days=1)).isoformat()}/sealed").status_code == 404
+    assert stack.get("/v1/daily/2026-02-30/sealed").status_code == 422
+    # A game started before midnight and finished after it: made in the store, played over HTTP.
+    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=yesterday.isoformat())
+    table = Table(stack, token, random.Random(9))
+    table.game = {"id": game_id, "moves": []}
+    table.game = table.reload()
+    assert table.game["seed"] is None
+    final = table.play_to_the_end()
+    assert final["seed"] == seed and committed(seed) == final["commitment"]
+    assert_nothing_shown_early(table, seed)
+    run = check_run(stack, final, seed)
+    assert run["seed"] == seed and run["moves"] == final["moves"]
+    assert stack.get(f"/v1/runs/{final['run_id']}/replay").status_code == 200
+
+
+def test_a_game_in_play_stays_under_a_kilobyte(stack):
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(10))
+    table.start(variant="easy")
+    db = stack.database()
+    while table.game["status"] == "playing" and len(table.game["moves"]) < 45:
+        table.step()
+        if table.game["status"] == "playing":
+            assert store.games.game_bytes(db, table.game["id"]) <= 1024
+
+
+def test_no_log_line_names_a_seed_or_a_card(stack):
+    logs = "".join(path.read_text() for path in stack.root.glob("*.log"))
+    assert "/v1/games" in logs and len(SEEDS) >= 14
+    assert not [seed for seed in SEEDS if seed in logs]
+    assert not cards_in(logs)
+
+
+def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack, monkeypatch):
+    """A process dying between the move that ends a game and accepting its run loses nothing."""
+    name, token = stack.register()
+    db = stack.database()
+    game = Table(stack, token, random.Random(11)).start()
+    stored = store.games.load_game(db, game["id"])
+    # The ending move's script alone, as if the API died before accepting the run:
+    # (now: the workers' own sweeper would take it after its 10 s of grace)
+    scripts.play_moves(db.redis, game_id=game["id"], played=0, codes="", at_ms=int(time.time() * 1000),
+                       status="forfeit", ended_ttl=60)
+    assert stack.get(f"/v1/players/{name}/runs").json()["total"] == 0
+    monkeypatch.setattr(store.games, "ENDING_GRACE_MS", 0)
+    assert store.games.sweep_games(db, 3600) == (0, 1)
+    store.games.finish_game(db, stored.id)  # again: the same run, not a second one
+    runs = stack.get(f"/v1/players/{name}/runs").json()
+    assert runs["total"] == 1 and runs["runs"][0]["game_id"] == game["id"]
+    assert stack.wait_final(runs["runs"][0]["id"])["outcome"] == "forfeit"
+    assert store.games.sweep_games(db, 3600) == (0, 0)
+
+
+def test_a_game_never_grows_past_the_moves_a_run_may_have(stack):
+    """Easy allows avoiding forever; a dealt game stops at RULES.md's 200 moves, so its run can be verified."""
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(13))
+    table.start(variant="easy")
+    for _ in range(scoundrel.MAX_MOVES):
+        assert table.send(["flee"]).status_code == 200
+        table.game["moves"].append("flee")
+    refused = table.send(["flee"])
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "too_many_moves"
+    response = stack.post(f"/v1/games/{table.game['id']}/forfeit", json={}, headers=bearer(token))
+    assert response.status_code == 200
+    run = stack.wait_final(response.json()["run_id"])
+    assert run["status"] == "verified" and run["outcome"] == "forfeit" and run["moves"] == ["flee"] * 200
