@@ -21,7 +21,8 @@ COPY worker ./worker
 COPY cli ./cli
 COPY settings ./settings
 COPY verification ./verification
-RUN pip install . && rm -rf build *.egg-info
+# with the PostgreSQL driver: compose keeps the archive in PostgreSQL
+RUN pip install .[postgresql] && rm -rf build *.egg-info
 
 # A user without privileges: the service never needs root.
 RUN useradd --create-home --uid 10001 --user-group scoundrel

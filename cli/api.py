@@ -74,9 +74,14 @@ def _logging(level: str, log_format: str, access_log: str) -> dict:
 
 
 def run(args) -> int:
-    from gunicorn.app.base import BaseApplication  # imported here: other commands don't need it
+    # imported here: other commands don't need them
+    from gunicorn.app.base import BaseApplication
+
+    from store.archive import Archive
 
     settings = settings_for(args)
+    # The archive's schema, once, before gunicorn starts its workers (the workers do the same).
+    Archive(settings.resolved_archive_url()).upgrade()
     # ``scoundrel up`` binds the port itself (so it knows the API answering there is its own)
     # and hands the listening socket down as --fd.
     bind = f"fd://{args.fd}" if args.fd is not None else f"{args.host}:{args.port}"

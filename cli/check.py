@@ -25,6 +25,7 @@ def run(args) -> int:
     from store.database import BULK_TIMEOUT
 
     db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
+    db.archive.upgrade()
     if args.place_seed_boards:
         print(f"scoundrel check: {place_on_seed_boards(db)} seed board place(s) recomputed")
     problems = check(db, args.pending_limit)
@@ -33,15 +34,18 @@ def run(args) -> int:
         for problem in problems:
             print(f"  - {problem}", file=sys.stderr)
         return 1
-    print("scoundrel check: the boards match the runs; no run pending too long")
+    print("scoundrel check: the boards match the runs; every run is in Redis or the archive, not both; "
+          "no run pending too long")
     return 0
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "check", help="check the boards against the stored runs",
-        description="Recompute every board from the stored runs and compare; report runs pending too long. "
-                    "Exits 1 with a report on any mismatch. Redis: REDIS_URL, else the one scoundrel up runs.")
+        description="Recompute every board from the stored runs and compare; check every run is in Redis or "
+                    "the archive, not both, and every board place names a run in Redis; report runs pending "
+                    "too long. Exits 1 with a report on any mismatch. Redis: REDIS_URL, else the one scoundrel "
+                    "up runs; the archive: SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory.")
     parser.add_argument("--pending-limit", type=_seconds, default=Settings.from_env().pending_timeout * 5,
                         help="seconds a run may be pending before it counts as stuck (default: %(default)s)")
     parser.add_argument("--place-seed-boards", action="store_true",

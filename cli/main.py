@@ -7,7 +7,7 @@ dependencies (Flask, RQ, the service) inside ``func``, not at the top:
 ``scoundrel deal`` should not wait for a web framework to load.
 
 A command that fails for a reason outside the program (Redis unreachable,
-a setting that makes no sense, a file it cannot write) ends here with one
+the archive unreachable, a setting that makes no sense, a file it cannot write) ends here with one
 line naming the cause and status 1, not a traceback: ``failure_message``
 knows those errors, once for every command.
 """
@@ -16,9 +16,9 @@ import argparse
 import os
 import sys
 
-from . import api, check, deal, moderator, replay, reverify, up, verify, worker
+from . import api, archive, check, deal, moderator, replay, reverify, up, verify, worker
 
-COMMANDS = (deal, verify, replay, api, worker, up, moderator, check, reverify)
+COMMANDS = (deal, verify, replay, api, worker, up, moderator, check, reverify, archive)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,6 +43,12 @@ def failure_message(error: BaseException, args: argparse.Namespace | None) -> st
         settings = Settings.from_env(getattr(args, "data_dir", None))
         return (f"cannot reach Redis ({settings.redis_url_source}): {error} "
                 f"Start it (scoundrel up), or point REDIS_URL or --data-dir at a running one.")
+    sqlalchemy = sys.modules.get("sqlalchemy")  # likewise: only a command that opened the archive
+    if sqlalchemy is not None and isinstance(error, sqlalchemy.exc.OperationalError):
+        url = sqlalchemy.make_url(Settings.from_env(getattr(args, "data_dir", None)).resolved_archive_url())
+        cause = str(error.orig or error).strip().splitlines()[0]
+        return (f"cannot reach the archive ({url.render_as_string(hide_password=True)}): {cause}. "
+                f"Start it, or point SCOUNDREL_ARCHIVE_URL at a running one.")
     if isinstance(error, OSError) and error.strerror:
         return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
     return None

@@ -174,7 +174,8 @@ class Supervisor:
         self.server = server  # the private Redis's binary; None with REDIS_URL
         self.redis = None if server is None else RedisServer(data_dir / "redis", persistent=True, binary=server.path)
         self.redis_url = redis_url or self.redis.url  # type: ignore[union-attr]  # one of the two is given
-        self.env = {**os.environ, "REDIS_URL": self.redis_url}
+        # the children's archive, unless SCOUNDREL_ARCHIVE_URL names one: SQLite in this data directory
+        self.env = {**os.environ, "REDIS_URL": self.redis_url, "SCOUNDREL_DATA_DIR": str(data_dir)}
         self.api: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
         self.stop_requested = False

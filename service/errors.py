@@ -4,7 +4,7 @@ Each store error (``store.errors``) has its HTTP status in ``STORE_ERROR_STATUS`
 and answers in the one error shape with the sentence it carries (and, for a
 422, its field errors), so a view just lets it propagate.
 
-Redis being unreachable is a 503 with ``Retry-After`` (the client should try
+Redis (or the archive, for a run that lives there) being unreachable is a 503 with ``Retry-After`` (the client should try
 again), never a 500 and never a hang: the Redis clients time out first. Any
 other unexpected exception is a 500 in the same JSON shape as every error,
 with the request id to quote and nothing of the exception itself (the log
@@ -19,6 +19,7 @@ import flask_smorest
 from flask import Flask, current_app, g, jsonify
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from sqlalchemy.exc import OperationalError as ArchiveUnavailable
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from store.errors import (
@@ -72,7 +73,7 @@ def _store_refused(error: StoreError):
 
 
 def _storage_unavailable(error):
-    log.warning("redis unavailable: %s", error)
+    log.warning("storage unavailable: %s", str(error).splitlines()[0])
     response = jsonify(
         code=503, status="Service Unavailable", message="Storage is unavailable; try again shortly."
     )
@@ -95,3 +96,4 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(InternalServerError, _internal_error)
     app.register_error_handler(RedisConnectionError, _storage_unavailable)
     app.register_error_handler(RedisTimeoutError, _storage_unavailable)
+    app.register_error_handler(ArchiveUnavailable, _storage_unavailable)

@@ -5,7 +5,7 @@ from flask import g
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
 from store import get_run
-from store.audit import audit_log
+from store.history import run_audit_log
 from store.moderation import restore_run
 from store.runs import dealt_move_times
 from verification import reverify_run
@@ -44,8 +44,7 @@ def replay(run_id):
 @error_response(blp, 404, "No such run")
 def audit(run_id):
     """Every change of the run, oldest first; public, as runs are."""
-    get_run(db(), run_id)
-    return {"run_id": run_id, "entries": audit_log(db(), run_id)}
+    return {"run_id": run_id, "entries": run_audit_log(db(), run_id)}
 
 
 @blp.route("/<run_id>/restore", methods=["POST"])

@@ -63,7 +63,7 @@ def running_redis_url(data_dir: str) -> str | None:
 class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
     redis_url_source: str = "the default"  # where redis_url came from, for messages: REDIS_URL, a data directory's file
-    data_dir: str = DEFAULT_DATA_DIR  # where ``scoundrel up`` keeps its Redis's data and URL
+    data_dir: str = DEFAULT_DATA_DIR  # where ``scoundrel up`` keeps its Redis's data and URL, and the SQLite archive
     queue: str = "verify"
     job_timeout: int = 30  # seconds a verification job may run
     daily_secret: str = ""  # empty: a random secret is generated once and kept in Redis
@@ -85,6 +85,13 @@ class Settings:
     api_threads: int = 4  # threads per gunicorn process
     access_log: str = ""  # gunicorn's access log ("-" for stderr, or a file); empty: off
     color: bool = True  # False when NO_COLOR is set (https://no-color.org): terminal output stays plain
+    archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
+    hot_days: float = 30.0  # days a finished run stays in Redis unless it holds a board place
+    archive_interval: float = 3600.0  # seconds between a worker's retention passes
+
+    def resolved_archive_url(self) -> str:
+        """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
+        return self.archive_url or sqlite_archive_url(Path(self.data_dir).expanduser())
 
     @property
     def redis_url_given(self) -> bool:
@@ -126,4 +133,12 @@ class Settings:
             api_threads=_env_int("SCOUNDREL_API_THREADS", cls.api_threads),
             access_log=os.environ.get("SCOUNDREL_ACCESS_LOG", ""),
             color="NO_COLOR" not in os.environ,
+            archive_url=os.environ.get("SCOUNDREL_ARCHIVE_URL", ""),
+            hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days),
+            archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
         )
+
+
+def sqlite_archive_url(directory: str | os.PathLike) -> str:
+    """The embedded archive: one SQLite file in ``directory``."""
+    return f"sqlite:///{os.path.join(os.fspath(directory), 'archive.sqlite3')}"

@@ -22,6 +22,7 @@ from .boards import (
 from .daily import daily_secret
 from .database import Database
 from .errors import IdempotencyConflict, NameTaken, StoreError
+from .history import get_run, player_runs
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
 from .packing import LADDER_GAMES
 from .pending import requeue_run
@@ -29,10 +30,8 @@ from .players import create_player, find_player, player_for_token, replace_token
 from .runs import (
     Submission,
     accept_runs,
-    get_run,
     load_run,
     load_runs,
-    player_runs,
     record_verdicts,
     submit_run,
 )

@@ -9,7 +9,7 @@ import json
 
 from . import keys
 from .database import Database
-from .packing import iso_time
+from .packing import iso_time, parse_iso_time
 
 
 def audit_fields(event: str, actor_kind: str, actor: str, at_ms: int,
@@ -36,5 +36,20 @@ def _entry_view(entry_id: str, fields: dict) -> dict:
 
 
 def audit_log(db: Database, run_id: str) -> list[dict]:
-    """Every audit entry of the run, oldest first."""
-    return [_entry_view(entry_id, fields) for entry_id, fields in db.redis.xrange(keys.audit(run_id))]
+    """Every audit entry of the run in Redis, oldest first (``store.history.run_audit_log``: archived too)."""
+    [entries] = audit_logs(db, [run_id])
+    return entries
+
+
+def audit_logs(db: Database, run_ids: list[str]) -> list[list[dict]]:
+    """Every audit entry of each run in Redis, oldest first, in one round trip."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        for run_id in run_ids:
+            pipe.xrange(keys.audit(run_id))
+        return [[_entry_view(entry_id, fields) for entry_id, fields in stream] for stream in pipe.execute()]
+
+
+def stored_entry(entry: dict) -> tuple[str, dict]:
+    """``(stream id, stream fields)`` of an entry as ``audit_log`` shows it: the way back into Redis."""
+    return entry["id"], audit_fields(entry["event"], entry["actor"]["kind"], entry["actor"]["name"],
+                                     parse_iso_time(entry["at"]), entry["before"], entry["after"], entry["detail"])

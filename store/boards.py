@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from . import keys, scripts
 from .database import Database
-from .packing import LADDER_GAMES, iso_time
+from .origins import DEALT
+from .packing import LADDER_GAMES, iso_time, pack
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,53 @@ def board_position(db: Database, board: Board, player: str, around: int) -> dict
     window = _entries(first + 1, reply[2:])
     mine = window[index - first]
     return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
+
+
+def place_checks(run: dict) -> list[tuple[str, str]]:
+    """Every place a run could hold, as ``(key, check)`` pairs: the one list of them.
+
+    ``check`` is ``h`` (the hash at ``key`` names the run for its player: the
+    open, daily, dealt and sealed boards), ``s<packed>`` (the player's rank
+    key on the seed board at ``key`` is the run's own: seed boards keep no run
+    ids) or ``m<member>`` (the run is in the player's ladder window at
+    ``key``). ``holds_place`` and the retention's last check
+    (``scripts.forget_run``) both read it, so a new board is added here and
+    nowhere else.
+    """
+    if run.get("origin") == DEALT:
+        checks = [(keys.dealt_runs(run["variant"]), "h"),
+                  (keys.ladder_window(run["variant"], run["player"]), f"m{run['id']}:{run.get('score', '')}")]
+        if run.get("challenge") == "daily" and run.get("date"):
+            checks.append((keys.sealed_runs(run["date"]), "h"))
+        return checks
+    checks = [(keys.board_runs(run["variant"]), "h")]
+    if run.get("daily"):
+        checks.append((keys.daily_runs(run["daily"]), "h"))
+    if run.get("score") not in (None, ""):
+        checks.append((keys.seed_board(run["variant"], run["seed"]),
+                       f"s{pack(int(run['score']), int(run['submitted_ms']))}"))
+    return checks
+
+
+def _holds(reply: object, run: dict, check: str) -> bool:
+    if check == "h":
+        return reply == run["id"]
+    if check.startswith("s"):
+        return reply is not None and int(float(str(reply))) == int(check[1:])
+    return reply is not None
+
+
+def holds_place(db: Database, runs: list[dict]) -> list[bool]:
+    """Whether each run holds a place on any board (a run holding one stays in Redis), in one round trip."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        for run in runs:
+            for key, check in place_checks(run):
+                if check == "h":
+                    pipe.hget(key, run["player"])
+                else:
+                    pipe.zscore(key, run["player"] if check.startswith("s") else check[1:])
+        replies = iter(pipe.execute())
+    return [any([_holds(next(replies), run, check) for _, check in place_checks(run)]) for run in runs]
 
 
 def _ladder_entries(first_rank: int, flat: list) -> list[dict]:

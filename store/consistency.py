@@ -14,6 +14,11 @@ count (a void run is not verified), each on the boards of its origin:
   above), and in its variant's ladder: the player's last ``LADDER_GAMES``
   games by submission time (then run id), their count, and for players with
   that many the ladder key of their sum.
+
+Every run lives in exactly one place, Redis or the archive, and every
+board place names a run in Redis (a run holding a place is never
+archived). A run found in both is a move interrupted by a crash, which the
+next retention pass finishes; it is reported all the same.
 """
 
 from collections import defaultdict
@@ -115,6 +120,31 @@ def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, s
     return problems
 
 
+def _placement_problems(db: Database, runs: list[dict]) -> list[str]:
+    """Runs in both Redis and the archive, and index entries naming a run in neither."""
+    hot = {run["id"] for run in runs}
+    indexed = set(db.redis.zrange(keys.runs(), 0, -1))
+    archived: set[str] = set()
+    for batch in db.archive.run_ids():
+        archived.update(batch)
+    problems = [f"run {run_id} is both in Redis and in the archive (an interrupted move; "
+                f"the next `scoundrel archive` finishes it)" for run_id in sorted(hot & archived)]
+    problems += [f"run {run_id} is in the index of runs but neither in Redis nor in the archive"
+                 for run_id in sorted(indexed - hot - archived)]
+    return problems
+
+
+def _archived_holders(db: Database, boards: set[Board], hot: set[str]) -> list[str]:
+    """Board places naming a run that is not in Redis (archived, or gone)."""
+    problems = []
+    for board in sorted(boards, key=lambda board: board.places):
+        for player, run_id in sorted(db.redis.hgetall(board.runs).items()) if board.runs else []:
+            if run_id not in hot:
+                where = "archived" if db.archive.load([run_id]) else "in neither Redis nor the archive"
+                problems.append(f"{board.places}: {player}'s place names run {run_id}, which is {where}")
+    return problems
+
+
 def _variant_and_player(name: str) -> tuple[str, str]:
     variant, player = name.split(":", 1)
     return variant, player
@@ -160,7 +190,7 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
               for maker in (keys.board, keys.daily_board, keys.dealt_board, keys.sealed_board)
               for places_key in _scan(db, maker("*"))}
     stored |= {_stored_board(places_key) for places_key in _scan(db, keys.seed_board("*", "*"))}
-    problems = []
+    problems = _placement_problems(db, runs) + _archived_holders(db, set(expected) | stored, set(runs_by_id))
     for board in sorted(set(expected) | stored, key=lambda board: board.places):
         problems.extend(_board_problems(db, board, expected.get(board, {}), runs_by_id))
     problems.extend(_ladder_problems(db, expected_ladders(runs)))

@@ -1,9 +1,10 @@
-"""The connection to Redis that every store function takes.
+"""The connection to Redis (and to the archive) that every store function takes.
 
 Two clients share one server: ``redis`` decodes replies to ``str`` for our
 own keys, ``raw`` leaves them as bytes because RQ stores pickled jobs. The
 verification queue lives here too, so that accepting a run and queueing its
-job can be one transaction.
+job can be one transaction. ``archive`` is the SQL archive of the runs that
+left Redis (``store.archive``): a read that misses in Redis looks there.
 """
 
 from typing import Any
@@ -15,6 +16,8 @@ from rq import Callback, Queue
 from rq import Retry as JobRetry
 
 from settings import Settings
+
+from .archive import Archive
 
 VERIFY_JOB = "worker.jobs.verify_runs"
 VERIFY_FAILED = "worker.jobs.verification_failed"
@@ -29,7 +32,7 @@ class Database:
     """Redis clients and the verification queue (the Lua scripts: ``store.scripts``)."""
 
     def __init__(self, url: str, queue_name: str = "verify", job_timeout: int = 30,
-                 socket_timeout: float = 2.0):
+                 socket_timeout: float = 2.0, archive_url: str = "sqlite://"):
         # One immediate retry on a broken connection: after a Redis restart a
         # pooled connection fails once and its replacement works. None on a
         # timeout (a hung Redis would only hang again), and not redis-py's
@@ -44,6 +47,7 @@ class Database:
         self.redis: Any = redis.Redis.from_url(url, decode_responses=True, **options)
         self.raw = redis.Redis.from_url(url, **options)
         self.queue = Queue(queue_name, connection=self.raw, default_timeout=job_timeout)
+        self.archive = Archive(archive_url)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, timeout: float | None = None) -> "Database":
@@ -56,7 +60,7 @@ class Database:
         would cut it off.
         """
         return cls(settings.redis_url, settings.queue, settings.job_timeout,
-                   settings.redis_timeout if timeout is None else timeout)
+                   settings.redis_timeout if timeout is None else timeout, settings.resolved_archive_url())
 
     def enqueue_verification(self, run_ids: list[str], request_id: str = "", pipeline=None, job_id=None):
         """Queue one job verifying ``run_ids`` (in ``pipeline``'s transaction, if given).
@@ -77,3 +81,4 @@ class Database:
     def close(self) -> None:
         self.redis.close()
         self.raw.close()
+        self.archive.dispose()

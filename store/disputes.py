@@ -10,9 +10,10 @@ import secrets
 from . import keys, scripts
 from .database import Database
 from .errors import AlreadyResolved, NoSuchDispute, NoSuchRun, RunPending
+from .history import hot_run
 from .listing import indexed_page
 from .packing import iso_time
-from .runs import now_ms, stored_run
+from .runs import now_ms
 
 # A dispute's statuses: the one home of these words (the schemas and the Lua scripts get them from here).
 OPEN = "open"
@@ -46,7 +47,8 @@ def get_dispute(db: Database, dispute_id: str) -> dict:
 
 
 def file_dispute(db: Database, run_id: str, player: str, reason: str) -> dict:
-    """Open a dispute of ``run_id`` by ``player``. Raises ``NoSuchRun``."""
+    """Open a dispute of ``run_id`` by ``player`` (an archived run comes back to Redis first). Raises ``NoSuchRun``."""
+    hot_run(db, run_id)
     dispute_id = secrets.token_hex(8)
     if not scripts.file_dispute(db.redis, run_id=run_id, dispute_id=dispute_id, player=player, reason=reason,
                                 filed_ms=now_ms(), open_status=OPEN):
@@ -62,10 +64,11 @@ def list_disputes(db: Database, status: str, offset: int, limit: int) -> tuple[i
 
 def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str, note: str) -> dict:
     """Uphold the run, or void it (off every board; the player's next best run takes the place).
+    An archived run comes back to Redis first.
 
     Raises ``NoSuchDispute``, ``AlreadyResolved`` or ``RunPending``.
     """
-    run = stored_run(db, get_dispute(db, dispute_id)["run_id"])
+    run = hot_run(db, get_dispute(db, dispute_id)["run_id"])
     answer = scripts.resolve_dispute(db, dispute_id=dispute_id, run=run, moderator=moderator, decision=decision,
                                      note=note, at_ms=now_ms(), open_status=OPEN, resolved_status=RESOLVED)
     if answer == "resolved":

@@ -235,3 +235,8 @@ def sealed_game(date: str, player: str) -> str:
 def sealed_secret() -> str:
     """String: the secret the sealed daily seeds are derived from when none is configured."""
     return f"{PREFIX}:sealed-secret"
+
+
+def archive_lock() -> str:
+    """String: held (with an expiry) by the one process moving old runs to the archive right now."""
+    return f"{PREFIX}:archive-lock"

@@ -7,16 +7,17 @@ player's board places together (``scripts.restore_run``, ``scripts.reverify_run`
 from . import keys, scripts
 from .database import Database
 from .errors import NotVoid, RunPending
-from .runs import now_ms, stored_run
+from .history import hot_run
+from .runs import now_ms
 from .verdicts import verdict_fields
 
 
 def restore_run(db: Database, run_id: str, moderator: str) -> None:
     """Undo a void: the run is back to its verdict, the player's places recomputed.
 
-    Raises ``NoSuchRun`` or ``NotVoid``.
+    An archived run comes back to Redis first (``hot_run``). Raises ``NoSuchRun`` or ``NotVoid``.
     """
-    answer = scripts.restore_run(db, run=stored_run(db, run_id), moderator=moderator, at_ms=now_ms())
+    answer = scripts.restore_run(db, run=hot_run(db, run_id), moderator=moderator, at_ms=now_ms())
     if answer == "not_void":
         raise NotVoid()
 

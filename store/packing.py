@@ -9,6 +9,8 @@ Lua packs and unpacks it in one place too (``lua/_rank.lua``, where doubles
 are exact as well); a test holds the two equal.
 """
 
+import calendar
+import datetime
 import functools
 import time
 
@@ -55,6 +57,12 @@ def iso_time(ms: int | str | None) -> str | None:
     minutes, millis = divmod(millis, 60_000)
     seconds, millis = divmod(millis, 1000)
     return f"{_iso_date(days)}T{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}Z"
+
+
+def parse_iso_time(text: str) -> int:
+    """Milliseconds since 1970 of a timestamp ``iso_time`` wrote (the inverse, exact to the ms)."""
+    moment = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.UTC)
+    return int(calendar.timegm(moment.timetuple())) * 1000 + moment.microsecond // 1000
 
 
 @functools.lru_cache(maxsize=1024)

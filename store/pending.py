@@ -21,6 +21,7 @@ from rq.job import Job, JobStatus
 from . import keys, scripts
 from .database import Database
 from .errors import NoSuchRun, NotInError
+from .history import find_run
 from .runs import now_ms
 
 MAX_REQUEUES = 3
@@ -67,7 +68,7 @@ def requeue_run(db: Database, run_id: str, moderator: str) -> None:
     Raises ``NoSuchRun``, or ``NotInError`` for a run not in ``error``.
     """
     if not scripts.requeue_run(db.redis, run_id=run_id, at_ms=now_ms(), moderator=moderator):
-        if not db.redis.exists(keys.run(run_id)):
+        if find_run(db, run_id) is None:
             raise NoSuchRun(run_id)
         raise NotInError()
     queue_alone(db, run_id)

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from . import keys, scripts
 from .audit import audit_fields
+from .boards import place_checks
 from .database import Database
-from .errors import IdempotencyConflict, NoSuchRun
-from .listing import indexed_page
+from .errors import IdempotencyConflict
 from .metrics import latency_bucket
 from .origins import DEALT
 from .packing import iso_time
@@ -225,28 +225,9 @@ def dealt_move_times(db: Database, run_id: str) -> list[int] | None:
 
 
 def load_run(db: Database, run_id: str) -> dict | None:
-    """The stored fields of a run, as strings, or None."""
+    """The stored fields of a run in Redis, as strings, or None (``store.history``: archived runs too)."""
     fields = db.redis.hgetall(keys.run(run_id))
     return fields or None
-
-
-def stored_run(db: Database, run_id: str) -> dict:
-    """The stored fields of a run, as strings. Raises ``NoSuchRun``: the one "no such run"."""
-    fields = load_run(db, run_id)
-    if fields is None:
-        raise NoSuchRun(run_id)
-    return fields
-
-
-def get_run(db: Database, run_id: str) -> dict:
-    """A run as the API shows it. Raises ``NoSuchRun``."""
-    return run_view(stored_run(db, run_id))
-
-
-def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int, list[dict]]:
-    """``(total, runs)``: a page of the player's runs, newest first."""
-    total, runs = indexed_page(db, keys.player_runs(player), keys.run, offset, limit, newest_first=True)
-    return total, [run_view(fields) for fields in runs]
 
 
 def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> None:
@@ -282,3 +263,35 @@ def load_runs(db: Database, run_ids) -> list[dict | None]:
         for run_id in run_ids:
             pipe.hgetall(keys.run(run_id))
         return [fields or None for fields in pipe.execute()]
+
+
+def submission_key(run: dict) -> str:
+    """The key naming the run a player's game was accepted as (their duplicate check)."""
+    return keys.submission(run["player"], fingerprint(run["seed"], run["variant"], stored_moves(run)))
+
+
+def remove_runs(db: Database, runs: list[tuple[dict, int]]) -> list[str]:
+    """Remove archived runs from Redis with every key each owns, in one round trip.
+
+    ``runs`` holds each run's fields as read (``load_runs``) and how many
+    audit entries were read with them. The one place that knows every key a
+    run owns (its hash, its audit log, its place in the indexes, its
+    duplicate check); ``reinstate_run`` is the way back. Per run 'ok', 'gone'
+    (removed before), or 'changed' / 'holds' (changed since it was read, or it
+    holds a board place now: left as it is).
+    """
+    with db.redis.pipeline(transaction=False) as pipe:
+        for run, audit_count in runs:
+            scripts.forget_run(pipe, run=run, audit_count=audit_count, submission_key=submission_key(run),
+                               place_checks=place_checks(run))
+        return pipe.execute()
+
+
+def reinstate_run(db: Database, run: dict, audit_entries: list[tuple[str, dict]]) -> bool:
+    """Put an archived run back into Redis: its fields (``reinstated_ms`` now), its audit
+    entries (``(stream id, fields)``, ``store.audit.stored_entry``) and its indexes.
+
+    False, writing nothing, when Redis holds the run already.
+    """
+    return scripts.reinstate_run(db.redis, run={**run, "reinstated_ms": str(now_ms())},
+                                 submission_key=submission_key(run), audit_entries=audit_entries)

@@ -37,6 +37,8 @@ _FILE_DISPUTE = LuaScript("file_dispute")
 _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
 _RESTORE_RUN = LuaScript("restore_run")
 _REVERIFY_RUN = LuaScript("reverify_run")
+_FORGET_RUN = LuaScript("forget_run")
+_REINSTATE_RUN = LuaScript("reinstate_run")
 _PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
 _START_GAME = LuaScript("start_game")
 _PLAY_MOVES = LuaScript("play_moves")
@@ -220,6 +222,31 @@ def reverify_run(db: Database, *, run: dict, actor_kind: str, actor: str, at_ms:
                              run["player"])
 
 
+def forget_run(client: Any, *, run: dict, audit_count: int, submission_key: str,
+               place_checks: list[tuple[str, str]]) -> Any:
+    """Remove archived ``run`` (its fields as read, with ``audit_count`` audit entries) and every
+    key it owns: 'ok', 'gone', or 'changed' / 'holds' (a place in ``place_checks``,
+    ``store.boards.place_checks``) changing nothing."""
+    return _FORGET_RUN.run(
+        client,
+        [keys.run(run["id"]), keys.audit(run["id"]), keys.player_runs(run["player"]), keys.runs(), submission_key,
+         *(key for key, _ in place_checks)],
+        [run["id"], run["player"], audit_count, len(place_checks), *(check for _, check in place_checks),
+         *flatten(run)],
+    )
+
+
+def reinstate_run(client: Any, *, run: dict, submission_key: str, audit_entries: list[tuple[str, dict]]) -> bool:
+    """Put an archived run back: its fields, its audit entries ``(stream id, fields)`` and its
+    indexes; False (nothing written) if Redis holds it already."""
+    return bool(_REINSTATE_RUN.run(
+        client,
+        [keys.run(run["id"]), keys.audit(run["id"]), keys.player_runs(run["player"]), keys.runs(), submission_key],
+        [run["id"], run["submitted_ms"], len(run), *flatten(run),
+         *(item for entry_id, fields in audit_entries for item in (entry_id, *flatten(fields)))],
+    ))
+
+
 def place_seed_boards(db: Database, *, player: str) -> int:
     """Recompute the player's place on the seed board of each of their open runs (runs
     verified before seed boards existed); the number of seed boards they are on."""
@@ -235,6 +262,8 @@ def place_seed_boards(db: Database, *, player: str) -> int:
                                         [player])
         if answer != STALE:
             return int(answer)
+
+
 def start_game(client: Any, *, game_id: str, created_ms: int, sealed_key: str | None, sealed_ttl: int,
                fields: dict) -> list:
     """Store a new dealt game as being played: ``['new']``; for a sealed daily game (``sealed_key``, the

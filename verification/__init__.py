@@ -9,8 +9,9 @@ the audit entry change together (``store.moderation``).
 import scoundrel
 from store import Database
 from store.errors import RunPending
+from store.history import hot_run
 from store.moderation import record_reverification
-from store.runs import stored_moves, stored_run
+from store.runs import load_run, stored_moves
 from store.verdicts import verdict_differs, verdict_summary
 
 
@@ -22,11 +23,11 @@ def judge(run: dict) -> dict:
 def reverify_run(db: Database, run_id: str, actor_kind: str, actor: str, *, log_unchanged: bool = True) -> dict:
     """``{"run_id", "changed", "before", "after"}`` for run ``run_id``.
 
-    Raises ``NoSuchRun``, or ``RunPending`` for a run its worker has not
-    judged yet. Without ``log_unchanged`` an unchanged verdict is neither
+    An archived run comes back to Redis first. Raises ``NoSuchRun``, or
+    ``RunPending`` for a run its worker has not judged yet. Without ``log_unchanged`` an unchanged verdict is neither
     written nor logged.
     """
-    run = stored_run(db, run_id)
+    run = hot_run(db, run_id)
     if run["status"] == "pending":
         raise RunPending()
     verdict = judge(run)
@@ -35,4 +36,4 @@ def reverify_run(db: Database, run_id: str, actor_kind: str, actor: str, *, log_
     else:
         changed = False
     return {"run_id": run_id, "changed": changed, "before": verdict_summary(run),
-            "after": verdict_summary(stored_run(db, run_id))}
+            "after": verdict_summary(load_run(db, run_id) or run)}

@@ -10,8 +10,10 @@ a run whose worker was killed mid-job is queued again within
 separate process to deploy, and RQ's own abandoned-job detection (minutes)
 is not waited for. The same timer forfeits the dealt games left idle for
 ``game_idle`` seconds (R18) and accepts the run of any ended game still
-without one (``store.games``). When Redis goes away the worker waits for it and carries
-on; it never needs a restart.
+without one (``store.games``). Every ``archive_interval`` seconds a worker
+also moves old finished runs to the archive (``store.retention``; one
+worker at a time). When Redis goes away the worker waits for it and
+carries on; it never needs a restart.
 """
 
 import logging
@@ -20,12 +22,14 @@ import time
 
 from redis.exceptions import RedisError
 from rq import SimpleWorker
+from sqlalchemy.exc import SQLAlchemyError
 
 from service import json_logs
 from settings import Settings
 from store import Database
 from store.games import sweep_games
 from store.pending import sweep
+from store.retention import scheduled_pass
 
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
 
@@ -47,13 +51,26 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
             log.warning("sweep skipped: redis unavailable", extra={"error": str(error)})
 
 
+def _archive_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:
+    while not stopped.wait(settings.archive_interval):
+        try:
+            tally = scheduled_pass(db, settings.hot_days)
+        except (RedisError, SQLAlchemyError) as error:
+            log.warning("archive pass skipped: storage unavailable", extra={"error": str(error)})
+            continue
+        if tally is not None and tally.archived:
+            log.info("runs archived", extra={"archived": tally.archived, "examined": tally.examined})
+
+
 def run_worker(settings: Settings, burst: bool = False) -> bool:
     """Work the queue until stopped (or, with ``burst``, until it is empty)."""
     json_logs.configure(settings.log_level, settings.log_format)
     db = Database.from_settings(settings)
+    db.archive.upgrade()
     stopped = threading.Event()
     if not burst:
         threading.Thread(target=_sweep_forever, args=(db, settings, stopped), name="sweeper", daemon=True).start()
+        threading.Thread(target=_archive_forever, args=(db, settings, stopped), name="archiver", daemon=True).start()
     try:
         while True:
             try:

@@ -100,3 +100,25 @@ def test_the_image_gets_every_package_the_project_installs():
 def test_dockerignore_keeps_local_state_out_of_the_build_context():
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv"} <= set(ignored)
+
+
+def test_the_archive_is_postgresql_on_a_named_volume_and_the_workers_archive(compose, services):
+    postgres = services["postgres"]
+    assert postgres["image"].startswith("postgres:")
+    volume, target = postgres["volumes"][0].split(":")[:2]
+    assert target == "/var/lib/postgresql/data" and volume in compose["volumes"]
+    assert "pg_isready" in " ".join(_words(postgres["healthcheck"]["test"]))
+    credentials = postgres["environment"]
+    url = (f"postgresql+psycopg://{credentials['POSTGRES_USER']}:{credentials['POSTGRES_PASSWORD']}"
+           f"@postgres:5432/{credentials['POSTGRES_DB']}")
+    for name in ("api", "worker"):
+        assert services[name]["environment"]["SCOUNDREL_ARCHIVE_URL"] == url, name
+        assert float(services[name]["environment"]["SCOUNDREL_HOT_DAYS"]) > 0
+        assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
+
+
+def test_the_image_has_the_postgresql_driver():
+    text = (ROOT / "Dockerfile").read_text()
+    assert "pip install .[postgresql]" in text
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(requirement.startswith("psycopg[binary]") for requirement in extras["postgresql"])

@@ -79,7 +79,8 @@ def test_every_request_is_logged_once(stack):
 def _api_log(stack, env: dict, terminal: bool, tmp_path) -> str:
     """Run ``scoundrel api`` against the stack's Redis, make one request, return what it logged on stderr."""
     port = free_port()
-    environment = {**os.environ, "REDIS_URL": stack.redis.url, "SCOUNDREL_API_WORKERS": "1", **env}
+    environment = {**os.environ, "REDIS_URL": stack.redis.url, "SCOUNDREL_ARCHIVE_URL": stack.archive_url,
+                   "SCOUNDREL_API_WORKERS": "1", **env}
     primary, secondary = pty.openpty() if terminal else (None, None)
     log_file = tmp_path / f"api-{port}.log"
     with open(log_file, "wb") as out:

@@ -1,7 +1,9 @@
 """The real service as separate processes: a throwaway Redis, the API under
 gunicorn and RQ workers, driven over HTTP as a client would.
 
-Never the shared Redis on 6379: every stack starts its own on a free port.
+Never the shared Redis on 6379: every stack starts its own on a free port,
+and its archive is a SQLite file of its own (or the URL a test passes as
+``SCOUNDREL_ARCHIVE_URL``: ``tests.support.postgres`` starts a PostgreSQL).
 """
 
 import os
@@ -32,11 +34,18 @@ class Stack:
         self.job_delay = job_delay
         self.http = requests.Session()
 
+    @property
+    def archive_url(self) -> str:
+        from settings import sqlite_archive_url
+
+        return self.extra_env.get("SCOUNDREL_ARCHIVE_URL") or sqlite_archive_url(self.root)
+
     # processes
 
     def env(self) -> dict:
         # Rate limits far above what a test sends, unless a test sets its own.
-        return {**os.environ, "REDIS_URL": self.redis.url, "SCOUNDREL_API_WORKERS": "1",
+        return {**os.environ, "REDIS_URL": self.redis.url, "SCOUNDREL_ARCHIVE_URL": self.archive_url,
+                "SCOUNDREL_API_WORKERS": "1",
                 "SCOUNDREL_API_THREADS": "8", "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
                 "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", **self.extra_env}
 
@@ -81,7 +90,7 @@ class Stack:
         """Redis again on the same port, from its append-only file."""
         self.redis.start()
 
-    def wait_healthy(self, timeout: float = 20.0) -> None:
+    def wait_healthy(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.api.poll() is not None:
@@ -117,7 +126,7 @@ class Stack:
         from settings import Settings
         from store import Database
 
-        return Database.from_settings(Settings(redis_url=self.redis.url))
+        return Database.from_settings(Settings(redis_url=self.redis.url, archive_url=self.archive_url))
 
     # HTTP
 

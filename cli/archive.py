@@ -1,0 +1,66 @@
+"""``scoundrel archive``: move old finished runs from Redis to the archive now.
+
+The workers do the same on their own every ``SCOUNDREL_ARCHIVE_INTERVAL``
+seconds; this is for an operator who wants it done at once, or with
+another age (``--older-than``). Redis: ``REDIS_URL``, else the one
+``scoundrel up`` runs; the archive: ``SCOUNDREL_ARCHIVE_URL``, else SQLite
+in the data directory. Its schema is brought up to date first.
+"""
+
+import sys
+
+from settings import Settings
+
+from .connecting import add_data_dir_option, settings_for
+
+
+def register(subparsers) -> None:
+    settings = Settings.from_env()
+    parser = subparsers.add_parser(
+        "archive", help="move finished runs older than N days, holding no board place, to the archive",
+        description="Move verified, rejected and void runs submitted more than DAYS days ago that hold no board "
+                    "place from Redis to the archive (SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory), in batches. "
+                    "Safe to interrupt and run again.")
+    parser.add_argument("--older-than", type=_days, default=settings.hot_days, metavar="DAYS",
+                        help="archive runs submitted more than DAYS days ago (default: SCOUNDREL_HOT_DAYS, "
+                             "%(default)g)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_data_dir_option(parser)
+    parser.set_defaults(func=run)
+
+
+def _days(text: str) -> float:
+    days = float(text)
+    if not days >= 0:
+        raise ValueError(text)
+    return days
+
+
+_days.__name__ = "number of days"  # argparse names the type in its error
+
+
+def run(args) -> int:
+    from store import Database
+    from store.database import BULK_TIMEOUT
+    from store.retention import archive_old_runs, due
+
+    db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
+    bar = None
+    try:
+        db.archive.upgrade()
+        total = due(db, args.older_than)
+        if sys.stderr.isatty() and not args.quiet:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, unit=" runs", file=sys.stderr, dynamic_ncols=True)
+        tally = archive_old_runs(db, args.older_than, progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+        db.close()
+    print(f"{tally.archived} runs archived; kept in Redis: {tally.holding} holding a board place, "
+          f"{tally.unfinished} pending or in error, {tally.returned} back from the archive since, "
+          f"{tally.changed} changed meanwhile "
+          f"(of {tally.examined} older than {args.older_than:g} days)")
+    return 0
+

@@ -1,0 +1,163 @@
+"""The archive: finished runs that left Redis, in SQL (SQLite by default, PostgreSQL in production).
+
+``Archive`` is the one connection to it and offers named queries, written
+as SQLAlchemy Core expressions over ``tables``; Alembic's migrations
+(``migrations/``, shipped with the package) build and change its schema,
+applied by ``upgrade`` when a process starts. Writing is idempotent on the
+run id (an upsert), so moving a run out of Redis can be repeated after a
+crash without duplicating it (``store.retention``).
+"""
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.dialects import postgresql, sqlite
+
+from .tables import archived_runs
+
+# Any constant shared by every process of the service: the PostgreSQL advisory lock held while migrating.
+_MIGRATION_LOCK = 0x5C0D_4E1
+
+IDS_BATCH = 10_000  # run ids per query when walking the whole archive
+
+# The queries, built once: a statement built per call costs more than SQLite takes to answer it.
+_LOAD = (sa.select(archived_runs.c.run, archived_runs.c.audit, archived_runs.c.archived_ms)
+         .where(archived_runs.c.run_id.in_(sa.bindparam("run_ids", expanding=True))))
+_PLAYER_NEWEST = (sa.select(archived_runs.c.submitted_ms, archived_runs.c.run_id)
+                  .where(archived_runs.c.player == sa.bindparam("player"))
+                  .order_by(archived_runs.c.submitted_ms.desc(), archived_runs.c.run_id.desc())
+                  .limit(sa.bindparam("count")))
+_PLAYER_COUNT = (sa.select(sa.func.count()).select_from(archived_runs)
+                 .where(archived_runs.c.player == sa.bindparam("player")))
+
+
+@dataclass(frozen=True)
+class ArchivedRun:
+    """A run as the archive keeps it: its stored fields and its audit log as the API shows it."""
+
+    fields: dict[str, str]
+    audit: list[dict]
+    archived_ms: int = 0  # when it was written (``write``'s ``archived_ms``)
+
+    @property
+    def run_id(self) -> str:
+        return self.fields["id"]
+
+
+class Archive:
+    """The archive database: one engine (a connection pool) per process."""
+
+    def __init__(self, url: str):
+        options: dict = {}
+        if url.startswith("sqlite"):
+            # wait for a writer (another process archiving) rather than fail at once
+            options["connect_args"] = {"timeout": 30}
+        self.engine = sa.create_engine(url, **options)
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_wal)
+
+    def upgrade(self) -> None:
+        """Bring the schema to the newest migration; safe while other processes do the same.
+
+        The migrations run in one transaction that first takes a lock (SQLite:
+        ``BEGIN IMMEDIATE``; PostgreSQL: an advisory lock), so a second process
+        waits and then finds nothing left to do.
+        """
+        database = self.engine.url.database
+        if self.engine.dialect.name == "sqlite" and database and database != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(database)), exist_ok=True)
+        with self.engine.connect() as connection:
+            if self.engine.dialect.name == "sqlite":
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            elif self.engine.dialect.name == "postgresql":
+                connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+            config = Config()
+            config.set_main_option("script_location", str(resources.files(__package__).joinpath("migrations")))
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+            connection.commit()
+
+    def write(self, runs: list[ArchivedRun], archived_ms: int) -> None:
+        """Insert or replace ``runs``, committed when this returns: idempotent on the run id."""
+        if not runs:
+            return
+        rows = [{
+            "run_id": run.run_id, "player": run.fields["player"], "variant": run.fields["variant"],
+            "status": run.fields["status"], "submitted_ms": int(run.fields["submitted_ms"]),
+            "archived_ms": archived_ms, "run": run.fields, "audit": run.audit,
+        } for run in runs]
+        insert = (postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert)(archived_runs)
+        replace = insert.on_conflict_do_update(
+            index_elements=[archived_runs.c.run_id],
+            set_={column: insert.excluded[column] for column in
+                  ("player", "variant", "status", "submitted_ms", "archived_ms", "run", "audit")},
+        )
+        with self.engine.begin() as connection:
+            connection.execute(replace, rows)
+
+    def load(self, run_ids: list[str]) -> dict[str, ArchivedRun]:
+        """The archived runs among ``run_ids``, by id."""
+        if not run_ids:
+            return {}
+        with self.engine.connect() as connection:
+            return {row.run["id"]: ArchivedRun(row.run, row.audit, row.archived_ms)
+                    for row in connection.execute(_LOAD, {"run_ids": list(run_ids)})}
+
+    def player_newest(self, player: str, count: int) -> list[tuple[int, str]]:
+        """``(submitted ms, run id)`` of the player's ``count`` newest archived runs, newest first."""
+        with self.engine.connect() as connection:
+            return [(row.submitted_ms, row.run_id)
+                    for row in connection.execute(_PLAYER_NEWEST, {"player": player, "count": count})]
+
+    def player_count(self, player: str) -> int:
+        """How many of the player's runs are archived."""
+        with self.engine.connect() as connection:
+            return connection.execute(_PLAYER_COUNT, {"player": player}).scalar_one()
+
+    def delete(self, run_ids: list[str]) -> None:
+        """Forget ``run_ids`` (runs back in Redis, which holds them now)."""
+        if run_ids:
+            with self.engine.begin() as connection:
+                connection.execute(sa.delete(archived_runs).where(archived_runs.c.run_id.in_(run_ids)))
+
+    def delete_older(self, run_ids: list[str], before_ms: int) -> None:
+        """Forget the rows of ``run_ids`` written before ``before_ms`` (runs Redis holds, left by a crash)."""
+        if run_ids:
+            with self.engine.begin() as connection:
+                connection.execute(sa.delete(archived_runs).where(archived_runs.c.run_id.in_(run_ids),
+                                                                  archived_runs.c.archived_ms < before_ms))
+
+    def delete_row(self, run: ArchivedRun) -> bool:
+        """Forget ``run`` if its row is still the one that was read (not archived anew since)."""
+        with self.engine.begin() as connection:
+            deleted = connection.execute(sa.delete(archived_runs).where(
+                archived_runs.c.run_id == run.run_id, archived_runs.c.archived_ms == run.archived_ms))
+        return deleted.rowcount == 1
+
+    def run_ids(self) -> Iterator[list[str]]:
+        """Every archived run id, in batches, in id order."""
+        last = ""
+        with self.engine.connect() as connection:
+            while True:
+                batch = list(connection.execute(
+                    sa.select(archived_runs.c.run_id).where(archived_runs.c.run_id > last)
+                    .order_by(archived_runs.c.run_id).limit(IDS_BATCH)).scalars())
+                if not batch:
+                    return
+                yield batch
+                last = batch[-1]
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_wal(connection, record) -> None:
+    """Readers (the API) and the archiver's writes go on side by side: write-ahead logging."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()

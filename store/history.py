@@ -1,0 +1,86 @@
+"""A run wherever it lives: in Redis while hot, in the archive once retention moved it.
+
+Reads look in Redis first and fall back to the archive, so ``GET
+/v1/runs/<id>``, a player's runs, the replay, the audit log and the viewer
+answer alike for both. A run in both places (a move interrupted between
+the archive's commit and the Redis delete) is read from Redis, which is
+the truth until the next retention pass finishes the move.
+
+A change to an archived run (a dispute, a moderator's void, restore or
+re-verification) first brings it back into Redis with ``hot_run``, then
+goes the usual way: the run is hot again, and it leaves Redis again like
+any run, ``SCOUNDREL_HOT_DAYS`` after it came back, if it holds no place.
+"""
+
+from . import keys
+from .audit import audit_log, stored_entry
+from .database import Database
+from .errors import NoSuchRun
+from .runs import load_run, load_runs, reinstate_run, run_view
+
+HOT_RUN_ATTEMPTS = 3  # a retention pass may archive the run anew while it comes back: look again
+
+
+def find_run(db: Database, run_id: str) -> dict | None:
+    """The stored fields of a run, hot or archived, or None."""
+    fields = load_run(db, run_id)
+    if fields is not None:
+        return fields
+    archived = db.archive.load([run_id]).get(run_id)
+    return archived.fields if archived else None
+
+
+def get_run(db: Database, run_id: str) -> dict:
+    """A run as the API shows it, hot or archived. Raises ``NoSuchRun``: the one "no such run"."""
+    fields = find_run(db, run_id)
+    if fields is None:
+        raise NoSuchRun(run_id)
+    return run_view(fields)
+
+
+def run_audit_log(db: Database, run_id: str) -> list[dict]:
+    """Every audit entry of a run, hot or archived, oldest first. Raises ``NoSuchRun``."""
+    if load_run(db, run_id) is not None:
+        return audit_log(db, run_id)
+    archived = db.archive.load([run_id]).get(run_id)
+    if archived is None:
+        raise NoSuchRun(run_id)
+    return archived.audit
+
+
+def hot_run(db: Database, run_id: str) -> dict:
+    """The stored fields of a run in Redis, bringing it back from the archive first if it is there.
+
+    Written to Redis before it is deleted from the archive (and only if the
+    archive still holds the row that was read), so a crash in between leaves
+    it in both places, never in neither. Raises ``NoSuchRun``.
+    """
+    for _ in range(HOT_RUN_ATTEMPTS):
+        fields = load_run(db, run_id)
+        if fields is not None:
+            return fields
+        archived = db.archive.load([run_id]).get(run_id)
+        if archived is None:
+            break
+        reinstate_run(db, archived.fields, [stored_entry(entry) for entry in archived.audit])
+        db.archive.delete_row(archived)
+    raise NoSuchRun(run_id)
+
+
+def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(total, runs)``: a page of the player's runs, hot and archived, newest first."""
+    wanted = offset + limit
+    with db.redis.pipeline(transaction=False) as pipe:
+        pipe.zcard(keys.player_runs(player))
+        pipe.zrevrange(keys.player_runs(player), 0, wanted - 1, withscores=True)
+        hot_total, hot = pipe.execute()
+    archived_total = db.archive.player_count(player)
+    newest = {run_id: (submitted, run_id, False) for submitted, run_id in
+              (db.archive.player_newest(player, wanted) if archived_total else [])}
+    newest.update({run_id: (int(submitted), run_id, True) for run_id, submitted in hot})
+    page = sorted(newest.values(), reverse=True)[offset:wanted]
+    hot_ids = [run_id for _, run_id, is_hot in page if is_hot]
+    found = {run_id: fields for run_id, fields in zip(hot_ids, load_runs(db, hot_ids), strict=True) if fields}
+    archived = db.archive.load([run_id for _, run_id, is_hot in page if not is_hot])
+    found.update({run_id: run.fields for run_id, run in archived.items()})
+    return hot_total + archived_total, [run_view(found[run_id]) for _, run_id, _ in page if run_id in found]

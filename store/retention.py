@@ -1,0 +1,131 @@
+"""Retention: finished runs older than ``SCOUNDREL_HOT_DAYS`` leave Redis for the archive.
+
+A verified, rejected or void run submitted (and, if it came back from the
+archive, brought back) longer ago than that moves to the archive unless it
+holds a place on a board (``store.boards.holds_place``); once it loses its
+place it moves at the next pass. Runs move in batches, each in three steps:
+
+1. read the runs and their audit logs from Redis;
+2. write them to the archive and commit (an upsert on the run id);
+3. remove them from Redis (``store.runs.remove_runs``), each only if it is
+   unchanged since step 1 and still holds no place; a run that changed, or
+   won a place meanwhile, stays in Redis and its fresh row is taken back out.
+
+A crash after step 1 leaves everything in Redis; a crash after step 2
+leaves the batch in both places, which reads answer from Redis and the
+next pass finishes (the upsert writes the same rows again; and when such a
+run must stay in Redis after all, an hour later the pass drops its row).
+Nothing is lost and nothing is archived twice.
+
+Workers run a pass every ``SCOUNDREL_ARCHIVE_INTERVAL`` seconds (one at a
+time, under ``keys.archive_lock``); ``scoundrel archive`` runs one by hand.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import keys
+from .archive import ArchivedRun
+from .audit import audit_logs
+from .boards import holds_place
+from .database import Database
+from .runs import load_runs, now_ms, remove_runs
+
+FINISHED = ("verified", "rejected", "void")  # the statuses a run leaves Redis in; pending and error stay
+BATCH = 500  # runs read, written and removed together
+DAY_MS = 86_400_000
+# A row of a run that stays in Redis is left over from an interrupted move once it is this old (ms);
+# a younger one may belong to a pass still running elsewhere, which needs it until it removes the run.
+LEFTOVER_MS = 3_600_000
+
+
+@dataclass
+class Tally:
+    """What a pass did: runs looked at, moved, and kept in Redis (board places, still in play)."""
+
+    examined: int = 0
+    archived: int = 0
+    holding: int = 0  # hold a board place
+    unfinished: int = 0  # pending or in error
+    returned: int = 0  # brought back from the archive more recently than the cutoff
+    changed: int = 0  # changed while being moved: the next pass tries again
+
+
+def due(db: Database, older_than_days: float) -> int:
+    """How many runs were submitted longer ago than ``older_than_days`` (the pass's upper bound)."""
+    return db.redis.zcount(keys.runs(), "-inf", now_ms() - int(older_than_days * DAY_MS))
+
+
+def archive_old_runs(db: Database, older_than_days: float, *, batch: int = BATCH,
+                     progress: Callable[[int], None] | None = None) -> Tally:
+    """Move every finished run older than ``older_than_days`` that holds no board place to the archive.
+
+    Walks the index of runs by submission time up to the cutoff, ``batch``
+    runs at a time; ``progress`` is told how many runs each batch looked at.
+    """
+    cutoff = now_ms() - int(older_than_days * DAY_MS)
+    tally = Tally()
+    low: float | str = "-inf"
+    seen_at_low: set[str] = set()  # runs at the bound already looked at (the bound is inclusive)
+    while True:
+        entries: list[tuple[str, float]] = db.redis.zrangebyscore(  # type: ignore[assignment]
+            keys.runs(), low, cutoff, start=0, num=batch + len(seen_at_low), withscores=True)
+        run_ids = [run_id for run_id, _ in entries if run_id not in seen_at_low]
+        if not run_ids:
+            return tally
+        _archive_batch(db, run_ids, cutoff, tally)
+        if progress is not None:
+            progress(len(run_ids))
+        low = entries[-1][1]
+        seen_at_low = {run_id for run_id, submitted in entries if submitted == low} | (
+            seen_at_low if low == entries[0][1] else set())
+
+
+def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally) -> None:
+    tally.examined += len(run_ids)
+    runs = [run for run in load_runs(db, run_ids) if run is not None]
+    finished = [run for run in runs if run["status"] in FINISHED]
+    tally.unfinished += len(runs) - len(finished)
+    settled = [run for run in finished if int(run.get("reinstated_ms") or 0) < cutoff]
+    tally.returned += len(finished) - len(settled)
+    finished = settled
+    places = holds_place(db, finished)
+    movable = [run for run, holds in zip(finished, places, strict=True) if not holds]
+    tally.holding += len(finished) - len(movable)
+    moving = {run["id"] for run in movable}
+    db.archive.delete_older([run["id"] for run in runs if run["id"] not in moving], now_ms() - LEFTOVER_MS)
+    if not movable:
+        return
+    archived = [ArchivedRun(run, audit) for run, audit in
+                zip(movable, audit_logs(db, [run["id"] for run in movable]), strict=True)]
+    write_archive(db, archived)
+    answers = remove_runs(db, [(run.fields, len(run.audit)) for run in archived])
+    kept = [run.run_id for run, answer in zip(archived, answers, strict=True) if answer in ("changed", "holds")]
+    db.archive.delete(kept)  # still hot: Redis is their one home
+    tally.changed += len(kept)
+    tally.archived += len(archived) - len(kept)
+
+
+def write_archive(db: Database, runs: list[ArchivedRun]) -> None:
+    """Step 2: the batch into the archive, committed (a fault test kills the archiver on either side)."""
+    db.archive.write(runs, now_ms())
+
+
+def scheduled_pass(db: Database, older_than_days: float, lock_seconds: float = 900.0) -> Tally | None:
+    """A worker's pass, one worker at a time: None (nothing done) while another holds the lock.
+
+    The lock's expiry is renewed after every batch, so a long pass keeps it
+    and a worker killed mid-pass frees it within ``lock_seconds``.
+    ``scoundrel archive`` takes no lock: passes side by side are safe, only wasteful.
+    """
+    lock_ms = int(lock_seconds * 1000)
+    if not db.redis.set(keys.archive_lock(), "1", nx=True, px=lock_ms):
+        return None
+
+    def keep_lock(_: int) -> None:
+        db.redis.pexpire(keys.archive_lock(), lock_ms)
+
+    try:
+        return archive_old_runs(db, older_than_days, progress=keep_lock)
+    finally:
+        db.redis.delete(keys.archive_lock())
