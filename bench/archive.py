@@ -22,8 +22,8 @@ import sys
 import time
 
 import sqlalchemy as sa
-from _harness import Client, latencies_ms, percentiles, start_stack
 
+from _harness import Client, latencies_ms, percentiles, start_stack
 from store import Submission, accept_runs, load_runs, record_verdicts
 from store.archive.tables import archived_runs
 from store.retention import archive_old_runs

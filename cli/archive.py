@@ -19,8 +19,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "archive", help="move finished runs older than N days, holding no board place, to the archive",
         description="Move verified, rejected and void runs submitted more than DAYS days ago that hold no board "
-                    "place from Redis to the archive (SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory), in batches. "
-                    "Safe to interrupt and run again.")
+                    "place from Redis to the archive (SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory), "
+                    "in batches. Safe to interrupt and run again.")
     parser.add_argument("--older-than", type=_days, default=settings.hot_days, metavar="DAYS",
                         help="archive runs submitted more than DAYS days ago (default: SCOUNDREL_HOT_DAYS, "
                              "%(default)g)")

@@ -4,11 +4,12 @@ Each store error (``store.errors``) has its HTTP status in ``STORE_ERROR_STATUS`
 and answers in the one error shape with the sentence it carries (and, for a
 422, its field errors), so a view just lets it propagate.
 
-Redis (or the archive, for a run that lives there) being unreachable is a 503 with ``Retry-After`` (the client should try
-again), never a 500 and never a hang: the Redis clients time out first. Any
-other unexpected exception is a 500 in the same JSON shape as every error,
-with the request id to quote and nothing of the exception itself (the log
-has the traceback under that id).
+Redis (or the archive, for a run that lives there) being unreachable is a
+503 with ``Retry-After`` (the client should try again), never a 500 and
+never a hang: the Redis clients time out first. Any other unexpected
+exception is a 500 in the same JSON shape as every error, with the request
+id to quote and nothing of the exception itself (the log has the traceback
+under that id).
 """
 
 import logging

@@ -57,7 +57,7 @@ def due(db: Database, older_than_days: float) -> int:
 
 
 def archive_old_runs(db: Database, older_than_days: float, *, batch: int = BATCH,
-                     progress: Callable[[int], None] | None = None) -> Tally:
+                     progress: Callable[[int], object] | None = None) -> Tally:
     """Move every finished run older than ``older_than_days`` that holds no board place to the archive.
 
     Walks the index of runs by submission time up to the cutoff, ``batch``
@@ -68,7 +68,7 @@ def archive_old_runs(db: Database, older_than_days: float, *, batch: int = BATCH
     low: float | str = "-inf"
     seen_at_low: set[str] = set()  # runs at the bound already looked at (the bound is inclusive)
     while True:
-        entries: list[tuple[str, float]] = db.redis.zrangebyscore(  # type: ignore[assignment]
+        entries: list[tuple[str, float]] = db.redis.zrangebyscore(
             keys.runs(), low, cutoff, start=0, num=batch + len(seen_at_low), withscores=True)
         run_ids = [run_id for run_id, _ in entries if run_id not in seen_at_low]
         if not run_ids:

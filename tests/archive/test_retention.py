@@ -11,7 +11,6 @@ import time
 import pytest
 
 import scoundrel
-
 from store import keys
 from store.archive import ArchivedRun
 from store.runs import load_run
