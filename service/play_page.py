@@ -1,0 +1,26 @@
+"""``/play``: a dealt game in the browser, for people rather than curl.
+
+The page is the same for everyone: the player's name and token stay in the
+browser's storage and every move goes to ``/v1/games`` from the page's
+script, so nothing personal is rendered here and the HTML may be cached by
+anyone (``no-cache``: revalidated, so a new release shows at once).
+
+The script plays through the JavaScript client exactly as it is published
+in ``clients/js/src`` (served at ``/assets/client/``), not a copy of it:
+the wheel ships that directory as package data of ``clients.js.src``, next
+to this package, so the same path holds in a checkout and an installation.
+"""
+
+from pathlib import Path
+
+from flask import Blueprint, render_template
+
+CLIENT_MODULE = Path(__file__).resolve().parents[1] / "clients" / "js" / "src"
+CLIENT_URL = "/assets/client"
+
+blp = Blueprint("play", __name__, static_folder=CLIENT_MODULE, static_url_path=CLIENT_URL)
+
+
+@blp.route("/play")
+def play():
+    return render_template("play.html"), {"Cache-Control": "no-cache"}

@@ -1,0 +1,187 @@
+// The /play page's player: sign-up, the token kept in this browser, and what a refused request means.
+//
+// The token is the player's only key and the referee keeps only its hash, so
+// the copy in localStorage["scoundrel.player"] ({name, token}, shared with
+// the other pages) is the only one: the page says so and offers to show it.
+import { ApiError, registerPlayer } from "./client/index.js";
+
+const PLAYER_KEY = "scoundrel.player";
+const $ = (id) => document.getElementById(id);
+
+/** The storage, or null where the browser refuses it (some private modes, storage turned off). */
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Read a JSON value this page stored, or null. */
+export function recall(key) {
+  try {
+    return JSON.parse(storage()?.getItem(key) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/** Store a JSON value (null removes it); false where the browser keeps nothing. */
+export function remember(key, value) {
+  const store = storage();
+  try {
+    if (value === null) store?.removeItem(key);
+    else store?.setItem(key, JSON.stringify(value));
+    return store !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** The signed-in player, `{name, token}`, or null. */
+export function currentPlayer() {
+  const player = recall(PLAYER_KEY);
+  return player && typeof player.name === "string" && typeof player.token === "string" ? player : null;
+}
+
+/** One sentence a person can act on, for any failure of a request to the referee. */
+export function explain(error) {
+  if (!(error instanceof ApiError)) return `Something went wrong in this page: ${error?.message ?? error}`;
+  const wait = error.retryAfter ? `${error.retryAfter} s` : "a moment";
+  switch (error.status) {
+    case null:
+      return error.code === "timeout"
+        ? "The referee has not judged the game yet: reload the page in a moment to see its verdict."
+        : "The referee did not answer: check the connection and try again.";
+    case 401:
+      return "The referee does not accept this token (a moderator may have replaced it). Forget this player and " +
+        "use the new token, or sign up again.";
+    case 429:
+      return `Too many requests for now: try again in ${wait}.`;
+    case 503:
+      return `The referee is unavailable for a moment: try again in ${wait}.`;
+    default:
+      return error.body?.message ?? error.message;
+  }
+}
+
+/** The reason a sign-up was refused, in words. */
+function refusal(error, name) {
+  if (error instanceof ApiError && error.status === 409) {
+    return `The name “${name}” is taken (names ignore case: “Ada” and “ADA” are one). Choose another.`;
+  }
+  if (error instanceof ApiError && error.status === 422) {
+    return (error.errors?.name ?? [error.message]).join(" ");
+  }
+  return explain(error);
+}
+
+function showError(field, message) {
+  const input = $(`${field}-name`);
+  $(`${field}-error`).textContent = message;
+  if (message) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+}
+
+/**
+ * The player panel. `onChange(player)` is called when someone signs up,
+ * brings a token, or is forgotten (null).
+ */
+export function playerPanel(onChange) {
+  const render = (player) => {
+    $("signed-out").hidden = player !== null;
+    $("signed-in").hidden = player === null;
+    if (player === null) return;
+    $("player-name").textContent = player.name;
+    $("sign-out-name").textContent = player.name;
+    $("token-value").textContent = player.token;
+  };
+  const become = (player, focus) => {
+    if (!remember(PLAYER_KEY, player) && player !== null) {
+      $("page-error").textContent = "This browser does not let the page keep anything: your token is shown below, " +
+        "copy it now, as it will be gone when the page closes.";
+      $("page-error").hidden = false;
+    }
+    render(player);
+    onChange(player);
+    focus?.focus();
+  };
+
+  $("signup").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = $("signup-name").value.trim();
+    if (!name) return showError("signup", "Type a name first.");
+    showError("signup", "Signing up…");
+    try {
+      const player = await registerPlayer(window.location.origin, name);
+      showError("signup", "");
+      $("token-note").textContent = `Signed up as ${player.name}. Your token was made for this browser only: ` +
+        "keep a copy.";
+      become(player, $("token-show"));
+    } catch (error) {
+      showError("signup", refusal(error, name));
+      $("signup-name").focus();
+    }
+  });
+
+  $("signin").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = $("signin-name").value.trim();
+    const token = $("signin-token").value.trim();
+    if (!name || !token) return showError("signin", "Give both the name and its token.");
+    showError("signin", "");
+    $("signin").reset();
+    $("token-note").textContent = "";
+    become({ name, token }, $("token-show"));
+  });
+
+  $("token-show").addEventListener("click", () => {
+    const show = $("token-box").hidden;
+    $("token-box").hidden = !show;
+    $("token-show").setAttribute("aria-expanded", String(show));
+    $("token-show").textContent = show ? "Hide token" : "Show token";
+  });
+
+  $("token-copy").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText($("token-value").textContent);
+      $("token-note").textContent = "The token is copied: paste it somewhere safe.";
+    } catch {
+      $("token-box").hidden = false;
+      $("token-show").setAttribute("aria-expanded", "true");
+      $("token-show").textContent = "Hide token";
+      window.getSelection()?.selectAllChildren($("token-value"));
+      $("token-note").textContent = "This browser did not let the page copy: the token is selected, copy it by hand.";
+    }
+  });
+
+  $("sign-out").addEventListener("click", () => {
+    $("sign-out-confirm").hidden = false;
+    $("sign-out-no").focus();
+  });
+  $("sign-out-no").addEventListener("click", () => {
+    $("sign-out-confirm").hidden = true;
+    $("sign-out").focus();
+  });
+  $("sign-out-yes").addEventListener("click", () => {
+    $("sign-out-confirm").hidden = true;
+    $("token-box").hidden = true;
+    $("token-show").setAttribute("aria-expanded", "false");
+    $("token-show").textContent = "Show token";
+    become(null, $("signup-name"));
+  });
+
+  const player = currentPlayer();
+  render(player);
+  $("player").hidden = false;
+  return {
+    player,
+    /** The referee named the player otherwise (a token brought with a mistyped name): keep its spelling. */
+    rename(name) {
+      const known = currentPlayer();
+      if (known === null || known.name === name) return;
+      remember(PLAYER_KEY, { ...known, name });
+      render({ ...known, name });
+    },
+  };
+}

@@ -1,0 +1,324 @@
+// The /play page: a dealt game played through the JS client (clients/js/src, served at /assets/client/).
+//
+// The referee deals and lists the legal moves; each is a button. After the
+// game the page shows the verdict, and once the seed is revealed checks it
+// against the commitment and replays the game (DealtGame#verifyCommitment).
+import { ConflictError, DAILY, resumeGame, sealedDaily, startGame, waitForVerdict } from "./client/index.js";
+import { cardFace, cardName, kindOf, shortName, valueOf } from "./cards.js";
+import { currentPlayer, explain, playerPanel, recall, remember } from "./play-player.js";
+
+const GAME_KEY = "scoundrel.play.game"; // {player, id}: the game to resume after a reload
+const MAX_HEALTH = 20;
+const $ = (id) => document.getElementById(id);
+
+let player = null;
+let game = null;
+let busy = false;
+
+const api = () => ({ baseUrl: window.location.origin, token: player.token });
+const cardOf = (move) => (move === "flee" ? null : move.replace(/[wb]$/, ""));
+
+function say(message) {
+  $("status").textContent = message;
+}
+
+function fail(message) {
+  $("page-error").textContent = message;
+  $("page-error").hidden = !message;
+}
+
+// ---- the table -------------------------------------------------------------
+
+/** What a move's button says, with what it costs or brings. */
+function moveLabel(move, state) {
+  const card = cardOf(move);
+  const value = valueOf(card);
+  switch (kindOf(card)) {
+    case "potion":
+      return `Drink: up to +${value}`;
+    case "weapon":
+      return state.weapon ? `Equip, dropping ${shortName(state.weapon)}` : "Equip";
+    default:
+      return move.endsWith("w")
+        ? `Fight with ${shortName(state.weapon)}: −${Math.max(0, value - valueOf(state.weapon))}`
+        : `Fight barehanded: −${value}`;
+  }
+}
+
+function moveButton(move, state, place) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = `move ${move.endsWith("b") ? "barehanded" : ""}`.trim();
+  button.dataset.move = move;
+  button.textContent = moveLabel(move, state);
+  if (place <= 4) button.setAttribute("aria-keyshortcuts", move.endsWith("b") && state.legalMoves.includes(`${cardOf(move)}w`)
+    ? `Shift+${place}` : String(place));
+  button.addEventListener("click", () => play(move));
+  return button;
+}
+
+function roomCard(card, place, state) {
+  const item = document.createElement("li");
+  item.className = "room-card";
+  item.append(cardFace(card));
+  const moves = state.legalMoves.filter((move) => cardOf(move) === card);
+  if (moves.length) {
+    const group = document.createElement("div");
+    group.className = "card-moves";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", `${place}: ${cardName(card)}`);
+    group.append(...moves.map((move) => moveButton(move, state, place)));
+    item.append(group);
+  }
+  return item;
+}
+
+function weaponText(state) {
+  if (!state.weapon) return "None: monsters are fought barehanded.";
+  if (!state.lastKill) return `${cardName(state.weapon)}, fresh: it may fight any monster.`;
+  return `${cardName(state.weapon)}; its last kill ${shortName(state.lastKill)}: it fights only monsters below ` +
+    `${valueOf(state.lastKill)} (R10).`;
+}
+
+function gameLabel(state) {
+  const kind = state.challenge === DAILY ? `sealed daily of ${state.date}` : state.variant;
+  return `· ${kind} · ${state.moves.length} moves played`;
+}
+
+function renderTable() {
+  const state = game.state;
+  $("game").hidden = false;
+  $("game-label").textContent = gameLabel(state);
+  $("health").textContent = String(state.health);
+  const fill = $("health-fill");
+  fill.style.width = `${(100 * Math.max(0, state.health)) / MAX_HEALTH}%`; // CSSOM: allowed by the CSP
+  fill.className = `health-fill ${state.health > 12 ? "good" : state.health > 5 ? "low" : "critical"}`;
+  $("weapon").replaceChildren(...(state.weapon ? [cardFace(state.weapon, "small")] : []));
+  $("weapon-note").textContent = weaponText(state);
+  $("cards-left").textContent = String(state.dungeonCount);
+  $("room").replaceChildren(...state.room.map((card, i) => roomCard(card, i + 1, state)));
+  $("avoid").hidden = !state.legalMoves.includes("flee");
+  $("forfeit").hidden = state.over;
+  $("forfeit-confirm").hidden = true;
+  $("start").hidden = !state.over;
+}
+
+/** The buttons a keyboard player moves between, in order. */
+const moveButtons = () => [...document.querySelectorAll("#room button, #avoid:not([hidden])")];
+
+// ---- moves ------------------------------------------------------------------
+
+/** What a move did, from the positions before and after it. */
+function describe(move, before, after) {
+  const card = cardOf(move);
+  const parts = [];
+  if (move === "flee") parts.push(`You avoided the room: ${before.room.map(shortName).join(" ")} go under the dungeon.`);
+  else if (kindOf(card) === "potion") {
+    const healed = after.health - before.health;
+    parts.push(healed ? `You drank ${cardName(card)}: +${healed} health.` : `You drank ${cardName(card)}: no effect.`);
+  } else if (kindOf(card) === "weapon") parts.push(`You equipped ${cardName(card)}.`);
+  else {
+    const how = move.endsWith("w") ? `with ${shortName(before.weapon)}` : "barehanded";
+    const damage = before.health - after.health;
+    parts.push(`You fought ${cardName(card)} ${how}: ${damage ? `−${damage} health` : "no damage"}.`);
+  }
+  if (after.dungeonCount < before.dungeonCount || move === "flee") {
+    parts.push(`New room: ${after.room.map(shortName).join(" ")}.`);
+  }
+  parts.push(`Health ${after.health}.`);
+  if (after.won) parts.push("You are through the dungeon: you won!");
+  else if (after.lost) parts.push("You died.");
+  return parts.join(" ");
+}
+
+/** Run one request on the game; then show it, keep the keyboard's place, and judge it if it ended. */
+async function act(request, describeResult) {
+  if (busy || !game) return;
+  const buttons = moveButtons();
+  const place = buttons.indexOf(document.activeElement);
+  const before = game.state;
+  busy = true;
+  $("game").setAttribute("aria-busy", "true");
+  try {
+    say(describeResult(before, await request()));
+  } catch (error) {
+    say(error instanceof ConflictError
+      ? "The game moved on elsewhere (another tab?): here it is as it stands."
+      : explain(error));
+  } finally {
+    busy = false;
+    $("game").removeAttribute("aria-busy");
+  }
+  renderTable();
+  if (game.over) return finish(true);
+  const after = moveButtons();
+  if (place >= 0 && after.length) after[Math.min(place, after.length - 1)].focus();
+}
+
+const play = (move) => act(() => game.play(move), (before, after) => describe(move, before, after));
+
+/** Keys 1–4 play the card in that place (Shift: barehanded), A avoids; never while typing. */
+function shortcut(event) {
+  if (!game || game.over || event.ctrlKey || event.altKey || event.metaKey) return;
+  if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+  const place = /^Digit([1-4])$/.exec(event.code)?.[1];
+  let move = null;
+  if (place) {
+    const card = game.state.room[Number(place) - 1];
+    const moves = game.state.legalMoves.filter((m) => cardOf(m) === card);
+    move = (event.shiftKey ? moves.find((m) => m.endsWith("b")) : moves[0]) ?? null;
+  } else if (event.code === "KeyA" && !event.shiftKey) {
+    move = game.isLegal("flee") ? "flee" : null;
+  }
+  if (move === null) return;
+  event.preventDefault();
+  play(move);
+}
+
+// ---- the end ------------------------------------------------------------------
+
+const OUTCOMES = {
+  won: (state) => `You won with ${state.health} health.`,
+  lost: (state) => `You died (health ${state.health}).`,
+  forfeit: () => "You gave the game up: it scores as dying at once (R18).",
+};
+
+function check(ok, text) {
+  const item = document.createElement("li");
+  item.className = ok ? "ok" : "bad";
+  item.textContent = `${ok ? "✓" : "✗"} ${text}`;
+  return item;
+}
+
+function note(text) {
+  const item = document.createElement("li");
+  item.textContent = text;
+  return item;
+}
+
+function showRun(run) {
+  $("verdict-score").textContent = run.score === null || run.score === undefined ? "none" : String(run.score);
+  const code = run.error?.code ?? run.outcome;
+  $("verdict-run").replaceChildren(`${run.status}${code ? " · " : ""}`);
+  if (code) {
+    const element = document.createElement("code");
+    element.textContent = code;
+    $("verdict-run").append(element);
+  }
+}
+
+/** The verdict, the seed and the commitment; once the seed is revealed, the browser's own check of the deal. */
+async function finish(focus) {
+  const state = game.state;
+  $("verdict").hidden = false;
+  $("verdict-line").textContent = OUTCOMES[state.status](state);
+  $("verdict-score").textContent = "waiting for the referee…";
+  $("verdict-run").textContent = "…";
+  $("verdict-commitment").textContent = state.commitment;
+  $("verdict-seed").textContent = state.seed ?? `sealed until the UTC day ${state.date} is over`;
+  $("replay-link").href = `/runs/${encodeURIComponent(state.runId)}`;
+  $("checks").replaceChildren(note("Checking the deal…"));
+  if (focus) $("verdict").focus();
+  const { baseUrl, token } = api();
+  try {
+    if (state.seed === null) {
+      showRun(await waitForVerdict(baseUrl, state.runId, { token }));
+      $("checks").replaceChildren(note(`The seed of the sealed daily is revealed once ${state.date} (UTC) is over: ` +
+        "come back to this page then (the game is kept 7 days) and it checks the deal."));
+      return;
+    }
+    const result = await game.verifyCommitment();
+    showRun(result.run);
+    $("checks").replaceChildren(
+      check(result.commitmentMatches, "SHA-256 of the seed is the commitment shown before the first card."),
+      check(!result.mismatches.length, "The seed deals every room this page was shown."),
+      check(result.verdictMatches, "This browser's replay of the moves gives the referee's verdict."),
+      ...result.mismatches.map(({ moves, field, shown, dealt }) => check(false,
+        `After ${moves} moves the referee showed ${field} ${JSON.stringify(shown)}; the seed deals ${JSON.stringify(dealt)}.`)),
+      result.ok ? check(true, "The deal checks out.") : check(false, "The deal does NOT check out."),
+    );
+  } catch (error) {
+    const checkable = state.seed ? ` Check it by hand: printf %s ${state.seed} | sha256sum.` : "";
+    $("checks").replaceChildren(note(`${explain(error)}${checkable}`));
+  }
+}
+
+// ---- starting and resuming ------------------------------------------------------
+
+function show(dealt, message, { focus = true } = {}) {
+  game = dealt;
+  remember(GAME_KEY, { player: player.name, id: game.state.id });
+  panel.rename(game.state.player);
+  $("verdict").hidden = true;
+  renderTable();
+  say(message);
+  if (game.over) return finish(focus);
+  if (focus) moveButtons()[0]?.focus();
+}
+
+async function start(options) {
+  if (busy || !player) return;
+  busy = true;
+  fail("");
+  try {
+    const dealt = await startGame(api(), options);
+    const what = options.challenge ? "today's sealed daily" : `a ${options.variant} game`;
+    show(dealt, `Dealt ${what}. The room: ${dealt.state.room.map(shortName).join(" ")}. Health ${dealt.state.health}.`);
+  } catch (error) {
+    if (error instanceof ConflictError && error.gameId) {
+      const first = await resumeGame(api(), error.gameId).catch(() => null);
+      if (first) {
+        show(first, "You have started today's sealed daily already: one game per player and UTC day. Here it is.");
+        fail("Today's sealed daily is one game per player: this is yours, as it stands.");
+        return;
+      }
+    }
+    fail(explain(error));
+  } finally {
+    busy = false;
+  }
+}
+
+/** The game this browser was playing before a reload, if it is still there. */
+async function resume() {
+  const kept = recall(GAME_KEY);
+  if (!kept || kept.player !== player.name) return;
+  try {
+    show(await resumeGame(api(), kept.id), "Welcome back: the game as you left it.", { focus: false });
+  } catch (error) {
+    if (error.status === 404) remember(GAME_KEY, null); // over and gone (kept 7 days), or never this player's
+    else fail(explain(error));
+  }
+}
+
+function signedIn(who) {
+  player = who;
+  game = null;
+  for (const id of ["game", "verdict"]) $(id).hidden = true;
+  $("start").hidden = player === null;
+  if (player === null) remember(GAME_KEY, null);
+  else resume();
+}
+
+const panel = playerPanel(signedIn);
+
+for (const button of document.querySelectorAll("#start [data-variant]")) {
+  button.addEventListener("click", () => start({ variant: button.dataset.variant }));
+}
+document.querySelector("#start [data-challenge]").addEventListener("click", () => start({ challenge: DAILY }));
+$("avoid").addEventListener("click", () => play("flee"));
+$("forfeit").addEventListener("click", () => {
+  $("forfeit-confirm").hidden = false;
+  $("forfeit-no").focus();
+});
+$("forfeit-no").addEventListener("click", () => {
+  $("forfeit-confirm").hidden = true;
+  $("forfeit").focus();
+});
+$("forfeit-yes").addEventListener("click", () => act(() => game.forfeit(), () => "You gave the game up."));
+document.addEventListener("keydown", shortcut);
+
+sealedDaily({ baseUrl: window.location.origin })
+  .then(({ commitment }) => ($("daily-commitment").textContent = commitment))
+  .catch(() => ($("daily-commitment").textContent = "not available just now"));
+signedIn(currentPlayer());
