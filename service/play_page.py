@@ -2,8 +2,9 @@
 
 The page is the same for everyone: the player's name and token stay in the
 browser's storage and every move goes to ``/v1/games`` from the page's
-script, so nothing personal is rendered here and the HTML may be cached by
-anyone (``no-cache``: revalidated, so a new release shows at once).
+script, so nothing personal is rendered here, and the HTML pages' default
+``Cache-Control: no-cache`` (service/security.py) suits it: any cache may
+keep it, and asks again before reuse, so a new release shows at once.
 
 The script plays through the JavaScript client exactly as it is published
 in ``clients/js/src`` (served at ``/assets/client/``), not a copy of it:
@@ -23,4 +24,4 @@ blp = Blueprint("play", __name__, static_folder=CLIENT_MODULE, static_url_path=C
 
 @blp.route("/play")
 def play():
-    return render_template("play.html"), {"Cache-Control": "no-cache"}
+    return render_template("play.html")

@@ -88,6 +88,7 @@ function gameLabel(state) {
 function renderTable() {
   const state = game.state;
   $("game").hidden = false;
+  $("game").dataset.moves = String(state.moves.length);
   $("game-label").textContent = gameLabel(state);
   $("health").textContent = String(state.health);
   const fill = $("health-fill");
@@ -157,7 +158,7 @@ async function act(request, describeResult) {
 
 const play = (move) => act(() => game.play(move), (before, after) => describe(move, before, after));
 
-/** Keys 1–4 play the card in that place (Shift: barehanded), A avoids; never while typing. */
+/** Keys 1–4 play the card in that place (Shift: a monster barehanded), A avoids; never while typing. */
 function shortcut(event) {
   if (!game || game.over || event.ctrlKey || event.altKey || event.metaKey) return;
   if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
@@ -166,7 +167,7 @@ function shortcut(event) {
   if (place) {
     const card = game.state.room[Number(place) - 1];
     const moves = game.state.legalMoves.filter((m) => cardOf(m) === card);
-    move = (event.shiftKey ? moves.find((m) => m.endsWith("b")) : moves[0]) ?? null;
+    move = (event.shiftKey && moves.find((m) => m.endsWith("b"))) || (moves[0] ?? null);
   } else if (event.code === "KeyA" && !event.shiftKey) {
     move = game.isLegal("flee") ? "flee" : null;
   }
@@ -217,6 +218,7 @@ async function finish(focus) {
   $("verdict-commitment").textContent = state.commitment;
   $("verdict-seed").textContent = state.seed ?? `sealed until the UTC day ${state.date} is over`;
   $("replay-link").href = `/runs/${encodeURIComponent(state.runId)}`;
+  $("replay-link").textContent = state.seed === null ? "The replay (open once the day is over)" : "Watch the replay";
   $("checks").replaceChildren(note("Checking the deal…"));
   if (focus) $("verdict").focus();
   const { baseUrl, token } = api();
@@ -291,13 +293,13 @@ async function resume() {
   }
 }
 
-function signedIn(who) {
+async function signedIn(who) {
   player = who;
   game = null;
   for (const id of ["game", "verdict"]) $(id).hidden = true;
   $("start").hidden = player === null;
   if (player === null) remember(GAME_KEY, null);
-  else resume();
+  else await resume();
 }
 
 const panel = playerPanel(signedIn);
@@ -321,4 +323,4 @@ document.addEventListener("keydown", shortcut);
 sealedDaily({ baseUrl: window.location.origin })
   .then(({ commitment }) => ($("daily-commitment").textContent = commitment))
   .catch(() => ($("daily-commitment").textContent = "not available just now"));
-signedIn(currentPlayer());
+signedIn(currentPlayer()).then(() => (document.body.dataset.ready = "true"));

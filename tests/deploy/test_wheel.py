@@ -76,6 +76,9 @@ def _up_answers(venv: Path, tmp_path: Path) -> str:
             assert up.poll() is None, log.read_text(errors="replace")
             time.sleep(0.2)
         assert requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=5).json()["redis"] == "up"
+        # /play and the JS client module it imports, shipped as package data of clients.js.src
+        for page in ("/play", "/assets/client/index.js", "/assets/client/dealt.js", "/assets/play.js"):
+            assert requests.get(f"http://127.0.0.1:{port}{page}", timeout=5).status_code == 200, page
     finally:
         up.send_signal(signal.SIGTERM)
         up.wait(20)

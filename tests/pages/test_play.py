@@ -1,0 +1,383 @@
+"""Issue 14: ``/play``, a dealt game in the browser, driven in headless Chromium against the real service.
+
+A player signs up on the page, plays dealt games to the end by clicking and
+by keyboard alone, gives one up, meets the sealed daily's one-game rule, and
+sees the verdict the referee stored, the revealed seed and the page's own
+check of it against the commitment. Each page is checked at 1280 and 375 px
+with axe-core; screenshots go to ``test-artifacts/``.
+"""
+
+import hashlib
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+
+from service.play_page import CLIENT_MODULE
+from service.security import CONTENT_SECURITY_POLICY
+from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
+
+expect = pytest.importorskip("playwright.sync_api").expect
+
+MOVE_LIMIT = 250  # a game has at most 44 plays plus its avoids
+VERDICT_WAIT = 30_000  # ms: the worker judges the run, then the page replays it
+REFUSED = "Failed to load resource: the server responded with a status of {status}"
+
+
+@pytest.fixture
+def opened(browser, stack):
+    """``/play`` in a fresh browser (nothing stored) at 1280 px; the console must stay clean."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.problems = console_problems(page)
+    yield open_play(stack, page)
+    context.close()
+
+
+def open_play(stack, page):
+    page.goto(stack.url("/play"))
+    page.wait_for_selector("body[data-ready='true']")
+    return page
+
+
+def clean(page, *refused: int) -> None:
+    """No console error but the browser's own note of each API refusal the test caused (statuses ``refused``)."""
+    expected = tuple(REFUSED.format(status=status) for status in refused)
+    assert [problem for problem in page.problems if not problem.startswith(expected)] == []
+
+
+def sign_up(page, name: str | None = None) -> str:
+    name = name or f"pl-{uuid.uuid4().hex[:10]}"
+    page.fill("#signup-name", name)
+    page.click("#signup button[type=submit]")
+    expect(page.locator("#player-name")).to_have_text(name)
+    return name
+
+
+def stored(page, key: str):
+    return json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(key)})") or "null")
+
+
+def legal(page) -> list[str]:
+    """The moves the page offers, as buttons, in the order a keyboard reaches them."""
+    return page.eval_on_selector_all("#room button, #avoid:not([hidden])", "bs => bs.map(b => b.dataset.move)")
+
+
+def played(page) -> int:
+    return int(page.get_attribute("#game", "data-moves"))
+
+
+def choose(moves: list[str], health: int) -> str:
+    """A simple player: drink when hurt, take the strongest weapon, fight with it, avoid a deadly room."""
+    def value(move: str) -> int:
+        return int(move.rstrip("wb")[1:])
+
+    potions = [m for m in moves if m.startswith("H")]
+    if potions and health <= 14:
+        return max(potions, key=value)
+    for kind in ("D", "w"):
+        options = [m for m in moves if m.startswith(kind) or (kind == "w" and m.endswith("w"))]
+        if options:
+            return max(options, key=value)
+    barehanded = [m for m in moves if m.endswith("b")]
+    if barehanded and "flee" in moves and min(map(value, barehanded)) >= health:
+        return "flee"
+    return min(barehanded, key=value) if barehanded else moves[0]
+
+
+def health(page) -> int:
+    return int(page.inner_text("#health"))
+
+
+def play_to_the_end(page, pick=None) -> None:
+    """Click the chosen legal move until the game is over (``pick`` may take one turn: it returns True)."""
+    for _ in range(MOVE_LIMIT):
+        if page.is_visible("#verdict"):
+            return
+        count = played(page)
+        if pick is None or not pick(page, count):
+            page.click(f"#game [data-move='{choose(legal(page), health(page))}']")
+        expect(page.locator("#game")).not_to_have_attribute("data-moves", str(count))
+    raise AssertionError("the game did not end")
+
+
+def start(page, variant: str = "classic") -> None:
+    page.click(f"#start [data-variant='{variant}']")
+    expect(page.locator("#game")).to_have_attribute("data-moves", "0")
+
+
+def verdict_checked(page) -> None:
+    expect(page.locator("#checks")).to_contain_text("The deal checks out.", timeout=VERDICT_WAIT)
+
+
+def shown_verdict(page) -> dict:
+    return {
+        "score": page.inner_text("#verdict-score"),
+        "run": page.inner_text("#verdict-run"),
+        "seed": page.inner_text("#verdict-seed"),
+        "commitment": page.inner_text("#verdict-commitment"),
+        "replay": page.get_attribute("#replay-link", "href"),
+    }
+
+
+def run_of(stack, page) -> dict:
+    """The run the referee stored for the page's game (its id from the replay link)."""
+    run_id = page.get_attribute("#replay-link", "href").rsplit("/", 1)[1]
+    return stack.wait_final(run_id)
+
+
+def assert_verdict_is_the_referees(stack, page) -> dict:
+    run = run_of(stack, page)
+    shown = shown_verdict(page)
+    assert run["status"] == "verified"
+    assert shown["score"] == str(run["score"])
+    assert shown["run"] == f"verified · {run['outcome']}"
+    assert shown["seed"] == run["seed"]
+    assert shown["commitment"] == hashlib.sha256(run["seed"].encode("ascii")).hexdigest()
+    assert shown["replay"] == f"/runs/{run['id']}"
+    return run
+
+
+# ---- the page as served ------------------------------------------------------------------------
+
+
+def test_the_page_has_the_viewers_policy_and_is_revalidated_before_reuse(stack):
+    response = stack.get("/play")
+    assert response.status_code == 200
+    assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert "<script>" not in response.text and " style=" not in response.text  # no inline script or style
+    assert '<script type="module" src="/assets/play.js">' in response.text
+
+
+def test_the_js_client_is_served_as_published_in_clients_js_src(stack):
+    published = sorted(CLIENT_MODULE.glob("*.js"))
+    assert CLIENT_MODULE == Path(__file__).resolve().parents[2] / "clients" / "js" / "src"
+    assert {path.name for path in published} >= {"index.js", "dealt.js", "engine.js", "commitment.js"}
+    for path in published:
+        response = stack.get(f"/assets/client/{path.name}")
+        assert response.status_code == 200, path.name
+        assert response.headers["Content-Type"].startswith("text/javascript")
+        assert response.content == path.read_bytes(), f"{path.name} is not the published file"
+    assert 'from "./client/index.js"' in stack.get("/assets/play.js").text
+
+
+def test_without_javascript_the_page_says_so_and_links_to_the_boards(browser, stack):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(stack.url("/play"))
+    expect(page.locator(".notice", has_text="Playing needs JavaScript")).to_be_visible()
+    assert page.locator(".notice a", has_text="boards").get_attribute("href") == "/boards"
+    assert page.locator("button:visible").count() == 0  # nothing to press that could not work
+    context.close()
+
+
+# ---- the player ---------------------------------------------------------------------------------
+
+
+def test_sign_up_keeps_the_token_in_this_browser_and_says_it_is_the_only_copy(opened, stack):
+    name = sign_up(opened)
+    player = stored(opened, "scoundrel.player")
+    assert player["name"] == name and player["token"].startswith("sr_")
+    expect(opened.locator("#token-warning")).to_contain_text("This browser holds the only copy of your token.")
+    expect(opened.locator("#token-box")).to_be_hidden()
+    opened.click("#token-show")
+    expect(opened.locator("#token-value")).to_have_text(player["token"])
+    assert opened.get_attribute("#token-show", "aria-expanded") == "true"
+    # the stored token is the player's: the referee deals it a game
+    answer = stack.post("/v1/games", json={"variant": "easy"}, headers={"Authorization": f"Bearer {player['token']}"})
+    assert answer.status_code == 201 and answer.json()["player"] == name
+    opened.reload()
+    opened.wait_for_selector("body[data-ready='true']")
+    expect(opened.locator("#player-name")).to_have_text(name)  # still signed in after a reload
+    clean(opened)
+
+
+def test_a_taken_name_and_a_malformed_one_are_explained_beside_the_field(opened, stack):
+    taken, _ = stack.register()
+    opened.fill("#signup-name", taken.upper())
+    opened.click("#signup button[type=submit]")
+    expect(opened.locator("#signup-error")).to_contain_text(f"The name “{taken.upper()}” is taken")
+    assert opened.get_attribute("#signup-name", "aria-invalid") == "true"
+    opened.fill("#signup-name", "x!")
+    opened.click("#signup button[type=submit]")
+    message = stack.post("/v1/players", json={"name": "x!"}).json()["errors"]["name"][0]
+    expect(opened.locator("#signup-error")).to_have_text(message)
+    assert stored(opened, "scoundrel.player") is None
+    clean(opened, 409, 422)
+
+
+def test_a_token_the_referee_does_not_know_is_explained_when_a_game_starts(opened):
+    opened.click(".have-token summary")
+    opened.fill("#signin-name", "someone")
+    opened.fill("#signin-token", "sr_not-a-token")
+    opened.click("#signin button[type=submit]")
+    expect(opened.locator("#player-name")).to_have_text("someone")
+    opened.click("#start [data-variant='classic']")
+    expect(opened.locator("#page-error")).to_contain_text("The referee does not accept this token")
+    expect(opened.locator("#game")).to_be_hidden()
+    opened.click("#sign-out")
+    opened.click("#sign-out-yes")
+    expect(opened.locator("#signup-name")).to_be_focused()
+    assert stored(opened, "scoundrel.player") is None
+    clean(opened, 401)
+
+
+# ---- playing ------------------------------------------------------------------------------------
+
+
+def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_verdict_and_a_checked_seed(opened, stack):
+    sign_up(opened)
+    start(opened)
+    expect(opened.locator("#room li")).to_have_count(4)
+    play_to_the_end(opened)
+    verdict_checked(opened)
+    run = assert_verdict_is_the_referees(stack, opened)
+    assert run["origin"] == "dealt" and run["variant"] == "classic" and run["outcome"] in ("won", "lost")
+    for line in ("SHA-256 of the seed is the commitment", "The seed deals every room",
+                 "replay of the moves gives the referee's verdict"):
+        expect(opened.locator("#checks .ok", has_text=line)).to_have_count(1)
+    expect(opened.locator("#start")).to_be_visible()  # another game
+    opened.click("#replay-link")
+    opened.wait_for_selector("body[data-ready='true']")
+    assert opened.url == stack.url(f"/runs/{run['id']}")
+    clean(opened)
+
+
+def focused_move(page) -> str | None:
+    return page.evaluate("() => document.activeElement?.dataset?.move ?? null")
+
+
+def test_a_game_played_with_the_keyboard_alone(opened, stack):
+    """Tab to a move and press Enter or Space; after each move the focus is still on a move."""
+    keyboard = opened.keyboard
+    keyboard.press("Tab")
+    expect(opened.locator("#signup-name")).to_be_focused()
+    keyboard.type(f"kb-{uuid.uuid4().hex[:10]}")
+    keyboard.press("Enter")
+    expect(opened.locator("#token-show")).to_be_focused()
+    for _ in range(8):  # back to the first of the new-game buttons
+        if opened.evaluate("() => document.activeElement.dataset.variant") == "hard":
+            break
+        keyboard.press("Shift+Tab")
+    keyboard.press("Enter")  # hard: never an avoid, every move a card
+    expect(opened.locator("#game")).to_have_attribute("data-moves", "0")
+    keys = ["Enter", "Space"]
+    for turn in range(MOVE_LIMIT):
+        if opened.is_visible("#verdict"):
+            break
+        assert focused_move(opened) is not None, "the focus left the moves"
+        moves = legal(opened)
+        wanted = choose(moves, health(opened))
+        for _ in range(len(moves)):
+            if focused_move(opened) == wanted:
+                break
+            keyboard.press("Tab" if moves.index(wanted) > moves.index(focused_move(opened)) else "Shift+Tab")
+        assert focused_move(opened) == wanted
+        keyboard.press(keys[turn % 2])
+        expect(opened.locator("#game")).to_have_attribute("data-moves", str(turn + 1))
+    expect(opened.locator("#verdict")).to_be_focused()
+    verdict_checked(opened)
+    assert_verdict_is_the_referees(stack, opened)
+    clean(opened)
+
+
+def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_forfeited(opened, stack):
+    sign_up(opened)
+    start(opened, "easy")
+    room = opened.eval_on_selector_all("#room .card", "cs => cs.map(c => c.dataset.card)")
+    opened.keyboard.press("a")
+    expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
+    expect(opened.locator("#status")).to_contain_text("You avoided the room")
+    first = opened.eval_on_selector_all("#room .card", "cs => cs.map(c => c.dataset.card)")[0]
+    assert first not in room  # the avoided cards went under the dungeon (R7)
+    opened.keyboard.press("Shift+Digit1")  # the first card: barehanded if a monster
+    expect(opened.locator("#game")).to_have_attribute("data-moves", "2")
+    expect(opened.locator("#room .card")).to_have_count(3)
+    assert first not in opened.eval_on_selector_all("#room .card", "cs => cs.map(c => c.dataset.card)")
+    if first[0] in "SC":
+        expect(opened.locator("#status")).to_contain_text("barehanded")
+    opened.click("#forfeit")
+    expect(opened.locator("#forfeit-no")).to_be_focused()
+    opened.keyboard.press("Shift+Tab")
+    opened.keyboard.press("Enter")
+    expect(opened.locator("#verdict-line")).to_have_text("You gave the game up: it scores as dying at once (R18).")
+    verdict_checked(opened)
+    run = assert_verdict_is_the_referees(stack, opened)
+    assert run["outcome"] == "forfeit" and run["forfeit"] is True
+    assert run["moves"][0] == "flee" and len(run["moves"]) == 2
+    clean(opened)
+
+
+def test_a_game_in_play_is_resumed_after_a_reload(opened, stack):
+    name = sign_up(opened)
+    start(opened)
+    opened.click(f"#game [data-move='{choose(legal(opened), health(opened))}']")
+    expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
+    room = opened.inner_text("#room")
+    kept = stored(opened, "scoundrel.play.game")
+    assert kept["player"] == name
+    opened.reload()
+    opened.wait_for_selector("body[data-ready='true']")
+    expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
+    assert opened.inner_text("#room") == room
+    expect(opened.locator("#start")).to_be_hidden()  # no new game while this one is played
+    play_to_the_end(opened)
+    verdict_checked(opened)
+    assert run_of(stack, opened)["game_id"] == kept["id"]
+    clean(opened)
+
+
+def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened, stack):
+    sign_up(opened)
+    sealed = stack.get("/v1/daily/sealed").json()
+    expect(opened.locator("#daily-commitment")).to_have_text(sealed["commitment"])
+    opened.click("#start [data-challenge='daily']")
+    expect(opened.locator("#game-label")).to_contain_text(f"sealed daily of {sealed['date']}")
+    game_id = stored(opened, "scoundrel.play.game")["id"]
+    play_to_the_end(opened)
+    expect(opened.locator("#verdict-seed")).to_have_text(f"sealed until the UTC day {sealed['date']} is over")
+    expect(opened.locator("#verdict-commitment")).to_have_text(sealed["commitment"])
+    expect(opened.locator("#checks")).to_contain_text("come back to this page then")
+    run = run_of(stack, opened)
+    expect(opened.locator("#verdict-score")).to_have_text(str(run["score"]))
+    assert run["seed"] is None and run["challenge"] == "daily"
+    opened.click("#start [data-challenge='daily']")  # a second one the same day
+    expect(opened.locator("#page-error")).to_contain_text("Today's sealed daily is one game per player")
+    expect(opened.locator("#status")).to_contain_text("You have started today's sealed daily already")
+    assert stored(opened, "scoundrel.play.game")["id"] == game_id
+    expect(opened.locator("#verdict-score")).to_have_text(str(run["score"]))
+    clean(opened, 409)
+
+
+# ---- widths and accessibility ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, stack, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.problems = console_problems(page)
+    open_play(stack, page)
+    assert serious_violations(page) == [], "signed out"
+    assert not scrolls_sideways(page)
+    sign_up(page)
+    start(page)
+    for count in range(1, 4):
+        if page.is_visible("#verdict"):
+            break  # three monsters barehanded can kill
+        page.click(f"#game [data-move='{choose(legal(page), health(page))}']")
+        expect(page.locator("#game")).to_have_attribute("data-moves", str(count))
+    assert serious_violations(page) == [], "mid-game"
+    assert not scrolls_sideways(page)
+    screenshot(page, f"play-{width}-midgame")
+    play_to_the_end(page)
+    verdict_checked(page)
+    page.click("#token-show")
+    assert serious_violations(page) == [], "after the verdict"
+    assert not scrolls_sideways(page)
+    screenshot(page, f"play-{width}-verdict")
+    context.close()
+    clean(page)
