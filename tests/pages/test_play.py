@@ -68,20 +68,23 @@ def played(page) -> int:
     return int(page.get_attribute("#game", "data-moves"))
 
 
-def choose(moves: list[str], health: int) -> str:
-    """A simple player: drink when hurt, take the strongest weapon, fight with it, avoid a deadly room."""
-    def value(move: str) -> int:
-        return int(move.rstrip("wb")[1:])
+def value(move: str) -> int:
+    return int(move.rstrip("wb")[1:])
 
+
+def choose(moves: list[str], health: int, weapon: int = 0) -> str:
+    """A simple player: a stronger weapon, then its fights, a potion that is not wasted, avoiding a deadly room."""
+    better = [m for m in moves if m.startswith("D") and value(m) > weapon]
+    if better:
+        return max(better, key=value)
+    armed = [m for m in moves if m.endswith("w")]
+    if armed:
+        return max(armed, key=value)
     potions = [m for m in moves if m.startswith("H")]
-    if potions and health <= 14:
+    if potions and (health + min(map(value, potions)) <= 20 or health < 8):
         return max(potions, key=value)
-    for kind in ("D", "w"):
-        options = [m for m in moves if m.startswith(kind) or (kind == "w" and m.endswith("w"))]
-        if options:
-            return max(options, key=value)
     barehanded = [m for m in moves if m.endswith("b")]
-    if barehanded and "flee" in moves and min(map(value, barehanded)) >= health:
+    if "flee" in moves and sum(map(value, barehanded)) >= health:
         return "flee"
     return min(barehanded, key=value) if barehanded else moves[0]
 
@@ -90,14 +93,19 @@ def health(page) -> int:
     return int(page.inner_text("#health"))
 
 
-def play_to_the_end(page, pick=None) -> None:
-    """Click the chosen legal move until the game is over (``pick`` may take one turn: it returns True)."""
+def chosen(page) -> str:
+    """The simple player's move in the position the page shows."""
+    weapon = page.eval_on_selector_all("#weapon .card", "cs => cs.map(c => c.dataset.card)")
+    return choose(legal(page), health(page), value(weapon[0]) if weapon else 0)
+
+
+def play_to_the_end(page) -> None:
+    """Click the simple player's move until the game is over."""
     for _ in range(MOVE_LIMIT):
         if page.is_visible("#verdict"):
             return
         count = played(page)
-        if pick is None or not pick(page, count):
-            page.click(f"#game [data-move='{choose(legal(page), health(page))}']")
+        page.click(f"#game [data-move='{chosen(page)}']")
         expect(page.locator("#game")).not_to_have_attribute("data-moves", str(count))
     raise AssertionError("the game did not end")
 
@@ -270,7 +278,7 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack):
             break
         assert focused_move(opened) is not None, "the focus left the moves"
         moves = legal(opened)
-        wanted = choose(moves, health(opened))
+        wanted = chosen(opened)
         for _ in range(len(moves)):
             if focused_move(opened) == wanted:
                 break
@@ -314,7 +322,7 @@ def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_fo
 def test_a_game_in_play_is_resumed_after_a_reload(opened, stack):
     name = sign_up(opened)
     start(opened)
-    opened.click(f"#game [data-move='{choose(legal(opened), health(opened))}']")
+    opened.click(f"#game [data-move='{chosen(opened)}']")
     expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
     room = opened.inner_text("#room")
     kept = stored(opened, "scoundrel.play.game")
@@ -368,7 +376,7 @@ def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, 
     for count in range(1, 4):
         if page.is_visible("#verdict"):
             break  # three monsters barehanded can kill
-        page.click(f"#game [data-move='{choose(legal(page), health(page))}']")
+        page.click(f"#game [data-move='{chosen(page)}']")
         expect(page.locator("#game")).to_have_attribute("data-moves", str(count))
     assert serious_violations(page) == [], "mid-game"
     assert not scrolls_sideways(page)
