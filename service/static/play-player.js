@@ -89,8 +89,8 @@ function showError(field, message) {
  */
 export function playerPanel(onChange) {
   const render = (player) => {
-    $("signed-out").hidden = player !== null;
-    $("signed-in").hidden = player === null;
+    $("player-signup").hidden = player !== null;
+    $("player-token").hidden = player === null;
     if (player === null) return;
     $("player-name").textContent = player.name;
     $("sign-out-name").textContent = player.name;
