@@ -84,6 +84,27 @@ function showError(field, message) {
 }
 
 /**
+ * A button that asks before it acts: `id` opens the panel `${id}-confirm`,
+ * whose `${id}-no` closes it again and `${id}-yes` closes it and calls `act`.
+ * The focus goes to "no", the harmless answer, and back to `id` after it.
+ */
+export function confirmStep(id, act) {
+  const panel = $(`${id}-confirm`);
+  $(id).addEventListener("click", () => {
+    panel.hidden = false;
+    $(`${id}-no`).focus();
+  });
+  $(`${id}-no`).addEventListener("click", () => {
+    panel.hidden = true;
+    $(id).focus();
+  });
+  $(`${id}-yes`).addEventListener("click", () => {
+    panel.hidden = true;
+    act();
+  });
+}
+
+/**
  * The player panel. `onChange(player)` is called when someone signs up,
  * brings a token, or is forgotten (null).
  */
@@ -135,47 +156,32 @@ export function playerPanel(onChange) {
     become({ name, token }, $("token-show"));
   });
 
-  $("token-show").addEventListener("click", () => {
-    const show = $("token-box").hidden;
+  const showToken = (show) => {
     $("token-box").hidden = !show;
     $("token-show").setAttribute("aria-expanded", String(show));
     $("token-show").textContent = show ? "Hide token" : "Show token";
-  });
+  };
+  $("token-show").addEventListener("click", () => showToken($("token-box").hidden));
 
   $("token-copy").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText($("token-value").textContent);
       $("token-note").textContent = "The token is copied: paste it somewhere safe.";
     } catch {
-      $("token-box").hidden = false;
-      $("token-show").setAttribute("aria-expanded", "true");
-      $("token-show").textContent = "Hide token";
+      showToken(true);
       window.getSelection()?.selectAllChildren($("token-value"));
       $("token-note").textContent = "This browser did not let the page copy: the token is selected, copy it by hand.";
     }
   });
 
-  $("sign-out").addEventListener("click", () => {
-    $("sign-out-confirm").hidden = false;
-    $("sign-out-no").focus();
-  });
-  $("sign-out-no").addEventListener("click", () => {
-    $("sign-out-confirm").hidden = true;
-    $("sign-out").focus();
-  });
-  $("sign-out-yes").addEventListener("click", () => {
-    $("sign-out-confirm").hidden = true;
-    $("token-box").hidden = true;
-    $("token-show").setAttribute("aria-expanded", "false");
-    $("token-show").textContent = "Show token";
+  confirmStep("sign-out", () => {
+    showToken(false);
     become(null, $("signup-name"));
   });
 
-  const player = currentPlayer();
-  render(player);
+  render(currentPlayer());
   $("player").hidden = false;
   return {
-    player,
     /** The referee named the player otherwise (a token brought with a mistyped name): keep its spelling. */
     rename(name) {
       const known = currentPlayer();

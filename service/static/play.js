@@ -5,7 +5,7 @@
 // against the commitment and replays the game (DealtGame#verifyCommitment).
 import { ConflictError, DAILY, resumeGame, sealedDaily, startGame, waitForVerdict } from "./client/index.js";
 import { cardFace, cardName, kindOf, shortName, valueOf } from "./cards.js";
-import { currentPlayer, explain, playerPanel, recall, remember } from "./play-player.js";
+import { confirmStep, currentPlayer, explain, playerPanel, recall, remember } from "./play-player.js";
 
 const GAME_KEY = "scoundrel.play.game"; // {player, id}: the game to resume after a reload
 const MAX_HEALTH = 20;
@@ -51,8 +51,8 @@ function moveButton(move, state, place) {
   button.className = `move ${move.endsWith("b") ? "barehanded" : ""}`.trim();
   button.dataset.move = move;
   button.textContent = moveLabel(move, state);
-  if (place <= 4) button.setAttribute("aria-keyshortcuts", move.endsWith("b") && state.legalMoves.includes(`${cardOf(move)}w`)
-    ? `Shift+${place}` : String(place));
+  const armedToo = move.endsWith("b") && state.legalMoves.includes(`${cardOf(move)}w`);
+  button.setAttribute("aria-keyshortcuts", armedToo ? `Shift+${place}` : String(place));
   button.addEventListener("click", () => play(move));
   return button;
 }
@@ -135,8 +135,7 @@ function describe(move, before, after) {
 /** Run one request on the game; then show it, keep the keyboard's place, and judge it if it ended. */
 async function act(request, describeResult) {
   if (busy || !game) return;
-  const buttons = moveButtons();
-  const place = buttons.indexOf(document.activeElement);
+  const place = moveButtons().indexOf(document.activeElement);
   const before = game.state;
   busy = true;
   $("game").setAttribute("aria-busy", "true");
@@ -167,7 +166,8 @@ function shortcut(event) {
   if (place) {
     const card = game.state.room[Number(place) - 1];
     const moves = game.state.legalMoves.filter((m) => cardOf(m) === card);
-    move = (event.shiftKey && moves.find((m) => m.endsWith("b"))) || (moves[0] ?? null);
+    const barehanded = moves.find((m) => m.endsWith("b"));
+    move = (event.shiftKey && barehanded) || moves.find((m) => m.endsWith("w")) || moves[0] || null;
   } else if (event.code === "KeyA" && !event.shiftKey) {
     move = game.isLegal("flee") ? "flee" : null;
   }
@@ -314,15 +314,7 @@ for (const button of document.querySelectorAll("#start [data-variant]")) {
 }
 document.querySelector("#start [data-challenge]").addEventListener("click", () => start({ challenge: DAILY }));
 $("avoid").addEventListener("click", () => play("flee"));
-$("forfeit").addEventListener("click", () => {
-  $("forfeit-confirm").hidden = false;
-  $("forfeit-no").focus();
-});
-$("forfeit-no").addEventListener("click", () => {
-  $("forfeit-confirm").hidden = true;
-  $("forfeit").focus();
-});
-$("forfeit-yes").addEventListener("click", () => act(() => game.forfeit(), () => "You gave the game up."));
+confirmStep("forfeit", () => act(() => game.forfeit(), () => "You gave the game up."));
 document.addEventListener("keydown", shortcut);
 
 sealedDaily({ baseUrl: window.location.origin })

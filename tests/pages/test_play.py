@@ -194,6 +194,10 @@ def test_sign_up_keeps_the_token_in_this_browser_and_says_it_is_the_only_copy(op
     opened.click("#token-show")
     expect(opened.locator("#token-value")).to_have_text(player["token"])
     assert opened.get_attribute("#token-show", "aria-expanded") == "true"
+    opened.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    opened.click("#token-copy")
+    expect(opened.locator("#token-note")).to_have_text("The token is copied: paste it somewhere safe.")
+    assert opened.evaluate("() => navigator.clipboard.readText()") == player["token"]
     # the stored token is the player's: the referee deals it a game
     answer = stack.post("/v1/games", json={"variant": "easy"}, headers={"Authorization": f"Bearer {player['token']}"})
     assert answer.status_code == 201 and answer.json()["player"] == name
