@@ -1,4 +1,5 @@
-// Cards for people: a card's name in words and its face drawn in CSS (no images, no inline style).
+// Cards for people, on /play and in the replay viewer: a card's name in words and its face drawn in CSS
+// (no images, no inline style; viewer.css draws them).
 
 const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 const SUIT_NAMES = { S: "spades", C: "clubs", D: "diamonds", H: "hearts" };
@@ -36,6 +37,7 @@ export function cardFace(card, extraClass = "") {
   face.dataset.card = card;
   face.setAttribute("role", "img");
   face.setAttribute("aria-label", cardName(card));
+  face.title = cardName(card);
   const rank = FACES[valueOf(card)] ?? String(valueOf(card));
   for (const corner of ["top", "bottom"]) {
     const mark = span(`corner ${corner}`, rank);

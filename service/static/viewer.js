@@ -1,34 +1,13 @@
 // The replay viewer: fetches /v1/runs/<id>/replay and steps through it.
 // Position 0 is the table before the first move; position k the table after move k.
-"use strict";
+import { cardFace } from "./cards.js";
 
 (function () {
-  const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
-  const FACES = { 11: "J", 12: "Q", 13: "K", 14: "A" };
-  const KINDS = { S: "monster", C: "monster", D: "weapon", H: "potion" };
   const MAX_HEALTH = 20;
   const $ = (id) => document.getElementById(id);
 
   let replay = null;
   let position = 0;
-
-  function rank(card) {
-    const value = Number(card.slice(1));
-    return FACES[value] || String(value);
-  }
-
-  function cardElement(card, extra) {
-    const suit = card[0];
-    const element = document.createElement("div");
-    element.className = `card face ${suit === "D" || suit === "H" ? "red" : "black"} ${KINDS[suit]} ${extra || ""}`;
-    element.dataset.card = card;
-    element.title = `${card} (${KINDS[suit]} ${Number(card.slice(1))})`;
-    element.innerHTML =
-      `<span class="corner top">${rank(card)}<br>${SUITS[suit]}</span>` +
-      `<span class="pip">${SUITS[suit]}</span>` +
-      `<span class="corner bottom">${rank(card)}<br>${SUITS[suit]}</span>`;
-    return element;
-  }
 
   function playedCard(move) {
     // "S5w" → "S5"; "flee" → null
@@ -90,7 +69,7 @@
     now.room.forEach((card) => {
       let mark = "";
       if (card === upcoming) mark = offending ? "offending" : "upcoming";
-      room.appendChild(cardElement(card, mark));
+      room.appendChild(cardFace(card, mark));
     });
     for (let slot = now.room.length; slot < 4; slot += 1) {
       const empty = document.createElement("div");
@@ -103,8 +82,8 @@
     weapon.replaceChildren();
     kills.replaceChildren();
     if (now.weapon) {
-      weapon.appendChild(cardElement(now.weapon, "wielded"));
-      now.kills.forEach((card) => kills.appendChild(cardElement(card, "kill")));
+      weapon.appendChild(cardFace(now.weapon, "wielded"));
+      now.kills.forEach((card) => kills.appendChild(cardFace(card, "kill")));
       const lastKill = now.kills[now.kills.length - 1];
       $("weapon-note").textContent = lastKill
         ? `Last kill ${lastKill}: it may only fight monsters below ${Number(lastKill.slice(1))} (R10).`
