@@ -21,6 +21,8 @@ COPY worker ./worker
 COPY cli ./cli
 COPY settings ./settings
 COPY verification ./verification
+# the JS client module as published, which the /play page imports (package data, see pyproject.toml)
+COPY clients/js/src ./clients/js/src
 # with the PostgreSQL driver: compose keeps the archive in PostgreSQL
 RUN pip install .[postgresql] && rm -rf build *.egg-info
 

@@ -3,7 +3,7 @@
 // The token is the player's only key and the referee keeps only its hash, so
 // the copy in localStorage["scoundrel.player"] ({name, token}, shared with
 // the other pages) is the only one: the page says so and offers to show it.
-import { ApiError, registerPlayer } from "./client/index.js";
+import { ApiError, MoveError, registerPlayer } from "./client/index.js";
 
 const PLAYER_KEY = "scoundrel.player";
 const $ = (id) => document.getElementById(id);
@@ -46,6 +46,7 @@ export function currentPlayer() {
 
 /** One sentence a person can act on, for any failure of a request to the referee. */
 export function explain(error) {
+  if (error instanceof MoveError) return error.message; // the referee's words, e.g. past the 200 moves of RULES.md
   if (!(error instanceof ApiError)) return `Something went wrong in this page: ${error?.message ?? error}`;
   const wait = error.retryAfter ? `${error.retryAfter} s` : "a moment";
   switch (error.status) {

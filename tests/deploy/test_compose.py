@@ -93,8 +93,8 @@ def test_the_image_gets_every_package_the_project_installs():
     text = (ROOT / "Dockerfile").read_text()
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
     for pattern in packages:
-        name = pattern.rstrip("*")
-        assert f"COPY {name} ./{name}" in text, name
+        path = pattern.rstrip("*").replace(".", "/")  # a package's directory: clients.js.src is clients/js/src
+        assert f"COPY {path} ./{path}" in text, path
 
 
 def test_dockerignore_keeps_local_state_out_of_the_build_context():

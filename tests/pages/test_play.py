@@ -168,6 +168,7 @@ def test_the_js_client_is_served_as_published_in_clients_js_src(stack):
         response = stack.get(f"/assets/client/{path.name}")
         assert response.status_code == 200, path.name
         assert response.headers["Content-Type"].startswith("text/javascript")
+        assert response.headers["Cache-Control"] == "no-cache" and response.headers["ETag"]  # revalidated
         assert response.content == path.read_bytes(), f"{path.name} is not the published file"
     assert 'from "./client/index.js"' in stack.get("/assets/play.js").text
 
