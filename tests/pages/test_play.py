@@ -238,6 +238,21 @@ def test_a_token_the_referee_does_not_know_is_explained_when_a_game_starts(opene
     clean(opened, 401)
 
 
+@pytest.mark.parametrize(("status", "said"), [
+    (429, "Too many requests for now: try again in 7 s."),
+    (503, "The referee is unavailable for a moment: try again in 7 s."),
+])
+def test_a_busy_referee_is_explained_with_its_retry_after(opened, status, said):
+    sign_up(opened)
+    opened.route("**/v1/games", lambda route: route.fulfill(
+        status=status, headers={"Retry-After": "7"}, content_type="application/json",
+        body=json.dumps({"code": status, "status": "busy", "message": "Slow down."})))
+    opened.click("#start [data-variant='classic']")
+    expect(opened.locator("#page-error")).to_have_text(said)
+    expect(opened.locator("#game")).to_be_hidden()
+    clean(opened, status)
+
+
 # ---- playing ------------------------------------------------------------------------------------
 
 
@@ -395,5 +410,23 @@ def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, 
     assert serious_violations(page) == [], "after the verdict"
     assert not scrolls_sideways(page)
     screenshot(page, f"play-{width}-verdict")
+    context.close()
+    clean(page)
+
+
+def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_hand(browser, stack):
+    """Browsers give Web Crypto to https and localhost pages only; the check then falls to the player."""
+    context = browser.new_context()
+    context.add_init_script("Object.defineProperty(globalThis.crypto, 'subtle', {value: undefined})")
+    page = context.new_page()
+    page.problems = console_problems(page)
+    open_play(stack, page)
+    sign_up(page)
+    start(page, "easy")
+    page.click("#forfeit")
+    page.click("#forfeit-yes")
+    run = run_of(stack, page)
+    expect(page.locator("#verdict-score")).to_have_text(str(run["score"]))
+    expect(page.locator("#checks")).to_contain_text(f"printf %s {run['seed']} | sha256sum gives the commitment")
     context.close()
     clean(page)
