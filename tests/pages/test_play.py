@@ -9,6 +9,7 @@ with axe-core; screenshots go to ``test-artifacts/``.
 
 import hashlib
 import json
+import re
 import uuid
 from pathlib import Path
 
@@ -131,6 +132,7 @@ def shown_verdict(page) -> dict:
 
 def run_of(stack, page) -> dict:
     """The run the referee stored for the page's game (its id from the replay link)."""
+    expect(page.locator("#replay-link")).to_have_attribute("href", re.compile(r"^/runs/\w+$"))
     run_id = page.get_attribute("#replay-link", "href").rsplit("/", 1)[1]
     return stack.wait_final(run_id)
 
