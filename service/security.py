@@ -37,6 +37,9 @@ DOCS_PAGE = "/v1/docs"
 HTML_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
+    # A page shows live data (a run's status, a board): a cache may keep it but must ask
+    # again before reuse. A page whose view knows better sets its own Cache-Control.
+    "Cache-Control": "no-cache",
 }
 
 CORS_ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID"]

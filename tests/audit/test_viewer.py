@@ -1,38 +1,34 @@
 """Issue 4: the replay viewer at ``/runs/<id>``, driven in headless Chromium.
 
-Debian's ``chromium`` through Playwright (no browser download). Screenshots
-go to ``test-artifacts/`` for a human to look at.
+Headless Chromium (tests/support/browser.py). Screenshots go to
+``test-artifacts/`` for a human to look at.
 """
 
 import random
-from pathlib import Path
 
 import pytest
 
 import scoundrel
 from scoundrel.strategies import find_win
 from tests.games.table import Table
+from tests.support.browser import (
+    WIDTHS,
+    chromium,
+    console_problems,
+    screenshot,
+    scrolls_sideways,
+    serious_violations,
+)
 
 from .conftest import submit_final
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 WON_SEED = "view-1"
-
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)")
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        )
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
@@ -137,8 +133,7 @@ def test_a_won_run_steps_with_buttons_keys_and_the_slider(stack, page, won):
     assert now == {**expected(WON_SEED, moves, with_kills), "position": f"Move {with_kills} / {total}"}
     assert len(now["kills"]) >= 2 and now["weapon"]
     assert page.inner_text("#move-text").startswith(f"Move {with_kills}: {moves[with_kills - 1]}.")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "viewer-won-midgame.png"), full_page=True)
+    screenshot(page, "viewer-won-midgame")
 
     page.keyboard.press("End")
     assert shown(page) == {**expected(WON_SEED, moves, total), "position": f"Move {total} / {total}"}
@@ -146,7 +141,7 @@ def test_a_won_run_steps_with_buttons_keys_and_the_slider(stack, page, won):
     assert page.inner_text("#score") == f"Score {won['score']}"
     assert "Won" in page.inner_text("#final")
     assert page.is_disabled("#next")
-    page.screenshot(path=str(ARTIFACTS / "viewer-won-end.png"), full_page=True)
+    screenshot(page, "viewer-won-end")
 
 
 def test_a_rejected_run_highlights_the_offending_move_and_the_reason(stack, page, rejected):
@@ -165,10 +160,23 @@ def test_a_rejected_run_highlights_the_offending_move_and_the_reason(stack, page
     assert offending == [moves[applied][:-1]]
     assert page.inner_text("#moves li.offending") == moves[applied]
     assert page.is_hidden("#final")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "viewer-rejected.png"), full_page=True)
+    screenshot(page, "viewer-rejected")
     page.keyboard.press("Home")
     assert page.is_hidden("#error") and shown(page)["position"] == f"Move 0 / {applied}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_viewer_fits_the_width_and_has_no_serious_accessibility_violation(stack, browser, won, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    problems = console_problems(page)
+    open_viewer(stack, page, won["id"])
+    page.keyboard.press("End")
+    assert serious_violations(page) == []
+    assert not scrolls_sideways(page)
+    screenshot(page, f"viewer-{width}")
+    context.close()
+    assert problems == []
 
 
 def test_an_unknown_run_gets_a_404_page(stack, page):
@@ -176,6 +184,12 @@ def test_an_unknown_run_gets_a_404_page(stack, page):
     assert response.status == 404
     assert "No run" in page.inner_text("#missing h1")
     assert response.headers["content-type"].startswith("text/html")
+
+
+def test_the_viewer_page_is_revalidated_before_reuse(stack, won):
+    response = stack.get(f"/runs/{won['id']}")
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.headers["X-Frame-Options"] == "DENY"
 
 
 def test_the_viewer_assets_are_served(stack):

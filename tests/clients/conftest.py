@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from service.security import CONTENT_SECURITY_POLICY
+from tests.support.browser import chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "js"
 ANSWERED = "Failed to load resource: the server responded with a status of"
 MOVE_LIMIT = 250  # clicks: a game has at most 44 plays plus avoids
@@ -40,17 +40,8 @@ def client_site() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.skip("needs Debian's chromium (apt-get install chromium)")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        )
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

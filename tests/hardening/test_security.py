@@ -57,12 +57,16 @@ def test_a_moderator_revokes_a_players_token_and_hands_out_a_new_one(stack):
 
 def test_too_many_requests_with_one_token_is_429_with_retry_after(stack):
     _, token = stack.register()
-    answers = [stack.get("/v1/daily", headers=_bearer(token)) for _ in range(12)]
+    # 4 clients at once: more than 5 in one second even on a loaded machine (one alone may not be)
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: requests.get(stack.url("/v1/daily"), headers=_bearer(token), timeout=10),
+                                range(24)))
     limited = [answer for answer in answers if answer.status_code == 429]
     assert limited, [answer.status_code for answer in answers]
     assert int(limited[0].headers["Retry-After"]) >= 1
     assert limited[0].json()["code"] == 429
-    assert "Retry-After" not in answers[0].headers  # only where it means "wait"
+    # Retry-After only where it means "wait"
+    assert not any("Retry-After" in answer.headers for answer in answers if answer.status_code == 200)
 
 
 def test_retry_after_is_never_0_even_in_the_last_moments_of_a_window(stack):
@@ -148,10 +152,13 @@ def test_an_unexpected_error_is_a_json_500_without_internals():
     assert "secret" not in answer.get_data(as_text=True) and "Traceback" not in answer.get_data(as_text=True)
 
 
-def test_too_many_requests_from_one_address_is_429(stack):
-    # 8 clients at once: over 60 in one second even on a loaded machine (one client alone may not be)
-    with ThreadPoolExecutor(8) as pool:
-        answers = list(pool.map(lambda _: requests.get(stack.url("/v1/daily"), timeout=10), range(240)))
-    assert 429 in {answer.status_code for answer in answers}
-    assert stack.get("/v1/health").status_code == 200  # never limited: load balancers poll it
-    time.sleep(1.1)  # the window passes
+def test_too_many_requests_from_one_address_is_429(tmp_path):
+    # A limit per minute on a stack of its own: the 21st request is refused however slowly a
+    # loaded machine answers the first 20 (a per-second limit depends on the machine's speed).
+    limited = Stack(tmp_path, workers=0, env={"SCOUNDREL_RATE_LIMIT_ADDRESS": "20/minute"}).start()
+    try:
+        answers = [limited.get("/v1/daily").status_code for _ in range(21)]
+        assert answers == [200] * 20 + [429]
+        assert limited.get("/v1/health").status_code == 200  # never limited: load balancers poll it
+    finally:
+        limited.stop()

@@ -1,0 +1,86 @@
+"""Headless Chromium for the page tests, and axe-core's accessibility check run inside it.
+
+Debian's ``chromium`` through Playwright (no browser download): a test that
+needs it is skipped, with the apt command, where it is missing. axe-core
+comes from its npm package (``tests/pages/package.json``, locked), installed
+on first use with ``npm ci`` so that the README's test command works on a
+fresh clone. It is evaluated through the DevTools protocol, which the pages'
+strict CSP does not apply to, so the page under test keeps its real policy.
+"""
+
+import fcntl
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PAGE_TESTS = Path(__file__).resolve().parents[1] / "pages"
+AXE = PAGE_TESTS / "node_modules" / "axe-core" / "axe.min.js"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SERIOUS = ("serious", "critical")  # axe's two highest impacts: what the pages must not have
+WIDTHS = (1280, 375)  # desktop, and a small phone: every page is checked at both
+
+
+@contextmanager
+def chromium() -> Iterator:
+    """A headless Chromium browser (Playwright's ``Browser``); skips the test where Chromium is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def console_problems(page) -> list[str]:
+    """Collects the page's script errors and console errors (a CSP violation is one) as they happen."""
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    return problems
+
+
+def _axe_source() -> str:
+    """axe-core's script, installed from the lock file once (a file lock keeps parallel test processes to one npm)."""
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("needs npm to install axe-core (tests/pages/package.json)")
+        with open(PAGE_TESTS / ".npm-install.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not AXE.exists():
+                subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PAGE_TESTS, check=True,
+                               capture_output=True)
+    return AXE.read_text()
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line each."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(_axe_source())
+    violations = page.evaluate("() => axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)")
+    return [f"{violation['id']} ({violation['impact']}): {violation['help']} at "
+            + ", ".join(str(node["target"]) for node in violation["nodes"])
+            for violation in violations if violation["impact"] in SERIOUS]
+
+
+def screenshot(page, name: str) -> Path:
+    """Keeps a full-page screenshot under test-artifacts/ for a person to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def scrolls_sideways(page) -> bool:
+    """Whether the page is wider than its viewport (at 375 px, a layout that does not fit a phone)."""
+    return bool(page.evaluate("() => document.documentElement.scrollWidth > document.documentElement.clientWidth"))
