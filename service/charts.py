@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from store.standings import Spread
 
 WIDTH, HEIGHT = 640, 200
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 22, 30  # margins for the axis labels
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 40, 30  # margins for the axis and marker labels
+HISTORY_HEIGHT, HISTORY_TOP, HISTORY_BOTTOM = 160, 14, 20
 MOST_LABELS = 8
 
 
@@ -39,11 +40,14 @@ class Tick:
 
 @dataclass(frozen=True)
 class Marker:
-    """A vertical line across the plot at ``x`` (the median, or the reader's own score)."""
+    """A vertical line across the plot at ``x`` (the median, or the reader's own score), labelled
+    at height ``label_y`` on the side of the line with more room (``anchor``: SVG's text-anchor)."""
 
     x: float
     label: str
     kind: str
+    label_y: float
+    anchor: str
 
 
 @dataclass(frozen=True)
@@ -95,12 +99,15 @@ def histogram(spread: Spread, noun: str, mine: float | None = None) -> Histogram
     step = _label_step(len(spread.buckets))
     x_ticks = [Tick(x_of(bucket.low), number(bucket.low)) for bucket in spread.buckets[::step]]
     x_ticks.append(Tick(x_of(high), number(high)))
-    markers = [Marker(x_of(spread.median), f"median {number(spread.median)}", "median")]
+    markers = [_marker(x_of(spread.median), f"median {number(spread.median)}", "median", TOP - 4)]
     if mine is not None:
-        markers.append(Marker(x_of(mine), f"you {number(mine)}", "mine"))
-    summary = (f"{spread.total:,} {_players(spread.total)}, {noun}s from {number(low)} to {number(high)}; "
-               f"the median {noun} is {number(spread.median)}.")
+        markers.append(_marker(x_of(mine), f"you {number(mine)}", "mine", TOP - 24))
+    summary = f"{spread.total:,} {_players(spread.total)}; the median {noun} is {number(spread.median)}."
     return Histogram(bars, x_ticks, [Tick(TOP + plot_height, "0"), Tick(TOP, f"{tallest:,}")], markers, summary)
+
+
+def _marker(x: float, label: str, kind: str, label_y: float) -> Marker:
+    return Marker(x, label, kind, label_y, "start" if x < WIDTH / 2 else "end")
 
 
 def _players(count: int) -> str:
@@ -123,7 +130,7 @@ class History:
     zero: float | None
     summary: str
     width: int = WIDTH
-    height: int = 160
+    height: int = HISTORY_HEIGHT
     plot_left: int = LEFT
     plot_right: int = WIDTH - RIGHT
 
@@ -135,14 +142,13 @@ def history(runs: list[dict]) -> History | None:
     """
     if not runs:
         return None
-    height, top, bottom = 160, 14, 20
     scores = [run["score"] for run in runs]
     low, high = min(scores + [0]), max(scores + [0])
     spread = (high - low) or 1
-    plot_width, plot_height = WIDTH - LEFT - RIGHT, height - top - bottom
+    plot_width, plot_height = WIDTH - LEFT - RIGHT, HISTORY_HEIGHT - HISTORY_TOP - HISTORY_BOTTOM
 
     def y_of(score: float) -> float:
-        return round(top + (high - score) / spread * plot_height, 1)
+        return round(HISTORY_TOP + (high - score) / spread * plot_height, 1)
 
     def x_of(index: int) -> float:
         return round(LEFT + (index + 0.5) / len(runs) * plot_width, 1)
