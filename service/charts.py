@@ -157,6 +157,8 @@ def history(runs: list[dict]) -> History | None:
                     f"score {number(run['score'])}", run["outcome"] or "lost")
               for index, run in enumerate(runs)]
     ticks = [Tick(y_of(high), number(high)), Tick(y_of(low), number(low))]
+    if min(high, -low) / spread > 0.1:  # zero well inside the range: label its line too
+        ticks.append(Tick(y_of(0), "0"))
     summary = (f"{len(runs)} verified runs, oldest first: scores from {number(min(scores))} to "
                f"{number(max(scores))}, the latest {number(scores[-1])}.")
     return History(points, " ".join(f"{point.x},{point.y}" for point in points), ticks, y_of(0), summary)

@@ -29,7 +29,7 @@ from marshmallow import Schema, ValidationError
 import scoundrel
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArgs
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
-from store.standings import Spread, board_spread, ladder_spread, standings
+from store.standings import Spread, Standing, board_spread, ladder_spread, standings
 
 from . import board_names, charts
 from .board_names import NamedBoard, UnknownBoard
@@ -187,6 +187,21 @@ def _board_page(named: NamedBoard, args: dict):
     return _page(html, named.day, args["player"])
 
 
+def _places_held(player: str, runs: list[dict]) -> list[tuple[NamedBoard, Standing, int]]:
+    """The player's places, with the page of the board each is on: every variant's open, dealt
+    and ladder boards first, then the daily, sealed and seed boards of ``runs``' days and deals."""
+    fixed = [board for variant in scoundrel.VARIANTS
+             for board in (board_names.open_board(variant), board_names.dealt(variant))]
+    ladders = [board_names.ladder(variant) for variant in scoundrel.VARIANTS]
+    of_runs = list({board.path: board for run in runs for board in board_names.run_boards(run)}.values())
+    ranked = fixed + of_runs  # boards of runs; the ladders rank means, read apart
+    places = standings(db(), player, [board.board for board in ranked if board.board is not None],
+                       [board.variant for board in ladders])
+    place_of = dict(zip([board.path for board in ranked + ladders], places, strict=True))
+    return [(board, place, math.ceil(place.rank / PAGE_SIZE))
+            for board in fixed + ladders + of_runs if (place := place_of[board.path]) is not None]
+
+
 @blp.route("/players/<name>")
 def player(name):
     """A player: their place on every board they hold one on, their recent runs, win rate and scores."""
@@ -196,18 +211,9 @@ def player(name):
     total, runs = player_runs(db(), found, 0, RECENT_RUNS)
     runs = [shown(run) for run in runs]
     verified = [run for run in runs if run["status"] == "verified" and run["score"] is not None]
-    fixed = [board for variant in scoundrel.VARIANTS
-             for board in (board_names.open_board(variant), board_names.dealt(variant))]
-    of_runs = list({board.path: board for run in runs for board in board_names.run_boards(run)}.values())
-    ranked = fixed + of_runs
-    ladders = [board_names.ladder(variant) for variant in scoundrel.VARIANTS]
-    places = standings(db(), found, [board.board for board in ranked if board.board is not None],
-                       [board.variant for board in ladders])
-    held = [(board, place, math.ceil(place.rank / PAGE_SIZE))
-            for board, place in zip(ranked + ladders, places, strict=True) if place is not None]
     won = sum(run["outcome"] == "won" for run in verified)
     html = render_template("player.html", player=found, total=total, runs=runs[:RUNS_LISTED], examined=len(runs),
-                           verified=len(verified), won=won, places=held,
+                           verified=len(verified), won=won, places=_places_held(found, runs),
                            history=charts.history(list(reversed(verified))))
     return _page(html)
 
