@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from store.standings import Spread
 
 WIDTH, HEIGHT = 640, 200
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 40, 30  # margins for the axis and marker labels
-HISTORY_HEIGHT, HISTORY_TOP, HISTORY_BOTTOM = 160, 14, 20
+LEFT, RIGHT, TOP, BOTTOM = 60, 12, 40, 30  # margins for the axis and marker labels
+HISTORY_HEIGHT, HISTORY_TOP, HISTORY_BOTTOM = 170, 14, 30  # room for the dates below
 MOST_LABELS = 8
 
 
@@ -127,6 +127,7 @@ class History:
     points: list[Point]
     line: str
     y_ticks: list[Tick]
+    x_ticks: list[Tick]  # the first and the latest run's dates
     zero: float | None
     summary: str
     width: int = WIDTH
@@ -161,4 +162,7 @@ def history(runs: list[dict]) -> History | None:
         ticks.append(Tick(y_of(0), "0"))
     summary = (f"{len(runs)} verified runs, oldest first: scores from {number(min(scores))} to "
                f"{number(max(scores))}, the latest {number(scores[-1])}.")
-    return History(points, " ".join(f"{point.x},{point.y}" for point in points), ticks, y_of(0), summary)
+    dates = [Tick(points[0].x, runs[0]["submitted_at"][:10])]
+    if len(runs) > 1:
+        dates.append(Tick(points[-1].x, runs[-1]["submitted_at"][:10]))
+    return History(points, " ".join(f"{point.x},{point.y}" for point in points), ticks, dates, y_of(0), summary)

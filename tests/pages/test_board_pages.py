@@ -119,7 +119,7 @@ def test_a_players_line_says_how_many_they_beat(stack, scene, static):
     static.fill("form.lookup input[name=player]", "ADA")  # any case finds the name
     static.click("form.lookup button")
     assert static.url.endswith("/boards/classic?player=ADA")
-    line = static.inner_text("#you")
+    line = static.inner_text("#you").replace("\xa0", " ")
     assert f"ada scored {number(ada['score'])}: better than {below * 100 // len(entries)} % of " \
            f"{len(entries)} players (rank {ada['rank']}" in line
     assert static.locator("svg.histogram text.marker-mine").text_content() == f"you {number(ada['score'])}"
@@ -143,7 +143,8 @@ def test_the_dealt_board_and_the_ladder(stack, scene, static):
     assert [entry["player"] for entry in ladder] == ["cyd"]
     static.goto(stack.url("/boards/dealt-classic-ladder?player=cyd"))
     assert rows(static)[0][:4] == ["1", "cyd", number(ladder[0]["mean"]), str(ladder[0]["games"])]
-    assert f"cyd has a mean of {number(ladder[0]['mean'])}: better than 0 % of 1 player" in static.inner_text("#you")
+    assert f"cyd has a mean of {number(ladder[0]['mean'])}: better than 0 % of 1 player" in \
+        static.inner_text("#you").replace("\xa0", " ")
     assert bar_counts(static) == [1]
 
 
@@ -161,7 +162,7 @@ def test_the_player_page_shows_places_runs_win_rate_and_history(stack, scene, st
     static.goto(stack.url("/players/Ada"))
     assert static.inner_text("h1") == "ada"
     assert f"Won {won} of {len(verified)} verified runs: a win rate of {round(won * 100 / len(verified), 1)} %" \
-        in static.inner_text(".summary")
+        in static.inner_text(".summary").replace("\xa0", " ")
     places = {row[0]: row[1:] for row in rows(static)}
     classic = stack.get("/v1/leaderboards/classic/players/ada?around=0").json()
     total = stack.get("/v1/leaderboards/classic?limit=1").json()["total"]
@@ -194,7 +195,8 @@ def test_the_daily_page_shows_both_boards_and_keeps_the_sealed_seed_until_the_da
     assert scene["daily"]["seed"] in text and sealed["commitment"] in text
     assert "The seed and par are shown once the day is over" in text
     assert scene["bob_sealed"]["id"] in static.content()
-    assert "bob scored" in static.inner_text("#you-2") and "better than 0 % of 1 player" in static.inner_text("#you-2")
+    line = static.inner_text("#you-2").replace("\xa0", " ")
+    assert "bob scored" in line and "better than 0 % of 1 player" in line
     db = stack.database()
     try:
         assert sealed_seed(sealed_secret(db), date.fromisoformat(day)) not in static.content()
@@ -228,7 +230,9 @@ def test_pages_say_how_long_they_may_be_cached(stack, scene, path, policy):
     response = stack.get(path)
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == policy
-    assert "script-src 'self';" in response.headers["Content-Security-Policy"]
+    policy_of_content = response.headers["Content-Security-Policy"]
+    assert "script-src 'self';" in policy_of_content and "unsafe-inline" not in policy_of_content
+    assert response.headers["X-Frame-Options"] == "DENY"
 
 
 def test_a_settled_days_pages_are_cached_for_an_hour(stack, scene):
