@@ -20,11 +20,14 @@ player signed in on this browser.
 - a refusal (404, 422): ``no-store``.
 """
 
+import logging
 import math
 from datetime import UTC, date, datetime, timedelta
 
 from flask import Blueprint, make_response, render_template, request
 from marshmallow import Schema, ValidationError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import scoundrel
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArgs
@@ -35,11 +38,13 @@ from . import board_names, charts
 from .board_names import NamedBoard, UnknownBoard
 from .context import db, referee
 from .daily_seed import DayNotBegun, daily_seed, parse_day, revealed, today
+from .errors import RETRY_AFTER_SECONDS
 from .par import par
 from .sealed import sealed_daily
 from .sealing import shown
 
 blp = Blueprint("site", __name__, template_folder="templates")
+log = logging.getLogger(__name__)
 
 LIVE = "public, max-age=5"
 SETTLED = "public, max-age=3600"
@@ -68,6 +73,16 @@ class Refused(Exception):
 def _refused(refusal: Refused):
     response = make_response(render_template("refused.html", refusal=refusal), refusal.status)
     response.headers["Cache-Control"] = REFUSED
+    return response
+
+
+@blp.errorhandler(RedisConnectionError)
+@blp.errorhandler(RedisTimeoutError)
+def _storage_unavailable(error):
+    """The API's 503 for storage that does not answer (``errors``), as a page: people read these."""
+    log.warning("storage unavailable: %s", str(error).splitlines()[0])
+    response = _refused(Refused(503, "The boards cannot be read just now; try again in a few seconds."))
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
 

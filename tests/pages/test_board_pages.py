@@ -306,3 +306,18 @@ def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, scene, browser):
     screenshot(page, "daily-signed-in-1280")
     context.close()
     assert problems == []
+
+
+def test_a_page_says_try_again_while_redis_is_away(tmp_path):
+    from cli.redis_server import free_port
+    from service.app import create_app
+    from settings import Settings
+
+    app = create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0",
+                              archive_url=f"sqlite:///{tmp_path}/archive.sqlite3"))
+    for path in ("/boards/classic", "/players/ada", "/daily"):
+        response = app.test_client().get(path)
+        assert response.status_code == 503, path
+        assert response.mimetype == "text/html" and int(response.headers["Retry-After"]) >= 1
+        assert "try again in a few seconds" in response.get_data(as_text=True)
+        assert response.headers["Cache-Control"] == "no-store"
