@@ -4,7 +4,8 @@ Shown beside a sealed daily's seed once its day is over, as a yardstick for
 the scores on its board (a golf card's par: what a steady player makes of
 that course). It is ``scoundrel.strategies``' ``search`` player, deterministic
 for a seed, so every API process computes the same par; it takes about a
-third of a second, so each process remembers the last days it computed.
+third of a second, so each process remembers the last days it computed, and
+the daily page asks for it only for a day somebody played.
 Never computed before the seed is revealed: the par of a deal tells
 something of the deal.
 """
@@ -14,7 +15,7 @@ import functools
 import scoundrel
 from scoundrel.strategies import play_game
 
-REMEMBERED_DEALS = 64
+REMEMBERED_DEALS = 1024  # about three years of days, a few hundred bytes each
 
 
 @functools.lru_cache(maxsize=REMEMBERED_DEALS)

@@ -252,7 +252,8 @@ def _daily(day: date):
         total, entries = _entries(named, 0, DAILY_TOP)
         boards.append({"named": named, "total": total, "entries": entries, **_standing(named, args["player"])})
     sealed = sealed_daily(day)
-    if sealed["seed"] is not None:
+    if sealed["seed"] is not None and boards[1]["total"]:
+        # only for a day somebody played: par costs a third of a second, and any past date can be asked for
         sealed["par"] = par(sealed["seed"])
     html = render_template("daily.html", day=day, today=today(), open_seed=daily_seed(referee().daily_secret(), day),
                            sealed=sealed, revealed=revealed(day), boards=boards,

@@ -43,6 +43,8 @@ def scene(stack):
     bob_dealt = accept_dealt(stack, "bob", legal_games(2)[1])
     bob_sealed = accept_dealt(stack, "bob", games_by_score("sealed-page", 1)[0], challenge="daily",
                               date=daily["date"])
+    past = (date.fromisoformat(daily["date"]) - timedelta(days=2)).isoformat()
+    accept_dealt(stack, "bob", games_by_score("sealed-page", 2)[-1], challenge="daily", date=past)
     stack.register("cyd")
     for game in legal_games(LADDER_GAMES):
         accept_dealt(stack, "cyd", game)
@@ -204,14 +206,18 @@ def test_the_daily_page_shows_both_boards_and_keeps_the_sealed_seed_until_the_da
         db.close()
 
 
-def test_a_past_days_sealed_daily_shows_its_seed_and_par(stack, scene, static):
+def test_a_past_days_sealed_daily_shows_its_seed_and_par_if_anyone_played(stack, scene, static):
     day = (date.fromisoformat(scene["daily"]["date"]) - timedelta(days=2)).isoformat()
     sealed = stack.get(f"/v1/daily/{day}/sealed").json()
     assert sealed["seed"] is not None
     par = scoundrel.replay(sealed["seed"], play_game(sealed["seed"], strategy="search")).score
     static.goto(stack.url(f"/daily/{day}"))
     text = static.inner_text("main")
-    assert f"Seed {sealed['seed']}; par {number(par)}" in text
+    assert f"Seed {sealed['seed']}; par {number(par)} (the engine's reference player's score" in text
+    unplayed = (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+    static.goto(stack.url(f"/daily/{unplayed}"))
+    assert f"Seed {stack.get(f'/v1/daily/{unplayed}/sealed').json()['seed']}." in static.inner_text("main")
+    assert "par" not in static.inner_text("main").split("Commitment")[-1]  # nobody played: no par computed
 
 
 CACHING = [
