@@ -17,7 +17,7 @@ player signed in on this browser.
 - a page asked for with ``?player=<name>``: ``private, max-age=5``: the
   data is as public as the board, but which player a browser asks about is
   its reader's business, so no shared cache keeps it;
-- a refusal (404, 422): ``no-store``.
+- a refusal (404, 422, and 503 while Redis does not answer): ``no-store``.
 """
 
 import logging
