@@ -31,6 +31,7 @@ from . import (
     sealed,
     security,
     seeds,
+    site,
 )
 from .api import ErrorResponses, RefereeApi
 from .context import Referee
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)
     app.register_blueprint(play_page.blp)
+    app.register_blueprint(site.blp)
     app.register_blueprint(
         Blueprint("docs_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
                   static_url_path=DOCS_ASSETS.rstrip("/"))

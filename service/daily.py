@@ -10,7 +10,7 @@ from store import board_page, daily_board, sealed_board
 
 from .api import Blueprint, error_response
 from .context import db, referee
-from .daily_seed import daily_seed, today
+from .daily_seed import DayNotBegun, daily_seed, parse_day, today
 from .errors import abort
 from .places import place_or_404
 
@@ -21,12 +21,11 @@ def begun_day(day: str) -> date:
     """The UTC day a path names, once it has begun: 422 naming ``day`` for what is not a
     calendar date, 404 for a day to come."""
     try:
-        moment = date.fromisoformat(day)
+        return parse_day(day)
+    except DayNotBegun:
+        abort(404, message="That day has not begun yet.")
     except ValueError:
         abort(422, message=f"{day!r} is not a date.", errors={"day": ["Not a date: YYYY-MM-DD, a day that exists."]})
-    if moment > today():
-        abort(404, message="That day has not begun yet.")
-    return moment
 
 
 def _secret() -> str:

@@ -27,6 +27,23 @@ def sealed_seed(secret: str, day: date) -> str:
                     hashlib.sha256).hexdigest()
 
 
+class DayNotBegun(ValueError):
+    """A date whose UTC day is still to come: it has no daily yet."""
+
+
+def parse_day(text: str) -> date:
+    """The UTC day ``text`` names (``YYYY-MM-DD``), once it has begun.
+
+    Raises ``ValueError`` for what is not a calendar date (``2026-02-30``), and
+    its subclass ``DayNotBegun`` for a day to come; the API and the pages each
+    answer these in their own shape.
+    """
+    day = date.fromisoformat(text)
+    if day > today():
+        raise DayNotBegun(text)
+    return day
+
+
 def revealed(day: date) -> bool:
     """Whether a sealed daily's seed (and its games' moves) may be shown: its UTC day is over."""
     return day < today()

@@ -14,7 +14,8 @@ blp = Blueprint("sealed", __name__, url_prefix="/v1/daily",
                 description="The sealed daily: dealt by the server, committed before play, revealed after its day")
 
 
-def _sealed(day: date) -> dict:
+def sealed_daily(day: date) -> dict:
+    """The day's sealed daily as anyone may see it: its commitment, its seed once the day is over."""
     seed = sealed_seed(referee().sealed_secret(), day)
     return {"date": day.isoformat(), "commitment": commitment(seed), "seed": seed if revealed(day) else None}
 
@@ -23,7 +24,7 @@ def _sealed(day: date) -> dict:
 @blp.response(200, SealedDailySchema)
 def current():
     """Today's (UTC) sealed daily: its commitment; the seed stays null all day."""
-    return _sealed(today())
+    return sealed_daily(today())
 
 
 @blp.route("/<day>/sealed")
@@ -32,4 +33,4 @@ def current():
 @error_response(blp, 422, "Not a calendar date (errors under day)")
 def of_day(day):
     """A day's sealed daily: its commitment, and its seed once that UTC day is over."""
-    return _sealed(begun_day(day))
+    return sealed_daily(begun_day(day))

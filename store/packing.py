@@ -29,6 +29,11 @@ def pack(score: int, submitted_ms: int) -> int:
     return (score + SCORE_OFFSET) * TIME_SPAN + (LATEST_MS - submitted_ms)
 
 
+def packed_score(packed: float | int) -> int:
+    """The score a rank key packs (its first part; ``pack``'s inverse, as ``lua/_rank.lua``'s ``rank_score``)."""
+    return int(packed) // TIME_SPAN - SCORE_OFFSET
+
+
 LADDER_GAMES = 20  # a player's ladder mean is over their last this many finished dealt games
 LADDER_OFFSET = 8192  # sums of 20 scores from -8192 to 8191 (20 × -221 to 20 × 30 fit)
 LADDER_TIME_BITS = 35  # seconds since 1970, good until the year 3058
@@ -42,6 +47,11 @@ def pack_ladder(total: int, latest_ms: int) -> int:
     if not -LADDER_OFFSET <= total < LADDER_OFFSET:
         raise ValueError(f"ladder sum {total} outside the packable range")
     return (total + LADDER_OFFSET) * LADDER_SPAN + (LADDER_SPAN - 1 - latest_ms // 1000)
+
+
+def packed_ladder_total(packed: float | int) -> int:
+    """The sum of the last ``LADDER_GAMES`` scores a ladder key packs (``pack_ladder``'s first part)."""
+    return int(packed) // LADDER_SPAN - LADDER_OFFSET
 
 
 def iso_time(ms: int | str | None) -> str | None:

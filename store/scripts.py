@@ -33,6 +33,7 @@ _BOARD_PAGE = LuaScript("board_page")
 _BOARD_POSITION = LuaScript("board_position")
 _LADDER_PAGE = LuaScript("ladder_page")
 _LADDER_POSITION = LuaScript("ladder_position")
+_BOARD_SPREAD = LuaScript("board_spread")
 _FILE_DISPUTE = LuaScript("file_dispute")
 _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
 _RESTORE_RUN = LuaScript("restore_run")
@@ -151,6 +152,13 @@ def ladder_position(client: Any, *, variant: str, player: str, around: int) -> l
     """The player's index and the window's first index, then its places as ``ladder_page``; [] if not on it."""
     return _LADDER_POSITION.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
                                 [player, around, keys.ladder_window(variant, "")])
+
+
+def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int, most: int,
+                 below: int | None) -> list:
+    """How the values of the rank keys in ``places`` spread: total, first bucket's low value, bucket
+    width, the middle place's value, places under value ``below`` (-1 if None), then each bucket's count."""
+    return _BOARD_SPREAD.run(client, [places], [span, offset, unit, most, *([] if below is None else [below])])
 
 
 def file_dispute(client: Any, *, run_id: str, dispute_id: str, player: str, reason: str, filed_ms: int,

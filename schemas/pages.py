@@ -1,0 +1,28 @@
+"""Query arguments of the HTML pages (``service.site``): checked like the API's, a 422 page naming the field."""
+
+from marshmallow import EXCLUDE, Schema, fields, validate
+
+from .paging import MAX_OFFSET, DealArgs
+from .players import NAME_MESSAGE, NAME_PATTERN
+
+PAGE_SIZE = 50  # places on one page of a board page
+MAX_PAGE_NUMBER = MAX_OFFSET // PAGE_SIZE
+
+
+class PlayerArgs(Schema):
+    """``?player=<name>``: whose line a page shows ("you scored…"); a public name, never a token."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    player = fields.String(load_default=None, validate=validate.Regexp(NAME_PATTERN, error=NAME_MESSAGE),
+                           metadata={"description": "the player whose place the page shows"})
+
+
+class BoardPageArgs(PlayerArgs):
+    page = fields.Integer(load_default=1, validate=validate.Range(1, MAX_PAGE_NUMBER),
+                          metadata={"description": f"page of {PAGE_SIZE} places, 1-{MAX_PAGE_NUMBER:,}"})
+
+
+class SeedBoardPageArgs(BoardPageArgs, DealArgs):
+    """A page of a seed board: the variant the seed was played as, too."""

@@ -1,0 +1,261 @@
+"""The pages people read: ``/boards``, ``/boards/<board>``, ``/players/<name>``, ``/daily``.
+
+Server-rendered from the store functions the API's views use (``board_page``,
+``ladder_page``, ``board_position``, ``player_runs``), plus ``store.standings``
+for a board's spread and a player's places; every view only turns the
+request into those calls and their answers into a template. They work
+without JavaScript; ``site.js`` (an ES module) only fills in the line of the
+player signed in on this browser.
+
+**Caching** (``Cache-Control``, set by each view):
+
+- a board, player or daily page: ``public, max-age=5``: boards change as
+  runs land, and five seconds of staleness lets a cache absorb a crowd;
+- a day's boards and daily page once that UTC day has been over an hour
+  (its late verdicts have landed; only a moderator's void can still move
+  it): ``public, max-age=3600``;
+- a page asked for with ``?player=<name>``: ``private, max-age=5``: the
+  data is as public as the board, but which player a browser asks about is
+  its reader's business, so no shared cache keeps it;
+- a refusal (404, 422, and 503 while Redis does not answer): ``no-store``.
+"""
+
+import logging
+import math
+from datetime import UTC, date, datetime, timedelta
+
+from flask import Blueprint, make_response, render_template, request
+from marshmallow import Schema, ValidationError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+import scoundrel
+from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArgs
+from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
+from store.standings import Spread, Standing, board_spread, ladder_spread, standings
+
+from . import board_names, charts
+from .board_names import NamedBoard, UnknownBoard
+from .context import db, referee
+from .daily_seed import DayNotBegun, daily_seed, parse_day, revealed, today
+from .errors import RETRY_AFTER_SECONDS
+from .par import par
+from .sealed import sealed_daily
+from .sealing import shown
+
+blp = Blueprint("site", __name__, template_folder="templates")
+log = logging.getLogger(__name__)
+
+LIVE = "public, max-age=5"
+SETTLED = "public, max-age=3600"
+PERSONAL = "private, max-age=5"
+REFUSED = "no-store"
+SETTLE_AFTER = timedelta(hours=1)  # after its day ends, a day's boards get no more verdicts
+RECENT_RUNS = 100  # a player page's runs: the win rate, the history chart and the boards of their days
+RUNS_LISTED = 20
+DAILY_TOP = 10
+
+
+@blp.app_template_filter("score")
+def _score(value: float) -> str:
+    return charts.number(value)
+
+
+class Refused(Exception):
+    """A page that cannot be shown: its status, a sentence, and field errors for a 422."""
+
+    def __init__(self, status: int, message: str, errors: dict | None = None):
+        super().__init__(message)
+        self.status, self.message, self.errors = status, message, errors or {}
+
+
+@blp.errorhandler(Refused)
+def _refused(refusal: Refused):
+    response = make_response(render_template("refused.html", refusal=refusal), refusal.status)
+    response.headers["Cache-Control"] = REFUSED
+    return response
+
+
+@blp.errorhandler(RedisConnectionError)
+@blp.errorhandler(RedisTimeoutError)
+def _storage_unavailable(error):
+    """The API's 503 for storage that does not answer (``errors``), as a page: people read these."""
+    log.warning("storage unavailable: %s", str(error).splitlines()[0])
+    response = _refused(Refused(503, "The boards cannot be read just now; try again in a few seconds."))
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def _query(schema: Schema) -> dict:
+    try:
+        return schema.load(request.args)
+    except ValidationError as invalid:
+        raise Refused(422, "This page's address has a parameter it cannot use.",
+                      invalid.normalized_messages()) from None
+
+
+def _day(text: str) -> date:
+    try:
+        return parse_day(text)
+    except DayNotBegun:
+        raise Refused(404, f"The day {text} has not begun yet (days are UTC).") from None
+    except ValueError:
+        raise Refused(422, f"{text!r} is not a date.", {"day": ["Not a date: YYYY-MM-DD, a day that exists."]}) \
+            from None
+
+
+def _settled(day: date | None) -> bool:
+    return day is not None and datetime.now(UTC) >= datetime(day.year, day.month, day.day, tzinfo=UTC) + \
+        timedelta(days=1) + SETTLE_AFTER
+
+
+def _page(html: str, day: date | None = None, player: str | None = None):
+    response = make_response(html)
+    response.headers["Cache-Control"] = PERSONAL if player else SETTLED if _settled(day) else LIVE
+    return response
+
+
+def _place(named: NamedBoard, name: str | None) -> dict | None:
+    """The line of player ``name`` on the board: their rank and score (or why there is none)."""
+    if name is None:
+        return None
+    player = find_player(db(), name)
+    if player is None:
+        return {"name": name, "rank": None, "missing": "There is no player of that name."}
+    found = (board_position(db(), named.board, player, 0) if named.board is not None
+             else ladder_position(db(), named.variant, player, 0))
+    if found is None:
+        return {"name": player, "rank": None, "missing": f"{player} has no place on this board."}
+    score = found["mean"] if named.is_ladder else found["score"]
+    return {"name": player, "rank": found["rank"], "score": score, "run_id": found["run_id"],
+            "page": math.ceil(found["rank"] / PAGE_SIZE)}
+
+
+def _spread(named: NamedBoard, place: dict | None) -> Spread:
+    mine = place["score"] if place and place["rank"] else None
+    if named.is_ladder:
+        return ladder_spread(db(), named.variant, mine)
+    assert named.board is not None
+    return board_spread(db(), named.board, None if mine is None else int(mine))
+
+
+def _entries(named: NamedBoard, offset: int, limit: int) -> tuple[int, list[dict]]:
+    if named.is_ladder:
+        return ladder_page(db(), named.variant, offset, limit)
+    assert named.board is not None
+    return board_page(db(), named.board, offset, limit)
+
+
+def _standing(named: NamedBoard, name: str | None) -> dict:
+    """What a board's part of a page shows besides its entries: the reader's line, the spread, the chart."""
+    place = _place(named, name)
+    spread = _spread(named, place)
+    if place and place["rank"]:
+        place["below"], place["share"], place["total"] = spread.below, spread.share_below(), spread.total
+    noun = "mean" if named.is_ladder else "score"
+    return {"place": place, "spread": spread, "noun": noun,
+            "chart": charts.histogram(spread, noun, place["score"] if place and place["rank"] else None)}
+
+
+@blp.route("/boards")
+def boards():
+    """Every standing board with its leaders, and today's dailies."""
+    day = today()
+    listed = [board for variant in scoundrel.VARIANTS
+              for board in (board_names.open_board(variant), board_names.dealt(variant),
+                            board_names.ladder(variant))]
+    listed += [board_names.daily(day), board_names.sealed(day)]
+    leaders = [_entries(board, 0, 3) for board in listed]
+    return _page(render_template("boards.html", boards=list(zip(listed, leaders, strict=True)), today=day))
+
+
+@blp.route("/boards/<name>")
+def board(name):
+    """A board: a page of its places, the spread of all its scores, the reader's line."""
+    args = _query(BoardPageArgs())
+    try:
+        named = board_names.named(name)
+    except UnknownBoard:
+        raise Refused(404, f"There is no board called {name!r}.") from None
+    except DayNotBegun:
+        raise Refused(404, "That day has not begun yet (days are UTC).") from None
+    except ValueError:
+        raise Refused(422, f"{name!r} does not name a day that exists.",
+                      {"board": ["A daily board is daily-YYYY-MM-DD or sealed-YYYY-MM-DD, a day that exists."]}) \
+            from None
+    return _board_page(named, args)
+
+
+@blp.route("/boards/seed/<seed>")
+def seed_board(seed):
+    """A seed's board, played as ``?variant=`` (classic by default)."""
+    args = _query(SeedBoardPageArgs())
+    if not scoundrel.is_valid_seed(seed):
+        raise Refused(404, "No such seed: a seed is 1-64 characters from A-Z a-z 0-9 _ -.")
+    return _board_page(board_names.seed(seed, args["variant"]), args)
+
+
+def _board_page(named: NamedBoard, args: dict):
+    total, entries = _entries(named, (args["page"] - 1) * PAGE_SIZE, PAGE_SIZE)
+    html = render_template("board.html", named=named, entries=entries, total=total, page=args["page"],
+                           pages=max(1, math.ceil(total / PAGE_SIZE)), **_standing(named, args["player"]))
+    return _page(html, named.day, args["player"])
+
+
+def _places_held(player: str, runs: list[dict]) -> list[tuple[NamedBoard, Standing, int]]:
+    """The player's places, with the page of the board each is on: every variant's open, dealt
+    and ladder boards first, then the daily, sealed and seed boards of ``runs``' days and deals."""
+    fixed = [board for variant in scoundrel.VARIANTS
+             for board in (board_names.open_board(variant), board_names.dealt(variant))]
+    ladders = [board_names.ladder(variant) for variant in scoundrel.VARIANTS]
+    of_runs = list({board.path: board for run in runs for board in board_names.run_boards(run)}.values())
+    ranked = fixed + of_runs  # boards of runs; the ladders rank means, read apart
+    places = standings(db(), player, [board.board for board in ranked if board.board is not None],
+                       [board.variant for board in ladders])
+    place_of = dict(zip([board.path for board in ranked + ladders], places, strict=True))
+    return [(board, place, math.ceil(place.rank / PAGE_SIZE))
+            for board in fixed + ladders + of_runs if (place := place_of[board.path]) is not None]
+
+
+@blp.route("/players/<name>")
+def player(name):
+    """A player: their place on every board they hold one on, their recent runs, win rate and scores."""
+    found = find_player(db(), name)
+    if found is None:
+        raise Refused(404, f"There is no player called {name!r}.")
+    total, runs = player_runs(db(), found, 0, RECENT_RUNS)
+    runs = [shown(run) for run in runs]
+    verified = [run for run in runs if run["status"] == "verified" and run["score"] is not None]
+    won = sum(run["outcome"] == "won" for run in verified)
+    html = render_template("player.html", player=found, total=total, runs=runs[:RUNS_LISTED], examined=len(runs),
+                           verified=len(verified), won=won, places=_places_held(found, runs),
+                           history=charts.history(list(reversed(verified))))
+    return _page(html)
+
+
+@blp.route("/daily")
+def daily_today():
+    """Today's (UTC) daily page."""
+    return _daily(today())
+
+
+@blp.route("/daily/<day>")
+def daily(day):
+    """A day's daily page: its open and sealed boards, their spreads, the sealed deal once revealed."""
+    return _daily(_day(day))
+
+
+def _daily(day: date):
+    args = _query(PlayerArgs())
+    boards = []
+    for named in (board_names.daily(day), board_names.sealed(day)):
+        total, entries = _entries(named, 0, DAILY_TOP)
+        boards.append({"named": named, "total": total, "entries": entries, **_standing(named, args["player"])})
+    sealed = sealed_daily(day)
+    if sealed["seed"] is not None and boards[1]["total"]:
+        # only for a day somebody played: par costs a third of a second, and any past date can be asked for
+        sealed["par"] = par(sealed["seed"])
+    html = render_template("daily.html", day=day, today=today(), open_seed=daily_seed(referee().daily_secret(), day),
+                           sealed=sealed, revealed=revealed(day), boards=boards,
+                           previous=day - timedelta(days=1), following=day + timedelta(days=1))
+    return _page(html, day, args["player"])

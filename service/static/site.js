@@ -1,0 +1,41 @@
+// The site's pages work without JavaScript; this module only adds the line of the player
+// signed in on this browser. The sign-up on /play keeps {"name", "token"} under
+// localStorage["scoundrel.player"]; only the (public) name is used here, never sent
+// anywhere but as ?player=<name> to this same page, whose answer fills the [data-you] lines.
+const STORAGE_KEY = "scoundrel.player";
+
+function signedIn() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) || "null");
+    return stored && typeof stored.name === "string" ? stored.name : null;
+  } catch {
+    return null;
+  }
+}
+
+async function fillYourLines(name) {
+  const lines = document.querySelectorAll("[data-you]");
+  const url = new URL(window.location.href);
+  if (!lines.length || url.searchParams.has("player")) return;
+  url.searchParams.set("player", name);
+  const response = await fetch(url, { headers: { Accept: "text/html" } });
+  if (!response.ok) return;
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  for (const line of lines) {
+    const yours = page.getElementById(line.id);
+    if (yours) line.replaceWith(document.adoptNode(yours));
+  }
+}
+
+const name = signedIn();
+if (name) {
+  const badge = document.getElementById("signed-in");
+  if (badge) {
+    const link = document.createElement("a");
+    link.href = `/players/${encodeURIComponent(name)}`;
+    link.textContent = name;
+    badge.append("Signed in as ", link);
+    badge.hidden = false;
+  }
+  fillYourLines(name).catch(() => {});
+}

@@ -1,0 +1,329 @@
+"""Issue 14: the board, player and daily pages, read as a browser reads them.
+
+A real stack holds 55 open runs by 55 players, plus ada's open daily run,
+a win and a rejected run, bob's dealt game and sealed daily game, and cyd's
+20 dealt games (a ladder place). Every expectation is computed from the JSON
+API, which the pages must agree with. Content is checked in Chromium with
+JavaScript off (the pages are server-rendered); the look at 1280 and 375 px,
+axe-core and the console with it on; screenshots go to ``test-artifacts/``.
+"""
+
+import math
+import re
+from datetime import date, timedelta
+
+import pytest
+
+import scoundrel
+from scoundrel.strategies import find_win, play_game
+from service.daily_seed import sealed_seed
+from store.daily import sealed_secret
+from store.packing import LADDER_GAMES
+from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
+from tests.support.games import accept_dealt, games_by_score, legal_games
+
+OPEN_PLAYERS = 55
+WON_SEED = "view-1"
+STORAGE_KEY = "scoundrel.player"
+
+
+@pytest.fixture(scope="module")
+def scene(stack):
+    daily = stack.get("/v1/daily").json()
+    tokens = {f"pl{index:02d}": stack.register(f"pl{index:02d}")[1] for index in range(OPEN_PLAYERS)}
+    pending = [stack.submit(tokens[name], game).json()["id"]
+               for name, game in zip(tokens, legal_games(OPEN_PLAYERS), strict=True)]
+    _, ada = stack.register("ada")
+    won = {"seed": WON_SEED, "moves": find_win(WON_SEED, budget=2000)}
+    rejected = {"seed": WON_SEED, "moves": ["flee", "flee"]}
+    on_the_daily = games_by_score(daily["seed"], 1)[0]
+    pending += [stack.submit(ada, game).json()["id"] for game in (won, rejected, on_the_daily)]
+    runs = {run_id: stack.wait_final(run_id) for run_id in pending}
+    stack.register("bob")
+    bob_dealt = accept_dealt(stack, "bob", legal_games(2)[1])
+    bob_sealed = accept_dealt(stack, "bob", games_by_score("sealed-page", 1)[0], challenge="daily",
+                              date=daily["date"])
+    past = (date.fromisoformat(daily["date"]) - timedelta(days=2)).isoformat()
+    accept_dealt(stack, "bob", games_by_score("sealed-page", 2)[-1], challenge="daily", date=past)
+    stack.register("cyd")
+    for game in legal_games(LADDER_GAMES):
+        accept_dealt(stack, "cyd", game)
+    return {"daily": daily, "runs": runs, "bob_dealt": bob_dealt, "bob_sealed": bob_sealed}
+
+
+@pytest.fixture(scope="module")
+def static(browser):
+    """A browser context with JavaScript off: what the server rendered, nothing else."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+def everyone(stack, path: str) -> list[dict]:
+    """Every entry of an API board (the boards here fit in one page of 100)."""
+    page = stack.get(f"{path}{'&' if '?' in path else '?'}limit=100").json()
+    assert page["total"] <= 100
+    return page["entries"]
+
+
+def number(value: float) -> str:
+    return f"{value:,.0f}".replace("-", "−") if float(value).is_integer() else \
+        f"{value:,.2f}".rstrip("0").replace("-", "−")
+
+
+def rows(page) -> list[list[str]]:
+    return page.eval_on_selector_all(
+        "table.places tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))")
+
+
+def bar_counts(page, chart: str = "svg.histogram") -> list[int]:
+    titles = page.eval_on_selector_all(f"{chart} rect.bar title", "titles => titles.map(t => t.textContent)")
+    return [int(re.search(r": ([\d,]+) player", title)[1].replace(",", "")) for title in titles]
+
+
+def test_a_board_page_lists_the_places_as_the_api_does_with_links(stack, scene, static):
+    entries = everyone(stack, "/v1/leaderboards/classic")
+    response = static.goto(stack.url("/boards/classic"))
+    assert response.status == 200
+    assert static.inner_text("h1") == "Classic: open runs"
+    shown = rows(static)
+    assert len(shown) == 50  # a page of the board
+    assert [row[:4] for row in shown] == [[str(entry["rank"]), entry["player"], number(entry["score"]),
+                                           entry["run_id"]] for entry in entries[:50]]
+    first = static.locator("table.places tbody tr").first
+    assert first.locator("a").nth(0).get_attribute("href") == f"/players/{entries[0]['player']}"
+    assert first.locator("a").nth(1).get_attribute("href") == f"/runs/{entries[0]['run_id']}"
+
+
+def test_the_next_page_holds_the_places_after_the_first_fifty(stack, scene, static):
+    entries = everyone(stack, "/v1/leaderboards/classic")
+    static.goto(stack.url("/boards/classic"))
+    static.click("a[rel=next]")
+    assert static.url.endswith("/boards/classic?page=2")
+    assert [row[1] for row in rows(static)] == [entry["player"] for entry in entries[50:]]
+    assert static.locator("a[rel=next]").count() == 0 and static.locator("a[rel=prev]").count() == 1
+
+
+def test_the_histogram_counts_every_score_on_the_board_and_marks_the_median(stack, scene, static):
+    scores = [entry["score"] for entry in everyone(stack, "/v1/leaderboards/classic")]
+    static.goto(stack.url("/boards/classic"))
+    assert sum(bar_counts(static)) == len(scores)
+    median = sorted(scores, reverse=True)[(len(scores) - 1) // 2]
+    assert static.text_content("svg.histogram text.marker-median") == f"median {number(median)}"
+    assert f"{len(scores)} players" in static.text_content("svg.histogram desc")
+
+
+def test_a_players_line_says_how_many_they_beat(stack, scene, static):
+    entries = everyone(stack, "/v1/leaderboards/classic")
+    ada = next(entry for entry in entries if entry["player"] == "ada")
+    below = sum(entry["score"] < ada["score"] for entry in entries)
+    static.goto(stack.url("/boards/classic"))
+    static.fill("form.lookup input[name=player]", "ADA")  # any case finds the name
+    static.click("form.lookup button")
+    assert static.url.endswith("/boards/classic?player=ADA")
+    line = static.inner_text("#you").replace("\xa0", " ")
+    assert f"ada scored {number(ada['score'])}: better than {below * 100 // len(entries)} % of " \
+           f"{len(entries)} players (rank {ada['rank']}" in line
+    assert static.locator("svg.histogram text.marker-mine").text_content() == f"you {number(ada['score'])}"
+    page_of_ada = math.ceil(ada["rank"] / 50)
+    assert static.locator("#you a", has_text="on the board").get_attribute("href") == \
+        f"/boards/classic?page={page_of_ada}&player=ada#place-{ada['rank']}"
+
+
+def test_a_player_off_the_board_or_unknown_is_told_so(stack, scene, static):
+    static.goto(stack.url("/boards/dealt-classic?player=ada"))
+    assert static.inner_text("#you") == "ada has no place on this board."
+    static.goto(stack.url("/boards/classic?player=nobody-here"))
+    assert static.inner_text("#you") == "There is no player of that name."
+
+
+def test_the_dealt_board_and_the_ladder(stack, scene, static):
+    static.goto(stack.url("/boards/dealt-classic"))
+    assert [row[1] for row in rows(static)] == [entry["player"] for entry in
+                                                everyone(stack, "/v1/leaderboards/dealt/classic")]
+    ladder = everyone(stack, "/v1/leaderboards/dealt/classic/ladder")
+    assert [entry["player"] for entry in ladder] == ["cyd"]
+    static.goto(stack.url("/boards/dealt-classic-ladder?player=cyd"))
+    assert rows(static)[0][:4] == ["1", "cyd", number(ladder[0]["mean"]), str(ladder[0]["games"])]
+    assert f"cyd has a mean of {number(ladder[0]['mean'])}: better than 0 % of 1 player" in \
+        static.inner_text("#you").replace("\xa0", " ")
+    assert bar_counts(static) == [1]
+
+
+def test_a_seed_board_page(stack, scene, static):
+    entries = everyone(stack, f"/v1/seeds/{WON_SEED}/leaderboard?variant=classic")
+    static.goto(stack.url(f"/boards/seed/{WON_SEED}"))
+    assert [row[1] for row in rows(static)] == [entry["player"] for entry in entries] == ["ada"]
+    assert static.inner_text("h1") == f"Seed {WON_SEED}: classic"
+
+
+def test_the_player_page_shows_places_runs_win_rate_and_history(stack, scene, static):
+    runs = stack.get("/v1/players/ada/runs?limit=100").json()["runs"]
+    verified = [run for run in runs if run["status"] == "verified"]
+    won = sum(run["outcome"] == "won" for run in verified)
+    static.goto(stack.url("/players/Ada"))
+    assert static.inner_text("h1") == "ada"
+    assert f"Won {won} of {len(verified)} verified runs: a win rate of {round(won * 100 / len(verified), 1)} %" \
+        in static.inner_text(".summary").replace("\xa0", " ")
+    places = {row[0]: row[1:] for row in rows(static)}
+    classic = stack.get("/v1/leaderboards/classic/players/ada?around=0").json()
+    total = stack.get("/v1/leaderboards/classic?limit=1").json()["total"]
+    assert places["Classic: open runs"] == [str(classic["rank"]), str(total), number(classic["score"])]
+    daily = stack.get(f"/v1/daily/{scene['daily']['date']}/leaderboard/players/ada?around=0")
+    assert daily.status_code == 404 or places[f"Daily of {scene['daily']['date']}: open"][0] == "1"
+    assert places[f"Seed {WON_SEED}: classic"][0] == "1"
+    listed = static.eval_on_selector_all("table.runs tbody tr", "rows => rows.map(r => r.textContent)")
+    assert len(listed) == len(runs)
+    assert any("rejected" in row and "flee_not_allowed" in row for row in listed)
+    assert static.locator(f"table.runs a[href='/runs/{runs[0]['id']}']").count() == 1
+    assert static.locator("svg.history circle").count() == len(verified)
+    assert static.locator("svg.history circle.point-won").count() == won
+
+
+def test_the_player_page_shows_dealt_and_ladder_places(stack, scene, static):
+    static.goto(stack.url("/players/bob"))
+    places = {row[0]: row[1:] for row in rows(static)}
+    assert "Classic: dealt games" in places and f"Daily of {scene['daily']['date']}: sealed" in places
+    static.goto(stack.url("/players/cyd"))
+    assert "Classic: ladder" in {row[0] for row in rows(static)}
+
+
+def test_the_daily_page_shows_both_boards_and_keeps_the_sealed_seed_until_the_day_is_over(stack, scene, static):
+    day = scene["daily"]["date"]
+    sealed = stack.get(f"/v1/daily/{day}/sealed").json()
+    static.goto(stack.url("/daily?player=bob"))
+    assert static.inner_text("h1") == f"Daily of {day}"
+    text = static.inner_text("main")
+    assert scene["daily"]["seed"] in text and sealed["commitment"] in text
+    assert "The seed and par are shown once the day is over" in text
+    assert scene["bob_sealed"]["id"] in static.content()
+    line = static.inner_text("#you-2").replace("\xa0", " ")
+    assert "bob scored" in line and "better than 0 % of 1 player" in line
+    db = stack.database()
+    try:
+        assert sealed_seed(sealed_secret(db), date.fromisoformat(day)) not in static.content()
+    finally:
+        db.close()
+
+
+def test_a_past_days_sealed_daily_shows_its_seed_and_par_if_anyone_played(stack, scene, static):
+    day = (date.fromisoformat(scene["daily"]["date"]) - timedelta(days=2)).isoformat()
+    sealed = stack.get(f"/v1/daily/{day}/sealed").json()
+    assert sealed["seed"] is not None
+    par = scoundrel.replay(sealed["seed"], play_game(sealed["seed"], strategy="search")).score
+    static.goto(stack.url(f"/daily/{day}"))
+    text = static.inner_text("main")
+    assert f"Seed {sealed['seed']}; par {number(par)} (the engine's reference player's score" in text
+    unplayed = (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+    static.goto(stack.url(f"/daily/{unplayed}"))
+    assert f"Seed {stack.get(f'/v1/daily/{unplayed}/sealed').json()['seed']}." in static.inner_text("main")
+    assert "par" not in static.inner_text("main").split("Commitment")[-1]  # nobody played: no par computed
+
+
+CACHING = [
+    ("/boards/classic", "public, max-age=5"),
+    ("/boards/dealt-classic-ladder", "public, max-age=5"),
+    ("/boards", "public, max-age=5"),
+    ("/players/ada", "public, max-age=5"),
+    ("/daily", "public, max-age=5"),
+    ("/boards/classic?player=ada", "private, max-age=5"),
+    ("/daily?player=ada", "private, max-age=5"),
+]
+
+
+@pytest.mark.parametrize(("path", "policy"), CACHING)
+def test_pages_say_how_long_they_may_be_cached(stack, scene, path, policy):
+    response = stack.get(path)
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == policy
+    policy_of_content = response.headers["Content-Security-Policy"]
+    assert "script-src 'self';" in policy_of_content and "unsafe-inline" not in policy_of_content
+    assert response.headers["X-Frame-Options"] == "DENY"
+
+
+def test_a_settled_days_pages_are_cached_for_an_hour(stack, scene):
+    day = (date.fromisoformat(scene["daily"]["date"]) - timedelta(days=2)).isoformat()
+    for path in (f"/daily/{day}", f"/boards/daily-{day}", f"/boards/sealed-{day}"):
+        assert stack.get(path).headers["Cache-Control"] == "public, max-age=3600", path
+
+
+REFUSALS = [
+    ("/boards/nonsense", 404, None),
+    ("/boards/daily-2999-01-01", 404, None),
+    ("/boards/sealed-2026-02-30", 422, "board"),
+    ("/boards/classic?page=0", 422, "page"),
+    ("/boards/classic?page=x", 422, "page"),
+    ("/boards/classic?player=a!", 422, "player"),
+    ("/boards/seed/abc?variant=nightmare", 422, "variant"),
+    ("/boards/seed/not%20a%20seed", 404, None),
+    ("/players/nobody-at-all", 404, None),
+    ("/daily/2999-01-01", 404, None),
+    ("/daily/2026-13-01", 422, "day"),
+]
+
+
+@pytest.mark.parametrize(("path", "status", "field"), REFUSALS)
+def test_bad_addresses_get_a_page_naming_what_is_wrong(stack, path, status, field):
+    response = stack.get(path)
+    assert response.status_code == status
+    assert response.headers["Content-Type"].startswith("text/html")
+    assert response.headers["Cache-Control"] == "no-store"
+    if field:
+        assert f"<dt><code>{field}</code></dt>" in response.text
+
+
+PAGES = {
+    "boards": "/boards",
+    "board": "/boards/classic",
+    "ladder": "/boards/dealt-classic-ladder",
+    "player": "/players/ada",
+    "daily": "/daily",
+}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", PAGES)
+def test_each_page_fits_the_width_with_no_serious_accessibility_violation(stack, scene, browser, name, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    problems = console_problems(page)
+    page.goto(stack.url(PAGES[name]))
+    page.wait_for_load_state("networkidle")
+    assert serious_violations(page) == []
+    assert not scrolls_sideways(page)
+    screenshot(page, f"{name}-{width}")
+    context.close()
+    assert problems == []
+
+
+def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, scene, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(f"localStorage.setItem({STORAGE_KEY!r}, JSON.stringify({{name: 'ada', token: 'x'}}))")
+    page = context.new_page()
+    problems = console_problems(page)
+    page.goto(stack.url("/boards/classic"))
+    page.wait_for_selector("#you strong")
+    assert page.inner_text("#you").startswith("ada scored")
+    assert page.locator("svg.histogram text.marker-mine").count() == 1
+    assert page.inner_text("#signed-in") == "Signed in as ada"
+    page.goto(stack.url("/daily"))
+    page.wait_for_selector("#you-1 strong")
+    assert page.inner_text("#you-1").startswith("ada scored")
+    screenshot(page, "daily-signed-in-1280")
+    context.close()
+    assert problems == []
+
+
+def test_a_page_says_try_again_while_redis_is_away(tmp_path):
+    from cli.redis_server import free_port
+    from service.app import create_app
+    from settings import Settings
+
+    app = create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0",
+                              archive_url=f"sqlite:///{tmp_path}/archive.sqlite3"))
+    for path in ("/boards/classic", "/players/ada", "/daily"):
+        response = app.test_client().get(path)
+        assert response.status_code == 503, path
+        assert response.mimetype == "text/html" and int(response.headers["Retry-After"]) >= 1
+        assert "try again in a few seconds" in response.get_data(as_text=True)
+        assert response.headers["Cache-Control"] == "no-store"
