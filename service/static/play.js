@@ -38,10 +38,11 @@ function moveLabel(move, state) {
       return `Drink: up to +${value}`;
     case "weapon":
       return state.weapon ? `Equip, dropping ${shortName(state.weapon)}` : "Equip";
-    default:
-      return move.endsWith("w")
-        ? `Fight with ${shortName(state.weapon)}: −${Math.max(0, value - valueOf(state.weapon))}`
-        : `Fight barehanded: −${value}`;
+    default: {
+      if (!move.endsWith("w")) return `Fight barehanded: −${value}`;
+      const damage = Math.max(0, value - valueOf(state.weapon)); // R11
+      return `Fight with ${shortName(state.weapon)}: ${damage ? `−${damage}` : "no damage"}`;
+    }
   }
 }
 
