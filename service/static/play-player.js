@@ -4,8 +4,8 @@
 // the copy in localStorage["scoundrel.player"] ({name, token}, shared with
 // the other pages) is the only one: the page says so and offers to show it.
 import { ApiError, MoveError, registerPlayer } from "./client/index.js";
+import { STORAGE_KEY as PLAYER_KEY, showSignedIn } from "./site.js";
 
-const PLAYER_KEY = "scoundrel.player";
 const $ = (id) => document.getElementById(id);
 
 /** The storage, or null where the browser refuses it (some private modes, storage turned off). */
@@ -125,6 +125,7 @@ export function playerPanel(onChange) {
       $("page-error").hidden = false;
     }
     render(player);
+    showSignedIn(player?.name ?? null);
     onChange(player);
     focus?.focus();
   };
@@ -189,6 +190,7 @@ export function playerPanel(onChange) {
       if (known === null || known.name === name) return;
       remember(PLAYER_KEY, { ...known, name });
       render({ ...known, name });
+      showSignedIn(name);
     },
   };
 }

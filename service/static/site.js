@@ -2,7 +2,7 @@
 // signed in on this browser. The sign-up on /play keeps {"name", "token"} under
 // localStorage["scoundrel.player"]; only the (public) name is used here, never sent
 // anywhere but as ?player=<name> to this same page, whose answer fills the [data-you] lines.
-const STORAGE_KEY = "scoundrel.player";
+export const STORAGE_KEY = "scoundrel.player";
 
 function signedIn() {
   try {
@@ -27,15 +27,21 @@ async function fillYourLines(name) {
   }
 }
 
+/** The navigation's "Signed in as <name>" (linking the player's page), or nothing for null; /play calls it too. */
+export function showSignedIn(name) {
+  const badge = document.getElementById("signed-in");
+  if (!badge) return;
+  badge.replaceChildren();
+  badge.hidden = !name;
+  if (!name) return;
+  const link = document.createElement("a");
+  link.href = `/players/${encodeURIComponent(name)}`;
+  link.textContent = name;
+  badge.append("Signed in as ", link);
+}
+
 const name = signedIn();
 if (name) {
-  const badge = document.getElementById("signed-in");
-  if (badge) {
-    const link = document.createElement("a");
-    link.href = `/players/${encodeURIComponent(name)}`;
-    link.textContent = name;
-    badge.append("Signed in as ", link);
-    badge.hidden = false;
-  }
+  showSignedIn(name);
   fillYourLines(name).catch(() => {});
 }

@@ -192,6 +192,8 @@ def test_sign_up_keeps_the_token_in_this_browser_and_says_it_is_the_only_copy(op
     name = sign_up(opened)
     player = stored(opened, "scoundrel.player")
     assert player["name"] == name and player["token"].startswith("sr_")
+    expect(opened.locator("#signed-in")).to_have_text(f"Signed in as {name}")  # the site's navigation, at once
+    assert opened.locator("#signed-in a").get_attribute("href") == f"/players/{name}"
     expect(opened.locator("#token-warning")).to_contain_text("This browser holds the only copy of your token.")
     expect(opened.locator("#token-box")).to_be_hidden()
     opened.click("#token-show")
@@ -233,9 +235,11 @@ def test_a_token_the_referee_does_not_know_is_explained_when_a_game_starts(opene
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_contain_text("The referee does not accept this token")
     expect(opened.locator("#game")).to_be_hidden()
+    expect(opened.locator("#signed-in")).to_have_text("Signed in as someone")
     opened.click("#sign-out")
     opened.click("#sign-out-yes")
     expect(opened.locator("#signup-name")).to_be_focused()
+    expect(opened.locator("#signed-in")).to_be_hidden()
     assert stored(opened, "scoundrel.player") is None
     clean(opened, 401)
 
