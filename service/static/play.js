@@ -211,7 +211,8 @@ function showRun(run) {
 
 /** The verdict, the seed and the commitment; once the seed is revealed, the browser's own check of the deal. */
 async function finish(focus) {
-  const state = game.state;
+  const ended = game; // a new game may start while the referee judges this one: then this one says nothing more
+  const state = ended.state;
   $("verdict").hidden = false;
   $("verdict-line").textContent = OUTCOMES[state.status](state);
   $("verdict-score").textContent = "waiting for the referee…";
@@ -223,20 +224,25 @@ async function finish(focus) {
   $("checks").replaceChildren(note("Checking the deal…"));
   if (focus) $("verdict").focus();
   const { baseUrl, token } = api();
+  // Without the seed, or without Web Crypto to hash it, the page shows the referee's verdict and says why it
+  // cannot check the deal (yet).
+  const unchecked = state.seed === null
+    ? `The seed of the sealed daily is revealed once ${state.date} (UTC) is over: come back to this page then ` +
+      "(the game is kept 7 days) and it checks the deal."
+    : !window.crypto?.subtle
+      ? "This browser gives the page no Web Crypto (only https and localhost pages have it), which the check " +
+        `needs. Check it by hand: printf %s ${state.seed} | sha256sum gives the commitment.`
+      : null;
   try {
-    if (state.seed === null) {
-      showRun(await waitForVerdict(baseUrl, state.runId, { token }));
-      $("checks").replaceChildren(note(`The seed of the sealed daily is revealed once ${state.date} (UTC) is over: ` +
-        "come back to this page then (the game is kept 7 days) and it checks the deal."));
+    if (unchecked) {
+      const run = await waitForVerdict(baseUrl, state.runId, { token });
+      if (game !== ended) return;
+      showRun(run);
+      $("checks").replaceChildren(note(unchecked));
       return;
     }
-    if (!window.crypto?.subtle) {
-      showRun(await waitForVerdict(baseUrl, state.runId, { token }));
-      $("checks").replaceChildren(note("This browser gives the page no Web Crypto (only https and localhost pages " +
-        `have it), which the check needs. Check it by hand: printf %s ${state.seed} | sha256sum gives the commitment.`));
-      return;
-    }
-    const result = await game.verifyCommitment();
+    const result = await ended.verifyCommitment();
+    if (game !== ended) return;
     showRun(result.run);
     $("checks").replaceChildren(
       check(result.commitmentMatches, "SHA-256 of the seed is the commitment shown before the first card."),
@@ -247,7 +253,7 @@ async function finish(focus) {
       result.ok ? check(true, "The deal checks out.") : check(false, "The deal does NOT check out."),
     );
   } catch (error) {
-    $("checks").replaceChildren(note(explain(error)));
+    if (game === ended) $("checks").replaceChildren(note(explain(error)));
   }
 }
 
