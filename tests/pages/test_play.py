@@ -436,3 +436,27 @@ def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_h
     expect(page.locator("#checks")).to_contain_text(f"printf %s {run['seed']} | sha256sum gives the commitment")
     context.close()
     clean(page)
+
+
+def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page(opened, stack):
+    """The whole visit: sign up, play to the end, then find the game's run where a player looks for it."""
+    name = sign_up(opened)
+    start(opened)
+    play_to_the_end(opened)
+    verdict_checked(opened)
+    run = assert_verdict_is_the_referees(stack, opened)
+    run_link = f"a[href='/runs/{run['id']}']"
+
+    opened.click("nav >> text=Boards")
+    opened.click("a[href='/boards/dealt-classic']")
+    mine = opened.locator("p.you")
+    shown_score = str(run["score"]).replace("-", "\u2212")  # the pages write a true minus sign
+    expect(mine).to_contain_text(f"{name} scored {shown_score}")  # filled in for the signed-in browser
+    expect(mine.locator(run_link)).to_have_count(1)
+
+    mine.locator(f"a[href='/players/{name}']").click()
+    assert opened.url == stack.url(f"/players/{name}")
+    expect(opened.locator("table.runs " + run_link)).to_have_count(1)
+    expect(opened.locator("table.places", has_text="Dealt")).to_have_count(1)
+    screenshot(opened, "journey-player")
+    clean(opened)
