@@ -96,10 +96,13 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally) 
     db.archive.delete_older([run["id"] for run in runs if run["id"] not in moving], now_ms() - LEFTOVER_MS)
     if not movable:
         return
-    archived = [ArchivedRun(run, audit) for run, audit in
-                zip(movable, audit_logs(db, [run["id"] for run in movable]), strict=True)]
+    logs = audit_logs(db, [run["id"] for run in movable])
+    # the archive keeps the log as the API shows it, so not the hash's copy of it too
+    archived = [ArchivedRun({name: value for name, value in run.items() if name != "log"}, log)
+                for run, log in zip(movable, logs, strict=True)]
     write_archive(db, archived)
-    answers = remove_runs(db, [(run.fields, len(run.audit)) for run in archived])
+    # a run stored before issue 11 has its log in a stream: unchanged if it has as many entries
+    answers = remove_runs(db, [(run, 0 if "log" in run else len(log)) for run, log in zip(movable, logs, strict=True)])
     kept = [run.run_id for run, answer in zip(archived, answers, strict=True) if answer in ("changed", "holds")]
     db.archive.delete(kept)  # still hot: Redis is their one home
     tally.changed += len(kept)

@@ -10,7 +10,9 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
 end
 local before = snapshot(KEYS[1])
 redis.call('HSET', KEYS[1], 'status', 'error', 'error', ARGV[2], 'verified_ms', ARGV[3])
+redis.call('HDEL', KEYS[1], 'job', 'request_id')
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HINCRBY', KEYS[3], 'errors', 1)
-audit(KEYS[4], 'errored', 'worker', ARGV[4], ARGV[3], before, snapshot(KEYS[1]), cjson.decode(ARGV[2]))
+audit(KEYS[1], KEYS[4], 'errored', 'worker', ARGV[4], ARGV[3], before, snapshot(KEYS[1]),
+  cjson.decode(ARGV[2]))
 return 1
