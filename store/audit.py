@@ -10,7 +10,10 @@ their fields by ``FIELD``: event, actor kind, actor, time, before, after,
 detail, and the entry's id only where it is not ``<time>-<position>``.
 What the run itself says is left out: the actor when it is the run's
 player (""), the time as ms after the submission, ``before`` when it is
-the previous entry's ``after`` (""; null for the first), a detail of {} ("").
+the previous entry's ``after`` (""; null for the first), the last entry's
+``after`` when it is the run's snapshot as it stands (""; written out
+when the next entry comes), a detail of {} (""), trailing empty fields.
+The submission's entry, the same in every new run, is ``SUBMITTED``.
 A snapshot (``before``/``after``) is JSON, or compact: the comma-joined
 fields of ``lua/_audit.lua``'s ``snapshot`` (status, outcome, score,
 health, error code, and voided_status for a void run; "" for null), or a
@@ -31,6 +34,8 @@ from .verdicts import stored_int
 
 ENTRY = "\x1e"  # ASCII record separator: JSON and names never hold control characters unescaped
 FIELD = "\x1f"  # ASCII unit separator
+SUBMITTED = "s"  # the entry of a run's submission by its player, as every new run's log begins
+_SUBMITTED_FIELDS = FIELD.join(["submitted", "player", "", "0", "", "pending"])
 _SNAPSHOT = ("status", "outcome", "score", "health", "error")
 _NUMBERS = ("score", "health")
 # what reading a log needs of its run: the log, what it leaves out, the fields of the run's snapshot
@@ -111,7 +116,10 @@ def encode_entry(entry: dict, run: dict, position: int, previous_after: str | No
     ]
     if entry["id"] != f"{at}-{position}":
         fields.append(entry["id"])
-    return FIELD.join(fields), after
+    while len(fields) > 1 and fields[-1] == "":
+        fields.pop()
+    text = FIELD.join(fields)
+    return SUBMITTED if text == _SUBMITTED_FIELDS else text, after
 
 
 def encode_log(entries: list[dict], run: dict) -> str:
@@ -136,7 +144,8 @@ def decode_log(log: str, run: dict) -> list[dict]:
     entries: list[dict] = []
     previous: dict | None = None
     for position, text in enumerate(log.split(ENTRY) if log else []):
-        event, kind, actor, offset, before, after, detail, *given_id = text.split(FIELD)
+        fields = (_SUBMITTED_FIELDS if text == SUBMITTED else text).split(FIELD)
+        event, kind, actor, offset, before, after, detail, *given_id = fields + [""] * (7 - len(fields))
         at = int(run["submitted_ms"]) + int(offset)
         entry = {
             "id": given_id[0] if given_id else f"{at}-{position}",

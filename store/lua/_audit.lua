@@ -46,6 +46,29 @@ local function snapshot_text(view)
   return table.concat(parts, ',')
 end
 
+-- The fields of a log entry (``store.audit``): the entry's text split at
+-- '\31', left-out trailing fields as '', the submission's own entry ('s') spelt out.
+local function entry_fields(text)
+  if text == 's' then text = 'submitted\31player\31\0310\31\31pending' end
+  local fields, start = {}, 1
+  while true do
+    local stop = string.find(text, '\31', start, true)
+    if not stop then break end
+    fields[#fields + 1] = string.sub(text, start, stop - 1)
+    start = stop + 1
+  end
+  fields[#fields + 1] = string.sub(text, start)
+  for i = #fields + 1, 7 do fields[i] = '' end
+  return fields
+end
+
+-- An entry's text from its fields: trailing empty fields left out.
+local function entry_text(fields)
+  local last = #fields
+  while last > 1 and fields[last] == '' do last = last - 1 end
+  return table.concat(fields, '\31', 1, last)
+end
+
 -- Appends one entry to the run's audit log: the ``log`` field of its hash,
 -- encoded as ``store.audit`` reads it; a run stored before issue 11 keeps
 -- its stream of entries (``stream``) instead.
@@ -59,15 +82,14 @@ local function audit(run_key, stream, event, actor_kind, actor, at, before, afte
   local log = r[1] or ''
   local before_text = snapshot_text(before)
   if log ~= '' then
-    local start = 1  -- of the last entry's after
+    local start = 1  -- of the last entry
     while string.find(log, '\30', start, true) do start = string.find(log, '\30', start, true) + 1 end
-    for _ = 1, 5 do start = string.find(log, '\31', start, true) + 1 end
-    local previous = string.sub(log, start, (string.find(log, '\31', start, true) or 0) - 1)
-    if previous == '' then  -- the run's snapshot until now, which is ``before``: written out now
-      log = string.sub(log, 1, start - 1) .. before_text .. string.sub(log, start)
-      previous = before_text
+    local last = entry_fields(string.sub(log, start))
+    if last[6] == '' then  -- the run's snapshot until now, which is ``before``: written out now
+      last[6] = before_text
+      log = string.sub(log, 1, start - 1) .. entry_text(last)
     end
-    if before_text == previous then before_text = '' end
+    if before_text == last[6] then before_text = '' end
   end
   if actor_kind == 'player' and actor == r[2] then actor = '' end
   -- the last entry's after is the run's snapshot as it stands
@@ -75,8 +97,8 @@ local function audit(run_key, stream, event, actor_kind, actor, at, before, afte
   if snapshot_text(after) ~= snapshot_text(snapshot(run_key)) then after_text = snapshot_text(after) end
   local detail_text = cjson.encode(detail)
   if detail_text == '{}' then detail_text = '' end
-  local entry = table.concat({event, actor_kind, actor, string.format('%.0f', tonumber(at) - tonumber(r[3])),
-    before_text, after_text, detail_text}, '\31')
+  local entry = entry_text({event, actor_kind, actor, string.format('%.0f', tonumber(at) - tonumber(r[3])),
+    before_text, after_text, detail_text})
   if log ~= '' then entry = '\30' .. entry end
   redis.call('HSET', run_key, 'log', log .. entry)
 end
