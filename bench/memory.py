@@ -96,6 +96,10 @@ def main() -> None:
         print(f"{runs:,} runs by {len(tokens):,} players ({int(verified or 0):,} verified) in {seconds:.0f} s: "
               f"**{per_run:,.0f} bytes of Redis per verified run** (used_memory {before:,} → {used:,}); "
               f"a 64 GB Redis then holds about {64 * GIB / per_run / 1e6:,.0f} million runs")
+        stats = connection.memory_stats()
+        main = stats.get("db.0", {}).get("overhead.hashtable.main", 0)
+        print(f"MEMORY STATS: {stats['keys.count']:,} keys; the keyspace's own table {main:,} bytes "
+              f"({main / runs:,.1f} per run); Lua scripts {stats.get('lua.caches', 0):,} bytes")
         print("by kind of key (MEMORY USAGE), per run:")
         for kind, (count, size) in sorted(breakdown(connection).items(), key=lambda item: -item[1][1]):
             print(f"  {kind:<20} {count:>10,} keys {size:>14,} bytes {size / runs:>8,.1f} per run")
