@@ -162,6 +162,32 @@ def decode_log(log: str, run: dict) -> list[dict]:
     return entries
 
 
+_VERDICTS = ("verified", "rejected", "errored")  # the events that give a run its verdict time
+
+
+def verdict_ms(run: dict) -> int | None:
+    """When the run got its verdict: its ``verified_ms`` field, or (not stored since issue 11, the
+    log has it) the time of the last verdict entry of its log, none once it was re-queued."""
+    if run.get("verified_ms"):
+        return int(run["verified_ms"])
+    found = None
+    for text in run.get("log", "").split(ENTRY) if run.get("log") else []:
+        event, _, _, offset, *_ = (_SUBMITTED_FIELDS if text == SUBMITTED else text).split(FIELD, 4) + ["", "", ""]
+        if event in _VERDICTS:
+            found = int(run["submitted_ms"]) + int(offset)
+        elif event == "requeued":
+            found = None
+    return found
+
+
+def archived_fields(run: dict) -> dict:
+    """A run's fields as the archive keeps them: its log is the archive's audit column, so not a
+    field too, save for the verdict time it held (``verdict_ms``)."""
+    fields = {name: value for name, value in run.items() if name != "log"}
+    at = verdict_ms(run)
+    return {**fields, "verified_ms": str(at)} if at is not None else fields
+
+
 def _entry_view(entry_id: str, fields: dict) -> dict:
     """An entry of an old-layout stream, as the API shows it."""
     detail = json.loads(fields.get("detail") or "{}")

@@ -183,8 +183,16 @@ def latency() -> str:
 
 
 def runs() -> str:
-    """Sorted set: every run id scored by submission time (ms), for bulk re-verification."""
+    """Sorted set: every run id scored by submission time (ms), as Redis held them before issue 11.
+
+    Replaced by ``run_players`` (``store.run_index``), at 120 bytes a run less.
+    """
     return f"{PREFIX}:runs"
+
+
+def run_players() -> str:
+    """Sorted set: every player with a run in Redis → their oldest run's submission time (ms)."""
+    return f"{PREFIX}:run-players"
 
 
 def audit(run_id: str) -> str:

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from . import keys, move_codes, scripts
-from .audit import encode_log, first_entry
+from .audit import encode_log, first_entry, verdict_ms
 from .boards import place_checks
 from .database import Database
 from .errors import IdempotencyConflict
@@ -224,7 +224,7 @@ def run_view(fields: dict) -> dict:
         "moves": stored_moves(fields),
         "status": fields["status"],
         "submitted_at": iso_time(fields.get("submitted_ms")),
-        "verified_at": iso_time(fields.get("verified_ms")),
+        "verified_at": iso_time(verdict_ms(fields)),
         "outcome": fields.get("outcome") or None,
         "score": stored_int(fields.get("score")),
         "health": stored_int(fields.get("health")),
@@ -263,7 +263,7 @@ def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> 
     scripts.record_verdict(
         pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
         latency_bucket=latency_bucket(latency), latency=latency,
-        fields={**verdict_fields(verdict), "verified_ms": str(at_ms)},
+        fields=verdict_fields(verdict),  # its time is the audit entry's (``store.audit.verdict_ms``)
     )
 
 

@@ -58,10 +58,10 @@ def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submi
     idempotency = keys.idempotency(player, idempotency_key) if idempotency_key else keys.metrics()
     return _ACCEPT_RUN.run(
         client,
-        [idempotency, keys.submission(player, fingerprint), keys.run(run_id), keys.player_runs(player), keys.runs(),
-         keys.pending_runs(), keys.metrics()],
+        [idempotency, keys.submission(player, fingerprint), keys.run(run_id), keys.player_runs(player),
+         keys.run_players(), keys.pending_runs(), keys.metrics()],
         [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "", "1" if archived else "",
-         *flatten(fields)],
+         player, *flatten(fields)],
     )
 
 
@@ -230,7 +230,8 @@ def forget_run(client: Any, *, run: dict, stream_entries: int, submission_key: s
     run_key = keys.run(run["id"])
     return _FORGET_RUN.run(
         client,
-        [run_key, keys.audit(run["id"]), keys.player_runs(run["player"]), keys.runs(), submission_key or run_key,
+        [run_key, keys.audit(run["id"]), keys.player_runs(run["player"]), keys.run_players(),
+         submission_key or run_key,
          *(key for key, _ in place_checks)],
         [run["id"], run["player"], stream_entries, len(place_checks), *(check for _, check in place_checks),
          *flatten({name: value for name, value in run.items() if name != "id"})],
@@ -243,8 +244,8 @@ def reinstate_run(client: Any, *, run_id: str, player: str, submitted_ms: str, f
     ``submission_key``); False (nothing written) if Redis holds it already."""
     run_key = keys.run(run_id)
     return bool(_REINSTATE_RUN.run(
-        client, [run_key, keys.player_runs(player), keys.runs(), submission_key or run_key],
-        [run_id, submitted_ms, *flatten(fields)],
+        client, [run_key, keys.player_runs(player), keys.run_players(), submission_key or run_key],
+        [run_id, submitted_ms, player, *flatten(fields)],
     ))
 
 

@@ -1,10 +1,10 @@
 -- KEYS: idempotency key (any key when there is none), the player's submission
--- key of the layout before issue 11, run, player runs, all runs, pending
--- runs, metrics.
+-- key of the layout before issue 11, run, player runs, players with runs,
+-- pending runs, metrics.
 -- ARGV: run id, fingerprint, submission time (ms), the Idempotency-Key's
 -- lifetime in seconds ("" when there is none), "1" if the archive holds
--- the run, then the run's fields as name/value pairs (its audit log's first
--- entry among them).
+-- the run, the player, then the run's fields as name/value pairs (its audit
+-- log's first entry among them).
 -- Accepts a submission once: {'new'}, {'existing', run id} when the player
 -- already submitted this game (its run id, derived from the player and the
 -- game, is taken, in Redis or in the archive; or a run of the old layout holds its submission key; or
@@ -38,9 +38,9 @@ end
 if ARGV[4] ~= '' then
   redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'EX', ARGV[4])
 end
-redis.call('HSET', KEYS[3], unpack(ARGV, 6))
+redis.call('HSET', KEYS[3], unpack(ARGV, 7))
 redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
-redis.call('ZADD', KEYS[5], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[5], 'LT', ARGV[3], ARGV[6])
 redis.call('ZADD', KEYS[6], ARGV[3], ARGV[1])
 redis.call('HINCRBY', KEYS[7], 'submissions:accepted', 1)
 return {'new'}

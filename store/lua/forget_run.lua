@@ -1,4 +1,4 @@
--- KEYS: run, audit stream (runs stored before issue 11), player-runs, runs, the
+-- KEYS: run, audit stream (runs stored before issue 11), player-runs, players with runs, the
 -- submission key of a run stored before issue 11 (else the run key again), then
 -- the key of every place the run could hold (``store.boards.place_checks``).
 -- ARGV: run id, player, the number of audit stream entries read, the number n of places,
@@ -41,7 +41,12 @@ for i = first, #ARGV, 2 do
 end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('ZREM', KEYS[4], ARGV[1])
+local oldest = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
+if #oldest == 0 then
+  redis.call('ZREM', KEYS[4], ARGV[2])
+else
+  redis.call('ZADD', KEYS[4], oldest[2], ARGV[2])
+end
 if KEYS[5] ~= KEYS[1] and redis.call('GET', KEYS[5]) == ARGV[1] then
   redis.call('DEL', KEYS[5])
 end
