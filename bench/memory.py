@@ -79,12 +79,13 @@ def main() -> None:
         connection = redis.Redis.from_url(stack.redis.url)
         tokens = [stack.register(f"bench{n}")[1] for n in range((batches + per_player - 1) // per_player)]
         before = connection.info("memory")["used_memory"]
-        client = Client(stack.base)
         started = time.perf_counter()
         with multiprocessing.Pool(1) as pool:  # the games are made while the service takes the batches
             for number, games in enumerate(pool.imap(batch_of, range(0, runs, BATCH))):
-                status, text = client.request("POST", "/v1/runs/batch", {"runs": games},
-                                              {"Authorization": f"Bearer {tokens[number // per_player]}"})
+                # a connection a request: making the next batch may outlast the server's keep-alive
+                status, text = Client(stack.base).request(
+                    "POST", "/v1/runs/batch", {"runs": games},
+                    {"Authorization": f"Bearer {tokens[number // per_player]}"})
                 assert status == 200 and b'"accepted":1000' in text.replace(b" ", b""), (status, text[:300])
                 if number % 100 == 99:
                     print(f"  {(number + 1) * BATCH:,} runs sent, {time.perf_counter() - started:.0f} s", flush=True)
