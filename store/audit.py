@@ -14,7 +14,7 @@ the previous entry's ``after`` (""; null for the first), the last entry's
 ``after`` when it is the run's snapshot as it stands (""; written out
 when the next entry comes), a detail of {} (""), trailing empty fields.
 The submission's entry, the same in every new run, is ``SUBMITTED``.
-A snapshot (``before``/``after``) is JSON, or compact: the comma-joined
+A snapshot (``before``/``after``) is ``JSON_MARK`` and JSON, or compact: the comma-joined
 fields of ``lua/_audit.lua``'s ``snapshot`` (status, outcome, score,
 health, error code, and voided_status for a void run; "" for null), or a
 bare status for ``{"status": …}``. ``lua/_audit.lua`` writes the same
@@ -34,6 +34,7 @@ from .verdicts import stored_int
 
 ENTRY = "\x1e"  # ASCII record separator: JSON and names never hold control characters unescaped
 FIELD = "\x1f"  # ASCII unit separator
+JSON_MARK = "="  # begins a snapshot kept as JSON: one of a shape the compact form has no room for
 SUBMITTED = "s"  # the entry of a run's submission by its player, as every new run's log begins
 _SUBMITTED_FIELDS = FIELD.join(["submitted", "player", "", "0", "", "pending"])
 _SNAPSHOT = ("status", "outcome", "score", "health", "error")
@@ -68,18 +69,18 @@ def _compact(snapshot: dict | None) -> str | None:
 
 
 def _plain(text: str) -> bool:
-    """A value the compact form can hold: not empty (that is null), no comma, not JSON's start."""
-    return text != "" and "," not in text and not text.startswith("{") and text != "null"
+    """A value the compact form can hold: not empty (that is null), no comma, not ``JSON_MARK`` first."""
+    return text != "" and "," not in text and not text.startswith(JSON_MARK)
 
 
 def _snapshot_text(snapshot: dict | None) -> str:
     compact = _compact(snapshot)
-    return compact if compact is not None else json.dumps(snapshot, separators=(",", ":"))
+    return compact if compact is not None else JSON_MARK + json.dumps(snapshot, separators=(",", ":"))
 
 
 def _snapshot(text: str) -> dict | None:
-    if text.startswith("{") or text == "null":
-        return json.loads(text)
+    if text.startswith(JSON_MARK):
+        return json.loads(text[len(JSON_MARK):])
     if "," not in text:
         return {"status": text}
     parts = text.split(",")
@@ -111,7 +112,7 @@ def encode_entry(entry: dict, run: dict, position: int, previous_after: str | No
     fields = [
         entry["event"], actor["kind"], "" if actor["kind"] == "player" and actor["name"] == run["player"]
         else actor["name"], str(offset),
-        "" if before == (previous_after if previous_after is not None else "null") else before,
+        "" if before == (previous_after if previous_after is not None else _snapshot_text(None)) else before,
         after, "" if not entry["detail"] else json.dumps(entry["detail"], separators=(",", ":")),
     ]
     if entry["id"] != f"{at}-{position}":

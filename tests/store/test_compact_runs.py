@@ -48,6 +48,8 @@ def test_a_runs_whole_story_round_trips(tmp_path):
     {"before": {**VERIFIED, "outcome": "a,b"}, "after": {**VERIFIED, "score": None, "health": 0}},
     {"before": {**VERIFIED, "status": ""}, "after": {**VERIFIED, "status": "null"}},
     {"before": None, "after": None},
+    {"before": [1, "a,b"], "after": "verified,won"},
+    {"before": {"status": "=x"}, "after": {**VERIFIED, "outcome": "=won"}},
     {"before": {"status": "void", "outcome": None, "score": None, "health": None, "error": None,
                 "voided_status": None}, "after": {**VERIFIED, "error": "bad_move"}},
 ])
