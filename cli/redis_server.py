@@ -25,6 +25,13 @@ def find_redis_server() -> str:
     return found
 
 
+# Kept compact (listpack) below these sizes, a run costs a fraction of the memory (issue 11;
+# README, Configuration; a production Redis needs them too): a run's hash, whose moves and
+# audit log pass Redis' default 64 bytes a value, and a player's list of runs up to 1,024
+# (the default, 128, gives a skip list at 120 bytes a run instead of 30).
+REDIS_MEMORY_SETTINGS = ("--hash-max-listpack-value", "1024", "--zset-max-listpack-entries", "1024")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -50,7 +57,7 @@ class RedisServer:
                        else ["--appendonly", "no"])
         return [self.binary or find_redis_server(), "--bind", "127.0.0.1", "--port", str(self.port),
                 "--dir", str(self.data_dir), "--save", "", *persistence, "--protected-mode", "yes",
-                "--loglevel", "warning"]
+                *REDIS_MEMORY_SETTINGS, "--loglevel", "warning"]
 
     def start(self, timeout: float = 10.0, **popen_options) -> "RedisServer":
         """Start and wait until it answers; ``popen_options`` go to ``subprocess.Popen``

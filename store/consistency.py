@@ -28,6 +28,7 @@ from .boards import Board, daily_board, dealt_board, sealed_board, seed_board, v
 from .database import Database
 from .origins import DEALT
 from .packing import LADDER_GAMES, pack, pack_ladder
+from .run_index import stored_run_ids
 from .runs import load_runs, now_ms
 
 SCAN_BATCH = 1000
@@ -42,7 +43,7 @@ def _scan(db: Database, pattern: str) -> list[str]:
 
 def stored_runs(db: Database) -> list[dict]:
     """Every stored run's fields."""
-    run_ids = db.redis.zrange(keys.runs(), 0, -1)
+    run_ids = stored_run_ids(db)
     runs: list[dict] = []
     for start in range(0, len(run_ids), SCAN_BATCH):
         batch = load_runs(db, run_ids[start:start + SCAN_BATCH])
@@ -123,13 +124,13 @@ def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, s
 def _placement_problems(db: Database, runs: list[dict]) -> list[str]:
     """Runs in both Redis and the archive, and index entries naming a run in neither."""
     hot = {run["id"] for run in runs}
-    indexed = set(db.redis.zrange(keys.runs(), 0, -1))
+    indexed = set(stored_run_ids(db))
     archived: set[str] = set()
     for batch in db.archive.run_ids():
         archived.update(batch)
     problems = [f"run {run_id} is both in Redis and in the archive (an interrupted move; "
                 f"the next `scoundrel archive` finishes it)" for run_id in sorted(hot & archived)]
-    problems += [f"run {run_id} is in the index of runs but neither in Redis nor in the archive"
+    problems += [f"run {run_id} is in its player's run list but neither in Redis nor in the archive"
                  for run_id in sorted(indexed - hot - archived)]
     return problems
 

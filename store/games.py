@@ -2,7 +2,7 @@
 
 One hash per game (``keys.game``) holds all of it: player, variant,
 challenge and date, the seed, the status, the times of the deal and of the
-last move, and the log of moves: per move one character (``MOVE_CODES``)
+last move, and the log of moves: per move one character (``store.move_codes``)
 and the milliseconds since the move before, in fields of at most 64 bytes
 so Redis keeps the hash in its compact encoding (``play_moves.lua``). The position is not stored: the service deals
 the seed and replays the moves on every request (about 50 µs), so there is
@@ -22,9 +22,7 @@ first (the run id and fingerprint come from the game id).
 import secrets
 from dataclasses import dataclass
 
-import scoundrel
-
-from . import keys, scripts
+from . import keys, move_codes, scripts
 from .database import Database
 from .errors import GameMoved, GameOver, NoSuchGame, SealedDailyStarted
 from .players import PLAYERS
@@ -38,11 +36,6 @@ SEALED_KEPT = 2 * 24 * 3600  # seconds the one-a-day mark of a sealed daily game
 ENDING_GRACE_MS = 10_000  # an ended game whose run is not accepted after this is the sweeper's
 SWEEP_BATCH = 500  # games looked at per sweep, of each kind
 
-# One character per move: its index in the engine's table of notations
-# (flee, then the cards in deal-v1's canonical order, RULES.md), from "0".
-MOVE_CODES = tuple(scoundrel.MOVES)
-_CODE = {notation: chr(ord("0") + index) for index, notation in enumerate(MOVE_CODES)}
-_NOTATION = {code: notation for notation, code in _CODE.items()}
 
 
 def new_game_id() -> str:
@@ -89,7 +82,7 @@ def _stored_game(game_id: str, fields: dict, run: list) -> StoredGame:
     entries = log.split(",")[:-1]  # each: the move's character, then its gap in ms
     return StoredGame(
         id=game_id, player=fields["player"], variant=fields["variant"], challenge=fields["challenge"],
-        date=fields["date"], seed=fields["seed"], moves=[_NOTATION[entry[0]] for entry in entries],
+        date=fields["date"], seed=fields["seed"], moves=move_codes.decode("".join(entry[0] for entry in entries)),
         move_gaps=" ".join(entry[1:] for entry in entries), status=fields["status"], created_ms=created,
         ended_ms=int(fields["ended_ms"]) if fields.get("ended_ms") else None,
         run_status=run[0] or None, run_score=int(run[1]) if run[1] not in (None, "") else None,
@@ -152,7 +145,7 @@ def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *,
     gets its run (``finish_game``).
     """
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
-                               codes="".join(_CODE[move] for move in moves), at_ms=now_ms(), status=status,
+                               codes=move_codes.encode(moves), at_ms=now_ms(), status=status,
                                ended_ttl=GAME_KEPT)
     if reply[0] == "missing":
         raise NoSuchGame(game.id)

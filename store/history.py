@@ -13,7 +13,7 @@ any run, ``SCOUNDREL_HOT_DAYS`` after it came back, if it holds no place.
 """
 
 from . import keys
-from .audit import audit_log, stored_entry
+from .audit import audit_log
 from .database import Database
 from .errors import NoSuchRun
 from .runs import load_run, load_runs, reinstate_run, run_view
@@ -62,7 +62,7 @@ def hot_run(db: Database, run_id: str) -> dict:
         archived = db.archive.load([run_id]).get(run_id)
         if archived is None:
             break
-        reinstate_run(db, archived.fields, [stored_entry(entry) for entry in archived.audit])
+        reinstate_run(db, archived.fields, archived.audit)
         db.archive.delete_row(archived)
     raise NoSuchRun(run_id)
 

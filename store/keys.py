@@ -33,7 +33,10 @@ def token(token_hash: str) -> str:
 
 
 def run(run_id: str) -> str:
-    """Hash: a submitted run, its verdict once there is one."""
+    """Hash: a submitted run, its verdict once there is one, its audit log (``store.audit``).
+
+    Its id is this key's last part (scripts read it so: ``lua/_placement.lua``).
+    """
     return f"{PREFIX}:run:{run_id}"
 
 
@@ -43,7 +46,8 @@ def player_runs(name: str) -> str:
 
 
 def submission(name: str, fingerprint: str) -> str:
-    """String: the run id a player's (seed, variant, moves) was accepted as."""
+    """String: the run id a player's (seed, variant, moves) was accepted as, for runs stored before
+    issue 11; a newer run's id is derived from its player and game (``store.runs.open_run_id``)."""
     return f"{PREFIX}:submission:{name}:{fingerprint}"
 
 
@@ -183,12 +187,21 @@ def latency() -> str:
 
 
 def runs() -> str:
-    """Sorted set: every run id scored by submission time (ms), for bulk re-verification."""
+    """Sorted set: every run id scored by submission time (ms), as Redis held them before issue 11.
+
+    Replaced by ``run_players`` (``store.run_index``), at 120 bytes a run less.
+    """
     return f"{PREFIX}:runs"
 
 
+def run_players() -> str:
+    """Sorted set: every player with a run in Redis → their oldest run's submission time (ms)."""
+    return f"{PREFIX}:run-players"
+
+
 def audit(run_id: str) -> str:
-    """Stream: the run's append-only audit log, one entry per change, oldest first."""
+    """Stream: the append-only audit log of a run stored before issue 11, one entry per change,
+    oldest first; a newer run keeps its log in its hash (``store.audit``)."""
     return f"{PREFIX}:audit:{run_id}"
 
 

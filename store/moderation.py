@@ -4,10 +4,11 @@ Each is one Lua script that changes the run, its audit entry and the
 player's board places together (``scripts.restore_run``, ``scripts.reverify_run``).
 """
 
-from . import keys, scripts
+from . import scripts
 from .database import Database
 from .errors import NotVoid, RunPending
 from .history import hot_run
+from .run_index import stored_run_ids
 from .runs import now_ms
 from .verdicts import verdict_fields
 
@@ -39,4 +40,4 @@ def record_reverification(db: Database, run: dict, verdict: dict, actor_kind: st
 
 def run_ids(db: Database, since_ms: int | None = None) -> list[str]:
     """Every run id, oldest first (submitted at or after ``since_ms``, if given)."""
-    return db.redis.zrangebyscore(keys.runs(), since_ms if since_ms is not None else "-inf", "+inf")
+    return stored_run_ids(db, since_ms if since_ms is not None else "-inf")

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 
 from . import keys
 from .archive import ArchivedRun
-from .audit import audit_logs
+from .audit import archived_fields, audit_logs
 from .boards import holds_place
 from .database import Database
+from .run_index import players_with_runs, runs_between
 from .runs import load_runs, now_ms, remove_runs
 
 FINISHED = ("verified", "rejected", "void")  # the statuses a run leaves Redis in; pending and error stay
@@ -53,36 +54,40 @@ class Tally:
 
 def due(db: Database, older_than_days: float) -> int:
     """How many runs were submitted longer ago than ``older_than_days`` (the pass's upper bound)."""
-    return db.redis.zcount(keys.runs(), "-inf", now_ms() - int(older_than_days * DAY_MS))
+    cutoff = now_ms() - int(older_than_days * DAY_MS)
+    with db.redis.pipeline(transaction=False) as pipe:
+        for player in players_with_runs(db, cutoff):
+            pipe.zcount(keys.player_runs(player), "-inf", cutoff)
+        return sum(pipe.execute())
 
 
 def archive_old_runs(db: Database, older_than_days: float, *, batch: int = BATCH,
                      progress: Callable[[int], object] | None = None) -> Tally:
     """Move every finished run older than ``older_than_days`` that holds no board place to the archive.
 
-    Walks the index of runs by submission time up to the cutoff, ``batch``
-    runs at a time; ``progress`` is told how many runs each batch looked at.
+    Walks the run lists of the players with a run old enough
+    (``store.run_index``), ``batch`` runs at a time; ``progress`` is told
+    how many runs each batch looked at.
     """
     cutoff = now_ms() - int(older_than_days * DAY_MS)
     tally = Tally()
-    low: float | str = "-inf"
-    seen_at_low: set[str] = set()  # runs at the bound already looked at (the bound is inclusive)
-    while True:
-        entries: list[tuple[str, float]] = db.redis.zrangebyscore(
-            keys.runs(), low, cutoff, start=0, num=batch + len(seen_at_low), withscores=True)
-        run_ids = [run_id for run_id, _ in entries if run_id not in seen_at_low]
-        if not run_ids:
-            return tally
-        _archive_batch(db, run_ids, cutoff, tally)
-        if progress is not None:
-            progress(len(run_ids))
-        low = entries[-1][1]
-        seen_at_low = {run_id for run_id, submitted in entries if submitted == low} | (
-            seen_at_low if low == entries[0][1] else set())
+    run_ids: list[str] = []
+    for player in players_with_runs(db, cutoff):
+        for run_id, _ in runs_between(db, player, "-inf", cutoff, batch):
+            run_ids.append(run_id)
+            if len(run_ids) == batch:
+                _archive_batch(db, run_ids, cutoff, tally, progress)
+                run_ids = []
+    if run_ids:
+        _archive_batch(db, run_ids, cutoff, tally, progress)
+    return tally
 
 
-def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally) -> None:
+def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally,
+                   progress: Callable[[int], object] | None) -> None:
     tally.examined += len(run_ids)
+    if progress is not None:
+        progress(len(run_ids))
     runs = [run for run in load_runs(db, run_ids) if run is not None]
     finished = [run for run in runs if run["status"] in FINISHED]
     tally.unfinished += len(runs) - len(finished)
@@ -96,10 +101,11 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally) 
     db.archive.delete_older([run["id"] for run in runs if run["id"] not in moving], now_ms() - LEFTOVER_MS)
     if not movable:
         return
-    archived = [ArchivedRun(run, audit) for run, audit in
-                zip(movable, audit_logs(db, [run["id"] for run in movable]), strict=True)]
+    logs = audit_logs(db, [run["id"] for run in movable])
+    archived = [ArchivedRun(archived_fields(run), log) for run, log in zip(movable, logs, strict=True)]
     write_archive(db, archived)
-    answers = remove_runs(db, [(run.fields, len(run.audit)) for run in archived])
+    # a run stored before issue 11 has its log in a stream: unchanged if it has as many entries
+    answers = remove_runs(db, [(run, 0 if "log" in run else len(log)) for run, log in zip(movable, logs, strict=True)])
     kept = [run.run_id for run, answer in zip(archived, answers, strict=True) if answer in ("changed", "holds")]
     db.archive.delete(kept)  # still hot: Redis is their one home
     tally.changed += len(kept)

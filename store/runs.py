@@ -14,8 +14,8 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from . import keys, scripts
-from .audit import audit_fields
+from . import keys, move_codes, scripts
+from .audit import encode_log, first_entry, verdict_ms
 from .boards import place_checks
 from .database import Database
 from .errors import IdempotencyConflict
@@ -85,6 +85,13 @@ class Submission:
         return fingerprint(self.seed, self.variant, self.moves)
 
 
+def open_run_id(player: str, fingerprint: str) -> str:
+    """An open run's id, derived from its player and game: the same game sent again is the same
+    run, so no index of what a player submitted is needed (issue 11). Runs stored before were given
+    random ids and keep them (with their ``keys.submission``)."""
+    return hashlib.sha256(f"run\n{player}\n{fingerprint}".encode()).hexdigest()[:16]
+
+
 @dataclass
 class _Pending:
     """A submission on its way into the MULTI: the run it would become."""
@@ -95,27 +102,35 @@ class _Pending:
     outcome: int = 0  # index of the accept_run reply in the MULTI's replies
 
 
+def stored_fields(fields: dict) -> dict:
+    """A run's fields as its hash keeps them: no id (its key says it), no empty field, the moves
+    one character each (``store.move_codes``) as ``codes``."""
+    stored = {name: value for name, value in fields.items() if value not in ("", None) and name != "id"}
+    if "moves" in stored and move_codes.encodable(stored["moves"].split(" ")):
+        stored["codes"] = move_codes.encode(stored.pop("moves").split(" "))
+    return stored
+
+
 def _prepare(player: str, submission: Submission, submitted: int, job_id: str, request_id: str) -> _Pending:
     dealt = submission.dealt
-    run_id = dealt.run_id if dealt else secrets.token_hex(8)
+    run_id = dealt.run_id if dealt else open_run_id(player, submission.fingerprint())
     fields = {
         "id": run_id, "player": player, "seed": submission.seed, "variant": submission.variant,
         "moves": " ".join(submission.moves), "status": PENDING, "submitted_ms": submitted,
         "daily": submission.daily, "request_id": request_id, "job": job_id,
         **(dealt.fields() if dealt else {}),
     }
+    fields["log"] = first_entry(fields)
     return _Pending(submission, run_id, fields)
 
 
-def _accept(pipe, player: str, pending: _Pending) -> None:
+def _accept(pipe, player: str, pending: _Pending, archived: bool) -> None:
     """Queue ``accept_run`` for one submission in ``pipe``'s MULTI."""
     submission = pending.submission
-    submitted = pending.fields["submitted_ms"]
     scripts.accept_run(
-        pipe, run_id=pending.run_id, player=player,
-        fingerprint=submission.fingerprint(), submitted_ms=submitted,
-        idempotency_key=submission.idempotency_key, idempotency_ttl=IDEMPOTENCY_TTL, fields=pending.fields,
-        audit_entry=audit_fields("submitted", "player", player, submitted, None, {"status": PENDING}),
+        pipe, run_id=pending.run_id, player=player, fingerprint=submission.fingerprint(),
+        submitted_ms=pending.fields["submitted_ms"], idempotency_key=submission.idempotency_key,
+        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, fields=stored_fields(pending.fields),
     )
 
 
@@ -126,7 +141,7 @@ def _queue_job(db: Database, pipe, job_id: str, runs: list[_Pending], request_id
     scripts.drop_unclaimed_job(pipe, job_key=job.key, queue_key=db.queue.key, job_id=job_id, run_ids=run_ids)
 
 
-def _outcomes(db: Database, replies: list, batch: list[_Pending]) -> list[tuple[dict, bool]]:
+def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict) -> list[tuple[dict, bool]]:
     """``(run, created)`` per submission: created runs as written, existing ones read back.
 
     Raises ``IdempotencyConflict`` when a submission's Idempotency-Key named
@@ -143,7 +158,8 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending]) -> list[tuple[
         else:
             results.append((reply[1], False))
             existing_ids.append(reply[1])
-    known = {fields["id"]: run_view(fields) for fields in load_runs(db, existing_ids) if fields}
+    known = {run_id: run_view(run.fields) for run_id, run in archived.items()}
+    known.update({fields["id"]: run_view(fields) for fields in load_runs(db, existing_ids) if fields})
     return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
 
 
@@ -155,7 +171,8 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
     player already submitted that game (or that Idempotency-Key for it).
     Raises ``IdempotencyConflict`` when an Idempotency-Key names another
     game (a batch's submissions carry none). New runs share a job per
-    ``runs_per_job`` of them, so a batch needs few jobs.
+    ``runs_per_job`` of them, so a batch needs few jobs. A game whose run
+    the archive holds is that run too (looked up before the MULTI).
     """
     submitted = now_ms()
     batch: list[_Pending] = []
@@ -166,15 +183,16 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
                  for submission in submissions[first:first + runs_per_job]]
         jobs.append((job_id, share))
         batch += share
+    archived = db.archive.load([pending.run_id for pending in batch])
     with db.raw.pipeline(transaction=True) as pipe:
         pipe.multi()  # explicitly, before RQ's enqueue looks for it
         for pending in batch:
             pending.outcome = len(pipe.command_stack)
-            _accept(pipe, player, pending)
+            _accept(pipe, player, pending, pending.run_id in archived)
         for job_id, share in jobs:
             _queue_job(db, pipe, job_id, share, request_id)
         replies = pipe.execute()
-    return _outcomes(db, replies, batch)
+    return _outcomes(db, replies, batch, archived)
 
 
 def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "") -> tuple[dict, bool]:
@@ -188,8 +206,11 @@ def submit_run(db: Database, player: str, submission: Submission, *, request_id:
 
 
 def stored_moves(fields: dict) -> list[str]:
-    """A stored run's move list (kept as one space-separated string)."""
-    return fields["moves"].split(" ") if fields["moves"] else []
+    """A stored run's move list: one character a move (``codes``), or as runs stored before
+    issue 11 keep it, one space-separated string (``moves``)."""
+    if "codes" in fields:
+        return move_codes.decode(fields["codes"])
+    return fields["moves"].split(" ") if fields.get("moves") else []
 
 
 def run_view(fields: dict) -> dict:
@@ -203,7 +224,7 @@ def run_view(fields: dict) -> dict:
         "moves": stored_moves(fields),
         "status": fields["status"],
         "submitted_at": iso_time(fields.get("submitted_ms")),
-        "verified_at": iso_time(fields.get("verified_ms")),
+        "verified_at": iso_time(verdict_ms(fields)),
         "outcome": fields.get("outcome") or None,
         "score": stored_int(fields.get("score")),
         "health": stored_int(fields.get("health")),
@@ -224,10 +245,14 @@ def dealt_move_times(db: Database, run_id: str) -> list[int] | None:
     return move_times(int(dealt_ms), gaps or "") if dealt_ms else None
 
 
+def with_id(run_id: str, fields: dict) -> dict | None:
+    """A run's fields as read from its hash, with its ``id`` (its key says it), or None for no run."""
+    return {"id": run_id, **fields} if fields else None
+
+
 def load_run(db: Database, run_id: str) -> dict | None:
     """The stored fields of a run in Redis, as strings, or None (``store.history``: archived runs too)."""
-    fields = db.redis.hgetall(keys.run(run_id))
-    return fields or None
+    return with_id(run_id, db.redis.hgetall(keys.run(run_id)))
 
 
 def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> None:
@@ -238,7 +263,7 @@ def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> 
     scripts.record_verdict(
         pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
         latency_bucket=latency_bucket(latency), latency=latency,
-        fields={**verdict_fields(verdict), "verified_ms": str(at_ms)},
+        fields=verdict_fields(verdict),  # its time is the audit entry's (``store.audit.verdict_ms``)
     )
 
 
@@ -262,36 +287,47 @@ def load_runs(db: Database, run_ids) -> list[dict | None]:
     with db.redis.pipeline(transaction=False) as pipe:
         for run_id in run_ids:
             pipe.hgetall(keys.run(run_id))
-        return [fields or None for fields in pipe.execute()]
+        return [with_id(run_id, fields) for run_id, fields in zip(run_ids, pipe.execute(), strict=True)]
 
 
-def submission_key(run: dict) -> str:
-    """The key naming the run a player's game was accepted as (their duplicate check)."""
-    return keys.submission(run["player"], fingerprint(run["seed"], run["variant"], stored_moves(run)))
+def legacy_submission_key(run: dict) -> str | None:
+    """The key naming the run a player's game was accepted as, for a run stored before issue 11
+    (a random id); None for a run whose id its player and game give (``open_run_id``) or a dealt
+    game's: taken, their id is the duplicate check."""
+    if run.get("origin") == DEALT:
+        return None
+    fingerprint_ = fingerprint(run["seed"], run["variant"], stored_moves(run))
+    if run["id"] == open_run_id(run["player"], fingerprint_):
+        return None
+    return keys.submission(run["player"], fingerprint_)
 
 
 def remove_runs(db: Database, runs: list[tuple[dict, int]]) -> list[str]:
     """Remove archived runs from Redis with every key each owns, in one round trip.
 
     ``runs`` holds each run's fields as read (``load_runs``) and how many
-    audit entries were read with them. The one place that knows every key a
-    run owns (its hash, its audit log, its place in the indexes, its
-    duplicate check); ``reinstate_run`` is the way back. Per run 'ok', 'gone'
-    (removed before), or 'changed' / 'holds' (changed since it was read, or it
-    holds a board place now: left as it is).
+    entries its audit stream had when read (runs stored before issue 11; 0
+    for a log in the hash, which is among the fields). The one place that
+    knows every key a run owns (its hash, an old run's audit stream, its
+    place in the indexes, an old run's duplicate check); ``reinstate_run``
+    is the way back. Per run 'ok', 'gone' (removed before), or 'changed' /
+    'holds' (changed since it was read, or it holds a board place now: left
+    as it is).
     """
     with db.redis.pipeline(transaction=False) as pipe:
-        for run, audit_count in runs:
-            scripts.forget_run(pipe, run=run, audit_count=audit_count, submission_key=submission_key(run),
-                               place_checks=place_checks(run))
+        for run, stream_entries in runs:
+            scripts.forget_run(pipe, run=run, stream_entries=stream_entries,
+                               submission_key=legacy_submission_key(run), place_checks=place_checks(run))
         return pipe.execute()
 
 
-def reinstate_run(db: Database, run: dict, audit_entries: list[tuple[str, dict]]) -> bool:
+def reinstate_run(db: Database, run: dict, audit_entries: list[dict]) -> bool:
     """Put an archived run back into Redis: its fields (``reinstated_ms`` now), its audit
-    entries (``(stream id, fields)``, ``store.audit.stored_entry``) and its indexes.
+    entries (as ``store.audit.audit_log`` shows them) as its hash's log, and its indexes.
 
     False, writing nothing, when Redis holds the run already.
     """
-    return scripts.reinstate_run(db.redis, run={**run, "reinstated_ms": str(now_ms())},
-                                 submission_key=submission_key(run), audit_entries=audit_entries)
+    fields = {**run, "reinstated_ms": str(now_ms())}
+    stored = {**stored_fields(fields), "log": encode_log(audit_entries, fields)}
+    return scripts.reinstate_run(db.redis, run_id=run["id"], player=run["player"], submitted_ms=run["submitted_ms"],
+                                 fields=stored, submission_key=legacy_submission_key(run))

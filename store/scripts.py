@@ -53,16 +53,16 @@ def flatten(mapping: dict) -> list[str]:
 
 
 def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submitted_ms: int,
-               idempotency_key: str, idempotency_ttl: int, fields: dict, audit_entry: dict) -> Any:
-    """Store a submission unless the player sent that game (or that Idempotency-Key) before:
-    ``['new']``, ``['existing', run id]`` or ``['conflict']``."""
+               idempotency_key: str, idempotency_ttl: int, archived: bool, fields: dict) -> Any:
+    """Store a submission unless the player sent that game (or that Idempotency-Key) before, or
+    the archive holds its run (``archived``): ``['new']``, ``['existing', run id]`` or ``['conflict']``."""
     idempotency = keys.idempotency(player, idempotency_key) if idempotency_key else keys.metrics()
     return _ACCEPT_RUN.run(
         client,
-        [idempotency, keys.submission(player, fingerprint), keys.run(run_id), keys.player_runs(player), keys.runs(),
-         keys.audit(run_id), keys.pending_runs(), keys.metrics()],
-        [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "", len(fields),
-         *flatten(fields), *flatten(audit_entry)],
+        [idempotency, keys.submission(player, fingerprint), keys.run(run_id), keys.player_runs(player),
+         keys.run_players(), keys.pending_runs(), keys.metrics()],
+        [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "", "1" if archived else "",
+         player, *flatten(fields)],
     )
 
 
@@ -166,7 +166,7 @@ def file_dispute(client: Any, *, run_id: str, dispute_id: str, player: str, reas
     """Open dispute ``dispute_id`` of the run; False if there is no such run."""
     return bool(_FILE_DISPUTE.run(
         client, [keys.run(run_id), keys.dispute(dispute_id), keys.disputes(open_status), keys.audit(run_id)],
-        [dispute_id, player, reason, filed_ms, open_status],
+        [dispute_id, player, reason, filed_ms, open_status, run_id],
     ))
 
 
@@ -230,28 +230,30 @@ def reverify_run(db: Database, *, run: dict, actor_kind: str, actor: str, at_ms:
                              run["player"])
 
 
-def forget_run(client: Any, *, run: dict, audit_count: int, submission_key: str,
+def forget_run(client: Any, *, run: dict, stream_entries: int, submission_key: str | None,
                place_checks: list[tuple[str, str]]) -> Any:
-    """Remove archived ``run`` (its fields as read, with ``audit_count`` audit entries) and every
-    key it owns: 'ok', 'gone', or 'changed' / 'holds' (a place in ``place_checks``,
-    ``store.boards.place_checks``) changing nothing."""
+    """Remove archived ``run`` (its fields as read, with ``stream_entries`` entries in an old run's
+    audit stream) and every key it owns: 'ok', 'gone', or 'changed' / 'holds' (a place in
+    ``place_checks``, ``store.boards.place_checks``) changing nothing."""
+    run_key = keys.run(run["id"])
     return _FORGET_RUN.run(
         client,
-        [keys.run(run["id"]), keys.audit(run["id"]), keys.player_runs(run["player"]), keys.runs(), submission_key,
+        [run_key, keys.audit(run["id"]), keys.player_runs(run["player"]), keys.run_players(),
+         submission_key or run_key,
          *(key for key, _ in place_checks)],
-        [run["id"], run["player"], audit_count, len(place_checks), *(check for _, check in place_checks),
-         *flatten(run)],
+        [run["id"], run["player"], stream_entries, len(place_checks), *(check for _, check in place_checks),
+         *flatten({name: value for name, value in run.items() if name != "id"})],
     )
 
 
-def reinstate_run(client: Any, *, run: dict, submission_key: str, audit_entries: list[tuple[str, dict]]) -> bool:
-    """Put an archived run back: its fields, its audit entries ``(stream id, fields)`` and its
-    indexes; False (nothing written) if Redis holds it already."""
+def reinstate_run(client: Any, *, run_id: str, player: str, submitted_ms: str, fields: dict,
+                  submission_key: str | None) -> bool:
+    """Put an archived run back: its stored ``fields`` and its indexes (and an old run's
+    ``submission_key``); False (nothing written) if Redis holds it already."""
+    run_key = keys.run(run_id)
     return bool(_REINSTATE_RUN.run(
-        client,
-        [keys.run(run["id"]), keys.audit(run["id"]), keys.player_runs(run["player"]), keys.runs(), submission_key],
-        [run["id"], run["submitted_ms"], len(run), *flatten(run),
-         *(item for entry_id, fields in audit_entries for item in (entry_id, *flatten(fields)))],
+        client, [run_key, keys.player_runs(player), keys.run_players(), submission_key or run_key],
+        [run_id, submitted_ms, player, *flatten(fields)],
     ))
 
 

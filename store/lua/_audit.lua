@@ -2,7 +2,7 @@
 -- as its audit entries show it before and after a change (a void run keeps
 -- its verdict under ``voided_status``): the one list, in Lua, of the verdict
 -- fields that matter (Python's is ``store.verdicts.verdict_summary``).
--- ``audit`` appends one entry to the run's audit stream.
+-- ``audit`` appends one entry to the run's audit log.
 local function present(value)
   if value and value ~= '' then return value end
   return cjson.null
@@ -31,7 +31,74 @@ local function differs(before, after)
   return false
 end
 
-local function audit(stream, event, actor_kind, actor, at, before, after, detail)
-  redis.call('XADD', stream, '*', 'event', event, 'actor_kind', actor_kind, 'actor', actor, 'at', at,
-    'before', cjson.encode(before), 'after', cjson.encode(after), 'detail', cjson.encode(detail))
+-- A snapshot as the log holds it (``store.audit``): comma-joined fields, '' for
+-- null, trailing nulls left out (but the first comma).
+local function snapshot_text(view)
+  local parts = {}
+  for i, name in ipairs({'status', 'outcome', 'score', 'health', 'error', 'voided_status'}) do
+    local value = view[name]
+    if i <= 5 or view.status == 'void' then
+      if value == nil or value == cjson.null then value = '' end
+      parts[#parts + 1] = tostring(value)
+    end
+  end
+  while #parts > 2 and parts[#parts] == '' do parts[#parts] = nil end
+  return table.concat(parts, ',')
+end
+
+-- The fields of a log entry (``store.audit``): the entry's text split at
+-- '\31', left-out trailing fields as '', the submission's own entry ('s') spelt out.
+local function entry_fields(text)
+  if text == 's' then text = 'submitted\31player\31\0310\31\31pending' end
+  local fields, start = {}, 1
+  while true do
+    local stop = string.find(text, '\31', start, true)
+    if not stop then break end
+    fields[#fields + 1] = string.sub(text, start, stop - 1)
+    start = stop + 1
+  end
+  fields[#fields + 1] = string.sub(text, start)
+  for i = #fields + 1, 7 do fields[i] = '' end
+  return fields
+end
+
+-- An entry's text from its fields: trailing empty fields left out.
+local function entry_text(fields)
+  local last = #fields
+  while last > 1 and fields[last] == '' do last = last - 1 end
+  return table.concat(fields, '\31', 1, last)
+end
+
+-- Appends one entry to the run's audit log: the ``log`` field of its hash,
+-- encoded as ``store.audit`` reads it; a run stored before issue 11 keeps
+-- its stream of entries (``stream``) instead.
+local function audit(run_key, stream, event, actor_kind, actor, at, before, after, detail)
+  local r = redis.call('HMGET', run_key, 'log', 'player', 'submitted_ms')
+  if not r[1] and redis.call('EXISTS', stream) == 1 then
+    redis.call('XADD', stream, '*', 'event', event, 'actor_kind', actor_kind, 'actor', actor, 'at', at,
+      'before', cjson.encode(before), 'after', cjson.encode(after), 'detail', cjson.encode(detail))
+    return
+  end
+  local log = r[1] or ''
+  local before_text = snapshot_text(before)
+  if log ~= '' then
+    local start = 1  -- of the last entry
+    while string.find(log, '\30', start, true) do start = string.find(log, '\30', start, true) + 1 end
+    local last = entry_fields(string.sub(log, start))
+    if last[6] == '' then  -- the run's snapshot until now, which is ``before``: written out now
+      last[6] = before_text
+      log = string.sub(log, 1, start - 1) .. entry_text(last)
+    end
+    if before_text == last[6] then before_text = '' end
+  end
+  if actor_kind == 'player' and actor == r[2] then actor = '' end
+  -- the last entry's after is the run's snapshot as it stands
+  local after_text = ''
+  if snapshot_text(after) ~= snapshot_text(snapshot(run_key)) then after_text = snapshot_text(after) end
+  local detail_text = cjson.encode(detail)
+  if detail_text == '{}' then detail_text = '' end
+  local entry = entry_text({event, actor_kind, actor, string.format('%.0f', tonumber(at) - tonumber(r[3])),
+    before_text, after_text, detail_text})
+  if log ~= '' then entry = '\30' .. entry end
+  redis.call('HSET', run_key, 'log', log .. entry)
 end

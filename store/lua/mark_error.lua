@@ -9,8 +9,13 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   return 0
 end
 local before = snapshot(KEYS[1])
-redis.call('HSET', KEYS[1], 'status', 'error', 'error', ARGV[2], 'verified_ms', ARGV[3])
+redis.call('HSET', KEYS[1], 'status', 'error', 'error', ARGV[2])
+if redis.call('HEXISTS', KEYS[1], 'log') == 0 then  -- a run stored before issue 11: its log is no field
+  redis.call('HSET', KEYS[1], 'verified_ms', ARGV[3])
+end
+redis.call('HDEL', KEYS[1], 'job', 'request_id')
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HINCRBY', KEYS[3], 'errors', 1)
-audit(KEYS[4], 'errored', 'worker', ARGV[4], ARGV[3], before, snapshot(KEYS[1]), cjson.decode(ARGV[2]))
+audit(KEYS[1], KEYS[4], 'errored', 'worker', ARGV[4], ARGV[3], before, snapshot(KEYS[1]),
+  cjson.decode(ARGV[2]))
 return 1

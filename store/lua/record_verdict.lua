@@ -5,6 +5,8 @@
 -- ARGV: run id, the worker's name, the time (ms), the verdict's metrics
 -- field, its latency bucket and latency (seconds), then the verdict's fields
 -- as alternating name/value pairs.
+-- Empty fields are not stored, nor the job fields a pending run needs, nor
+-- the verdict's time (its audit entry's, ``store.audit.verdict_ms``).
 -- A verdict is written once, with its audit entry and its counts: a run no
 -- longer pending is left alone, so a job that runs twice changes nothing
 -- (either way the run leaves the pending index). A verified run is offered
@@ -14,11 +16,22 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   return 0
 end
 local before = snapshot(KEYS[1])
-local fields = {}
-for i = 7, #ARGV do fields[#fields + 1] = ARGV[i] end
+local fields, dropped = {}, {'job', 'request_id'}  -- what only a pending run needs, and empty fields
+for i = 7, #ARGV, 2 do
+  if ARGV[i + 1] == '' then
+    dropped[#dropped + 1] = ARGV[i]
+  else
+    fields[#fields + 1] = ARGV[i]
+    fields[#fields + 1] = ARGV[i + 1]
+  end
+end
 redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('HDEL', KEYS[1], unpack(dropped))
+if redis.call('HEXISTS', KEYS[1], 'log') == 0 then  -- a run stored before issue 11: its log is no field
+  redis.call('HSET', KEYS[1], 'verified_ms', ARGV[3])
+end
 local after = snapshot(KEYS[1])
-audit(KEYS[2], after.status, 'worker', ARGV[2], ARGV[3], before, after, {})
+audit(KEYS[1], KEYS[2], after.status, 'worker', ARGV[2], ARGV[3], before, after, {})
 redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
 redis.call('HINCRBY', KEYS[5], ARGV[5], 1)
 redis.call('HINCRBY', KEYS[5], 'count', 1)

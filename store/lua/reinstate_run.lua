@@ -1,19 +1,16 @@
--- KEYS: run, audit, player-runs, runs, submission.
--- ARGV: run id, submission time (ms), the number of run fields, the fields as name/value
--- pairs, then per audit entry its stream id and its seven fields as name/value pairs.
+-- KEYS: run, player-runs, players with runs, the submission key of a run
+-- stored before issue 11 (else the run key again).
+-- ARGV: run id, submission time (ms), player, then the fields to store as
+-- name/value pairs (its audit log among them).
 -- Puts an archived run back into Redis as it was archived (``store.history.hot_run``):
 -- 1, or 0 (changing nothing) if Redis holds the run already.
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
-local fields_end = 3 + 2 * tonumber(ARGV[3])
-for i = 4, fields_end, 2 do
-  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[3], 'LT', ARGV[2], ARGV[3])
+if KEYS[4] ~= KEYS[1] then
+  redis.call('SET', KEYS[4], ARGV[1], 'NX')
 end
-for i = fields_end + 1, #ARGV, 15 do
-  redis.call('XADD', KEYS[2], ARGV[i], unpack(ARGV, i + 1, i + 14))
-end
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
-redis.call('SET', KEYS[5], ARGV[1], 'NX')
 return 1

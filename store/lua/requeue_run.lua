@@ -6,7 +6,8 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'error' then
   return 0
 end
 local before = snapshot(KEYS[1])
-redis.call('HSET', KEYS[1], 'status', 'pending', 'error', '', 'verified_ms', '', 'requeues', 0)
+redis.call('HSET', KEYS[1], 'status', 'pending')
+redis.call('HDEL', KEYS[1], 'error', 'verified_ms', 'requeues')
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-audit(KEYS[3], 'requeued', 'moderator', ARGV[3], ARGV[2], before, snapshot(KEYS[1]), {})
+audit(KEYS[1], KEYS[3], 'requeued', 'moderator', ARGV[3], ARGV[2], before, snapshot(KEYS[1]), {})
 return 1

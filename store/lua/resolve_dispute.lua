@@ -29,6 +29,6 @@ if ARGV[2] == 'void' then
   end
   place(KEYS[4], 6, 15)
 end
-audit(KEYS[5], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
+audit(KEYS[4], KEYS[5], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
   {dispute_id = dispute_id, note = ARGV[3]})
 return 'ok'

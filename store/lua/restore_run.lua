@@ -14,5 +14,5 @@ local before = snapshot(KEYS[1])
 redis.call('HSET', KEYS[1], 'status', redis.call('HGET', KEYS[1], 'voided_status'))
 redis.call('HDEL', KEYS[1], 'voided_status')
 place(KEYS[1], 3, 12)
-audit(KEYS[2], 'restored', 'moderator', ARGV[1], ARGV[2], before, snapshot(KEYS[1]), {})
+audit(KEYS[1], KEYS[2], 'restored', 'moderator', ARGV[1], ARGV[2], before, snapshot(KEYS[1]), {})
 return 'ok'

@@ -18,13 +18,17 @@ local before = snapshot(KEYS[1])
 for i = 5, #ARGV, 2 do
   local name = ARGV[i]
   if name == 'status' and status == 'void' then name = 'voided_status' end
-  redis.call('HSET', KEYS[1], name, ARGV[i + 1])
+  if ARGV[i + 1] == '' then
+    redis.call('HDEL', KEYS[1], name)
+  else
+    redis.call('HSET', KEYS[1], name, ARGV[i + 1])
+  end
 end
 local after = snapshot(KEYS[1])
 local changed = differs(before, after)
 place(KEYS[1], 3, 12)
 if changed or ARGV[4] == '1' then
-  audit(KEYS[2], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
+  audit(KEYS[1], KEYS[2], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
 end
 if changed then return 'changed' end
 return 'unchanged'

@@ -96,11 +96,15 @@ def test_an_unknown_run_is_still_404_everywhere(stack, moderator, dan):
 def test_a_run_brought_back_stays_hot_for_the_hot_days(stack, db, dan, moderator, archived_low):
     low_id, _ = archived_low
     assert stack.post(f"/v1/runs/{low_id}/reverify", headers=bearer(moderator)).status_code == 200
-    db.redis.zadd(keys.runs(), {low_id: 1})  # as if submitted in 1970: old enough for any cutoff
+    # as if submitted in 1970: old enough for any cutoff
+    db.redis.zadd(keys.player_runs("dan"), {low_id: 1})
+    db.redis.zadd(keys.run_players(), {"dan": 1})
     try:
         kept = cli(stack, "archive", "--older-than", "1")
         assert kept.returncode == 0, kept.stderr
         assert "1 back from the archive since" in kept.stdout
         assert back_in_redis(db, low_id)
     finally:
-        db.redis.zadd(keys.runs(), {low_id: int(load_run(db, low_id)["submitted_ms"])})
+        db.redis.zadd(keys.player_runs("dan"), {low_id: int(load_run(db, low_id)["submitted_ms"])})
+        [(_, oldest)] = db.redis.zrange(keys.player_runs("dan"), 0, 0, withscores=True)
+        db.redis.zadd(keys.run_players(), {"dan": oldest})

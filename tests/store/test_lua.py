@@ -3,8 +3,10 @@
 Rank packing lives once in Python (``store/packing.py``) and once in Lua
 (``store/lua/_rank.lua``); which verdict fields matter lives once in Python
 (``store.verdicts.verdict_summary``) and once in Lua (``snapshot`` in
-``store/lua/_audit.lua``). These run the Lua in a throwaway Redis and hold
-each pair equal; they also check the ``--#include`` loader.
+``store/lua/_audit.lua``), and so does the audit log's encoding
+(``store.audit``, appended to by ``audit`` in ``_audit.lua``). These run the
+Lua in a throwaway Redis and hold each pair equal; they also check the
+``--#include`` loader.
 """
 
 import json
@@ -14,9 +16,12 @@ import pytest
 import redis
 
 from cli.redis_server import RedisServer
+from store.audit import decode_log, first_entry
 from store.lua import source
 from store.packing import LADDER_OFFSET, LADDER_SPAN, LATEST_MS, SCORE_OFFSET, pack, pack_ladder
 from store.verdicts import verdict_summary
+from tests.store.test_compact_runs import PENDING, SUBMITTED_MS, VERIFIED
+from tests.store.test_compact_runs import entry as log_entry
 
 
 @pytest.fixture(scope="module")
@@ -92,3 +97,45 @@ def test_a_fragment_included_twice_is_inlined_once():
         assert text.count(f"local function {function}(") == 1
     board = source("board_page")
     assert board.count("local function rank_score(") == 1 and "local function put(" not in board
+
+
+def _audit(client, run_key: str, event: str, kind: str, actor: str, offset: int, before: dict, detail=None):
+    """``audit`` of ``lua/_audit.lua``, the run's snapshot after the change as ``after``."""
+    client.eval(source("_audit") + "audit(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], "
+                "cjson.decode(ARGV[5]), snapshot(KEYS[1]), cjson.decode(ARGV[6]))", 2, run_key, run_key + ":stream",
+                event, kind, actor, SUBMITTED_MS + offset, json.dumps(before), json.dumps(detail or {"x": 1}))
+
+
+def test_lua_appends_what_python_reads(client):
+    """A run's life written by the Lua fragment every script uses reads back as the API showed it."""
+    key = "run:lua"
+    run = {"player": "ann", "submitted_ms": SUBMITTED_MS, "status": "pending"}
+    client.hset(key, mapping={**run, "log": first_entry(run)})
+    client.hset(key, mapping={"status": "verified", "outcome": "won", "score": 12, "health": 20})
+    _audit(client, key, "verified", "worker", "0123456789ab", 31, PENDING)
+    assert decode_log(client.hget(key, "log"), client.hgetall(key))[1]["after"] == VERIFIED
+    _audit(client, key, "disputed", "player", "ann", 900, VERIFIED, {"dispute_id": "d1", "reason": "a,b\x1f"})
+    client.hset(key, mapping={"status": "void", "voided_status": "verified"})
+    _audit(client, key, "voided", "moderator", "mia", 1000, VERIFIED, {"note": "{}"})
+    client.hset(key, mapping={"status": "verified", "error": json.dumps({"code": "bad_move"})})
+    client.hdel(key, "voided_status")
+    _audit(client, key, "restored", "moderator", "mia", 2000, {**VERIFIED, "status": "void",
+                                                                "voided_status": "verified"})
+    void = {**VERIFIED, "status": "void", "voided_status": "verified"}
+    assert decode_log(client.hget(key, "log"), client.hgetall(key)) == [
+        log_entry(0, "submitted", "player", "ann", 0, None, {"status": "pending"}),
+        log_entry(1, "verified", "worker", "0123456789ab", 31, PENDING, VERIFIED, {"x": 1}),
+        log_entry(2, "disputed", "player", "ann", 900, VERIFIED, VERIFIED,
+                  {"dispute_id": "d1", "reason": "a,b\x1f"}),
+        log_entry(3, "voided", "moderator", "mia", 1000, VERIFIED, void, {"note": "{}"}),
+        log_entry(4, "restored", "moderator", "mia", 2000, void, {**VERIFIED, "error": "bad_move"}, {"x": 1}),
+    ]
+    assert not client.exists(key + ":stream")
+
+
+def test_lua_appends_to_the_stream_of_a_run_stored_before(client):
+    key = "run:old"
+    client.hset(key, mapping={"id": "old", "player": "ann", "submitted_ms": SUBMITTED_MS, "status": "verified"})
+    client.xadd(key + ":stream", {"event": "submitted"})
+    _audit(client, key, "disputed", "player", "ann", 900, VERIFIED)
+    assert client.xlen(key + ":stream") == 2 and not client.hexists(key, "log")
