@@ -22,6 +22,7 @@ from settings import Settings
 from store import keys
 
 from .auth import bearer_token
+from .errors import RETRY_AFTER_SECONDS
 
 LIMITER_TIMEOUT = 0.25  # seconds the limiter waits for Redis before counting in memory
 UNLIMITED_PATHS = ("/v1/health", "/metrics")  # load balancers and Prometheus poll these
@@ -72,7 +73,11 @@ def _limits(settings: Settings) -> list[str | Callable[[], str] | ApplicationLim
 
 
 def _security_headers(response):
-    if response.status_code not in (429, 503):
+    if response.status_code == 503:
+        # Flask-Limiter writes the time left in its window over the 503's own wait: an outage's
+        # wait is the store's, whatever the limiter's window.
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    elif response.status_code != 429:
         response.headers.pop("Retry-After", None)  # Flask-Limiter sends it on every answer
     elif "Retry-After" in response.headers:
         # Flask-Limiter rounds the time left in the window down: 0 in its last second.
