@@ -11,3 +11,11 @@ def stack(tmp_path_factory):
     running = Stack(tmp_path_factory.mktemp("stack")).start()
     yield running
     running.stop()
+
+
+@pytest.fixture(scope="module")
+def db(stack):
+    """The store the module's stack runs on (whichever ``stack`` the module's conftest gives)."""
+    database = stack.database()
+    yield database
+    database.close()

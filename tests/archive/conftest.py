@@ -36,13 +36,6 @@ def stack(tmp_path_factory, archive_url):
     running.stop()
 
 
-@pytest.fixture(scope="module")
-def db(stack):
-    database = stack.database()
-    yield database
-    database.close()
-
-
 def archive_now(stack) -> subprocess.CompletedProcess:
     """``scoundrel archive --older-than 0``: every finished run without a board place moves."""
     done = cli(stack, "archive", "--older-than", "0")

@@ -32,13 +32,6 @@ def redis_client(stack):
     client.close()
 
 
-@pytest.fixture(scope="module")
-def db(stack):
-    database = stack.database()
-    yield database
-    database.close()
-
-
 def submit_final(stack, token: str, game: dict) -> dict:
     response = stack.submit(token, game)
     assert response.status_code == 202, response.text
