@@ -106,8 +106,10 @@ def stored_fields(fields: dict) -> dict:
     """A run's fields as its hash keeps them: no id (its key says it), no empty field, the moves
     one character each (``store.move_codes``) as ``codes``."""
     stored = {name: value for name, value in fields.items() if value not in ("", None) and name != "id"}
-    if "moves" in stored and move_codes.encodable(stored["moves"].split(" ")):
-        stored["codes"] = move_codes.encode(stored.pop("moves").split(" "))
+    moves = stored["moves"].split(" ") if "moves" in stored else []
+    if moves and move_codes.encodable(moves):
+        del stored["moves"]
+        stored["codes"] = move_codes.encode(moves)
     return stored
 
 
