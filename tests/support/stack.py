@@ -4,8 +4,11 @@ gunicorn and RQ workers, driven over HTTP as a client would.
 Never the shared Redis on 6379: every stack starts its own on a free port,
 and its archive is a SQLite file of its own (or the URL a test passes as
 ``SCOUNDREL_ARCHIVE_URL``: ``tests.support.postgres`` starts a PostgreSQL).
+A test process keeps its stacks in a ``StackPool``: a module gets one as
+empty as a new one, most often the one the module before used.
 """
 
+import itertools
 import os
 import signal
 import subprocess
@@ -17,6 +20,8 @@ from pathlib import Path
 import requests
 
 from cli.redis_server import RedisServer, free_port
+from store import keys
+from store.archive.tables import metadata as archive_tables
 
 
 class Stack:
@@ -33,6 +38,7 @@ class Stack:
         self.worker_count = workers
         self.job_delay = job_delay
         self.http = requests.Session()
+        self._started: list[subprocess.Popen] = []  # the processes start() made (see ``as_started``)
 
     @property
     def archive_url(self) -> str:
@@ -67,6 +73,7 @@ class Stack:
         except RuntimeError:
             self.stop()  # no fixture teardown follows a failed setup: leave no process behind
             raise
+        self._started = [self.redis.process, self.api, *self.workers]
         return self
 
     def start_worker(self) -> subprocess.Popen:
@@ -121,6 +128,35 @@ class Stack:
         self.redis.stop()
         self.http.close()
 
+    def as_started(self) -> bool:
+        """Whether exactly the processes ``start`` made are running: none killed, restarted or added."""
+        running = [self.redis.process, self.api, *self.workers]
+        return running == self._started and all(process.poll() is None for process in running)
+
+    def empty(self, timeout: float = 5.0) -> bool:
+        """Back to what ``start`` left, for the next module to use: the queue worked off, then Redis,
+        the archive and the logs emptied. False (and nothing emptied) if the processes are not
+        the ones started, or the workers still have work after ``timeout`` seconds."""
+        if not self.as_started():
+            return False
+        db = self.database()
+        try:
+            deadline = time.monotonic() + timeout
+            while self.workers and not _idle(db):  # with no worker, nothing is left to finish
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.05)
+            db.redis.flushall()
+            with db.archive.engine.begin() as connection:
+                for table in reversed(archive_tables.sorted_tables):
+                    connection.execute(table.delete())
+        finally:
+            db.close()
+        for log in self.root.glob("*.log"):
+            log.write_bytes(b"")  # the processes append (O_APPEND): they write on from the start
+        self.http.cookies.clear()
+        return True
+
     def database(self):
         """A connection to this stack's Redis, made the way every process makes one."""
         from settings import Settings
@@ -158,3 +194,52 @@ class Stack:
                 return run
             time.sleep(0.05)
         raise AssertionError(f"run {run_id} still pending after {timeout} s")
+
+
+def _idle(db) -> bool:
+    """No run pending, no job queued or running."""
+    from rq.registry import StartedJobRegistry
+
+    return (not db.redis.zcard(keys.pending_runs()) and not db.queue.count
+            and not StartedJobRegistry(queue=db.queue).count)
+
+
+class StackPool:
+    """Stacks kept running from one test module to the next in a test process.
+
+    Starting a stack costs about 2.5 s of CPU (Redis, gunicorn and its worker,
+    an RQ worker, each importing the service and upgrading the archive), and
+    most modules ask for the same one. A module takes a stack with the
+    settings it needs and gives it back when it ends; given back, the stack
+    is emptied (``Stack.empty``) and the next module asking for the same
+    settings gets it, as empty as a new one. A stack whose processes a test
+    killed or added to is stopped instead, and so is the least recently used
+    one beyond ``keep``.
+    """
+
+    def __init__(self, root: Path, keep: int = 4):
+        self.root = Path(root)
+        self.keep = keep
+        self.idle: dict[tuple, Stack] = {}  # oldest first
+        self._names = itertools.count()
+
+    @staticmethod
+    def _settings(workers: int, env: dict | None, job_delay: float) -> tuple:
+        return workers, job_delay, tuple(sorted((env or {}).items()))
+
+    def take(self, workers: int = 1, env: dict | None = None, job_delay: float = 0.0) -> Stack:
+        """A running, empty stack with these settings (``Stack``'s own arguments)."""
+        kept = self.idle.pop(self._settings(workers, env, job_delay), None)
+        return kept or Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay).start()
+
+    def give_back(self, stack: Stack) -> None:
+        if not stack.empty():
+            stack.stop()
+            return
+        self.idle[self._settings(stack.worker_count, stack.extra_env, stack.job_delay)] = stack
+        while len(self.idle) > self.keep:
+            self.idle.pop(next(iter(self.idle))).stop()
+
+    def close(self) -> None:
+        while self.idle:
+            self.idle.popitem()[1].stop()
