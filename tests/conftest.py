@@ -5,6 +5,12 @@ import pytest
 from tests.support.stack import StackPool
 
 
+def pytest_collection_modifyitems(items):
+    """The modules marked ``slow`` first, so that none of them starts last and runs on alone
+    while the other test processes have finished (the others keep their order)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def stack_pool(tmp_path_factory):
     """The stacks of this test process (one per xdist worker), handed from module to module."""

@@ -27,6 +27,8 @@ import requests
 
 from cli.redis_server import free_port
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 MINORS = ("3.11", "3.12", "3.13")
 EMBEDDED_PLATFORMS = {("Linux", "x86_64"), ("Linux", "aarch64"), ("Darwin", "x86_64"), ("Darwin", "arm64")}

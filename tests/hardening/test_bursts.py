@@ -16,6 +16,8 @@ from store import keys
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.stack import Stack
 
+pytestmark = pytest.mark.slow
+
 CLIENTS = 32
 PLAYERS, GAMES = 50, 40  # each player submits every game: 2,000 distinct runs
 

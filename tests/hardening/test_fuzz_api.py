@@ -23,6 +23,8 @@ from schemas.paging import MAX_OFFSET
 from tests.support.games import moderator_token
 from tests.support.stack import Stack
 
+pytestmark = pytest.mark.slow
+
 EXAMPLES = 25  # per operation: about twenty operations, a few hundred requests
 CHECKS = (not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance)
 

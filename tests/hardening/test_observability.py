@@ -20,6 +20,8 @@ from cli.redis_server import free_port
 from tests.support.games import legal_games
 from tests.support.stack import Stack
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):

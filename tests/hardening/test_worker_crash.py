@@ -13,6 +13,8 @@ import pytest
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.stack import Stack
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def slow_stack(tmp_path_factory):
