@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
@@ -241,5 +242,7 @@ class StackPool:
             self.idle.pop(next(iter(self.idle))).stop()
 
     def close(self) -> None:
-        while self.idle:
-            self.idle.popitem()[1].stop()
+        """Stops every stack kept, side by side: each stop is mostly waiting for processes to exit."""
+        with ThreadPoolExecutor(len(self.idle) or 1) as stopping:
+            list(stopping.map(Stack.stop, self.idle.values()))
+        self.idle.clear()
