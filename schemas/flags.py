@@ -13,12 +13,12 @@ class FlagListArgs(PageArgs):
     class Meta:
         unknown = EXCLUDE
 
-    reason = fields.String(load_default=None, validate=validate.OneOf(REASONS),
+    reason = fields.String(validate=validate.OneOf(REASONS),
                            metadata={"description": f"only flags of this reason: {', '.join(REASONS)}; "
                                                     "absent: every reason"})
-    status = fields.String(load_default=None, validate=validate.OneOf(STATUSES),
+    status = fields.String(validate=validate.OneOf(STATUSES),
                            metadata={"description": "only open or only dismissed flags; absent: both"})
-    run_id = fields.String(load_default=None, validate=validate.Length(1, 64),
+    run_id = fields.String(validate=validate.Length(1, 64),
                            metadata={"description": "only the flags naming this run (reason and status "
                                                     "still apply)"})
 

@@ -41,12 +41,13 @@ def flag_entry(flag: Flag) -> dict:
 @blp.response(200, FlagPageSchema)
 def listing(args):
     """Flags, newest first: of one reason, status or run if asked; dismissed ones stay, with their dismissal."""
-    if args["run_id"] is not None:
+    reason, status = args.get("reason"), args.get("status")
+    if "run_id" in args:
         found = [flag for flag in run_flags(db(), args["run_id"])
-                 if args["reason"] in (None, flag.reason) and args["status"] in (None, flag.status)]
+                 if reason in (None, flag.reason) and status in (None, flag.status)]
         total, flags = len(found), found[args["offset"]:args["offset"] + args["limit"]]
     else:
-        total, flags = flag_page(db(), args["reason"], args["status"], args["offset"], args["limit"])
+        total, flags = flag_page(db(), reason, status, args["offset"], args["limit"])
     return {"total": total, "entries": [flag_entry(flag) for flag in flags]}
 
 
