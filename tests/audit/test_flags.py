@@ -19,6 +19,7 @@ from service.start_flags import address_hash
 from store import keys
 from store.flags import forget_address_at
 from store.runs import Dealt
+from tests.support.games import play_dealt
 from tests.support.stack import Stack
 
 from .conftest import bearer
@@ -27,7 +28,6 @@ FAST_MS = 60
 MIN_MOVES = 6
 ADDRESS = "203.0.113.9"  # TEST-NET-3: two players behind one address
 OTHER_ADDRESS = "198.51.100.4"
-PREFERRED = "HDw"  # drink, equip, fight with the weapon: a game that lasts
 
 
 @pytest.fixture(scope="module")
@@ -37,36 +37,6 @@ def stack(tmp_path_factory):
     running = Stack(tmp_path_factory.mktemp("flags"), env=env).start()
     yield running
     running.stop()
-
-
-def _choice(legal: list[str]) -> str:
-    for kind in PREFERRED:
-        found = [move for move in legal if move[0] == kind or (kind == "w" and move.endswith("w"))]
-        if found:
-            return found[0]
-    return "flee" if "flee" in legal else min(legal, key=lambda move: int(move[1:-1]))
-
-
-def play(stack, pauses: list[float], *, headers: dict | None = None) -> dict:
-    """A dealt game of ``len(pauses) + 1`` moves, one a request, waiting ``pauses[i]`` s before
-    move ``i + 2``; then forfeited. Dealt again if the game ended sooner (rare, on a bad deal)."""
-    for _ in range(5):
-        _, token = stack.register()
-        auth = {**bearer(token), **(headers or {})}
-        game = stack.post("/v1/games", json={}, headers=auth).json()
-        for pause in [0.0, *pauses]:
-            time.sleep(pause)
-            if game["status"] != "playing":
-                break
-            response = stack.post(f"/v1/games/{game['id']}/moves", headers=auth,
-                                  json={"moves": [_choice(game["legal_moves"])], "expected_moves": len(game["moves"])})
-            assert response.status_code == 200, response.text
-            game = response.json()
-        if game["status"] == "playing":
-            game = stack.post(f"/v1/games/{game['id']}/forfeit", json={}, headers=auth).json()
-            stack.wait_final(game["run_id"])
-            return game
-    raise AssertionError("five deals in a row ended before their moves were played")
 
 
 def flags(stack, moderator: str, **query) -> dict:
@@ -107,7 +77,7 @@ def verify_again(stack, run_id: str) -> None:
 @pytest.fixture(scope="module")
 def bot_game(stack):
     """A game played as fast as HTTP goes: median gap a few ms."""
-    return play(stack, [0.0] * (MIN_MOVES + 2))
+    return play_dealt(stack, [0.0] * (MIN_MOVES + 2))[0]
 
 
 def test_a_game_at_machine_speed_is_flagged_fast_moves_once_with_its_replay(stack, moderator, bot_game):
@@ -131,16 +101,16 @@ def test_a_game_at_machine_speed_is_flagged_fast_moves_once_with_its_replay(stac
 
 
 def test_a_bot_that_waits_between_moves_is_flagged_steady_rhythm_not_fast_moves(stack, moderator):
-    game = play(stack, [0.15] * (MIN_MOVES + 1))
+    game = play_dealt(stack, [0.15] * (MIN_MOVES + 1))[0]
     [steady] = wait_flags(stack, moderator, 1, run_id=game["run_id"])
     assert steady["reason"] == "steady_rhythm" and steady["run_id"] == game["run_id"]
     assert steady["detail"]["median_ms"] >= 150 and steady["detail"]["spread"] < steady["detail"]["limit"] == 0.1
 
 
 def test_a_person_pace_and_a_game_too_short_to_judge_are_not_flagged(stack, moderator):
-    person = play(stack, [0.07, 0.21, 0.09, 0.32, 0.12, 0.08, 0.26, 0.1])
-    short = play(stack, [0.0] * (MIN_MOVES - 2))
-    later = play(stack, [0.0] * (MIN_MOVES + 1))
+    person = play_dealt(stack, [0.07, 0.21, 0.09, 0.32, 0.12, 0.08, 0.26, 0.1])[0]
+    short = play_dealt(stack, [0.0] * (MIN_MOVES - 2))[0]
+    later = play_dealt(stack, [0.0] * (MIN_MOVES + 1))[0]
     wait_flags(stack, moderator, 1, run_id=later["run_id"])  # the one worker judged the two before it first
     assert flags(stack, moderator, run_id=person["run_id"]) == {"total": 0, "entries": []}
     assert flags(stack, moderator, run_id=short["run_id"]) == {"total": 0, "entries": []}

@@ -20,6 +20,7 @@ from tests.support.browser import (
     scrolls_sideways,
     serious_violations,
 )
+from tests.support.games import play_at_machine_speed
 
 from .conftest import submit_final
 
@@ -214,21 +215,9 @@ def test_a_moderator_sees_the_server_time_of_each_move_of_a_dealt_game(stack, pa
     assert times == replay["move_times"] and len(times) == len(game["moves"])
 
 
-def bot_speed_game(stack, token: str) -> dict:
-    """A dealt game played over HTTP as fast as it goes, long enough for its timing to be judged
-    (``SCOUNDREL_FLAG_MIN_MOVES``, 10 by default): the run once it has its verdict."""
-    for seed in range(20):
-        table = Table(stack, token, random.Random(seed))
-        table.start()
-        game = table.play_to_the_end()
-        if sum(1 for exchange in table.exchanges if exchange.moves_after > exchange.moves_before) > 12:
-            return stack.wait_final(game["run_id"])
-    raise AssertionError("no game lasted a dozen requests")
-
-
 def test_a_moderator_sees_a_run_s_flags_on_the_viewer_and_dismisses_one(stack, page, moderator):
-    _, token = stack.register()
-    run = bot_speed_game(stack, token)
+    game, _ = play_at_machine_speed(stack)
+    run = stack.get(f"/v1/runs/{game['run_id']}").json()
     auth = {"Authorization": f"Bearer {moderator}"}
     deadline = time.monotonic() + 20
     while not (listed := stack.get("/v1/flags", params={"run_id": run["id"]}, headers=auth).json()["entries"]):
