@@ -26,11 +26,11 @@ from store.flags import FAST_MOVES, STEADY_RHYTHM, Finding
 
 @dataclass(frozen=True)
 class TimingLimits:
-    """Below what a game's timing is worth a flag (settings ``SCOUNDREL_FLAG_*``)."""
+    """Below what a game's timing is worth a flag (settings ``SCOUNDREL_FLAG_*``, defaults there)."""
 
-    fast_ms: float = 250.0  # median gap between moves
-    steady_spread: float = 0.1  # spread of the gaps
-    min_moves: int = 10  # timed moves a game needs to be judged
+    fast_ms: float  # median gap between moves
+    steady_spread: float  # spread of the gaps
+    min_moves: int  # timed moves a game needs to be judged
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "TimingLimits":
