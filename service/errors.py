@@ -25,11 +25,13 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from store.errors import (
     AlreadyResolved,
+    FlagDismissed,
     GameMoved,
     GameOver,
     IdempotencyConflict,
     NameTaken,
     NoSuchDispute,
+    NoSuchFlag,
     NoSuchGame,
     NoSuchRun,
     NotInError,
@@ -47,6 +49,7 @@ STORE_ERROR_STATUS: dict[type[StoreError], int] = {
     NoSuchRun: 404,
     NoSuchDispute: 404,
     NoSuchGame: 404,
+    NoSuchFlag: 404,
     GameMoved: 409,
     GameOver: 409,
     SealedDailyStarted: 409,
@@ -55,6 +58,7 @@ STORE_ERROR_STATUS: dict[type[StoreError], int] = {
     NotVoid: 409,
     NotInError: 409,
     AlreadyResolved: 409,
+    FlagDismissed: 409,
     IdempotencyConflict: 422,
 }
 

@@ -37,6 +37,7 @@ from .daily_seed import sealed_seed, today
 from .dealer import MovesRefused, fresh_seed, game_view, judge, may_see, position
 from .errors import abort
 from .request_log import request_id
+from .start_flags import note_game_start
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Dealt games: the server deals, the player sees only the cards face up")
@@ -78,6 +79,7 @@ def start(body):
         seed, date = fresh_seed(), ""
     game_id = start_game(db(), g.player, body["variant"], seed, challenge=body["challenge"] or "", date=date)
     game = _written(game_id)
+    note_game_start(game)
     return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game_id)}
 
 

@@ -88,6 +88,11 @@ class Settings:
     archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
     hot_days: float = 30.0  # days a finished run stays in Redis unless it holds a board place
     archive_interval: float = 3600.0  # seconds between a worker's retention passes
+    flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
+    flag_steady_spread: float = 0.1  # ... whose gaps' robust spread (MAD / median) is below this: steady_rhythm
+    flag_min_moves: int = 10  # timed moves a game needs before its timing is judged at all
+    flags_kept: int = 10_000  # flags kept in Redis, newest first; older ones are forgotten
+    address_secret: str = ""  # key of the address hashes (shared_address); empty: generated once and kept in Redis
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -136,6 +141,11 @@ class Settings:
             archive_url=os.environ.get("SCOUNDREL_ARCHIVE_URL", ""),
             hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days),
             archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
+            flag_fast_ms=_env_float("SCOUNDREL_FLAG_FAST_MS", cls.flag_fast_ms),
+            flag_steady_spread=_env_float("SCOUNDREL_FLAG_STEADY_SPREAD", cls.flag_steady_spread),
+            flag_min_moves=_env_int("SCOUNDREL_FLAG_MIN_MOVES", cls.flag_min_moves),
+            flags_kept=_env_int("SCOUNDREL_FLAGS_KEPT", cls.flags_kept),
+            address_secret=os.environ.get("SCOUNDREL_ADDRESS_SECRET", ""),
         )
 
 

@@ -73,6 +73,19 @@ class AlreadyResolved(StoreError):
     message = "This dispute is resolved already; a decision is final."
 
 
+class NoSuchFlag(StoreError):
+    """The flag does not exist (or was forgotten: only the newest are kept)."""
+
+    def __init__(self, flag_id: str):
+        super().__init__(f"No flag {flag_id!r}.")
+
+
+class FlagDismissed(StoreError):
+    """The flag was dismissed before; a dismissal is final."""
+
+    message = "This flag is dismissed already."
+
+
 class NoSuchGame(StoreError):
     """The dealt game does not exist, or is not the asker's to see (the one answer for both)."""
 

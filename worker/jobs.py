@@ -9,29 +9,20 @@ is silently dropped (and a worker killed mid-job is ``store.pending``'s
 business).
 """
 
-import functools
 import logging
 
 from rq import get_current_job
 
-from settings import Settings
-from store import Database, load_runs, record_verdicts
+from store import load_runs, record_verdicts
 from store.metrics import count_job_failure
 from store.pending import mark_error, split_pending
 from verification import judge
+from verification.move_timing import TimingLimits
+
+from .flags import flag_timing
+from .process import database, settings
 
 log = logging.getLogger("worker.jobs")
-
-
-@functools.cache
-def _settings() -> Settings:
-    return Settings.from_env()
-
-
-@functools.cache
-def _database() -> Database:
-    """One connection pool per worker process, configured like the API."""
-    return Database.from_settings(_settings())
 
 
 def _worker_name() -> str:
@@ -45,10 +36,13 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
 
     One job verifies one submitted run, or a share of a batch: the runs are
     loaded in one round trip and their verdicts recorded in one more.
+    Then a dealt game's move timing may raise flags for moderators
+    (``worker.flags``), whatever the verdict and however often this runs.
     """
-    db = _database()
+    db = database()
     statuses, verdicts = {}, []
-    for run_id, run in zip(run_ids, load_runs(db, run_ids), strict=True):
+    runs = load_runs(db, run_ids)
+    for run_id, run in zip(run_ids, runs, strict=True):
         if run is None:
             statuses[run_id] = "missing"
         elif run["status"] != "pending":
@@ -62,6 +56,8 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
             log.info("verdict recorded", extra={"run_id": run["id"], "request_id": run.get("request_id", ""),
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
+    flag_timing(db, [run for run in runs if run is not None], TimingLimits.from_settings(settings()),
+                settings().flags_kept)
     return statuses
 
 
@@ -74,7 +70,7 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     into one job per run still pending, so one bad run does not take its
     neighbours down with it.
     """
-    db = _database()
+    db = database()
     run_ids = list(job.args)
     count_job_failure(db)
     request_id = (job.meta or {}).get("request_id", "")
