@@ -124,7 +124,7 @@ class AuditEntrySchema(Schema):
     id = fields.String(metadata={"description": "the stream entry id; increases with every entry"})
     event = fields.String(metadata={
         "description": "submitted, verified, rejected, errored, requeued, disputed, upheld, voided, restored, "
-                       "reverified or flag_dismissed (detail: the flag's id and reason)"})
+                       "reverified or flag_dismissed (detail: the flag's id and reason; moderators only)"})
     actor = fields.Nested(AuditActorSchema)
     at = fields.String()
     before = fields.Dict(allow_none=True)

@@ -131,6 +131,6 @@ def test_a_flag_of_an_archived_run_still_resolves_and_dismissing_it_brings_the_r
     dismissed = stack.post(f"/v1/flags/{fast['id']}/dismiss", json={}, headers=bearer(moderator))
     assert dismissed.status_code == 200 and dismissed.json()["status"] == "dismissed"
     assert back_in_redis(db, run_id)
-    last = stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"][-1]
+    last = stack.get(f"/v1/runs/{run_id}/audit-log", headers=bearer(moderator)).json()["entries"][-1]
     assert (last["event"], last["detail"]) == ("flag_dismissed", {"flag": fast["id"], "reason": "fast_moves"})
     assert stack.get(f"/v1/runs/{run_id}").json()["status"] == "void"  # the flag changed nothing of the verdict

@@ -101,10 +101,12 @@ def test_a_game_at_machine_speed_is_flagged_fast_moves_once_with_its_replay(stac
 
 
 def test_a_bot_that_waits_between_moves_is_flagged_steady_rhythm_not_fast_moves(stack, moderator):
-    game = play_dealt(stack, [0.15] * (MIN_MOVES + 1))[0]
+    # 0.4 s a gap: the request's own time, which a loaded machine makes vary by tens of
+    # milliseconds, stays small beside it, as it does for a bot on a real network
+    game = play_dealt(stack, [0.4] * (MIN_MOVES + 1))[0]
     [steady] = wait_flags(stack, moderator, 1, run_id=game["run_id"])
     assert steady["reason"] == "steady_rhythm" and steady["run_id"] == game["run_id"]
-    assert steady["detail"]["median_ms"] >= 150 and steady["detail"]["spread"] < steady["detail"]["limit"] == 0.1
+    assert steady["detail"]["median_ms"] >= 400 and steady["detail"]["spread"] < steady["detail"]["limit"] == 0.1
 
 
 def test_a_person_pace_and_a_game_too_short_to_judge_are_not_flagged(stack, moderator):
@@ -183,11 +185,13 @@ def test_a_moderator_dismisses_a_flag_and_the_run_audit_log_says_so(stack, moder
     dismissed = response.json()
     assert dismissed["status"] == "dismissed" and dismissed["dismissed"]["moderator"] == "mia"
     assert dismissed["dismissed"]["note"] == "A fast reader." and dismissed["dismissed"]["at"]
-    [entry] = [entry for entry in stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"]
-               if entry["event"] == "flag_dismissed"]
+    log = stack.get(f"/v1/runs/{run_id}/audit-log", headers=bearer(moderator)).json()["entries"]
+    [entry] = [entry for entry in log if entry["event"] == "flag_dismissed"]
     assert entry["actor"] == {"kind": "moderator", "name": "mia"}
     assert entry["detail"] == {"flag": fast["id"], "reason": "fast_moves"}
     assert entry["before"] == entry["after"]  # the verdict is untouched
+    public = stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"]
+    assert "flag_dismissed" not in [entry["event"] for entry in public]  # nor what was seen, to its player
 
     assert fast["id"] not in [flag["id"] for flag in flags(stack, moderator, status="open", limit=100)["entries"]]
     dismissed_only = flags(stack, moderator, status="dismissed", run_id=run_id)["entries"]
