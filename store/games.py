@@ -193,6 +193,8 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
         except (GameMoved, GameOver, NoSuchGame):
             continue
     stale = db.redis.zrangebyscore(keys.games_ending(), "-inf", now - ENDING_GRACE_MS, start=0, num=SWEEP_BATCH)
+    if forfeited:
+        db.redis.hincrby(keys.metrics(), "games:forfeited_idle", forfeited)
     for game_id in stale:
         finish_game(db, game_id, request_id="sweeper")
     return forfeited, len(stale)

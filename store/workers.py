@@ -1,0 +1,35 @@
+"""Which verification workers are alive: RQ's registrations, judged by their heartbeats.
+
+Every worker beats every third of ``worker_ttl`` from a thread of its own
+(``worker.runner``), so one busy with a job beats too; one silent for
+``worker_ttl`` seconds was killed, stopped or cut off. RQ itself drops a
+registration only once its key has expired (``worker_ttl`` plus a minute
+after the last beat, and only in its maintenance every ten minutes), so a
+killed worker stayed listed in ``rq:workers`` for minutes: ``roll_call``
+records the death of the silent ones with RQ's own ``register_death`` and
+clears the registrations whose keys are gone (``clean_worker_registry``).
+The sweeper calls it on every sweep and asks it whether the worker a job
+names is still there.
+"""
+
+from datetime import timedelta
+
+from rq import Worker
+from rq.utils import now
+from rq.worker_registration import clean_worker_registry
+
+from .database import Database
+
+
+def roll_call(db: Database, worker_ttl: float) -> set[str]:
+    """The names of the workers on the queue that beat within ``worker_ttl`` seconds; the others
+    are unregistered (a worker that beats again registers itself again)."""
+    silent_since = now() - timedelta(seconds=worker_ttl)
+    alive = set()
+    for worker in Worker.all(queue=db.queue):
+        if worker.last_heartbeat is not None and worker.last_heartbeat > silent_since:
+            alive.add(worker.name)
+        else:
+            worker.register_death()
+    clean_worker_registry(db.queue)
+    return alive
