@@ -191,6 +191,11 @@ def latency() -> str:
     return f"{PREFIX}:latency"
 
 
+def move_latency() -> str:
+    """Hash: move request latency histogram: bucket bound → count, plus ``sum`` and ``count``."""
+    return f"{PREFIX}:move-latency"
+
+
 def runs() -> str:
     """Sorted set: every run id scored by submission time (ms), as Redis held them before issue 11.
 

@@ -16,20 +16,33 @@ from datetime import timedelta
 
 from rq import Worker
 from rq.utils import now
+from rq.worker import BaseWorker
 from rq.worker_registration import clean_worker_registry
 
 from .database import Database
 
 
+def _by_beat(db: Database, worker_ttl: float) -> tuple[list[BaseWorker], list[BaseWorker]]:
+    """The workers registered on the queue: ``(beating, silent for worker_ttl seconds)``."""
+    silent_since = now() - timedelta(seconds=worker_ttl)
+    beating: list[BaseWorker] = []
+    silent: list[BaseWorker] = []
+    for worker in Worker.all(queue=db.queue):
+        alive = worker.last_heartbeat is not None and worker.last_heartbeat > silent_since
+        (beating if alive else silent).append(worker)
+    return beating, silent
+
+
+def live_workers(db: Database, worker_ttl: float) -> int:
+    """How many workers beat within ``worker_ttl`` seconds (a read: ``/metrics`` asks)."""
+    return len(_by_beat(db, worker_ttl)[0])
+
+
 def roll_call(db: Database, worker_ttl: float) -> set[str]:
     """The names of the workers on the queue that beat within ``worker_ttl`` seconds; the others
     are unregistered (a worker that beats again registers itself again)."""
-    silent_since = now() - timedelta(seconds=worker_ttl)
-    alive = set()
-    for worker in Worker.all(queue=db.queue):
-        if worker.last_heartbeat is not None and worker.last_heartbeat > silent_since:
-            alive.add(worker.name)
-        else:
-            worker.register_death()
+    beating, silent = _by_beat(db, worker_ttl)
+    for worker in silent:
+        worker.register_death()
     clean_worker_registry(db.queue)
-    return alive
+    return {worker.name for worker in beating}
