@@ -9,6 +9,7 @@ import time
 
 import pytest
 import redis
+from rq import Worker
 
 from service.errors import RETRY_AFTER_SECONDS
 from tests.support.games import legal_games, moderator_token, scoundrel_check
@@ -123,6 +124,8 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
     dispute = stack.post(f"/v1/runs/{verified}/disputes", json={"reason": "too good"}, headers=auth).json()["id"]
     dealt = stack.post("/v1/games", json={"variant": "classic"}, headers=auth).json()
 
+    db = stack.database()
+    workers = {worker.name for worker in Worker.all(queue=db.queue)}
     for worker in stack.workers:  # a backlog the workers are in the middle of when Redis fills up
         worker.send_signal(signal.SIGSTOP)
     backlog = [stack.submit(token, game).json()["id"] for game in games[1:21]]
@@ -155,8 +158,15 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
     for run_id in backlog:
         assert stack.wait_final(run_id, timeout=30)["status"] == "verified"
     assert all(worker.poll() is None for worker in stack.workers), "a worker needed a restart"
+    # the same RQ workers: none quit its work loop (RQ's does on a refused write) to be replaced
+    deadline = time.monotonic() + 3  # one the sweeper judged gone while its beats were refused registers again
+    while {worker.name for worker in Worker.all(queue=db.queue)} != workers:
+        assert time.monotonic() < deadline, (Worker.all(queue=db.queue), workers)
+        time.sleep(0.2)
     listed = stack.get(f"/v1/players/{player}/runs", params={"limit": 100}).json()
     assert sorted(run["id"] for run in listed["runs"]) == sorted([verified, *backlog])  # nothing refused was kept
     assert stack.get(f"/v1/games/{dealt['id']}", headers=auth).json()["moves"] == []
     assert stack.post("/v1/players", json={"name": "oom-newcomer"}).status_code == 201
     assert scoundrel_check(stack).returncode == 0
+    db.close()
+
