@@ -5,6 +5,8 @@ full (``maxmemory`` under ``noeviction``): every write is the same 503,
 health says so, and the workers wait it out and finish their backlog."""
 
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -144,6 +146,10 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
         _refused(stack.post("/v1/players", json={"name": "oom-newcomer"}))
         _refused(stack.post(f"/v1/disputes/{dispute}/resolve", json={"decision": "void"}, headers=moderator))
         _refused(stack.get("/daily"), page=True)  # the sealed daily's secret is made on first use: a write
+        command = subprocess.run([sys.executable, "-m", "cli.main", "moderator", "add", "oom-operator"],
+                                 env=stack.env(), capture_output=True, text=True, timeout=60)
+        assert command.returncode == 1 and "Traceback" not in command.stderr, command.stderr
+        assert len(command.stderr.strip().splitlines()) == 1 and "refuses writes" in command.stderr
         health = stack.get("/v1/health")
         assert health.status_code == 503 and health.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)
         assert health.json()["status"] != "ok" and health.json()["redis"] == "refusing_writes"
