@@ -123,6 +123,7 @@ class VerifyWorker(SimpleWorker):
         except RedisError as error:
             log.warning("job cut short by redis; its run stays pending for the sweeper",
                         extra={"job_id": job.id, "run_ids": list(job.args)})
+            self.executions.clear()  # RQ could not record its end: it is over all the same
             wait_for_writes(self.db, error)
 
 
