@@ -78,9 +78,6 @@ class Database:
             retry=JobRetry(max=JOB_RETRIES), on_failure=Callback(VERIFY_FAILED), meta={"request_id": request_id},
         )
 
-    def ping(self) -> bool:
-        return bool(self.redis.ping())
-
     def accepts_writes(self) -> bool:
         """Whether Redis takes a write now (False: full, read-only, or refusing after a failed save).
 
