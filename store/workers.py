@@ -22,12 +22,24 @@ from rq.worker_registration import clean_worker_registry
 from .database import Database
 
 
+class _Registration(Worker):
+    """A worker as RQ's registry holds it, read by another process (the sweeper, ``/metrics``).
+
+    RQ's constructor lengthens its connection's socket timeout to a working
+    worker's (minutes); a registration read over the store's shared
+    connection leaves it alone, so a hung Redis is still a 503 in seconds.
+    """
+
+    def _set_connection(self, connection):
+        return connection
+
+
 def _by_beat(db: Database, worker_ttl: float) -> tuple[list[BaseWorker], list[BaseWorker]]:
     """The workers registered on the queue: ``(beating, silent for worker_ttl seconds)``."""
     silent_since = now() - timedelta(seconds=worker_ttl)
     beating: list[BaseWorker] = []
     silent: list[BaseWorker] = []
-    for worker in Worker.all(queue=db.queue):
+    for worker in _Registration.all(queue=db.queue):
         alive = worker.last_heartbeat is not None and worker.last_heartbeat > silent_since
         (beating if alive else silent).append(worker)
     return beating, silent

@@ -19,6 +19,7 @@ from rq.job import Job
 
 from store import keys
 from store.pending import TRANSIT_SECONDS, oldest_pending, sweep
+from store.workers import live_workers, roll_call
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.stack import Stack
 
@@ -176,3 +177,15 @@ def test_a_killed_worker_leaves_rqs_registry(slow_stack, db):
     assert name not in {worker.name for worker in Worker.all(connection=db.raw)}  # rq:workers, all queues
     assert survivor in _registered(db)
     assert _metric(slow_stack, "scoundrel_workers") == 1
+
+
+def test_reading_the_worker_registry_keeps_the_stores_timeouts(slow_stack):
+    """RQ's Worker lengthens its connection's socket timeout to minutes; the sweeper and /metrics read
+    the registry over the store's own connection, whose requests must still give up in seconds."""
+    db = slow_stack.database()
+    try:
+        assert live_workers(db, WORKER_TTL) == 1 and len(roll_call(db, WORKER_TTL)) == 1
+        for client in (db.raw, db.redis):
+            assert client.connection_pool.connection_kwargs["socket_timeout"] == 0.75
+    finally:
+        db.close()
