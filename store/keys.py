@@ -171,6 +171,11 @@ def sweep_lock() -> str:
     return f"{PREFIX}:sweep-lock"
 
 
+def write_probe() -> str:
+    """String: written (with a short expiry) by ``Database.accepts_writes`` to learn whether Redis takes writes."""
+    return f"{PREFIX}:write-probe"
+
+
 def rate_limit_prefix() -> str:
     """Prefix of Flask-Limiter's counters (it spells the rest of their names itself)."""
     return f"{PREFIX}:rate"
@@ -184,6 +189,11 @@ def metrics() -> str:
 def latency() -> str:
     """Hash: verification latency histogram: bucket bound → count, plus ``sum`` and ``count``."""
     return f"{PREFIX}:latency"
+
+
+def move_latency() -> str:
+    """Hash: move request latency histogram: bucket bound → count, plus ``sum`` and ``count``."""
+    return f"{PREFIX}:move-latency"
 
 
 def runs() -> str:

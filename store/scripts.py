@@ -282,16 +282,19 @@ def start_game(client: Any, *, game_id: str, created_ms: int, sealed_key: str | 
     """Store a new dealt game as being played: ``['new']``; for a sealed daily game (``sealed_key``, the
     player's one game of the day) ``['existing', id]`` instead when the player already has one."""
     game_key = keys.game(game_id)
-    return _START_GAME.run(client, [game_key, keys.games_playing(), sealed_key or game_key],
+    return _START_GAME.run(client, [game_key, keys.games_playing(), sealed_key or game_key, keys.metrics()],
                            [game_id, created_ms, "1" if sealed_key else "", sealed_ttl, *flatten(fields)])
 
 
 def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int, status: str,
-               ended_ttl: int) -> list:
+               ended_ttl: int, latency_bucket: str = "", latency: float | None = None) -> list:
     """Append the moves ``codes`` to a game still played with ``played`` moves, and set ``status``:
-    ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``."""
-    return _PLAY_MOVES.run(client, [keys.game(game_id), keys.games_playing(), keys.games_ending()],
-                           [game_id, played, codes, at_ms, status, ended_ttl])
+    ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``. A move request's
+    ``latency`` (seconds, in ``latency_bucket``) is counted with it."""
+    return _PLAY_MOVES.run(client, [keys.game(game_id), keys.games_playing(), keys.games_ending(), keys.metrics(),
+                                    keys.move_latency()],
+                           [game_id, played, codes, at_ms, status, ended_ttl, latency_bucket,
+                            "" if latency is None else latency])
 
 
 def raise_flag(client: Any, *, flag_id: str, listed_in: list[str], every_index: list[str], raised_ms: int,

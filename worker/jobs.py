@@ -11,6 +11,7 @@ business).
 
 import logging
 
+from redis.exceptions import RedisError
 from rq import get_current_job
 
 from store import load_runs, record_verdicts
@@ -68,7 +69,9 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     failure, never its internals; the worker's log has the traceback under
     the run's request id. A job of several runs (a batch's share) is split
     into one job per run still pending, so one bad run does not take its
-    neighbours down with it.
+    neighbours down with it. A last attempt cut short by Redis (away, or
+    refusing writes) is no fault of the runs: they stay pending, and the
+    sweeper queues them again once nothing runs their job (``store.pending``).
     """
     db = database()
     run_ids = list(job.args)
@@ -78,6 +81,10 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     if job.retries_left:
         log.warning("verification failed; retrying", exc_info=(exc_type, exc_value, traceback),
                     extra={**context, "retries_left": job.retries_left})
+        return
+    if issubclass(exc_type, RedisError):
+        log.warning("verification cut short by redis; its runs stay pending for the sweeper",
+                    exc_info=(exc_type, exc_value, traceback), extra=context)
         return
     if len(run_ids) > 1:
         log.warning("verification of a batch failed; verifying its runs one by one",
