@@ -13,7 +13,8 @@ is not waited for. The same timer forfeits the dealt games left idle for
 without one (``store.games``). Every ``archive_interval`` seconds a worker
 also moves old finished runs to the archive (``store.retention``; one
 worker at a time). When Redis goes away the worker waits for it and
-carries on; it never needs a restart.
+carries on; it never needs a restart. Once it reaches Redis it sets the
+service's mark there (``store.service_mark``), as the API does.
 """
 
 import logging
@@ -31,6 +32,7 @@ from store import Database
 from store.games import sweep_games
 from store.pending import sweep
 from store.retention import scheduled_pass
+from store.service_mark import mark_service
 
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
 
@@ -81,6 +83,7 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
     try:
         while True:
             try:
+                mark_service(db)
                 worker = VerifyWorker([db.queue], connection=db.raw, name=worker_name())
                 return worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
             except RedisError as error:
