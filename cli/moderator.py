@@ -18,8 +18,10 @@ def add(args) -> int:
         return 2
     try:
         token = create_moderator(connect(args), args.name)
-    except NameTaken:
-        print(f"scoundrel moderator add: a moderator named {args.name!r} exists", file=sys.stderr)
+    except NameTaken as taken:
+        ignoring_case = "" if taken.registered == args.name else " (names ignore case)"
+        print(f"scoundrel moderator add: a moderator named {taken.registered!r} exists{ignoring_case}",
+              file=sys.stderr)
         return 1
     print(f"Moderator {args.name} created. Its token is shown this once; keep it secret:")
     print(token)
