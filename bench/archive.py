@@ -118,6 +118,8 @@ def main() -> None:
     parser.add_argument("--archived", type=int, default=1_000_000, help="archived runs when reading (SQLite)")
     parser.add_argument("--requests", type=int, default=2000)
     args = parser.parse_args()
+    if args.runs < PLAYERS or args.archived < args.runs:
+        parser.error(f"--runs must be at least {PLAYERS} (a run per player), and --archived at least --runs")
 
     server = PostgresServer().start()
     stack = start_stack(workers=0, env={"SCOUNDREL_ARCHIVE_URL": server.url})
