@@ -73,11 +73,12 @@ def serious_violations(page) -> list[str]:
             for violation in violations if violation["impact"] in SERIOUS]
 
 
-def screenshot(page, name: str) -> Path:
-    """Keeps a full-page screenshot under test-artifacts/ for a person to look at."""
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    """Keeps a screenshot under test-artifacts/ for a person to look at: the full page, or (``full_page``
+    False) the first screen only, what a reader sees before scrolling."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
