@@ -32,7 +32,7 @@ def chromium() -> Iterator:
     """A headless Chromium browser (Playwright's ``Browser``); skips the test where Chromium is missing."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
-        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+        pytest.skip(f"needs Chromium at {CHROMIUM} (Debian: apt-get install chromium); see the README's test command")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
