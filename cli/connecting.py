@@ -13,6 +13,7 @@ consistent store and takes writes the service never sees.
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from settings import (
     DEFAULT_DATA_DIR,
@@ -22,6 +23,9 @@ from settings import (
     running_redis_url,
     without_password,
 )
+
+if TYPE_CHECKING:  # imported when used: redis and rq are heavy for the commands that need neither
+    from store import Database
 
 
 def add_data_dir_option(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +52,7 @@ def settings_for(args: argparse.Namespace) -> Settings:
     return settings
 
 
-def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_archive: bool = False):
+def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_archive: bool = False) -> "Database":
     """The operator command's ``Database``, once its Redis is known to be the service's.
 
     Says which Redis on stderr (one line, its password hidden); raises
