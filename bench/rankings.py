@@ -71,7 +71,8 @@ def main() -> None:
         for path in ("/v1/leaderboards/classic?limit=100", f"/v1/leaderboards/classic/players/{looked_up[0]}?around=5"):
             status, body = http.request("GET", path)
             assert status == 200, (status, body[:200])
-        latencies_ms(lambda: http.request("GET", "/v1/leaderboards/classic?limit=100"), 200)  # warm up
+        warm_up = min(200, args.requests)
+        latencies_ms(lambda: http.request("GET", "/v1/leaderboards/classic?limit=100"), warm_up)
         top = latencies_ms(lambda: http.request("GET", "/v1/leaderboards/classic?limit=100"), args.requests)
         print(f"top-100 page:            {percentiles(top)}")
 
