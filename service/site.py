@@ -164,8 +164,8 @@ def _standing(named: NamedBoard, name: str | None) -> dict:
     if place and place["rank"]:
         place["below"], place["share"], place["total"] = spread.below, spread.share_below(), spread.total
     noun = "mean" if named.is_ladder else "score"
-    return {"place": place, "spread": spread, "noun": noun,
-            "chart": charts.histogram(spread, noun, place["score"] if place and place["rank"] else None)}
+    looked_up = (place["name"], place["score"]) if place and place["rank"] else None
+    return {"place": place, "spread": spread, "noun": noun, "chart": charts.histogram(spread, noun, looked_up)}
 
 
 @blp.route("/boards")

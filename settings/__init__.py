@@ -18,6 +18,7 @@ and command resolves it here, so they all find the same Redis.
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import platformdirs
 
@@ -49,6 +50,14 @@ def _checked_redis_url(url: str, source: str) -> str:
     if not url.startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"{source} is not a Redis URL: use redis://HOST:PORT/DB (or rediss://, unix://)")
     return url
+
+
+def without_password(url: str) -> str:
+    """``url`` with its password, if it has one, shown as ``***``: fit for a message or a log line."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
 
 
 def running_redis_url(data_dir: str) -> str | None:

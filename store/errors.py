@@ -56,10 +56,12 @@ class NoSuchDispute(StoreError):
 
 
 class NameTaken(StoreError):
-    """The player (or moderator) name is already registered."""
+    """The player (or moderator) name is already registered: ``registered`` is its spelling there
+    (names ignore case, so it may differ from ``name``, the one asked for)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, registered: str | None = None):
         self.name = name
+        self.registered = registered or name
         super().__init__(f"The name {name!r} is taken.")
 
 

@@ -260,6 +260,12 @@ def sealed_secret() -> str:
     return f"{PREFIX}:sealed-secret"
 
 
+def service_mark() -> str:
+    """String: ``store.service_mark.SERVICE``, set by the API and every worker as they start: this
+    Redis holds the service's data (the operator commands refuse a Redis without it)."""
+    return f"{PREFIX}:service"
+
+
 def archive_lock() -> str:
     """String: held (with an expiry) by the one process moving old runs to the archive right now."""
     return f"{PREFIX}:archive-lock"

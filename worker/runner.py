@@ -21,7 +21,8 @@ time).
 When Redis goes away, or answers but refuses writes (full, read-only), the
 worker waits for it to take writes again and carries on; it never exits
 for it and never needs a restart. A job cut short meanwhile leaves its run
-pending, for the sweeper.
+pending, for the sweeper. Once it reaches Redis it sets the service's mark
+there (``store.service_mark``), as the API does.
 """
 
 import logging
@@ -41,6 +42,7 @@ from store.errors import refuses_writes
 from store.games import sweep_games
 from store.pending import sweep
 from store.retention import scheduled_pass
+from store.service_mark import mark_service
 
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away or refuses writes
 
@@ -166,6 +168,7 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
     try:
         while True:
             try:
+                mark_service(db)
                 worker = VerifyWorker(db, settings.worker_ttl)
                 worked = worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
             except RedisError as error:

@@ -186,6 +186,7 @@ def test_an_unknown_run_gets_a_404_page(stack, page):
     assert response.status == 404
     assert "No run" in page.inner_text("#missing h1")
     assert response.headers["content-type"].startswith("text/html")
+    assert response.headers["cache-control"] == "no-store"  # a refusal, as the other pages' are
 
 
 def test_the_viewer_page_is_revalidated_before_reuse(stack, won):
