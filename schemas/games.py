@@ -37,7 +37,8 @@ class MovesSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    moves = MoveList(required=True, validate=validate.Length(1, MAX_BATCH),
+    moves = MoveList(required=True, most=MAX_BATCH,
+                     too_long=f"At most {MAX_BATCH} moves are allowed in one request; send the rest in the next.",
                      metadata={"description": f"1-{MAX_BATCH} moves in RULES.md notation, applied in order, all or "
                                               "none; a move after one that deals new cards is refused "
                                               "(room_not_dealt)"})
@@ -82,7 +83,12 @@ class RefusedMovesSchema(ErrorSchema):
 
 class GameConflictSchema(ErrorSchema):
     game_id = fields.String(allow_none=True, metadata={"description": "the player's sealed daily game of the day"})
-    moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played"})
+
+
+class GameMovedSchema(ErrorSchema):
+    moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played (when "
+                                                                     "expected_moves differs, or another request "
+                                                                     "moved first)"})
 
 
 class SealedDailySchema(Schema):

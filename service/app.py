@@ -74,6 +74,8 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    app.url_map.converters["day"] = daily.DayConverter
+    api.register_converter(daily.DayConverter, daily.day_parameter)
     for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation):
         api.register_blueprint(module.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)

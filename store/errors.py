@@ -6,6 +6,8 @@ maps each class to its HTTP status in one table, so no view translates a
 store error by hand.
 """
 
+from scoundrel.wording import plural
+
 
 class StoreError(Exception):
     """A change or read the store refused; ``message`` says why in the player's words."""
@@ -86,7 +88,7 @@ class GameMoved(StoreError):
     def __init__(self, count: int):
         self.count = count
         self.extra = {"moves": count}
-        super().__init__(f"The game has {count} moves played; read it and send the next moves again.")
+        super().__init__(f"The game has {count} {plural('move', count)} played; read it and send the next moves again.")
 
 
 class GameOver(StoreError):
