@@ -16,7 +16,7 @@ from .runs import RuleErrorSchema
 from .submission import MoveList
 
 DAILY = "daily"
-MAX_BATCH = 50  # moves one request may carry (a room takes at most 4; more are refused past a deal anyway)
+MOVES_PER_REQUEST = 50  # moves one request may carry (a room takes at most 4; more are refused past a deal anyway)
 
 
 class GameStartSchema(Schema):
@@ -37,10 +37,10 @@ class MovesSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    moves = MoveList(required=True, most=MAX_BATCH,
-                     too_long=f"At most {MAX_BATCH} moves are allowed in one request; send the rest in the next.",
-                     metadata={"description": f"1-{MAX_BATCH} moves in RULES.md notation, applied in order, all or "
-                                              "none; a move after one that deals new cards is refused "
+    moves = MoveList(required=True, most=MOVES_PER_REQUEST,
+                     too_long=f"At most {MOVES_PER_REQUEST} moves are allowed in one request.",
+                     metadata={"description": f"1-{MOVES_PER_REQUEST} moves in RULES.md notation, applied in order, "
+                                              "all or none; a move after one that deals new cards is refused "
                                               "(room_not_dealt)"})
     expected_moves = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
                                     metadata={"description": "409 unless the game has this many moves played"})

@@ -37,7 +37,7 @@ class MoveList(fields.Field):
     }
 
     def __init__(self, *, most: int, too_long: str, **kwargs):
-        kwargs["metadata"] = {"type": "array", "items": {"type": "string", "enum": sorted(scoundrel.MOVES)},
+        kwargs["metadata"] = {"type": "array", "items": {"type": "string", "enum": list(scoundrel.MOVES)},
                               "minItems": 1, "maxItems": most, **kwargs.get("metadata", {})}
         super().__init__(**kwargs)
         self.most = most
