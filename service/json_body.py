@@ -25,11 +25,17 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class UnreadableJson(json.JSONDecodeError):
+# Python's own default limit of int-str conversion (a 4,301-digit integer is a ValueError),
+# whatever this process's PYTHONINTMAXSTRDIGITS says: 0 there would let a body of digits cost
+# seconds to convert.
+MAX_DIGITS = sys.int_info.default_max_str_digits
+
+
+class UnreadableJson(ValueError):
     """A body that is not JSON the service reads, with the reason in words."""
 
     def __init__(self, reason: str):
-        super().__init__(reason, "-", 0)  # (webargs reads an empty document as no body at all)
+        super().__init__(reason)
         self.reason = reason
 
 
@@ -38,8 +44,8 @@ def _refuse_constant(name: str):
 
 
 def _integer(digits: str) -> int:
-    if len(digits.lstrip("-")) > sys.get_int_max_str_digits():
-        raise UnreadableJson(f"an integer has more than {sys.get_int_max_str_digits()} digits")
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise UnreadableJson(f"an integer has more than {MAX_DIGITS} digits")
     return int(digits)
 
 
@@ -87,8 +93,6 @@ def read_json(body: bytes) -> object:
         raise UnreadableJson(f"the body is not UTF-8 (byte {error.start})") from None
     try:
         document = _DECODER.decode(text)
-    except UnreadableJson:
-        raise
     except json.JSONDecodeError as error:
         raise UnreadableJson(str(error)) from None
     except RecursionError:

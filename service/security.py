@@ -37,6 +37,8 @@ from .context import db
 from .errors import RETRY_AFTER_SECONDS
 from .request_log import request_id
 
+log = logging.getLogger(__name__)
+
 LIMITER_TIMEOUT = 0.25  # seconds the limiter waits for Redis before counting in memory
 UNLIMITED_PATHS = ("/v1/health", "/metrics")  # load balancers and Prometheus poll these
 
@@ -71,9 +73,6 @@ def token_key() -> str:
 
 def _unlimited() -> bool:
     return request.method == "OPTIONS" or request.path in UNLIMITED_PATHS
-
-
-log = logging.getLogger(__name__)
 
 
 class Limiter(flask_limiter.Limiter):
