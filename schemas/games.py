@@ -22,6 +22,10 @@ MOVES_PER_REQUEST = 50  # moves one request may carry (a room takes at most 4; m
 class GameStartSchema(Schema):
     class Meta:
         unknown = RAISE
+        # ``_daily_is_classic`` in the OpenAPI document: the challenge is not the daily, or the variant is
+        # classic (as it is when left out)
+        openapi = {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
+                             {"properties": {"variant": {"enum": [scoundrel.CLASSIC]}}}]}
 
     variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS))
     challenge = fields.String(load_default=None, allow_none=True, validate=validate.OneOf((DAILY,)),

@@ -102,6 +102,17 @@ class ErrorResponses(BasePlugin):
                                                  **({"headers": headers} if headers else {})})
 
 
+class CrossFieldRules(BasePlugin):
+    """Adds a schema's rule across its fields, which no one field's JSON Schema can say, to its component.
+
+    The rule is the schema's ``Meta.openapi`` (an ``anyOf``, say), so that a
+    body the document allows is a body the API takes.
+    """
+
+    def schema_helper(self, name, definition, **kwargs):
+        return getattr(getattr(kwargs.get("schema"), "Meta", None), "openapi", None)
+
+
 def error_response(blp, code: int, description: str):
     """``alt_response`` for an error this operation gives, in the error shape."""
     return blp.alt_response(code, schema=ErrorSchema, description=description)

@@ -1,6 +1,8 @@
 """Schemathesis against the served OpenAPI document: whatever it sends, no
 5xx and no answer outside the documented statuses, content types and
-schemas. Bounded: a few examples per operation.
+schemas, and no request the document allows refused as malformed (400,
+422): the document says exactly what the API takes. Bounded: a few
+examples per operation.
 
 flask-smorest gives every operation a ``default`` response, which lets
 schemathesis' own status check pass any status at all; so every status
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    positive_data_acceptance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -27,7 +30,8 @@ from tests.support.games import legal_games, moderator_token
 from tests.support.stack import Stack
 
 EXAMPLES = 25  # per operation: about twenty operations, a few hundred requests
-CHECKS = (not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance)
+CHECKS = (not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          positive_data_acceptance)
 
 
 @pytest.fixture(scope="module")
