@@ -112,11 +112,15 @@ def spec(fuzzed_stack):
     return fuzzed_stack.get("/v1/openapi.json").json()
 
 
-def _post_raw(stack, path: str, body: str, token: str | None):
+def _filled(path: str) -> str:
+    """An operation's path with ids that name nothing."""
+    return (path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
+            .replace("{game_id}", "no-such-game"))
+
+
+def _post_raw(stack, path: str, body: str | bytes, token: str | None):
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    return stack.post(path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
-                      .replace("{game_id}", "no-such-game"),
-                      data=body.encode(), headers=headers)
+    return stack.post(_filled(path), data=body.encode() if isinstance(body, str) else body, headers=headers)
 
 
 def test_these_are_all_the_operations_that_read_a_json_body(spec):
@@ -216,12 +220,7 @@ UNREADABLE_JSON = {
 @pytest.mark.parametrize("path", JSON_ENDPOINTS)
 @pytest.mark.parametrize("shape", UNREADABLE_JSON)
 def test_json_the_parser_cannot_take_is_a_400_with_its_reason(fuzzed_stack, tokens, path, shape):
-    headers = {"Content-Type": "application/json"}
-    token = tokens[JSON_ENDPOINTS[path]]
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    answer = fuzzed_stack.post(path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
-                               .replace("{game_id}", "no-such-game"), data=UNREADABLE_JSON[shape], headers=headers)
+    answer = _post_raw(fuzzed_stack, path, UNREADABLE_JSON[shape], tokens[JSON_ENDPOINTS[path]])
     assert answer.status_code == 400, answer.text[:300]
     assert answer.json()["message"] == "The body is not valid JSON."
     [reason] = answer.json()["errors"]["_schema"]
@@ -279,9 +278,7 @@ def test_a_body_the_document_calls_optional_may_be_left_out_and_a_required_one_m
     assert forfeited.status_code == 200 and forfeited.json()["status"] == "forfeit"
     for path in set(JSON_ENDPOINTS) - optional:
         token = tokens[JSON_ENDPOINTS[path]]
-        answer = fuzzed_stack.post(path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
-                                   .replace("{game_id}", "no-such-game"),
-                                   headers={"Authorization": f"Bearer {token}"} if token else {})
+        answer = fuzzed_stack.post(_filled(path), headers={"Authorization": f"Bearer {token}"} if token else {})
         assert answer.status_code in (404, 422), (path, answer.status_code)  # 404: the id is looked up first
 
 
