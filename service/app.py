@@ -18,6 +18,7 @@ from . import (
     daily,
     disputes,
     errors,
+    flags,
     games,
     health,
     leaderboards,
@@ -76,7 +77,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)
-    for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation):
+    for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
+                   flags):
         api.register_blueprint(module.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)
