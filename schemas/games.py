@@ -16,12 +16,16 @@ from .runs import RuleErrorSchema
 from .submission import MoveList
 
 DAILY = "daily"
-MAX_BATCH = 50  # moves one request may carry (a room takes at most 4; more are refused past a deal anyway)
+MOVES_PER_REQUEST = 50  # moves one request may carry (a room takes at most 4; more are refused past a deal anyway)
 
 
 class GameStartSchema(Schema):
     class Meta:
         unknown = RAISE
+        # ``_daily_is_classic`` in the OpenAPI document: the challenge is not the daily, or the variant is
+        # classic (as it is when left out)
+        openapi = {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
+                             {"properties": {"variant": {"enum": [scoundrel.CLASSIC]}}}]}
 
     variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS))
     challenge = fields.String(load_default=None, allow_none=True, validate=validate.OneOf((DAILY,)),
@@ -37,9 +41,10 @@ class MovesSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    moves = MoveList(required=True, validate=validate.Length(1, MAX_BATCH),
-                     metadata={"description": f"1-{MAX_BATCH} moves in RULES.md notation, applied in order, all or "
-                                              "none; a move after one that deals new cards is refused "
+    moves = MoveList(required=True, most=MOVES_PER_REQUEST,
+                     too_long=f"At most {MOVES_PER_REQUEST} moves are allowed in one request.",
+                     metadata={"description": f"1-{MOVES_PER_REQUEST} moves in RULES.md notation, applied in order, "
+                                              "all or none; a move after one that deals new cards is refused "
                                               "(room_not_dealt)"})
     expected_moves = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
                                     metadata={"description": "409 unless the game has this many moves played"})
@@ -82,7 +87,12 @@ class RefusedMovesSchema(ErrorSchema):
 
 class GameConflictSchema(ErrorSchema):
     game_id = fields.String(allow_none=True, metadata={"description": "the player's sealed daily game of the day"})
-    moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played"})
+
+
+class GameMovedSchema(ErrorSchema):
+    moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played (when "
+                                                                     "expected_moves differs, or another request "
+                                                                     "moved first)"})
 
 
 class SealedDailySchema(Schema):

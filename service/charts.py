@@ -15,6 +15,7 @@ passes the CSP and follows the page's theme.
 
 from dataclasses import dataclass
 
+from scoundrel.wording import plural
 from store.standings import Spread
 
 WIDTH, HEIGHT = 640, 200
@@ -40,14 +41,21 @@ class Tick:
 
 @dataclass(frozen=True)
 class Marker:
-    """A vertical line across the plot at ``x`` (the median, or the reader's own score), labelled
-    at height ``label_y`` on the side of the line with more room (``anchor``: SVG's text-anchor)."""
+    """A vertical line across the plot at ``x`` (the median, or a player's score), labelled
+    at height ``label_y`` on the side of the line with more room (``anchor``: SVG's text-anchor).
+
+    A player's marker is labelled with their name and keeps it in ``player`` (and the score in
+    ``value``): the server cannot know who reads the page, so ``site.js`` relabels it "you"
+    only in the browser of the player signed in under that name.
+    """
 
     x: float
     label: str
     kind: str
     label_y: float
     anchor: str
+    player: str = ""
+    value: str = ""
 
 
 @dataclass(frozen=True)
@@ -75,10 +83,9 @@ def _label_step(count: int) -> int:
     return max(1, -(-count // MOST_LABELS))
 
 
-def histogram(spread: Spread, noun: str, mine: float | None = None) -> Histogram | None:
-    """The spread's buckets as bars, the median (and ``mine``, the reader's score) marked; None if empty.
-
-    ``noun`` names what the axis counts ("score", "mean").
+def histogram(spread: Spread, noun: str, looked_up: tuple[str, float] | None = None) -> Histogram | None:
+    """The spread's buckets as bars, the median (and ``looked_up``, a player's name and score) marked;
+    None if empty. ``noun`` names what the axis counts ("score", "mean").
     """
     if not spread.buckets or spread.median is None:
         return None
@@ -95,23 +102,20 @@ def histogram(spread: Spread, noun: str, mine: float | None = None) -> Histogram
         upper = bucket.high - (1 if float(bucket.low).is_integer() and noun == "score" else 0)
         span = number(bucket.low) if upper == bucket.low else f"{number(bucket.low)} to {number(upper)}"
         bars.append(Bar(x_of(bucket.low) + 0.5, TOP + plot_height - height, max(x_of(bucket.high) - x_of(bucket.low)
-                        - 1, 0.5), height, f"{noun} {span}: {bucket.count:,} {_players(bucket.count)}"))
+                        - 1, 0.5), height, f"{noun} {span}: {bucket.count:,} {plural('player', bucket.count)}"))
     step = _label_step(len(spread.buckets))
     x_ticks = [Tick(x_of(bucket.low), number(bucket.low)) for bucket in spread.buckets[::step]]
     x_ticks.append(Tick(x_of(high), number(high)))
     markers = [_marker(x_of(spread.median), f"median {number(spread.median)}", "median", TOP - 4)]
-    if mine is not None:
-        markers.append(_marker(x_of(mine), f"you {number(mine)}", "mine", TOP - 24))
-    summary = f"{spread.total:,} {_players(spread.total)}; the median {noun} is {number(spread.median)}."
+    if looked_up is not None:
+        player, score = looked_up
+        markers.append(_marker(x_of(score), f"{player} {number(score)}", "mine", TOP - 24, player, number(score)))
+    summary = f"{spread.total:,} {plural('player', spread.total)}; the median {noun} is {number(spread.median)}."
     return Histogram(bars, x_ticks, [Tick(TOP + plot_height, "0"), Tick(TOP, f"{tallest:,}")], markers, summary)
 
 
-def _marker(x: float, label: str, kind: str, label_y: float) -> Marker:
-    return Marker(x, label, kind, label_y, "start" if x < WIDTH / 2 else "end")
-
-
-def _players(count: int) -> str:
-    return "player" if count == 1 else "players"
+def _marker(x: float, label: str, kind: str, label_y: float, player: str = "", value: str = "") -> Marker:
+    return Marker(x, label, kind, label_y, "start" if x < WIDTH / 2 else "end", player, value)
 
 
 @dataclass(frozen=True)
@@ -160,7 +164,7 @@ def history(runs: list[dict]) -> History | None:
     ticks = [Tick(y_of(high), number(high)), Tick(y_of(low), number(low))]
     if min(high, -low) / spread > 0.1:  # zero well inside the range: label its line too
         ticks.append(Tick(y_of(0), "0"))
-    summary = (f"{len(runs)} verified runs, oldest first: scores from {number(min(scores))} to "
+    summary = (f"{len(runs)} verified {plural('run', len(runs))}, oldest first: scores from {number(min(scores))} to "
                f"{number(max(scores))}, the latest {number(scores[-1])}.")
     dates = [Tick(points[0].x, runs[0]["submitted_at"][:10])]
     if len(runs) > 1:

@@ -7,6 +7,7 @@ from flask import g, url_for
 from schemas.games import (
     ForfeitSchema,
     GameConflictSchema,
+    GameMovedSchema,
     GameSchema,
     GameStartSchema,
     MovesSchema,
@@ -36,7 +37,8 @@ from .context import db, referee
 from .daily_seed import sealed_seed, today
 from .dealer import MovesRefused, fresh_seed, game_view, judge, may_see, position
 from .errors import abort
-from .request_log import request_id
+from .request_log import elapsed, request_id
+from .start_flags import note_game_start
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Dealt games: the server deals, the player sees only the cards face up")
@@ -64,7 +66,7 @@ def _own_game(game_id: str) -> StoredGame:
 @blp.route("", methods=["POST"])
 @blp.doc(security=BEARER)
 @player_required
-@blp.arguments(GameStartSchema())
+@blp.arguments(GameStartSchema(), required=False)  # no body: a classic game, as clients send it
 @blp.response(201, GameSchema, description="Dealt: the first room is face up")
 @blp.alt_response(409, schema=GameConflictSchema, description="Today's sealed daily game was already started "
                                                                "(game_id)")
@@ -78,6 +80,7 @@ def start(body):
         seed, date = fresh_seed(), ""
     game_id = start_game(db(), g.player, body["variant"], seed, challenge=body["challenge"] or "", date=date)
     game = _written(game_id)
+    note_game_start(game)
     return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game_id)}
 
 
@@ -85,9 +88,12 @@ def start(body):
 @blp.doc(security=BEARER)
 @blp.response(200, GameSchema)
 @error_response(blp, 404, "No such game, or not yours while it is played")
-@error_response(blp, 401, "A wrong player token")
+@error_response(blp, 401, "A token that is neither a player's nor a moderator's")
 def show(game_id):
-    """A game: its player sees it while it is played; anyone once its seed is revealed."""
+    """A game: its player sees it while it is played; anyone once its seed is revealed.
+
+    A moderator's token reads it as anyone does: the game is its player's.
+    """
     game = _game(game_id, optional_player())
     return game_view(game, position(game))
 
@@ -99,8 +105,9 @@ def show(game_id):
 @blp.response(200, GameSchema, description="Every move applied")
 @blp.alt_response(422, schema=RefusedMovesSchema, description="A move was refused and none was applied: error "
                                                               "names the first (index, code, message, ruling)")
-@error_response(blp, 409, "expected_moves differs from the moves played, another request moved first, "
-                          "or the game is over")
+@blp.alt_response(409, schema=GameMovedSchema, description="expected_moves differs from the moves played "
+                                                            "(moves), another request moved first, or the game is "
+                                                            "over")
 @error_response(blp, 404, "No such game, or not yours")
 @error_response(blp, 401, "No or wrong player token")
 def play(body, game_id):
@@ -113,7 +120,7 @@ def play(body, game_id):
         error = refused.error
         abort(422, message=error["message"], errors={"moves": {error["move_index"]: [error["message"]]}},
               extra={"error": error})
-    play_moves(db(), game, body["moves"], status, request_id=request_id())
+    play_moves(db(), game, body["moves"], status, request_id=request_id(), latency=elapsed())
     if status != PLAYING:
         game = _written(game_id)  # ended: its run is accepted; show it
         return game_view(game, position(game))
@@ -140,9 +147,10 @@ def _playable(game_id: str, expected_moves: int | None) -> StoredGame:
 @blp.route("/<game_id>/forfeit", methods=["POST"])
 @blp.doc(security=BEARER)
 @token_required
-@blp.arguments(ForfeitSchema())
+@blp.arguments(ForfeitSchema(), required=False)
 @blp.response(200, GameSchema, description="Forfeited: the game's run is queued for verification (R18)")
-@error_response(blp, 409, "expected_moves differs from the moves played, or the game is over")
+@blp.alt_response(409, schema=GameMovedSchema, description="expected_moves differs from the moves played "
+                                                            "(moves), or the game is over")
 @error_response(blp, 404, "No such game, or not yours")
 @error_response(blp, 401, "No or wrong player token")
 def forfeit(body, game_id):

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from . import keys, move_codes, scripts
 from .database import Database
 from .errors import GameMoved, GameOver, NoSuchGame, SealedDailyStarted
+from .metrics import MOVE_LATENCY_BUCKETS, latency_bucket
 from .players import PLAYERS
 from .runs import Dealt, Submission, accept_runs, now_ms
 from .tokens import queue_holder_lookup
@@ -136,9 +137,11 @@ def start_game(db: Database, player: str, variant: str, seed: str, *, challenge:
     return game_id
 
 
-def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "") -> None:
+def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "",
+               latency: float | None = None) -> None:
     """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
-    (none and ``FORFEIT`` for a forfeit, R18).
+    (none and ``FORFEIT`` for a forfeit, R18). A move request passes its ``latency`` so far
+    (seconds), counted with the moves (``scoundrel_move_latency_seconds``).
 
     Raises ``GameMoved`` when the game changed since it was loaded,
     ``GameOver`` when it has ended, ``NoSuchGame``. A game that ends here
@@ -146,7 +149,8 @@ def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *,
     """
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
                                codes=move_codes.encode(moves), at_ms=now_ms(), status=status,
-                               ended_ttl=GAME_KEPT)
+                               ended_ttl=GAME_KEPT, latency=latency,
+                               latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
     if reply[0] == "missing":
         raise NoSuchGame(game.id)
     if reply[0] == "over":
@@ -193,6 +197,8 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
         except (GameMoved, GameOver, NoSuchGame):
             continue
     stale = db.redis.zrangebyscore(keys.games_ending(), "-inf", now - ENDING_GRACE_MS, start=0, num=SWEEP_BATCH)
+    if forfeited:
+        db.redis.hincrby(keys.metrics(), "games:forfeited_idle", forfeited)
     for game_id in stale:
         finish_game(db, game_id, request_id="sweeper")
     return forfeited, len(stale)

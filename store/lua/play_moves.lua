@@ -1,7 +1,8 @@
--- KEYS: game, games-playing, games-ending.
+-- KEYS: game, games-playing, games-ending, metrics, move latency.
 -- ARGV: game id, the number of moves the caller judged the game at, the new
 -- moves (one character each), the time (ms), the status after them, the
--- lifetime (s) of an ended game.
+-- lifetime (s) of an ended game, then the request's latency bucket and
+-- latency (seconds), or "" and "" for a change no move request made.
 -- The compare-and-set of a move: the moves are appended only if the game is
 -- still played with exactly that many moves (so of two racing requests one
 -- applies, the other gets {'moved', count}); {'over', status} once it has
@@ -11,7 +12,9 @@
 -- is kept in fields log0, log1, … of at most 64 bytes each: a longer value
 -- would turn the whole hash from Redis's compact encoding into a hashtable,
 -- about twice the memory (``hash-max-listpack-value``).
--- A game that ends leaves games-playing for games-ending and expires later.
+-- A game that ends leaves games-playing for games-ending and expires later;
+-- it is counted by its status (games:ended:<status>), and a move request by
+-- its latency.
 local CHUNK = 64
 local game = redis.call('HMGET', KEYS[1], 'status', 'count', 'last_ms', 'chunks')
 if not game[1] then
@@ -45,5 +48,11 @@ else
   redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
   redis.call('HSET', KEYS[1], 'ended_ms', ARGV[4])
   redis.call('EXPIRE', KEYS[1], ARGV[6])
+  redis.call('HINCRBY', KEYS[4], 'games:ended:' .. ARGV[5], 1)
+end
+if ARGV[7] ~= '' then
+  redis.call('HINCRBY', KEYS[5], ARGV[7], 1)
+  redis.call('HINCRBY', KEYS[5], 'count', 1)
+  redis.call('HINCRBYFLOAT', KEYS[5], 'sum', ARGV[8])
 end
 return {'ok'}

@@ -329,11 +329,13 @@ def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_fo
     room = opened.eval_on_selector_all("#room .card", "cs => cs.map(c => c.dataset.card)")
     opened.keyboard.press("a")
     expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
+    expect(opened.locator("#game-label")).to_have_text("· easy · 1 move played")
     expect(opened.locator("#status")).to_contain_text("You avoided the room")
     first = opened.eval_on_selector_all("#room .card", "cs => cs.map(c => c.dataset.card)")[0]
     assert first not in room  # the avoided cards went under the dungeon (R7)
     opened.keyboard.press("Shift+Digit1")  # the first card: barehanded if a monster
     expect(opened.locator("#game")).to_have_attribute("data-moves", "2")
+    expect(opened.locator("#game-label")).to_have_text("· easy · 2 moves played")
     expect(opened.locator("#room .card")).to_have_count(3)
     assert first not in opened.eval_on_selector_all("#room .card", "cs => cs.map(c => c.dataset.card)")
     if first[0] in "SC":
@@ -418,6 +420,36 @@ def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, 
     assert serious_violations(page) == [], "after the verdict"
     assert not scrolls_sideways(page)
     screenshot(page, f"play-{width}-verdict")
+    context.close()
+    clean(page)
+
+
+PHONE = {"width": 375, "height": 740}
+BELOW_THE_FOLD = """() => [...document.querySelectorAll("#room button, #avoid:not([hidden])")]
+  .map(b => [b.dataset.move, b.getBoundingClientRect(), window.scrollY])
+  .filter(([, box, scrolled]) => box.top + scrolled < 0 || box.bottom + scrolled > window.innerHeight)
+  .map(([move]) => move)"""
+
+
+def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, stack):
+    """375 × 740: the masthead and the introduction give the table the screen, so no move is
+    below the fold, whatever the room holds (each move button in the page's first screen)."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.problems = console_problems(page)
+    open_play(stack, page)
+    sign_up(page)
+    start(page)
+    screenshot(page, "play-375x740-dealt", full_page=False)
+    for turn in range(MOVE_LIMIT):
+        if page.is_visible("#verdict"):
+            break
+        assert legal(page), "a move to play"
+        assert page.evaluate(BELOW_THE_FOLD) == [], f"below the fold on turn {turn + 1}"
+        count = played(page)
+        page.click(f"#game [data-move='{chosen(page)}']")
+        expect(page.locator("#game")).not_to_have_attribute("data-moves", str(count))
+    verdict_checked(page)
     context.close()
     clean(page)
 
