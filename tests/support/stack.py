@@ -23,6 +23,7 @@ import requests
 from cli.redis_server import RedisServer, free_port
 from store import keys
 from store.archive.tables import metadata as archive_tables
+from store.service_mark import mark_service
 
 
 class Stack:
@@ -135,9 +136,10 @@ class Stack:
         return running == self._started and all(process.poll() is None for process in running)
 
     def empty(self, timeout: float = 5.0) -> bool:
-        """Back to what ``start`` left, for the next module to use: the queue worked off, then Redis,
-        the archive and the logs emptied. False (and nothing emptied) if the processes are not
-        the ones started, or the workers still have work after ``timeout`` seconds."""
+        """Back to what ``start`` left, for the next module to use: the queue worked off, then Redis
+        (but for what the running processes keep there), the archive and the logs emptied. False
+        (and nothing emptied) if the processes are not the ones started, or the workers still have
+        work after ``timeout`` seconds."""
         if not self.as_started():
             return False
         db = self.database()
@@ -147,7 +149,8 @@ class Stack:
                 if time.monotonic() > deadline:
                     return False
                 time.sleep(0.05)
-            db.redis.flushall()
+            _forget_all_but_the_workers(db)
+            mark_service(db)  # as the API and every worker do when they start
             with db.archive.engine.begin() as connection:
                 for table in reversed(archive_tables.sorted_tables):
                     connection.execute(table.delete())
@@ -195,6 +198,17 @@ class Stack:
                 return run
             time.sleep(0.05)
         raise AssertionError(f"run {run_id} still pending after {timeout} s")
+
+
+# RQ's registrations of the running workers: the workers', kept for as long as they run
+WORKER_REGISTRATIONS = ("rq:worker:", "rq:workers")
+
+
+def _forget_all_but_the_workers(db) -> None:
+    """Every key in Redis deleted but the workers' registrations."""
+    doomed = [key for key in db.redis.scan_iter(count=1000) if not key.startswith(WORKER_REGISTRATIONS)]
+    for start in range(0, len(doomed), 1000):
+        db.redis.delete(*doomed[start:start + 1000])
 
 
 def _idle(db) -> bool:
