@@ -25,6 +25,8 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from store.errors import (
     AlreadyResolved,
+    DealTaken,
+    GameInPlay,
     GameMoved,
     GameOver,
     IdempotencyConflict,
@@ -36,6 +38,7 @@ from store.errors import (
     NotVoid,
     RunPending,
     SealedDailyStarted,
+    SealedDayOver,
     StoreError,
 )
 
@@ -50,6 +53,9 @@ STORE_ERROR_STATUS: dict[type[StoreError], int] = {
     GameMoved: 409,
     GameOver: 409,
     SealedDailyStarted: 409,
+    SealedDayOver: 409,
+    GameInPlay: 409,
+    DealTaken: 409,
     NameTaken: 409,
     RunPending: 409,
     NotVoid: 409,
