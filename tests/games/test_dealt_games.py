@@ -16,6 +16,7 @@ from datetime import timedelta
 import pytest
 
 import scoundrel
+import store.errors
 import store.games
 from service.daily_seed import sealed_seed, today
 from store import scripts
@@ -242,7 +243,6 @@ def test_the_sealed_daily_is_one_game_a_day_and_stays_sealed_until_the_day_is_ov
 
 
 def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
-    name, token = stack.register()
     yesterday = today() - timedelta(days=1)
     seed = sealed_seed(SEALED_SECRET, yesterday)
     SEEDS.append(seed)
@@ -250,18 +250,45 @@ def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
     assert revealed == {"date": yesterday.isoformat(), "commitment": committed(seed), "seed": seed}
     assert stack.get(f"/v1/daily/{(today() + timedelta(days=1)).isoformat()}/sealed").status_code == 404
     assert stack.get("/v1/daily/2026-02-30/sealed").status_code == 422
-    # A game started before midnight and finished after it: made in the store, played over HTTP.
-    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=yesterday.isoformat())
-    table = Table(stack, token, random.Random(9))
-    table.game = {"id": game_id, "moves": []}
-    table.game = table.reload()
-    assert table.game["seed"] is None
-    final = table.play_to_the_end()
-    assert final["seed"] == seed and committed(seed) == final["commitment"]
-    assert_nothing_shown_early(table, seed)
-    run = check_run(stack, final, seed)
-    assert run["seed"] == seed and run["moves"] == final["moves"]
-    assert stack.get(f"/v1/runs/{final['run_id']}/replay").status_code == 200
+    name, _ = stack.register()
+    with pytest.raises(store.errors.SealedDayOver):  # R18: a closed day deals no new game
+        start_game(stack.database(), name, "classic", seed, challenge="daily", date=yesterday.isoformat())
+
+
+def _game_of_a_past_day(stack, days_ago: int) -> tuple[str, dict, str]:
+    """A sealed daily game of a day that is over, started before it closed (made in the store, as if
+    started before midnight): ``(token, the game as its player sees it, the day's seed)``."""
+    name, token = stack.register()
+    day = (today() - timedelta(days=days_ago)).isoformat()
+    seed = sealed_seed(SEALED_SECRET, today() - timedelta(days=days_ago))
+    SEEDS.append(seed)
+    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=day)
+    return token, stack.get(f"/v1/games/{game_id}", headers=bearer(token)).json(), seed
+
+
+def test_r18_a_move_after_the_sealed_day_closed_is_refused_and_the_game_forfeited(stack):
+    token, game, seed = _game_of_a_past_day(stack, 3)
+    assert game["status"] == "playing" and game["seed"] is None and game["closes_in"] == 0
+    refused = stack.post(f"/v1/games/{game['id']}/moves", json={"moves": [game["legal_moves"][0]]},
+                         headers=bearer(token))
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["reason"] == "sealed_day_over" and refused.json()["ruling"] == "R18"
+    assert seed not in refused.text and not cards_in(refused.text) - set(game["room"])
+    final = stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()
+    assert final["status"] == "forfeit" and final["moves"] == [] and final["seed"] == seed
+    assert check_run(stack, final, seed)["forfeit"] is True
+
+
+def test_r18_revealing_a_sealed_day_forfeits_its_games_still_in_play_first(stack):
+    token, game, seed = _game_of_a_past_day(stack, 4)
+    day = game["date"]
+    assert stack.get(f"/v1/daily/{day}/sealed").json()["seed"] == seed
+    final = stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()
+    assert final["status"] == "forfeit" and final["seed"] == seed
+    refused = stack.post(f"/v1/games/{game['id']}/moves", json={"moves": [game["legal_moves"][0]]},
+                         headers=bearer(token))
+    assert refused.status_code == 409
+    check_run(stack, final, seed)
 
 
 def test_a_game_in_play_stays_under_a_kilobyte(stack):
@@ -291,7 +318,7 @@ def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack,
     # The ending move's script alone, as if the API died before accepting the run:
     # (now: the workers' own sweeper would take it after its 10 s of grace)
     scripts.play_moves(db.redis, game_id=game["id"], played=0, codes="", at_ms=int(time.time() * 1000),
-                       status="forfeit", ended_ttl=60)
+                       status="forfeit", ended_ttl=60, player=name, slot=stored.slot, date="", closes_ms=None)
     assert stack.get(f"/v1/players/{name}/runs").json()["total"] == 0
     monkeypatch.setattr(store.games, "ENDING_GRACE_MS", 0)
     assert store.games.sweep_games(db, 3600) == (0, 1)
