@@ -7,7 +7,9 @@ commitment, and the game's run is verified like a submitted one (R18 for a
 forfeit).
 """
 
+import base64
 import hashlib
+import hmac
 import random
 import threading
 import time
@@ -302,13 +304,6 @@ def test_a_game_in_play_stays_under_a_kilobyte(stack):
             assert store.games.game_bytes(db, table.game["id"]) <= 1024
 
 
-def test_no_log_line_names_a_seed_or_a_card(stack):
-    logs = "".join(path.read_text() for path in stack.root.glob("*.log"))
-    assert "/v1/games" in logs and len(SEEDS) >= 14
-    assert not [seed for seed in SEEDS if seed in logs]
-    assert not cards_in(logs)
-
-
 def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack, monkeypatch):
     """A process dying between the move that ends a game and accepting its run loses nothing."""
     name, token = stack.register()
@@ -343,3 +338,112 @@ def test_a_game_never_grows_past_the_moves_a_run_may_have(stack):
     assert response.status_code == 200
     run = stack.wait_final(response.json()["run_id"])
     assert run["status"] == "verified" and run["outcome"] == "forfeit" and run["moves"] == ["flee"] * 200
+
+
+def _start_race(stack, token: str, body: dict, count: int = 2) -> list:
+    answers: list = [None] * count
+    barrier = threading.Barrier(count)
+
+    def send(index: int) -> None:
+        barrier.wait()
+        answers[index] = stack.post("/v1/games", json=body, headers=bearer(token))
+
+    threads = [threading.Thread(target=send, args=(index,)) for index in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def test_one_game_in_play_per_player_and_variant(stack):
+    name, token = stack.register()
+    _, other = stack.register()
+    classic = Table(stack, token, random.Random(20)).start()
+    again = stack.post("/v1/games", json={}, headers=bearer(token))
+    assert again.status_code == 409 and again.json()["game_id"] == classic["id"], again.text
+    easy = Table(stack, token, random.Random(21)).start(variant="easy")  # other variants are independent
+    theirs = Table(stack, other, random.Random(22)).start()  # and other players
+    listed = stack.get(f"/v1/players/{name.upper()}/games", params={"status": "playing"}, headers=bearer(token))
+    assert listed.status_code == 200, listed.text
+    assert [game["id"] for game in listed.json()["games"]] == [classic["id"], easy["id"]]
+    assert listed.json()["games"][0] == stack.get(f"/v1/games/{classic['id']}", headers=bearer(token)).json() | {
+        "closes_in": None}
+    assert theirs["id"] not in listed.text and classic["seed"] is None
+    assert stack.get(f"/v1/players/{name}/games", headers=bearer(other)).status_code == 403
+    assert stack.get(f"/v1/players/{name}/games").status_code == 401
+    assert stack.get(f"/v1/players/{name}/games", params={"status": "won"}, headers=bearer(token)).status_code == 422
+    forfeited = stack.post(f"/v1/games/{classic['id']}/forfeit", json={}, headers=bearer(token))
+    assert forfeited.status_code == 200
+    SEEDS.append(forfeited.json()["seed"])
+    after = stack.get(f"/v1/players/{name}/games", params={"status": "playing"}, headers=bearer(token)).json()
+    assert [game["id"] for game in after["games"]] == [easy["id"]]
+    assert Table(stack, token, random.Random(23)).start()["id"] != classic["id"]  # once it ended, a new one
+
+
+def test_two_racing_starts_give_one_game(stack):
+    for attempt in range(5):
+        name, token = stack.register()
+        answers = _start_race(stack, token, {"variant": "hard"})
+        assert sorted(answer.status_code for answer in answers) == [201, 409], [a.text for a in answers]
+        started = next(answer.json() for answer in answers if answer.status_code == 201)
+        refused = next(answer.json() for answer in answers if answer.status_code == 409)
+        assert refused["game_id"] == started["id"]
+        listed = stack.get(f"/v1/players/{name}/games", headers=bearer(token)).json()["games"]
+        assert [game["id"] for game in listed] == [started["id"]]
+    # two variants at once: two games, each from its own committed deal
+    _, token = stack.register()
+    answers = [*_start_race(stack, token, {"variant": "classic"}, 1), *_start_race(stack, token, {"variant": "easy"}, 1)]
+    assert [answer.status_code for answer in answers] == [201, 201]
+    assert answers[0].json()["commitment"] != answers[1].json()["commitment"]
+
+
+def dealt_from(server_seed: str, client_seed: str) -> str:
+    """The deal's seed as the README says to compute it, independently of the service's code."""
+    digest = hmac.new(server_seed.encode(), client_seed.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def test_the_deal_comes_from_the_committed_server_seed_and_the_players_seed(stack):
+    name, token = stack.register()
+    _, other = stack.register()
+    committed_to = stack.get(f"/v1/players/{name}/next-deal", headers=bearer(token))
+    assert committed_to.status_code == 200 and set(committed_to.json()) == {"commitment"}
+    commitment = committed_to.json()["commitment"]
+    assert stack.get(f"/v1/players/{name}/next-deal", headers=bearer(token)).json()["commitment"] == commitment
+    assert stack.get(f"/v1/players/{name}/next-deal", headers=bearer(other)).status_code == 403
+    assert stack.get(f"/v1/players/{name}/next-deal").status_code == 401
+    for bad in ("", "has space", "x" * 65, "é"):
+        refused = stack.post("/v1/games", json={"client_seed": bad}, headers=bearer(token))
+        assert refused.status_code == 422 and "client_seed" in refused.json()["errors"], refused.text
+    daily = stack.post("/v1/games", json={"challenge": "daily", "client_seed": "mine"}, headers=bearer(token))
+    assert daily.status_code == 422 and "client_seed" in daily.json()["errors"]
+    client_seed = "my-own_Seed42"
+    table = Table(stack, token, random.Random(24))
+    started = table.start(client_seed=client_seed)
+    assert started["commitment"] == commitment and started["client_seed"] == client_seed
+    assert started["seed"] is None and started["server_seed"] is None
+    fresh = stack.get(f"/v1/players/{name}/next-deal", headers=bearer(token)).json()["commitment"]
+    assert fresh != commitment  # the start took it; a new one is drawn
+    final = table.play_to_the_end()
+    server_seed, seed = final["server_seed"], final["seed"]
+    SEEDS.extend([server_seed, seed])
+    assert committed(server_seed) == commitment and final["client_seed"] == client_seed
+    assert seed == dealt_from(server_seed, client_seed) and len(seed) == 43 and scoundrel.is_valid_seed(seed)
+    assert started["room"] == scoundrel.Game(seed).state.room  # the cards seen are the derived deck's
+    assert_nothing_shown_early(table, seed)
+    assert not [exchange for exchange in table.exchanges if not exchange.ended and server_seed in exchange.text]
+    check_run(stack, final, seed)
+    # without a client seed: exactly as before, the seed is the committed server seed
+    plain = Table(stack, token, random.Random(25))
+    assert plain.start()["commitment"] == fresh
+    ended = plain.play_to_the_end()
+    SEEDS.append(ended["seed"])
+    assert committed(ended["seed"]) == fresh and ended["server_seed"] is None and ended["client_seed"] is None
+
+
+def test_no_log_line_names_a_seed_or_a_card(stack):
+    logs = "".join(path.read_text() for path in stack.root.glob("*.log"))
+    assert "/v1/games" in logs and len(SEEDS) >= 14
+    assert not [seed for seed in SEEDS if seed in logs]
+    assert not cards_in(logs)
