@@ -129,10 +129,13 @@ export class DealtGame {
   /**
    * The game as the server last showed it, frozen: `{id, player, variant,
    * challenge, date, status ("playing", "won", "lost", "forfeit"),
-   * commitment, seed (null until revealed), room, health, weapon, kills,
-   * lastKill, dungeonCount, moves, legalMoves, over, won, lost, forfeited,
-   * runId (null until the end), score (null until the run is verified:
-   * `refresh()`), createdAt, endedAt}`.
+   * commitment, seed (null until revealed), serverSeed (with a client seed,
+   * revealed with the seed), clientSeed (null without one), room, health,
+   * weapon, kills, lastKill, dungeonCount, moves, legalMoves, over, won,
+   * lost, forfeited, runId (null until the end), score (null until the run
+   * is verified: `refresh()`), createdAt, endedAt, closesAt and closesIn
+   * (a sealed daily in play: when its UTC day ends and it is forfeited,
+   * R18, and the seconds to that from the response)}`.
    */
   get state() {
     return this.#state;
