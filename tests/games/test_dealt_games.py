@@ -133,21 +133,25 @@ def test_a_batch_stops_at_the_move_that_deals_new_cards(stack):
     assert applied.status_code == 200 and applied.json()["moves"] == ["flee"]
 
 
-def _race(stack, token: str, game_id: str, bodies: list[dict]) -> list[int]:
-    statuses = [0] * len(bodies)
+def _post_at_once(stack, token: str, path: str, bodies: list[dict]) -> list:
+    """``POST path`` with each body at the same moment, from threads; the answers in that order."""
+    answers: list = [None] * len(bodies)
     barrier = threading.Barrier(len(bodies))
 
     def send(index: int) -> None:
         barrier.wait()
-        answer = stack.post(f"/v1/games/{game_id}/moves", json=bodies[index], headers=bearer(token))
-        statuses[index] = answer.status_code
+        answers[index] = stack.post(path, json=bodies[index], headers=bearer(token))
 
     threads = [threading.Thread(target=send, args=(index,)) for index in range(len(bodies))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return statuses
+    return answers
+
+
+def _race(stack, token: str, game_id: str, bodies: list[dict]) -> list[int]:
+    return [answer.status_code for answer in _post_at_once(stack, token, f"/v1/games/{game_id}/moves", bodies)]
 
 
 def test_two_racing_moves_never_both_apply(stack):
@@ -340,23 +344,6 @@ def test_a_game_never_grows_past_the_moves_a_run_may_have(stack):
     assert run["status"] == "verified" and run["outcome"] == "forfeit" and run["moves"] == ["flee"] * 200
 
 
-def _start_race(stack, token: str, bodies: list[dict]) -> list:
-    """``POST /v1/games`` with each body at the same moment; the answers in that order."""
-    answers: list = [None] * len(bodies)
-    barrier = threading.Barrier(len(bodies))
-
-    def send(index: int) -> None:
-        barrier.wait()
-        answers[index] = stack.post("/v1/games", json=bodies[index], headers=bearer(token))
-
-    threads = [threading.Thread(target=send, args=(index,)) for index in range(len(bodies))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
-
-
 def test_one_game_in_play_per_player_and_variant(stack):
     name, token = stack.register()
     _, other = stack.register()
@@ -385,7 +372,7 @@ def test_one_game_in_play_per_player_and_variant(stack):
 def test_two_racing_starts_give_one_game(stack):
     for _ in range(5):
         name, token = stack.register()
-        answers = _start_race(stack, token, [{"variant": "hard"}] * 2)
+        answers = _post_at_once(stack, token, "/v1/games", [{"variant": "hard"}] * 2)
         assert sorted(answer.status_code for answer in answers) == [201, 409], [a.text for a in answers]
         started = next(answer.json() for answer in answers if answer.status_code == 201)
         refused = next(answer.json() for answer in answers if answer.status_code == 409)
@@ -394,7 +381,7 @@ def test_two_racing_starts_give_one_game(stack):
         assert [game["id"] for game in listed] == [started["id"]]
     # two variants at once: two games, each from its own committed deal (one start deals again)
     _, token = stack.register()
-    answers = _start_race(stack, token, [{"variant": "classic"}, {"variant": "easy"}])
+    answers = _post_at_once(stack, token, "/v1/games", [{"variant": "classic"}, {"variant": "easy"}])
     assert [answer.status_code for answer in answers] == [201, 201], [answer.text for answer in answers]
     assert answers[0].json()["commitment"] != answers[1].json()["commitment"]
 
