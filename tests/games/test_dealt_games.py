@@ -20,6 +20,7 @@ import pytest
 import scoundrel
 import store.errors
 import store.games
+import store.keys
 from service.daily_seed import sealed_seed, today
 from store import scripts
 from store.games import start_game
@@ -294,6 +295,21 @@ def test_r18_revealing_a_sealed_day_forfeits_its_games_still_in_play_first(stack
     refused = stack.post(f"/v1/games/{game['id']}/moves", json={"moves": [game["legal_moves"][0]]},
                          headers=bearer(token))
     assert refused.status_code == 409
+    check_run(stack, final, seed)
+
+
+def test_r18_the_sweeper_closes_yesterdays_sealed_daily_and_forfeits_its_games(stack, monkeypatch):
+    """A worker's sweep just after a midnight closes the day before, read or not (the store's
+    sweep, run here at a moved clock: the day after a day no one has read)."""
+    token, game, seed = _game_of_a_past_day(stack, 5)
+    db = stack.database()
+    assert not db.redis.sismember(store.keys.sealed_closed(), game["date"])
+    midnight = store.games.closes_ms(game["date"])
+    monkeypatch.setattr(store.games, "now_ms", lambda: midnight + 5_000)
+    store.games.sweep_games(db, 3600)
+    assert db.redis.sismember(store.keys.sealed_closed(), game["date"])
+    final = stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()
+    assert final["status"] == "forfeit" and final["seed"] == seed
     check_run(stack, final, seed)
 
 
