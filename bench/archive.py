@@ -37,7 +37,7 @@ FILL_BATCH = 20_000
 
 def store_finished_runs(db, count: int) -> list[str]:
     """``count`` verified runs of ``PLAYERS`` players, stored as the batch path stores them."""
-    games = legal_games(200)
+    games = legal_games(min(200, count))
     run_ids = []
     per_player = count // PLAYERS
     for number in range(PLAYERS):
@@ -103,8 +103,9 @@ def read_latencies(stack, hot: list[str], archived: list[str], requests: int) ->
             assert status == 200, status
         return one
 
-    latencies_ms(get(hot), 200)  # warm up both paths
-    latencies_ms(get(archived), 200)
+    warm_up = min(200, requests)
+    latencies_ms(get(hot), warm_up)  # warm up both paths
+    latencies_ms(get(archived), warm_up)
     for _ in range(2):  # alternate rounds, keep the second (the machine is shared)
         hot_times = latencies_ms(get(hot), requests)
         archived_times = latencies_ms(get(archived), requests)
@@ -118,6 +119,8 @@ def main() -> None:
     parser.add_argument("--archived", type=int, default=1_000_000, help="archived runs when reading (SQLite)")
     parser.add_argument("--requests", type=int, default=2000)
     args = parser.parse_args()
+    if args.runs < PLAYERS or args.archived < args.runs:
+        parser.error(f"--runs must be at least {PLAYERS} (a run per player), and --archived at least --runs")
 
     server = PostgresServer().start()
     stack = start_stack(workers=0, env={"SCOUNDREL_ARCHIVE_URL": server.url})
@@ -132,7 +135,7 @@ def main() -> None:
         _, moved = throughput(stack, "SQLite", args.runs)
         db = stack.database()
         hot = [run["id"] for run in (accepted for accepted, _ in accept_runs(
-            db, "hotplayer", [Submission(f"hot-{i}", "classic", []) for i in range(1000)]))]
+            db, "hotplayer", [Submission(f"hot-{i}", "classic", []) for i in range(min(1000, args.runs))]))]
         db.close()
         fill_archive(stack, args.archived)
         archived = moved + [f"f{number:015x}" for number in random.Random(3).sample(

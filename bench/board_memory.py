@@ -52,6 +52,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3000)
     args = parser.parse_args()
     runs = args.runs - args.runs % GAMES_PER_PLAYER
+    if not runs:
+        parser.error(f"--runs must be at least {GAMES_PER_PLAYER} (one player's dealt games)")
 
     stack = start_stack(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
                                         "SCOUNDREL_REDIS_TIMEOUT": "30"})  # a shared machine: no 503 on a slow batch

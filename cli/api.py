@@ -76,12 +76,23 @@ def _logging(level: str, log_format: str, access_log: str) -> dict:
 def run(args) -> int:
     # imported here: other commands don't need them
     from gunicorn.app.base import BaseApplication
+    from redis.exceptions import RedisError
 
-    from store.archive import Archive
+    from store import Database
+    from store.service_mark import mark_service
 
     settings = settings_for(args)
-    # The archive's schema, once, before gunicorn starts its workers (the workers do the same).
-    Archive(settings.resolved_archive_url()).upgrade()
+    db = Database.from_settings(settings)
+    try:
+        # The archive's schema, once, before gunicorn starts its workers (the workers do the same).
+        db.archive.upgrade()
+        # The service's mark on its Redis, for the operator commands. A Redis down now is no reason
+        # not to start (the API answers 503 until it is back); the workers set the mark when they reach it.
+        mark_service(db)
+    except RedisError:
+        pass
+    finally:
+        db.close()
     # ``scoundrel up`` binds the port itself (so it knows the API answering there is its own)
     # and hands the listening socket down as --fd.
     bind = f"fd://{args.fd}" if args.fd is not None else f"{args.host}:{args.port}"

@@ -11,7 +11,7 @@ import sys
 
 from settings import Settings
 
-from .connecting import add_data_dir_option, settings_for
+from .connecting import add_operator_options, connect
 
 
 def register(subparsers) -> None:
@@ -25,7 +25,7 @@ def register(subparsers) -> None:
                         help="archive runs submitted more than DAYS days ago (default: SCOUNDREL_HOT_DAYS, "
                              "%(default)g)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    add_data_dir_option(parser)
+    add_operator_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -40,14 +40,12 @@ _days.__name__ = "number of days"  # argparse names the type in its error
 
 
 def run(args) -> int:
-    from store import Database
     from store.database import BULK_TIMEOUT
     from store.retention import archive_old_runs, due
 
-    db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
+    db = connect(args, timeout=BULK_TIMEOUT, upgrade_archive=True)
     bar = None
     try:
-        db.archive.upgrade()
         total = due(db, args.older_than)
         if sys.stderr.isatty() and not args.quiet:
             from tqdm import tqdm

@@ -5,7 +5,7 @@ import sys
 
 from settings import Settings
 
-from .connecting import add_data_dir_option, settings_for
+from .connecting import add_operator_options, connect
 
 
 def _seconds(text: str) -> float:
@@ -20,12 +20,10 @@ def _seconds(text: str) -> float:
 
 
 def run(args) -> int:
-    from store import Database
     from store.consistency import check, place_on_seed_boards
     from store.database import BULK_TIMEOUT
 
-    db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
-    db.archive.upgrade()
+    db = connect(args, timeout=BULK_TIMEOUT, upgrade_archive=True)
     if args.place_seed_boards:
         print(f"scoundrel check: {place_on_seed_boards(db)} seed board place(s) recomputed")
     problems = check(db, args.pending_limit)
@@ -51,5 +49,5 @@ def register(subparsers) -> None:
     parser.add_argument("--place-seed-boards", action="store_true",
                         help="first put every verified open run on its deal's seed board, as the verdict does: "
                              "once, for runs verified before seed boards existed")
-    add_data_dir_option(parser)
+    add_operator_options(parser)
     parser.set_defaults(func=run)

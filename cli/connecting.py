@@ -3,9 +3,17 @@
 Without ``REDIS_URL`` these commands find the Redis that ``scoundrel up``
 runs on a data directory (``settings`` resolves it), so they take
 the same ``--data-dir`` as ``up``, with the same default.
+
+The operator commands (``check``, ``moderator``, ``reverify``, ``archive``)
+connect through ``connect``: it names the Redis on stderr, and refuses one
+that holds none of the service's data (``store.service_mark``) unless
+``--any-redis`` says to go on, since a wrong Redis answers as an empty,
+consistent store and takes writes the service never sees.
 """
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
 from settings import (
     DEFAULT_DATA_DIR,
@@ -13,13 +21,25 @@ from settings import (
     Settings,
     SettingsError,
     running_redis_url,
+    without_password,
 )
+
+if TYPE_CHECKING:  # imported when used: redis and rq are heavy for the commands that need neither
+    from store import Database
 
 
 def add_data_dir_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", default=None, metavar="DIR",
                         help=f"find the Redis of the scoundrel up running on DIR when REDIS_URL is not set "
                              f"(default: SCOUNDREL_DATA_DIR, else {DEFAULT_DATA_DIR})")
+
+
+def add_operator_options(parser: argparse.ArgumentParser) -> None:
+    """``--data-dir`` and ``--any-redis``: the options of a command that goes through ``connect``."""
+    add_data_dir_option(parser)
+    parser.add_argument("--any-redis", action="store_true",
+                        help="use the Redis found even if it holds no Scoundrel Referee data (no API or worker "
+                             "has started on it)")
 
 
 def settings_for(args: argparse.Namespace) -> Settings:
@@ -30,3 +50,30 @@ def settings_for(args: argparse.Namespace) -> Settings:
         raise SettingsError(f"no scoundrel up is running on {args.data_dir} (no {REDIS_URL_FILE} file there); "
                             f"start one with scoundrel up --data-dir {args.data_dir}, or set REDIS_URL")
     return settings
+
+
+def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_archive: bool = False) -> "Database":
+    """The operator command's ``Database``, once its Redis is known to be the service's.
+
+    Says which Redis on stderr (one line, its password hidden); raises
+    ``SettingsError`` for a Redis without the service's mark, unless
+    ``--any-redis``. ``upgrade_archive`` brings the archive's schema up to
+    date first, so an unreachable archive is reported as such.
+    """
+    from store import Database
+    from store.service_mark import holds_service_data
+
+    settings = settings_for(args)
+    db = Database.from_settings(settings, timeout=timeout)
+    if upgrade_archive:
+        db.archive.upgrade()
+    where = f"{without_password(settings.redis_url)} ({settings.redis_url_source})"
+    if not holds_service_data(db):
+        if not args.any_redis:
+            db.close()
+            raise SettingsError(f"the Redis at {where} holds no Scoundrel Referee data (no API or worker has "
+                                f"started on it): point REDIS_URL or --data-dir at the service's Redis, "
+                                f"or pass --any-redis to use this one")
+        where += ", holding no Scoundrel Referee data yet"
+    print(f"scoundrel {args.command}: Redis {where}", file=sys.stderr)
+    return db

@@ -2,13 +2,7 @@
 
 import sys
 
-from .connecting import add_data_dir_option, settings_for
-
-
-def _database(args):
-    from store import Database  # imported when used: redis and rq are heavy for other commands
-
-    return Database.from_settings(settings_for(args))
+from .connecting import add_operator_options, connect
 
 
 def add(args) -> int:
@@ -23,9 +17,11 @@ def add(args) -> int:
         print(f"scoundrel moderator add: {invalid.messages_dict['name'][0]}", file=sys.stderr)
         return 2
     try:
-        token = create_moderator(_database(args), args.name)
-    except NameTaken:
-        print(f"scoundrel moderator add: a moderator named {args.name!r} exists", file=sys.stderr)
+        token = create_moderator(connect(args), args.name)
+    except NameTaken as taken:
+        ignoring_case = "" if taken.registered == args.name else " (names ignore case)"
+        print(f"scoundrel moderator add: a moderator named {taken.registered!r} exists{ignoring_case}",
+              file=sys.stderr)
         return 1
     print(f"Moderator {args.name} created. Its token is shown this once; keep it secret:")
     print(token)
@@ -36,7 +32,7 @@ def show(args) -> int:
     from store import list_moderators
     from store.packing import iso_time
 
-    for moderator in list_moderators(_database(args)):
+    for moderator in list_moderators(connect(args)):
         print(f"{moderator['name']}\t{iso_time(moderator['created_ms'])}")
     return 0
 
@@ -44,7 +40,7 @@ def show(args) -> int:
 def revoke(args) -> int:
     from store import revoke_moderator
 
-    if not revoke_moderator(_database(args), args.name):
+    if not revoke_moderator(connect(args), args.name):
         print(f"scoundrel moderator revoke: no moderator named {args.name!r}", file=sys.stderr)
         return 1
     print(f"Moderator {args.name} revoked; its token no longer works.")
@@ -66,4 +62,4 @@ def register(subparsers) -> None:
     revoking.add_argument("name", metavar="NAME")
     revoking.set_defaults(func=revoke)
     for action in (adding, listing, revoking):
-        add_data_dir_option(action)
+        add_operator_options(action)

@@ -11,7 +11,7 @@ import getpass
 import sys
 from datetime import UTC, date, datetime
 
-from .connecting import add_data_dir_option, settings_for
+from .connecting import add_operator_options, connect
 
 
 def register(subparsers) -> None:
@@ -25,7 +25,7 @@ def register(subparsers) -> None:
     parser.add_argument("--since", type=_day, metavar="DATE",
                         help="only runs submitted on or after DATE (YYYY-MM-DD, UTC)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    add_data_dir_option(parser)
+    add_operator_options(parser)
     parser.set_defaults(func=run, parser=parser)
 
 
@@ -43,13 +43,13 @@ def run(args) -> int:
     if args.all == bool(args.variant or args.since):
         args.parser.error("choose --all, or --variant and/or --since")
 
-    from store import Database, load_run
+    from store import load_run
     from store.database import BULK_TIMEOUT
     from store.errors import NoSuchRun, RunPending
     from store.moderation import run_ids
     from verification import reverify_run
 
-    db = Database.from_settings(settings_for(args), timeout=BULK_TIMEOUT)
+    db = connect(args, timeout=BULK_TIMEOUT)
     since_ms = None
     if args.since:
         since_ms = int(datetime.combine(args.since, datetime.min.time(), UTC).timestamp() * 1000)

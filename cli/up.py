@@ -42,9 +42,8 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypedDict
-from urllib.parse import urlsplit
 
-from settings import REDIS_URL_FILE, Settings
+from settings import REDIS_URL_FILE, Settings, without_password
 
 from .api import port_number
 from .redis_binaries import NoUsableServer, Server, choose, record
@@ -96,13 +95,6 @@ def _local_address(host: str) -> str:
     if host == "::":
         return "[::1]"
     return f"[{host}]" if ":" in host else host
-
-
-def _without_password(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
 
 
 def _answers(url: str) -> bool:
@@ -249,7 +241,7 @@ class Supervisor:
             data = (f"{self.data_dir} (append-only file)\n"
                     f"  redis    {self.redis_url}: {self.server.label}, {self.server.path}")
         else:
-            data = f"the Redis at {_without_password(self.redis_url)} (REDIS_URL)"
+            data = f"the Redis at {without_password(self.redis_url)} (REDIS_URL)"
         print(f"Scoundrel Referee is up.\n"
               f"  API      {self.base_url}/v1\n"
               f"  docs     {self.base_url}/v1/docs\n"

@@ -123,8 +123,8 @@ class AuditActorSchema(Schema):
 class AuditEntrySchema(Schema):
     id = fields.String(metadata={"description": "the stream entry id; increases with every entry"})
     event = fields.String(metadata={
-        "description": "submitted, verified, rejected, errored, requeued, disputed, upheld, voided, restored or "
-                       "reverified"})
+        "description": "submitted, verified, rejected, errored, requeued, disputed, upheld, voided, restored, "
+                       "reverified or flag_dismissed (detail: the flag's id and reason; moderators only)"})
     actor = fields.Nested(AuditActorSchema)
     at = fields.String()
     before = fields.Dict(allow_none=True)

@@ -18,6 +18,7 @@ from . import (
     daily,
     disputes,
     errors,
+    flags,
     games,
     health,
     leaderboards,
@@ -74,7 +75,8 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation):
+    for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
+                   flags):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)

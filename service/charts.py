@@ -40,14 +40,21 @@ class Tick:
 
 @dataclass(frozen=True)
 class Marker:
-    """A vertical line across the plot at ``x`` (the median, or the reader's own score), labelled
-    at height ``label_y`` on the side of the line with more room (``anchor``: SVG's text-anchor)."""
+    """A vertical line across the plot at ``x`` (the median, or a player's score), labelled
+    at height ``label_y`` on the side of the line with more room (``anchor``: SVG's text-anchor).
+
+    A player's marker is labelled with their name and keeps it in ``player`` (and the score in
+    ``value``): the server cannot know who reads the page, so ``site.js`` relabels it "you"
+    only in the browser of the player signed in under that name.
+    """
 
     x: float
     label: str
     kind: str
     label_y: float
     anchor: str
+    player: str = ""
+    value: str = ""
 
 
 @dataclass(frozen=True)
@@ -75,10 +82,9 @@ def _label_step(count: int) -> int:
     return max(1, -(-count // MOST_LABELS))
 
 
-def histogram(spread: Spread, noun: str, mine: float | None = None) -> Histogram | None:
-    """The spread's buckets as bars, the median (and ``mine``, the reader's score) marked; None if empty.
-
-    ``noun`` names what the axis counts ("score", "mean").
+def histogram(spread: Spread, noun: str, looked_up: tuple[str, float] | None = None) -> Histogram | None:
+    """The spread's buckets as bars, the median (and ``looked_up``, a player's name and score) marked;
+    None if empty. ``noun`` names what the axis counts ("score", "mean").
     """
     if not spread.buckets or spread.median is None:
         return None
@@ -100,14 +106,15 @@ def histogram(spread: Spread, noun: str, mine: float | None = None) -> Histogram
     x_ticks = [Tick(x_of(bucket.low), number(bucket.low)) for bucket in spread.buckets[::step]]
     x_ticks.append(Tick(x_of(high), number(high)))
     markers = [_marker(x_of(spread.median), f"median {number(spread.median)}", "median", TOP - 4)]
-    if mine is not None:
-        markers.append(_marker(x_of(mine), f"you {number(mine)}", "mine", TOP - 24))
+    if looked_up is not None:
+        player, score = looked_up
+        markers.append(_marker(x_of(score), f"{player} {number(score)}", "mine", TOP - 24, player, number(score)))
     summary = f"{spread.total:,} {_players(spread.total)}; the median {noun} is {number(spread.median)}."
     return Histogram(bars, x_ticks, [Tick(TOP + plot_height, "0"), Tick(TOP, f"{tallest:,}")], markers, summary)
 
 
-def _marker(x: float, label: str, kind: str, label_y: float) -> Marker:
-    return Marker(x, label, kind, label_y, "start" if x < WIDTH / 2 else "end")
+def _marker(x: float, label: str, kind: str, label_y: float, player: str = "", value: str = "") -> Marker:
+    return Marker(x, label, kind, label_y, "start" if x < WIDTH / 2 else "end", player, value)
 
 
 def _players(count: int) -> str:

@@ -6,7 +6,7 @@ from flask import current_app
 
 from settings import Settings
 from store import Database, daily_secret
-from store.daily import sealed_secret
+from store.daily import address_secret, sealed_secret
 
 
 @dataclass
@@ -17,6 +17,7 @@ class Referee:
     db: Database
     _daily_secret: str = field(default="", repr=False)
     _sealed_secret: str = field(default="", repr=False)
+    _address_secret: str = field(default="", repr=False)
 
     def daily_secret(self) -> str:
         """The configured secret, else the one kept in Redis: read once, it never changes."""
@@ -29,6 +30,12 @@ class Referee:
         if not self._sealed_secret:
             self._sealed_secret = self.settings.sealed_secret or sealed_secret(self.db)
         return self._sealed_secret
+
+    def address_secret(self) -> str:
+        """The key of the client address hashes (``service.start_flags``), configured or kept in Redis."""
+        if not self._address_secret:
+            self._address_secret = self.settings.address_secret or address_secret(self.db)
+        return self._address_secret
 
 
 def referee() -> Referee:

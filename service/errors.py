@@ -6,7 +6,9 @@ and answers in the one error shape with the sentence it carries (and, for a
 
 Redis (or the archive, for a run that lives there) being unreachable is a
 503 with ``Retry-After`` (the client should try again), never a 500 and
-never a hang: the Redis clients time out first. Any other unexpected
+never a hang: the Redis clients time out first. Redis answering but
+refusing writes (full, read-only, a failed save: ``store.errors.refuses_writes``)
+is the same 503: nothing of the request was written. Any other unexpected
 exception is a 500 in the same JSON shape as every error, with the request
 id to quote and nothing of the exception itself (the log has the traceback
 under that id).
@@ -19,6 +21,7 @@ from typing import NoReturn
 import flask_smorest
 from flask import Flask, current_app, g, jsonify
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.exc import OperationalError as ArchiveUnavailable
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -26,12 +29,14 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from store.errors import (
     AlreadyResolved,
     DealTaken,
+    FlagDismissed,
     GameInPlay,
     GameMoved,
     GameOver,
     IdempotencyConflict,
     NameTaken,
     NoSuchDispute,
+    NoSuchFlag,
     NoSuchGame,
     NoSuchRun,
     NotInError,
@@ -40,9 +45,12 @@ from store.errors import (
     SealedDailyStarted,
     SealedDayOver,
     StoreError,
+    refuses_writes,
 )
 
 RETRY_AFTER_SECONDS = 5
+UNAVAILABLE = "Storage is unavailable; try again shortly."
+REFUSING_WRITES = "Storage is not taking writes just now; nothing was changed. Try again shortly."
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +58,7 @@ STORE_ERROR_STATUS: dict[type[StoreError], int] = {
     NoSuchRun: 404,
     NoSuchDispute: 404,
     NoSuchGame: 404,
+    NoSuchFlag: 404,
     GameMoved: 409,
     GameOver: 409,
     SealedDailyStarted: 409,
@@ -61,6 +70,7 @@ STORE_ERROR_STATUS: dict[type[StoreError], int] = {
     NotVoid: 409,
     NotInError: 409,
     AlreadyResolved: 409,
+    FlagDismissed: 409,
     IdempotencyConflict: 422,
 }
 
@@ -79,14 +89,19 @@ def _store_refused(error: StoreError):
         return current_app.handle_http_exception(refusal)
 
 
-def _storage_unavailable(error):
+def _storage_unavailable(error, message: str = UNAVAILABLE):
     log.warning("storage unavailable: %s", str(error).splitlines()[0])
-    response = jsonify(
-        code=503, status="Service Unavailable", message="Storage is unavailable; try again shortly."
-    )
+    response = jsonify(code=503, status="Service Unavailable", message=message)
     response.status_code = 503
     response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
+
+
+def _redis_refused(error: ResponseError):
+    """Redis answered with an error: a 503 if it refuses writes, else a bug (500)."""
+    if refuses_writes(error):
+        return _storage_unavailable(error, REFUSING_WRITES)
+    return _internal_error(error)
 
 
 def _internal_error(error):
@@ -103,4 +118,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(InternalServerError, _internal_error)
     app.register_error_handler(RedisConnectionError, _storage_unavailable)
     app.register_error_handler(RedisTimeoutError, _storage_unavailable)
+    app.register_error_handler(ResponseError, _redis_refused)
     app.register_error_handler(ArchiveUnavailable, _storage_unavailable)

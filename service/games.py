@@ -41,7 +41,8 @@ from .context import db, referee
 from .daily_seed import sealed_seed, today
 from .dealer import MovesRefused, commitment, dealt_seed, fresh_seed, game_view, judge, may_see, position
 from .errors import abort
-from .request_log import request_id
+from .request_log import elapsed, request_id
+from .start_flags import note_game_start
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Dealt games: the server deals, the player sees only the cards face up")
@@ -89,6 +90,7 @@ def start(body):
     else:
         game_id = _start_free(body["variant"], body["client_seed"])
     game = _written(game_id)
+    note_game_start(game)
     return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game_id)}
 
 
@@ -140,7 +142,7 @@ def play(body, game_id):
         error = refused.error
         abort(422, message=error["message"], errors={"moves": {error["move_index"]: [error["message"]]}},
               extra={"error": error})
-    play_moves(db(), game, body["moves"], status, request_id=request_id())
+    play_moves(db(), game, body["moves"], status, request_id=request_id(), latency=elapsed())
     if status != PLAYING:
         game = _written(game_id)  # ended: its run is accepted; show it
         return game_view(game, position(game))

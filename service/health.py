@@ -25,13 +25,18 @@ def version():
 
 @blp.route("/health")
 @blp.response(200, HealthSchema)
-@blp.alt_response(503, schema=HealthSchema, description="Redis does not answer")
+@blp.alt_response(503, schema=HealthSchema, description="Redis does not answer (redis: down), or answers but "
+                                                         "refuses writes (redis: refusing_writes)")
 def health():
-    """200 when Redis answers, 503 when it does not."""
+    """200 when Redis takes writes; 503 when it does not answer, or refuses writes (full, read-only):
+    a submission would fail either way."""
     versions = _versions()
+    retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     try:
-        db().ping()
+        writable = db().accepts_writes()
         depth = db().queue.count
     except RedisError:
-        return {"status": "unavailable", "redis": "down", **versions}, 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        return {"status": "unavailable", "redis": "down", **versions}, 503, retry
+    if not writable:
+        return {"status": "unavailable", "redis": "refusing_writes", "queue_depth": depth, **versions}, 503, retry
     return {"status": "ok", "redis": "up", "queue_depth": depth, **versions}

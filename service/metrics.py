@@ -2,7 +2,8 @@
 
 Nothing is counted in this process: the API processes and the workers all
 add to counters in Redis (``store.metrics``), and a scrape reads them there,
-with the queue's depth and the failed jobs. So any API process answers for
+with what Redis itself knows at that moment (the queue's depth, the failed
+jobs, the games in play, the live workers). So any API process answers for
 the whole service, and no shared multiprocess directory is needed.
 """
 
@@ -10,23 +11,42 @@ from flask import Blueprint, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 
-from store.metrics import LATENCY_BUCKETS, read_counters
+from store.metrics import LATENCY_BUCKETS, MOVE_LATENCY_BUCKETS, read_tallies
 from store.pending import oldest_pending
 from store.runs import now_ms
+from store.workers import live_workers
 
-from .context import db
+from .context import db, referee
 
 blp = Blueprint("metrics", __name__)
+
+GAME_OUTCOMES = ("won", "lost", "forfeit")
+
+
+def _histogram(name: str, documentation: str, bounds: tuple[float, ...],
+               counts: dict[str, float]) -> HistogramMetricFamily:
+    """A histogram from its Redis hash: bucket bound → count, plus ``sum`` and ``count``."""
+    cumulative: float = 0
+    buckets: list[tuple[str, float]] = []
+    for bound in bounds:
+        cumulative += counts.get(f"{bound:g}", 0)
+        buckets.append((f"{bound:g}", cumulative))
+    buckets.append(("+Inf", counts.get("count", 0)))
+    histogram = HistogramMetricFamily(name, documentation, unit="")
+    histogram.add_metric([], buckets, sum_value=counts.get("sum", 0.0))
+    return histogram
 
 
 class RedisCollector:
     """Reads the service-wide counters from Redis at each scrape."""
 
-    def __init__(self, database):
+    def __init__(self, database, worker_ttl: float):
         self.db = database
+        self.worker_ttl = worker_ttl
 
     def collect(self):
-        counters, latency = read_counters(self.db)
+        tallies = read_tallies(self.db)
+        counters = tallies.counters
         submissions = CounterMetricFamily("scoundrel_submissions", "Submissions received", labels=["result"])
         for result in ("accepted", "duplicate"):
             submissions.add_metric([result], counters.get(f"submissions:{result}", 0))
@@ -39,17 +59,8 @@ class RedisCollector:
                 verdicts.add_metric([status, code], value)
         yield verdicts
 
-        cumulative: float = 0
-        buckets: list[tuple[str, float]] = []
-        for bound in LATENCY_BUCKETS:
-            cumulative += latency.get(f"{bound:g}", 0)
-            buckets.append((f"{bound:g}", cumulative))
-        buckets.append(("+Inf", latency.get("count", 0)))
-        histogram = HistogramMetricFamily("scoundrel_verification_latency_seconds",
-                                          "Seconds from submission to verdict", unit="")
-        histogram.add_metric([], buckets, sum_value=latency.get("sum", 0.0))
-        yield histogram
-
+        yield _histogram("scoundrel_verification_latency_seconds", "Seconds from submission to verdict",
+                         LATENCY_BUCKETS, tallies.verification_latency)
         yield CounterMetricFamily("scoundrel_job_failures", "Verification jobs that raised (every attempt)",
                                   value=counters.get("job_failures", 0))
         yield CounterMetricFamily("scoundrel_runs_errored", "Runs given the status error",
@@ -64,10 +75,30 @@ class RedisCollector:
         yield GaugeMetricFamily("scoundrel_oldest_pending_seconds",
                                 "Seconds since the longest-pending run was (last) queued",
                                 value=(now_ms() - oldest[1]) / 1000 if oldest else 0)
+        yield GaugeMetricFamily("scoundrel_workers", "Verification workers that beat within SCOUNDREL_WORKER_TTL",
+                                value=live_workers(self.db, self.worker_ttl))
+        yield from self._games(tallies)
+
+    def _games(self, tallies):
+        counters = tallies.counters
+        yield CounterMetricFamily("scoundrel_games_started", "Dealt games started",
+                                  value=counters.get("games:started", 0))
+        yield GaugeMetricFamily("scoundrel_games_in_play", "Dealt games being played now",
+                                value=tallies.games_in_play)
+        ended = CounterMetricFamily("scoundrel_games_ended", "Dealt games ended, by outcome", labels=["outcome"])
+        for outcome in GAME_OUTCOMES:
+            ended.add_metric([outcome], counters.get(f"games:ended:{outcome}", 0))
+        yield ended
+        yield CounterMetricFamily("scoundrel_games_forfeited_idle",
+                                  "Dealt games the sweeper forfeited after SCOUNDREL_GAME_IDLE without a move (R18)",
+                                  value=counters.get("games:forfeited_idle", 0))
+        yield _histogram("scoundrel_move_latency_seconds",
+                         "Seconds from a move request's arrival to its moves stored",
+                         MOVE_LATENCY_BUCKETS, tallies.move_latency)
 
 
 @blp.route("/metrics")
 def metrics():
     registry = CollectorRegistry(auto_describe=False)
-    registry.register(RedisCollector(db()))
+    registry.register(RedisCollector(db(), referee().settings.worker_ttl))
     return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)

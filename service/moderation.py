@@ -4,7 +4,7 @@ from flask import g
 
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
-from store import get_run
+from store import flags, get_run
 from store.history import run_audit_log
 from store.moderation import restore_run
 from store.runs import dealt_move_times
@@ -43,8 +43,15 @@ def replay(run_id):
 @blp.response(200, AuditLogSchema)
 @error_response(blp, 404, "No such run")
 def audit(run_id):
-    """Every change of the run, oldest first; public, as runs are."""
-    return {"run_id": run_id, "entries": run_audit_log(db(), run_id)}
+    """Every change of the run, oldest first; public, as runs are.
+
+    A flag's dismissal is shown to moderators only: that a run was flagged,
+    and for what, would tell a bot's author which of its habits was seen.
+    """
+    entries = run_audit_log(db(), run_id)
+    if not is_moderator():
+        entries = [entry for entry in entries if entry["event"] != flags.DISMISSED_EVENT]
+    return {"run_id": run_id, "entries": entries}
 
 
 @blp.route("/<run_id>/restore", methods=["POST"])

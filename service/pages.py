@@ -1,7 +1,9 @@
 """``/runs/<id>``: the replay viewer, an HTML page for players and moderators.
 
 Plain HTML, CSS and JavaScript from this package (no build step, no CDN);
-the page fetches ``/v1/runs/<id>/replay`` and draws it.
+the page fetches ``/v1/runs/<id>/replay`` and draws it. An unknown run's
+404 page is a refusal, kept by no cache (``site.REFUSED``), as the other
+pages' refusals are: the run may be submitted a moment later.
 """
 
 from flask import Blueprint, render_template
@@ -11,6 +13,7 @@ from store.errors import NoSuchRun
 
 from .context import db
 from .sealing import shown
+from .site import REFUSED
 
 blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/assets")
@@ -21,5 +24,5 @@ def viewer(run_id):
     try:
         run = get_run(db(), run_id)
     except NoSuchRun:
-        return render_template("missing.html", run_id=run_id), 404
+        return render_template("missing.html", run_id=run_id), 404, {"Cache-Control": REFUSED}
     return render_template("viewer.html", run=shown(run))

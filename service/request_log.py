@@ -23,6 +23,11 @@ def request_id() -> str:
     return g.get("request_id", "")
 
 
+def elapsed() -> float:
+    """Seconds since this request arrived."""
+    return time.perf_counter() - g.get("started", time.perf_counter())
+
+
 def _begin():
     given = request.headers.get(REQUEST_ID_HEADER, "")
     g.request_id = given if _SENSIBLE_ID.match(given) else uuid.uuid4().hex
@@ -34,7 +39,7 @@ def _finish(response):
     log.info("request", extra={
         "request_id": request_id(), "method": request.method, "path": request.path,
         "status": response.status_code, "player": g.get("player"), "client": request.remote_addr,
-        "duration_ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 1),
+        "duration_ms": round(elapsed() * 1000, 1),
     })
     return response
 

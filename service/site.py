@@ -17,7 +17,8 @@ player signed in on this browser.
 - a page asked for with ``?player=<name>``: ``private, max-age=5``: the
   data is as public as the board, but which player a browser asks about is
   its reader's business, so no shared cache keeps it;
-- a refusal (404, 422, and 503 while Redis does not answer): ``no-store``.
+- a refusal (404, 422, and 503 while Redis does not answer or refuses
+  writes): ``no-store``.
 """
 
 import logging
@@ -27,11 +28,13 @@ from datetime import UTC, date, datetime, timedelta
 from flask import Blueprint, make_response, render_template, request
 from marshmallow import Schema, ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import scoundrel
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArgs
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
+from store.errors import refuses_writes
 from store.standings import Spread, Standing, board_spread, ladder_spread, standings
 
 from . import board_names, charts
@@ -84,6 +87,14 @@ def _storage_unavailable(error):
     response = _refused(Refused(503, "The boards cannot be read just now; try again in a few seconds."))
     response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
+
+
+@blp.errorhandler(ResponseError)
+def _redis_refused(error: ResponseError):
+    """A page needing a write (a day's secret made on first use) while Redis refuses writes: the same 503."""
+    if not refuses_writes(error):
+        raise error  # a bug: the app's 500
+    return _storage_unavailable(error)
 
 
 def _query(schema: Schema) -> dict:
@@ -153,8 +164,8 @@ def _standing(named: NamedBoard, name: str | None) -> dict:
     if place and place["rank"]:
         place["below"], place["share"], place["total"] = spread.below, spread.share_below(), spread.total
     noun = "mean" if named.is_ladder else "score"
-    return {"place": place, "spread": spread, "noun": noun,
-            "chart": charts.histogram(spread, noun, place["score"] if place and place["rank"] else None)}
+    looked_up = (place["name"], place["score"]) if place and place["rank"] else None
+    return {"place": place, "spread": spread, "noun": noun, "chart": charts.histogram(spread, noun, looked_up)}
 
 
 @blp.route("/boards")

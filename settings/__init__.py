@@ -18,6 +18,7 @@ and command resolves it here, so they all find the same Redis.
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import platformdirs
 
@@ -51,6 +52,14 @@ def _checked_redis_url(url: str, source: str) -> str:
     return url
 
 
+def without_password(url: str) -> str:
+    """``url`` with its password, if it has one, shown as ``***``: fit for a message or a log line."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
+
+
 def running_redis_url(data_dir: str) -> str | None:
     """The URL ``scoundrel up`` left in ``data_dir`` while it runs, if it does."""
     try:
@@ -72,6 +81,7 @@ class Settings:
     redis_timeout: float = 0.75  # seconds before a Redis call gives up (the API then answers 503)
     pending_timeout: float = 60.0  # seconds a run may stay pending before the sweeper re-queues it
     sweep_interval: float = 5.0  # seconds between a worker's sweeps of the pending runs
+    worker_ttl: int = 60  # seconds without a heartbeat after which a worker is gone (they beat every third of it)
     rate_limit_token: str = "10/second;300/minute"  # per bearer token; empty: no limit
     rate_limit_address: str = "50/second;1500/minute"  # per client address; empty: no limit
     cors_origins: str = ""  # comma-separated origins allowed by CORS, "*" for any; empty: none
@@ -88,6 +98,11 @@ class Settings:
     archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
     hot_days: float = 30.0  # days a finished run stays in Redis unless it holds a board place
     archive_interval: float = 3600.0  # seconds between a worker's retention passes
+    flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
+    flag_steady_spread: float = 0.1  # ... whose gaps' robust spread (MAD / median) is below this: steady_rhythm
+    flag_min_moves: int = 10  # timed moves a game needs before its timing is judged at all
+    flags_kept: int = 10_000  # flags kept in Redis, newest first; older ones are forgotten
+    address_secret: str = ""  # key of the address hashes (shared_address); empty: generated once and kept in Redis
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -120,6 +135,7 @@ class Settings:
             redis_timeout=_env_float("SCOUNDREL_REDIS_TIMEOUT", cls.redis_timeout),
             pending_timeout=_env_float("SCOUNDREL_PENDING_TIMEOUT", cls.pending_timeout),
             sweep_interval=_env_float("SCOUNDREL_SWEEP_INTERVAL", cls.sweep_interval),
+            worker_ttl=_env_int("SCOUNDREL_WORKER_TTL", cls.worker_ttl),
             rate_limit_token=os.environ.get("SCOUNDREL_RATE_LIMIT_TOKEN", cls.rate_limit_token),
             rate_limit_address=os.environ.get("SCOUNDREL_RATE_LIMIT_ADDRESS", cls.rate_limit_address),
             cors_origins=os.environ.get("SCOUNDREL_CORS_ORIGINS", ""),
@@ -136,6 +152,11 @@ class Settings:
             archive_url=os.environ.get("SCOUNDREL_ARCHIVE_URL", ""),
             hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days),
             archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
+            flag_fast_ms=_env_float("SCOUNDREL_FLAG_FAST_MS", cls.flag_fast_ms),
+            flag_steady_spread=_env_float("SCOUNDREL_FLAG_STEADY_SPREAD", cls.flag_steady_spread),
+            flag_min_moves=_env_int("SCOUNDREL_FLAG_MIN_MOVES", cls.flag_min_moves),
+            flags_kept=_env_int("SCOUNDREL_FLAGS_KEPT", cls.flags_kept),
+            address_secret=os.environ.get("SCOUNDREL_ADDRESS_SECRET", ""),
         )
 
 

@@ -13,7 +13,9 @@ count (a void run is not verified), each on the boards of its origin:
   above), on its date's sealed board if it is the sealed daily (first, as
   above), and in its variant's ladder: the player's last ``LADDER_GAMES``
   games by submission time (then run id), their count, and for players with
-  that many the ladder key of their sum.
+  that many the ladder key of their sum. The count is of every game, the
+  archived ones too: a game out of the window holds no place, so it may
+  leave Redis, and it still counts.
 
 Every run lives in exactly one place, Redis or the archive, and every
 board place names a run in Redis (a run holding a place is never
@@ -121,13 +123,27 @@ def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, s
     return problems
 
 
-def _placement_problems(db: Database, runs: list[dict]) -> list[str]:
-    """Runs in both Redis and the archive, and index entries naming a run in neither."""
-    hot = {run["id"] for run in runs}
-    indexed = set(stored_run_ids(db))
+def _archived_ids(db: Database) -> set[str]:
     archived: set[str] = set()
     for batch in db.archive.run_ids():
         archived.update(batch)
+    return archived
+
+
+def archived_ladder_games(db: Database, runs: list[dict], archived: set[str]) -> dict[tuple[str, str], int]:
+    """(variant, player) → their verified dealt games found in the archive and not in Redis (``runs``):
+    a run in both, a move interrupted, counts once, as Redis's."""
+    games = defaultdict(int, db.archive.verified_counts(DEALT))
+    for copy in db.archive.load(sorted(archived & {run["id"] for run in runs})).values():
+        if copy.fields["status"] == "verified" and copy.fields.get("origin") == DEALT:
+            games[copy.fields["variant"], copy.fields["player"]] -= 1
+    return games
+
+
+def _placement_problems(db: Database, runs: list[dict], archived: set[str]) -> list[str]:
+    """Runs in both Redis and the archive, and index entries naming a run in neither."""
+    hot = {run["id"] for run in runs}
+    indexed = set(stored_run_ids(db))
     problems = [f"run {run_id} is both in Redis and in the archive (an interrupted move; "
                 f"the next `scoundrel archive` finishes it)" for run_id in sorted(hot & archived)]
     problems += [f"run {run_id} is in its player's run list but neither in Redis nor in the archive"
@@ -151,19 +167,22 @@ def _variant_and_player(name: str) -> tuple[str, str]:
     return variant, player
 
 
-def _ladder_problems(db: Database, ladders: dict[tuple[str, str], list[dict]]) -> list[str]:
-    """Each ladder window, games count and ladder place against the player's verified dealt games."""
+def _ladder_problems(db: Database, ladders: dict[tuple[str, str], list[dict]],
+                     archived_games: dict[tuple[str, str], int]) -> list[str]:
+    """Each ladder window, games count and ladder place against the player's verified dealt games
+    (``ladders`` in Redis, ``archived_games`` counted in the archive)."""
     problems = []
     windows = {_variant_and_player(key.removeprefix(keys.ladder_window("", "")[:-1]))
                for key in _scan(db, keys.ladder_window("*", "*"))}
-    variants = {variant for variant, _ in ladders} | {variant for variant, _ in windows}
+    variants = {variant for variant, _ in [*ladders, *windows, *archived_games]}
     variants |= {key.removeprefix(keys.ladder("")) for key in _scan(db, keys.ladder("*"))}
     variants |= {key.removeprefix(keys.ladder_games("")) for key in _scan(db, keys.ladder_games("*"))}
     for variant in sorted(variants):
         ranked = {player: int(float(packed))
                   for player, packed in db.redis.zrange(keys.ladder(variant), 0, -1, withscores=True)}
         counts = db.redis.hgetall(keys.ladder_games(variant))
-        players = {player for v, player in [*ladders, *windows] if v == variant} | set(ranked) | set(counts)
+        players = {player for v, player in [*ladders, *windows, *archived_games] if v == variant}
+        players |= set(ranked) | set(counts)
         for player in sorted(players):
             games = ladders.get((variant, player), [])
             latest = games[-LADDER_GAMES:]
@@ -171,9 +190,10 @@ def _ladder_problems(db: Database, ladders: dict[tuple[str, str], list[dict]]) -
             want_window = [f"{run['id']}:{run['score']}" for run in latest]
             if window != want_window:
                 problems.append(f"{keys.ladder_window(variant, player)} holds {window}, the runs give {want_window}")
-            if int(counts.get(player, 0)) != len(games):
+            played = len(games) + archived_games.get((variant, player), 0)
+            if int(counts.get(player, 0)) != played:
                 problems.append(f"{keys.ladder_games(variant)}: {player} counts {counts.get(player, 0)} games, "
-                                f"the runs give {len(games)}")
+                                f"the runs give {played}")
             want = (pack_ladder(sum(int(run["score"]) for run in latest), int(latest[-1]["submitted_ms"]))
                     if len(latest) == LADDER_GAMES else None)
             if ranked.get(player) != want:
@@ -191,10 +211,11 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
               for maker in (keys.board, keys.daily_board, keys.dealt_board, keys.sealed_board)
               for places_key in _scan(db, maker("*"))}
     stored |= {_stored_board(places_key) for places_key in _scan(db, keys.seed_board("*", "*"))}
-    problems = _placement_problems(db, runs) + _archived_holders(db, set(expected) | stored, set(runs_by_id))
+    archived = _archived_ids(db)
+    problems = _placement_problems(db, runs, archived) + _archived_holders(db, set(expected) | stored, set(runs_by_id))
     for board in sorted(set(expected) | stored, key=lambda board: board.places):
         problems.extend(_board_problems(db, board, expected.get(board, {}), runs_by_id))
-    problems.extend(_ladder_problems(db, expected_ladders(runs)))
+    problems.extend(_ladder_problems(db, expected_ladders(runs), archived_ladder_games(db, runs, archived)))
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
     indexed = {run_id for run_id in db.redis.zrange(keys.pending_runs(), 0, -1)}
     for run in runs:

@@ -1,4 +1,5 @@
-"""The secrets the daily seeds (open and sealed) are derived from, when the operator sets none."""
+"""The secrets the daily seeds (open and sealed) are derived from, and the key that hashes the
+addresses the sealed daily is started from, when the operator sets none."""
 
 import secrets
 
@@ -20,3 +21,8 @@ def daily_secret(db: Database) -> str:
 def sealed_secret(db: Database) -> str:
     """The sealed daily's secret: a key of its own, so knowing one daily's seeds tells nothing of the other's."""
     return _stored_secret(db, keys.sealed_secret())
+
+
+def address_secret(db: Database) -> str:
+    """The key of the client address hashes (``store.flags``): of its own, so it tells nothing of a seed."""
+    return _stored_secret(db, keys.address_secret())

@@ -17,7 +17,9 @@ from rq import Retry as JobRetry
 
 from settings import Settings
 
+from . import keys
 from .archive import Archive
+from .errors import refuses_writes
 
 VERIFY_JOB = "worker.jobs.verify_runs"
 VERIFY_FAILED = "worker.jobs.verification_failed"
@@ -26,6 +28,7 @@ VERIFY_FAILED = "worker.jobs.verification_failed"
 # waits for those, and a 0.75 s request budget would fail them on a big store.
 BULK_TIMEOUT = 30.0
 JOB_RETRIES = 2  # a job that raises runs up to 3 times before its run is marked ``error``
+WRITE_PROBE_MS = 10_000  # the write probe's expiry: it never outlives its purpose
 
 
 class Database:
@@ -75,8 +78,20 @@ class Database:
             retry=JobRetry(max=JOB_RETRIES), on_failure=Callback(VERIFY_FAILED), meta={"request_id": request_id},
         )
 
-    def ping(self) -> bool:
-        return bool(self.redis.ping())
+    def accepts_writes(self) -> bool:
+        """Whether Redis takes a write now (False: full, read-only, or refusing after a failed save).
+
+        A real write, since only a write is refused: a one-byte key with an
+        expiry. Raises ``redis.ConnectionError`` or ``TimeoutError`` when
+        Redis does not answer at all.
+        """
+        try:
+            self.redis.set(keys.write_probe(), "1", px=WRITE_PROBE_MS)
+        except redis.exceptions.ResponseError as error:
+            if refuses_writes(error):
+                return False
+            raise
+        return True
 
     def close(self) -> None:
         self.redis.close()

@@ -4,7 +4,28 @@ Each error carries the sentence to show whoever asked (the API's
 ``message``, a command's error line), and nothing secret; ``service.errors``
 maps each class to its HTTP status in one table, so no view translates a
 store error by hand.
+
+Redis itself can refuse too: reachable, but not writing (``refuses_writes``).
+The API answers that as it answers Redis being away (503 with
+``Retry-After``), and a worker waits for it to pass.
 """
+
+from redis.exceptions import OutOfMemoryError, ReadOnlyError, ResponseError
+
+# Why a Redis that answers may still refuse a write: full (``maxmemory`` reached under
+# ``noeviction``), a read-only replica, or a failed save it stops writes for (MISCONF).
+WRITE_REFUSALS = (OutOfMemoryError, ReadOnlyError)
+MISCONF = "MISCONF"
+
+
+def refuses_writes(error: BaseException) -> bool:
+    """Whether ``error`` is Redis refusing a write rather than a bug: retry later, nothing was written.
+
+    A refused command changes nothing: a MULTI with one aborts whole, and a
+    script is refused at its first write, before it has changed anything.
+    """
+    return isinstance(error, WRITE_REFUSALS) or (
+        isinstance(error, ResponseError) and str(error).startswith(MISCONF))
 
 
 class StoreError(Exception):
@@ -35,10 +56,12 @@ class NoSuchDispute(StoreError):
 
 
 class NameTaken(StoreError):
-    """The player (or moderator) name is already registered."""
+    """The player (or moderator) name is already registered: ``registered`` is its spelling there
+    (names ignore case, so it may differ from ``name``, the one asked for)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, registered: str | None = None):
         self.name = name
+        self.registered = registered or name
         super().__init__(f"The name {name!r} is taken.")
 
 
@@ -71,6 +94,19 @@ class AlreadyResolved(StoreError):
     """The dispute was resolved before; a decision is final."""
 
     message = "This dispute is resolved already; a decision is final."
+
+
+class NoSuchFlag(StoreError):
+    """The flag does not exist (or was forgotten: only the newest are kept)."""
+
+    def __init__(self, flag_id: str):
+        super().__init__(f"No flag {flag_id!r}.")
+
+
+class FlagDismissed(StoreError):
+    """The flag was dismissed before; a dismissal is final."""
+
+    message = "This flag is dismissed already."
 
 
 class NoSuchGame(StoreError):

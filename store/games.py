@@ -37,6 +37,7 @@ from datetime import UTC, date, datetime, timedelta
 from . import keys, move_codes, scripts
 from .database import Database
 from .errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
+from .metrics import MOVE_LATENCY_BUCKETS, latency_bucket
 from .players import PLAYERS
 from .runs import Dealt, Submission, accept_runs, now_ms
 from .tokens import queue_holder_lookup
@@ -204,9 +205,11 @@ def games_in_play(db: Database, player: str) -> list[StoredGame]:
                   key=lambda game: game.created_ms)
 
 
-def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "") -> None:
+def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "",
+               latency: float | None = None) -> None:
     """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
-    (none and ``FORFEIT`` for a forfeit, R18).
+    (none and ``FORFEIT`` for a forfeit, R18). A move request passes its ``latency`` so far
+    (seconds), counted with the moves (``scoundrel_move_latency_seconds``).
 
     Raises ``GameMoved`` when the game changed since it was loaded,
     ``GameOver`` when it has ended, ``NoSuchGame``; ``SealedDayOver`` when
@@ -217,7 +220,8 @@ def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *,
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
                                codes=move_codes.encode(moves), at_ms=now_ms(), status=status,
                                ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
-                               closes_ms=game.closes_ms)
+                               closes_ms=game.closes_ms, latency=latency,
+                               latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
     if reply[0] == "missing":
         raise NoSuchGame(game.id)
     if reply[0] == "over":
@@ -290,6 +294,8 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
         except (GameMoved, GameOver, NoSuchGame):
             continue
     stale = db.redis.zrangebyscore(keys.games_ending(), "-inf", now - ENDING_GRACE_MS, start=0, num=SWEEP_BATCH)
+    if forfeited:
+        db.redis.hincrby(keys.metrics(), "games:forfeited_idle", forfeited)
     for game_id in stale:
         finish_game(db, game_id, request_id="sweeper")
     return forfeited, len(stale)

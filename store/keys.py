@@ -171,6 +171,11 @@ def sweep_lock() -> str:
     return f"{PREFIX}:sweep-lock"
 
 
+def write_probe() -> str:
+    """String: written (with a short expiry) by ``Database.accepts_writes`` to learn whether Redis takes writes."""
+    return f"{PREFIX}:write-probe"
+
+
 def rate_limit_prefix() -> str:
     """Prefix of Flask-Limiter's counters (it spells the rest of their names itself)."""
     return f"{PREFIX}:rate"
@@ -184,6 +189,11 @@ def metrics() -> str:
 def latency() -> str:
     """Hash: verification latency histogram: bucket bound → count, plus ``sum`` and ``count``."""
     return f"{PREFIX}:latency"
+
+
+def move_latency() -> str:
+    """Hash: move request latency histogram: bucket bound → count, plus ``sum`` and ``count``."""
+    return f"{PREFIX}:move-latency"
 
 
 def runs() -> str:
@@ -280,6 +290,41 @@ def sealed_secret() -> str:
     return f"{PREFIX}:sealed-secret"
 
 
+def service_mark() -> str:
+    """String: ``store.service_mark.SERVICE``, set by the API and every worker as they start: this
+    Redis holds the service's data (the operator commands refuse a Redis without it)."""
+    return f"{PREFIX}:service"
+
+
 def archive_lock() -> str:
     """String: held (with an expiry) by the one process moving old runs to the archive right now."""
     return f"{PREFIX}:archive-lock"
+
+
+# Flags for moderators (``store.flags``); their scripts are in ``store/lua``.
+
+def flag(flag_id: str) -> str:
+    """Hash: a flag for moderators: its reason, status, players, runs, detail, time, and its dismissal."""
+    return f"{PREFIX}:flag:{flag_id}"
+
+
+def flags(reason: str = "", status: str = "") -> str:
+    """Sorted set: the ids of the flags of ``reason`` with ``status`` (either empty: any) → when raised (ms)."""
+    return f"{PREFIX}:flags:{reason or 'all'}:{status or 'all'}"
+
+
+def run_flags(run_id: str) -> str:
+    """Set: the ids of the flags that name a run."""
+    return f"{PREFIX}:run-flags:{run_id}"
+
+
+def flag_address(date: str, address_hash: str) -> str:
+    """Hash: player → run id of each player who started ``date``'s sealed daily from one client address
+    (its keyed hash, never the address), and ``:flag`` → the id of its shared_address flag. It expires
+    a week after the day."""
+    return f"{PREFIX}:flag-address:{date}:{address_hash}"
+
+
+def address_secret() -> str:
+    """String: the key of the client address hashes when none is configured."""
+    return f"{PREFIX}:address-secret"

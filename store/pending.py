@@ -1,12 +1,22 @@
 """No run stays ``pending``: the index of pending runs and the sweeper over it.
 
-Every accepted run enters ``keys.pending_runs`` in the MULTI that stores
-it and leaves it in the step that records its verdict (``record_verdict``; a worker
-dying in between only leaves work for the sweeper). A run still there after
-``stale_after`` seconds lost its job somewhere — a worker killed mid-job, a
-job whose failure could not be written while Redis was away — and the
-sweeper queues it again, up to ``MAX_REQUEUES`` times; after that it is
-marked ``error`` for a moderator to look at (``requeue_run``).
+Every accepted run enters ``keys.pending_runs``, scored by when it was
+queued, in the MULTI that stores it, and leaves it in the step that records
+its verdict (``record_verdict``). The sweeper looks at the runs queued more
+than ``stale_after`` seconds ago and asks RQ whether anything will still
+verify each one (``_in_hand``): its job waits in the queue (a backlog), or
+a live worker (``store.workers``) runs it within its timeout, or a worker
+took it from the queue a moment ago (RQ's intermediate list, where a live
+worker leaves a job for milliseconds). A job's status alone cannot say: a
+worker killed just after taking a job leaves it ``queued`` in the
+intermediate list, which RQ itself clears only every ten minutes.
+
+Anything else is a lost job — its worker killed or stopped, or its failure
+not written while Redis refused writes — and the run is queued again with a
+job of its own, the lost job deleted (so RQ's own clean-up does not run it
+too), up to ``MAX_REQUEUES`` times; after that the run is marked ``error``
+for a moderator (``requeue_run``). A run in hand keeps its time in the
+index, so ``scoundrel_oldest_pending_seconds`` shows a backlog's real age.
 
 Several workers sweep safely: one sweep at a time holds ``keys.sweep_lock``,
 and each re-queue is claimed by a script that moves the run's time to now.
@@ -14,18 +24,21 @@ and each re-queue is claimed by a script that moves the run's time to now.
 
 import json
 import logging
+from datetime import timedelta
 
-from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
+from rq.utils import now as rq_now
 
 from . import keys, scripts
 from .database import Database
 from .errors import NoSuchRun, NotInError
 from .history import find_run
 from .runs import now_ms
+from .workers import roll_call
 
 MAX_REQUEUES = 3
 SWEEP_BATCH = 500  # stale runs looked at per sweep
+TRANSIT_SECONDS = 2.0  # a job a live worker took from the queue is started long before this
 
 log = logging.getLogger(__name__)
 
@@ -80,40 +93,57 @@ def oldest_pending(db: Database) -> tuple[str, int] | None:
     return (oldest[0][0], int(oldest[0][1])) if oldest else None
 
 
-def _waiting_in_queue(db: Database, job_id: str | None) -> bool:
-    """Whether the run's last job is still queued (a backlog, not a loss)."""
-    if not job_id:
-        return False
-    try:
-        return Job.fetch(job_id, connection=db.raw).get_status() in (JobStatus.QUEUED, JobStatus.DEFERRED,
-                                                                    JobStatus.SCHEDULED)
-    except NoSuchJobError:
-        return False
+def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: float = 10.0) -> int:
+    """Re-queue the runs pending longer than ``stale_after`` seconds that nothing will verify; returns how many.
 
-
-def sweep(db: Database, stale_after: float, lock_seconds: float = 10.0) -> int:
-    """Re-queue the runs pending longer than ``stale_after`` seconds; returns how many.
-
-    Does nothing (0) while another process holds the sweep lock.
+    ``worker_ttl``: seconds of silence after which a worker is gone
+    (``store.workers.roll_call``, whose clean-up runs here too). Does
+    nothing (0) while another process holds the sweep lock.
     """
     if not db.redis.set(keys.sweep_lock(), "1", nx=True, px=int(lock_seconds * 1000)):
         return 0
     try:
+        live = roll_call(db, worker_ttl)
         now = now_ms()
         cutoff = now - int(stale_after * 1000)
         stale = db.redis.zrangebyscore(keys.pending_runs(), "-inf", cutoff, start=0, num=SWEEP_BATCH)
+        if not stale:
+            return 0
+        with db.redis.pipeline(transaction=False) as pipe:
+            for run_id in stale:
+                pipe.hget(keys.run(run_id), "job")
+            job_ids = pipe.execute()
+        jobs = Job.fetch_many([job_id or "" for job_id in job_ids], connection=db.raw)
+        taken = set(db.queue.intermediate_queue.get_job_ids())
         requeued = 0
-        for run_id in stale:
-            requeued += _sweep_one(db, run_id, cutoff, now)
+        for run_id, job in zip(stale, jobs, strict=True):
+            if job is None or not _in_hand(db, job, live, taken):
+                requeued += _requeue_lost(db, run_id, job, cutoff, now)
         return requeued
     finally:
         db.redis.delete(keys.sweep_lock())
 
 
-def _sweep_one(db: Database, run_id: str, cutoff: int, now: int) -> int:
-    if _waiting_in_queue(db, db.redis.hget(keys.run(run_id), "job")):
-        db.redis.zadd(keys.pending_runs(), {run_id: now}, xx=True)  # look again later
-        return 0
+def _in_hand(db: Database, job: Job, live: set[str], taken: set[str]) -> bool:
+    """Whether something will still run ``job``: the queue, a live worker, or one that took it just now."""
+    status = job.get_status(refresh=False)
+    if status == JobStatus.QUEUED:
+        if job.id not in taken:
+            return db.queue.get_job_position(job.id) is not None  # a backlog
+        # Taken from the queue and not started: by a worker that died just after, unless only just.
+        transit = db.queue.intermediate_queue
+        if transit.set_first_seen(job.id):
+            return True
+        first_seen = transit.get_first_seen(job.id)
+        return first_seen is not None and rq_now() - first_seen < timedelta(seconds=TRANSIT_SECONDS)
+    if status == JobStatus.STARTED:  # by a live worker, and not yet past the timeout that would end it
+        if job.worker_name not in live or job.started_at is None:
+            return False
+        return rq_now() < job.started_at + timedelta(seconds=job.timeout or 0)
+    return False  # finished, failed, stopped: no worker will run it again
+
+
+def _requeue_lost(db: Database, run_id: str, lost: Job | None, cutoff: int, now: int) -> int:
     claimed = scripts.claim_stale_run(db.redis, run_id=run_id, cutoff_ms=cutoff, now_ms=now,
                                       most_requeues=MAX_REQUEUES)
     if claimed == 0:
@@ -125,6 +155,10 @@ def _sweep_one(db: Database, run_id: str, cutoff: int, now: int) -> int:
         log.warning("run marked error after repeated re-queues", extra={"run_id": run_id})
         return 0
     job = queue_alone(db, run_id)
+    if lost is not None and lost.get_status(refresh=False) in (JobStatus.QUEUED, JobStatus.STARTED):
+        db.queue.intermediate_queue.remove(lost.id)
+        lost.delete()
     db.redis.hincrby(keys.metrics(), "requeues", 1)
-    log.warning("re-queued a run left pending", extra={"run_id": run_id, "job_id": job.id, "requeue": claimed})
+    log.warning("re-queued a run left pending", extra={"run_id": run_id, "job_id": job.id, "requeue": claimed,
+                                                       "lost_job": lost.id if lost else ""})
     return 1

@@ -44,6 +44,9 @@ _PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
 _START_GAME = LuaScript("start_game")
 _PLAY_MOVES = LuaScript("play_moves")
 _CLOSE_SEALED_DAY = LuaScript("close_sealed_day")
+_RAISE_FLAG = LuaScript("raise_flag")
+_NOTE_SHARED_ADDRESS = LuaScript("note_shared_address")
+_DISMISS_FLAG = LuaScript("dismiss_flag")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -287,23 +290,58 @@ def start_game(client: Any, *, game_id: str, created_ms: int, slot: str, player:
         client,
         [game_key, keys.games_playing(), keys.player_games_playing(player),
          keys.sealed_game(date, player) if sealed else game_key, game_key if sealed else keys.next_deal(player),
-         keys.sealed_closed(), keys.sealed_playing(date) if sealed else game_key],
+         keys.sealed_closed(), keys.sealed_playing(date) if sealed else game_key, keys.metrics()],
         [game_id, created_ms, slot, "1" if sealed else "", sealed_ttl, date, server_seed, *flatten(fields)])
 
 
 def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int, status: str,
-               ended_ttl: int, player: str, slot: str, date: str, closes_ms: int | None) -> list:
+               ended_ttl: int, player: str, slot: str, date: str, closes_ms: int | None,
+               latency_bucket: str = "", latency: float | None = None) -> list:
     """Append the moves ``codes`` to a game still played with ``played`` moves, and set ``status``:
     ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``; a sealed daily game
     (``date``) whose day is closed, or past ``closes_ms``, is forfeited instead (``['closed']`` if
-    ``codes`` had moves)."""
+    ``codes`` had moves). A move request's ``latency`` (seconds, in ``latency_bucket``) is counted
+    with it."""
     return _PLAY_MOVES.run(
         client,
         [keys.game(game_id), keys.games_playing(), keys.games_ending(), keys.player_games_playing(player),
-         keys.sealed_closed(), keys.sealed_playing(date) if date else keys.game(game_id)],
-        [game_id, played, codes, at_ms, status, ended_ttl, slot, date, "" if closes_ms is None else closes_ms])
+         keys.sealed_closed(), keys.sealed_playing(date) if date else keys.game(game_id), keys.metrics(),
+         keys.move_latency()],
+        [game_id, played, codes, at_ms, status, ended_ttl, slot, date, "" if closes_ms is None else closes_ms,
+         latency_bucket, "" if latency is None else latency])
 
 
 def close_sealed_day(client: Any, *, date: str) -> list[str]:
     """Mark ``date``'s sealed daily closed; the ids of its games still in play."""
     return _CLOSE_SEALED_DAY.run(client, [keys.sealed_closed(), keys.sealed_playing(date)], [date])
+
+
+def raise_flag(client: Any, *, flag_id: str, listed_in: list[str], every_index: list[str], raised_ms: int,
+               kept: int, runs: list[str], fields: dict) -> Any:
+    """Store flag ``flag_id`` (``fields``) unless it exists, listed in ``listed_in`` (the first: every flag)
+    and under each of ``runs``; past ``kept`` flags the oldest leave ``every_index``. 1 if raised, else 0."""
+    return _RAISE_FLAG.run(client, [keys.flag(flag_id), *listed_in, *every_index],
+                           [flag_id, raised_ms, kept, keys.flag(""), keys.run_flags(""), " ".join(runs),
+                            *flatten(fields)])
+
+
+def note_shared_address(client: Any, *, address_key: str, player: str, run_id: str, forget_at: int, new_id: str,
+                        listed_in: list[str], every_index: list[str], raised_ms: int, kept: int,
+                        fields: dict) -> str:
+    """Note the player's start from the address of ``address_key``; from the second player on, raise or
+    complete its flag (``fields`` for a new one). The flag's id, or '' while the address has one player."""
+    return _NOTE_SHARED_ADDRESS.run(client, [address_key, *listed_in, *every_index],
+                                    [player, run_id, forget_at, new_id, raised_ms, kept, keys.flag(""),
+                                     keys.run_flags(""), *flatten(fields)])
+
+
+def dismiss_flag(client: Any, *, flag_id: str, open_indexes: list[str], dismissed_indexes: list[str],
+                 run_id: str | None, moderator: str, at_ms: int, note: str, open_status: str,
+                 dismissed_status: str, event: str) -> str:
+    """Dismiss an open flag, with an audit entry ``event`` on its run if it names one:
+    'ok', 'dismissed' (it was) or 'missing'."""
+    flag_key = keys.flag(flag_id)
+    about = [keys.run(run_id), keys.audit(run_id)] if run_id else [flag_key, flag_key]
+    return _DISMISS_FLAG.run(client, [flag_key, *open_indexes, *dismissed_indexes, *about],
+                             [flag_id, moderator, at_ms, note, open_status, dismissed_status, event,
+                              "1" if run_id else ""])

@@ -88,7 +88,7 @@ def create_holder(db: Database, holders: Holders, name: str) -> str:
         index_names(db, holders)
         created = create()
     if not created:
-        raise NameTaken(name)
+        raise NameTaken(name, find_holder(db, holders, name))
     return token
 
 

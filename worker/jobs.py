@@ -9,29 +9,21 @@ is silently dropped (and a worker killed mid-job is ``store.pending``'s
 business).
 """
 
-import functools
 import logging
 
+from redis.exceptions import RedisError
 from rq import get_current_job
 
-from settings import Settings
-from store import Database, load_runs, record_verdicts
+from store import load_runs, record_verdicts
 from store.metrics import count_job_failure
 from store.pending import mark_error, split_pending
 from verification import judge
+from verification.move_timing import TimingLimits
+
+from .flags import flag_timing
+from .process import database, settings
 
 log = logging.getLogger("worker.jobs")
-
-
-@functools.cache
-def _settings() -> Settings:
-    return Settings.from_env()
-
-
-@functools.cache
-def _database() -> Database:
-    """One connection pool per worker process, configured like the API."""
-    return Database.from_settings(_settings())
 
 
 def _worker_name() -> str:
@@ -45,10 +37,13 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
 
     One job verifies one submitted run, or a share of a batch: the runs are
     loaded in one round trip and their verdicts recorded in one more.
+    Then a dealt game's move timing may raise flags for moderators
+    (``worker.flags``), whatever the verdict and however often this runs.
     """
-    db = _database()
+    db = database()
     statuses, verdicts = {}, []
-    for run_id, run in zip(run_ids, load_runs(db, run_ids), strict=True):
+    runs = load_runs(db, run_ids)
+    for run_id, run in zip(run_ids, runs, strict=True):
         if run is None:
             statuses[run_id] = "missing"
         elif run["status"] != "pending":
@@ -62,6 +57,8 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
             log.info("verdict recorded", extra={"run_id": run["id"], "request_id": run.get("request_id", ""),
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
+    flag_timing(db, [run for run in runs if run is not None], TimingLimits.from_settings(settings()),
+                settings().flags_kept)
     return statuses
 
 
@@ -72,9 +69,11 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     failure, never its internals; the worker's log has the traceback under
     the run's request id. A job of several runs (a batch's share) is split
     into one job per run still pending, so one bad run does not take its
-    neighbours down with it.
+    neighbours down with it. A last attempt cut short by Redis (away, or
+    refusing writes) is no fault of the runs: they stay pending, and the
+    sweeper queues them again once nothing runs their job (``store.pending``).
     """
-    db = _database()
+    db = database()
     run_ids = list(job.args)
     count_job_failure(db)
     request_id = (job.meta or {}).get("request_id", "")
@@ -82,6 +81,10 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     if job.retries_left:
         log.warning("verification failed; retrying", exc_info=(exc_type, exc_value, traceback),
                     extra={**context, "retries_left": job.retries_left})
+        return
+    if issubclass(exc_type, RedisError):
+        log.warning("verification cut short by redis; its runs stay pending for the sweeper",
+                    exc_info=(exc_type, exc_value, traceback), extra=context)
         return
     if len(run_ids) > 1:
         log.warning("verification of a batch failed; verifying its runs one by one",

@@ -5,15 +5,24 @@
 still handles failures, timeouts and retries for it.
 
 Each worker also sweeps the pending runs on a timer (``store.pending``), so
-a run whose worker was killed mid-job is queued again within
-``pending_timeout + sweep_interval`` seconds of a worker running — no
-separate process to deploy, and RQ's own abandoned-job detection (minutes)
-is not waited for. The same timer forfeits the dealt games left idle for
-``game_idle`` seconds (R18) and accepts the run of any ended game still
-without one (``store.games``). Every ``archive_interval`` seconds a worker
-also moves old finished runs to the archive (``store.retention``; one
-worker at a time). When Redis goes away the worker waits for it and
-carries on; it never needs a restart.
+a run whose job nothing will run any more (its worker killed or stopped,
+mid-job or just after taking it) is queued again within
+``pending_timeout + sweep_interval`` seconds (a few more when its worker
+was killed mid-job, until the job is past its timeout or the worker silent
+for ``worker_ttl``) — no separate process to deploy, and RQ's own
+abandoned-job detection (every ten minutes) is not waited for. The same
+timer records the death of workers silent for ``worker_ttl`` seconds
+(``store.workers``), forfeits the dealt games left idle for ``game_idle``
+seconds (R18) and accepts the run of any ended game still without one
+(``store.games``). Every ``archive_interval`` seconds a worker also moves
+old finished runs to the archive (``store.retention``; one worker at a
+time).
+
+When Redis goes away, or answers but refuses writes (full, read-only), the
+worker waits for it to take writes again and carries on; it never exits
+for it and never needs a restart. A job cut short meanwhile leaves its run
+pending, for the sweeper. Once it reaches Redis it sets the service's mark
+there (``store.service_mark``), as the API does.
 """
 
 import logging
@@ -22,23 +31,22 @@ import threading
 import time
 
 from redis.exceptions import RedisError
-from rq import SimpleWorker
+from rq import SimpleWorker, worker_registration
+from rq.exceptions import StopRequested
 from sqlalchemy.exc import SQLAlchemyError
 
 from service import json_logs
 from settings import Settings
 from store import Database
+from store.errors import refuses_writes
 from store.games import sweep_games
 from store.pending import sweep
 from store.retention import scheduled_pass
+from store.service_mark import mark_service
 
-REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
+REDIS_WAIT = 1.0  # seconds between attempts while Redis is away or refuses writes
 
 log = logging.getLogger("worker.runner")
-
-
-class VerifyWorker(SimpleWorker):
-    max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
 
 
 def worker_name() -> str:
@@ -47,15 +55,89 @@ def worker_name() -> str:
     return secrets.token_hex(6)
 
 
+def wait_for_writes(db: Database, error: Exception) -> None:
+    """Return once Redis takes writes again (``error``: how it failed: not answering, or refusing a write)."""
+    log.warning("redis refuses writes; waiting" if refuses_writes(error) else "redis unavailable; waiting",
+                extra={"error": str(error).splitlines()[0] if str(error) else type(error).__name__})
+    while True:
+        try:
+            if db.accepts_writes():
+                log.info("redis takes writes again")
+                return
+        except RedisError:
+            pass
+        time.sleep(REDIS_WAIT)
+
+
+class VerifyWorker(SimpleWorker):
+    """RQ's ``SimpleWorker``, beating from a thread of its own and outlasting a Redis that refuses writes.
+
+    RQ beats only between jobs and quits its loop on any Redis error but a
+    lost connection; this worker beats every third of ``worker_ttl``, job
+    or no job (so ``store.workers`` can tell a silent worker from a busy
+    one), and waits out a refused write instead of quitting.
+    """
+
+    max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
+
+    def __init__(self, db: Database, worker_ttl: int):
+        super().__init__([db.queue], connection=db.raw, name=worker_name(), worker_ttl=worker_ttl)
+        self.db = db
+        self.stop_asked = False  # SIGINT or SIGTERM: the work loop's end is the end
+        self._silenced = threading.Event()
+
+    def request_stop(self, signum, frame):
+        self.stop_asked = True
+        super().request_stop(signum, frame)
+
+    def bootstrap(self, *args, **kwargs):
+        super().bootstrap(*args, **kwargs)
+        threading.Thread(target=self._beat, name="heartbeat", daemon=True).start()
+
+    def teardown(self):
+        self._silenced.set()
+        super().teardown()
+
+    def _beat(self) -> None:
+        """Beat, and register again in case a sweeper judged this worker gone while Redis refused the beats."""
+        while not self._silenced.wait(self.worker_ttl / 3):
+            try:
+                with self.connection.pipeline() as pipe:
+                    self.heartbeat(pipeline=pipe)
+                    worker_registration.register(self, pipe)
+                    pipe.execute()
+            except RedisError as error:
+                log.debug("heartbeat not written", extra={"error": str(error).splitlines()[0]})
+
+    def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
+        while True:
+            try:
+                return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+            except RedisError as error:
+                if not refuses_writes(error):
+                    raise
+                wait_for_writes(self.db, error)
+
+    def execute_job(self, job, queue):
+        """Run the job; if Redis fails RQ's own records of it, wait, and leave its run to the sweeper."""
+        try:
+            super().execute_job(job, queue)
+        except RedisError as error:
+            log.warning("job cut short by redis; its run stays pending for the sweeper",
+                        extra={"job_id": job.id, "run_ids": list(job.args)})
+            self.executions.clear()  # RQ could not record its end: it is over all the same
+            wait_for_writes(self.db, error)
+
+
 def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:
     while not stopped.wait(settings.sweep_interval):
         try:
-            sweep(db, settings.pending_timeout)
+            sweep(db, settings.pending_timeout, settings.worker_ttl)
             forfeited, finished = sweep_games(db, settings.game_idle)
             if forfeited or finished:
                 log.info("games swept", extra={"forfeited": forfeited, "finished": finished})
         except RedisError as error:
-            log.warning("sweep skipped: redis unavailable", extra={"error": str(error)})
+            log.warning("sweep skipped: redis unavailable", extra={"error": str(error).splitlines()[0]})
 
 
 def _archive_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:
@@ -70,7 +152,12 @@ def _archive_forever(db: Database, settings: Settings, stopped: threading.Event)
 
 
 def run_worker(settings: Settings, burst: bool = False) -> bool:
-    """Work the queue until stopped (or, with ``burst``, until it is empty)."""
+    """Work the queue until stopped (or, with ``burst``, until it is empty).
+
+    RQ's work loop also ends on a Redis error it does not expect (a
+    timeout, a refused write outside a job): then, unless a stop was asked
+    for, a new worker starts once Redis takes writes again.
+    """
     json_logs.configure(settings.log_level, settings.log_format)
     db = Database.from_settings(settings)
     db.archive.upgrade()
@@ -81,10 +168,16 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
     try:
         while True:
             try:
-                worker = VerifyWorker([db.queue], connection=db.raw, name=worker_name())
-                return worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
+                mark_service(db)
+                worker = VerifyWorker(db, settings.worker_ttl)
+                worked = worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
             except RedisError as error:
-                log.warning("redis unavailable; waiting", extra={"error": str(error)})
-                time.sleep(REDIS_WAIT)
+                wait_for_writes(db, error)
+                continue
+            if burst or worker.stop_asked:
+                return worked
+            wait_for_writes(db, RedisError("RQ's work loop ended (its log says why)"))
+    except StopRequested:  # asked to stop while waiting for Redis
+        return False
     finally:
         stopped.set()

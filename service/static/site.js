@@ -2,6 +2,7 @@
 // signed in on this browser. The sign-up on /play keeps {"name", "token"} under
 // localStorage["scoundrel.player"]; only the (public) name is used here, never sent
 // anywhere but as ?player=<name> to this same page, whose answer fills the [data-you] lines.
+// A chart marks a player's score with their name; in that player's own browser it says "you".
 export const STORAGE_KEY = "scoundrel.player";
 
 function signedIn() {
@@ -27,6 +28,13 @@ async function fillYourLines(name) {
   }
 }
 
+/** Relabel "you" the chart markers of ``name``'s score (names ignore case). */
+function markYours(name) {
+  for (const label of document.querySelectorAll("text.marker-label[data-player]")) {
+    if (label.dataset.player.toLowerCase() === name.toLowerCase()) label.textContent = `you ${label.dataset.score}`;
+  }
+}
+
 /** The navigation's "Signed in as <name>" (linking the player's page), or nothing for null; /play calls it too. */
 export function showSignedIn(name) {
   const badge = document.getElementById("signed-in");
@@ -43,5 +51,5 @@ export function showSignedIn(name) {
 const name = signedIn();
 if (name) {
   showSignedIn(name);
-  fillYourLines(name).catch(() => {});
+  fillYourLines(name).then(() => markYours(name), () => markYours(name));
 }

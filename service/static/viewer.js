@@ -199,10 +199,75 @@ import { cardFace } from "./cards.js";
   }
 
   // A moderator's token, kept for this tab only, shows a dealt game's move times
-  // (and a sealed daily run before its day is over).
+  // and the run's flags (and a sealed daily run before its day is over).
   const TOKEN_KEY = "scoundrel-moderator-token";
   const headers = { Accept: "application/json" };
   if (sessionStorage.getItem(TOKEN_KEY)) headers.Authorization = `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`;
+
+  function flagSummary(flag) {
+    // What was seen, in words: the timing figures against their limit, or who shared an address.
+    const seen = flag.detail;
+    if (flag.reason === "fast_moves") {
+      return `median ${seen.median_ms} ms between moves over ${seen.timed_moves} moves (a person: ${seen.limit_ms} ms or more)`;
+    }
+    if (flag.reason === "steady_rhythm") {
+      return `gaps of ${seen.median_ms} ms that vary by ${Math.round(seen.spread * 100)}% over ${seen.timed_moves} moves (a person: ${Math.round(seen.limit * 100)}% or more)`;
+    }
+    return `${flag.players.join(", ")} started the sealed daily of ${seen.date} from one address`;
+  }
+
+  function flagItem(flag) {
+    const item = document.createElement("li");
+    item.className = `flag ${flag.status}`;
+    item.dataset.flagId = flag.id;
+    const reason = document.createElement("span");
+    reason.className = "flag-reason";
+    reason.textContent = flag.reason;
+    const summary = document.createElement("span");
+    summary.textContent = flagSummary(flag);
+    const state = document.createElement("small");
+    state.className = "muted flag-status";
+    state.textContent = flag.dismissed
+      ? `dismissed by ${flag.dismissed.moderator}${flag.dismissed.note ? `: ${flag.dismissed.note}` : ""}`
+      : `raised ${flag.created_at.slice(0, 19).replace("T", " ")} UTC`;
+    item.append(reason, summary, state);
+    if (flag.status === "open") {
+      const dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.className = "flag-dismiss";
+      dismiss.textContent = "Dismiss";
+      dismiss.addEventListener("click", () => {
+        dismiss.disabled = true;
+        fetch(`${document.body.dataset.flagsUrl}/${flag.id}/dismiss`, {
+          method: "POST",
+          headers: { ...headers, "Content-Type": "application/json" },
+          body: "{}",
+        })
+          .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
+          .then((dismissed) => item.replaceWith(flagItem(dismissed)))
+          .catch((error) => {
+            state.textContent = `could not dismiss (${error.message})`;
+            dismiss.disabled = false;
+          });
+      });
+      item.appendChild(dismiss);
+    }
+    return item;
+  }
+
+  function showFlags() {
+    // The run's flags, for a moderator only: the API answers anyone else 401 or 403, and nothing is shown.
+    const url = `${document.body.dataset.flagsUrl}?run_id=${encodeURIComponent(document.body.dataset.runId)}&limit=100`;
+    return fetch(url, { headers })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((page) => {
+        if (!page) return;
+        $("flag-list").replaceChildren(...page.entries.map(flagItem));
+        $("flags-none").hidden = page.entries.length > 0;
+        $("flags").hidden = false;
+      })
+      .catch(() => {});
+  }
   $("moderator").addEventListener("submit", (event) => {
     event.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, $("moderator-token").value.trim());
@@ -211,6 +276,7 @@ import { cardFace } from "./cards.js";
 
   fetch(document.body.dataset.replayUrl, { headers })
     .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
+    .then((data) => (headers.Authorization ? showFlags().then(() => data) : data))
     .then(start)
     .catch((error) => {
       $("loading").textContent = `The replay could not be loaded (${error.message}).`;

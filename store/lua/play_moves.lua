@@ -1,10 +1,12 @@
 -- KEYS: game, games-playing, games-ending, the player's games in play, the
 -- closed sealed days, the day's sealed games in play (the game's own key
--- for a free game).
+-- for a free game), metrics, move latency.
 -- ARGV: game id, the number of moves the caller judged the game at, the new
 -- moves (one character each), the time (ms), the status after them, the
 -- lifetime (s) of an ended game, the game's slot, the sealed daily's date
--- and the time (ms) its day closes ("" for a free game).
+-- and the time (ms) its day closes ("" for a free game), then the
+-- request's latency bucket and latency (seconds), or "" and "" for a
+-- change no move request made.
 -- The compare-and-set of a move: the moves are appended only if the game is
 -- still played with exactly that many moves (so of two racing requests one
 -- applies, the other gets {'moved', count}); {'over', status} once it has
@@ -17,7 +19,9 @@
 -- is kept in fields log0, log1, … of at most 64 bytes each: a longer value
 -- would turn the whole hash from Redis's compact encoding into a hashtable,
 -- about twice the memory (``hash-max-listpack-value``).
--- A game that ends leaves games-playing for games-ending and expires later.
+-- A game that ends leaves games-playing for games-ending (and its slot in
+-- the player's games in play) and expires later; it is counted by its
+-- status (games:ended:<status>), and a move request by its latency.
 local CHUNK = 64
 local game = redis.call('HMGET', KEYS[1], 'status', 'count', 'last_ms', 'chunks')
 if not game[1] then
@@ -63,6 +67,12 @@ else
   end
   redis.call('HSET', KEYS[1], 'ended_ms', ARGV[4])
   redis.call('EXPIRE', KEYS[1], ARGV[6])
+  redis.call('HINCRBY', KEYS[7], 'games:ended:' .. ARGV[5], 1)
+end
+if ARGV[10] ~= '' then
+  redis.call('HINCRBY', KEYS[8], ARGV[10], 1)
+  redis.call('HINCRBY', KEYS[8], 'count', 1)
+  redis.call('HINCRBYFLOAT', KEYS[8], 'sum', ARGV[11])
 end
 if refused then
   return {'closed'}

@@ -1,7 +1,8 @@
 -- KEYS: game, games-playing, the player's games in play (slot → id), the
 -- player's sealed daily game of the day, the player's next deal, the closed
 -- sealed days, the day's sealed games in play (the game's own key where a
--- free game has none of the sealed keys, and a sealed game no next deal).
+-- free game has none of the sealed keys, and a sealed game no next deal),
+-- metrics.
 -- ARGV: game id, creation time (ms), the game's slot (its variant, or
 -- "daily:<date>"), "1" for a sealed daily game, that key's lifetime (s),
 -- the sealed daily's date, the server seed of the player's next deal the
@@ -12,7 +13,7 @@
 -- next deal is still the one it was dealt from ({'redeal'}: another start
 -- took it; it is taken here, so a new one is drawn). A sealed daily game
 -- only if its day is not closed ({'closed'}) and the player has none that
--- day ({'existing', id}).
+-- day ({'existing', id}). A new game is counted (games:started).
 if ARGV[4] == '1' then
   if redis.call('SISMEMBER', KEYS[6], ARGV[6]) == 1 then
     return {'closed'}
@@ -38,4 +39,5 @@ for i = 8, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[3], ARGV[1])
+redis.call('HINCRBY', KEYS[9], 'games:started', 1)
 return {'new'}

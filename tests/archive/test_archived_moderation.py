@@ -14,7 +14,7 @@ import pytest
 from store import keys
 from store.runs import load_run
 from tests.audit.conftest import bearer, cli, submit_final
-from tests.support.games import games_by_score
+from tests.support.games import games_by_score, play_at_machine_speed
 
 from .conftest import archive_now, snapshot
 
@@ -108,3 +108,29 @@ def test_a_run_brought_back_stays_hot_for_the_hot_days(stack, db, dan, moderator
         db.redis.zadd(keys.player_runs("dan"), {low_id: int(load_run(db, low_id)["submitted_ms"])})
         [(_, oldest)] = db.redis.zrange(keys.player_runs("dan"), 0, 0, withscores=True)
         db.redis.zadd(keys.run_players(), {"dan": oldest})
+
+
+def test_a_flag_of_an_archived_run_still_resolves_and_dismissing_it_brings_the_run_back(stack, db, moderator):
+    """A bot-speed dealt game, flagged, then voided (so it holds no place) and archived: its flags
+    still list it and link a replay that answers; dismissing one is logged on the run, back in Redis."""
+    game, token = play_at_machine_speed(stack)
+    run_id = game["run_id"]
+    deadline = time.monotonic() + 20
+    while not stack.get("/v1/flags", params={"run_id": run_id}, headers=bearer(moderator)).json()["entries"]:
+        assert time.monotonic() < deadline, "the bot-speed game was not flagged"
+        time.sleep(0.05)
+    dispute = stack.post(f"/v1/runs/{run_id}/disputes", json={"reason": "a bot"}, headers=bearer(token)).json()
+    stack.post(f"/v1/disputes/{dispute['id']}/resolve", json={"decision": "void"}, headers=bearer(moderator))
+    archive_now(stack)
+    assert load_run(db, run_id) is None and run_id in db.archive.load([run_id])
+
+    [fast] = [flag for flag in stack.get("/v1/flags", params={"run_id": run_id}, headers=bearer(moderator))
+              .json()["entries"] if flag["reason"] == "fast_moves"]
+    assert stack.get(fast["replay"]).status_code == 200
+    assert stack.get(f"/v1/runs/{run_id}/replay", headers=bearer(moderator)).status_code == 200
+    dismissed = stack.post(f"/v1/flags/{fast['id']}/dismiss", json={}, headers=bearer(moderator))
+    assert dismissed.status_code == 200 and dismissed.json()["status"] == "dismissed"
+    assert back_in_redis(db, run_id)
+    last = stack.get(f"/v1/runs/{run_id}/audit-log", headers=bearer(moderator)).json()["entries"][-1]
+    assert (last["event"], last["detail"]) == ("flag_dismissed", {"flag": fast["id"], "reason": "fast_moves"})
+    assert stack.get(f"/v1/runs/{run_id}").json()["status"] == "void"  # the flag changed nothing of the verdict

@@ -13,9 +13,10 @@ import pytest
 import scoundrel
 from store import keys
 from store.archive import ArchivedRun
+from store.packing import LADDER_GAMES
 from store.runs import load_run
 from tests.audit.conftest import bearer, cli, submit_final
-from tests.support.games import games_by_score
+from tests.support.games import accept_dealt, games_by_score, legal_games
 
 from .conftest import archive_now, snapshot
 
@@ -140,3 +141,32 @@ def test_a_run_holding_its_seed_boards_place_stays_hot(stack, db):
     archive_now(stack)
     assert load_run(db, best["id"]) is not None and load_run(db, other["id"]) is not None
     assert not archived(db, other["id"])
+
+
+@pytest.fixture(scope="module")
+def dan(stack, db):
+    """dan's dealt games, three more than the ladder's window holds, then a retention pass: the oldest
+    games (but the best, the dealt board's place) leave Redis and still count in dan's ladder games."""
+    stack.register("dan")
+    played = [accept_dealt(stack, "dan", game) for game in legal_games(LADDER_GAMES + 3)]
+    assert {run["status"] for run in played} == {"verified"}
+    archive_now(stack)
+    return played
+
+
+def test_archived_dealt_games_still_count_on_the_ladder_and_check_passes(stack, db, dan):
+    gone = [run["id"] for run in dan if archived(db, run["id"])]
+    assert len(gone) >= 2 and all(load_run(db, run_id) is None for run_id in gone)
+    assert stack.get("/v1/leaderboards/dealt/classic/ladder/players/dan").json()["games"] == len(dan)
+    checked = cli(stack, "check")
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_check_still_reports_a_ladder_count_the_runs_do_not_give(stack, db, dan):
+    db.redis.hincrby(keys.ladder_games("classic"), "dan", 1)
+    try:
+        checked = cli(stack, "check")
+        assert checked.returncode == 1
+        assert f"dan counts {len(dan) + 1} games, the runs give {len(dan)}" in checked.stderr
+    finally:
+        db.redis.hincrby(keys.ladder_games("classic"), "dan", -1)

@@ -5,6 +5,7 @@ Headless Chromium (tests/support/browser.py). Screenshots go to
 """
 
 import random
+import time
 
 import pytest
 
@@ -19,6 +20,7 @@ from tests.support.browser import (
     scrolls_sideways,
     serious_violations,
 )
+from tests.support.games import play_at_machine_speed
 
 from .conftest import submit_final
 
@@ -184,6 +186,7 @@ def test_an_unknown_run_gets_a_404_page(stack, page):
     assert response.status == 404
     assert "No run" in page.inner_text("#missing h1")
     assert response.headers["content-type"].startswith("text/html")
+    assert response.headers["cache-control"] == "no-store"  # a refusal, as the other pages' are
 
 
 def test_the_viewer_page_is_revalidated_before_reuse(stack, won):
@@ -211,3 +214,36 @@ def test_a_moderator_sees_the_server_time_of_each_move_of_a_dealt_game(stack, pa
     times = page.eval_on_selector_all("#moves .move-time", "times => times.map(t => t.title)")
     replay = stack.get(f"/v1/runs/{game['run_id']}/replay", headers={"Authorization": f"Bearer {moderator}"}).json()
     assert times == replay["move_times"] and len(times) == len(game["moves"])
+
+
+def test_a_moderator_sees_a_run_s_flags_on_the_viewer_and_dismisses_one(stack, page, moderator):
+    game, _ = play_at_machine_speed(stack)
+    run = stack.get(f"/v1/runs/{game['run_id']}").json()
+    auth = {"Authorization": f"Bearer {moderator}"}
+    deadline = time.monotonic() + 20
+    while not (listed := stack.get("/v1/flags", params={"run_id": run["id"]}, headers=auth).json()["entries"]):
+        assert time.monotonic() < deadline, "the bot-speed game was not flagged"
+        time.sleep(0.05)
+    assert "fast_moves" in [flag["reason"] for flag in listed]
+
+    open_viewer(stack, page, run["id"])
+    assert page.is_hidden("#flags")  # not a moderator yet: nothing of the flags is shown
+    page.fill("#moderator-token", moderator)
+    page.click("#moderator-show")
+    page.wait_for_selector("body[data-ready='true']", timeout=10_000)
+    shown_reasons = page.eval_on_selector_all("#flag-list .flag-reason", "reasons => reasons.map(r => r.textContent)")
+    assert shown_reasons == [flag["reason"] for flag in listed]
+    fast = next(flag for flag in listed if flag["reason"] == "fast_moves")
+    item = f"#flag-list li[data-flag-id='{fast['id']}']"
+    assert f"over {fast['detail']['timed_moves']} moves" in page.inner_text(item)
+    assert serious_violations(page) == []
+    screenshot(page, "viewer-flags")
+
+    page.click(f"{item} .flag-dismiss")
+    page.wait_for_selector(f"#flag-list li.dismissed[data-flag-id='{fast['id']}']", timeout=10_000)
+    assert "dismissed by mia" in page.inner_text(item)
+    [after] = [flag for flag in stack.get("/v1/flags", params={"run_id": run["id"]}, headers=auth).json()["entries"]
+               if flag["id"] == fast["id"]]
+    assert after["status"] == "dismissed" and after["dismissed"]["moderator"] == "mia"
+    page.set_viewport_size({"width": 375, "height": 900})
+    assert not scrolls_sideways(page)

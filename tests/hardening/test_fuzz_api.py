@@ -83,6 +83,7 @@ JSON_ENDPOINTS = {  # every operation that reads a JSON body, and the token it n
     "/v1/runs/batch": "player",
     "/v1/runs/{run_id}/disputes": "player",
     "/v1/disputes/{dispute_id}/resolve": "moderator",
+    "/v1/flags/{flag_id}/dismiss": "moderator",
     "/v1/games": "player",
     "/v1/games/{game_id}/moves": "player",
     "/v1/games/{game_id}/forfeit": "player",
@@ -108,7 +109,7 @@ def spec(fuzzed_stack):
 def _post_raw(stack, path: str, body: str, token: str | None):
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
     return stack.post(path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
-                      .replace("{game_id}", "no-such-game"),
+                      .replace("{game_id}", "no-such-game").replace("{flag_id}", "no-such-flag"),
                       data=body.encode(), headers=headers)
 
 
@@ -149,7 +150,7 @@ def integer_queries(fuzzed_stack, spec, tokens):
             for placeholder, value in filled.items():
                 path = path.replace(placeholder, value)
             moderator = {"Authorization": f"Bearer {tokens['moderator']}"}
-            found.append((path, integers, moderator if path == "/v1/disputes" else {}))
+            found.append((path, integers, moderator if path in ("/v1/disputes", "/v1/flags") else {}))
     return found
 
 
@@ -167,7 +168,8 @@ def test_every_integer_query_parameter_is_bounded_in_the_openapi_document(spec):
 def test_an_offset_out_of_bounds_is_a_422_naming_it_on_every_paged_listing(fuzzed_stack, integer_queries, value):
     paged = [(path, headers) for path, integers, headers in integer_queries
              if "offset" in {parameter["name"] for parameter in integers}]
-    assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "seeds", "disputes"}
+    assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "seeds", "disputes",
+                                                               "flags"}
     for path, headers in paged:
         answer = fuzzed_stack.get(path, params={"offset": value}, headers=headers)
         assert answer.status_code == 422, (path, answer.text)

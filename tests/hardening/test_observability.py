@@ -1,10 +1,12 @@
-"""/metrics in Prometheus' format, counting what every process did; one
+"""/metrics in Prometheus' format, counting what every process did (dealt
+games too: started, in play, ended by outcome, forfeited idle, move latency); one
 JSON log line per event, with the request id following a run into its job;
 short readable lines instead when a person watches a terminal."""
 
 import json
 import os
 import pty
+import random
 import re
 import select
 import subprocess
@@ -17,13 +19,18 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from cli.redis_server import free_port
+from tests.games.table import Table
 from tests.support.games import legal_games
 from tests.support.stack import Stack
+
+GAME_IDLE = 3.0  # seconds: the sweeper forfeits a game left this long without a move
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("observed"), workers=2, env={"SCOUNDREL_API_WORKERS": "2"}).start()
+    running = Stack(tmp_path_factory.mktemp("observed"), workers=2, env={
+        "SCOUNDREL_API_WORKERS": "2", "SCOUNDREL_GAME_IDLE": str(GAME_IDLE), "SCOUNDREL_SWEEP_INTERVAL": "0.3",
+    }).start()
     yield running
     running.stop()
 
@@ -50,6 +57,56 @@ def test_metrics_count_submissions_verdicts_and_latency_across_processes(stack):
     assert samples[("scoundrel_verdicts_total", (("code", ""), ("status", "verified")))] == 4
     assert samples[("scoundrel_verification_latency_seconds_count", ())] >= 4
     assert ("scoundrel_queue_depth", ()) in samples and ("scoundrel_failed_jobs", ()) in samples
+
+
+def _moves_stored(table: Table) -> int:
+    """The move requests of a game that stored moves (a refused batch stores none)."""
+    return sum(1 for exchange in table.exchanges
+               if exchange.status == 200 and exchange.moves_after > exchange.moves_before)
+
+
+def test_metrics_count_dealt_games_from_start_to_end_in_every_process(stack):
+    before = _samples(stack)
+
+    def grown(samples, name, *labels):
+        key = (name, tuple(sorted(labels)))
+        return samples.get(key, 0) - before.get(key, 0)
+
+    _, token = stack.register()
+    finished = [Table(stack, token, random.Random(seed)) for seed in range(3)]
+    for table in finished:
+        table.start()
+        table.play_to_the_end()
+    forfeited = Table(stack, token, random.Random(3))
+    forfeited.start()
+    assert stack.post(f"/v1/games/{forfeited.game['id']}/forfeit", json={},
+                      headers=forfeited.auth).status_code == 200
+    idle = Table(stack, token, random.Random(4))
+    idle.start()
+    idle.step()
+
+    for _ in range(2):  # two API processes: either answers for the whole service
+        samples = _samples(stack)
+        assert grown(samples, "scoundrel_games_started_total") == 5
+        assert samples[("scoundrel_games_in_play", ())] == 1  # Redis' count: the idle game, not yet forfeited
+    outcomes = [table.game["status"] for table in finished]
+    for outcome in ("won", "lost"):
+        assert grown(samples, "scoundrel_games_ended_total", ("outcome", outcome)) == outcomes.count(outcome)
+    assert grown(samples, "scoundrel_games_ended_total", ("outcome", "forfeit")) == 1
+    moves = sum(_moves_stored(table) for table in [*finished, idle])
+    assert grown(samples, "scoundrel_move_latency_seconds_count") == moves
+    assert grown(samples, "scoundrel_move_latency_seconds_bucket", ("le", "+Inf")) == moves
+    assert 0 < grown(samples, "scoundrel_move_latency_seconds_sum") < moves * 2.5
+
+    deadline = time.monotonic() + GAME_IDLE + 10
+    while idle.reload()["status"] == "playing":
+        assert time.monotonic() < deadline, "the idle game was never forfeited"
+        time.sleep(0.2)
+    samples = _samples(stack)
+    assert samples[("scoundrel_games_in_play", ())] == 0
+    assert grown(samples, "scoundrel_games_forfeited_idle_total") == 1
+    assert grown(samples, "scoundrel_games_ended_total", ("outcome", "forfeit")) == 2
+    assert samples[("scoundrel_workers", ())] == 2
 
 
 def test_a_request_id_follows_a_run_into_its_job(stack):

@@ -1,14 +1,20 @@
 """Redis going away: the API answers 503 with Retry-After within 2 seconds,
 /v1/health says so, and when Redis is back (same port, from its AOF) the
-API and the workers carry on without a restart, with nothing lost."""
+API and the workers carry on without a restart, with nothing lost. Redis
+full (``maxmemory`` under ``noeviction``): every write is the same 503,
+health says so, and the workers wait it out and finish their backlog."""
 
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
+import redis
+from rq import Worker
 
 from service.errors import RETRY_AFTER_SECONDS
-from tests.support.games import legal_games, scoundrel_check
+from tests.support.games import legal_games, moderator_token, scoundrel_check
 from tests.support.stack import Stack
 
 BUDGET = 2.0  # seconds an answer may take while Redis is down
@@ -16,7 +22,9 @@ BUDGET = 2.0  # seconds an answer may take while Redis is down
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("redis-faults"), workers=2).start()
+    running = Stack(tmp_path_factory.mktemp("redis-faults"), workers=2, env={
+        "SCOUNDREL_PENDING_TIMEOUT": "3", "SCOUNDREL_SWEEP_INTERVAL": "0.5", "SCOUNDREL_WORKER_TTL": "3",
+    }).start()
     yield running
     running.stop()
 
@@ -94,3 +102,77 @@ def test_a_redis_restart_keeps_every_run_verdict_and_board_entry(stack):
     stack.start_redis()
     assert _snapshot(stack, run_ids, player) == before
     assert scoundrel_check(stack).returncode == 0
+
+
+def _refused(response, page: bool = False) -> None:
+    """A 503 with Retry-After, in the error shape (a page: as a page)."""
+    assert response.status_code == 503, (response.request.method, response.url, response.status_code,
+                                         response.text[:300])
+    assert response.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)
+    if page:
+        assert response.headers["Content-Type"].startswith("text/html")
+        return
+    body = response.json()
+    assert body["code"] == 503 and body["status"] == "Service Unavailable" and body["message"], body
+
+
+def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
+    player, token = stack.register()
+    auth = {"Authorization": f"Bearer {token}"}
+    moderator = {"Authorization": f"Bearer {moderator_token(stack, 'oom-moderator')}"}
+    games = legal_games(22)
+    verified = stack.submit(token, games[0]).json()["id"]
+    assert stack.wait_final(verified)["status"] == "verified"
+    dispute = stack.post(f"/v1/runs/{verified}/disputes", json={"reason": "too good"}, headers=auth).json()["id"]
+    dealt = stack.post("/v1/games", json={"variant": "classic"}, headers=auth).json()
+
+    db = stack.database()
+    workers = {worker.name for worker in Worker.all(queue=db.queue)}
+    for worker in stack.workers:  # a backlog the workers are in the middle of when Redis fills up
+        worker.send_signal(signal.SIGSTOP)
+    backlog = [stack.submit(token, game).json()["id"] for game in games[1:21]]
+    store = redis.Redis.from_url(stack.redis.url)
+    store.config_set("maxmemory-policy", "noeviction")
+    store.config_set("maxmemory", 1)
+    try:
+        for worker in stack.workers:
+            worker.send_signal(signal.SIGCONT)
+        _refused(stack.submit(token, games[21]))
+        _refused(stack.post("/v1/runs/batch", json={"runs": [games[21]]}, headers=auth))
+        _refused(stack.post(f"/v1/games/{dealt['id']}/moves", json={"moves": [dealt["legal_moves"][0]]},
+                            headers=auth))
+        _refused(stack.post(f"/v1/games/{dealt['id']}/forfeit", json={}, headers=auth))
+        _refused(stack.post("/v1/games", json={"variant": "classic"}, headers=auth))
+        _refused(stack.post("/v1/players", json={"name": "oom-newcomer"}))
+        _refused(stack.post(f"/v1/disputes/{dispute}/resolve", json={"decision": "void"}, headers=moderator))
+        _refused(stack.get("/daily"), page=True)  # the sealed daily's secret is made on first use: a write
+        command = subprocess.run([sys.executable, "-m", "cli.main", "moderator", "add", "oom-operator"],
+                                 env=stack.env(), capture_output=True, text=True, timeout=60)
+        assert command.returncode == 1 and "Traceback" not in command.stderr, command.stderr
+        assert len(command.stderr.strip().splitlines()) == 1 and "refuses writes" in command.stderr
+        health = stack.get("/v1/health")
+        assert health.status_code == 503 and health.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)
+        assert health.json()["status"] != "ok" and health.json()["redis"] == "refusing_writes"
+        assert stack.get(f"/v1/runs/{verified}").status_code == 200  # reads go on
+        assert stack.get("/v1/daily").status_code == 200
+        time.sleep(4)  # the workers run into it, and wait
+        assert all(worker.poll() is None for worker in stack.workers), "a worker exited"
+    finally:
+        store.config_set("maxmemory", 0)
+
+    assert stack.get("/v1/health").json()["status"] == "ok"
+    for run_id in backlog:
+        assert stack.wait_final(run_id, timeout=30)["status"] == "verified"
+    assert all(worker.poll() is None for worker in stack.workers), "a worker needed a restart"
+    # the same RQ workers: none quit its work loop (RQ's does on a refused write) to be replaced
+    deadline = time.monotonic() + 3  # one the sweeper judged gone while its beats were refused registers again
+    while {worker.name for worker in Worker.all(queue=db.queue)} != workers:
+        assert time.monotonic() < deadline, (Worker.all(queue=db.queue), workers)
+        time.sleep(0.2)
+    listed = stack.get(f"/v1/players/{player}/runs", params={"limit": 100}).json()
+    assert sorted(run["id"] for run in listed["runs"]) == sorted([verified, *backlog])  # nothing refused was kept
+    assert stack.get(f"/v1/games/{dealt['id']}", headers=auth).json()["moves"] == []
+    assert stack.post("/v1/players", json={"name": "oom-newcomer"}).status_code == 201
+    assert scoundrel_check(stack).returncode == 0
+    db.close()
+

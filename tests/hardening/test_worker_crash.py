@@ -1,26 +1,83 @@
-"""A worker killed mid-job loses nothing: once a worker runs again, every
-affected run reaches a final status within 30 seconds.
+"""A worker killed or stopped loses nothing: once a worker runs again, every
+affected run reaches a final status within moments, verified once.
 
 Each job sleeps first (``Stack(job_delay=…)``, a test-only worker) so the kill
 lands while a run is being verified; the sweeper re-queues what the dead
-worker held, without waiting for RQ's own abandoned-job detection.
+worker held, without waiting for RQ's own abandoned-job detection. A worker
+stopped (SIGSTOP) while it waits for a job takes the next one from the
+queue into RQ's intermediate list and never starts it: the job still says
+``queued``, and only the sweeper's asking where it is rescues it.
 """
 
+import signal
 import time
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from rq import Worker
+from rq.job import Job
 
+from store import keys
+from store.pending import TRANSIT_SECONDS, oldest_pending, sweep
+from store.workers import live_workers, roll_call
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.stack import Stack
+
+PENDING_TIMEOUT, SWEEP_INTERVAL, WORKER_TTL = 4.0, 0.5, 3
 
 
 @pytest.fixture(scope="module")
 def slow_stack(tmp_path_factory):
     running = Stack(tmp_path_factory.mktemp("crash"), workers=1, job_delay=1.5, env={
-        "SCOUNDREL_JOB_TIMEOUT": "3", "SCOUNDREL_PENDING_TIMEOUT": "4", "SCOUNDREL_SWEEP_INTERVAL": "0.5",
+        "SCOUNDREL_JOB_TIMEOUT": "3", "SCOUNDREL_PENDING_TIMEOUT": str(PENDING_TIMEOUT),
+        "SCOUNDREL_SWEEP_INTERVAL": str(SWEEP_INTERVAL), "SCOUNDREL_WORKER_TTL": str(WORKER_TTL),
     }).start()
     yield running
     running.stop()
+
+
+@pytest.fixture(scope="module")
+def db(slow_stack):
+    database = slow_stack.database()
+    yield database
+    database.close()
+
+
+def _metric(stack, name: str) -> float:
+    return next(sample.value for family in text_string_to_metric_families(stack.get("/metrics").text)
+                for sample in family.samples if sample.name == name and not sample.labels)
+
+
+def _verdicts(stack) -> float:
+    return sum(sample.value for family in text_string_to_metric_families(stack.get("/metrics").text)
+               for sample in family.samples if sample.name == "scoundrel_verdicts_total")
+
+
+def _only_worker(stack):
+    alive = [worker for worker in stack.workers if worker.poll() is None]
+    assert len(alive) == 1
+    return alive[0]
+
+
+def _registered(db) -> dict[int, str]:
+    """pid → name of each worker RQ lists on the queue."""
+    return {worker.pid: worker.name for worker in Worker.all(queue=db.queue)}
+
+
+def _stranded(stack, db, token, games) -> tuple[str, str]:
+    """SIGSTOP the only worker while it waits and submit: ``(run id, job id)`` of a run whose job the
+    stopped worker took into RQ's intermediate list (tried again if it was between two waits)."""
+    worker = _only_worker(stack)
+    for game in games:
+        worker.send_signal(signal.SIGSTOP)
+        run_id = stack.submit(token, game).json()["id"]
+        job_id = db.redis.hget(keys.run(run_id), "job")
+        time.sleep(0.2)
+        if job_id in db.queue.intermediate_queue.get_job_ids():
+            return run_id, job_id
+        worker.send_signal(signal.SIGCONT)
+        stack.wait_final(run_id)
+    raise AssertionError("the stopped worker never took a job")
 
 
 def test_a_worker_killed_mid_job_loses_no_run(slow_stack):
@@ -41,6 +98,94 @@ def test_a_worker_killed_mid_job_loses_no_run(slow_stack):
 
 
 def test_the_sweeper_counts_its_requeues(slow_stack):
-    metrics = slow_stack.get("/metrics").text
-    line = next(line for line in metrics.splitlines() if line.startswith("scoundrel_requeues_total"))
-    assert float(line.split()[-1]) >= 1
+    assert _metric(slow_stack, "scoundrel_requeues_total") >= 1
+
+
+def test_a_worker_killed_just_after_taking_a_job_strands_no_run(slow_stack, db):
+    """SIGSTOP the only worker, submit, SIGKILL it, start another: verified within the sweeper's
+    interval (not RQ's ten minutes), its age shown honestly meanwhile, verified and placed once."""
+    player, token = slow_stack.register()
+    verdicts = _verdicts(slow_stack)
+    run_id, job_id = _stranded(slow_stack, db, token, legal_games(8)[3:])
+    submitted = time.monotonic()
+    assert Job.fetch(job_id, connection=db.raw).get_status() == "queued"  # the status that lies
+    slow_stack.kill_worker(slow_stack.workers.index(_only_worker(slow_stack)))
+    slow_stack.start_worker()
+
+    time.sleep(max(0.0, PENDING_TIMEOUT - 1 - (time.monotonic() - submitted)))
+    assert slow_stack.get(f"/v1/runs/{run_id}").json()["status"] == "pending"
+    assert _metric(slow_stack, "scoundrel_oldest_pending_seconds") >= time.monotonic() - submitted - 0.5
+
+    run = slow_stack.wait_final(run_id, timeout=30)
+    waited = time.monotonic() - submitted
+    assert run["status"] == "verified"
+    assert waited < PENDING_TIMEOUT + 2 * SWEEP_INTERVAL + TRANSIT_SECONDS + 1.5 + 2  # + the job's delay, slack
+    assert job_id not in db.queue.intermediate_queue.get_job_ids()
+    time.sleep(2)  # any second run of the job would have landed
+    log = slow_stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"]
+    assert [entry["event"] for entry in log].count("verified") == 1
+    assert _verdicts(slow_stack) == verdicts + 1
+    board = slow_stack.get("/v1/leaderboards/classic", params={"limit": 100}).json()["entries"]
+    assert [entry["run_id"] for entry in board if entry["player"] == player] == [run_id]
+
+
+def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(slow_stack, db):
+    """The sweeper itself, run by hand while the only worker is stopped: a job waiting in the queue is
+    left alone with its time unchanged; one the stopped worker took is re-queued, once."""
+    _, token = slow_stack.register()
+    taken_run, taken_job = _stranded(slow_stack, db, token, legal_games(14)[8:])
+    waiting_run = slow_stack.submit(token, legal_games(15)[14]).json()["id"]
+    queued_at = {run_id: db.redis.zscore(keys.pending_runs(), run_id) for run_id in (taken_run, waiting_run)}
+    deadline = time.monotonic() + 15
+    while db.redis.exists(keys.sweep_lock()):  # stopped mid-sweep: its lock lapses
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    try:
+        assert sweep(db, 0, WORKER_TTL) == 0  # the taken job was seen in transit just now
+        assert sweep(db, 0, WORKER_TTL) == 0
+        assert {run_id: db.redis.zscore(keys.pending_runs(), run_id) for run_id in queued_at} == queued_at
+        assert oldest_pending(db) == (taken_run, int(queued_at[taken_run]))
+        time.sleep(TRANSIT_SECONDS + 0.1)
+        assert sweep(db, 0, WORKER_TTL) == 1
+        assert db.redis.zscore(keys.pending_runs(), waiting_run) == queued_at[waiting_run]
+        assert db.redis.hget(keys.run(taken_run), "job") != taken_job
+        assert not Job.exists(taken_job, connection=db.raw)
+        assert sweep(db, 0, WORKER_TTL) == 0  # in the queue now: a backlog
+    finally:
+        slow_stack.kill_worker(slow_stack.workers.index(_only_worker(slow_stack)))
+        slow_stack.start_worker()
+    assert slow_stack.wait_final(taken_run, timeout=20)["status"] == "verified"
+    assert slow_stack.wait_final(waiting_run, timeout=20)["status"] == "verified"
+
+
+def test_a_killed_worker_leaves_rqs_registry(slow_stack, db):
+    """RQ alone keeps a SIGKILLed worker listed until its key expires, minutes later; the sweeper
+    unregisters it once it has been silent for SCOUNDREL_WORKER_TTL seconds."""
+    doomed = slow_stack.start_worker()
+    deadline = time.monotonic() + 20
+    while doomed.pid not in _registered(db):
+        assert time.monotonic() < deadline, "the new worker never registered"
+        time.sleep(0.1)
+    name = _registered(db)[doomed.pid]
+    survivor = next(pid for pid in _registered(db) if pid != doomed.pid)
+    slow_stack.kill_worker(slow_stack.workers.index(doomed))
+    killed = time.monotonic()
+    assert name in _registered(db).values()  # nothing has judged it yet
+    while name in _registered(db).values():
+        assert time.monotonic() - killed < WORKER_TTL + 2 * SWEEP_INTERVAL + 2, "the dead worker stayed registered"
+        time.sleep(0.1)
+    assert name not in {worker.name for worker in Worker.all(connection=db.raw)}  # rq:workers, all queues
+    assert survivor in _registered(db)
+    assert _metric(slow_stack, "scoundrel_workers") == 1
+
+
+def test_reading_the_worker_registry_keeps_the_stores_timeouts(slow_stack):
+    """RQ's Worker lengthens its connection's socket timeout to minutes; the sweeper and /metrics read
+    the registry over the store's own connection, whose requests must still give up in seconds."""
+    db = slow_stack.database()
+    try:
+        assert live_workers(db, WORKER_TTL) == 1 and len(roll_call(db, WORKER_TTL)) == 1
+        for client in (db.raw, db.redis):
+            assert client.connection_pool.connection_kwargs["socket_timeout"] == 0.75
+    finally:
+        db.close()

@@ -124,7 +124,8 @@ def test_a_players_line_says_how_many_they_beat(stack, scene, static):
     line = static.inner_text("#you").replace("\xa0", " ")
     assert f"ada scored {number(ada['score'])}: better than {below * 100 // len(entries)} % of " \
            f"{len(entries)} players (rank {ada['rank']}" in line
-    assert static.locator("svg.histogram text.marker-mine").text_content() == f"you {number(ada['score'])}"
+    # the server knows not who reads: the marker names the player looked up
+    assert static.locator("svg.histogram text.marker-mine").text_content() == f"ada {number(ada['score'])}"
     page_of_ada = math.ceil(ada["rank"] / 50)
     assert static.locator("#you a", has_text="on the board").get_attribute("href") == \
         f"/boards/classic?page={page_of_ada}&player=ada#place-{ada['rank']}"
@@ -296,20 +297,48 @@ def test_each_page_fits_the_width_with_no_serious_accessibility_violation(stack,
     assert problems == []
 
 
-def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, scene, browser):
+def signed_in(browser, name: str):
+    """A browser context whose /play sign-up holds ``name``, a page in it and its console problems."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(f"localStorage.setItem({STORAGE_KEY!r}, JSON.stringify({{name: 'ada', token: 'x'}}))")
+    context.add_init_script(f"localStorage.setItem({STORAGE_KEY!r}, JSON.stringify({{name: {name!r}, token: 'x'}}))")
     page = context.new_page()
-    problems = console_problems(page)
+    return context, page, console_problems(page)
+
+
+def classic_score(stack, player: str) -> str:
+    """The player's score on the classic board, as the chart prints it."""
+    return number(next(entry for entry in everyone(stack, "/v1/leaderboards/classic")
+                       if entry["player"] == player)["score"])
+
+
+MARKED_YOU = "document.querySelector('svg.histogram text.marker-mine').textContent.startsWith('you')"
+
+
+def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, scene, browser):
+    context, page, problems = signed_in(browser, "ada")
     page.goto(stack.url("/boards/classic"))
     page.wait_for_selector("#you strong")
     assert page.inner_text("#you").startswith("ada scored")
     assert page.locator("svg.histogram text.marker-mine").count() == 1
+    page.wait_for_function(MARKED_YOU)
+    assert page.text_content("svg.histogram text.marker-mine") == f"you {classic_score(stack, 'ada')}"
+    page.goto(stack.url("/boards/classic?player=ADA"))  # looking herself up, in any case
+    page.wait_for_function(MARKED_YOU)
     assert page.inner_text("#signed-in") == "Signed in as ada"
     page.goto(stack.url("/daily"))
     page.wait_for_selector("#you-1 strong")
     assert page.inner_text("#you-1").startswith("ada scored")
     screenshot(page, "daily-signed-in-1280")
+    context.close()
+    assert problems == []
+
+
+def test_another_signed_in_reader_sees_the_looked_up_players_name_on_the_marker(stack, scene, browser):
+    context, page, problems = signed_in(browser, "bob")
+    page.goto(stack.url("/boards/classic?player=ada"))
+    page.wait_for_load_state("networkidle")
+    assert page.inner_text("#signed-in") == "Signed in as bob"
+    assert page.text_content("svg.histogram text.marker-mine") == f"ada {classic_score(stack, 'ada')}"
     context.close()
     assert problems == []
 

@@ -494,6 +494,36 @@ def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, 
     clean(page)
 
 
+PHONE = {"width": 375, "height": 740}
+BELOW_THE_FOLD = """() => [...document.querySelectorAll("#room button, #avoid:not([hidden])")]
+  .map(b => [b.dataset.move, b.getBoundingClientRect(), window.scrollY])
+  .filter(([, box, scrolled]) => box.top + scrolled < 0 || box.bottom + scrolled > window.innerHeight)
+  .map(([move]) => move)"""
+
+
+def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, stack):
+    """375 × 740: the masthead and the introduction give the table the screen, so no move is
+    below the fold, whatever the room holds (each move button in the page's first screen)."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.problems = console_problems(page)
+    open_play(stack, page)
+    sign_up(page)
+    start(page)
+    screenshot(page, "play-375x740-dealt", full_page=False)
+    for turn in range(MOVE_LIMIT):
+        if page.is_visible("#verdict"):
+            break
+        assert legal(page), "a move to play"
+        assert page.evaluate(BELOW_THE_FOLD) == [], f"below the fold on turn {turn + 1}"
+        count = played(page)
+        page.click(f"#game [data-move='{chosen(page)}']")
+        expect(page.locator("#game")).not_to_have_attribute("data-moves", str(count))
+    verdict_checked(page)
+    context.close()
+    clean(page)
+
+
 def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_hand(browser, stack):
     """Browsers give Web Crypto to https and localhost pages only; the check then falls to the player."""
     context = browser.new_context()

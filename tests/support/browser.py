@@ -32,7 +32,7 @@ def chromium() -> Iterator:
     """A headless Chromium browser (Playwright's ``Browser``); skips the test where Chromium is missing."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
-        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+        pytest.skip(f"needs Chromium at {CHROMIUM} (Debian: apt-get install chromium); see the README's test command")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
@@ -73,11 +73,12 @@ def serious_violations(page) -> list[str]:
             for violation in violations if violation["impact"] in SERIOUS]
 
 
-def screenshot(page, name: str) -> Path:
-    """Keeps a full-page screenshot under test-artifacts/ for a person to look at."""
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    """Keeps a screenshot under test-artifacts/ for a person to look at: the full page, or (``full_page``
+    False) the first screen only, what a reader sees before scrolling."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

@@ -5,6 +5,7 @@ import random
 import secrets
 import subprocess
 import sys
+import time
 
 import scoundrel
 from scoundrel.strategies import play_game
@@ -56,3 +57,44 @@ def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: s
     finally:
         db.close()
     return stack.wait_final(run["id"])
+
+
+
+SURVIVING = "HDw"  # drink, equip, fight with the weapon: a dealt game that lasts
+
+
+def _surviving_move(legal: list[str]) -> str:
+    for kind in SURVIVING:
+        found = [move for move in legal if move[0] == kind or (kind == "w" and move.endswith("w"))]
+        if found:
+            return found[0]
+    return "flee" if "flee" in legal else min(legal, key=lambda move: int(move[1:-1]))
+
+
+def play_dealt(stack, pauses: list[float]) -> tuple[dict, str]:
+    """``(game, its player's token)``: a dealt game of a new player, ``len(pauses) + 1`` moves, one a
+    request, waiting ``pauses[i]`` s before move ``i + 2``, then forfeited, its run verified. Dealt
+    again if the game ended sooner (rare: the moves chosen keep the player alive)."""
+    for _ in range(5):
+        _, token = stack.register()
+        auth = {"Authorization": f"Bearer {token}"}
+        game = stack.post("/v1/games", json={}, headers=auth).json()
+        for pause in [0.0, *pauses]:
+            time.sleep(pause)
+            if game["status"] != "playing":
+                break
+            response = stack.post(f"/v1/games/{game['id']}/moves", headers=auth, json={
+                "moves": [_surviving_move(game["legal_moves"])], "expected_moves": len(game["moves"])})
+            assert response.status_code == 200, response.text
+            game = response.json()
+        if game["status"] == "playing":
+            game = stack.post(f"/v1/games/{game['id']}/forfeit", json={}, headers=auth).json()
+            stack.wait_final(game["run_id"])
+            return game, token
+    raise AssertionError("five deals in a row ended before their moves were played")
+
+
+def play_at_machine_speed(stack) -> tuple[dict, str]:
+    """``play_dealt`` as fast as HTTP goes, 13 moves: past ``SCOUNDREL_FLAG_MIN_MOVES`` (10 by default),
+    so its move timing is judged (``fast_moves``)."""
+    return play_dealt(stack, [0.0] * 12)

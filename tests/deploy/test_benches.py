@@ -1,0 +1,50 @@
+"""Every benchmark in ``bench/`` still runs: each once at a tiny size, as its docstring runs it.
+
+A bench nobody can run is a figure nobody can check, and benches are run
+by hand, rarely: without this, a change to the service breaks one unseen
+(``rankings.py`` stopped at its first rank lookup once names ignored case).
+The figures at these sizes mean nothing; only the exit status is checked.
+Each bench starts its own throwaway stack (``bench/_harness.py``), as it
+does at full size. A new bench gets its tiny size here, or this fails.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.postgres import postgres_bin_dir
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+TINY = {
+    "api.py": ["--requests", "20", "--clients", "2", "--rounds", "1"],
+    "archive.py": ["--runs", "100", "--archived", "200", "--requests", "10"],
+    "board_memory.py": ["--runs", "40"],
+    "engine.py": ["--games", "5", "--searched", "2", "--rounds", "1"],
+    "games.py": ["--games", "5", "--moves", "30", "--clients", "1"],
+    "memory.py": ["--runs", "1000", "--per-player", "1000", "--workers", "1"],
+    "pages.py": ["--players", "100", "--requests", "10"],
+    "pipeline.py": ["--runs", "20", "--workers", "1"],
+    "rankings.py": ["--players", "100", "--requests", "10"],
+}
+NEEDS_POSTGRES = {"archive.py"}
+
+
+def benches() -> list[str]:
+    return sorted(path.name for path in BENCH.glob("*.py") if not path.name.startswith("_"))
+
+
+def test_every_bench_has_a_tiny_size():
+    assert sorted(TINY) == benches()
+
+
+@pytest.mark.parametrize("bench", benches())
+def test_the_bench_runs_at_a_tiny_size(bench):
+    if bench in NEEDS_POSTGRES and postgres_bin_dir() is None:
+        pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
+    done = subprocess.run([sys.executable, str(BENCH / bench), *TINY.get(bench, [])], capture_output=True,
+                          text=True, timeout=240, cwd=BENCH.parent, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    assert done.stdout.strip(), "a bench prints its figures"

@@ -1,0 +1,40 @@
+"""The workers' part in the flags for moderators (``store.flags``): a verified game's move timing,
+and the sealed daily starts the API queues.
+
+Both are safe to run twice: a run's flag has an id of its own, and a start
+noted twice is noted once. Flags never change a verdict: timing is judged
+after the verdicts are recorded, and a failure to flag is only retried.
+"""
+
+import logging
+
+from store import Database
+from store.flags import note_sealed_start as note_start
+from store.flags import raise_run_flags
+from store.origins import DEALT
+from verification.move_timing import TimingLimits, timing_findings
+
+from .process import database, settings
+
+log = logging.getLogger("worker.flags")
+
+
+def flag_timing(db: Database, runs: list[dict], limits: TimingLimits, kept: int) -> None:
+    """Flag each dealt game among ``runs`` (stored fields) whose move timing a moderator should see."""
+    for run in runs:
+        if run.get("origin") != DEALT:
+            continue
+        findings = timing_findings(run.get("move_gaps", ""), limits)
+        if not findings:
+            continue
+        for finding, new in zip(findings, raise_run_flags(db, run, findings, kept), strict=True):
+            if new:
+                log.info("flag raised", extra={"run_id": run["id"], "reason": finding.reason})
+
+
+def note_sealed_start(day: str, address_hash: str, player: str, run_id: str) -> str | None:
+    """The job the API queues when a sealed daily game starts: note it; the address's flag id, if any."""
+    flag_id = note_start(database(), day, address_hash, player, run_id, settings().flags_kept)
+    if flag_id is not None:
+        log.info("shared address flagged", extra={"flag_id": flag_id, "player": player, "date": day})
+    return flag_id
