@@ -39,5 +39,5 @@ for i = 8, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[3], ARGV[1])
-redis.call('HINCRBY', KEYS[9], 'games:started', 1)
+redis.call('HINCRBY', KEYS[8], 'games:started', 1)
 return {'new'}
