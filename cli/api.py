@@ -36,7 +36,7 @@ def gunicorn_options(bind: str, settings: Settings) -> dict:
         "bind": bind,
         "workers": settings.api_workers,
         "threads": settings.api_threads,
-        "worker_class": "gthread",
+        "worker_class": "service.server_refusals.JsonRefusalsWorker",  # gthread, refusing in JSON
         "timeout": 30,
         "graceful_timeout": 5,
         "proc_name": "scoundrel-api",

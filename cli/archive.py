@@ -9,6 +9,7 @@ in the data directory. Its schema is brought up to date first.
 
 import sys
 
+from scoundrel.wording import plural
 from settings import Settings
 
 from .connecting import add_operator_options, connect
@@ -56,7 +57,8 @@ def run(args) -> int:
         if bar is not None:
             bar.close()
         db.close()
-    print(f"{tally.archived} runs archived; kept in Redis: {tally.holding} holding a board place, "
+    print(f"{tally.archived} {plural('run', tally.archived)} archived; "
+          f"kept in Redis: {tally.holding} holding a board place, "
           f"{tally.unfinished} pending or in error, {tally.returned} back from the archive since, "
           f"{tally.changed} changed meanwhile "
           f"(of {tally.examined} older than {args.older_than:g} days)")

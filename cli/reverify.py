@@ -11,6 +11,8 @@ import getpass
 import sys
 from datetime import UTC, date, datetime
 
+from scoundrel.wording import plural
+
 from .connecting import add_operator_options, connect
 
 
@@ -79,7 +81,7 @@ def run(args) -> int:
     finally:
         if bar is not None:
             bar.close()
-    print(f"{checked} runs re-verified: {changed} changed, {checked - changed} unchanged"
+    print(f"{checked} {plural('run', checked)} re-verified: {changed} changed, {checked - changed} unchanged"
           + (f", {skipped} pending skipped" if skipped else ""))
     return 0
 

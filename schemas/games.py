@@ -23,12 +23,16 @@ def _check_client_seed(seed: str) -> None:
         raise ValidationError(f"A client seed is {scoundrel.SEED_RULE}.")
 
 DAILY = "daily"
-MAX_BATCH = 50  # moves one request may carry (a room takes at most 4; more are refused past a deal anyway)
+MOVES_PER_REQUEST = 50  # moves one request may carry (a room takes at most 4; more are refused past a deal anyway)
 
 
 class GameStartSchema(Schema):
     class Meta:
         unknown = RAISE
+        # ``_daily_is_classic`` in the OpenAPI document: the challenge is not the daily, or the variant is
+        # classic (as it is when left out)
+        openapi = {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
+                             {"properties": {"variant": {"enum": [scoundrel.CLASSIC]}}}]}
 
     variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS))
     challenge = fields.String(load_default=None, allow_none=True, validate=validate.OneOf((DAILY,)),
@@ -56,9 +60,10 @@ class MovesSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    moves = MoveList(required=True, validate=validate.Length(1, MAX_BATCH),
-                     metadata={"description": f"1-{MAX_BATCH} moves in RULES.md notation, applied in order, all or "
-                                              "none; a move after one that deals new cards is refused "
+    moves = MoveList(required=True, most=MOVES_PER_REQUEST,
+                     too_long=f"At most {MOVES_PER_REQUEST} moves are allowed in one request.",
+                     metadata={"description": f"1-{MOVES_PER_REQUEST} moves in RULES.md notation, applied in order, "
+                                              "all or none; a move after one that deals new cards is refused "
                                               "(room_not_dealt)"})
     expected_moves = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
                                     metadata={"description": "409 unless the game has this many moves played"})
@@ -127,10 +132,15 @@ class RefusedMovesSchema(ErrorSchema):
 class GameConflictSchema(ErrorSchema):
     game_id = fields.String(allow_none=True, metadata={"description": "the player's game in play of that variant, "
                                                                       "or sealed daily game of the day"})
+
+
+class GameMovedSchema(ErrorSchema):
+    moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played (when "
+                                                                     "expected_moves differs, or another request "
+                                                                     "moved first)"})
     reason = fields.String(allow_none=True, metadata={"description": "sealed_day_over: the sealed daily's day "
                                                                      "closed; the game is forfeited (R18)"})
-    ruling = fields.String(allow_none=True)
-    moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played"})
+    ruling = fields.String(allow_none=True, metadata={"description": "R18 with sealed_day_over"})
 
 
 class SealedDailySchema(Schema):

@@ -20,29 +20,35 @@ def _check_seed(seed: str) -> None:
 
 
 class MoveList(fields.Field):
-    """A list of move strings in the notation of RULES.md, 1 to ``MAX_MOVES`` long.
+    """A list of move strings in the notation of RULES.md, 1 to ``most`` long.
 
     An empty list is refused here although the engine would judge it
     ``incomplete`` (R17): a submission with no move is a client's mistake,
-    not a game to store.
+    not a game to store. ``too_long`` is the message past ``most``.
 
     Errors are keyed by the index of each offending item, as marshmallow's
-    own ``List`` field reports them.
+    own ``List`` field reports them. The OpenAPI document lists the
+    notation's every move, so a value its schema allows is a move.
     """
 
     default_error_messages = {
         "type": "Moves must be a list of move strings.",
         "empty": "Moves must hold at least one move.",
-        "too_long": f"At most {scoundrel.MAX_MOVES} moves are allowed "
-                    "(a full game needs at most 44 plays plus avoids).",
     }
+
+    def __init__(self, *, most: int, too_long: str, **kwargs):
+        kwargs["metadata"] = {"type": "array", "items": {"type": "string", "enum": list(scoundrel.MOVES)},
+                              "minItems": 1, "maxItems": most, **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
+        self.most = most
+        self.error_messages["too_long"] = too_long
 
     def _deserialize(self, value, attr, data, **kwargs) -> list[str]:
         if type(value) is not list:
             raise self.make_error("type")
         if not value:
             raise self.make_error("empty")
-        if len(value) > scoundrel.MAX_MOVES:
+        if len(value) > self.most:
             raise self.make_error("too_long")
         table = scoundrel.MOVES
         if all(type(move) is str and move in table for move in value):
@@ -65,11 +71,12 @@ class SubmissionSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    seed = fields.String(required=True, validate=_check_seed, metadata={"example": "abc"})
+    seed = fields.String(required=True, validate=_check_seed,
+                         metadata={"pattern": f"^{scoundrel.SEED_PATTERN.pattern}$", "example": "abc"})
     moves = MoveList(
-        required=True,
-        metadata={"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": scoundrel.MAX_MOVES,
-                  "example": ["flee", "S3b", "H6", "C7b"]},
+        required=True, most=scoundrel.MAX_MOVES,
+        too_long=f"At most {scoundrel.MAX_MOVES} moves are allowed (a full game needs at most 44 plays plus avoids).",
+        metadata={"example": ["flee", "S3b", "H6", "C7b"]},
     )
     variant = fields.String(
         load_default=scoundrel.CLASSIC,

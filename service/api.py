@@ -5,13 +5,14 @@ errors list messages per field (``{"errors": {"seed": [...]}}``), as an
 ``invalid`` verdict does, whatever part of the request they came from.
 """
 
-import json
-
 import flask_smorest
 from apispec import BasePlugin
 from flask_smorest import Api
 from flask_smorest.error_handler import ErrorSchema
-from webargs.flaskparser import FlaskParser
+from marshmallow import missing
+from webargs.flaskparser import FlaskParser, abort, is_json_request
+
+from .json_body import UnreadableJson, read_json
 
 
 def _flatten_locations(messages: dict) -> dict:
@@ -33,18 +34,24 @@ _MESSAGES = {
 
 
 class BodyParser(FlaskParser):
-    """webargs' parser, but a body nested deeper than ``json`` can decode is a 400 too.
+    """webargs' parser, reading JSON bodies with ``read_json``: whatever it cannot take is a 400.
 
-    ``json.loads`` raises ``RecursionError`` (not ``JSONDecodeError``) for a
-    few kilobytes of ``[[[[…`` nested a thousand deep: without this, a 500.
+    That is a body that is not JSON, and also JSON that Python's parser reads
+    badly or fails on with an error webargs does not expect (a 4,301-digit
+    integer, nesting a thousand deep, ``NaN``, a name given twice: see
+    ``service.json_body``); the reason is the error's one entry.
     """
 
-    def _raw_load_json(self, req):
+    def load_json(self, req, schema):
+        if not is_json_request(req):
+            return missing
+        body = req.get_data(cache=True)
+        if not body:
+            return missing  # no body: the schema's defaults, or its required fields' errors
         try:
-            return super()._raw_load_json(req)
-        except RecursionError:
-            # (an empty document would read as "no body" to webargs)
-            raise json.JSONDecodeError("Nested too deeply.", req.get_data(as_text=True), 0) from None
+            return read_json(body)
+        except UnreadableJson as error:
+            abort(400, exc=error, messages={"json": [f"Invalid JSON body: {error.reason}."]})
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -56,6 +63,9 @@ class Blueprint(flask_smorest.Blueprint):
 class RefereeApi(Api):
     def handle_http_exception(self, error):
         payload, code, headers = super().handle_http_exception(error)
+        # werkzeug's own headers of the error (a 405's Allow), but not its HTML Content-Type
+        headers = {**{name: value for name, value in error.get_headers() if name.lower() != "content-type"},
+                   **(headers or {})}
         data = getattr(error, "data", None) or {}
         if "messages" in data and "errors" not in data:
             payload["errors"] = _flatten_locations(data["messages"])
@@ -90,6 +100,17 @@ class ErrorResponses(BasePlugin):
             for code, (description, headers) in errors.items():
                 responses.setdefault(str(code), {"description": description, "content": ERROR_REF,
                                                  **({"headers": headers} if headers else {})})
+
+
+class CrossFieldRules(BasePlugin):
+    """Adds a schema's rule across its fields, which no one field's JSON Schema can say, to its component.
+
+    The rule is the schema's ``Meta.openapi`` (an ``anyOf``, say), so that a
+    body the document allows is a body the API takes.
+    """
+
+    def schema_helper(self, name, definition, **kwargs):
+        return getattr(getattr(kwargs.get("schema"), "Meta", None), "openapi", None)
 
 
 def error_response(blp, code: int, description: str):

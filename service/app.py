@@ -34,7 +34,7 @@ from . import (
     seeds,
     site,
 )
-from .api import ErrorResponses, RefereeApi
+from .api import CrossFieldRules, ErrorResponses, RefereeApi
 from .context import Referee
 from .errors import abort
 
@@ -73,8 +73,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     db = Database.from_settings(settings)
     app.extensions["referee"] = Referee(settings=settings, db=db)
 
-    api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses()]})
+    api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses(), CrossFieldRules()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    app.url_map.converters["day"] = daily.DayConverter
+    api.register_converter(daily.DayConverter, daily.day_parameter)
     for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
                    flags):
         api.register_blueprint(module.blp)

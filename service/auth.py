@@ -34,10 +34,14 @@ def require_player() -> str:
 
 
 def optional_player() -> str | None:
-    """The player whose token this request carries, None without one; 401 for a wrong token."""
-    if bearer_token() is None:
+    """The player whose token this request carries; None without a token or with a moderator's
+    (who reads a player's resource as anyone else does); 401 for a token that is neither."""
+    token = bearer_token()
+    if token is None:
         return None
-    g.player = require_player()
+    g.player = player_for_token(db(), token)
+    if g.player is None and moderator_for_token(db(), token) is None:
+        reject_token()
     return g.player
 
 

@@ -19,9 +19,9 @@ import scoundrel
 from store import LADDER_GAMES, Board, daily_board, dealt_board, sealed_board, seed_board, variant_board
 from store.origins import DEALT
 
-from .daily_seed import parse_day
+from .daily_seed import DAY_PATTERN, parse_day
 
-_DATE = r"\d{4}-\d{2}-\d{2}"
+_DATE = DAY_PATTERN
 _VARIANT = "|".join(scoundrel.VARIANTS)
 _NAMES = re.compile(rf"^(?:(?P<open>{_VARIANT})|dealt-(?P<dealt>{_VARIANT})(?P<ladder>-ladder)?"
                     rf"|daily-(?P<daily>{_DATE})|sealed-(?P<sealed>{_DATE}))$")

@@ -15,6 +15,7 @@ passes the CSP and follows the page's theme.
 
 from dataclasses import dataclass
 
+from scoundrel.wording import plural
 from store.standings import Spread
 
 WIDTH, HEIGHT = 640, 200
@@ -101,7 +102,7 @@ def histogram(spread: Spread, noun: str, looked_up: tuple[str, float] | None = N
         upper = bucket.high - (1 if float(bucket.low).is_integer() and noun == "score" else 0)
         span = number(bucket.low) if upper == bucket.low else f"{number(bucket.low)} to {number(upper)}"
         bars.append(Bar(x_of(bucket.low) + 0.5, TOP + plot_height - height, max(x_of(bucket.high) - x_of(bucket.low)
-                        - 1, 0.5), height, f"{noun} {span}: {bucket.count:,} {_players(bucket.count)}"))
+                        - 1, 0.5), height, f"{noun} {span}: {bucket.count:,} {plural('player', bucket.count)}"))
     step = _label_step(len(spread.buckets))
     x_ticks = [Tick(x_of(bucket.low), number(bucket.low)) for bucket in spread.buckets[::step]]
     x_ticks.append(Tick(x_of(high), number(high)))
@@ -109,16 +110,12 @@ def histogram(spread: Spread, noun: str, looked_up: tuple[str, float] | None = N
     if looked_up is not None:
         player, score = looked_up
         markers.append(_marker(x_of(score), f"{player} {number(score)}", "mine", TOP - 24, player, number(score)))
-    summary = f"{spread.total:,} {_players(spread.total)}; the median {noun} is {number(spread.median)}."
+    summary = f"{spread.total:,} {plural('player', spread.total)}; the median {noun} is {number(spread.median)}."
     return Histogram(bars, x_ticks, [Tick(TOP + plot_height, "0"), Tick(TOP, f"{tallest:,}")], markers, summary)
 
 
 def _marker(x: float, label: str, kind: str, label_y: float, player: str = "", value: str = "") -> Marker:
     return Marker(x, label, kind, label_y, "start" if x < WIDTH / 2 else "end", player, value)
-
-
-def _players(count: int) -> str:
-    return "player" if count == 1 else "players"
 
 
 @dataclass(frozen=True)
@@ -167,7 +164,7 @@ def history(runs: list[dict]) -> History | None:
     ticks = [Tick(y_of(high), number(high)), Tick(y_of(low), number(low))]
     if min(high, -low) / spread > 0.1:  # zero well inside the range: label its line too
         ticks.append(Tick(y_of(0), "0"))
-    summary = (f"{len(runs)} verified runs, oldest first: scores from {number(min(scores))} to "
+    summary = (f"{len(runs)} verified {plural('run', len(runs))}, oldest first: scores from {number(min(scores))} to "
                f"{number(max(scores))}, the latest {number(scores[-1])}.")
     dates = [Tick(points[0].x, runs[0]["submitted_at"][:10])]
     if len(runs) > 1:

@@ -3,6 +3,7 @@
 from datetime import date
 
 from flask import jsonify
+from werkzeug.routing import BaseConverter
 
 from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPositionSchema, DailyBoardSchema, DailySchema, SealedBoardSchema
@@ -10,11 +11,22 @@ from store import board_page, daily_board, sealed_board
 
 from .api import Blueprint, error_response
 from .context import db, referee
-from .daily_seed import DayNotBegun, daily_seed, parse_day, today
+from .daily_seed import DAY_PATTERN, DayNotBegun, daily_seed, parse_day, today
 from .errors import abort
 from .places import place_or_404
 
 blp = Blueprint("daily", __name__, url_prefix="/v1/daily", description="The daily challenge")
+
+
+class DayConverter(BaseConverter):
+    """``<day:day>``: any path segment (``begun_day`` answers what is not a day), documented as a date."""
+
+
+def day_parameter(converter: DayConverter) -> dict:
+    """The OpenAPI schema of a ``<day:…>`` path parameter."""
+    return {"type": "string", "format": "date", "pattern": f"^{DAY_PATTERN}$",
+            "description": "a UTC day, YYYY-MM-DD: 404 for one to come, 422 for one that does not exist "
+                           "(2026-02-30, year 0000)"}
 
 
 def begun_day(day: str) -> date:
@@ -40,7 +52,7 @@ def current():
     return {"date": day.isoformat(), "seed": daily_seed(_secret(), day)}
 
 
-@blp.route("/<day>/leaderboard")
+@blp.route("/<day:day>/leaderboard")
 @blp.arguments(PageArgs(), location="query")
 @blp.response(200, DailyBoardSchema)
 @error_response(blp, 404, "A day not begun yet")
@@ -54,7 +66,7 @@ def leaderboard(page_args, day):
     return jsonify(date=moment.isoformat(), seed=daily_seed(_secret(), moment), total=total, entries=entries)
 
 
-@blp.route("/<day>/sealed/leaderboard")
+@blp.route("/<day:day>/sealed/leaderboard")
 @blp.arguments(PageArgs(), location="query")
 @blp.response(200, SealedBoardSchema)
 @error_response(blp, 404, "A day not begun yet")
@@ -65,7 +77,7 @@ def sealed_leaderboard(page_args, day):
     return jsonify(date=moment, total=total, entries=entries)
 
 
-@blp.route("/<day>/sealed/leaderboard/players/<name>")
+@blp.route("/<day:day>/sealed/leaderboard/players/<name>")
 @blp.arguments(AroundArgs(), location="query")
 @blp.response(200, BoardPositionSchema)
 @error_response(blp, 404, "A day not begun yet, or the player is not on its board")

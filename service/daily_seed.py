@@ -10,7 +10,10 @@ secret of its own.
 
 import hashlib
 import hmac
+import re
 from datetime import UTC, date, datetime
+
+DAY_PATTERN = "[0-9]{4}-[0-9]{2}-[0-9]{2}"  # how a day is written: YYYY-MM-DD, and nothing else
 
 
 def today() -> date:
@@ -39,6 +42,8 @@ def parse_day(text: str) -> date:
     its subclass ``DayNotBegun`` for a day to come; the API and the pages each
     answer these in their own shape.
     """
+    if re.fullmatch(DAY_PATTERN, text) is None:
+        raise ValueError(f"{text!r} is not written YYYY-MM-DD")  # fromisoformat takes 20261129 and 2026-W48 too
     day = date.fromisoformat(text)
     if day > today():
         raise DayNotBegun(text)

@@ -9,6 +9,7 @@ from schemas.games import (
     GameConflictSchema,
     GameListArgs,
     GameListSchema,
+    GameMovedSchema,
     GameSchema,
     GameStartSchema,
     MovesSchema,
@@ -74,7 +75,7 @@ def _own_game(game_id: str) -> StoredGame:
 @blp.route("", methods=["POST"])
 @blp.doc(security=BEARER)
 @player_required
-@blp.arguments(GameStartSchema())
+@blp.arguments(GameStartSchema(), required=False)  # no body: a classic game, as clients send it
 @blp.response(201, GameSchema, description="Dealt: the first room is face up")
 @blp.alt_response(409, schema=GameConflictSchema, description="A game of that variant is in play, or today's "
                                                                "sealed daily game was already started "
@@ -114,9 +115,12 @@ def _deal_free(variant: str, client_seed: str | None) -> str:
 @blp.doc(security=BEARER)
 @blp.response(200, GameSchema)
 @error_response(blp, 404, "No such game, or not yours while it is played")
-@error_response(blp, 401, "A wrong player token")
+@error_response(blp, 401, "A token that is neither a player's nor a moderator's")
 def show(game_id):
-    """A game: its player sees it while it is played; anyone once its seed is revealed."""
+    """A game: its player sees it while it is played; anyone once its seed is revealed.
+
+    A moderator's token reads it as anyone does: the game is its player's.
+    """
     game = _game(game_id, optional_player())
     return game_view(game, position(game))
 
@@ -128,8 +132,10 @@ def show(game_id):
 @blp.response(200, GameSchema, description="Every move applied")
 @blp.alt_response(422, schema=RefusedMovesSchema, description="A move was refused and none was applied: error "
                                                               "names the first (index, code, message, ruling)")
-@error_response(blp, 409, "expected_moves differs from the moves played, another request moved first, "
-                          "or the game is over")
+@blp.alt_response(409, schema=GameMovedSchema, description="expected_moves differs from the moves played "
+                                                            "(moves), another request moved first, the game is "
+                                                            "over, or its sealed day has closed (reason "
+                                                            "sealed_day_over, R18: the game is forfeited)")
 @error_response(blp, 404, "No such game, or not yours")
 @error_response(blp, 401, "No or wrong player token")
 def play(body, game_id):
@@ -169,9 +175,10 @@ def _playable(game_id: str, expected_moves: int | None) -> StoredGame:
 @blp.route("/<game_id>/forfeit", methods=["POST"])
 @blp.doc(security=BEARER)
 @token_required
-@blp.arguments(ForfeitSchema())
+@blp.arguments(ForfeitSchema(), required=False)
 @blp.response(200, GameSchema, description="Forfeited: the game's run is queued for verification (R18)")
-@error_response(blp, 409, "expected_moves differs from the moves played, or the game is over")
+@blp.alt_response(409, schema=GameMovedSchema, description="expected_moves differs from the moves played "
+                                                            "(moves), or the game is over")
 @error_response(blp, 404, "No such game, or not yours")
 @error_response(blp, 401, "No or wrong player token")
 def forfeit(body, game_id):

@@ -28,7 +28,7 @@ def current():
     return sealed_daily(today())
 
 
-@blp.route("/<day>/sealed")
+@blp.route("/<day:day>/sealed")
 @blp.response(200, SealedDailySchema)
 @error_response(blp, 404, "A day not begun yet")
 @error_response(blp, 422, "Not a calendar date (errors under day)")

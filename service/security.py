@@ -5,24 +5,39 @@ Rate limits are per bearer token (hashed, never stored as given) and per
 client address, counted in Redis so that every API process shares them. If
 Redis is away the limiter counts in memory instead of failing the request
 (the request then gets its own 503 from the store, not a 500 from here).
+
+A request counts against several limits at once (the token's and the
+address's, each per second and per minute); its ``X-RateLimit-*`` headers
+describe the one nearest to refusing it, so a client pacing itself by them
+is never refused while they say it has requests left. A refusal is logged
+naming the player (or, for the address's limit, the client address, as the
+request log does), never the token's hash: that hash is the key of the
+token's count in Redis, which Flask-Limiter's own line would show.
 """
 
 import hashlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, request
+import flask_limiter
+from flask import Flask, g, request
 from flask_cors import CORS
-from flask_limiter import ApplicationLimit, Limiter
+from flask_limiter import ApplicationLimit, RequestLimit
 from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
 from redis.retry import Retry
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from settings import Settings
-from store import keys
+from store import keys, player_for_token
 
 from .auth import bearer_token
+from .context import db
 from .errors import RETRY_AFTER_SECONDS
+from .request_log import request_id
+
+log = logging.getLogger(__name__)
 
 LIMITER_TIMEOUT = 0.25  # seconds the limiter waits for Redis before counting in memory
 UNLIMITED_PATHS = ("/v1/health", "/metrics")  # load balancers and Prometheus poll these
@@ -60,14 +75,55 @@ def _unlimited() -> bool:
     return request.method == "OPTIONS" or request.path in UNLIMITED_PATHS
 
 
+class Limiter(flask_limiter.Limiter):
+    """Flask-Limiter, whose ``current_limit`` (the one its headers describe) is the nearest to refusing.
+
+    Flask-Limiter describes the limit of the shortest window that came first
+    (the address's 50 a second, while the token's 10 a second is what
+    refuses). Here it is the limit with the fewest requests left, and of
+    those the one that resets last (until then the count the headers give
+    stays the binding one); a refused request describes the limit that
+    refused it, as Flask-Limiter does.
+    """
+
+    @property
+    def current_limit(self) -> RequestLimit | None:
+        described = super().current_limit
+        if described is None or described.breached or len(self.current_limits) < 2:
+            return described
+        try:
+            return min(self.current_limits, key=lambda limit: (limit.remaining, -limit.reset_at))
+        except RedisError:  # the limiter's Redis just went away: its own choice, and its own fallback
+            return described
+
+
+def _log_refusal(refused: RequestLimit) -> None:
+    """One line for a refused request, naming whose requests were too many (never a token's hash)."""
+    scope = refused.request_args[-1]
+    if scope == "token":
+        try:
+            g.player = player_for_token(db(), bearer_token() or "")  # the request log names them too
+        except RedisError:
+            g.player = None
+    log.warning("rate limit exceeded", extra={
+        "request_id": request_id(), "limit": str(refused.limit), "scope": scope, "player": g.get("player"),
+        "client": request.remote_addr, "method": request.method, "path": request.path})
+
+
+def _without_limit_keys(record: logging.LogRecord) -> bool:
+    """Flask-Limiter's own refusal line names the limit's key, a token's hash: ``_log_refusal`` replaces it."""
+    return "exceeded" not in str(record.msg)
+
+
 def _limits(settings: Settings) -> list[str | Callable[[], str] | ApplicationLimit]:
     limits: list[str | Callable[[], str] | ApplicationLimit] = []
     if settings.rate_limit_address:
         limits.append(ApplicationLimit(settings.rate_limit_address, key_function=client_address, scope="address",
+                                       on_breach=_log_refusal,
                                        error_message="Too many requests from this address; slow down."))
     if settings.rate_limit_token:
         limits.append(ApplicationLimit(settings.rate_limit_token, key_function=token_key, scope="token",
-                                       exempt_when=lambda: bearer_token() is None,
+                                       exempt_when=lambda: bearer_token() is None, on_breach=_log_refusal,
                                        error_message="Too many requests with this token; slow down."))
     return limits
 
@@ -114,6 +170,7 @@ def init_app(app: Flask, settings: Settings) -> Limiter:
         in_memory_fallback_enabled=True,
     )
     limiter.request_filter(_unlimited)
+    logging.getLogger("flask-limiter").addFilter(_without_limit_keys)
     app.after_request(_security_headers)  # registered first, so it runs after the limiter's own
     limiter.init_app(app)
     origins = [origin.strip() for origin in settings.cors_origins.split(",") if origin.strip()]

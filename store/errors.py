@@ -12,6 +12,8 @@ The API answers that as it answers Redis being away (503 with
 
 from redis.exceptions import OutOfMemoryError, ReadOnlyError, ResponseError
 
+from scoundrel.wording import plural
+
 # Why a Redis that answers may still refuse a write: full (``maxmemory`` reached under
 # ``noeviction``), a read-only replica, or a failed save it stops writes for (MISCONF).
 WRITE_REFUSALS = (OutOfMemoryError, ReadOnlyError)
@@ -122,7 +124,7 @@ class GameMoved(StoreError):
     def __init__(self, count: int):
         self.count = count
         self.extra = {"moves": count}
-        super().__init__(f"The game has {count} moves played; read it and send the next moves again.")
+        super().__init__(f"The game has {count} {plural('move', count)} played; read it and send the next moves again.")
 
 
 class GameOver(StoreError):

@@ -101,7 +101,8 @@ function weaponText(state) {
 
 function gameLabel(state) {
   const kind = state.challenge === DAILY ? `sealed daily of ${state.date}` : state.variant;
-  return `· ${kind} · ${state.moves.length} moves played`;
+  const count = state.moves.length;
+  return `· ${kind} · ${count} ${count === 1 ? "move" : "moves"} played`;
 }
 
 function renderTable() {

@@ -134,6 +134,7 @@ def test_bulk_reverify_fixes_changed_runs_and_reports_them(stack, moderator, red
     only_easy = cli(stack, "reverify", "--variant", "easy")
     assert only_easy.returncode == 0, only_easy.stderr
     assert easy["id"] in only_easy.stdout and wrong["id"] not in only_easy.stdout
+    assert only_easy.stdout.strip().splitlines()[-1] == "1 run re-verified: 1 changed, 0 unchanged"
     assert stack.get(f"/v1/runs/{wrong['id']}").json()["score"] == 29
 
     done = cli(stack, "reverify", "--all")

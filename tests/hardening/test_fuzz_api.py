@@ -1,11 +1,14 @@
 """Schemathesis against the served OpenAPI document: whatever it sends, no
 5xx and no answer outside the documented statuses, content types and
-schemas. Bounded: a few examples per operation.
+schemas, and no request the document allows refused as malformed (400,
+422): the document says exactly what the API takes. Bounded: a few
+examples per operation.
 
 flask-smorest gives every operation a ``default`` response, which lets
 schemathesis' own status check pass any status at all; so every status
 seen here must also be listed by its code on its operation."""
 
+import re
 from collections import Counter
 
 import pytest
@@ -15,16 +18,20 @@ from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    positive_data_acceptance,
     response_schema_conformance,
     status_code_conformance,
 )
 
+import scoundrel
+from schemas.games import MOVES_PER_REQUEST
 from schemas.paging import MAX_OFFSET
-from tests.support.games import moderator_token
+from tests.support.games import legal_games, moderator_token
 from tests.support.stack import Stack
 
 EXAMPLES = 25  # per operation: about twenty operations, a few hundred requests
-CHECKS = (not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance)
+CHECKS = (not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          positive_data_acceptance)
 
 
 @pytest.fixture(scope="module")
@@ -106,11 +113,15 @@ def spec(fuzzed_stack):
     return fuzzed_stack.get("/v1/openapi.json").json()
 
 
-def _post_raw(stack, path: str, body: str, token: str | None):
+def _filled(path: str) -> str:
+    """An operation's path with ids that name nothing."""
+    return (path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
+            .replace("{game_id}", "no-such-game").replace("{flag_id}", "no-such-flag"))
+
+
+def _post_raw(stack, path: str, body: str | bytes, token: str | None):
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    return stack.post(path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
-                      .replace("{game_id}", "no-such-game").replace("{flag_id}", "no-such-flag"),
-                      data=body.encode(), headers=headers)
+    return stack.post(_filled(path), data=body.encode() if isinstance(body, str) else body, headers=headers)
 
 
 def test_these_are_all_the_operations_that_read_a_json_body(spec):
@@ -190,3 +201,175 @@ def test_any_integer_in_any_integer_parameter_is_answered_or_refused_never_a_500
     else:
         assert answer.status_code == 422, (path, parameter["name"], value, answer.text[:300])
         assert list(answer.json()["errors"]) == [parameter["name"]]
+
+
+# JSON that Python's parser cannot take, or takes into values nothing downstream
+# expects: each is a 400 like any unreadable body, on every operation with a body.
+UNREADABLE_JSON = {
+    "a 4,301-digit integer": b'{"name": ' + b"1" * 4301 + b"}",
+    "a negative 4,301-digit integer": b'{"name": -' + b"9" * 4301 + b"}",
+    "NaN": b'{"name": NaN}',
+    "Infinity": b'{"name": Infinity}',
+    "-Infinity": b'[-Infinity]',
+    "a number past a double": b'{"name": 1e999}',
+    "a name twice": b'{"name": "ada", "name": "bob"}',
+    "a lone surrogate": b'{"name": "\\ud800"}',
+    "a lone low surrogate in a name": b'{"\\udc00": 1}',
+    "bytes that are not UTF-8": b'{"name": "\xff\xfe"}',
+}
+
+
+@pytest.mark.parametrize("path", JSON_ENDPOINTS)
+@pytest.mark.parametrize("shape", UNREADABLE_JSON)
+def test_json_the_parser_cannot_take_is_a_400_with_its_reason(fuzzed_stack, tokens, path, shape):
+    answer = _post_raw(fuzzed_stack, path, UNREADABLE_JSON[shape], tokens[JSON_ENDPOINTS[path]])
+    assert answer.status_code == 400, answer.text[:300]
+    assert answer.json()["message"] == "The body is not valid JSON."
+    [reason] = answer.json()["errors"]["_schema"]
+    assert reason.startswith("Invalid JSON body: "), reason
+
+
+@pytest.mark.parametrize("body", [b'{"name": ' + b"1" * 4300 + b"}", b'{"name": 1e308}',
+                                  b'{"name": "\\ud83d\\ude00"}', b'{"name": "\\\\ud800"}'])
+def test_json_just_within_what_the_parser_takes_is_read(fuzzed_stack, body):
+    """The longest integer Python converts, the largest double, a surrogate pair and an escaped backslash
+    are JSON: read, then refused by the name's own rule."""
+    answer = fuzzed_stack.post("/v1/players", data=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 422 and list(answer.json()["errors"]) == ["name"], answer.text[:300]
+
+
+# The contract: what the OpenAPI document says is what the service does.
+
+def _operation(spec: dict, path: str, method: str) -> dict:
+    return spec["paths"][path][method]
+
+
+def _documented_schema(spec: dict, path: str, method: str, status: int) -> dict:
+    reference = _operation(spec, path, method)["responses"][str(status)]["content"]["application/json"]["schema"]
+    return spec["components"]["schemas"][reference["$ref"].rsplit("/", 1)[1]]
+
+
+@pytest.fixture
+def game(fuzzed_stack, player_token):
+    started = fuzzed_stack.post("/v1/games", headers={"Authorization": f"Bearer {player_token}"})
+    assert started.status_code == 201, started.text
+    return started.json()
+
+
+@pytest.mark.parametrize("action", ["moves", "forfeit"])
+def test_a_409_of_a_game_carries_only_what_its_schema_documents(fuzzed_stack, spec, player_token, game, action):
+    path = f"/v1/games/{{game_id}}/{action}"
+    body = {"expected_moves": 3, **({"moves": [game["legal_moves"][0]]} if action == "moves" else {})}
+    answer = fuzzed_stack.post(path.replace("{game_id}", game["id"]), json=body,
+                               headers={"Authorization": f"Bearer {player_token}"})
+    assert answer.status_code == 409
+    schema = _documented_schema(spec, path, "post", 409)
+    assert answer.json()["moves"] == 0
+    assert set(answer.json()) <= set(schema["properties"]), (set(answer.json()), schema)
+
+
+def test_a_body_the_document_calls_optional_may_be_left_out_and_a_required_one_may_not(fuzzed_stack, spec,
+                                                                                      tokens, player_token):
+    optional = {path for path, operations in spec["paths"].items() for operation in operations.values()
+                if "requestBody" in operation and not operation["requestBody"]["required"]}
+    assert optional == {"/v1/games", "/v1/games/{game_id}/forfeit"}
+    bearer = {"Authorization": f"Bearer {player_token}"}
+    started = fuzzed_stack.post("/v1/games", headers=bearer)  # no body, no Content-Type: as clients send it
+    assert started.status_code == 201 and started.json()["variant"] == "classic"
+    forfeited = fuzzed_stack.post(f"/v1/games/{started.json()['id']}/forfeit", headers=bearer)
+    assert forfeited.status_code == 200 and forfeited.json()["status"] == "forfeit"
+    for path in set(JSON_ENDPOINTS) - optional:
+        token = tokens[JSON_ENDPOINTS[path]]
+        answer = fuzzed_stack.post(_filled(path), headers={"Authorization": f"Bearer {token}"} if token else {})
+        assert answer.status_code in (404, 422), (path, answer.status_code)  # 404: the id is looked up first
+
+
+def test_every_405_says_which_methods_are_allowed(fuzzed_stack, spec):
+    def methods(url: str) -> set[str]:
+        """Every method documented for a path that ``url`` matches (``/v1/runs/batch`` is also a run's)."""
+        return {method.upper() for path, operations in spec["paths"].items()
+                if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", path), url) for method in operations
+                if method != "parameters"}
+
+    for path in spec["paths"]:
+        url = path.replace("{", "").replace("}", "")  # any segment: the router answers before the view
+        answer = fuzzed_stack.http.request("DELETE", fuzzed_stack.url(url), timeout=10)
+        assert answer.status_code == 405 and answer.json()["code"] == 405, (path, answer.status_code)
+        allowed = {method.strip() for method in answer.headers["Allow"].split(",")}
+        assert allowed - {"HEAD", "OPTIONS"} == methods(url), (path, allowed)
+
+
+def test_a_path_too_long_for_the_server_is_a_json_414_and_huge_headers_a_json_431(fuzzed_stack):
+    long_path = fuzzed_stack.get("/v1/runs/" + "a" * 10_000)
+    assert long_path.status_code == 414
+    assert long_path.headers["Content-Type"] == "application/json"
+    assert long_path.json()["code"] == 414
+    assert "longer than the 4094 bytes" in long_path.json()["message"]
+    huge_header = fuzzed_stack.get("/v1/daily", headers={"X-Padding": "a" * 10_000})
+    assert huge_header.status_code == 431 and huge_header.json()["code"] == 431
+    assert fuzzed_stack.get("/v1/runs/" + "a" * 3_000).json()["code"] == 404  # within the limit: the app's
+
+
+def test_every_day_the_document_allows_is_read_as_a_day(fuzzed_stack, spec):
+    day_parameters = [parameter["schema"] for operations in spec["paths"].values()
+                      for parameter in operations.get("parameters", []) if parameter["name"] == "day"]
+    assert len(day_parameters) == 4
+    assert all(schema["format"] == "date" and schema["pattern"] == "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+               for schema in day_parameters)
+    today = fuzzed_stack.get("/v1/daily").json()["date"]
+    assert fuzzed_stack.get(f"/v1/daily/{today}/sealed").status_code == 200
+    # Python reads these as dates too; the document does not, so neither does the service
+    for undocumented in (today.replace("-", ""), "2026-W48-1"):
+        answer = fuzzed_stack.get(f"/v1/daily/{undocumented}/sealed")
+        assert answer.status_code == 422 and list(answer.json()["errors"]) == ["day"], undocumented
+
+
+def test_every_move_the_document_allows_is_a_move_and_the_empty_string_is_not_one(fuzzed_stack, spec,
+                                                                                 player_token):
+    [submission_moves, game_moves] = [spec["components"]["schemas"][name]["properties"]["moves"]
+                                      for name in ("Submission", "Moves")]
+    assert submission_moves["items"]["enum"] == game_moves["items"]["enum"] == list(scoundrel.MOVES)
+    assert (submission_moves["maxItems"], game_moves["maxItems"]) == (scoundrel.MAX_MOVES, MOVES_PER_REQUEST)
+    assert "" not in submission_moves["items"]["enum"]
+    seed = spec["components"]["schemas"]["Submission"]["properties"]["seed"]["pattern"]
+    runs = [{"seed": "enum-check", "moves": [move]} for move in submission_moves["items"]["enum"]]
+    answer = fuzzed_stack.post("/v1/runs/batch", json={"runs": runs},
+                               headers={"Authorization": f"Bearer {player_token}"})
+    assert answer.status_code == 200 and answer.json()["invalid"] == 0, answer.text[:500]
+    assert re.fullmatch(seed, "a" * 64) and not re.fullmatch(seed, "a" * 65) and not re.fullmatch(seed, "a b")
+
+
+def test_too_many_moves_for_one_request_names_the_requests_own_limit(fuzzed_stack, player_token, game):
+    for count in (MOVES_PER_REQUEST + 1, 10_000):
+        answer = fuzzed_stack.post(f"/v1/games/{game['id']}/moves", json={"moves": ["flee"] * count},
+                                   headers={"Authorization": f"Bearer {player_token}"})
+        assert answer.status_code == 422
+        assert answer.json()["errors"]["moves"] == [f"At most {MOVES_PER_REQUEST} moves are allowed in one "
+                                                    "request."], count
+
+
+def test_counts_read_in_the_singular_for_one(fuzzed_stack, player_token, game):
+    bearer = {"Authorization": f"Bearer {player_token}"}
+    played = fuzzed_stack.post(f"/v1/games/{game['id']}/moves", json={"moves": [game["legal_moves"][0]]},
+                               headers=bearer)
+    assert played.status_code == 200
+    moved = fuzzed_stack.post(f"/v1/games/{game['id']}/forfeit", json={"expected_moves": 0}, headers=bearer)
+    assert moved.json()["message"] == "The game has 1 move played; read it and send the next moves again."
+    name, token = fuzzed_stack.register()
+    run = fuzzed_stack.submit(token, legal_games(1)[0]).json()
+    assert fuzzed_stack.wait_final(run["id"])["status"] == "verified"
+    page = fuzzed_stack.get(f"/players/{name}").text
+    assert "1 verified run, oldest first" in page and "1 verified runs" not in page
+
+
+def test_a_moderators_token_reads_a_players_game_as_anyone_else_does(fuzzed_stack, tokens, player_token, game):
+    path = f"/v1/games/{game['id']}"
+    anyone = fuzzed_stack.get(path)
+    moderator = fuzzed_stack.get(path, headers={"Authorization": f"Bearer {tokens['moderator']}"})
+    assert (moderator.status_code, moderator.json()) == (anyone.status_code, anyone.json()) == \
+        (404, {"code": 404, "status": "Not Found", "message": f"No game {game['id']!r}."})
+    assert fuzzed_stack.get(path, headers={"Authorization": "Bearer sr_nobody"}).status_code == 401
+    bearer = {"Authorization": f"Bearer {player_token}"}
+    assert fuzzed_stack.post(f"{path}/forfeit", headers=bearer).status_code == 200  # a free game: its seed shown
+    revealed = fuzzed_stack.get(path, headers={"Authorization": f"Bearer {tokens['moderator']}"})
+    assert revealed.status_code == 200 and revealed.json() == fuzzed_stack.get(path).json()

@@ -1,8 +1,11 @@
 """No one in where they don't belong, every bad input a clear 4xx, nothing
 internal in any answer: tokens, rate limits, body limits, CORS, headers."""
 
+import hashlib
+import json
 import tempfile
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -152,13 +155,59 @@ def test_an_unexpected_error_is_a_json_500_without_internals():
     assert "secret" not in answer.get_data(as_text=True) and "Traceback" not in answer.get_data(as_text=True)
 
 
-def test_too_many_requests_from_one_address_is_429(tmp_path):
-    # A limit per minute on a stack of its own: the 21st request is refused however slowly a
-    # loaded machine answers the first 20 (a per-second limit depends on the machine's speed).
-    limited = Stack(tmp_path, workers=0, env={"SCOUNDREL_RATE_LIMIT_ADDRESS": "20/minute"}).start()
-    try:
-        answers = [limited.get("/v1/daily").status_code for _ in range(21)]
-        assert answers == [200] * 20 + [429]
-        assert limited.get("/v1/health").status_code == 200  # never limited: load balancers poll it
-    finally:
-        limited.stop()
+# A stack of its own with limits per minute: what is refused does not depend on how fast a loaded
+# machine answers. Each test comes from an address of its own (X-Forwarded-For, one proxy trusted),
+# so no test spends another's address limit.
+ADDRESS_LIMIT, TOKEN_LIMIT = 20, 8
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory):
+    running = Stack(tmp_path_factory.mktemp("limited"), workers=0, env={
+        "SCOUNDREL_RATE_LIMIT_ADDRESS": f"{ADDRESS_LIMIT}/minute",
+        "SCOUNDREL_RATE_LIMIT_TOKEN": f"{TOKEN_LIMIT}/minute;1000/hour",
+        "SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_LOG_FORMAT": "json",
+    }).start()
+    yield running
+    running.stop()
+
+
+def _from(address: str, token: str | None = None) -> dict:
+    return {"X-Forwarded-For": address, **(_bearer(token) if token else {})}
+
+
+def _limited_player(stack, address: str) -> tuple[str, str]:
+    answer = stack.post("/v1/players", json={"name": f"p-{uuid.uuid4().hex[:12]}"}, headers=_from(address))
+    assert answer.status_code == 201, answer.text
+    return answer.json()["name"], answer.json()["token"]
+
+
+def test_too_many_requests_from_one_address_is_429(limited):
+    answers = [limited.get("/v1/daily", headers=_from("10.0.0.1")).status_code for _ in range(ADDRESS_LIMIT + 1)]
+    assert answers == [200] * ADDRESS_LIMIT + [429]
+    assert limited.get("/v1/health", headers=_from("10.0.0.1")).status_code == 200  # never limited: load balancers
+
+
+def test_the_rate_limit_headers_count_down_the_limit_that_refuses(limited):
+    """The address allows 20 a minute, the token 8 (and 1,000 an hour): the headers describe the token's
+    8, and the request after the one that said 0 remaining is the 429."""
+    _, token = _limited_player(limited, "10.0.0.2")
+    seen = []
+    for _ in range(TOKEN_LIMIT + 1):
+        answer = limited.get("/v1/daily", headers=_from("10.0.0.2", token))
+        seen.append((answer.status_code, int(answer.headers["X-RateLimit-Limit"]),
+                     int(answer.headers["X-RateLimit-Remaining"])))
+    assert seen == [(200, TOKEN_LIMIT, left) for left in range(TOKEN_LIMIT - 1, -1, -1)] + [(429, TOKEN_LIMIT, 0)]
+    assert int(answer.headers["X-RateLimit-Reset"]) - time.time() <= 61  # the minute's window, not the hour's
+
+
+def test_a_refusal_is_logged_naming_the_player_never_the_token_or_its_hash(limited):
+    name, token = _limited_player(limited, "10.0.0.3")
+    answers = [limited.get("/v1/version", headers=_from("10.0.0.3", token)).status_code
+               for _ in range(TOKEN_LIMIT + 1)]
+    assert answers[-1] == 429
+    log = (limited.root / "api.log").read_text()
+    assert token not in log and hashlib.sha256(token.encode()).hexdigest() not in log
+    refusals = [line for line in map(json.loads, filter(None, log.splitlines()))
+                if line["message"] == "rate limit exceeded" and line.get("player") == name]
+    assert len(refusals) == 1 and refusals[0]["scope"] == "token" and refusals[0]["client"] == "10.0.0.3"

@@ -341,11 +341,13 @@ def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_fo
     room = opened.eval_on_selector_all("#room .card", "cs => cs.map(c => c.dataset.card)")
     opened.keyboard.press("a")
     expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
+    expect(opened.locator("#game-label")).to_have_text("· easy · 1 move played")
     expect(opened.locator("#status")).to_contain_text("You avoided the room")
     first = opened.eval_on_selector_all("#room .card", "cs => cs.map(c => c.dataset.card)")[0]
     assert first not in room  # the avoided cards went under the dungeon (R7)
     opened.keyboard.press("Shift+Digit1")  # the first card: barehanded if a monster
     expect(opened.locator("#game")).to_have_attribute("data-moves", "2")
+    expect(opened.locator("#game-label")).to_have_text("· easy · 2 moves played")
     expect(opened.locator("#room .card")).to_have_count(3)
     assert first not in opened.eval_on_selector_all("#room .card", "cs => cs.map(c => c.dataset.card)")
     if first[0] in "SC":

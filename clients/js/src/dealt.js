@@ -175,7 +175,8 @@ export class DealtGame {
   async #afterConflict(error, wanted, signal) {
     const now = await this.refresh({ signal });
     if (wanted && sameMoves(now.moves, wanted)) return now;
-    throw new ConflictError(`${error.message} (the game has ${now.moves.length} moves now; its state is refreshed)`, {
+    const count = `${now.moves.length} ${now.moves.length === 1 ? "move" : "moves"}`;
+    throw new ConflictError(`${error.message} (the game has ${count} now; its state is refreshed)`, {
       body: error.body,
       cause: error,
     });

@@ -230,7 +230,7 @@ test("expected_moves: a move racing another is a ConflictError and the state is 
   await assert.rejects(tab.play("S3b"), (error) => {
     assert.ok(error instanceof ConflictError && error instanceof ApiError);
     assert.deepEqual([error.status, error.code, error.gameId], [409, "conflict", null]);
-    assert.match(error.message, /409 The game has 1 moves played; .* \(the game has 1 moves now; its state is refreshed\)$/);
+    assert.match(error.message, /409 The game has 1 move played; .* \(the game has 1 move now; its state is refreshed\)$/);
     return true;
   });
   assert.deepEqual(tab.moves, ["H6"], "the other tab now shows the move played");

@@ -168,7 +168,7 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
     const count = game.moves.length;
     const expected = payload?.expected_moves ?? null;
     if (expected !== null && expected !== count) {
-      return fail(response, 409, `The game has ${count} moves played; read it and send the next moves again.`, {
+      return fail(response, 409, `The game has ${count} ${count === 1 ? "move" : "moves"} played; read it and send the next moves again.`, {
         extra: { moves: count },
       });
     }
@@ -262,7 +262,8 @@ const moveErrors = (payload) =>
     expectedMovesErrors(payload, errors);
     if (moves === undefined) errors.moves = ["Missing data for required field."];
     else if (!Array.isArray(moves)) errors.moves = ["Not a valid list."];
-    else if (moves.length < 1 || moves.length > MAX_BATCH) errors.moves = [`Length must be between 1 and ${MAX_BATCH}.`];
+    else if (moves.length < 1) errors.moves = ["Moves must hold at least one move."];
+    else if (moves.length > MAX_BATCH) errors.moves = [`At most ${MAX_BATCH} moves are allowed in one request.`];
     else {
       const byIndex = {};
       moves.forEach((notation, index) => {
