@@ -29,10 +29,15 @@ MOVES_PER_REQUEST = 50  # moves one request may carry (a room takes at most 4; m
 class GameStartSchema(Schema):
     class Meta:
         unknown = RAISE
-        # ``_daily_is_classic`` in the OpenAPI document: the challenge is not the daily, or the variant is
-        # classic (as it is when left out)
-        openapi = {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
-                             {"properties": {"variant": {"enum": [scoundrel.CLASSIC]}}}]}
+        # ``_daily_is_classic`` and ``_daily_is_one_deal`` in the OpenAPI document: the challenge is not the
+        # daily, or the variant is classic (as it is when left out) and no client seed is given
+        openapi = {"allOf": [
+            {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
+                       {"properties": {"variant": {"enum": [scoundrel.CLASSIC]}}}]},
+            {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
+                       {"not": {"required": ["client_seed"]}},
+                       {"properties": {"client_seed": {"enum": [None]}}}]},
+        ]}
 
     variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS))
     challenge = fields.String(load_default=None, allow_none=True, validate=validate.OneOf((DAILY,)),
@@ -40,7 +45,8 @@ class GameStartSchema(Schema):
     client_seed = fields.String(
         load_default=None, allow_none=True,
         validate=_check_client_seed,
-        metadata={"description": f"the player's own seed ({scoundrel.SEED_RULE}): the deck is dealt from "
+        metadata={"pattern": f"^{scoundrel.SEED_PATTERN.pattern}$",
+                  "description": f"the player's own seed ({scoundrel.SEED_RULE}): the deck is dealt from "
                                  "base64url(HMAC-SHA256(key = the server seed next-deal committed to, "
                                  "message = this)) without padding; without it, from the server seed itself"})
 
