@@ -1,6 +1,6 @@
 """Dealt games: move latency with 1,000 games in play, and what a game in play costs Redis.
 
-1,000 games are dealt (100 players, 10 games each) and kept in play: the
+1,000 games are dealt (1,000 players: one game in play per player and variant) and kept in play: the
 clients play one move at a time on them in turn, each move a plain
 player's choice among the legal ones (a game that ends is replaced by a new one,
 so 1,000 stay in play). Only the move requests are timed. Rate limits are
@@ -30,12 +30,12 @@ from store.games import (
     PLAYING,
     game_bytes,
     load_game,
+    next_deal,
     play_moves,
     playing_index,
     start_game,
 )
 
-PLAYERS = 100
 RANDOM_GAMES = 200  # easy games played at random for the largest game hash (fewer if --games is smaller)
 
 
@@ -63,7 +63,7 @@ def main() -> None:
                                         "SCOUNDREL_API_WORKERS": "2"})
     db = stack.database()
     try:
-        tokens = [stack.register(f"bench-{n}")[1] for n in range(PLAYERS)]
+        tokens = [stack.register(f"bench-{n}")[1] for n in range(args.games)]  # one game in play per player
         client = Client(stack.base)
 
         def deal(token: str) -> dict:
@@ -72,7 +72,7 @@ def main() -> None:
             assert status == 201, body[:200]
             return {"token": token, **json.loads(body)}
 
-        games = [deal(tokens[n % PLAYERS]) for n in range(args.games)]
+        games = [deal(token) for token in tokens]
         count, index_bytes = playing_index(db)
         dealt_bytes = statistics.mean(game_bytes(db, game["id"]) for game in games) + index_bytes / count
 
@@ -134,7 +134,8 @@ def _largest_game_bytes(db, games: int) -> int:
 
     with mock.patch("store.games.now_ms", now):
         for _ in range(games):
-            game = load_game(db, start_game(db, "bench-memory", "easy", fresh_seed()))
+            seed = next_deal(db, "bench-memory", fresh_seed())
+            game = load_game(db, start_game(db, "bench-memory", "easy", seed, server_seed=seed))
             while game.status == PLAYING:
                 state = position(game)
                 move = rng.choice(scoundrel.legal_moves(state, game.variant))

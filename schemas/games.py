@@ -15,6 +15,13 @@ import scoundrel
 from .runs import RuleErrorSchema
 from .submission import MoveList
 
+PLAYING = "playing"
+
+
+def _check_client_seed(seed: str) -> None:
+    if not scoundrel.is_valid_seed(seed):
+        raise ValidationError(f"A client seed is {scoundrel.SEED_RULE}.")
+
 DAILY = "daily"
 MOVES_PER_REQUEST = 50  # moves one request may carry (a room takes at most 4; more are refused past a deal anyway)
 
@@ -22,19 +29,37 @@ MOVES_PER_REQUEST = 50  # moves one request may carry (a room takes at most 4; m
 class GameStartSchema(Schema):
     class Meta:
         unknown = RAISE
-        # ``_daily_is_classic`` in the OpenAPI document: the challenge is not the daily, or the variant is
-        # classic (as it is when left out)
-        openapi = {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
-                             {"properties": {"variant": {"enum": [scoundrel.CLASSIC]}}}]}
+        # ``_daily_is_classic`` and ``_daily_is_one_deal`` in the OpenAPI document: the challenge is not the
+        # daily, or the variant is classic (as it is when left out) and no client seed is given
+        openapi = {"allOf": [
+            {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
+                       {"properties": {"variant": {"enum": [scoundrel.CLASSIC]}}}]},
+            {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
+                       {"not": {"required": ["client_seed"]}},
+                       {"properties": {"client_seed": {"enum": [None]}}}]},
+        ]}
 
     variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS))
     challenge = fields.String(load_default=None, allow_none=True, validate=validate.OneOf((DAILY,)),
                               metadata={"description": '"daily" for the sealed daily (classic only), else null'})
+    client_seed = fields.String(
+        load_default=None, allow_none=True,
+        validate=_check_client_seed,
+        metadata={"pattern": f"^{scoundrel.SEED_PATTERN.pattern}$",
+                  "description": f"the player's own seed ({scoundrel.SEED_RULE}): the deck is dealt from "
+                                 "base64url(HMAC-SHA256(key = the server seed next-deal committed to, "
+                                 "message = this)) without padding; without it, from the server seed itself"})
 
     @validates_schema
     def _daily_is_classic(self, data, **kwargs):
         if data.get("challenge") == DAILY and data["variant"] != scoundrel.CLASSIC:
             raise ValidationError("The sealed daily is played in the classic variant.", "variant")
+
+    @validates_schema
+    def _daily_is_one_deal(self, data, **kwargs):
+        if data.get("challenge") == DAILY and data.get("client_seed"):
+            raise ValidationError("The sealed daily is one deal for everyone: it takes no client seed.",
+                                  "client_seed")
 
 
 class MovesSchema(Schema):
@@ -64,9 +89,14 @@ class GameSchema(Schema):
     challenge = fields.String(allow_none=True, metadata={"description": '"daily" for the sealed daily, else null'})
     date = fields.String(allow_none=True, metadata={"description": "the sealed daily's UTC date"})
     status = fields.String(metadata={"description": "playing, won, lost or forfeit"})
-    commitment = fields.String(metadata={"description": "hex SHA-256 of the seed's ASCII characters"})
-    seed = fields.String(allow_none=True, metadata={"description": "null until revealed: when a free game ends, "
-                                                                   "when a sealed daily game's UTC day is over"})
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the server seed's ASCII characters (the "
+                                                        "seed itself unless a client seed was given)"})
+    seed = fields.String(allow_none=True, metadata={"description": "the seed the deck was dealt from; null until "
+                                                                   "revealed: when a free game ends, when a sealed "
+                                                                   "daily game's UTC day is over and closed (R18)"})
+    server_seed = fields.String(allow_none=True, metadata={"description": "with a client seed: the server seed, "
+                                                                          "revealed with seed; else null"})
+    client_seed = fields.String(allow_none=True, metadata={"description": "the player's client seed, else null"})
     room = fields.List(fields.String(), metadata={"description": "the cards face up, in R4 order"})
     health = fields.Integer()
     weapon = fields.Integer(allow_none=True, metadata={"description": "the equipped weapon's value"})
@@ -78,6 +108,26 @@ class GameSchema(Schema):
     score = fields.Integer(allow_none=True, metadata={"description": "the run's verified score"})
     created_at = fields.String()
     ended_at = fields.String(allow_none=True)
+    closes_at = fields.String(allow_none=True, metadata={"description": "a sealed daily game in play: when its "
+                                                                        "UTC day ends and it is forfeited (R18)"})
+    closes_in = fields.Float(allow_none=True, metadata={"description": "seconds from this response to closes_at"})
+
+
+class GameListArgs(Schema):
+    class Meta:
+        unknown = RAISE
+
+    status = fields.String(load_default=PLAYING, validate=validate.OneOf((PLAYING,)),
+                           metadata={"description": "playing: the games in play (the only list kept)"})
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSchema), metadata={"description": "oldest first"})
+
+
+class NextDealSchema(Schema):
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the server seed the player's next free "
+                                                        "game will be dealt from (with their client seed, if any)"})
 
 
 class RefusedMovesSchema(ErrorSchema):
@@ -86,13 +136,17 @@ class RefusedMovesSchema(ErrorSchema):
 
 
 class GameConflictSchema(ErrorSchema):
-    game_id = fields.String(allow_none=True, metadata={"description": "the player's sealed daily game of the day"})
+    game_id = fields.String(allow_none=True, metadata={"description": "the player's game in play of that variant, "
+                                                                      "or sealed daily game of the day"})
 
 
 class GameMovedSchema(ErrorSchema):
     moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played (when "
                                                                      "expected_moves differs, or another request "
                                                                      "moved first)"})
+    reason = fields.String(allow_none=True, metadata={"description": "sealed_day_over: the sealed daily's day "
+                                                                     "closed; the game is forfeited (R18)"})
+    ruling = fields.String(allow_none=True, metadata={"description": "R18 with sealed_day_over"})
 
 
 class SealedDailySchema(Schema):

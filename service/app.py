@@ -80,6 +80,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
                    flags):
         api.register_blueprint(module.blp)
+    api.register_blueprint(games.player_blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)
     app.register_blueprint(play_page.blp)

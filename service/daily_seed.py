@@ -3,8 +3,9 @@
 Each seed is an HMAC of the date under a server secret, so it is fixed for
 its day yet unguessable before it. The open daily's seed is public all day
 (``daily-`` and the date, then 16 hex digits). The sealed daily's is
-dealt by the server and shown only once its day is over: 64 hex digits
-(a valid seed under RULES.md) under a secret of its own.
+dealt by the server and shown only once its day is over and closed
+(``sealing.revealed``): 64 hex digits (a valid seed under RULES.md) under a
+secret of its own.
 """
 
 import hashlib
@@ -49,6 +50,7 @@ def parse_day(text: str) -> date:
     return day
 
 
-def revealed(day: date) -> bool:
-    """Whether a sealed daily's seed (and its games' moves) may be shown: its UTC day is over."""
+def day_over(day: date) -> bool:
+    """Whether ``day``'s UTC day is over: its sealed daily has closed (R18). Its deal is shown only once
+    the close is recorded too (``sealing.revealed``)."""
     return day < today()

@@ -14,7 +14,9 @@ face up (the room, the moves made in it, the cards left), so refusing the
 moves after it tells nothing.
 """
 
+import base64
 import hashlib
+import hmac
 import secrets
 from datetime import date
 
@@ -22,8 +24,9 @@ import scoundrel
 from scoundrel import VALUE, IllegalMove, State
 from store.games import PLAYING, StoredGame
 from store.packing import iso_time
+from store.runs import now_ms
 
-from .daily_seed import revealed
+from .sealing import revealed
 
 ROOM_NOT_DEALT = "room_not_dealt"
 TOO_MANY_MOVES = "too_many_moves"
@@ -37,6 +40,20 @@ def fresh_seed() -> str:
 def commitment(seed: str) -> str:
     """The hex SHA-256 of the seed's characters (ASCII): published before play, checked after."""
     return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+def dealt_seed(server_seed: str, client_seed: str | None) -> str:
+    """The seed a free game's deck is dealt from: the server seed itself without a client seed, else
+    base64url(HMAC-SHA256(key = server seed, message = client seed)) without padding.
+
+    The server commits to its seed (``next-deal``) before the player
+    chooses theirs, so neither alone picks the deck. The result is 43
+    characters of ``A–Z a–z 0–9 _ -``: a valid RULES.md seed.
+    """
+    if not client_seed:
+        return server_seed
+    digest = hmac.new(server_seed.encode("ascii"), client_seed.encode("ascii"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
 class MovesRefused(Exception):
@@ -95,7 +112,8 @@ def judge(state: State, variant: str, played: int, moves: list[str]) -> str:
 
 
 def is_revealed(game: StoredGame) -> bool:
-    """A free game's seed is shown once it ends; a sealed daily game's once its UTC day is over too."""
+    """A free game's seed is shown once it ends; a sealed daily game's once its UTC day is over and
+    closed too (``sealing.revealed``)."""
     if game.status == PLAYING:
         return False
     return game.challenge != "daily" or revealed(date.fromisoformat(game.date))
@@ -109,6 +127,8 @@ def may_see(game: StoredGame, player: str | None) -> bool:
 def game_view(game: StoredGame, state: State) -> dict:
     """The game as every response shows it (FAIR-CONTRACT's game JSON)."""
     playing = game.status == PLAYING
+    shown = is_revealed(game)
+    closes = game.closes_ms if playing else None
     return {
         "id": game.id,
         "player": game.player,
@@ -116,8 +136,10 @@ def game_view(game: StoredGame, state: State) -> dict:
         "challenge": game.challenge or None,
         "date": game.date or None,
         "status": game.status,
-        "commitment": commitment(game.seed),
-        "seed": game.seed if is_revealed(game) else None,
+        "commitment": commitment(game.server_seed),
+        "seed": game.seed if shown else None,
+        "server_seed": game.server_seed if shown and game.client_seed else None,
+        "client_seed": game.client_seed or None,
         "room": list(state.room),
         "health": state.health,
         "weapon": VALUE[state.weapon] if state.weapon else None,
@@ -129,4 +151,6 @@ def game_view(game: StoredGame, state: State) -> dict:
         "score": game.run_score if game.run_status == "verified" else None,
         "created_at": iso_time(game.created_ms),
         "ended_at": iso_time(game.ended_ms),
+        "closes_at": iso_time(closes),
+        "closes_in": max(0.0, (closes - now_ms()) / 1000) if closes is not None else None,
     }

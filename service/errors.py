@@ -28,7 +28,9 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from store.errors import (
     AlreadyResolved,
+    DealTaken,
     FlagDismissed,
+    GameInPlay,
     GameMoved,
     GameOver,
     IdempotencyConflict,
@@ -41,6 +43,7 @@ from store.errors import (
     NotVoid,
     RunPending,
     SealedDailyStarted,
+    SealedDayOver,
     StoreError,
     refuses_writes,
 )
@@ -59,6 +62,9 @@ STORE_ERROR_STATUS: dict[type[StoreError], int] = {
     GameMoved: 409,
     GameOver: 409,
     SealedDailyStarted: 409,
+    SealedDayOver: 409,
+    GameInPlay: 409,
+    DealTaken: 409,
     NameTaken: 409,
     RunPending: 409,
     NotVoid: 409,

@@ -7,19 +7,24 @@ from flask import g, url_for
 from schemas.games import (
     ForfeitSchema,
     GameConflictSchema,
+    GameListArgs,
+    GameListSchema,
     GameMovedSchema,
     GameSchema,
     GameStartSchema,
     MovesSchema,
+    NextDealSchema,
     RefusedMovesSchema,
 )
-from store.errors import GameMoved, GameOver, NoSuchGame
+from store.errors import DealTaken, GameMoved, GameOver, NoSuchGame
 from store.games import (
     FORFEIT,
     PLAYING,
     StoredGame,
+    games_in_play,
     load_game,
     load_game_as,
+    next_deal,
     play_moves,
     start_game,
 )
@@ -35,13 +40,17 @@ from .auth import (
 )
 from .context import db, referee
 from .daily_seed import sealed_seed, today
-from .dealer import MovesRefused, fresh_seed, game_view, judge, may_see, position
+from .dealer import MovesRefused, commitment, dealt_seed, fresh_seed, game_view, judge, may_see, position
 from .errors import abort
 from .request_log import elapsed, request_id
 from .start_flags import note_game_start
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Dealt games: the server deals, the player sees only the cards face up")
+player_blp = Blueprint("player_games", __name__, url_prefix="/v1/players",
+                       description="A player's dealt games: the next deal's commitment, the games in play")
+
+DEAL_ATTEMPTS = 3  # starts tried when a racing start of another variant takes the next deal first
 
 
 def _game(game_id: str, player: str | None) -> StoredGame:
@@ -68,20 +77,38 @@ def _own_game(game_id: str) -> StoredGame:
 @player_required
 @blp.arguments(GameStartSchema(), required=False)  # no body: a classic game, as clients send it
 @blp.response(201, GameSchema, description="Dealt: the first room is face up")
-@blp.alt_response(409, schema=GameConflictSchema, description="Today's sealed daily game was already started "
+@blp.alt_response(409, schema=GameConflictSchema, description="A game of that variant is in play, or today's "
+                                                               "sealed daily game was already started "
                                                                "(game_id)")
 @error_response(blp, 401, "No or wrong player token")
 def start(body):
-    """Deal a game: a fresh 256-bit seed, or today's sealed daily seed (one game a day)."""
+    """Deal a game: from the server seed ``next-deal`` committed to (with the player's ``client_seed``, if
+    given), or today's sealed daily seed (one game a day). One game in play per variant."""
     if body["challenge"]:
         day = today()
-        seed, date = sealed_seed(referee().sealed_secret(), day), day.isoformat()
+        game_id = start_game(db(), g.player, body["variant"], sealed_seed(referee().sealed_secret(), day),
+                             challenge=body["challenge"], date=day.isoformat())
     else:
-        seed, date = fresh_seed(), ""
-    game_id = start_game(db(), g.player, body["variant"], seed, challenge=body["challenge"] or "", date=date)
+        game_id = _start_free(body["variant"], body["client_seed"])
     game = _written(game_id)
     note_game_start(game)
     return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game_id)}
+
+
+def _start_free(variant: str, client_seed: str | None) -> str:
+    """A free game dealt from the player's next deal; tried again if a racing start took that deal."""
+    for _ in range(DEAL_ATTEMPTS - 1):
+        try:
+            return _deal_free(variant, client_seed)
+        except DealTaken:
+            continue
+    return _deal_free(variant, client_seed)
+
+
+def _deal_free(variant: str, client_seed: str | None) -> str:
+    server_seed = next_deal(db(), g.player, fresh_seed())
+    return start_game(db(), g.player, variant, dealt_seed(server_seed, client_seed),
+                      server_seed=server_seed, client_seed=client_seed or "")
 
 
 @blp.route("/<game_id>")
@@ -106,8 +133,9 @@ def show(game_id):
 @blp.alt_response(422, schema=RefusedMovesSchema, description="A move was refused and none was applied: error "
                                                               "names the first (index, code, message, ruling)")
 @blp.alt_response(409, schema=GameMovedSchema, description="expected_moves differs from the moves played "
-                                                            "(moves), another request moved first, or the game is "
-                                                            "over")
+                                                            "(moves), another request moved first, the game is "
+                                                            "over, or its sealed day has closed (reason "
+                                                            "sealed_day_over, R18: the game is forfeited)")
 @error_response(blp, 404, "No such game, or not yours")
 @error_response(blp, 401, "No or wrong player token")
 def play(body, game_id):
@@ -158,3 +186,37 @@ def forfeit(body, game_id):
     play_moves(db(), _playable(game_id, body["expected_moves"]), [], FORFEIT, request_id=request_id())  # R18
     game = _written(game_id)
     return game_view(game, position(game))
+
+
+def _own(name: str) -> None:
+    """403 unless the token is the named player's (the name in any case)."""
+    if name.casefold() != g.player.casefold():
+        abort(403, message="Only the player themselves may see this, with their own token.")
+
+
+@player_blp.route("/<name>/next-deal")
+@player_blp.doc(security=BEARER)
+@player_required
+@player_blp.response(200, NextDealSchema)
+@error_response(player_blp, 403, "Another player's token")
+@error_response(player_blp, 401, "No or wrong player token")
+def next_deal_of(name):
+    """The commitment to the server seed of the player's next free game, fixed until that game starts.
+
+    Choose a ``client_seed`` after reading it: the deck then comes from both.
+    """
+    _own(name)
+    return {"commitment": commitment(next_deal(db(), g.player, fresh_seed()))}
+
+
+@player_blp.route("/<name>/games")
+@player_blp.doc(security=BEARER)
+@player_required
+@player_blp.arguments(GameListArgs(), location="query")
+@player_blp.response(200, GameListSchema)
+@error_response(player_blp, 403, "Another player's token")
+@error_response(player_blp, 401, "No or wrong player token")
+def games_of(args, name):
+    """The player's games in play (``status=playing``), so a client that lost a game's id can resume it."""
+    _own(name)
+    return {"games": [game_view(game, position(game)) for game in games_in_play(db(), g.player)]}

@@ -7,8 +7,9 @@ from schemas.games import SealedDailySchema
 from .api import Blueprint, error_response
 from .context import referee
 from .daily import begun_day
-from .daily_seed import revealed, sealed_seed, today
+from .daily_seed import sealed_seed, today
 from .dealer import commitment
+from .sealing import revealed
 
 blp = Blueprint("sealed", __name__, url_prefix="/v1/daily",
                 description="The sealed daily: dealt by the server, committed before play, revealed after its day")

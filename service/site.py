@@ -40,11 +40,11 @@ from store.standings import Spread, Standing, board_spread, ladder_spread, stand
 from . import board_names, charts
 from .board_names import NamedBoard, UnknownBoard
 from .context import db, referee
-from .daily_seed import DayNotBegun, daily_seed, parse_day, revealed, today
+from .daily_seed import DayNotBegun, daily_seed, parse_day, today
 from .errors import RETRY_AFTER_SECONDS
 from .par import par
 from .sealed import sealed_daily
-from .sealing import shown
+from .sealing import revealed, shown
 
 blp = Blueprint("site", __name__, template_folder="templates")
 log = logging.getLogger(__name__)

@@ -142,3 +142,27 @@ class SealedDailyStarted(StoreError):
         self.game_id = game_id
         self.extra = {"game_id": game_id}
         super().__init__("You have already started today's sealed daily game.")
+
+
+class GameInPlay(StoreError):
+    """The player has a dealt game of that variant in play: one at a time, finished or forfeited first."""
+
+    def __init__(self, game_id: str, variant: str):
+        self.game_id = game_id
+        self.extra = {"game_id": game_id}
+        super().__init__(f"You have a {variant} game in play; finish or forfeit it first.")
+
+
+class DealTaken(StoreError):
+    """Another game of the player's started from the same next deal at the same moment."""
+
+    message = "Another of your games started from this deal at the same moment; read next-deal and try again."
+
+
+class SealedDayOver(StoreError):
+    """The sealed daily of that day is closed (its UTC day is over): no move, no new game (R18)."""
+
+    def __init__(self, day: str):
+        self.extra = {"reason": "sealed_day_over", "ruling": "R18"}
+        super().__init__(f"The sealed daily of {day} closed at the end of its UTC day: a game of it still in "
+                         "play is forfeited (R18), and no move or new game of it is taken.")

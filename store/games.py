@@ -17,14 +17,26 @@ the same record, audit entry and verification job) and the game leaves
 ``games_ending``. A process dying in between leaves the game there, and the
 sweeper (``sweep_games``) accepts its run; accepting it twice finds the
 first (the run id and fingerprint come from the game id).
+
+A player has at most one game in play per slot: a variant for free games,
+the day for the sealed daily (``keys.player_games_playing``), taken and
+freed in the same scripts that start and end games, so two racing starts
+give one game. A free game is dealt from the player's next deal
+(``next_deal``), committed to before it starts and taken by the start.
+
+The sealed daily of a day closes at the end of that UTC day (R18):
+``close_sealed_day`` marks it closed, after which ``play_moves.lua``
+forfeits any game of it instead of applying a move, then forfeits every
+game of it still in play. Only a closed day's deal may be shown.
 """
 
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 
 from . import keys, move_codes, scripts
 from .database import Database
-from .errors import GameMoved, GameOver, NoSuchGame, SealedDailyStarted
+from .errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
 from .metrics import MOVE_LATENCY_BUCKETS, latency_bucket
 from .players import PLAYERS
 from .runs import Dealt, Submission, accept_runs, now_ms
@@ -32,12 +44,13 @@ from .tokens import queue_holder_lookup
 
 PLAYING = "playing"
 FORFEIT = "forfeit"
+DAILY = "daily"
 GAME_KEPT = 7 * 24 * 3600  # seconds an ended game is kept (its run keeps the record for good)
 SEALED_KEPT = 2 * 24 * 3600  # seconds the one-a-day mark of a sealed daily game is kept: past its day
 ENDING_GRACE_MS = 10_000  # an ended game whose run is not accepted after this is the sweeper's
 SWEEP_BATCH = 500  # games looked at per sweep, of each kind
 
-
+_closed_days: set[str] = set()  # sealed days this process has closed: a day once closed stays closed
 
 def new_game_id() -> str:
     """128 random bits: a game's id cannot be guessed."""
@@ -57,7 +70,9 @@ class StoredGame:
     variant: str
     challenge: str  # "" or "daily" (the sealed daily)
     date: str  # the sealed daily's UTC date, else ""
-    seed: str
+    seed: str  # the seed the deck is dealt from
+    server_seed: str  # the seed committed to: ``seed`` itself unless the player gave a client seed
+    client_seed: str  # the player's seed, else ""
     moves: list[str]
     move_gaps: str  # each move's server time, as ``store.runs.move_times`` reads it
     status: str  # playing, won, lost, forfeit
@@ -76,6 +91,27 @@ class StoredGame:
         """The game's run, once it has ended."""
         return self.dealt.run_id if self.status != PLAYING else None
 
+    @property
+    def slot(self) -> str:
+        """What the one-game-in-play rule counts it under: its variant, or its sealed day."""
+        return slot_of(self.variant, self.date)
+
+    @property
+    def closes_ms(self) -> int | None:
+        """When a sealed daily game's day closes (ms); None for a free game."""
+        return closes_ms(self.date) if self.date else None
+
+
+def slot_of(variant: str, day: str) -> str:
+    """The slot of a free game of ``variant`` (``day`` "") or of ``day``'s sealed daily game."""
+    return f"{DAILY}:{day}" if day else variant
+
+
+def closes_ms(day: str) -> int:
+    """The end of UTC day ``day`` (``YYYY-MM-DD``), in ms: when its sealed daily closes (R18)."""
+    end = datetime.combine(date.fromisoformat(day) + timedelta(days=1), datetime.min.time(), UTC)
+    return int(end.timestamp() * 1000)
+
 
 def _stored_game(game_id: str, fields: dict, run: list) -> StoredGame:
     created = int(fields["created_ms"])
@@ -83,7 +119,8 @@ def _stored_game(game_id: str, fields: dict, run: list) -> StoredGame:
     entries = log.split(",")[:-1]  # each: the move's character, then its gap in ms
     return StoredGame(
         id=game_id, player=fields["player"], variant=fields["variant"], challenge=fields["challenge"],
-        date=fields["date"], seed=fields["seed"], moves=move_codes.decode("".join(entry[0] for entry in entries)),
+        date=fields["date"], seed=fields["seed"], server_seed=fields.get("server_seed") or fields["seed"],
+        client_seed=fields.get("client_seed", ""), moves=move_codes.decode("".join(entry[0] for entry in entries)),
         move_gaps=" ".join(entry[1:] for entry in entries), status=fields["status"], created_ms=created,
         ended_ms=int(fields["ended_ms"]) if fields.get("ended_ms") else None,
         run_status=run[0] or None, run_score=int(run[1]) if run[1] not in (None, "") else None,
@@ -119,22 +156,53 @@ def load_game_as(db: Database, game_id: str, token: str) -> tuple[str | None, St
     return player, _stored_game(game_id, *game)
 
 
-def start_game(db: Database, player: str, variant: str, seed: str, *, challenge: str = "", date: str = "") -> str:
+def next_deal(db: Database, player: str, fresh_seed: str) -> str:
+    """The server seed of the player's next free game: ``fresh_seed`` if none is drawn yet.
+
+    It stays the same until a game of the player's starts from it (``start_game`` takes it).
+    """
+    with db.redis.pipeline(transaction=False) as pipe:
+        pipe.set(keys.next_deal(player), fresh_seed, nx=True)
+        pipe.get(keys.next_deal(player))
+        return pipe.execute()[1]
+
+
+def start_game(db: Database, player: str, variant: str, seed: str, *, server_seed: str = "",
+               client_seed: str = "", challenge: str = "", date: str = "") -> str:
     """Store a new game dealt from ``seed``; its id.
 
+    A free game is dealt from the player's next deal, ``server_seed``
+    (``seed`` itself, or derived from it and ``client_seed``), which it
+    takes: ``DealTaken`` if another start took it first. One free game in
+    play per player and variant: ``GameInPlay`` with the one in play.
     A sealed daily game (``challenge="daily"``) is one per player and day:
-    a second start raises ``SealedDailyStarted`` with the first one's id.
+    a second start raises ``SealedDailyStarted`` with the first one's id,
+    and one of a closed day ``SealedDayOver``.
     """
     game_id, created = new_game_id(), now_ms()
-    sealed = challenge == "daily"
+    sealed = challenge == DAILY
     fields = {"player": player, "variant": variant, "challenge": challenge, "date": date, "seed": seed,
               "status": PLAYING, "created_ms": created, "last_ms": created, "count": 0, "chunks": 0, "log0": ""}
-    reply = scripts.start_game(db.redis, game_id=game_id, created_ms=created,
-                               sealed_key=keys.sealed_game(date, player) if sealed else None,
+    if client_seed:
+        fields |= {"server_seed": server_seed, "client_seed": client_seed}
+    reply = scripts.start_game(db.redis, game_id=game_id, created_ms=created, slot=slot_of(variant, date),
+                               player=player, date=date if sealed else "", server_seed=server_seed,
                                sealed_ttl=SEALED_KEPT, fields=fields)
     if reply[0] == "existing":
-        raise SealedDailyStarted(reply[1])
+        raise SealedDailyStarted(reply[1]) if sealed else GameInPlay(reply[1], variant)
+    if reply[0] == "redeal":
+        raise DealTaken()
+    if reply[0] == "closed":
+        raise SealedDayOver(date)
     return game_id
+
+
+def games_in_play(db: Database, player: str) -> list[StoredGame]:
+    """The player's games in play, oldest first."""
+    ids = db.redis.hvals(keys.player_games_playing(player))
+    games = [load_game(db, game_id) for game_id in ids]
+    return sorted((game for game in games if game is not None and game.status == PLAYING),
+                  key=lambda game: game.created_ms)
 
 
 def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "",
@@ -144,12 +212,15 @@ def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *,
     (seconds), counted with the moves (``scoundrel_move_latency_seconds``).
 
     Raises ``GameMoved`` when the game changed since it was loaded,
-    ``GameOver`` when it has ended, ``NoSuchGame``. A game that ends here
-    gets its run (``finish_game``).
+    ``GameOver`` when it has ended, ``NoSuchGame``; ``SealedDayOver`` when
+    the moves came for a sealed daily game whose day has closed, which
+    forfeits it instead (R18). A game that ends here gets its run
+    (``finish_game``).
     """
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
                                codes=move_codes.encode(moves), at_ms=now_ms(), status=status,
-                               ended_ttl=GAME_KEPT, latency=latency,
+                               ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
+                               closes_ms=game.closes_ms, latency=latency,
                                latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
     if reply[0] == "missing":
         raise NoSuchGame(game.id)
@@ -157,8 +228,32 @@ def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *,
         raise GameOver(reply[1])
     if reply[0] == "moved":
         raise GameMoved(int(reply[1]))
-    if status != PLAYING:
+    if status != PLAYING or reply[0] == "closed":
         finish_game(db, game.id, request_id=request_id)
+    if reply[0] == "closed":
+        raise SealedDayOver(game.date)
+
+
+def close_sealed_day(db: Database, day: str) -> None:
+    """Close ``day``'s sealed daily (a day that is over, R18): mark it closed, so that no game of it
+    takes a move from then on, and forfeit each game of it still in play.
+
+    Whatever shows the day's deal calls this first. Idempotent and safe in
+    several processes at once (a forfeit is a move's compare-and-set);
+    each process does it once a day.
+    """
+    if day in _closed_days:
+        return
+    for game_id in scripts.close_sealed_day(db.redis, date=day):
+        game = load_game(db, game_id)
+        if game is None:
+            db.redis.srem(keys.sealed_playing(day), game_id)
+            continue
+        try:
+            play_moves(db, game, [], FORFEIT, request_id="sealed-close")  # R18
+        except (GameMoved, GameOver, NoSuchGame):
+            continue
+    _closed_days.add(day)
 
 
 def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
@@ -175,14 +270,16 @@ def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
 
 
 def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
-    """Forfeit the games left without a move for ``idle_seconds`` (R18), and accept
-    the run of every ended game still waiting for one; ``(forfeited, finished)``.
+    """Close yesterday's sealed daily (R18), forfeit the games left without a move for
+    ``idle_seconds`` (R18), and accept the run of every ended game still waiting for
+    one; ``(forfeited, finished)``.
 
     Safe in several workers at once: a forfeit is the same compare-and-set
     as a move, so a player's move that lands first wins, and accepting a
     run twice finds the first.
     """
     now = now_ms()
+    close_sealed_day(db, (datetime.fromtimestamp(now / 1000, UTC).date() - timedelta(days=1)).isoformat())
     forfeited = 0
     idle = db.redis.zrangebyscore(keys.games_playing(), "-inf", now - int(idle_seconds * 1000),
                                   start=0, num=SWEEP_BATCH)

@@ -255,6 +255,36 @@ def sealed_game(date: str, player: str) -> str:
     return f"{PREFIX}:sealed-game:{date}:{player}"
 
 
+def player_games_playing(player: str) -> str:
+    """Hash: the player's dealt games in play: slot (the variant, or ``daily:<date>``) → game id.
+
+    One game a slot: ``start_game.lua`` refuses a second, ``play_moves.lua``
+    frees the slot in the script that ends the game.
+    """
+    return f"{PREFIX}:player-games-playing:{player}"
+
+
+def next_deal(player: str) -> str:
+    """String: the server seed of the player's next free game, committed to (``next-deal``) before it starts.
+
+    No expiry: a commitment shown must hold until its game starts, which takes it.
+    """
+    return f"{PREFIX}:next-deal:{player}"
+
+
+def sealed_playing(date: str) -> str:
+    """Set: the sealed daily games of ``date`` still in play, for the close of that day to forfeit."""
+    return f"{PREFIX}:sealed-playing:{date}"
+
+
+def sealed_closed() -> str:
+    """Set: the dates whose sealed daily is closed: no game of it takes a move, its seed may be shown.
+
+    Kept for good (one short member a day): a day once closed stays closed.
+    """
+    return f"{PREFIX}:sealed-closed"
+
+
 def sealed_secret() -> str:
     """String: the secret the sealed daily seeds are derived from when none is configured."""
     return f"{PREFIX}:sealed-secret"

@@ -43,6 +43,7 @@ _REINSTATE_RUN = LuaScript("reinstate_run")
 _PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
 _START_GAME = LuaScript("start_game")
 _PLAY_MOVES = LuaScript("play_moves")
+_CLOSE_SEALED_DAY = LuaScript("close_sealed_day")
 _RAISE_FLAG = LuaScript("raise_flag")
 _NOTE_SHARED_ADDRESS = LuaScript("note_shared_address")
 _DISMISS_FLAG = LuaScript("dismiss_flag")
@@ -277,24 +278,42 @@ def place_seed_boards(db: Database, *, player: str) -> int:
             return int(answer)
 
 
-def start_game(client: Any, *, game_id: str, created_ms: int, sealed_key: str | None, sealed_ttl: int,
-               fields: dict) -> list:
-    """Store a new dealt game as being played: ``['new']``; for a sealed daily game (``sealed_key``, the
-    player's one game of the day) ``['existing', id]`` instead when the player already has one."""
+def start_game(client: Any, *, game_id: str, created_ms: int, slot: str, player: str, date: str,
+               server_seed: str, sealed_ttl: int, fields: dict) -> list:
+    """Store a new dealt game as being played: ``['new']``, or ``['existing', id]`` when the player has
+    a game in ``slot`` (a free game) or that day's sealed daily (``date``, one a day) already;
+    ``['redeal']`` when the player's next deal is no longer ``server_seed``; ``['closed']`` for a
+    sealed day that is closed."""
     game_key = keys.game(game_id)
-    return _START_GAME.run(client, [game_key, keys.games_playing(), sealed_key or game_key, keys.metrics()],
-                           [game_id, created_ms, "1" if sealed_key else "", sealed_ttl, *flatten(fields)])
+    sealed = bool(date)
+    return _START_GAME.run(
+        client,
+        [game_key, keys.games_playing(), keys.player_games_playing(player),
+         keys.sealed_game(date, player) if sealed else game_key, game_key if sealed else keys.next_deal(player),
+         keys.sealed_closed(), keys.sealed_playing(date) if sealed else game_key, keys.metrics()],
+        [game_id, created_ms, slot, "1" if sealed else "", sealed_ttl, date, server_seed, *flatten(fields)])
 
 
 def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int, status: str,
-               ended_ttl: int, latency_bucket: str = "", latency: float | None = None) -> list:
+               ended_ttl: int, player: str, slot: str, date: str, closes_ms: int | None,
+               latency_bucket: str = "", latency: float | None = None) -> list:
     """Append the moves ``codes`` to a game still played with ``played`` moves, and set ``status``:
-    ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``. A move request's
-    ``latency`` (seconds, in ``latency_bucket``) is counted with it."""
-    return _PLAY_MOVES.run(client, [keys.game(game_id), keys.games_playing(), keys.games_ending(), keys.metrics(),
-                                    keys.move_latency()],
-                           [game_id, played, codes, at_ms, status, ended_ttl, latency_bucket,
-                            "" if latency is None else latency])
+    ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``; a sealed daily game
+    (``date``) whose day is closed, or past ``closes_ms``, is forfeited instead (``['closed']`` if
+    ``codes`` had moves). A move request's ``latency`` (seconds, in ``latency_bucket``) is counted
+    with it."""
+    return _PLAY_MOVES.run(
+        client,
+        [keys.game(game_id), keys.games_playing(), keys.games_ending(), keys.player_games_playing(player),
+         keys.sealed_closed(), keys.sealed_playing(date) if date else keys.game(game_id), keys.metrics(),
+         keys.move_latency()],
+        [game_id, played, codes, at_ms, status, ended_ttl, slot, date, "" if closes_ms is None else closes_ms,
+         latency_bucket, "" if latency is None else latency])
+
+
+def close_sealed_day(client: Any, *, date: str) -> list[str]:
+    """Mark ``date``'s sealed daily closed; the ids of its games still in play."""
+    return _CLOSE_SEALED_DAY.run(client, [keys.sealed_closed(), keys.sealed_playing(date)], [date])
 
 
 def raise_flag(client: Any, *, flag_id: str, listed_in: list[str], every_index: list[str], raised_ms: int,

@@ -1,19 +1,37 @@
 // The /play page: a dealt game played through the JS client (clients/js/src, served at /assets/client/).
 //
-// The referee deals and lists the legal moves; each is a button. After the
-// game the page shows the verdict, and once the seed is revealed checks it
-// against the commitment and replays the game (DealtGame#verifyCommitment).
-import { ConflictError, DAILY, resumeGame, sealedDaily, startGame, waitForVerdict } from "./client/index.js";
+// The referee commits to its seed for the player's next game (next-deal)
+// before the player types a seed of their own or this browser draws one; it
+// deals from both and lists the legal moves; each is a button. After the
+// game the page shows the verdict, and once the seeds are revealed checks
+// them against the commitment and replays the game (DealtGame#verifyCommitment).
+import {
+  ConflictError,
+  DAILY,
+  commitmentOf,
+  dealtSeed,
+  drawClientSeed,
+  gamesInPlay,
+  isValidSeed,
+  nextDeal,
+  resumeGame,
+  sealedDaily,
+  startGame,
+  waitForVerdict,
+} from "./client/index.js";
 import { cardFace, cardName, kindOf, shortName, valueOf } from "./cards.js";
 import { confirmStep, currentPlayer, explain, playerPanel, recall, remember } from "./play-player.js";
 
 const GAME_KEY = "scoundrel.play.game"; // {player, id}: the game to resume after a reload
 const MAX_HEALTH = 20;
+const CLOSING_SHOWN = 3600; // seconds before a sealed daily closes from which the page counts down
 const $ = (id) => document.getElementById(id);
 
 let player = null;
 let game = null;
 let busy = false;
+let nextCommitment = null; // what next-deal showed: the game about to start must carry it
+let closing = null; // the countdown of a sealed daily in play: {timer, closes (performance.now() ms)}
 
 const api = () => ({ baseUrl: window.location.origin, token: player.token });
 const cardOf = (move) => (move === "flee" ? null : move.replace(/[wb]$/, ""));
@@ -104,6 +122,29 @@ function renderTable() {
   $("forfeit").hidden = state.over;
   $("forfeit-confirm").hidden = true;
   $("start").hidden = !state.over;
+  countDown(state);
+  if (state.over) refreshNextDeal();
+}
+
+/** A sealed daily in play in its day's last hour: the time left before it closes and is forfeited (R18).
+ * Counted from the referee's closes_in, so this browser's clock does not matter. */
+function countDown(state) {
+  clearInterval(closing?.timer);
+  closing = null;
+  $("closing").hidden = true;
+  if (state.over || state.closesIn === null || state.closesIn > CLOSING_SHOWN) return;
+  closing = { closes: performance.now() + state.closesIn * 1000 };
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((closing.closes - performance.now()) / 1000));
+    const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    $("closing").textContent = left
+      ? `This sealed daily closes in ${clock}, at the end of its UTC day: a game still in play then is forfeited (R18).`
+      : "This sealed daily has closed: its day is over, and a game still in play is forfeited (R18).";
+    $("closing").hidden = false;
+    if (!left) clearInterval(closing.timer);
+  };
+  tick();
+  closing.timer = setInterval(tick, 1000);
 }
 
 /** The buttons a keyboard player moves between, in order. */
@@ -144,9 +185,11 @@ async function act(request, describeResult) {
   try {
     say(describeResult(before, await request()));
   } catch (error) {
-    say(error instanceof ConflictError
-      ? "The game moved on elsewhere (another tab?): here it is as it stands."
-      : explain(error));
+    say(error.body?.reason === "sealed_day_over"
+      ? error.body.message
+      : error instanceof ConflictError
+        ? "The game moved on elsewhere (another tab?): here it is as it stands."
+        : explain(error));
   } finally {
     busy = false;
     $("game").removeAttribute("aria-busy");
@@ -210,6 +253,13 @@ function showRun(run) {
   }
 }
 
+/** The commands that check a revealed deal without this page (README, "Fair play"). */
+function handCheck({ seed, serverSeed, clientSeed }) {
+  if (!clientSeed) return `printf %s ${seed} | sha256sum gives the commitment.`;
+  return `printf %s ${serverSeed} | sha256sum gives the commitment, and printf %s ${clientSeed} | openssl dgst ` +
+    `-sha256 -hmac ${serverSeed} -binary | basenc --base64url | tr -d = gives the seed.`;
+}
+
 /** The verdict, the seed and the commitment; once the seed is revealed, the browser's own check of the deal. */
 async function finish(focus) {
   const ended = game; // a new game may start while the referee judges this one: then this one says nothing more
@@ -220,6 +270,9 @@ async function finish(focus) {
   $("verdict-run").textContent = "…";
   $("verdict-commitment").textContent = state.commitment;
   $("verdict-seed").textContent = state.seed ?? `sealed until the UTC day ${state.date} is over`;
+  for (const row of document.querySelectorAll("#verdict .client-seeded")) row.hidden = !state.clientSeed;
+  $("verdict-server-seed").textContent = state.serverSeed ?? "";
+  $("verdict-client-seed").textContent = state.clientSeed ?? "";
   $("replay-link").href = `/runs/${encodeURIComponent(state.runId)}`;
   $("replay-link").textContent = state.seed === null ? "The replay (open once the day is over)" : "Watch the replay";
   $("checks").replaceChildren(note("Checking the deal…"));
@@ -232,7 +285,7 @@ async function finish(focus) {
       "(the game is kept 7 days) and it checks the deal."
     : !window.crypto?.subtle
       ? "This browser gives the page no Web Crypto (only https and localhost pages have it), which the check " +
-        `needs. Check it by hand: printf %s ${state.seed} | sha256sum gives the commitment.`
+        `needs. Check it by hand: ${handCheck(state)}`
       : null;
   try {
     if (unchecked) {
@@ -245,8 +298,16 @@ async function finish(focus) {
     const result = await ended.verifyCommitment();
     if (game !== ended) return;
     showRun(result.run);
+    const steps = state.clientSeed
+      ? [
+        check(result.serverSeed !== null && (await commitmentOf(result.serverSeed)) === state.commitment,
+          "SHA-256 of the server seed is the commitment shown before your seed was chosen."),
+        check(result.serverSeed !== null && (await dealtSeed(result.serverSeed, state.clientSeed)) === state.seed,
+          "The seed is base64url(HMAC-SHA256(server seed, your seed)): the deck comes from both."),
+      ]
+      : [check(result.commitmentMatches, "SHA-256 of the seed is the commitment shown before the first card.")];
     $("checks").replaceChildren(
-      check(result.commitmentMatches, "SHA-256 of the seed is the commitment shown before the first card."),
+      ...steps,
       check(!result.mismatches.length, "The seed deals every room this page was shown."),
       check(result.verdictMatches, "This browser's replay of the moves gives the referee's verdict."),
       ...result.mismatches.map(({ moves, field, shown, dealt }) => check(false,
@@ -271,24 +332,58 @@ function show(dealt, message, { focus = true } = {}) {
   if (focus) moveButtons()[0]?.focus();
 }
 
+/** The commitment to the player's next deal, shown before they choose their seed. */
+async function refreshNextDeal() {
+  nextCommitment = null;
+  $("next-commitment").textContent = "…";
+  if (!player) return;
+  try {
+    nextCommitment = (await nextDeal(api(), player.name)).commitment;
+    $("next-commitment").textContent = nextCommitment;
+  } catch {
+    $("next-commitment").textContent = "not available just now";
+  }
+}
+
+/** The seed the player typed, or one this browser draws; null (and why, next to the field) if it is not a seed. */
+function clientSeed() {
+  const typed = $("client-seed").value.trim();
+  $("client-seed-error").textContent = "";
+  if (!typed) return drawClientSeed();
+  if (isValidSeed(typed)) return typed;
+  $("client-seed-error").textContent = "A seed is 1 to 64 characters from A–Z a–z 0–9 _ -.";
+  return null;
+}
+
 async function start(options) {
   if (busy || !player) return;
+  const seeded = options.challenge ? options : { ...options, clientSeed: clientSeed() };
+  if (seeded.clientSeed === null) return $("client-seed").focus();
+  if (!options.challenge && nextCommitment) seeded.commitment = nextCommitment;
   busy = true;
   fail("");
   try {
-    const dealt = await startGame(api(), options);
+    const dealt = await startGame(api(), seeded);
+    $("client-seed").value = "";
     const what = options.challenge ? "today's sealed daily" : `a ${options.variant} game`;
-    show(dealt, `Dealt ${what}. The room: ${dealt.state.room.map(shortName).join(" ")}. Health ${dealt.state.health}.`);
+    const from = dealt.state.clientSeed ? ` from the committed deal and your seed ${dealt.state.clientSeed}` : "";
+    show(dealt, `Dealt ${what}${from}. The room: ${dealt.state.room.map(shortName).join(" ")}. ` +
+      `Health ${dealt.state.health}.`);
   } catch (error) {
     if (error instanceof ConflictError && error.gameId) {
       const first = await resumeGame(api(), error.gameId).catch(() => null);
       if (first) {
-        show(first, "You have started today's sealed daily already: one game per player and UTC day. Here it is.");
-        fail("Today's sealed daily is one game per player: this is yours, as it stands.");
+        show(first, options.challenge
+          ? "You have started today's sealed daily already: one game per player and UTC day. Here it is."
+          : `You have a ${options.variant} game in play: one at a time. Here it is; finish or forfeit it first.`);
+        fail(options.challenge
+          ? "Today's sealed daily is one game per player: this is yours, as it stands."
+          : `One ${options.variant} game in play at a time: this is yours, as it stands.`);
         return;
       }
     }
     fail(explain(error));
+    refreshNextDeal();
   } finally {
     busy = false;
   }
@@ -297,12 +392,22 @@ async function start(options) {
 /** The game this browser was playing before a reload, if it is still there. */
 async function resume() {
   const kept = recall(GAME_KEY);
-  if (!kept || kept.player !== player.name) return;
+  if (!kept || kept.player !== player.name) return resumeInPlay();
   try {
     show(await resumeGame(api(), kept.id), "Welcome back: the game as you left it.", { focus: false });
   } catch (error) {
     if (error.status === 404) remember(GAME_KEY, null); // over and gone (kept 7 days), or never this player's
     else fail(explain(error));
+  }
+}
+
+/** Without a game kept in this browser: the player's game in play, if they have one (started elsewhere). */
+async function resumeInPlay() {
+  try {
+    const [playing] = await gamesInPlay(api(), player.name);
+    if (playing) show(playing, "Your game in play, as you left it.", { focus: false });
+  } catch (error) {
+    fail(explain(error));
   }
 }
 
@@ -312,7 +417,7 @@ async function signedIn(who) {
   for (const id of ["game", "verdict"]) $(id).hidden = true;
   $("start").hidden = player === null;
   if (player === null) remember(GAME_KEY, null);
-  else await resume();
+  else await Promise.all([resume(), refreshNextDeal()]);
 }
 
 const panel = playerPanel(signedIn);
@@ -322,6 +427,11 @@ for (const button of document.querySelectorAll("#start [data-variant]")) {
 }
 document.querySelector("#start [data-challenge]").addEventListener("click", () => start({ challenge: DAILY }));
 $("avoid").addEventListener("click", () => play("flee"));
+$("client-seed-draw").addEventListener("click", () => {
+  $("client-seed").value = drawClientSeed();
+  $("client-seed-error").textContent = "";
+});
+$("client-seed-form").addEventListener("submit", (event) => event.preventDefault());
 confirmStep("forfeit", () => act(() => game.forfeit(), () => "You gave the game up."));
 document.addEventListener("keydown", shortcut);
 

@@ -1,20 +1,27 @@
--- KEYS: game, games-playing, games-ending, metrics, move latency.
+-- KEYS: game, games-playing, games-ending, the player's games in play, the
+-- closed sealed days, the day's sealed games in play (the game's own key
+-- for a free game), metrics, move latency.
 -- ARGV: game id, the number of moves the caller judged the game at, the new
 -- moves (one character each), the time (ms), the status after them, the
--- lifetime (s) of an ended game, then the request's latency bucket and
--- latency (seconds), or "" and "" for a change no move request made.
+-- lifetime (s) of an ended game, the game's slot, the sealed daily's date
+-- and the time (ms) its day closes ("" for a free game), then the
+-- request's latency bucket and latency (seconds), or "" and "" for a
+-- change no move request made.
 -- The compare-and-set of a move: the moves are appended only if the game is
 -- still played with exactly that many moves (so of two racing requests one
 -- applies, the other gets {'moved', count}); {'over', status} once it has
 -- ended, {'missing'} without a game.
+-- A sealed daily game whose day is closed (marked so, or the time is past
+-- its close) takes no move: it is forfeited with the moves it has (R18),
+-- and a request that brought moves gets {'closed'}.
 -- The game's log has one entry per move: its character, then the
 -- milliseconds since the move before (or since the deal), then a comma. It
 -- is kept in fields log0, log1, … of at most 64 bytes each: a longer value
 -- would turn the whole hash from Redis's compact encoding into a hashtable,
 -- about twice the memory (``hash-max-listpack-value``).
--- A game that ends leaves games-playing for games-ending and expires later;
--- it is counted by its status (games:ended:<status>), and a move request by
--- its latency.
+-- A game that ends leaves games-playing for games-ending (and its slot in
+-- the player's games in play) and expires later; it is counted by its
+-- status (games:ended:<status>), and a move request by its latency.
 local CHUNK = 64
 local game = redis.call('HMGET', KEYS[1], 'status', 'count', 'last_ms', 'chunks')
 if not game[1] then
@@ -23,7 +30,13 @@ end
 if game[1] ~= 'playing' then
   return {'over', game[1]}
 end
-if game[2] ~= ARGV[2] then
+local closed = ARGV[8] ~= '' and (redis.call('SISMEMBER', KEYS[5], ARGV[8]) == 1
+  or tonumber(ARGV[4]) >= tonumber(ARGV[9]))
+local refused = closed and #ARGV[3] > 0
+if closed then
+  ARGV[3] = ''
+  ARGV[5] = 'forfeit'
+elseif game[2] ~= ARGV[2] then
   return {'moved', game[2]}
 end
 local chunk = tonumber(game[4])
@@ -46,13 +59,22 @@ if ARGV[5] == 'playing' then
 else
   redis.call('ZREM', KEYS[2], ARGV[1])
   redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+  if redis.call('HGET', KEYS[4], ARGV[7]) == ARGV[1] then
+    redis.call('HDEL', KEYS[4], ARGV[7])
+  end
+  if ARGV[8] ~= '' then
+    redis.call('SREM', KEYS[6], ARGV[1])
+  end
   redis.call('HSET', KEYS[1], 'ended_ms', ARGV[4])
   redis.call('EXPIRE', KEYS[1], ARGV[6])
-  redis.call('HINCRBY', KEYS[4], 'games:ended:' .. ARGV[5], 1)
+  redis.call('HINCRBY', KEYS[7], 'games:ended:' .. ARGV[5], 1)
 end
-if ARGV[7] ~= '' then
-  redis.call('HINCRBY', KEYS[5], ARGV[7], 1)
-  redis.call('HINCRBY', KEYS[5], 'count', 1)
-  redis.call('HINCRBYFLOAT', KEYS[5], 'sum', ARGV[8])
+if ARGV[10] ~= '' then
+  redis.call('HINCRBY', KEYS[8], ARGV[10], 1)
+  redis.call('HINCRBY', KEYS[8], 'count', 1)
+  redis.call('HINCRBYFLOAT', KEYS[8], 'sum', ARGV[11])
+end
+if refused then
+  return {'closed'}
 end
 return {'ok'}

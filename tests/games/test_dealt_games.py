@@ -7,7 +7,9 @@ commitment, and the game's run is verified like a submitted one (R18 for a
 forfeit).
 """
 
+import base64
 import hashlib
+import hmac
 import random
 import threading
 import time
@@ -16,7 +18,9 @@ from datetime import timedelta
 import pytest
 
 import scoundrel
+import store.errors
 import store.games
+import store.keys
 from service.daily_seed import sealed_seed, today
 from store import scripts
 from store.games import start_game
@@ -130,21 +134,25 @@ def test_a_batch_stops_at_the_move_that_deals_new_cards(stack):
     assert applied.status_code == 200 and applied.json()["moves"] == ["flee"]
 
 
-def _race(stack, token: str, game_id: str, bodies: list[dict]) -> list[int]:
-    statuses = [0] * len(bodies)
+def _post_at_once(stack, token: str, path: str, bodies: list[dict]) -> list:
+    """``POST path`` with each body at the same moment, from threads; the answers in that order."""
+    answers: list = [None] * len(bodies)
     barrier = threading.Barrier(len(bodies))
 
     def send(index: int) -> None:
         barrier.wait()
-        answer = stack.post(f"/v1/games/{game_id}/moves", json=bodies[index], headers=bearer(token))
-        statuses[index] = answer.status_code
+        answers[index] = stack.post(path, json=bodies[index], headers=bearer(token))
 
     threads = [threading.Thread(target=send, args=(index,)) for index in range(len(bodies))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return statuses
+    return answers
+
+
+def _race(stack, token: str, game_id: str, bodies: list[dict]) -> list[int]:
+    return [answer.status_code for answer in _post_at_once(stack, token, f"/v1/games/{game_id}/moves", bodies)]
 
 
 def test_two_racing_moves_never_both_apply(stack):
@@ -242,7 +250,6 @@ def test_the_sealed_daily_is_one_game_a_day_and_stays_sealed_until_the_day_is_ov
 
 
 def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
-    name, token = stack.register()
     yesterday = today() - timedelta(days=1)
     seed = sealed_seed(SEALED_SECRET, yesterday)
     SEEDS.append(seed)
@@ -250,18 +257,60 @@ def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
     assert revealed == {"date": yesterday.isoformat(), "commitment": committed(seed), "seed": seed}
     assert stack.get(f"/v1/daily/{(today() + timedelta(days=1)).isoformat()}/sealed").status_code == 404
     assert stack.get("/v1/daily/2026-02-30/sealed").status_code == 422
-    # A game started before midnight and finished after it: made in the store, played over HTTP.
-    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=yesterday.isoformat())
-    table = Table(stack, token, random.Random(9))
-    table.game = {"id": game_id, "moves": []}
-    table.game = table.reload()
-    assert table.game["seed"] is None
-    final = table.play_to_the_end()
-    assert final["seed"] == seed and committed(seed) == final["commitment"]
-    assert_nothing_shown_early(table, seed)
-    run = check_run(stack, final, seed)
-    assert run["seed"] == seed and run["moves"] == final["moves"]
-    assert stack.get(f"/v1/runs/{final['run_id']}/replay").status_code == 200
+    name, _ = stack.register()
+    with pytest.raises(store.errors.SealedDayOver):  # R18: a closed day deals no new game
+        start_game(stack.database(), name, "classic", seed, challenge="daily", date=yesterday.isoformat())
+
+
+def _game_of_a_past_day(stack, days_ago: int) -> tuple[str, dict, str]:
+    """A sealed daily game of a day that is over, started before it closed (made in the store, as if
+    started before midnight): ``(token, the game as its player sees it, the day's seed)``."""
+    name, token = stack.register()
+    day = (today() - timedelta(days=days_ago)).isoformat()
+    seed = sealed_seed(SEALED_SECRET, today() - timedelta(days=days_ago))
+    SEEDS.append(seed)
+    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=day)
+    return token, stack.get(f"/v1/games/{game_id}", headers=bearer(token)).json(), seed
+
+
+def test_r18_a_move_after_the_sealed_day_closed_is_refused_and_the_game_forfeited(stack):
+    token, game, seed = _game_of_a_past_day(stack, 3)
+    assert game["status"] == "playing" and game["seed"] is None and game["closes_in"] == 0
+    refused = stack.post(f"/v1/games/{game['id']}/moves", json={"moves": [game["legal_moves"][0]]},
+                         headers=bearer(token))
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["reason"] == "sealed_day_over" and refused.json()["ruling"] == "R18"
+    assert seed not in refused.text and not cards_in(refused.text) - set(game["room"])
+    final = stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()
+    assert final["status"] == "forfeit" and final["moves"] == [] and final["seed"] == seed
+    assert check_run(stack, final, seed)["forfeit"] is True
+
+
+def test_r18_revealing_a_sealed_day_forfeits_its_games_still_in_play_first(stack):
+    token, game, seed = _game_of_a_past_day(stack, 4)
+    day = game["date"]
+    assert stack.get(f"/v1/daily/{day}/sealed").json()["seed"] == seed
+    final = stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()
+    assert final["status"] == "forfeit" and final["seed"] == seed
+    refused = stack.post(f"/v1/games/{game['id']}/moves", json={"moves": [game["legal_moves"][0]]},
+                         headers=bearer(token))
+    assert refused.status_code == 409
+    check_run(stack, final, seed)
+
+
+def test_r18_the_sweeper_closes_yesterdays_sealed_daily_and_forfeits_its_games(stack, monkeypatch):
+    """A worker's sweep just after a midnight closes the day before, read or not (the store's
+    sweep, run here at a moved clock: the day after a day no one has read)."""
+    token, game, seed = _game_of_a_past_day(stack, 5)
+    db = stack.database()
+    assert not db.redis.sismember(store.keys.sealed_closed(), game["date"])
+    midnight = store.games.closes_ms(game["date"])
+    monkeypatch.setattr(store.games, "now_ms", lambda: midnight + 5_000)
+    store.games.sweep_games(db, 3600)
+    assert db.redis.sismember(store.keys.sealed_closed(), game["date"])
+    final = stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()
+    assert final["status"] == "forfeit" and final["seed"] == seed
+    check_run(stack, final, seed)
 
 
 def test_a_game_in_play_stays_under_a_kilobyte(stack):
@@ -275,13 +324,6 @@ def test_a_game_in_play_stays_under_a_kilobyte(stack):
             assert store.games.game_bytes(db, table.game["id"]) <= 1024
 
 
-def test_no_log_line_names_a_seed_or_a_card(stack):
-    logs = "".join(path.read_text() for path in stack.root.glob("*.log"))
-    assert "/v1/games" in logs and len(SEEDS) >= 14
-    assert not [seed for seed in SEEDS if seed in logs]
-    assert not cards_in(logs)
-
-
 def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack, monkeypatch):
     """A process dying between the move that ends a game and accepting its run loses nothing."""
     name, token = stack.register()
@@ -291,7 +333,7 @@ def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack,
     # The ending move's script alone, as if the API died before accepting the run:
     # (now: the workers' own sweeper would take it after its 10 s of grace)
     scripts.play_moves(db.redis, game_id=game["id"], played=0, codes="", at_ms=int(time.time() * 1000),
-                       status="forfeit", ended_ttl=60)
+                       status="forfeit", ended_ttl=60, player=name, slot=stored.slot, date="", closes_ms=None)
     assert stack.get(f"/v1/players/{name}/runs").json()["total"] == 0
     monkeypatch.setattr(store.games, "ENDING_GRACE_MS", 0)
     assert store.games.sweep_games(db, 3600) == (0, 1)
@@ -316,3 +358,96 @@ def test_a_game_never_grows_past_the_moves_a_run_may_have(stack):
     assert response.status_code == 200
     run = stack.wait_final(response.json()["run_id"])
     assert run["status"] == "verified" and run["outcome"] == "forfeit" and run["moves"] == ["flee"] * 200
+
+
+def test_one_game_in_play_per_player_and_variant(stack):
+    name, token = stack.register()
+    _, other = stack.register()
+    classic = Table(stack, token, random.Random(20)).start()
+    again = stack.post("/v1/games", json={}, headers=bearer(token))
+    assert again.status_code == 409 and again.json()["game_id"] == classic["id"], again.text
+    easy = Table(stack, token, random.Random(21)).start(variant="easy")  # other variants are independent
+    theirs = Table(stack, other, random.Random(22)).start()  # and other players
+    listed = stack.get(f"/v1/players/{name.upper()}/games", params={"status": "playing"}, headers=bearer(token))
+    assert listed.status_code == 200, listed.text
+    assert [game["id"] for game in listed.json()["games"]] == [classic["id"], easy["id"]]
+    assert listed.json()["games"][0] == stack.get(f"/v1/games/{classic['id']}", headers=bearer(token)).json() | {
+        "closes_in": None}
+    assert theirs["id"] not in listed.text and classic["seed"] is None
+    assert stack.get(f"/v1/players/{name}/games", headers=bearer(other)).status_code == 403
+    assert stack.get(f"/v1/players/{name}/games").status_code == 401
+    assert stack.get(f"/v1/players/{name}/games", params={"status": "won"}, headers=bearer(token)).status_code == 422
+    forfeited = stack.post(f"/v1/games/{classic['id']}/forfeit", json={}, headers=bearer(token))
+    assert forfeited.status_code == 200
+    SEEDS.append(forfeited.json()["seed"])
+    after = stack.get(f"/v1/players/{name}/games", params={"status": "playing"}, headers=bearer(token)).json()
+    assert [game["id"] for game in after["games"]] == [easy["id"]]
+    assert Table(stack, token, random.Random(23)).start()["id"] != classic["id"]  # once it ended, a new one
+
+
+def test_two_racing_starts_give_one_game(stack):
+    for _ in range(5):
+        name, token = stack.register()
+        answers = _post_at_once(stack, token, "/v1/games", [{"variant": "hard"}] * 2)
+        assert sorted(answer.status_code for answer in answers) == [201, 409], [a.text for a in answers]
+        started = next(answer.json() for answer in answers if answer.status_code == 201)
+        refused = next(answer.json() for answer in answers if answer.status_code == 409)
+        assert refused["game_id"] == started["id"]
+        listed = stack.get(f"/v1/players/{name}/games", headers=bearer(token)).json()["games"]
+        assert [game["id"] for game in listed] == [started["id"]]
+    # two variants at once: two games, each from its own committed deal (one start deals again)
+    _, token = stack.register()
+    answers = _post_at_once(stack, token, "/v1/games", [{"variant": "classic"}, {"variant": "easy"}])
+    assert [answer.status_code for answer in answers] == [201, 201], [answer.text for answer in answers]
+    assert answers[0].json()["commitment"] != answers[1].json()["commitment"]
+
+
+def dealt_from(server_seed: str, client_seed: str) -> str:
+    """The deal's seed as the README says to compute it, independently of the service's code."""
+    digest = hmac.new(server_seed.encode(), client_seed.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def test_the_deal_comes_from_the_committed_server_seed_and_the_players_seed(stack):
+    name, token = stack.register()
+    _, other = stack.register()
+    committed_to = stack.get(f"/v1/players/{name}/next-deal", headers=bearer(token))
+    assert committed_to.status_code == 200 and set(committed_to.json()) == {"commitment"}
+    commitment = committed_to.json()["commitment"]
+    assert stack.get(f"/v1/players/{name}/next-deal", headers=bearer(token)).json()["commitment"] == commitment
+    assert stack.get(f"/v1/players/{name}/next-deal", headers=bearer(other)).status_code == 403
+    assert stack.get(f"/v1/players/{name}/next-deal").status_code == 401
+    for bad in ("", "has space", "x" * 65, "é"):
+        refused = stack.post("/v1/games", json={"client_seed": bad}, headers=bearer(token))
+        assert refused.status_code == 422 and "client_seed" in refused.json()["errors"], refused.text
+    daily = stack.post("/v1/games", json={"challenge": "daily", "client_seed": "mine"}, headers=bearer(token))
+    assert daily.status_code == 422 and "client_seed" in daily.json()["errors"]
+    client_seed = "my-own_Seed42"
+    table = Table(stack, token, random.Random(24))
+    started = table.start(client_seed=client_seed)
+    assert started["commitment"] == commitment and started["client_seed"] == client_seed
+    assert started["seed"] is None and started["server_seed"] is None
+    fresh = stack.get(f"/v1/players/{name}/next-deal", headers=bearer(token)).json()["commitment"]
+    assert fresh != commitment  # the start took it; a new one is drawn
+    final = table.play_to_the_end()
+    server_seed, seed = final["server_seed"], final["seed"]
+    SEEDS.extend([server_seed, seed])
+    assert committed(server_seed) == commitment and final["client_seed"] == client_seed
+    assert seed == dealt_from(server_seed, client_seed) and len(seed) == 43 and scoundrel.is_valid_seed(seed)
+    assert started["room"] == scoundrel.Game(seed).state.room  # the cards seen are the derived deck's
+    assert_nothing_shown_early(table, seed)
+    assert not [exchange for exchange in table.exchanges if not exchange.ended and server_seed in exchange.text]
+    check_run(stack, final, seed)
+    # without a client seed: exactly as before, the seed is the committed server seed
+    plain = Table(stack, token, random.Random(25))
+    assert plain.start()["commitment"] == fresh
+    ended = plain.play_to_the_end()
+    SEEDS.append(ended["seed"])
+    assert committed(ended["seed"]) == fresh and ended["server_seed"] is None and ended["client_seed"] is None
+
+
+def test_no_log_line_names_a_seed_or_a_card(stack):
+    logs = "".join(path.read_text() for path in stack.root.glob("*.log"))
+    assert "/v1/games" in logs and len(SEEDS) >= 14
+    assert not [seed for seed in SEEDS if seed in logs]
+    assert not cards_in(logs)

@@ -251,18 +251,24 @@ def _documented_schema(spec: dict, path: str, method: str, status: int) -> dict:
 
 
 @pytest.fixture
-def game(fuzzed_stack, player_token):
-    started = fuzzed_stack.post("/v1/games", headers={"Authorization": f"Bearer {player_token}"})
+def game_player(fuzzed_stack) -> str:
+    """The token of a new player: one dealt game in play per player and variant."""
+    return fuzzed_stack.register()[1]
+
+
+@pytest.fixture
+def game(fuzzed_stack, game_player):
+    started = fuzzed_stack.post("/v1/games", headers={"Authorization": f"Bearer {game_player}"})
     assert started.status_code == 201, started.text
     return started.json()
 
 
 @pytest.mark.parametrize("action", ["moves", "forfeit"])
-def test_a_409_of_a_game_carries_only_what_its_schema_documents(fuzzed_stack, spec, player_token, game, action):
+def test_a_409_of_a_game_carries_only_what_its_schema_documents(fuzzed_stack, spec, game_player, game, action):
     path = f"/v1/games/{{game_id}}/{action}"
     body = {"expected_moves": 3, **({"moves": [game["legal_moves"][0]]} if action == "moves" else {})}
     answer = fuzzed_stack.post(path.replace("{game_id}", game["id"]), json=body,
-                               headers={"Authorization": f"Bearer {player_token}"})
+                               headers={"Authorization": f"Bearer {game_player}"})
     assert answer.status_code == 409
     schema = _documented_schema(spec, path, "post", 409)
     assert answer.json()["moves"] == 0
@@ -270,11 +276,11 @@ def test_a_409_of_a_game_carries_only_what_its_schema_documents(fuzzed_stack, sp
 
 
 def test_a_body_the_document_calls_optional_may_be_left_out_and_a_required_one_may_not(fuzzed_stack, spec,
-                                                                                      tokens, player_token):
+                                                                                      tokens, game_player):
     optional = {path for path, operations in spec["paths"].items() for operation in operations.values()
                 if "requestBody" in operation and not operation["requestBody"]["required"]}
     assert optional == {"/v1/games", "/v1/games/{game_id}/forfeit"}
-    bearer = {"Authorization": f"Bearer {player_token}"}
+    bearer = {"Authorization": f"Bearer {game_player}"}
     started = fuzzed_stack.post("/v1/games", headers=bearer)  # no body, no Content-Type: as clients send it
     assert started.status_code == 201 and started.json()["variant"] == "classic"
     forfeited = fuzzed_stack.post(f"/v1/games/{started.json()['id']}/forfeit", headers=bearer)
@@ -340,17 +346,17 @@ def test_every_move_the_document_allows_is_a_move_and_the_empty_string_is_not_on
     assert re.fullmatch(seed, "a" * 64) and not re.fullmatch(seed, "a" * 65) and not re.fullmatch(seed, "a b")
 
 
-def test_too_many_moves_for_one_request_names_the_requests_own_limit(fuzzed_stack, player_token, game):
+def test_too_many_moves_for_one_request_names_the_requests_own_limit(fuzzed_stack, game_player, game):
     for count in (MOVES_PER_REQUEST + 1, 10_000):
         answer = fuzzed_stack.post(f"/v1/games/{game['id']}/moves", json={"moves": ["flee"] * count},
-                                   headers={"Authorization": f"Bearer {player_token}"})
+                                   headers={"Authorization": f"Bearer {game_player}"})
         assert answer.status_code == 422
         assert answer.json()["errors"]["moves"] == [f"At most {MOVES_PER_REQUEST} moves are allowed in one "
                                                     "request."], count
 
 
-def test_counts_read_in_the_singular_for_one(fuzzed_stack, player_token, game):
-    bearer = {"Authorization": f"Bearer {player_token}"}
+def test_counts_read_in_the_singular_for_one(fuzzed_stack, game_player, game):
+    bearer = {"Authorization": f"Bearer {game_player}"}
     played = fuzzed_stack.post(f"/v1/games/{game['id']}/moves", json={"moves": [game["legal_moves"][0]]},
                                headers=bearer)
     assert played.status_code == 200
@@ -363,14 +369,14 @@ def test_counts_read_in_the_singular_for_one(fuzzed_stack, player_token, game):
     assert "1 verified run, oldest first" in page and "1 verified runs" not in page
 
 
-def test_a_moderators_token_reads_a_players_game_as_anyone_else_does(fuzzed_stack, tokens, player_token, game):
+def test_a_moderators_token_reads_a_players_game_as_anyone_else_does(fuzzed_stack, tokens, game_player, game):
     path = f"/v1/games/{game['id']}"
     anyone = fuzzed_stack.get(path)
     moderator = fuzzed_stack.get(path, headers={"Authorization": f"Bearer {tokens['moderator']}"})
     assert (moderator.status_code, moderator.json()) == (anyone.status_code, anyone.json()) == \
         (404, {"code": 404, "status": "Not Found", "message": f"No game {game['id']!r}."})
     assert fuzzed_stack.get(path, headers={"Authorization": "Bearer sr_nobody"}).status_code == 401
-    bearer = {"Authorization": f"Bearer {player_token}"}
+    bearer = {"Authorization": f"Bearer {game_player}"}
     assert fuzzed_stack.post(f"{path}/forfeit", headers=bearer).status_code == 200  # a free game: its seed shown
     revealed = fuzzed_stack.get(path, headers={"Authorization": f"Bearer {tokens['moderator']}"})
     assert revealed.status_code == 200 and revealed.json() == fuzzed_stack.get(path).json()

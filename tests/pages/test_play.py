@@ -7,7 +7,9 @@ check of it against the commitment. Each page is checked at 1280 and 375 px
 with axe-core; screenshots go to ``test-artifacts/``.
 """
 
+import base64
 import hashlib
+import hmac
 import json
 import re
 import uuid
@@ -128,6 +130,8 @@ def shown_verdict(page) -> dict:
         "run": page.inner_text("#verdict-run"),
         "seed": page.inner_text("#verdict-seed"),
         "commitment": page.inner_text("#verdict-commitment"),
+        "server_seed": page.inner_text("#verdict-server-seed"),
+        "client_seed": page.inner_text("#verdict-client-seed"),
         "replay": page.get_attribute("#replay-link", "href"),
     }
 
@@ -146,7 +150,11 @@ def assert_verdict_is_the_referees(stack, page) -> dict:
     assert shown["score"] == str(run["score"])
     assert shown["run"] == f"verified · {run['outcome']}"
     assert shown["seed"] == run["seed"]
-    assert shown["commitment"] == hashlib.sha256(run["seed"].encode("ascii")).hexdigest()
+    # the page deals from the committed server seed and a client seed: both steps, recomputed here
+    server_seed, client_seed = shown["server_seed"], shown["client_seed"]
+    assert client_seed and shown["commitment"] == hashlib.sha256(server_seed.encode("ascii")).hexdigest()
+    derived = hmac.new(server_seed.encode("ascii"), client_seed.encode("ascii"), hashlib.sha256).digest()
+    assert run["seed"] == base64.urlsafe_b64encode(derived).decode("ascii").rstrip("=")
     assert shown["replay"] == f"/runs/{run['id']}"
     return run
 
@@ -266,15 +274,21 @@ def test_a_busy_referee_is_explained_with_its_retry_after(opened, status, said):
 
 def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_verdict_and_a_checked_seed(opened, stack):
     sign_up(opened)
+    expect(opened.locator("#next-commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    committed = opened.inner_text("#next-commitment")
+    opened.fill("#client-seed", "my-own_seed-1")
     start(opened)
     expect(opened.locator("#room li")).to_have_count(4)
     play_to_the_end(opened)
     verdict_checked(opened)
     run = assert_verdict_is_the_referees(stack, opened)
     assert run["origin"] == "dealt" and run["variant"] == "classic" and run["outcome"] in ("won", "lost")
-    for line in ("SHA-256 of the seed is the commitment", "The seed deals every room",
+    assert shown_verdict(opened)["commitment"] == committed and shown_verdict(opened)["client_seed"] == "my-own_seed-1"
+    for line in ("SHA-256 of the server seed is the commitment shown before your seed was chosen",
+                 "HMAC-SHA256(server seed, your seed)", "The seed deals every room",
                  "replay of the moves gives the referee's verdict"):
         expect(opened.locator("#checks .ok", has_text=line)).to_have_count(1)
+    expect(opened.locator("#next-commitment")).not_to_have_text(committed)  # the next game's: a new deal
     expect(opened.locator("#start")).to_be_visible()  # another game
     opened.click("#replay-link")
     opened.wait_for_selector("body[data-ready='true']")
@@ -368,6 +382,66 @@ def test_a_game_in_play_is_resumed_after_a_reload(opened, stack):
     play_to_the_end(opened)
     verdict_checked(opened)
     assert run_of(stack, opened)["game_id"] == kept["id"]
+    clean(opened)
+
+
+def test_a_seed_that_is_not_one_is_explained_beside_the_field_and_deals_nothing(opened, stack):
+    name = sign_up(opened)
+    opened.fill("#client-seed", "not a seed!")
+    opened.click("#start [data-variant='classic']")
+    expect(opened.locator("#client-seed-error")).to_have_text("A seed is 1 to 64 characters from A–Z a–z 0–9 _ -.")
+    expect(opened.locator("#game")).to_be_hidden()
+    opened.click("#client-seed-draw")
+    drawn = opened.input_value("#client-seed")
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", drawn)
+    expect(opened.locator("#client-seed-error")).to_have_text("")
+    start(opened)
+    token = stored(opened, "scoundrel.player")["token"]
+    games = stack.get(f"/v1/players/{name}/games", headers={"Authorization": f"Bearer {token}"}).json()["games"]
+    assert [game["client_seed"] for game in games] == [drawn]
+    clean(opened)
+
+
+def test_a_game_in_play_is_found_again_without_this_browsers_note_of_it_and_is_one_a_variant(opened, stack):
+    sign_up(opened)
+    start(opened, "easy")
+    opened.click(f"#game [data-move='{chosen(opened)}']")
+    expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
+    game_id = stored(opened, "scoundrel.play.game")["id"]
+    opened.evaluate("() => localStorage.removeItem('scoundrel.play.game')")  # the id is lost
+    opened.reload()
+    opened.wait_for_selector("body[data-ready='true']")
+    expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
+    expect(opened.locator("#status")).to_have_text("Your game in play, as you left it.")
+    assert stored(opened, "scoundrel.play.game")["id"] == game_id
+    # a second easy game while this one is played: the referee answers with this one (another tab's start)
+    token = stored(opened, "scoundrel.player")["token"]
+    again = stack.post("/v1/games", json={"variant": "easy"}, headers={"Authorization": f"Bearer {token}"})
+    assert again.status_code == 409 and again.json()["game_id"] == game_id
+    clean(opened)
+
+
+def test_a_sealed_daily_in_its_last_hour_shows_the_time_left(opened, stack):
+    """The referee's ``closes_in`` (the service's clock, not the browser's) drives the countdown."""
+    closes_in = [95.0]
+
+    def nearly_midnight(route):
+        answer = route.fetch()
+        game = answer.json()
+        playing = game.get("status") == "playing"
+        route.fulfill(response=answer, json={**game, "closes_in": closes_in[0]} if playing else game)
+
+    opened.route(re.compile(r".*/v1/games(/\w+)?$"), nearly_midnight)
+    sign_up(opened)
+    opened.click("#start [data-challenge='daily']")
+    expect(opened.locator("#closing")).to_be_visible()
+    expect(opened.locator("#closing")).to_contain_text(re.compile(r"closes in 1:3[0-5], at the end of its UTC day"))
+    expect(opened.locator("#closing")).to_contain_text("forfeited (R18)")
+    closes_in[0] = 7200.0  # two hours left: no countdown yet
+    opened.reload()
+    opened.wait_for_selector("body[data-ready='true']")
+    expect(opened.locator("#game")).to_be_visible()
+    expect(opened.locator("#closing")).to_be_hidden()
     clean(opened)
 
 
@@ -467,7 +541,12 @@ def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_h
     page.click("#forfeit-yes")
     run = run_of(stack, page)
     expect(page.locator("#verdict-score")).to_have_text(str(run["score"]))
-    expect(page.locator("#checks")).to_contain_text(f"printf %s {run['seed']} | sha256sum gives the commitment")
+    server_seed, client_seed = page.inner_text("#verdict-server-seed"), page.inner_text("#verdict-client-seed")
+    expect(page.locator("#checks")).to_contain_text(f"printf %s {server_seed} | sha256sum gives the commitment, and "
+                                                    f"printf %s {client_seed} | openssl dgst -sha256 -hmac "
+                                                    f"{server_seed} -binary | basenc --base64url | tr -d = gives "
+                                                    "the seed.")
+    assert hashlib.sha256(server_seed.encode()).hexdigest() == page.inner_text("#verdict-commitment")
     context.close()
     clean(page)
 

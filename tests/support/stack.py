@@ -27,9 +27,12 @@ from store.service_mark import mark_service
 
 
 class Stack:
-    def __init__(self, root: Path, workers: int = 1, env: dict | None = None, job_delay: float = 0.0):
+    def __init__(self, root: Path, workers: int = 1, env: dict | None = None, job_delay: float = 0.0,
+                 clock_offset: int = 0):
         """``job_delay``: seconds each job of the workers sleeps first (``slow_worker``), so a
-        fault test can kill a worker mid-job."""
+        fault test can kill a worker mid-job. ``clock_offset``: seconds the API's and the
+        workers' clock runs ahead (behind, if negative) of the real one, under Debian's
+        ``faketime`` (Redis keeps the real clock), so a test can cross midnight."""
         self.root = Path(root)
         self.redis = RedisServer(self.root / "redis", persistent=True)
         self.port = free_port()
@@ -39,6 +42,7 @@ class Stack:
         self.workers: list[subprocess.Popen] = []
         self.worker_count = workers
         self.job_delay = job_delay
+        self.clock_offset = clock_offset
         self.http = requests.Session()
         self._started: list[subprocess.Popen] = []  # the processes start() made (see ``as_started``)
 
@@ -57,9 +61,29 @@ class Stack:
                 "SCOUNDREL_API_THREADS": "8", "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
                 "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", **self.extra_env}
 
+    def _clock(self) -> dict:
+        """The environment that runs a process under ``faketime``'s library, ``clock_offset`` seconds
+        off (what the ``faketime`` command sets, without its wrapper process in between, so a
+        signal reaches the service's process itself).
+
+        libfaketime 0.9.10 moves the monotonic clock too (without that, ``time.sleep``
+        fails), and a thread's timed wait then never returns: a worker's sweeper timer
+        does not fire in such a stack, so a test of it calls the sweep itself.
+        """
+        if not self.clock_offset:
+            return {}
+        library = next(Path("/usr/lib").glob("*/faketime/libfaketimeMT.so.1"), None)
+        if library is None:
+            raise RuntimeError("faketime is not installed (Debian's package faketime)")
+        return {"LD_PRELOAD": str(library), "FAKETIME": f"{self.clock_offset:+d}"}
+
+    def now(self) -> float:
+        """The service's time (seconds since 1970): the real clock plus ``clock_offset``."""
+        return time.time() + self.clock_offset
+
     def _spawn(self, *args: str, log: str, module: str = "cli.main") -> subprocess.Popen:
         out = open(self.root / log, "ab")
-        process = subprocess.Popen([sys.executable, "-m", module, *args], env=self.env(),
+        process = subprocess.Popen([sys.executable, "-m", module, *args], env={**self.env(), **self._clock()},
                                    stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         out.close()
         return process

@@ -5,14 +5,15 @@
  * played move by move over HTTP instead (`POST /v1/games`, then
  * `/v1/games/<id>/moves`), and the client never holds the seed while it
  * plays: it shows the room, health, weapon and legal moves the server sends,
- * in the shape of a local `Game`. The server publishes the seed's SHA-256
- * (the commitment) before the first card and reveals the seed after the
- * end; `verifyCommitment` then checks the hash, replays the game locally and
- * compares every position the server showed.
+ * in the shape of a local `Game`. The server publishes its seed's SHA-256
+ * (the commitment, `nextDeal`) before the player chooses a client seed of
+ * their own, deals from both, and reveals the seeds after the end;
+ * `verifyCommitment` then checks the hash and the derivation, replays the
+ * game locally and compares every position the server showed.
  */
 
 import { ApiError, ConflictError, endpoint, request, waitForVerdict } from "./api.js";
-import { commitmentOf } from "./commitment.js";
+import { commitmentOf, dealtSeed } from "./commitment.js";
 import { isValidSeed } from "./deal.js";
 import { Game, IllegalMoveError, MoveError, NotationError, PLAYING } from "./game.js";
 import { parseMove } from "./moves.js";
@@ -40,6 +41,8 @@ function stateOf(game) {
     status: game.status,
     commitment: game.commitment,
     seed: game.seed,
+    serverSeed: game.server_seed ?? null,
+    clientSeed: game.client_seed ?? null,
     room: frozen(game.room),
     health: game.health,
     weapon,
@@ -56,6 +59,8 @@ function stateOf(game) {
     runId: game.run_id,
     createdAt: game.created_at ?? null,
     endedAt: game.ended_at ?? null,
+    closesAt: game.closes_at ?? null,
+    closesIn: game.closes_in ?? null,
   });
 }
 
@@ -124,10 +129,13 @@ export class DealtGame {
   /**
    * The game as the server last showed it, frozen: `{id, player, variant,
    * challenge, date, status ("playing", "won", "lost", "forfeit"),
-   * commitment, seed (null until revealed), room, health, weapon, kills,
-   * lastKill, dungeonCount, moves, legalMoves, over, won, lost, forfeited,
-   * runId (null until the end), score (null until the run is verified:
-   * `refresh()`), createdAt, endedAt}`.
+   * commitment, seed (null until revealed), serverSeed (with a client seed,
+   * revealed with the seed), clientSeed (null without one), room, health,
+   * weapon, kills, lastKill, dungeonCount, moves, legalMoves, over, won,
+   * lost, forfeited, runId (null until the end), score (null until the run
+   * is verified: `refresh()`), createdAt, endedAt, closesAt and closesIn
+   * (a sealed daily in play: when its UTC day ends and it is forfeited,
+   * R18, and the seconds to that from the response)}`.
    */
   get state() {
     return this.#state;
@@ -195,8 +203,10 @@ export class DealtGame {
   }
 
   /**
-   * Check the deal once the seed is revealed: SHA-256(seed) must be the
-   * commitment shown from the start; the seed must deal every position the
+   * Check the deal once the seed is revealed: SHA-256(server seed) must be
+   * the commitment shown from the start (the server seed is the seed itself
+   * unless a client seed was given); with a client seed, the seed must be
+   * `dealtSeed(server seed, client seed)`; the seed must deal every position the
    * server showed this object (room, health, weapon, kills, cards left);
    * and the game's run, once judged (polled as `waitForVerdict` does, with
    * its `intervalMs` and `timeoutMs`), must hold the game's seed and moves
@@ -204,17 +214,22 @@ export class DealtGame {
    *
    * Resolves to `{revealed: false}` while the seed is sealed (a game still
    * played, a sealed daily before its day is over: `refresh()` later), else
-   * `{revealed: true, ok, seed, commitmentMatches, verdict, run,
-   * verdictMatches, mismatches}`: `verdict` is the local replay's (null if
+   * `{revealed: true, ok, seed, serverSeed, clientSeed, commitmentMatches,
+   * verdict, run, verdictMatches, mismatches}`: `commitmentMatches` covers
+   * both steps (the hash and the derivation), `verdict` is the local replay's (null if
    * the seed's deal refuses a move played), `run` the server's,
    * `mismatches` each `{moves, field, shown, dealt}` where a position
    * differs after that many moves (field `move`: the seed's deal refuses
    * that move; `seed`: not a seed at all).
    */
   async verifyCommitment({ intervalMs, timeoutMs, signal } = {}) {
-    const { seed, commitment, moves, status, runId } = this.#state;
+    const { seed, commitment, moves, status, runId, clientSeed } = this.#state;
     if (seed === null) return { revealed: false };
-    const commitmentMatches = (await commitmentOf(seed)) === commitment;
+    const serverSeed = clientSeed ? this.#state.serverSeed : seed;
+    const commitmentMatches =
+      typeof serverSeed === "string" &&
+      (await commitmentOf(serverSeed)) === commitment &&
+      (await dealtSeed(serverSeed, clientSeed)) === seed;
     const { verdict, mismatches } = await this.#replayed(seed);
     const { baseUrl, fetch, token } = this.#api;
     const run = await waitForVerdict(baseUrl, runId, { intervalMs, timeoutMs, fetch, token, signal });
@@ -224,7 +239,7 @@ export class DealtGame {
       sameMoves(run.moves, moves) &&
       ["status", "outcome", "score", "health"].every((field) => run[field] === verdict[field]);
     const ok = commitmentMatches && verdictMatches && !mismatches.length;
-    return { revealed: true, ok, seed, commitmentMatches, verdict, run, verdictMatches, mismatches };
+    return { revealed: true, ok, seed, serverSeed, clientSeed, commitmentMatches, verdict, run, verdictMatches, mismatches };
   }
 
   /**
@@ -268,7 +283,7 @@ export class DealtGame {
 }
 
 // The getters of a local Game (and the game's own), each read from `state`; a list is a copy, as Game gives it.
-for (const field of ["id", "variant", "status", "commitment", "seed", "runId", ...GAME_GETTERS]) {
+for (const field of ["id", "variant", "status", "commitment", "seed", "serverSeed", "clientSeed", "runId", ...GAME_GETTERS]) {
   Object.defineProperty(DealtGame.prototype, field, {
     get() {
       const value = this.state[field];
@@ -280,13 +295,40 @@ for (const field of ["id", "variant", "status", "commitment", "seed", "runId", .
 /**
  * Start a dealt game (`POST /v1/games`) and resolve to its DealtGame.
  * `api` is `{baseUrl, token, fetch?}`: the API, the player's token, and a
- * fetch other than the global one if need be. `challenge: "daily"` is the
- * sealed daily (classic only); a second one the same day throws
+ * fetch other than the global one if need be. `clientSeed` (1-64 of
+ * `A-Z a-z 0-9 _ -`, e.g. `drawClientSeed()`) makes the deck come from the
+ * server seed `nextDeal` committed to and this seed together; give
+ * `commitment` (what `nextDeal` showed) to have the start rejected with an
+ * Error if the game's commitment is another. `challenge: "daily"` is the
+ * sealed daily (classic only, no client seed). A second game of a variant
+ * while one is in play, or a second sealed daily the same day, throws
  * ConflictError with the first one's `gameId` (play on with `resumeGame`).
  */
-export async function startGame(api, { variant = CLASSIC, challenge, signal } = {}) {
-  const body = challenge === undefined ? { variant } : { variant, challenge };
-  return new DealtGame(api, await call(api, "POST", "/v1/games", { body, signal }));
+export async function startGame(api, { variant = CLASSIC, challenge, clientSeed, commitment, signal } = {}) {
+  const body = { variant };
+  if (challenge !== undefined) body.challenge = challenge;
+  if (clientSeed !== undefined) body.client_seed = clientSeed;
+  const game = new DealtGame(api, await call(api, "POST", "/v1/games", { body, signal }));
+  if (commitment !== undefined && game.commitment !== commitment) {
+    throw new Error(`The game's commitment ${game.commitment} is not the one next-deal showed (${commitment}).`);
+  }
+  return game;
+}
+
+/**
+ * The commitment to the server seed of `player`'s next free game
+ * (`GET /v1/players/<player>/next-deal`, the player's own token):
+ * `{commitment}`, fixed until that game starts. Read it before choosing a
+ * client seed.
+ */
+export function nextDeal(api, player, { signal } = {}) {
+  return call(api, "GET", `/v1/players/${encodeURIComponent(player)}/next-deal`, { signal });
+}
+
+/** `player`'s games in play (`GET /v1/players/<player>/games?status=playing`), as DealtGames: resume one whose id was lost. */
+export async function gamesInPlay(api, player, { signal } = {}) {
+  const { games } = await call(api, "GET", `/v1/players/${encodeURIComponent(player)}/games?status=playing`, { signal });
+  return games.map((game) => new DealtGame(api, game));
 }
 
 /** A dealt game by id (`GET /v1/games/<id>`): play on after a reload, or read a finished one. */

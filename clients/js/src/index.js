@@ -17,8 +17,8 @@ export { CLASSIC, EASY, HARD, REJECTION_CODES, VARIANTS } from "./rules.js";
 export { MAX_MOVES, submissionErrors } from "./submission.js";
 export { ENGINE_VERSION, FORFEIT, RULESET } from "./verdict.js";
 export { Game, IllegalMoveError, MoveError, NotationError, PLAYING, replay } from "./game.js";
-export { commitmentOf } from "./commitment.js";
-export { DAILY, DealtGame, resumeGame, sealedDaily, startGame } from "./dealt.js";
+export { commitmentOf, dealtSeed, drawClientSeed } from "./commitment.js";
+export { DAILY, DealtGame, gamesInPlay, nextDeal, resumeGame, sealedDaily, startGame } from "./dealt.js";
 export {
   ApiError,
   ConflictError,

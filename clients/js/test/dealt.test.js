@@ -1,6 +1,7 @@
 // Dealt games over HTTP (startGame / play / state) against the fake server, which deals with
 // this module's engine from a hidden seed and follows the service's contract (issue 10).
 import assert from "node:assert/strict";
+import { createHash, createHmac } from "node:crypto";
 import { after, before, test } from "node:test";
 
 import {
@@ -12,6 +13,11 @@ import {
   MAX_MOVES,
   NotationError,
   commitmentOf,
+  dealtSeed,
+  drawClientSeed,
+  gamesInPlay,
+  isValidSeed,
+  nextDeal,
   registerPlayer,
   resumeGame,
   sealedDaily,
@@ -30,6 +36,14 @@ before(async () => {
   other = { baseUrl: server.baseUrl, token: (await registerPlayer(server.baseUrl, "rival")).token };
 });
 after(() => server.close());
+
+/** A newly registered player's `{baseUrl, token}`: one game in play per player and variant, so a test
+ * that leaves a game in play does not stand in the next one's way. */
+let players = 0;
+async function newPlayer() {
+  players += 1;
+  return { baseUrl: server.baseUrl, token: (await registerPlayer(server.baseUrl, `player-${players}`)).token };
+}
 
 const CARD = /\b[SCDH](?:1[0-4]|[2-9])\b/g;
 const COMMON = ["room", "health", "weapon", "kills", "lastKill", "dungeonCount", "moves", "legalMoves"];
@@ -137,13 +151,14 @@ test("no answer shows a card before it is face up, nor the seed before the end (
 });
 
 // The fake deals these tests from seed "abc": S8 C5 H6 S3 | C7 C10 S11 D2 | S9 C13 C14 D7 | …
-async function startAbc() {
+async function startAbc(player) {
   server.state.nextSeeds.push("abc");
-  return startGame(api);
+  return startGame(player);
 }
 
 test("an illegal move is IllegalMoveError with the engine's code, ruling, index and message; nothing is played", async () => {
-  const game = await startAbc();
+  const api = await newPlayer();
+  const game = await startAbc(api);
   const opening = game.state;
   assert.deepEqual(opening.room, ["S8", "C5", "H6", "S3"]);
   await assert.rejects(game.play("S8w"), (error) => {
@@ -178,6 +193,7 @@ test("an illegal move is IllegalMoveError with the engine's code, ruling, index 
 });
 
 test("a game stops at RULES.md's 200 moves: the next one is too_many_moves (easy avoids forever), a forfeit still ends it", async () => {
+  const api = await newPlayer();
   server.state.nextSeeds.push("abc");
   const game = await startGame(api, { variant: "easy" });
   for (let i = 0; i < MAX_MOVES; i += 1) await game.play("flee"); // a flee deals: one a request
@@ -192,6 +208,7 @@ test("a game stops at RULES.md's 200 moves: the next one is too_many_moves (easy
 });
 
 test("a string outside the notation is a NotationError and is never sent", async () => {
+  const api = await newPlayer();
   const game = await startGame(api);
   const sentBefore = server.state.requests.length;
   await assert.rejects(game.play(["flee", "S8"]), (error) => {
@@ -204,7 +221,8 @@ test("a string outside the notation is a NotationError and is never sent", async
 });
 
 test("expected_moves: a move racing another is a ConflictError and the state is refreshed; a retry never plays twice", async () => {
-  const mine = await startAbc();
+  const api = await newPlayer();
+  const mine = await startAbc(api);
   const tab = await resumeGame(api, mine.id); // the same game, in another tab
   await mine.play("H6");
   assert.deepEqual(JSON.parse(server.state.requests.at(-1).body), { moves: ["H6"], expected_moves: 0 });
@@ -242,7 +260,8 @@ test("expected_moves: a move racing another is a ConflictError and the state is 
 });
 
 test("forfeit: the game ends as forfeit, scored as dying at once (R18); the seed is revealed and checks out", async () => {
-  const game = await startAbc();
+  const api = await newPlayer();
+  const game = await startAbc(api);
   await game.play("H6");
   await game.play("S3b");
   const state = await game.forfeit();
@@ -297,6 +316,7 @@ test("the sealed daily: one deal for everyone, one game each (409 names it), the
 });
 
 test("verifyCommitment catches a server that changed the deal: a seed off the commitment, a card not from the seed", async () => {
+  const api = await newPlayer();
   let tamper = (game) => game;
   const fetch = async (url, init) => {
     const answer = await globalThis.fetch(url, init);
@@ -327,6 +347,7 @@ test("verifyCommitment catches a server that changed the deal: a seed off the co
 });
 
 test("another player's game being played is 404; a finished one anyone may read", async () => {
+  const api = await newPlayer();
   const game = await startGame(api);
   await assert.rejects(resumeGame(other, game.id), { status: 404, code: "not_found" });
   const moved = await fetch(`${server.baseUrl}/v1/games/${game.id}/moves`, {
@@ -345,4 +366,69 @@ test("another player's game being played is 404; a finished one anyone may read"
     assert.deepEqual(Object.keys(error.errors), ["variant"]);
     return true;
   });
+});
+
+test("a client seed: the deck comes from the server seed next-deal committed to and the player's seed; both steps check out", async () => {
+  const api = await newPlayer();
+  const name = `player-${players}`;
+  const { commitment } = await nextDeal(api, name);
+  assert.equal((await nextDeal(api, name)).commitment, commitment, "fixed until the game starts");
+  await assert.rejects(nextDeal(other, name), { status: 403 });
+  const clientSeed = drawClientSeed();
+  assert.ok(isValidSeed(clientSeed) && clientSeed.length === 22);
+  const game = await startGame(api, { clientSeed, commitment });
+  assert.equal(game.commitment, commitment);
+  assert.equal(game.clientSeed, clientSeed);
+  assert.equal(game.seed, null);
+  assert.notEqual((await nextDeal(api, name)).commitment, commitment, "the start took it: a new one is drawn");
+  await playOut(game);
+  const { serverSeed, seed } = game;
+  // recomputed here with node's own crypto, independently of the client's code
+  assert.equal(createHash("sha256").update(serverSeed).digest("hex"), commitment);
+  assert.equal(createHmac("sha256", serverSeed).update(clientSeed).digest("base64url"), seed);
+  assert.equal(await dealtSeed(serverSeed, clientSeed), seed);
+  assert.equal(seed.length, 43);
+  const check = await game.verifyCommitment({ intervalMs: 5 });
+  assert.deepEqual([check.ok, check.commitmentMatches, check.serverSeed, check.clientSeed], [true, true, serverSeed, clientSeed]);
+});
+
+test("verifyCommitment with a client seed catches a server seed off the commitment and a seed not derived from both", async () => {
+  let tamper = (game) => game;
+  const fetch = async (url, init) => {
+    const answer = await globalThis.fetch(url, init);
+    if (!answer.ok) return answer;
+    return new Response(JSON.stringify(tamper(await answer.json())), { status: answer.status });
+  };
+  const api = { ...(await newPlayer()), fetch };
+  const game = await startGame(api, { clientSeed: "mine" });
+  await playOut(game);
+  assert.equal((await game.verifyCommitment({ intervalMs: 5 })).ok, true);
+  for (const change of [{ server_seed: "f".repeat(64) }, { client_seed: "theirs" }]) {
+    tamper = (shown) => ({ ...shown, ...change });
+    await game.refresh();
+    const check = await game.verifyCommitment({ intervalMs: 5 });
+    assert.deepEqual([check.ok, check.commitmentMatches], [false, false], JSON.stringify(change));
+  }
+  await assert.rejects(startGame(await newPlayer(), { clientSeed: "x", commitment: "0".repeat(64) }), /not the one next-deal showed/);
+  await assert.rejects(startGame(await newPlayer(), { clientSeed: "not a seed" }), (error) => {
+    assert.deepEqual(Object.keys(error.errors), ["client_seed"]);
+    return true;
+  });
+});
+
+test("one game in play per variant: a second is a ConflictError naming the first; gamesInPlay finds it again", async () => {
+  const api = await newPlayer();
+  const name = `player-${players}`;
+  const first = await startGame(api);
+  await assert.rejects(startGame(api), (error) => {
+    assert.ok(error instanceof ConflictError);
+    assert.equal(error.gameId, first.id);
+    return true;
+  });
+  const easy = await startGame(api, { variant: "easy" });
+  assert.deepEqual((await gamesInPlay(api, name)).map((game) => game.id), [first.id, easy.id]);
+  await first.forfeit();
+  assert.deepEqual((await gamesInPlay(api, name)).map((game) => game.id), [easy.id]);
+  assert.notEqual((await startGame(api)).id, first.id);
+  await assert.rejects(gamesInPlay(other, name), { status: 403 });
 });

@@ -1,12 +1,14 @@
-// The fake server's dealt games (issue 10), following the service's contract:
+// The fake server's dealt games, following the service's contract:
 // POST /v1/games, GET /v1/games/<id>, POST /v1/games/<id>/moves and /forfeit,
-// GET /v1/daily/sealed. Dealt by this module's engine from a hidden seed (64
-// hex characters, or the day's sealed seed) and shown face up only, as the
+// GET /v1/daily/sealed, GET /v1/players/<name>/next-deal and
+// /games?status=playing. Dealt by this module's engine from a hidden seed (the
+// player's next server seed of 64 hex characters, with their client seed if
+// they give one, or the day's sealed seed) and shown face up only, as the
 // service's dealer does; the seed is revealed at the end, a sealed daily's
 // once its UTC day is over (`state.today`, the fake's clock, moves it on).
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 
-import { DAILY, MAX_MOVES, PLAYING, VALUE, VARIANTS, deal, parseMove } from "../src/index.js";
+import { DAILY, MAX_MOVES, PLAYING, VALUE, VARIANTS, deal, isValidSeed, parseMove } from "../src/index.js";
 import { RuleViolation, apply, isLost, isWon, legalMoves, start } from "../src/rules.js";
 import { MOVE_MESSAGE } from "../src/submission.js";
 import { FORFEIT, LOST, WON, ruleError } from "../src/verdict.js";
@@ -15,8 +17,11 @@ const MALFORMED = "The request is malformed; see errors for each field.";
 const MAX_BATCH = 50; // moves one request may carry
 const NO_GAME = "No such game.";
 const PATH = /^\/v1\/games(?:\/([^/]+)(\/moves|\/forfeit)?)?$/;
+const PLAYER_PATH = /^\/v1\/players\/([^/?]+)\/(next-deal|games\?status=playing|games)$/;
 
 const sha256 = (text) => createHash("sha256").update(text).digest("hex");
+const dealtFrom = (serverSeed, clientSeed) =>
+  clientSeed ? createHmac("sha256", serverSeed).update(clientSeed).digest("base64url") : serverSeed;
 const copy = (state) => ({ ...state, room: [...state.room], dungeon: [...state.dungeon], kills: [...state.kills] });
 
 /** Today's UTC date, the fake's clock until a test moves `state.today`. */
@@ -67,6 +72,12 @@ function judge(position, variant, played, moves) {
 export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
   const games = new Map(); // id -> game
   const dailyGames = new Map(); // date|player -> id
+  const nextDeals = new Map(); // player -> the server seed of their next free game
+  const nextDealOf = (player) => {
+    if (!nextDeals.has(player)) nextDeals.set(player, state.nextSeeds.shift() ?? randomBytes(32).toString("hex"));
+    return nextDeals.get(player);
+  };
+  const inPlay = (player) => [...games.values()].filter((game) => game.player === player && game.status === PLAYING);
   const sealedSeed = (date) => sha256(`fake sealed daily secret:${date}`);
   const revealed = (game) => game.status !== PLAYING && (game.challenge === null || game.date < state.today);
 
@@ -83,6 +94,8 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
       status: game.status,
       commitment: game.commitment,
       seed: revealed(game) ? game.seed : null,
+      server_seed: revealed(game) && game.clientSeed ? game.serverSeed : null,
+      client_seed: game.clientSeed,
       room: [...position.room],
       health: position.health,
       weapon: position.weapon === null ? null : VALUE[position.weapon],
@@ -94,7 +107,14 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
       score: run?.status === "verified" ? run.score : null,
       created_at: game.createdAt,
       ended_at: game.endedAt,
+      ...closing(game),
     };
+  }
+
+  function closing(game) {
+    if (game.challenge !== DAILY || game.status !== PLAYING) return { closes_at: null, closes_in: null };
+    const closes = Date.parse(`${game.date}T00:00:00Z`) + 86_400_000;
+    return { closes_at: new Date(closes).toISOString(), closes_in: Math.max(0, (closes - Date.now()) / 1000) };
   }
 
   function end(game, status) {
@@ -111,10 +131,19 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
     const variant = payload?.variant ?? "classic";
     const challenge = payload?.challenge ?? null;
     const date = challenge === DAILY ? state.today : null;
-    const seed = challenge === DAILY ? sealedSeed(date) : state.nextSeeds.shift() ?? randomBytes(32).toString("hex");
+    const clientSeed = payload?.client_seed ?? null;
+    const serverSeed = challenge === DAILY ? sealedSeed(date) : nextDealOf(player);
+    const seed = dealtFrom(serverSeed, clientSeed);
     const position = start(await deal(seed));
-    // No await from here on: two racing starts of one player's daily never both begin a game.
+    // No await from here on: two racing starts of one player's never both begin a game.
     const dailyKey = `${date}|${player}`;
+    const playing = challenge === DAILY ? undefined : inPlay(player).find((game) => game.variant === variant && !game.challenge);
+    if (playing) {
+      return fail(response, 409, `You have a ${variant} game in play; finish or forfeit it first.`, {
+        extra: { game_id: playing.id },
+      });
+    }
+    if (challenge !== DAILY && nextDealOf(player) !== serverSeed) return begin(response, player, payload);
     if (challenge === DAILY && dailyGames.has(dailyKey)) {
       const existing = dailyGames.get(dailyKey);
       return fail(response, 409, "You have already started today's sealed daily game.", {
@@ -124,10 +153,11 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
     }
     const id = randomBytes(16).toString("hex");
     const createdAt = new Date().toISOString();
-    const game = { id, player, variant, challenge, date, seed, commitment: sha256(seed), position, moves: [] };
-    Object.assign(game, { status: PLAYING, runId: null, createdAt, endedAt: null });
+    const game = { id, player, variant, challenge, date, seed, serverSeed, clientSeed, position, moves: [] };
+    Object.assign(game, { commitment: sha256(serverSeed), status: PLAYING, runId: null, createdAt, endedAt: null });
     games.set(id, game);
     if (challenge === DAILY) dailyGames.set(dailyKey, id);
+    else nextDeals.delete(player);
     return send(response, 201, shown(game), { Location: `/v1/games/${id}` });
   }
 
@@ -161,6 +191,16 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
   return async function route(request, response, payload) {
     if (request.method === "GET" && request.url === "/v1/daily/sealed") {
       send(response, 200, { date: state.today, commitment: sha256(sealedSeed(state.today)), seed: null });
+      return true;
+    }
+    const own = PLAYER_PATH.exec(request.url);
+    if (own && request.method === "GET") {
+      const player = playerOf(request);
+      if (!player) fail(response, 401, "A valid bearer token is required.");
+      else if (decodeURIComponent(own[1]).toLowerCase() !== player.toLowerCase()) {
+        fail(response, 403, "Only the player themselves may see this, with their own token.");
+      } else if (own[2] === "next-deal") send(response, 200, { commitment: sha256(nextDealOf(player)) });
+      else send(response, 200, { games: inPlay(player).map(shown) });
       return true;
     }
     const found = PATH.exec(request.url);
@@ -202,8 +242,13 @@ function expectedMovesErrors({ expected_moves: expected }, errors) {
 }
 
 const startErrors = (payload) =>
-  fieldErrors(payload, ({ variant, challenge }, errors) => {
-    unknownFields(payload, ["variant", "challenge"], errors);
+  fieldErrors(payload, ({ variant, challenge, client_seed: clientSeed }, errors) => {
+    unknownFields(payload, ["variant", "challenge", "client_seed"], errors);
+    if (clientSeed !== undefined && clientSeed !== null && !isValidSeed(clientSeed)) {
+      errors.client_seed = ["A client seed is 1-64 characters from A-Z a-z 0-9 _ -."];
+    } else if (clientSeed && challenge === DAILY) {
+      errors.client_seed = ["The sealed daily is one deal for everyone: it takes no client seed."];
+    }
     if (variant !== undefined && !VARIANTS.includes(variant)) errors.variant = [`Must be one of: ${VARIANTS.join(", ")}.`];
     if (challenge !== undefined && challenge !== null && challenge !== DAILY) errors.challenge = [`Must be one of: ${DAILY}.`];
     else if (challenge === DAILY && variant !== undefined && variant !== "classic") {

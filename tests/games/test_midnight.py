@@ -1,0 +1,126 @@
+"""The sealed daily across midnight, against the real service with its clock moved (Debian's
+``faketime`` around the API and the worker): R18's close at the end of the UTC day.
+
+At no instant is the day's seed shown (its commitment endpoint, its runs,
+their replays, its board, its page) while a game dealt from it can move: a
+move after midnight is refused and forfeits the game, and the first read
+that shows the deal forfeits every game of the day still in play first.
+"""
+
+import random
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+import scoundrel
+from service.daily_seed import sealed_seed
+from tests.games.conftest import SEALED_SECRET
+from tests.games.table import Table, assert_nothing_shown_early, cards_in
+from tests.support.stack import Stack
+
+BEFORE_MIDNIGHT = 25  # seconds from the stack's start to the service's midnight (a busy machine starts slowly)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """The service's clock just before its next midnight; the sweeper all but off, so that what is
+    tested here is the move path and the reads, not the sweeper's own close of the day."""
+    now = time.time()
+    midnight = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(1)
+    offset = int(midnight.timestamp() - BEFORE_MIDNIGHT - now)
+    running = Stack(tmp_path_factory.mktemp("midnight"), clock_offset=offset, env={
+        "SCOUNDREL_SEALED_SECRET": SEALED_SECRET, "SCOUNDREL_SWEEP_INTERVAL": "3600",
+    }).start()
+    yield running
+    running.stop()
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def service_midnight(stack) -> float:
+    now = datetime.fromtimestamp(stack.now(), UTC)
+    return (now.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(1)).timestamp()
+
+
+class Watcher(threading.Thread):
+    """Reads everything that could show the day's deal, over and over until ``until`` (the service's
+    clock), recording when each read was sent and whether it showed the seed."""
+
+    def __init__(self, stack, day: str, seed: str, run_id: str, until: float):
+        super().__init__(daemon=True)
+        self.stack, self.seed, self.until = stack, seed, until
+        self.paths = [f"/v1/daily/{day}/sealed", f"/daily/{day}", f"/v1/runs/{run_id}",
+                      f"/v1/runs/{run_id}/replay", f"/v1/daily/{day}/sealed/leaderboard", f"/runs/{run_id}"]
+        self.reads: list[tuple[float, str, bool]] = []
+
+    def run(self) -> None:
+        while self.stack.now() < self.until:
+            for path in self.paths:
+                sent = self.stack.now()
+                text = self.stack.get(path).text
+                self.reads.append((sent, path, self.seed in text))
+            time.sleep(0.05)
+
+
+def test_the_sealed_seed_is_never_shown_while_a_game_dealt_from_it_can_move(stack):
+    day = datetime.fromtimestamp(stack.now(), UTC).date()
+    seed = sealed_seed(SEALED_SECRET, day)
+    midnight = service_midnight(stack)
+    assert 5 < midnight - stack.now() < BEFORE_MIDNIGHT, "the stack took too long to start"
+    # before midnight: one game played to its end (a run of the day), two left in play
+    (_, token_done), (_, token_a), (_, token_b) = stack.register(), stack.register(), stack.register()
+    done = Table(stack, token_done, random.Random(1))
+    done.start(challenge="daily")
+    final = done.play_to_the_end()
+    assert final["seed"] is None and final["date"] == day.isoformat()
+    table_a = Table(stack, token_a, random.Random(2))
+    game_a = table_a.start(challenge="daily")
+    assert 0 < game_a["closes_in"] <= BEFORE_MIDNIGHT and game_a["closes_at"] == (
+        datetime.fromtimestamp(midnight, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"))
+    table_a.step()
+    game_a = table_a.game
+    game_b = Table(stack, token_b, random.Random(3)).start(challenge="daily")
+    stack.wait_final(final["run_id"])
+    watcher = Watcher(stack, day.isoformat(), seed, final["run_id"], until=midnight - 0.3)
+    watcher.start()
+    watcher.join()
+    assert len(watcher.reads) > 12 and not [read for read in watcher.reads if read[2]], watcher.reads
+    while stack.now() < midnight + 0.3:
+        time.sleep(0.05)
+    # after midnight, nothing read yet: a move is refused, and forfeits the game (R18)
+    refused = table_a.send([game_a["legal_moves"][0]], expected_moves=len(game_a["moves"]))
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["reason"] == "sealed_day_over" and refused.json()["ruling"] == "R18"
+    assert seed not in refused.text
+    # game B did not move after midnight, and nothing of the day is shown yet: B waits for the first
+    # read that would show the deal (here A's, over now), which forfeits it first
+    waiting = stack.get(f"/v1/games/{game_b['id']}", headers=bearer(token_b)).json()
+    assert waiting["status"] == "playing" and waiting["seed"] is None and waiting["closes_in"] == 0
+    forfeited = table_a.reload()
+    assert forfeited["status"] == "forfeit" and forfeited["moves"] == game_a["moves"]
+    assert forfeited["seed"] == seed
+    after_b = stack.get(f"/v1/games/{game_b['id']}", headers=bearer(token_b)).json()
+    assert after_b["status"] == "forfeit" and after_b["seed"] == seed and after_b["moves"] == []
+    revealed = stack.get(f"/v1/daily/{day.isoformat()}/sealed").json()
+    assert revealed["seed"] == seed
+    # then everything is open, and checks out against the revealed deal
+    assert_nothing_shown_early(table_a, seed)
+    assert_nothing_shown_early(done, seed)
+    for game in (final, forfeited, after_b):
+        run = stack.wait_final(stack.get(f"/v1/games/{game['id']}").json()["run_id"])
+        verdict = scoundrel.replay(seed, run["moves"], "classic", forfeit=run["forfeit"])
+        assert run["status"] == "verified" and run["seed"] == seed and run["score"] == verdict.score
+    for path in watcher.paths:
+        assert stack.get(path).status_code == 200, path
+    assert seed in stack.get(f"/v1/runs/{final['run_id']}").text
+    assert seed in stack.get(f"/daily/{day.isoformat()}").text
+    # and the day deals no new game: a sealed start now is the new day's
+    _, late = stack.register()
+    new_day = stack.post("/v1/games", json={"challenge": "daily"}, headers=bearer(late)).json()
+    assert new_day["date"] == (day + timedelta(1)).isoformat() and new_day["commitment"] != revealed["commitment"]
+    logs = "".join(path.read_text() for path in stack.root.glob("*.log"))
+    assert seed not in logs and not cards_in(logs)
