@@ -263,19 +263,19 @@ class StackPool:
         self._names = itertools.count()
 
     @staticmethod
-    def _settings(workers: int, env: dict | None, job_delay: float) -> tuple:
-        return workers, job_delay, tuple(sorted((env or {}).items()))
+    def _settings(workers: int, env: dict | None, job_delay: float, clock_offset: int) -> tuple:
+        return workers, job_delay, clock_offset, tuple(sorted((env or {}).items()))
 
-    def take(self, workers: int = 1, env: dict | None = None, job_delay: float = 0.0) -> Stack:
+    def take(self, workers: int = 1, env: dict | None = None, job_delay: float = 0.0, clock_offset: int = 0) -> Stack:
         """A running, empty stack with these settings (``Stack``'s own arguments)."""
-        kept = self.idle.pop(self._settings(workers, env, job_delay), None)
-        return kept or Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay).start()
+        kept = self.idle.pop(self._settings(workers, env, job_delay, clock_offset), None)
+        return kept or Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay, clock_offset).start()
 
     def give_back(self, stack: Stack) -> None:
         if not stack.empty():
             stack.stop()
             return
-        self.idle[self._settings(stack.worker_count, stack.extra_env, stack.job_delay)] = stack
+        self.idle[self._settings(stack.worker_count, stack.extra_env, stack.job_delay, stack.clock_offset)] = stack
         while len(self.idle) > self.keep:
             self.idle.pop(next(iter(self.idle))).stop()
 
