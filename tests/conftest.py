@@ -2,15 +2,30 @@
 
 import pytest
 
-from tests.support.stack import Stack
+from tests.support.stack import StackPool
+
+
+def pytest_collection_modifyitems(items):
+    """The modules marked ``slow`` first, so that none of them starts last and runs on alone
+    while the other test processes have finished (the others keep their order)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(scope="session")
+def stack_pool(tmp_path_factory):
+    """The stacks of this test process (one per xdist worker), handed from module to module."""
+    pool = StackPool(tmp_path_factory.mktemp("stacks"))
+    yield pool
+    pool.close()
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory):
-    """Redis, the API and one worker, shared by the tests of one module."""
-    running = Stack(tmp_path_factory.mktemp("stack")).start()
+def stack(stack_pool):
+    """Redis, the API and one worker, shared by the tests of one module: empty when the module
+    starts (the stack a module before used, emptied, or a new one)."""
+    running = stack_pool.take()
     yield running
-    running.stop()
+    stack_pool.give_back(running)
 
 
 @pytest.fixture(scope="module")

@@ -12,28 +12,36 @@ import pytest
 
 from tests.audit.conftest import cli
 from tests.support.postgres import PostgresServer, postgres_bin_dir
-from tests.support.stack import Stack
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     postgres_bin_dir() is None, reason="PostgreSQL is not installed (.ci/run installs Debian's postgresql)"))]
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def archive_url(request, tmp_path_factory):
-    """The archive's URL: a SQLite file, or a PostgreSQL server of the module's own on a free port."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('archive')}/archive.sqlite3"
-        return
+@pytest.fixture(scope="session")
+def sqlite_archive_url(tmp_path_factory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('archive')}/archive.sqlite3"
+
+
+@pytest.fixture(scope="session")
+def postgresql_archive_url():
+    """A PostgreSQL server of the test process's own on a free port (``initdb`` costs seconds: one a process)."""
     server = PostgresServer().start()
     yield server.url
     server.stop()
 
 
+@pytest.fixture(scope="module", params=BACKENDS)
+def archive_url(request) -> str:
+    """The archive's URL: a SQLite file, or a database on a PostgreSQL server; empty when a module starts
+    (the module before emptied it, see ``stack``)."""
+    return request.getfixturevalue(f"{request.param}_archive_url")
+
+
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory, archive_url):
-    running = Stack(tmp_path_factory.mktemp("stack"), env={"SCOUNDREL_ARCHIVE_URL": archive_url}).start()
+def stack(stack_pool, archive_url):
+    running = stack_pool.take(env={"SCOUNDREL_ARCHIVE_URL": archive_url})
     yield running
-    running.stop()
+    stack_pool.give_back(running)
 
 
 def archive_now(stack) -> subprocess.CompletedProcess:

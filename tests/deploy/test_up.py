@@ -23,6 +23,8 @@ import requests
 from cli.redis_server import RedisServer, free_port
 from scoundrel.strategies import play_game
 
+pytestmark = pytest.mark.slow
+
 STOP_WITHIN = 10.0  # seconds from the signal until every process is gone
 
 

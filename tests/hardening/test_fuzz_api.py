@@ -27,7 +27,8 @@ import scoundrel
 from schemas.games import MOVES_PER_REQUEST
 from schemas.paging import MAX_OFFSET
 from tests.support.games import legal_games, moderator_token
-from tests.support.stack import Stack
+
+pytestmark = pytest.mark.slow
 
 EXAMPLES = 25  # per operation: about twenty operations, a few hundred requests
 CHECKS = (not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
@@ -35,10 +36,10 @@ CHECKS = (not_a_server_error, status_code_conformance, content_type_conformance,
 
 
 @pytest.fixture(scope="module")
-def fuzzed_stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("fuzz"), workers=1).start()
+def fuzzed_stack(stack_pool):
+    running = stack_pool.take()
     yield running
-    running.stop()
+    stack_pool.give_back(running)
 
 
 @pytest.fixture(scope="module")

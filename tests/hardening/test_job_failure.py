@@ -10,14 +10,13 @@ import redis
 
 from store import keys
 from tests.support.games import legal_games, moderator_token
-from tests.support.stack import Stack
 
 
 @pytest.fixture(scope="module")
-def idle_stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("failing"), workers=0).start()
+def idle_stack(stack_pool):
+    running = stack_pool.take(workers=0)
     yield running
-    running.stop()
+    stack_pool.give_back(running)
 
 
 def test_a_job_that_keeps_failing_leaves_its_run_in_error_for_a_moderator(idle_stack):

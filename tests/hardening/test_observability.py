@@ -25,6 +25,8 @@ from tests.support.stack import Stack
 
 GAME_IDLE = 3.0  # seconds: the sweeper forfeits a game left this long without a move
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):

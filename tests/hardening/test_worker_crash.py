@@ -25,6 +25,8 @@ from tests.support.stack import Stack
 
 PENDING_TIMEOUT, SWEEP_INTERVAL, WORKER_TTL = 4.0, 0.5, 3
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def slow_stack(tmp_path_factory):

@@ -22,6 +22,8 @@ from store.packing import LADDER_GAMES
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.games import accept_dealt, games_by_score, legal_games
 
+pytestmark = pytest.mark.slow
+
 OPEN_PLAYERS = 55
 WON_SEED = "view-1"
 STORAGE_KEY = "scoundrel.player"

@@ -21,6 +21,8 @@ from service.play_page import CLIENT_MODULE
 from service.security import CONTENT_SECURITY_POLICY
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 
+pytestmark = pytest.mark.slow
+
 expect = pytest.importorskip("playwright.sync_api").expect
 
 MOVE_LIMIT = 250  # a game has at most 44 plays plus its avoids

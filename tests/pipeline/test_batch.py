@@ -9,15 +9,14 @@ from rq import Queue
 import scoundrel
 from store import keys
 from tests.support.games import legal_games
-from tests.support.stack import Stack
 
 
 @pytest.fixture(scope="module")
-def idle_stack(tmp_path_factory):
+def idle_stack(stack_pool):
     """No worker at first: what the API queued stays in the queue to be counted."""
-    running = Stack(tmp_path_factory.mktemp("batch"), workers=0).start()
+    running = stack_pool.take(workers=0)
     yield running
-    running.stop()
+    stack_pool.give_back(running)
 
 
 def queued_jobs(stack) -> list:

@@ -7,14 +7,13 @@ import redis
 from rq import Queue
 
 from store import load_run
-from tests.support.stack import Stack
 
 
 @pytest.fixture(scope="module")
-def idle_stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("idle"), workers=0).start()
+def idle_stack(stack_pool):
+    running = stack_pool.take(workers=0)
     yield running
-    running.stop()
+    stack_pool.give_back(running)
 
 
 def queued_run_ids(stack) -> list[str]:

@@ -4,19 +4,26 @@ gunicorn and RQ workers, driven over HTTP as a client would.
 Never the shared Redis on 6379: every stack starts its own on a free port,
 and its archive is a SQLite file of its own (or the URL a test passes as
 ``SCOUNDREL_ARCHIVE_URL``: ``tests.support.postgres`` starts a PostgreSQL).
+A test process keeps its stacks in a ``StackPool``: a module gets one as
+empty as a new one, most often the one the module before used.
 """
 
+import itertools
 import os
 import signal
 import subprocess
 import sys
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
 
 from cli.redis_server import RedisServer, free_port
+from store import keys
+from store.archive.tables import metadata as archive_tables
+from store.service_mark import mark_service
 
 
 class Stack:
@@ -37,6 +44,7 @@ class Stack:
         self.job_delay = job_delay
         self.clock_offset = clock_offset
         self.http = requests.Session()
+        self._started: list[subprocess.Popen] = []  # the processes start() made (see ``as_started``)
 
     @property
     def archive_url(self) -> str:
@@ -91,6 +99,7 @@ class Stack:
         except RuntimeError:
             self.stop()  # no fixture teardown follows a failed setup: leave no process behind
             raise
+        self._started = [self.redis.process, self.api, *self.workers]
         return self
 
     def start_worker(self) -> subprocess.Popen:
@@ -145,6 +154,37 @@ class Stack:
         self.redis.stop()
         self.http.close()
 
+    def as_started(self) -> bool:
+        """Whether exactly the processes ``start`` made are running: none killed, restarted or added."""
+        running = [self.redis.process, self.api, *self.workers]
+        return running == self._started and all(process.poll() is None for process in running)
+
+    def empty(self, timeout: float = 5.0) -> bool:
+        """Back to what ``start`` left, for the next module to use: the queue worked off, then Redis
+        (but for what the running processes keep there), the archive and the logs emptied. False
+        (and nothing emptied) if the processes are not the ones started, or the workers still have
+        work after ``timeout`` seconds."""
+        if not self.as_started():
+            return False
+        db = self.database()
+        try:
+            deadline = time.monotonic() + timeout
+            while self.workers and not _idle(db):  # with no worker, nothing is left to finish
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.05)
+            _forget_all_but_the_workers(db)
+            mark_service(db)  # as the API and every worker do when they start
+            with db.archive.engine.begin() as connection:
+                for table in reversed(archive_tables.sorted_tables):
+                    connection.execute(table.delete())
+        finally:
+            db.close()
+        for log in self.root.glob("*.log"):
+            log.write_bytes(b"")  # the processes append (O_APPEND): they write on from the start
+        self.http.cookies.clear()
+        return True
+
     def database(self):
         """A connection to this stack's Redis, made the way every process makes one."""
         from settings import Settings
@@ -182,3 +222,65 @@ class Stack:
                 return run
             time.sleep(0.05)
         raise AssertionError(f"run {run_id} still pending after {timeout} s")
+
+
+# RQ's registrations of the running workers: the workers', kept for as long as they run
+WORKER_REGISTRATIONS = ("rq:worker:", "rq:workers")
+
+
+def _forget_all_but_the_workers(db) -> None:
+    """Every key in Redis deleted but the workers' registrations."""
+    doomed = [key for key in db.redis.scan_iter(count=1000) if not key.startswith(WORKER_REGISTRATIONS)]
+    for start in range(0, len(doomed), 1000):
+        db.redis.delete(*doomed[start:start + 1000])
+
+
+def _idle(db) -> bool:
+    """No run pending, no job queued or running."""
+    from rq.registry import StartedJobRegistry
+
+    return (not db.redis.zcard(keys.pending_runs()) and not db.queue.count
+            and not StartedJobRegistry(queue=db.queue).count)
+
+
+class StackPool:
+    """Stacks kept running from one test module to the next in a test process.
+
+    Starting a stack costs about 2.5 s of CPU (Redis, gunicorn and its worker,
+    an RQ worker, each importing the service and upgrading the archive), and
+    most modules ask for the same one. A module takes a stack with the
+    settings it needs and gives it back when it ends; given back, the stack
+    is emptied (``Stack.empty``) and the next module asking for the same
+    settings gets it, as empty as a new one. A stack whose processes a test
+    killed or added to is stopped instead, and so is the least recently used
+    one beyond ``keep``.
+    """
+
+    def __init__(self, root: Path, keep: int = 4):
+        self.root = Path(root)
+        self.keep = keep
+        self.idle: dict[tuple, Stack] = {}  # oldest first
+        self._names = itertools.count()
+
+    @staticmethod
+    def _settings(workers: int, env: dict | None, job_delay: float, clock_offset: int) -> tuple:
+        return workers, job_delay, clock_offset, tuple(sorted((env or {}).items()))
+
+    def take(self, workers: int = 1, env: dict | None = None, job_delay: float = 0.0, clock_offset: int = 0) -> Stack:
+        """A running, empty stack with these settings (``Stack``'s own arguments)."""
+        kept = self.idle.pop(self._settings(workers, env, job_delay, clock_offset), None)
+        return kept or Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay, clock_offset).start()
+
+    def give_back(self, stack: Stack) -> None:
+        if not stack.empty():
+            stack.stop()
+            return
+        self.idle[self._settings(stack.worker_count, stack.extra_env, stack.job_delay, stack.clock_offset)] = stack
+        while len(self.idle) > self.keep:
+            self.idle.pop(next(iter(self.idle))).stop()
+
+    def close(self) -> None:
+        """Stops every stack kept, side by side: each stop is mostly waiting for processes to exit."""
+        with ThreadPoolExecutor(len(self.idle) or 1) as stopping:
+            list(stopping.map(Stack.stop, self.idle.values()))
+        self.idle.clear()
