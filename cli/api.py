@@ -38,6 +38,10 @@ def gunicorn_options(bind: str, settings: Settings) -> dict:
         "threads": settings.api_threads,
         "worker_class": "service.server_refusals.JsonRefusalsWorker",  # gthread, refusing in JSON
         "timeout": 30,
+        # An idle connection kept longer than a load balancer's or a client's own idle timeout
+        # (commonly 60 s): a server that closes first races the next request sent on it, which
+        # then fails with no answer. gthread keeps idle connections off its threads.
+        "keepalive": 75,
         "graceful_timeout": 5,
         "proc_name": "scoundrel-api",
         "post_worker_init": _freeze_startup_objects,
