@@ -11,6 +11,7 @@ from flask import Blueprint, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 
+from store.games import FORFEITED_IDLE
 from store.metrics import LATENCY_BUCKETS, MOVE_LATENCY_BUCKETS, read_tallies
 from store.pending import oldest_pending
 from store.runs import now_ms
@@ -91,7 +92,7 @@ class RedisCollector:
         yield ended
         yield CounterMetricFamily("scoundrel_games_forfeited_idle",
                                   "Dealt games the sweeper forfeited after SCOUNDREL_GAME_IDLE without a move (R18)",
-                                  value=counters.get("games:forfeited_idle", 0))
+                                  value=counters.get(f"games:{FORFEITED_IDLE}", 0))
         yield _histogram("scoundrel_move_latency_seconds",
                          "Seconds from a move request's arrival to its moves stored",
                          MOVE_LATENCY_BUCKETS, tallies.move_latency)

@@ -49,6 +49,7 @@ GAME_KEPT = 7 * 24 * 3600  # seconds an ended game is kept (its run keeps the re
 SEALED_KEPT = 2 * 24 * 3600  # seconds the one-a-day mark of a sealed daily game is kept: past its day
 ENDING_GRACE_MS = 10_000  # an ended game whose run is not accepted after this is the sweeper's
 SWEEP_BATCH = 500  # games looked at per sweep, of each kind
+FORFEITED_IDLE = "forfeited_idle"  # the metric a sweeper's forfeit counts under (games:forfeited_idle)
 
 _closed_days: set[str] = set()  # sealed days this process has closed: a day once closed stays closed
 
@@ -206,10 +207,11 @@ def games_in_play(db: Database, player: str) -> list[StoredGame]:
 
 
 def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "",
-               latency: float | None = None) -> None:
+               latency: float | None = None, counted_as: str = "") -> None:
     """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
     (none and ``FORFEIT`` for a forfeit, R18). A move request passes its ``latency`` so far
-    (seconds), counted with the moves (``scoundrel_move_latency_seconds``).
+    (seconds), counted with the moves (``scoundrel_move_latency_seconds``); a game that ends
+    here is counted by its status, and under ``counted_as`` too when given, in the same step.
 
     Raises ``GameMoved`` when the game changed since it was loaded,
     ``GameOver`` when it has ended, ``NoSuchGame``; ``SealedDayOver`` when
@@ -220,7 +222,7 @@ def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *,
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
                                codes=move_codes.encode(moves), at_ms=now_ms(), status=status,
                                ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
-                               closes_ms=game.closes_ms, latency=latency,
+                               closes_ms=game.closes_ms, latency=latency, counted_as=counted_as,
                                latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
     if reply[0] == "missing":
         raise NoSuchGame(game.id)
@@ -289,13 +291,11 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
             db.redis.zrem(keys.games_playing(), game_id)
             continue
         try:
-            play_moves(db, game, [], FORFEIT, request_id="sweeper")  # R18: no move, forfeit
+            play_moves(db, game, [], FORFEIT, request_id="sweeper", counted_as=FORFEITED_IDLE)  # R18
             forfeited += 1
         except (GameMoved, GameOver, NoSuchGame):
             continue
     stale = db.redis.zrangebyscore(keys.games_ending(), "-inf", now - ENDING_GRACE_MS, start=0, num=SWEEP_BATCH)
-    if forfeited:
-        db.redis.hincrby(keys.metrics(), "games:forfeited_idle", forfeited)
     for game_id in stale:
         finish_game(db, game_id, request_id="sweeper")
     return forfeited, len(stale)

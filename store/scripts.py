@@ -296,19 +296,19 @@ def start_game(client: Any, *, game_id: str, created_ms: int, slot: str, player:
 
 def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int, status: str,
                ended_ttl: int, player: str, slot: str, date: str, closes_ms: int | None,
-               latency_bucket: str = "", latency: float | None = None) -> list:
+               latency_bucket: str = "", latency: float | None = None, counted_as: str = "") -> list:
     """Append the moves ``codes`` to a game still played with ``played`` moves, and set ``status``:
     ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``; a sealed daily game
     (``date``) whose day is closed, or past ``closes_ms``, is forfeited instead (``['closed']`` if
     ``codes`` had moves). A move request's ``latency`` (seconds, in ``latency_bucket``) is counted
-    with it."""
+    with it, and a game that ends here under ``counted_as`` too (the metric ``games:<counted_as>``)."""
     return _PLAY_MOVES.run(
         client,
         [keys.game(game_id), keys.games_playing(), keys.games_ending(), keys.player_games_playing(player),
          keys.sealed_closed(), keys.sealed_playing(date) if date else keys.game(game_id), keys.metrics(),
          keys.move_latency()],
         [game_id, played, codes, at_ms, status, ended_ttl, slot, date, "" if closes_ms is None else closes_ms,
-         latency_bucket, "" if latency is None else latency])
+         latency_bucket, "" if latency is None else latency, counted_as])
 
 
 def close_sealed_day(client: Any, *, date: str) -> list[str]:

@@ -6,7 +6,8 @@
 -- lifetime (s) of an ended game, the game's slot, the sealed daily's date
 -- and the time (ms) its day closes ("" for a free game), then the
 -- request's latency bucket and latency (seconds), or "" and "" for a
--- change no move request made.
+-- change no move request made, then the metric an ending counts under
+-- besides its status ("forfeited_idle" for the sweeper's forfeit, or "").
 -- The compare-and-set of a move: the moves are appended only if the game is
 -- still played with exactly that many moves (so of two racing requests one
 -- applies, the other gets {'moved', count}); {'over', status} once it has
@@ -68,6 +69,9 @@ else
   redis.call('HSET', KEYS[1], 'ended_ms', ARGV[4])
   redis.call('EXPIRE', KEYS[1], ARGV[6])
   redis.call('HINCRBY', KEYS[7], 'games:ended:' .. ARGV[5], 1)
+  if ARGV[12] ~= '' then
+    redis.call('HINCRBY', KEYS[7], 'games:' .. ARGV[12], 1)
+  end
 end
 if ARGV[10] ~= '' then
   redis.call('HINCRBY', KEYS[8], ARGV[10], 1)
