@@ -40,10 +40,11 @@ def show(args) -> int:
 def revoke(args) -> int:
     from store import revoke_moderator
 
-    if not revoke_moderator(connect(args), args.name):
+    revoked = revoke_moderator(connect(args), args.name)
+    if revoked is None:
         print(f"scoundrel moderator revoke: no moderator named {args.name!r}", file=sys.stderr)
         return 1
-    print(f"Moderator {args.name} revoked; its token no longer works.")
+    print(f"Moderator {revoked} revoked; its token no longer works.")
     return 0
 
 

@@ -33,11 +33,14 @@ def list_moderators(db: Database) -> list[dict]:
     return [{"name": name, "created_ms": int(ms or 0)} for name, ms in zip(names, created, strict=True)]
 
 
-def revoke_moderator(db: Database, name: str) -> bool:
-    """Remove moderator ``name`` and invalidate its token; False if there was none."""
+def revoke_moderator(db: Database, name: str) -> str | None:
+    """Remove moderator ``name`` (in any case, as names are looked up) and invalidate its token:
+    the name as it was registered, or None if there was no such moderator."""
+    if not db.redis.exists(keys.moderator(name)):  # an exact spelling first: an older namesake's
+        name = db.redis.get(keys.moderator_name(name)) or name
     token_hash = db.redis.hget(keys.moderator(name), "token_hash")
     if token_hash is None:
-        return False
+        return None
     spelling_held = db.redis.get(keys.moderator_name(name)) == name  # not an older namesake's in another case
     with db.redis.pipeline() as pipe:
         pipe.delete(keys.moderator(name), keys.moderator_token(token_hash))
@@ -45,4 +48,4 @@ def revoke_moderator(db: Database, name: str) -> bool:
             pipe.delete(keys.moderator_name(name))  # the name is free again, in every case
         pipe.srem(keys.moderators(), name)
         pipe.execute()
-    return True
+    return name

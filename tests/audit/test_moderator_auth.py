@@ -72,7 +72,10 @@ def test_a_moderator_name_is_one_name_in_every_case_and_free_again_once_revoked(
         "scoundrel moderator add: a moderator named 'Case-Mod' exists (names ignore case)"
     same = cli(stack, "moderator", "add", "Case-Mod")
     assert same.stderr.splitlines()[-1] == "scoundrel moderator add: a moderator named 'Case-Mod' exists"
-    assert cli(stack, "moderator", "revoke", "Case-Mod").returncode == 0
+    revoked = cli(stack, "moderator", "revoke", "CASE-mod")  # any case, as every name lookup
+    assert revoked.returncode == 0, revoked.stderr
+    assert revoked.stdout.strip() == "Moderator Case-Mod revoked; its token no longer works."
+    assert "Case-Mod\t" not in cli(stack, "moderator", "list").stdout
     again = cli(stack, "moderator", "add", "case-mod")
     assert again.returncode == 0, again.stderr
     assert "case-mod\t" in cli(stack, "moderator", "list").stdout
