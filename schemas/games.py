@@ -11,6 +11,7 @@ from marshmallow import (
 )
 
 import scoundrel
+from store.games import DAILY
 
 from .runs import RuleErrorSchema
 from .submission import MoveList
@@ -22,7 +23,6 @@ def _check_client_seed(seed: str) -> None:
     if not scoundrel.is_valid_seed(seed):
         raise ValidationError(f"A client seed is {scoundrel.SEED_RULE}.")
 
-DAILY = "daily"
 MOVES_PER_REQUEST = 50  # moves one request may carry (a room takes at most 4; more are refused past a deal anyway)
 
 

@@ -45,6 +45,7 @@ from store.errors import (
     SealedDailyStarted,
     SealedDayOver,
     StoreError,
+    first_line,
     refuses_writes,
 )
 
@@ -90,7 +91,7 @@ def _store_refused(error: StoreError):
 
 
 def _storage_unavailable(error, message: str = UNAVAILABLE):
-    log.warning("storage unavailable: %s", str(error).splitlines()[0])
+    log.warning("storage unavailable: %s", first_line(error))
     response = jsonify(code=503, status="Service Unavailable", message=message)
     response.status_code = 503
     response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)

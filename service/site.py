@@ -34,7 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 import scoundrel
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArgs
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
-from store.errors import refuses_writes
+from store.errors import first_line, refuses_writes
 from store.standings import Spread, Standing, board_spread, ladder_spread, standings
 
 from . import board_names, charts
@@ -83,7 +83,7 @@ def _refused(refusal: Refused):
 @blp.errorhandler(RedisTimeoutError)
 def _storage_unavailable(error):
     """The API's 503 for storage that does not answer (``errors``), as a page: people read these."""
-    log.warning("storage unavailable: %s", str(error).splitlines()[0])
+    log.warning("storage unavailable: %s", first_line(error))
     response = _refused(Refused(503, "The boards cannot be read just now; try again in a few seconds."))
     response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response

@@ -18,9 +18,9 @@ import logging
 
 from redis.exceptions import RedisError
 
-from schemas.games import DAILY
+from store.errors import first_line
 from store.flags import queue_sealed_start
-from store.games import StoredGame
+from store.games import DAILY, StoredGame
 
 from .context import db, referee
 from .security import client_address
@@ -42,4 +42,4 @@ def note_game_start(game: StoredGame) -> None:
                            game.player, game.dealt.run_id)
     except RedisError as error:
         log.warning("sealed daily start not noted for flags: storage unavailable",
-                    extra={"error": str(error).splitlines()[0], "player": game.player})
+                    extra={"error": first_line(error), "player": game.player})

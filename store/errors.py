@@ -20,6 +20,11 @@ WRITE_REFUSALS = (OutOfMemoryError, ReadOnlyError)
 MISCONF = "MISCONF"
 
 
+def first_line(error: BaseException) -> str:
+    """An error's message for a log line: its first line (Redis's can run to several), or its type if it has none."""
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
 def refuses_writes(error: BaseException) -> bool:
     """Whether ``error`` is Redis refusing a write rather than a bug: retry later, nothing was written.
 

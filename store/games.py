@@ -53,6 +53,7 @@ FORFEITED_IDLE = "forfeited_idle"  # the metric a sweeper's forfeit counts under
 
 _closed_days: set[str] = set()  # sealed days this process has closed: a day once closed stays closed
 
+
 def new_game_id() -> str:
     """128 random bits: a game's id cannot be guessed."""
     return secrets.token_hex(16)

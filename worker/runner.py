@@ -38,7 +38,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from service import json_logs
 from settings import Settings
 from store import Database
-from store.errors import refuses_writes
+from store.errors import first_line, refuses_writes
 from store.games import sweep_games
 from store.pending import sweep
 from store.retention import scheduled_pass
@@ -58,7 +58,7 @@ def worker_name() -> str:
 def wait_for_writes(db: Database, error: Exception) -> None:
     """Return once Redis takes writes again (``error``: how it failed: not answering, or refusing a write)."""
     log.warning("redis refuses writes; waiting" if refuses_writes(error) else "redis unavailable; waiting",
-                extra={"error": str(error).splitlines()[0] if str(error) else type(error).__name__})
+                extra={"error": first_line(error)})
     while True:
         try:
             if db.accepts_writes():
@@ -107,7 +107,7 @@ class VerifyWorker(SimpleWorker):
                     worker_registration.register(self, pipe)
                     pipe.execute()
             except RedisError as error:
-                log.debug("heartbeat not written", extra={"error": str(error).splitlines()[0]})
+                log.debug("heartbeat not written", extra={"error": first_line(error)})
 
     def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
         while True:
@@ -137,7 +137,7 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
             if forfeited or finished:
                 log.info("games swept", extra={"forfeited": forfeited, "finished": finished})
         except RedisError as error:
-            log.warning("sweep skipped: redis unavailable", extra={"error": str(error).splitlines()[0]})
+            log.warning("sweep skipped: redis unavailable", extra={"error": first_line(error)})
 
 
 def _archive_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:
