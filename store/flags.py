@@ -25,13 +25,14 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import timedelta
 
 from rq import Retry as JobRetry
 
 from . import keys, scripts
 from .database import JOB_RETRIES, Database
 from .errors import FlagDismissed, NoSuchFlag, NoSuchRun
+from .games import closes_ms
 from .history import hot_run
 from .listing import indexed_page
 from .runs import now_ms
@@ -118,8 +119,7 @@ def raise_run_flags(db: Database, run: dict, findings: list[Finding], kept: int)
 
 def forget_address_at(day: str) -> int:
     """When an address's hash noted on ``day`` (ISO date) is forgotten: a week after the day, in s since 1970."""
-    end = datetime.combine(date.fromisoformat(day) + timedelta(days=1), time(), tzinfo=UTC)
-    return int((end + ADDRESS_KEPT).timestamp())
+    return closes_ms(day) // 1000 + int(ADDRESS_KEPT.total_seconds())
 
 
 def queue_sealed_start(db: Database, day: str, address_hash: str, player: str, run_id: str) -> None:
