@@ -9,6 +9,8 @@ crash without duplicating it (``store.retention``).
 """
 
 import os
+import sqlite3
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -40,6 +42,10 @@ _PLAYER_COUNT = (sa.select(sa.func.count()).select_from(archived_runs)
                  .where(archived_runs.c.player == sa.bindparam("player")))
 
 
+SQLITE_TIMEOUT = 30.0  # seconds a SQLite connection waits for another process's lock
+WAL_RETRY = 0.05  # seconds between tries of switching a locked new file to write-ahead logging
+
+
 @dataclass(frozen=True)
 class ArchivedRun:
     """A run as the archive keeps it: its stored fields and its audit log as the API shows it."""
@@ -60,7 +66,7 @@ class Archive:
         options: dict = {}
         if url.startswith("sqlite"):
             # wait for a writer (another process archiving) rather than fail at once
-            options["connect_args"] = {"timeout": 30}
+            options["connect_args"] = {"timeout": SQLITE_TIMEOUT}
         self.engine = sa.create_engine(url, **options)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_wal)
@@ -167,7 +173,24 @@ class Archive:
 
 
 def _sqlite_wal(connection, record) -> None:
-    """Readers (the API) and the archiver's writes go on side by side: write-ahead logging."""
+    """Readers (the API) and the archiver's writes go on side by side: write-ahead logging.
+
+    Switching a file to it needs the file unlocked, and SQLite answers
+    "database is locked" at once there, without its busy timeout: so a
+    process opening a new archive while another holds it (the API and a
+    worker starting together, each upgrading it) tries again for as long
+    as that timeout. A file once switched stays so: then it is instant.
+    """
+    deadline = time.monotonic() + SQLITE_TIMEOUT
     cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.close()
+    try:
+        while True:
+            try:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(WAL_RETRY)
+    finally:
+        cursor.close()

@@ -6,8 +6,10 @@ nothing, and several processes upgrading one new archive at once all
 succeed: the API and the workers each upgrade when they start.
 """
 
+import sqlite3
 import subprocess
 import sys
+import threading
 
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
@@ -54,4 +56,25 @@ def test_processes_upgrading_at_once_all_succeed(tmp_path, archive_url):
     try:
         assert list(archive.run_ids()) == []
     finally:
+        archive.dispose()
+
+
+def test_a_new_sqlite_archive_opened_while_another_process_holds_it_waits_for_it(tmp_path):
+    """A new file is switched to write-ahead logging by whoever opens it first; SQLite refuses that
+    switch at once while another connection holds a lock, rather than waiting for it."""
+    path = tmp_path / "archive.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")  # another process's write, in the file's first journal mode
+    holder.execute("CREATE TABLE elsewhere (x)")
+    released = threading.Timer(0.5, holder.execute, ["COMMIT"])
+    released.start()
+    archive = Archive(f"sqlite:///{path}")
+    try:
+        archive.upgrade()
+        with archive.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert list(archive.run_ids()) == []
+    finally:
+        released.join()
+        holder.close()
         archive.dispose()
