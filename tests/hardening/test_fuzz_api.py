@@ -377,6 +377,8 @@ def test_a_moderators_token_reads_a_players_game_as_anyone_else_does(fuzzed_stac
         (404, {"code": 404, "status": "Not Found", "message": f"No game {game['id']!r}."})
     assert fuzzed_stack.get(path, headers={"Authorization": "Bearer sr_nobody"}).status_code == 401
     bearer = {"Authorization": f"Bearer {game_player}"}
-    assert fuzzed_stack.post(f"{path}/forfeit", headers=bearer).status_code == 200  # a free game: its seed shown
+    forfeited = fuzzed_stack.post(f"{path}/forfeit", headers=bearer)
+    assert forfeited.status_code == 200  # a free game: its seed shown
+    fuzzed_stack.wait_final(forfeited.json()["run_id"])  # its verdict lands once, not between the two reads
     revealed = fuzzed_stack.get(path, headers={"Authorization": f"Bearer {tokens['moderator']}"})
     assert revealed.status_code == 200 and revealed.json() == fuzzed_stack.get(path).json()
