@@ -8,6 +8,8 @@ Each bench starts its own throwaway stack (``bench/_harness.py``), as it
 does at full size. A new bench gets its tiny size here, or this fails.
 """
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -44,7 +46,14 @@ def test_every_bench_has_a_tiny_size():
 def test_the_bench_runs_at_a_tiny_size(bench):
     if bench in NEEDS_POSTGRES and postgres_bin_dir() is None:
         pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
-    done = subprocess.run([sys.executable, str(BENCH / bench), *TINY.get(bench, [])], capture_output=True,
-                          text=True, timeout=240, cwd=BENCH.parent, check=False)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    assert done.stdout.strip(), "a bench prints its figures"
+    # in a session of its own, so that a bench stopped for taking too long takes its stack's processes along
+    running = subprocess.Popen([sys.executable, str(BENCH / bench), *TINY.get(bench, [])], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=BENCH.parent, start_new_session=True)
+    try:
+        stdout, stderr = running.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        os.killpg(running.pid, signal.SIGKILL)
+        stdout, stderr = running.communicate()
+        pytest.fail(f"{bench} ran past 240 s at its tiny size:\n{stdout[-2000:]}{stderr[-3000:]}")
+    assert running.returncode == 0, stdout[-2000:] + stderr[-3000:]
+    assert stdout.strip(), "a bench prints its figures"
