@@ -14,6 +14,7 @@ WORKDIR /app
 # not invalidate the install layer.
 COPY pyproject.toml README.md ./
 COPY scoundrel ./scoundrel
+COPY domain ./domain
 COPY schemas ./schemas
 COPY service ./service
 COPY store ./store
