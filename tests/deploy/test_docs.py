@@ -1,0 +1,42 @@
+"""The README stays a front door, and its links into the documentation site resolve.
+
+The site itself is checked by ``mkdocs build --strict`` in ``.ci/run`` (every
+page in the nav, every link and anchor between pages); the README is not a page
+of the site, so its links into ``docs/`` are checked here, without mkdocs or
+the network.
+"""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+MAX_LINES = 400
+DOCS_LINK = re.compile(r"\]\((docs/[^)#\s]*)(?:#([^)\s]+))?\)")
+
+
+def heading_anchors(page: Path) -> set[str]:
+    """The ids MkDocs gives the page's headings (Python-Markdown's toc slugs), outside code blocks."""
+    anchors, fenced = set(), False
+    for line in page.read_text().splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and (heading := re.match(r"#{1,6} (.+)", line)):
+            text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.group(1)).replace("`", "")
+            anchors.add(re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", text).strip().lower()))
+    return anchors
+
+
+def test_the_readme_is_at_most_400_lines():
+    lines = len(README.read_text().splitlines())
+    assert lines <= MAX_LINES, f"README.md has {lines} lines: move detail into a page under docs/"
+
+
+def test_every_readme_link_into_docs_names_a_page_that_is_there():
+    links = DOCS_LINK.findall(README.read_text())
+    assert links, "the README links into the documentation site"
+    for path, anchor in links:
+        target = ROOT / path
+        assert target.is_file(), f"README links to {path}, which does not exist"
+        if anchor:
+            assert anchor in heading_anchors(target), f"README links to {path}#{anchor}: no such heading there"
