@@ -31,7 +31,7 @@ def port_number(text: str) -> int:
 
 
 def gunicorn_options(bind: str, settings: Settings) -> dict:
-    """Server settings: the SCOUNDREL_API_* variables, documented in the README."""
+    """Server settings: the SCOUNDREL_API_* variables, documented in docs/configuration.md."""
     return {
         "bind": bind,
         "workers": settings.api_workers,

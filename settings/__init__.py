@@ -6,7 +6,7 @@ an environment variable of the service. It is a top-level package of its
 own, with no imports beyond the standard library and platformdirs, so a
 light command (``scoundrel deal``) loads neither Flask nor Redis to read it.
 
-Every setting has a documented default (README, "Configuration"), so the
+Every setting has a documented default (docs/configuration.md), so the
 service runs with none set; tests pass a ``Settings`` of their own.
 
 Which Redis: ``REDIS_URL`` when set; else the one ``scoundrel up`` is

@@ -253,7 +253,7 @@ function showRun(run) {
   }
 }
 
-/** The commands that check a revealed deal without this page (README, "Fair play"). */
+/** The commands that check a revealed deal without this page (docs/fair-play.md). */
 function handCheck({ seed, serverSeed, clientSeed }) {
   if (!clientSeed) return `printf %s ${seed} | sha256sum gives the commitment.`;
   return `printf %s ${serverSeed} | sha256sum gives the commitment, and printf %s ${clientSeed} | openssl dgst ` +
