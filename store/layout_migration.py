@@ -2,7 +2,7 @@
 
 An older release kept a run's id as a field of its hash too, its moves as
 one space-separated string (``moves``), its audit log in a stream of its
-own (``keys.old_audit_stream``), and an index of every run
+own (``keys.old_audit_stream``), empty fields, and an index of every run
 (``keys.old_run_index``). Today a run's id is its key's last part, its
 moves are one character each (``codes``, ``store.move_codes``), its log is
 its hash's ``log`` field (``store.audit``), and ``keys.run_players`` with
@@ -153,9 +153,9 @@ def _rewrite(db: Database, run_ids: list[str], tally: Tally) -> None:
 
 def _queue_rewrite(pipe, run_id: str, fields: dict, stream: list) -> None:
     """Queue ``migrate_run`` for one run as read: its hash's ``fields`` and its audit ``stream``."""
-    run = {name: value for name, value in fields.items() if name != "id"}
+    run = {name: value for name, value in fields.items() if name != "id" and value != ""}
     moves = run.pop("moves", None)
-    dropped = [name for name in ("id", "moves") if name in fields]
+    dropped = [name for name, value in fields.items() if name in ("id", "moves") or value == ""]
     new: dict = {}
     if moves:
         new["codes"] = move_codes.encode(moves.split(" "))
