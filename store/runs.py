@@ -154,7 +154,8 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict
         if reply[0] == "conflict":
             raise IdempotencyConflict()
         if reply[0] == "new":
-            results.append((run_view({k: str(v) for k, v in pending.fields.items()}), True))
+            stored = {"id": pending.run_id, **stored_fields(pending.fields)}
+            results.append((run_view({name: str(value) for name, value in stored.items()}), True))
         else:
             results.append((reply[1], False))
             existing_ids.append(reply[1])

@@ -72,10 +72,14 @@ def _short(game: dict) -> dict:
     return {**game, "moves": game["moves"][:3]}
 
 
+_RUN_KEYS = (keys.run("*"), keys.old_audit_stream("*"), keys.submission("*", "*"), keys.player_runs("*"),
+             keys.old_run_index(), keys.run_players(), keys.pending_runs())
+
+
 def _everything(redis) -> dict:
-    """Every key and what it holds."""
+    """Every key of a run, and what it holds."""
     found = {}
-    for key in redis.scan_iter(count=1000):
+    for key in (key for pattern in _RUN_KEYS for key in redis.scan_iter(match=pattern, count=1000)):
         kind = redis.type(key)
         found[key] = {"hash": redis.hgetall, "stream": redis.xrange, "string": redis.get,
                       "zset": lambda k: redis.zrange(k, 0, -1, withscores=True), "set": redis.smembers,
