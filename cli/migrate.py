@@ -15,6 +15,7 @@ import sys
 from scoundrel.wording import plural
 
 from .connecting import add_operator_options, connect
+from .progress import progress_bar
 
 
 def register(subparsers) -> None:
@@ -50,9 +51,7 @@ def run(args) -> int:
     bar = None
     try:
         if sys.stderr.isatty() and not args.quiet:
-            from tqdm import tqdm
-
-            bar = tqdm(total=run_count(db), unit=" runs", file=sys.stderr, dynamic_ncols=True)
+            bar = progress_bar(run_count(db), " runs")
         tally = migrate(db, apply=args.apply, batch=args.batch or BATCH,
                         progress=bar.update if bar is not None else None)
     finally:

@@ -17,6 +17,7 @@ import os
 import pty
 import select
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -227,11 +228,11 @@ def test_a_migration_beside_the_worker_and_the_api_loses_no_change(stack, db):
     assert cli(stack, "check").returncode == 0
 
 
-def test_in_a_terminal_a_progress_bar_then_one_line(stack, db):
-    player, _ = stack.register("lea")
-    _many_old_runs(db.redis, player, 20, "migrate-4")
+def _in_a_terminal(env: dict, *args: str) -> tuple[int, list[str]]:
+    """``scoundrel migrate ARGS`` with a terminal as its stdin, stdout and stderr: its status and the
+    lines the terminal shows (a progress bar redrawn in place shows as a line a redraw)."""
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "migrate", "--apply"], env=stack.env(),
+    process = subprocess.Popen([sys.executable, "-m", "cli.main", "migrate", *args], env=env,
                                stdin=follower, stdout=follower, stderr=follower)
     os.close(follower)
     output = b""
@@ -245,9 +246,24 @@ def test_in_a_terminal_a_progress_bar_then_one_line(stack, db):
             break
         output += chunk
     os.close(leader)
-    assert process.wait(timeout=60) == 0
     text = output.decode()
-    assert "runs/s" in text or " runs" in text  # tqdm's bar
-    lines = [line for line in text.replace("\r", "\n").splitlines() if line.strip()]
+    return process.wait(timeout=60), [line for line in text.replace("\r", "\n").splitlines() if line.strip()]
+
+
+def test_in_a_terminal_a_progress_bar_then_one_line(stack, db):
+    player, _ = stack.register("lea")
+    _many_old_runs(db.redis, player, 20, "migrate-4")
+    status, lines = _in_a_terminal(stack.env(), "--apply")
+    assert status == 0
+    assert lines[0].startswith("scoundrel migrate: Redis redis://")
+    assert any("20/" in line and " runs" in line for line in lines[1:-1]), lines  # tqdm's bar: 20 of about 20
     assert lines[-1].startswith("scoundrel migrate: rewrote 20 runs of an older layout"), lines
-    assert "Traceback" not in text
+
+
+def test_in_a_terminal_an_unreachable_redis_is_one_line(stack):
+    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    status, lines = _in_a_terminal({**stack.env(), "REDIS_URL": f"redis://127.0.0.1:{port}/0"})
+    assert status == 1
+    assert len(lines) == 1 and lines[0].startswith("scoundrel migrate: cannot reach Redis (REDIS_URL)"), lines
