@@ -22,7 +22,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "migrate", help="rewrite the runs and keys of an older layout (a dry run without --apply)",
         description="Find every run and key Redis holds in an older layout (an id field in a run's hash, moves "
-                    "spelt out, an audit stream, the index of every run) and report a count per kind, changing "
+                    "spelt out, an audit stream, the index of every run, a name without its lower-case spelling) "
+                    "and report a count per kind, changing "
                     "nothing; with --apply, rewrite each into today's layout, one run at a time, each in one "
                     "atomic step. Safe to interrupt and run again, and beside running workers and the API.")
     parser.add_argument("--apply", action="store_true", help="rewrite what is found (without it: only report)")
@@ -69,7 +70,12 @@ def found(tally) -> str:
         parts.append(f"{tally.old} {plural('run', tally.old)} of an older layout ({tally.kinds()})")
     if tally.run_index:
         parts.append("the index of every run")
-    return " and ".join(parts)
+    if tally.unspelt_names:
+        parts.append(f"{tally.unspelt_names} player or moderator {plural('name', tally.unspelt_names)} "
+                     f"without their lower-case spelling")
+    if tally.name_flags:
+        parts.append(f"{tally.name_flags} {plural('flag', tally.name_flags)} of names spelt")
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 
 def summary(tally, applied: bool) -> str:

@@ -22,8 +22,9 @@ def player_name(name: str) -> str:
     return f"{PREFIX}:player-name:{name.lower()}"
 
 
-def player_names_indexed() -> str:
-    """String, set once every player registered before names ignored case has its ``player_name``."""
+def old_player_names_indexed() -> str:
+    """String of an older layout, set once every player had their ``player_name``: read only by
+    ``store.layout_migration``, which gives each player theirs."""
     return f"{PREFIX}:player-names-indexed"
 
 
@@ -140,8 +141,9 @@ def moderator_name(name: str) -> str:
     return f"{PREFIX}:moderator-name:{name.lower()}"
 
 
-def moderator_names_indexed() -> str:
-    """String, set once every moderator registered before names ignored case has its ``moderator_name``."""
+def old_moderator_names_indexed() -> str:
+    """String of an older layout, set once every moderator had their ``moderator_name``: read only by
+    ``store.layout_migration``, which gives each moderator theirs."""
     return f"{PREFIX}:moderator-names-indexed"
 
 

@@ -7,8 +7,10 @@ own (``keys.old_audit_stream``), empty fields, and an index of every run
 moves are one character each (``codes``, ``store.move_codes``), its log is
 its hash's ``log`` field (``store.audit``), and ``keys.run_players`` with
 each player's run list say which runs Redis holds (``store.run_index``).
-This module is the one place that knows the older layout; nothing else
-reads it.
+An older release also kept players and moderators without the key naming
+them under their lower-case spelling (``store.tokens``), and a flag saying
+when they all had one. This module is the one place that knows the older
+layout; nothing else reads it.
 
 A run's id stays what it is: clients hold it. An open run whose id was
 given at random, not derived from its player and game
@@ -22,7 +24,9 @@ rewritten by one script (``lua/migrate_run.lua``) that first checks the
 run and its stream are as they were read, so a worker or the API changing
 the run meanwhile (a verdict, a dispute) is never overwritten: the run is
 read again and rewritten with the change. The index of every run goes last,
-once each player's place in ``keys.run_players`` is written.
+once each player's place in ``keys.run_players`` is written. A spelling is
+claimed only where none is (as registering does), earliest registration
+first: of two older holders differing only in case, the earlier holds it.
 """
 
 import json
@@ -32,13 +36,18 @@ from dataclasses import dataclass
 from . import keys, move_codes, scripts
 from .audit import decode_log, encode_log
 from .database import Database
+from .moderators import MODERATORS
 from .origins import DEALT
 from .packing import iso_time
+from .players import PLAYERS
 from .runs import fingerprint, open_run_id
+from .tokens import Holders
 
 BATCH = 500  # run keys a SCAN step asks for, read and rewritten together
 REREADS = 10  # times a run changed meanwhile is read again before the pass leaves it to the next
 _MARKS = ("id", "moves", "log")  # the fields that tell a run's layout
+# each kind of token holder, with the flag an older release set once each had its spelling
+_NAMES = ((PLAYERS, keys.old_player_names_indexed()), (MODERATORS, keys.old_moderator_names_indexed()))
 
 
 @dataclass
@@ -51,13 +60,15 @@ class Tally:
     spelt_moves: int = 0  # their moves spelt out in one string
     audit_streams: int = 0  # their audit log in a stream
     run_index: bool = False  # the index of every run is there
+    unspelt_names: int = 0  # players and moderators whose lower-case spelling names nobody
+    name_flags: int = 0  # flags saying every holder's spelling was written
     rewritten: int = 0  # runs rewritten (``apply``)
     changed: int = 0  # runs changing under every reread: left for the next pass
 
     @property
     def anything(self) -> bool:
         """Whether anything of an older layout was found."""
-        return bool(self.old or self.run_index)
+        return bool(self.old or self.run_index or self.unspelt_names or self.name_flags)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -126,6 +137,8 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
             break
     if apply and tally.run_index:
         _replace_run_index(db)
+    for holders, flag in _NAMES:
+        _spell_names(db, holders, flag, tally, apply)
     return tally
 
 
@@ -203,3 +216,25 @@ def _replace_run_index(db: Database) -> None:
         if oldest:
             db.redis.zadd(keys.run_players(), {key.removeprefix(prefix): oldest[0][1]}, lt=True)
     db.redis.delete(keys.old_run_index())
+
+
+def _spell_names(db: Database, holders: Holders, flag: str, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` write) the spellings of the holders whose spelling names nobody, and the flag."""
+    prefix = holders.holder("")
+    names = [key.removeprefix(prefix) for key in db.redis.scan_iter(match=prefix + "*", count=BATCH)]
+    with db.redis.pipeline(transaction=False) as pipe:
+        for name in names:
+            pipe.exists(holders.spelling(name))
+            pipe.hget(holders.holder(name), "created_ms")
+        replies = pipe.execute()
+    unspelt = sorted((int(created or 0), name) for name, spelt, created in zip(names, replies[::2], replies[1::2],
+                                                                                 strict=True) if not spelt)
+    flagged = db.redis.exists(flag)
+    tally.unspelt_names += len(unspelt)
+    tally.name_flags += flagged
+    if apply:
+        with db.redis.pipeline(transaction=False) as pipe:
+            for _, name in unspelt:
+                pipe.set(holders.spelling(name), name, nx=True)
+            pipe.delete(flag)
+            pipe.execute()

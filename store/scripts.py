@@ -87,12 +87,12 @@ def record_verdict(client: Any, *, run: dict, worker: str, at_ms: int, metric: s
     )
 
 
-def create_token_holder(client: Any, *, holder_key: str, token_key: str, spelling_key: str, indexed_key: str,
+def create_token_holder(client: Any, *, holder_key: str, token_key: str, spelling_key: str,
                         name: str, token_hash: str, created_ms: int, members_key: str | None = None) -> int:
     """Claim a player's or moderator's name in every case with its token hash: 1, or 0 if the name is
-    taken in any case, or -1 while the names registered before names ignored case are not indexed."""
+    taken in any case."""
     return int(_CREATE_TOKEN_HOLDER.run(
-        client, [holder_key, token_key, spelling_key, indexed_key, *([members_key] if members_key else [])],
+        client, [holder_key, token_key, spelling_key, *([members_key] if members_key else [])],
         [name, token_hash, created_ms]))
 
 

@@ -15,6 +15,7 @@ layout until it is gone.
 import json
 import os
 import pty
+import re
 import select
 import signal
 import socket
@@ -256,7 +257,7 @@ def test_in_a_terminal_a_progress_bar_then_one_line(stack, db):
     status, lines = _in_a_terminal(stack.env(), "--apply")
     assert status == 0
     assert lines[0].startswith("scoundrel migrate: Redis redis://")
-    assert any("20/" in line and " runs" in line for line in lines[1:-1]), lines  # tqdm's bar: 20 of about 20
+    assert any(re.search(r"\d+/\d+ \[.* runs/s\]", line) for line in lines[1:-1]), lines  # tqdm's bar
     assert lines[-1].startswith("scoundrel migrate: rewrote 20 runs of an older layout"), lines
 
 
