@@ -45,7 +45,7 @@ from .tokens import Holders
 
 BATCH = 500  # run keys a SCAN step asks for, read and rewritten together
 REREADS = 10  # times a run changed meanwhile is read again before the pass leaves it to the next
-_MARKS = ("id", "moves", "log")  # the fields that tell a run's layout
+_MARKS = ("id", "moves")  # the fields only a run of an older layout has (and its stream)
 # each kind of token holder, with the flag an older release set once each had its spelling
 _NAMES = ((PLAYERS, keys.old_player_names_indexed()), (MODERATORS, keys.old_moderator_names_indexed()))
 
@@ -79,12 +79,11 @@ class Tally:
 
 
 def _is_old(marks: list, stream_length: int) -> bool:
-    run_id, moves, _ = marks
-    return run_id is not None or moves is not None or stream_length > 0
+    return any(mark is not None for mark in marks) or stream_length > 0
 
 
 def _count(tally: Tally, marks: list, stream_length: int) -> None:
-    run_id, moves, _ = marks
+    run_id, moves = marks
     tally.old += 1
     tally.id_fields += run_id is not None
     tally.spelt_moves += moves is not None
