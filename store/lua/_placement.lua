@@ -22,11 +22,10 @@
 -- games as ``<run id>:<score>`` by submission ms, the games hash counts
 -- them all. A void run is not verified, so it counts on no board.
 local function run_fields(run_key)
-  local r = redis.call('HMGET', run_key, 'status', 'player', 'variant', 'seed', 'score', 'submitted_ms',
+  local r = redis.call('HMGET', run_key, 'id', 'status', 'player', 'variant', 'seed', 'score', 'submitted_ms',
     'origin', 'daily', 'challenge', 'date')
-  -- a run's id is its key's last part
-  return {id = string.match(run_key, '[^:]+$'), status = r[1], player = r[2], variant = r[3], seed = r[4], score = tonumber(r[5]),
-          ms = tonumber(r[6]), origin = r[7] or 'open', daily = r[8] or '', challenge = r[9] or '', date = r[10] or ''}
+  return {id = string.match(run_key, '[^:]+$'), status = r[2], player = r[3], variant = r[4], seed = r[5], score = tonumber(r[6]),
+          ms = tonumber(r[7]), origin = r[8] or 'open', daily = r[9] or '', challenge = r[10] or '', date = r[11] or ''}
 end
 
 local function boards_of(r)
