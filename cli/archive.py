@@ -13,6 +13,7 @@ from scoundrel.wording import plural
 from settings import Settings
 
 from .connecting import add_operator_options, connect
+from .progress import progress_bar
 
 
 def register(subparsers) -> None:
@@ -49,9 +50,7 @@ def run(args) -> int:
     try:
         total = due(db, args.older_than)
         if sys.stderr.isatty() and not args.quiet:
-            from tqdm import tqdm
-
-            bar = tqdm(total=total, unit=" runs", file=sys.stderr, dynamic_ncols=True)
+            bar = progress_bar(total, " runs")
         tally = archive_old_runs(db, args.older_than, progress=bar.update if bar is not None else None)
     finally:
         if bar is not None:

@@ -22,11 +22,17 @@ def _seconds(text: str) -> float:
 def run(args) -> int:
     from store.consistency import check, place_on_seed_boards
     from store.database import BULK_TIMEOUT
+    from store.layout_migration import migrate
+
+    from .migrate import found
 
     db = connect(args, timeout=BULK_TIMEOUT, upgrade_archive=True)
     if args.place_seed_boards:
         print(f"scoundrel check: {place_on_seed_boards(db)} seed board place(s) recomputed")
-    problems = check(db, args.pending_limit)
+    old_layout = migrate(db, apply=False)
+    problems = [f"{found(old_layout)}: the store reads only today's; run scoundrel migrate "
+                f"(it shows what it would change), then scoundrel migrate --apply"] if old_layout.anything else []
+    problems += check(db, args.pending_limit)
     if problems:
         print(f"scoundrel check: {len(problems)} problem(s)", file=sys.stderr)
         for problem in problems:
@@ -40,7 +46,8 @@ def run(args) -> int:
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "check", help="check the boards against the stored runs",
-        description="Recompute every board from the stored runs and compare; check every run is in Redis or "
+        description="Report runs and keys of an older layout (scoundrel migrate rewrites them); recompute every "
+                    "board from the stored runs and compare; check every run is in Redis or "
                     "the archive, not both, and every board place names a run in Redis; report runs pending "
                     "too long. Exits 1 with a report on any mismatch. Redis: REDIS_URL, else the one scoundrel "
                     "up runs; the archive: SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory.")

@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime
 from scoundrel.wording import plural
 
 from .connecting import add_operator_options, connect
+from .progress import progress_bar
 
 
 def register(subparsers) -> None:
@@ -103,6 +104,4 @@ def _print_change(result: dict, bar) -> None:
 
 
 def _progress_bar(total: int):
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=" runs", file=sys.stderr, dynamic_ncols=True)
+    return progress_bar(total, " runs")

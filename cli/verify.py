@@ -15,6 +15,7 @@ import stat
 import sys
 from collections import Counter
 
+from .progress import progress_bar
 from .submissions import verdict_for_line
 
 STATUSES = ("verified", "rejected", "invalid")
@@ -80,22 +81,7 @@ def summary(counts: Counter) -> str:
 
 
 def _progress_bar(source):
-    from tqdm import tqdm  # only a terminal session pays for the import
-
-    try:
-        size = os.get_terminal_size(sys.stderr.fileno())
-    except OSError:
-        size = os.terminal_size((0, 0))
-    # A terminal that reports no size (some pseudo-terminals) still gets an 80-column bar;
-    # tqdm would otherwise draw it 0 wide, or hide it below a 0-row screen.
-    return tqdm(
-        total=_line_count(source),
-        unit=" submissions",
-        file=sys.stderr,
-        dynamic_ncols=size.columns > 0,
-        ncols=None if size.columns else 80,
-        nrows=None if size.lines else 24,
-    )
+    return progress_bar(_line_count(source), " submissions")
 
 
 def _line_count(source) -> int | None:

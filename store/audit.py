@@ -5,7 +5,7 @@ it records (the Lua scripts in ``store/lua``, ``accept_run`` for a submission), 
 log and the run never disagree.
 
 The log is the run hash's ``log`` field, a few dozen bytes an entry (a Redis
-stream per run cost 4.7 KB, issue 11). Entries are separated by ``ENTRY``,
+stream per run would cost 4.7 KB). Entries are separated by ``ENTRY``,
 their fields by ``FIELD``: event, actor kind, actor, time, before, after,
 detail, and the entry's id only where it is not ``<time>-<position>``.
 What the run itself says is left out: the actor when it is the run's
@@ -19,10 +19,6 @@ fields of ``lua/_audit.lua``'s ``snapshot`` (status, outcome, score,
 health, error code, and voided_status for a void run; "" for null), or a
 bare status for ``{"status": …}``. ``lua/_audit.lua`` writes the same
 encoding; a test holds the two to it.
-
-Runs stored before issue 11 keep their log in a stream of their own
-(``keys.audit``): their new entries go on there and reads find it there;
-a run brought back from the archive gets the compact log.
 """
 
 import json
@@ -167,8 +163,9 @@ _VERDICTS = ("verified", "rejected", "errored")  # the events that give a run it
 
 
 def verdict_ms(run: dict) -> int | None:
-    """When the run got its verdict: its ``verified_ms`` field, or (not stored since issue 11, the
-    log has it) the time of the last verdict entry of its log, none once it was re-queued."""
+    """When the run got its verdict: its ``verified_ms`` field where it has one (a run brought back
+    from the archive keeps the time the archive held), else the time of the last verdict entry of its
+    log, none once it was re-queued."""
     if run.get("verified_ms"):
         return int(run["verified_ms"])
     found = None
@@ -189,21 +186,6 @@ def archived_fields(run: dict) -> dict:
     return {**fields, "verified_ms": str(at)} if at is not None else fields
 
 
-def _entry_view(entry_id: str, fields: dict) -> dict:
-    """An entry of an old-layout stream, as the API shows it."""
-    detail = json.loads(fields.get("detail") or "{}")
-    return {
-        "id": entry_id,
-        "event": fields["event"],
-        "actor": {"kind": fields["actor_kind"], "name": fields["actor"]},
-        "at": iso_time(fields["at"]),
-        "before": json.loads(fields["before"]),
-        "after": json.loads(fields["after"]),
-        # Lua's cjson writes an empty table as {} and Python as {}, but be lenient with []
-        "detail": detail if isinstance(detail, dict) else {},
-    }
-
-
 def audit_log(db: Database, run_id: str) -> list[dict]:
     """Every audit entry of the run in Redis, oldest first (``store.history.run_audit_log``: archived too)."""
     [entries] = audit_logs(db, [run_id])
@@ -211,19 +193,9 @@ def audit_log(db: Database, run_id: str) -> list[dict]:
 
 
 def audit_logs(db: Database, run_ids: list[str]) -> list[list[dict]]:
-    """Every audit entry of each run in Redis, oldest first, in two round trips at most."""
+    """Every audit entry of each run in Redis, oldest first, in one round trip."""
     with db.redis.pipeline(transaction=False) as pipe:
         for run_id in run_ids:
             pipe.hmget(keys.run(run_id), *_LOG_FIELDS)
         stored = [dict(zip(_LOG_FIELDS, values, strict=True)) for values in pipe.execute()]
-    logs: list[list[dict] | None] = [decode_log(run["log"], run) if run["log"] is not None else None
-                                     for run in stored]
-    streamed = [run_id for run_id, log in zip(run_ids, logs, strict=True) if log is None]
-    if streamed:
-        with db.redis.pipeline(transaction=False) as pipe:
-            for run_id in streamed:
-                pipe.xrange(keys.audit(run_id))
-            found = dict(zip(streamed, ([_entry_view(entry_id, fields) for entry_id, fields in stream]
-                                        for stream in pipe.execute()), strict=True))
-        logs = [log if log is not None else found[run_id] for run_id, log in zip(run_ids, logs, strict=True)]
-    return [log or [] for log in logs]
+    return [decode_log(run["log"] or "", run) for run in stored]

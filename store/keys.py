@@ -22,8 +22,9 @@ def player_name(name: str) -> str:
     return f"{PREFIX}:player-name:{name.lower()}"
 
 
-def player_names_indexed() -> str:
-    """String, set once every player registered before names ignored case has its ``player_name``."""
+def old_player_names_indexed() -> str:
+    """String of an older layout, set once every player had their ``player_name``: read only by
+    ``store.layout_migration``, which gives each player theirs."""
     return f"{PREFIX}:player-names-indexed"
 
 
@@ -46,8 +47,9 @@ def player_runs(name: str) -> str:
 
 
 def submission(name: str, fingerprint: str) -> str:
-    """String: the run id a player's (seed, variant, moves) was accepted as, for runs stored before
-    issue 11; a newer run's id is derived from its player and game (``store.runs.open_run_id``)."""
+    """String: the id of the player's open run of a game (``store.runs.fingerprint``), for a run whose id
+    is not the one its player and game give (``store.runs.open_run_id``): an id given at random, kept
+    because clients hold it. The same game sent again finds its run here."""
     return f"{PREFIX}:submission:{name}:{fingerprint}"
 
 
@@ -139,8 +141,9 @@ def moderator_name(name: str) -> str:
     return f"{PREFIX}:moderator-name:{name.lower()}"
 
 
-def moderator_names_indexed() -> str:
-    """String, set once every moderator registered before names ignored case has its ``moderator_name``."""
+def old_moderator_names_indexed() -> str:
+    """String of an older layout, set once every moderator had their ``moderator_name``: read only by
+    ``store.layout_migration``, which gives each moderator theirs."""
     return f"{PREFIX}:moderator-names-indexed"
 
 
@@ -196,11 +199,9 @@ def move_latency() -> str:
     return f"{PREFIX}:move-latency"
 
 
-def runs() -> str:
-    """Sorted set: every run id scored by submission time (ms), as Redis held them before issue 11.
-
-    Replaced by ``run_players`` (``store.run_index``), at 120 bytes a run less.
-    """
+def old_run_index() -> str:
+    """Sorted set: every run id scored by submission time (ms), of an older layout: read only by
+    ``store.layout_migration``, which replaces it with ``run_players``."""
     return f"{PREFIX}:runs"
 
 
@@ -209,9 +210,9 @@ def run_players() -> str:
     return f"{PREFIX}:run-players"
 
 
-def audit(run_id: str) -> str:
-    """Stream: the append-only audit log of a run stored before issue 11, one entry per change,
-    oldest first; a newer run keeps its log in its hash (``store.audit``)."""
+def old_audit_stream(run_id: str) -> str:
+    """Stream: a run's audit log, one entry per change, of an older layout: read only by
+    ``store.layout_migration``, which moves it into the run's hash (``store.audit``)."""
     return f"{PREFIX}:audit:{run_id}"
 
 

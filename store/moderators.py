@@ -9,8 +9,7 @@ from .database import Database
 from .tokens import Holders, create_holder, holder_for_token
 
 MODERATORS = Holders(token_prefix="sr_mod_", holder=keys.moderator, token=keys.moderator_token,
-                     spelling=keys.moderator_name, spellings_indexed=keys.moderator_names_indexed(),
-                     members=keys.moderators())
+                     spelling=keys.moderator_name, members=keys.moderators())
 
 
 def create_moderator(db: Database, name: str) -> str:

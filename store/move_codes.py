@@ -19,11 +19,6 @@ def encode(moves: list[str]) -> str:
     return "".join(_CODE[move] for move in moves)
 
 
-def encodable(moves: list[str]) -> bool:
-    """Whether every move is in the table (a run archived under an older notation may not be)."""
-    return all(move in _CODE for move in moves)
-
-
 def decode(codes: str) -> list[str]:
     """The moves ``encode`` coded."""
     return [_NOTATION[code] for code in codes]

@@ -6,8 +6,7 @@ from . import keys
 from .database import Database
 from .tokens import Holders, create_holder, find_holder, holder_for_token, new_token
 
-PLAYERS = Holders(token_prefix="sr_", holder=keys.player, token=keys.token, spelling=keys.player_name,
-                  spellings_indexed=keys.player_names_indexed())
+PLAYERS = Holders(token_prefix="sr_", holder=keys.player, token=keys.token, spelling=keys.player_name)
 
 
 def create_player(db: Database, name: str) -> str:

@@ -104,8 +104,7 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally,
     logs = audit_logs(db, [run["id"] for run in movable])
     archived = [ArchivedRun(archived_fields(run), log) for run, log in zip(movable, logs, strict=True)]
     write_archive(db, archived)
-    # a run stored before issue 11 has its log in a stream: unchanged if it has as many entries
-    answers = remove_runs(db, [(run, 0 if "log" in run else len(log)) for run, log in zip(movable, logs, strict=True)])
+    answers = remove_runs(db, movable)
     kept = [run.run_id for run, answer in zip(archived, answers, strict=True) if answer in ("changed", "holds")]
     db.archive.delete(kept)  # still hot: Redis is their one home
     tally.changed += len(kept)

@@ -4,9 +4,8 @@ Every run is in its player's list (``keys.player_runs``, scored by
 submission time, kept compact up to 1,024 runs); ``keys.run_players`` scores
 each player by their oldest run in Redis, kept so by the scripts that add
 and remove runs. Walking old runs (retention) looks at the players with one
-old enough, then at their lists. Before issue 11 an index of every run
-(``keys.runs``) did this for 120 bytes a run; a Redis that still has it is
-indexed by player once, by the first walk (``index_run_players``).
+old enough, then at their lists: no index of every run, which would cost
+120 bytes a run.
 """
 
 from collections.abc import Iterator
@@ -17,23 +16,8 @@ from .database import Database
 SCAN_BATCH = 1000
 
 
-def index_run_players(db: Database) -> None:
-    """Once, for a Redis written before issue 11: every player with runs gets their place in
-    ``keys.run_players``, and the index of every run goes. Safe to repeat, and beside running
-    workers (a player's place only ever moves earlier here)."""
-    if not db.redis.exists(keys.runs()):
-        return
-    prefix = keys.player_runs("")
-    for key in db.redis.scan_iter(match=keys.player_runs("*"), count=SCAN_BATCH):
-        oldest = db.redis.zrange(key, 0, 0, withscores=True)
-        if oldest:
-            db.redis.zadd(keys.run_players(), {key.removeprefix(prefix): oldest[0][1]}, lt=True)
-    db.redis.delete(keys.runs())
-
-
 def players_with_runs(db: Database, before_ms: float | str = "+inf") -> list[str]:
     """The players with a run in Redis submitted at or before ``before_ms``."""
-    index_run_players(db)
     return db.redis.zrangebyscore(keys.run_players(), "-inf", before_ms)
 
 

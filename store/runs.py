@@ -87,8 +87,8 @@ class Submission:
 
 def open_run_id(player: str, fingerprint: str) -> str:
     """An open run's id, derived from its player and game: the same game sent again is the same
-    run, so no index of what a player submitted is needed (issue 11). Runs stored before were given
-    random ids and keep them (with their ``keys.submission``)."""
+    run, so no index of what a player submitted is needed. A run whose id was given at random keeps
+    it, and the key naming it under its game (``submission_key``)."""
     return hashlib.sha256(f"run\n{player}\n{fingerprint}".encode()).hexdigest()[:16]
 
 
@@ -105,11 +105,9 @@ class _Pending:
 def stored_fields(fields: dict) -> dict:
     """A run's fields as its hash keeps them: no id (its key says it), no empty field, the moves
     one character each (``store.move_codes``) as ``codes``."""
-    stored = {name: value for name, value in fields.items() if value not in ("", None) and name != "id"}
-    moves = stored["moves"].split(" ") if "moves" in stored else []
-    if moves and move_codes.encodable(moves):
-        del stored["moves"]
-        stored["codes"] = move_codes.encode(moves)
+    stored = {name: value for name, value in fields.items() if value not in ("", None) and name not in ("id", "moves")}
+    if fields.get("moves"):
+        stored["codes"] = move_codes.encode(fields["moves"].split(" "))
     return stored
 
 
@@ -156,7 +154,8 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict
         if reply[0] == "conflict":
             raise IdempotencyConflict()
         if reply[0] == "new":
-            results.append((run_view({k: str(v) for k, v in pending.fields.items()}), True))
+            stored = {"id": pending.run_id, **stored_fields(pending.fields)}
+            results.append((run_view({name: str(value) for name, value in stored.items()}), True))
         else:
             results.append((reply[1], False))
             existing_ids.append(reply[1])
@@ -208,11 +207,8 @@ def submit_run(db: Database, player: str, submission: Submission, *, request_id:
 
 
 def stored_moves(fields: dict) -> list[str]:
-    """A stored run's move list: one character a move (``codes``), or as runs stored before
-    issue 11 keep it, one space-separated string (``moves``)."""
-    if "codes" in fields:
-        return move_codes.decode(fields["codes"])
-    return fields["moves"].split(" ") if fields.get("moves") else []
+    """A stored run's move list, from its moves' codes (``store.move_codes``; none for no moves)."""
+    return move_codes.decode(fields.get("codes", ""))
 
 
 def run_view(fields: dict) -> dict:
@@ -292,10 +288,10 @@ def load_runs(db: Database, run_ids) -> list[dict | None]:
         return [with_id(run_id, fields) for run_id, fields in zip(run_ids, pipe.execute(), strict=True)]
 
 
-def legacy_submission_key(run: dict) -> str | None:
-    """The key naming the run a player's game was accepted as, for a run stored before issue 11
-    (a random id); None for a run whose id its player and game give (``open_run_id``) or a dealt
-    game's: taken, their id is the duplicate check."""
+def submission_key(run: dict) -> str | None:
+    """The key naming an open run under its player's game (``keys.submission``), for a run whose id
+    was given at random; None for a run whose id its player and game give (``open_run_id``) or a
+    dealt game's: taken, their id is the duplicate check."""
     if run.get("origin") == DEALT:
         return None
     fingerprint_ = fingerprint(run["seed"], run["variant"], stored_moves(run))
@@ -304,22 +300,19 @@ def legacy_submission_key(run: dict) -> str | None:
     return keys.submission(run["player"], fingerprint_)
 
 
-def remove_runs(db: Database, runs: list[tuple[dict, int]]) -> list[str]:
+def remove_runs(db: Database, runs: list[dict]) -> list[str]:
     """Remove archived runs from Redis with every key each owns, in one round trip.
 
-    ``runs`` holds each run's fields as read (``load_runs``) and how many
-    entries its audit stream had when read (runs stored before issue 11; 0
-    for a log in the hash, which is among the fields). The one place that
-    knows every key a run owns (its hash, an old run's audit stream, its
-    place in the indexes, an old run's duplicate check); ``reinstate_run``
+    ``runs`` holds each run's fields as read (``load_runs``), its audit log
+    among them. The one place that knows every key a run owns (its hash, its
+    place in the indexes, a kept id's ``submission_key``); ``reinstate_run``
     is the way back. Per run 'ok', 'gone' (removed before), or 'changed' /
     'holds' (changed since it was read, or it holds a board place now: left
     as it is).
     """
     with db.redis.pipeline(transaction=False) as pipe:
-        for run, stream_entries in runs:
-            scripts.forget_run(pipe, run=run, stream_entries=stream_entries,
-                               submission_key=legacy_submission_key(run), place_checks=place_checks(run))
+        for run in runs:
+            scripts.forget_run(pipe, run=run, submission_key=submission_key(run), place_checks=place_checks(run))
         return pipe.execute()
 
 
@@ -332,4 +325,4 @@ def reinstate_run(db: Database, run: dict, audit_entries: list[dict]) -> bool:
     fields = {**run, "reinstated_ms": str(now_ms())}
     stored = {**stored_fields(fields), "log": encode_log(audit_entries, fields)}
     return scripts.reinstate_run(db.redis, run_id=run["id"], player=run["player"], submitted_ms=run["submitted_ms"],
-                                 fields=stored, submission_key=legacy_submission_key(run))
+                                 fields=stored, submission_key=submission_key(run))

@@ -47,6 +47,7 @@ _CLOSE_SEALED_DAY = LuaScript("close_sealed_day")
 _RAISE_FLAG = LuaScript("raise_flag")
 _NOTE_SHARED_ADDRESS = LuaScript("note_shared_address")
 _DISMISS_FLAG = LuaScript("dismiss_flag")
+_MIGRATE_RUN = LuaScript("migrate_run")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -81,18 +82,17 @@ def record_verdict(client: Any, *, run: dict, worker: str, at_ms: int, metric: s
     run is offered its places on every board it counts on. 1 if written, 0 if it had a verdict."""
     return _RECORD_VERDICT.run(
         client,
-        [keys.run(run["id"]), keys.audit(run["id"]), keys.pending_runs(), keys.metrics(), keys.latency(),
-         *board_keys(run)],
+        [keys.run(run["id"]), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys(run)],
         [run["id"], worker, at_ms, metric, latency_bucket, latency, *flatten(fields)],
     )
 
 
-def create_token_holder(client: Any, *, holder_key: str, token_key: str, spelling_key: str, indexed_key: str,
+def create_token_holder(client: Any, *, holder_key: str, token_key: str, spelling_key: str,
                         name: str, token_hash: str, created_ms: int, members_key: str | None = None) -> int:
     """Claim a player's or moderator's name in every case with its token hash: 1, or 0 if the name is
-    taken in any case, or -1 while the names registered before names ignored case are not indexed."""
+    taken in any case."""
     return int(_CREATE_TOKEN_HOLDER.run(
-        client, [holder_key, token_key, spelling_key, indexed_key, *([members_key] if members_key else [])],
+        client, [holder_key, token_key, spelling_key, *([members_key] if members_key else [])],
         [name, token_hash, created_ms]))
 
 
@@ -115,13 +115,13 @@ def claim_stale_run(client: Any, *, run_id: str, cutoff_ms: int, now_ms: int, mo
 
 def mark_error(client: Any, *, run_id: str, reason: str, at_ms: int, actor: str) -> bool:
     """Give a pending run the status ``error`` (``reason``: the error JSON); False if it had a verdict."""
-    return bool(_MARK_ERROR.run(client, [keys.run(run_id), keys.pending_runs(), keys.metrics(), keys.audit(run_id)],
+    return bool(_MARK_ERROR.run(client, [keys.run(run_id), keys.pending_runs(), keys.metrics()],
                                 [run_id, reason, at_ms, actor]))
 
 
 def requeue_run(client: Any, *, run_id: str, at_ms: int, moderator: str) -> bool:
     """Make an ``error`` run pending again; False if it is not in ``error``."""
-    return bool(_REQUEUE_RUN.run(client, [keys.run(run_id), keys.pending_runs(), keys.audit(run_id)],
+    return bool(_REQUEUE_RUN.run(client, [keys.run(run_id), keys.pending_runs()],
                                  [run_id, at_ms, moderator]))
 
 
@@ -169,7 +169,7 @@ def file_dispute(client: Any, *, run_id: str, dispute_id: str, player: str, reas
                  open_status: str) -> bool:
     """Open dispute ``dispute_id`` of the run; False if there is no such run."""
     return bool(_FILE_DISPUTE.run(
-        client, [keys.run(run_id), keys.dispute(dispute_id), keys.disputes(open_status), keys.audit(run_id)],
+        client, [keys.run(run_id), keys.dispute(dispute_id), keys.disputes(open_status)],
         [dispute_id, player, reason, filed_ms, open_status, run_id],
     ))
 
@@ -215,45 +215,43 @@ def resolve_dispute(db: Database, *, dispute_id: str, run: dict, moderator: str,
     return _with_player_runs(
         db, _RESOLVE_DISPUTE,
         [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run["id"]),
-         keys.audit(run["id"]), *board_keys(run)],
+         *board_keys(run)],
         [moderator, decision, note, at_ms, open_status, resolved_status], run["player"],
     )
 
 
 def restore_run(db: Database, *, run: dict, moderator: str, at_ms: int) -> str:
     """Undo a void and recompute the player's places: 'ok' or 'not_void'."""
-    return _with_player_runs(db, _RESTORE_RUN, [keys.run(run["id"]), keys.audit(run["id"]), *board_keys(run)],
+    return _with_player_runs(db, _RESTORE_RUN, [keys.run(run["id"]), *board_keys(run)],
                              [moderator, at_ms], run["player"])
 
 
 def reverify_run(db: Database, *, run: dict, actor_kind: str, actor: str, at_ms: int, log_unchanged: bool,
                  fields: dict) -> str:
     """Write verdict ``fields`` over the stored ones and recompute the places: 'changed', 'unchanged' or 'pending'."""
-    return _with_player_runs(db, _REVERIFY_RUN, [keys.run(run["id"]), keys.audit(run["id"]), *board_keys(run)],
+    return _with_player_runs(db, _REVERIFY_RUN, [keys.run(run["id"]), *board_keys(run)],
                              [actor_kind, actor, at_ms, "1" if log_unchanged else "", *flatten(fields)],
                              run["player"])
 
 
-def forget_run(client: Any, *, run: dict, stream_entries: int, submission_key: str | None,
-               place_checks: list[tuple[str, str]]) -> Any:
-    """Remove archived ``run`` (its fields as read, with ``stream_entries`` entries in an old run's
-    audit stream) and every key it owns: 'ok', 'gone', or 'changed' / 'holds' (a place in
-    ``place_checks``, ``store.boards.place_checks``) changing nothing."""
+def forget_run(client: Any, *, run: dict, submission_key: str | None, place_checks: list[tuple[str, str]]) -> Any:
+    """Remove archived ``run`` (its fields as read) and every key it owns (its ``submission_key`` too,
+    if it has one): 'ok', 'gone', or 'changed' / 'holds' (a place in ``place_checks``,
+    ``store.boards.place_checks``) changing nothing."""
     run_key = keys.run(run["id"])
     return _FORGET_RUN.run(
         client,
-        [run_key, keys.audit(run["id"]), keys.player_runs(run["player"]), keys.run_players(),
-         submission_key or run_key,
+        [run_key, keys.player_runs(run["player"]), keys.run_players(), submission_key or run_key,
          *(key for key, _ in place_checks)],
-        [run["id"], run["player"], stream_entries, len(place_checks), *(check for _, check in place_checks),
+        [run["id"], run["player"], len(place_checks), *(check for _, check in place_checks),
          *flatten({name: value for name, value in run.items() if name != "id"})],
     )
 
 
 def reinstate_run(client: Any, *, run_id: str, player: str, submitted_ms: str, fields: dict,
                   submission_key: str | None) -> bool:
-    """Put an archived run back: its stored ``fields`` and its indexes (and an old run's
-    ``submission_key``); False (nothing written) if Redis holds it already."""
+    """Put an archived run back: its stored ``fields`` and its indexes (and its ``submission_key``, if
+    it has one); False (nothing written) if Redis holds it already."""
     run_key = keys.run(run_id)
     return bool(_REINSTATE_RUN.run(
         client, [run_key, keys.player_runs(player), keys.run_players(), submission_key or run_key],
@@ -341,7 +339,19 @@ def dismiss_flag(client: Any, *, flag_id: str, open_indexes: list[str], dismisse
     """Dismiss an open flag, with an audit entry ``event`` on its run if it names one:
     'ok', 'dismissed' (it was) or 'missing'."""
     flag_key = keys.flag(flag_id)
-    about = [keys.run(run_id), keys.audit(run_id)] if run_id else [flag_key, flag_key]
+    about = [keys.run(run_id) if run_id else flag_key]
     return _DISMISS_FLAG.run(client, [flag_key, *open_indexes, *dismissed_indexes, *about],
                              [flag_id, moderator, at_ms, note, open_status, dismissed_status, event,
                               "1" if run_id else ""])
+
+
+def migrate_run(client: Any, *, run_id: str, fields_read: dict, stream_entries: int, dropped: list[str],
+                new_fields: dict, submission_key: str | None) -> Any:
+    """Rewrite a run of an older layout (its hash's ``fields_read`` and ``stream_entries`` audit stream
+    entries, as read): delete ``dropped``, write ``new_fields``, delete the stream and write the run's
+    ``submission_key``: 'ok', 'gone', or 'changed' (changing nothing) if it is not as read."""
+    run_key = keys.run(run_id)
+    return _MIGRATE_RUN.run(
+        client, [run_key, keys.old_audit_stream(run_id), submission_key or run_key],
+        [run_id, stream_entries, len(fields_read), *flatten(fields_read), len(dropped), *dropped,
+         *flatten(new_fields)])

@@ -7,11 +7,10 @@ can never act as a moderator's.
 
 A name is one name in every case: ``ADA`` cannot register once ``ada`` has,
 and looking ``ADA`` up finds ``ada`` (the spelling registered is the one
-shown). Holders registered before this rule may differ only in case: each
-keeps its name, token, runs and places and is found by its exact spelling;
-any other spelling finds the earliest registered of them. They are indexed
-once (``index_names``), by the first registration or lookup that finds the
-index missing.
+shown): each holder's lower-case spelling names it (``Holders.spelling``).
+Two holders may still differ only in case where an older release let them
+register so: each keeps its name, token, runs and places and is found by
+its exact spelling; any other spelling finds the earliest registered of them.
 """
 
 import hashlib
@@ -35,7 +34,6 @@ class Holders:
     holder: Callable[[str], str]  # name → the holder's hash (name, token hash, creation time)
     token: Callable[[str], str]  # token hash → the key naming its holder
     spelling: Callable[[str], str]  # name → the key holding the name as registered, under its lower-case spelling
-    spellings_indexed: str  # set once every holder registered before names ignored case has its spelling
     members: str | None = None  # a set of every holder's name, where one is kept
 
 
@@ -49,44 +47,16 @@ def new_token(holders: Holders) -> tuple[str, str]:
     return token, hash_token(token)
 
 
-SCAN_BATCH = 1000
-
-
-def index_names(db: Database, holders: Holders) -> None:
-    """Give every holder registered before names ignored case its spelling.
-
-    Idempotent and safe to run concurrently: each spelling is claimed only if
-    unclaimed, earliest registration first, so of two older holders who
-    differ only in case, the earlier one holds the shared spelling.
-    """
-    prefix = holders.holder("")
-    names = [key.removeprefix(prefix) for key in db.redis.scan_iter(match=prefix + "*", count=SCAN_BATCH)]
-    with db.redis.pipeline(transaction=False) as pipe:
-        for name in names:
-            pipe.hget(holders.holder(name), "created_ms")
-        created = pipe.execute()
-        for _, name in sorted(zip((int(ms or 0) for ms in created), names, strict=True)):
-            pipe.set(holders.spelling(name), name, nx=True)
-        pipe.set(holders.spellings_indexed, 1)
-        pipe.execute()
-
-
 def create_holder(db: Database, holders: Holders, name: str) -> str:
     """Register ``name`` and return its token, shown this once. Raises ``NameTaken``, also for ``name`` in
     another case."""
     token, token_hash = new_token(holders)
 
-    def create() -> int:
-        return scripts.create_token_holder(
-            db.redis, holder_key=holders.holder(name), token_key=holders.token(token_hash),
-            spelling_key=holders.spelling(name), indexed_key=holders.spellings_indexed, members_key=holders.members,
-            name=name, token_hash=token_hash, created_ms=int(time.time() * 1000),
-        )
-
-    created = create()
-    if created == -1:
-        index_names(db, holders)
-        created = create()
+    created = scripts.create_token_holder(
+        db.redis, holder_key=holders.holder(name), token_key=holders.token(token_hash),
+        spelling_key=holders.spelling(name), members_key=holders.members,
+        name=name, token_hash=token_hash, created_ms=int(time.time() * 1000),
+    )
     if not created:
         raise NameTaken(name, find_holder(db, holders, name))
     return token
@@ -101,14 +71,8 @@ def find_holder(db: Database, holders: Holders, name: str) -> str | None:
     with db.redis.pipeline(transaction=False) as pipe:
         pipe.exists(holders.holder(name))
         pipe.get(holders.spelling(name))
-        pipe.exists(holders.spellings_indexed)
-        exact, registered, indexed = pipe.execute()
-    if exact:
-        return name
-    if registered is None and not indexed:
-        index_names(db, holders)
-        registered = db.redis.get(holders.spelling(name))
-    return registered
+        exact, registered = pipe.execute()
+    return name if exact else registered
 
 
 def holder_for_token(db: Database, holders: Holders, token: str) -> str | None:

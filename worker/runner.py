@@ -51,7 +51,7 @@ log = logging.getLogger("worker.runner")
 
 def worker_name() -> str:
     """48 random bits, unique among a deployment's workers: every verdict's audit entry names its
-    worker, so RQ's default (a 128-bit uuid in 32 characters) cost 20 bytes a run (issue 11)."""
+    worker, so RQ's default (a 128-bit uuid in 32 characters) would cost 20 bytes a run more."""
     return secrets.token_hex(6)
 
 

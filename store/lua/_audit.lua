@@ -70,15 +70,9 @@ local function entry_text(fields)
 end
 
 -- Appends one entry to the run's audit log: the ``log`` field of its hash,
--- encoded as ``store.audit`` reads it; a run stored before issue 11 keeps
--- its stream of entries (``stream``) instead.
-local function audit(run_key, stream, event, actor_kind, actor, at, before, after, detail)
+-- encoded as ``store.audit`` reads it.
+local function audit(run_key, event, actor_kind, actor, at, before, after, detail)
   local r = redis.call('HMGET', run_key, 'log', 'player', 'submitted_ms')
-  if not r[1] and redis.call('EXISTS', stream) == 1 then
-    redis.call('XADD', stream, '*', 'event', event, 'actor_kind', actor_kind, 'actor', actor, 'at', at,
-      'before', cjson.encode(before), 'after', cjson.encode(after), 'detail', cjson.encode(detail))
-    return
-  end
   local log = r[1] or ''
   local before_text = snapshot_text(before)
   if log ~= '' then

@@ -24,8 +24,7 @@
 local function run_fields(run_key)
   local r = redis.call('HMGET', run_key, 'id', 'status', 'player', 'variant', 'seed', 'score', 'submitted_ms',
     'origin', 'daily', 'challenge', 'date')
-  -- a run stored since issue 11 keeps no ``id`` field: it is the key's last part
-  return {id = r[1] or string.match(run_key, '[^:]+$'), status = r[2], player = r[3], variant = r[4], seed = r[5], score = tonumber(r[6]),
+  return {id = string.match(run_key, '[^:]+$'), status = r[2], player = r[3], variant = r[4], seed = r[5], score = tonumber(r[6]),
           ms = tonumber(r[7]), origin = r[8] or 'open', daily = r[9] or '', challenge = r[10] or '', date = r[11] or ''}
 end
 

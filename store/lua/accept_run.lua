@@ -1,14 +1,15 @@
--- KEYS: idempotency key (any key when there is none), the player's submission
--- key of the layout before issue 11, run, player runs, players with runs,
--- pending runs, metrics.
+-- KEYS: idempotency key (any key when there is none), the key naming the
+-- player's run of this game when its id is not derived from them
+-- (``keys.submission``), run, player runs, players with runs, pending runs,
+-- metrics.
 -- ARGV: run id, fingerprint, submission time (ms), the Idempotency-Key's
 -- lifetime in seconds ("" when there is none), "1" if the archive holds
 -- the run, the player, then the run's fields as name/value pairs (its audit
 -- log's first entry among them).
 -- Accepts a submission once: {'new'}, {'existing', run id} when the player
 -- already submitted this game (its run id, derived from the player and the
--- game, is taken, in Redis or in the archive; or a run of the old layout holds its submission key; or
--- this Idempotency-Key named it), or {'conflict'} when the Idempotency-Key
+-- game, is taken, in Redis or in the archive; or its submission key names a
+-- run kept under an id of its own; or this Idempotency-Key named it), or {'conflict'} when the Idempotency-Key
 -- names a different game. It runs in the same MULTI as the run's RQ job,
 -- which drop_unclaimed_job then removes unless a run was created for it.
 local existing = false

@@ -1,7 +1,7 @@
 --#include _audit
 -- KEYS: the flag; the open flags of any reason and of its reason, the
 -- dismissed flags of any reason and of its reason; then the run it is about
--- and that run's audit stream (the flag twice for a flag of no run).
+-- (the flag again for a flag of no run).
 -- ARGV: flag id, moderator, time (ms), note, the open status, the dismissed
 -- status, the audit event, "1" when KEYS[6] is a run.
 -- A moderator's dismissal: the flag stays, dismissed, with who and when;
@@ -21,7 +21,7 @@ redis.call('ZADD', KEYS[4], flag[3], ARGV[1])
 redis.call('ZADD', KEYS[5], flag[3], ARGV[1])
 if ARGV[8] == '1' and redis.call('EXISTS', KEYS[6]) == 1 then
   local unchanged = snapshot(KEYS[6])
-  audit(KEYS[6], KEYS[7], ARGV[7], 'moderator', ARGV[2], ARGV[3], unchanged, unchanged,
+  audit(KEYS[6], ARGV[7], 'moderator', ARGV[2], ARGV[3], unchanged, unchanged,
     {flag = ARGV[1], reason = flag[2]})
 end
 return 'ok'

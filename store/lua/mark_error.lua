@@ -1,5 +1,5 @@
 --#include _audit
--- KEYS: run, pending-runs, metrics, audit. ARGV: run id, error JSON, time (ms),
+-- KEYS: run, pending-runs, metrics. ARGV: run id, error JSON, time (ms),
 -- the worker's name.
 -- A pending run whose verification keeps failing becomes ``error``, with
 -- the reason and an ``errored`` audit entry; a run with a verdict is left
@@ -10,12 +10,9 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
 end
 local before = snapshot(KEYS[1])
 redis.call('HSET', KEYS[1], 'status', 'error', 'error', ARGV[2])
-if redis.call('HEXISTS', KEYS[1], 'log') == 0 then  -- a run stored before issue 11: its log is no field
-  redis.call('HSET', KEYS[1], 'verified_ms', ARGV[3])
-end
 redis.call('HDEL', KEYS[1], 'job', 'request_id')
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HINCRBY', KEYS[3], 'errors', 1)
-audit(KEYS[1], KEYS[4], 'errored', 'worker', ARGV[4], ARGV[3], before, snapshot(KEYS[1]),
+audit(KEYS[1], 'errored', 'worker', ARGV[4], ARGV[3], before, snapshot(KEYS[1]),
   cjson.decode(ARGV[2]))
 return 1

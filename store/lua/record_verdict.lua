@@ -1,6 +1,6 @@
 --#include _audit
 --#include _placement
--- KEYS: run, audit, pending runs, metrics, latency, then the eight board
+-- KEYS: run, pending runs, metrics, latency, then the eight board
 -- keys (``_placement``).
 -- ARGV: run id, the worker's name, the time (ms), the verdict's metrics
 -- field, its latency bucket and latency (seconds), then the verdict's fields
@@ -11,7 +11,7 @@
 -- longer pending is left alone, so a job that runs twice changes nothing
 -- (either way the run leaves the pending index). A verified run is offered
 -- to every board it counts on (``_placement``).
-redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   return 0
 end
@@ -27,16 +27,13 @@ for i = 7, #ARGV, 2 do
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('HDEL', KEYS[1], unpack(dropped))
-if redis.call('HEXISTS', KEYS[1], 'log') == 0 then  -- a run stored before issue 11: its log is no field
-  redis.call('HSET', KEYS[1], 'verified_ms', ARGV[3])
-end
 local after = snapshot(KEYS[1])
-audit(KEYS[1], KEYS[2], after.status, 'worker', ARGV[2], ARGV[3], before, after, {})
-redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
-redis.call('HINCRBY', KEYS[5], ARGV[5], 1)
-redis.call('HINCRBY', KEYS[5], 'count', 1)
-redis.call('HINCRBYFLOAT', KEYS[5], 'sum', ARGV[6])
+audit(KEYS[1], after.status, 'worker', ARGV[2], ARGV[3], before, after, {})
+redis.call('HINCRBY', KEYS[3], ARGV[4], 1)
+redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
+redis.call('HINCRBY', KEYS[4], 'count', 1)
+redis.call('HINCRBYFLOAT', KEYS[4], 'sum', ARGV[6])
 if after.status == 'verified' then
-  place_verified(run_fields(KEYS[1]), 6)
+  place_verified(run_fields(KEYS[1]), 5)
 end
 return 1

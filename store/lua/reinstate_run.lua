@@ -1,5 +1,6 @@
--- KEYS: run, player-runs, players with runs, the submission key of a run
--- stored before issue 11 (else the run key again).
+-- KEYS: run, player-runs, players with runs, the key naming the run under its
+-- game (``keys.submission``, for a run whose id is not derived from its player
+-- and game; else the run key again).
 -- ARGV: run id, submission time (ms), player, then the fields to store as
 -- name/value pairs (its audit log among them).
 -- Puts an archived run back into Redis as it was archived (``store.history.hot_run``):

@@ -1,6 +1,6 @@
 --#include _audit
 --#include _places
--- KEYS: dispute, open disputes, resolved disputes, run, audit, the eight
+-- KEYS: dispute, open disputes, resolved disputes, run, the eight
 -- board keys (``_placement``), player-runs, then every run of the player.
 -- ARGV: moderator, decision (uphold, void), note, time (ms), the open status,
 -- the resolved status.
@@ -12,7 +12,7 @@ local status = redis.call('HGET', KEYS[4], 'status')
 if ARGV[2] == 'void' and status == 'pending' then
   return 'pending'
 end
-if not complete(KEYS[14], 15) then
+if not complete(KEYS[13], 14) then
   return 'stale'
 end
 local before = snapshot(KEYS[4])
@@ -27,8 +27,8 @@ if ARGV[2] == 'void' then
   if status ~= 'void' then
     redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
   end
-  place(KEYS[4], 6, 15)
+  place(KEYS[4], 5, 14)
 end
-audit(KEYS[4], KEYS[5], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
+audit(KEYS[4], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
   {dispute_id = dispute_id, note = ARGV[3]})
 return 'ok'

@@ -11,7 +11,7 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'pending' then
   return 'pending'
 end
-if not complete(KEYS[11], 12) then
+if not complete(KEYS[10], 11) then
   return 'stale'
 end
 local before = snapshot(KEYS[1])
@@ -26,9 +26,9 @@ for i = 5, #ARGV, 2 do
 end
 local after = snapshot(KEYS[1])
 local changed = differs(before, after)
-place(KEYS[1], 3, 12)
+place(KEYS[1], 2, 11)
 if changed or ARGV[4] == '1' then
-  audit(KEYS[1], KEYS[2], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
+  audit(KEYS[1], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
 end
 if changed then return 'changed' end
 return 'unchanged'

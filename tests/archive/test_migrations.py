@@ -1,4 +1,4 @@
-"""Issue 11: the archive's schema comes from Alembic's migrations, and processes may start together.
+"""The archive's schema comes from Alembic's migrations, and processes may start together.
 
 The migrations build exactly the tables ``store.archive.tables`` describes
 (Alembic's own comparison finds no difference), a second upgrade changes
@@ -10,13 +10,19 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from importlib import resources
 
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
 
-from store.archive import Archive
+from store import move_codes
+from store.archive import Archive, ArchivedRun
 from store.archive.tables import metadata
+from store.runs import run_view
+from tests.support.games import games_by_score
 
 UPGRADE = "import sys; from store.archive import Archive; Archive(sys.argv[1]).upgrade()"
 
@@ -28,7 +34,7 @@ def test_the_migrations_build_the_described_tables(archive_url):
         archive.upgrade()
         with archive.engine.connect() as connection:
             assert compare_metadata(MigrationContext.configure(connection), metadata) == []
-            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0001"]
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0002"]
     finally:
         archive.dispose()
 
@@ -77,4 +83,35 @@ def test_a_new_sqlite_archive_opened_while_another_process_holds_it_waits_for_it
     finally:
         released.join()
         holder.close()
+        archive.dispose()
+
+
+def _upgrade_to(archive: Archive, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("store.archive").joinpath("migrations")))
+    with archive.engine.connect() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+        connection.commit()
+
+
+def test_archived_runs_with_their_moves_spelt_out_get_them_as_codes(tmp_path, archive_url):
+    """An archive whose rows keep a run's moves as one string (as an older release archived them) is
+    rewritten in place when it is upgraded: the archive's reader knows one shape, as Redis's does."""
+    (tmp_path / "fresh").mkdir()
+    archive = Archive(fresh_archive_url(archive_url, tmp_path))
+    try:
+        _upgrade_to(archive, "0001")
+        game = games_by_score("archived-moves", 1)[0]
+        spelt = {"id": "0123456789abcdef", "player": "ann", "seed": game["seed"], "variant": "classic",
+                 "moves": " ".join(game["moves"]), "status": "verified", "submitted_ms": "1"}
+        empty = {**spelt, "id": "fedcba9876543210", "moves": ""}
+        archive.write([ArchivedRun(spelt, []), ArchivedRun(empty, [])], 2)
+        archive.upgrade()
+        found = archive.load([spelt["id"], empty["id"]])
+        assert found[spelt["id"]].fields == {**{k: v for k, v in spelt.items() if k != "moves"},
+                                             "codes": move_codes.encode(game["moves"])}
+        assert "moves" not in found[empty["id"]].fields and "codes" not in found[empty["id"]].fields
+        assert run_view(found[spelt["id"]].fields)["moves"] == game["moves"]
+    finally:
         archive.dispose()

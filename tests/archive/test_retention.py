@@ -45,7 +45,6 @@ def test_finished_runs_without_a_place_move_and_the_place_holder_stays(db, cat):
     runs = cat["runs"]
     for label in ("low", "short"):
         assert load_run(db, runs[label]["id"]) is None, label
-        assert not db.redis.exists(keys.audit(runs[label]["id"]))
         assert archived(db, runs[label]["id"]), label
     assert load_run(db, runs["high"]["id"]) is not None
     assert not archived(db, runs["high"]["id"])
@@ -70,8 +69,8 @@ def test_a_players_runs_span_redis_and_the_archive_newest_first(stack, cat):
 
 def test_a_pending_run_stays_in_redis(stack, db, cat):
     run_id = cat["runs"]["low"]["id"] + "p"
-    db.redis.hset(keys.run(run_id), mapping={"id": run_id, "player": "cat", "seed": "x", "variant": "classic",
-                                             "moves": "", "status": "pending", "submitted_ms": 1})
+    db.redis.hset(keys.run(run_id), mapping={"player": "cat", "seed": "x", "variant": "classic",
+                                             "status": "pending", "submitted_ms": 1})
     db.redis.zadd(keys.player_runs("cat"), {run_id: 1})
     try:
         assert "1 pending or in error" in archive_now(stack).stdout

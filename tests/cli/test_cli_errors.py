@@ -40,7 +40,7 @@ def unreachable_redis() -> str:
 
 
 @pytest.mark.parametrize("args", [["moderator", "add", "alice"], ["moderator", "list"], ["moderator", "revoke", "bob"],
-                                  ["check"], ["reverify", "--all"]])
+                                  ["check"], ["reverify", "--all"], ["migrate"], ["migrate", "--apply"]])
 def test_redis_unreachable_is_one_line(scoundrel_command, tmp_path, args):
     result = run_scoundrel(scoundrel_command, *args, env={"REDIS_URL": unreachable_redis()}, tmp_path=tmp_path)
     last = assert_one_line_failure(result, f"scoundrel {args[0]}: cannot reach Redis (REDIS_URL)", "Connection refused")

@@ -10,6 +10,7 @@ import scoundrel
 from scoundrel.strategies import play_game
 from store import keys
 from store.tokens import hash_token
+from tests.audit.conftest import cli
 from tests.support.games import moderator_token
 
 GAME_SEED = "pipeline-1"
@@ -215,16 +216,22 @@ def test_a_name_is_one_name_in_every_case_and_keeps_its_spelling(stack):
     assert stack.submit(revoked.json()["token"], a_game(rng_seed=9)).json()["player"] == "Case_Ada"
 
 
-def test_players_registered_before_names_ignored_case_keep_working(stack):
-    """Data written by the release before: two players differing only in case, no name index."""
+def test_players_an_older_release_let_differ_only_in_case_keep_working_once_migrated(stack):
+    """Data an older release wrote: two players differing only in case, no spelling naming either."""
     raw = redis.Redis.from_url(stack.redis.url, decode_responses=True)
     tokens = {}
     for created_ms, name in ((1_000, "old_Bea"), (2_000, "OLD_BEA")):
-        tokens[name] = f"sr_legacy-{name}"
+        tokens[name] = f"sr_older-{name}"
         raw.hset(keys.player(name), mapping={"name": name, "token_hash": hash_token(tokens[name]),
                                              "created_ms": created_ms})
         raw.set(keys.token(hash_token(tokens[name])), name)
-    raw.delete(keys.player_names_indexed())  # as before the upgrade: nothing indexed yet
+    dry = cli(stack, "migrate")
+    assert "2 player or moderator names without their lower-case spelling" in dry.stdout, dry.stdout
+    assert not raw.exists(keys.player_name("old_bea"))
+    applied = cli(stack, "migrate", "--apply")
+    assert applied.returncode == 0 and "rewrote" in applied.stdout, applied.stderr
+    assert raw.get(keys.player_name("old_bea")) == "old_Bea"  # the earlier registration holds the spelling
+    assert "nothing to change" in cli(stack, "migrate").stdout
 
     for name, token in tokens.items():  # each keeps its token, and is found by its own spelling
         assert stack.submit(token, a_game(rng_seed=8)).json()["player"] == name

@@ -101,8 +101,8 @@ def test_a_fragment_included_twice_is_inlined_once():
 
 def _audit(client, run_key: str, event: str, kind: str, actor: str, offset: int, before: dict, detail=None):
     """``audit`` of ``lua/_audit.lua``, the run's snapshot after the change as ``after``."""
-    client.eval(source("_audit") + "audit(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], "
-                "cjson.decode(ARGV[5]), snapshot(KEYS[1]), cjson.decode(ARGV[6]))", 2, run_key, run_key + ":stream",
+    client.eval(source("_audit") + "audit(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], "
+                "cjson.decode(ARGV[5]), snapshot(KEYS[1]), cjson.decode(ARGV[6]))", 1, run_key,
                 event, kind, actor, SUBMITTED_MS + offset, json.dumps(before), json.dumps(detail or {"x": 1}))
 
 
@@ -130,12 +130,3 @@ def test_lua_appends_what_python_reads(client):
         log_entry(3, "voided", "moderator", "mia", 1000, VERIFIED, void, {"note": "{}"}),
         log_entry(4, "restored", "moderator", "mia", 2000, void, {**VERIFIED, "error": "bad_move"}, {"x": 1}),
     ]
-    assert not client.exists(key + ":stream")
-
-
-def test_lua_appends_to_the_stream_of_a_run_stored_before(client):
-    key = "run:old"
-    client.hset(key, mapping={"id": "old", "player": "ann", "submitted_ms": SUBMITTED_MS, "status": "verified"})
-    client.xadd(key + ":stream", {"event": "submitted"})
-    _audit(client, key, "disputed", "player", "ann", 900, VERIFIED)
-    assert client.xlen(key + ":stream") == 2 and not client.hexists(key, "log")

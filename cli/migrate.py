@@ -1,0 +1,93 @@
+"""``scoundrel migrate``: rewrite every run and key of an older layout into the one the store reads.
+
+Without ``--apply`` it only reports what it would change (a count per
+kind) and changes nothing; with it, it rewrites (``store.layout_migration``).
+Safe to interrupt and run again (it carries on), to run twice (the second
+run finds nothing), and beside running workers and the API. Redis:
+``REDIS_URL``, else the one ``scoundrel up`` runs. The archive is left
+alone: its rows are brought to today's layout by its schema migrations,
+which each process applies when it starts (``store.archive.Archive.upgrade``).
+"""
+
+import argparse
+import sys
+
+from scoundrel.wording import plural
+
+from .connecting import add_operator_options, connect
+from .progress import progress_bar
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "migrate", help="rewrite the runs and keys of an older layout (a dry run without --apply)",
+        description="Find every run and key Redis holds in an older layout (an id field in a run's hash, moves "
+                    "spelt out, an audit stream, the index of every run, a name without its lower-case spelling) "
+                    "and report a count per kind, changing "
+                    "nothing; with --apply, rewrite each into today's layout, one run at a time, each in one "
+                    "atomic step. Safe to interrupt and run again, and beside running workers and the API.")
+    parser.add_argument("--apply", action="store_true", help="rewrite what is found (without it: only report)")
+    parser.add_argument("--batch", type=_batch, default=None, metavar="N",
+                        help="run keys read and rewritten together (default: 500)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_operator_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _batch(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def run(args) -> int:
+    from store.database import BULK_TIMEOUT
+    from store.layout_migration import BATCH, migrate, run_count
+
+    db = connect(args, timeout=BULK_TIMEOUT, )
+    bar = None
+    try:
+        if sys.stderr.isatty() and not args.quiet:
+            bar = progress_bar(run_count(db), " runs")
+        tally = migrate(db, apply=args.apply, batch=args.batch or BATCH,
+                        progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+        db.close()
+    print(summary(tally, args.apply), file=sys.stderr if tally.changed else sys.stdout)
+    return 1 if tally.changed else 0
+
+
+def found(tally) -> str:
+    """What of an older layout ``tally`` found: ``2 runs of an older layout (…) and the index of every run``."""
+    parts = []
+    if tally.old:
+        parts.append(f"{tally.old} {plural('run', tally.old)} of an older layout ({tally.kinds()})")
+    if tally.run_index:
+        parts.append("the index of every run")
+    if tally.unspelt_names:
+        parts.append(f"{tally.unspelt_names} player or moderator {plural('name', tally.unspelt_names)} "
+                     f"without their lower-case spelling")
+    if tally.name_flags:
+        parts.append(f"{tally.name_flags} {plural('flag', tally.name_flags)} of names spelt")
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+
+
+def summary(tally, applied: bool) -> str:
+    """One line: what was found of an older layout and, with ``--apply``, what was rewritten."""
+    looked = f"of {tally.examined} {plural('run', tally.examined)} in Redis"
+    if not tally.anything:
+        return f"scoundrel migrate: nothing to change: every run is in today's layout ({looked})"
+    found_text = found(tally)
+    if not applied:
+        return f"scoundrel migrate: would rewrite {found_text} {looked}; nothing changed: run it with --apply"
+    line = f"scoundrel migrate: rewrote {found_text} {looked}"
+    if tally.changed:
+        line += (f"; {tally.changed} {plural('run', tally.changed)} kept changing meanwhile and "
+                 f"{'was' if tally.changed == 1 else 'were'} left: run it again")
+    return line
