@@ -108,5 +108,4 @@ def show(run_id):
 @error_response(blp, 409, "The run is not in error")
 def requeue(run_id):
     """Queue verification again for a run whose verification failed (status ``error``)."""
-    requeue_run(db(), run_id, g.moderator)
-    return get_run(db(), run_id), 202, {"Location": url_for("runs.show", run_id=run_id)}
+    return requeue_run(db(), run_id, g.moderator), 202, {"Location": url_for("runs.show", run_id=run_id)}

@@ -32,7 +32,7 @@ from rq.utils import now as rq_now
 from . import keys, scripts
 from .database import Database
 from .errors import NoSuchRun, NotInError
-from .history import find_run
+from .history import find_run, get_run
 from .runs import now_ms
 from .workers import roll_call
 
@@ -75,8 +75,9 @@ def mark_error(db: Database, run_id: str, code: str, message: str, actor: str = 
     return scripts.mark_error(db.redis, run_id=run_id, reason=reason, at_ms=now_ms(), actor=actor)
 
 
-def requeue_run(db: Database, run_id: str, moderator: str) -> None:
-    """Queue an ``error`` run's verification again (a moderator's call).
+def requeue_run(db: Database, run_id: str, moderator: str) -> dict:
+    """Queue an ``error`` run's verification again (a moderator's call): the run as the API
+    shows it once pending again, read before its job is queued (a worker may verify it at once).
 
     Raises ``NoSuchRun``, or ``NotInError`` for a run not in ``error``.
     """
@@ -84,7 +85,9 @@ def requeue_run(db: Database, run_id: str, moderator: str) -> None:
         if find_run(db, run_id) is None:
             raise NoSuchRun(run_id)
         raise NotInError()
+    requeued = get_run(db, run_id)
     queue_alone(db, run_id)
+    return requeued
 
 
 def oldest_pending(db: Database) -> tuple[str, int] | None:
