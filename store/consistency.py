@@ -3,17 +3,16 @@
 The boards are updated one verdict at a time; this recomputes them from
 scratch out of the stored runs and lists every difference, and every run
 pending for too long. An empty list means all is well. Only verified runs
-count (a void run is not verified), each on the boards of its origin:
+count (a void run is not verified), each on the boards the registry says it
+counts on (``domain.boards``), ranked by the board's order:
 
-- An open run (submitted whole) on its variant's board and its deal's seed
-  board, each the player's best run there: the higher score, at equal
-  scores the earlier submission; and on a daily board, which holds the
-  player's first-submitted verified run on that day's seed, whatever its score.
-- A dealt run (played card by card) on its variant's dealt board (best, as
-  above), on its date's sealed board if it is the sealed daily (first, as
-  above), and in its variant's ladder: the player's last ``LADDER_GAMES``
-  games by submission time (then run id), their count, and for players with
-  that many the ladder key of their sum. The count is of every game, the
+- best: each player's best run there, the higher score, at equal scores
+  the earlier submission (the open, seed and dealt boards);
+- first: each player's first-submitted run, whatever its score (the daily
+  and sealed boards);
+- latest (the ladder): the player's last ``LADDER_GAMES`` games by
+  submission time (then run id), their count, and for players with that
+  many the ladder key of their sum. The count is of every game, the
   archived ones too: a game out of the window holds no place, so it may
   leave Redis, and it still counts.
 
@@ -25,10 +24,12 @@ next retention pass finishes; it is reported all the same.
 
 from collections import defaultdict
 
+from domain.boards import BOARDS, LADDER, BoardId, Order, boards_of
+from domain.run import DEALT, Run
+
 from . import keys, scripts
-from .boards import Board, daily_board, dealt_board, sealed_board, seed_board, variant_board
+from .boards import Board, ranking
 from .database import Database
-from .origins import DEALT
 from .packing import LADDER_GAMES, pack, pack_ladder
 from .run_index import stored_run_ids
 from .runs import load_runs, now_ms
@@ -60,45 +61,48 @@ def _in_order(runs: list[dict]) -> list[dict]:
 
 
 def expected_boards(runs: list[dict]) -> Places:
-    """Every board's places, recomputed from the runs."""
+    """Every best and first board's places, recomputed from the runs."""
     boards: Places = defaultdict(dict)
-
-    def best(board: Board, player: str, packed: int, run_id: str) -> None:
-        if player not in boards[board] or packed > boards[board][player][0]:
-            boards[board][player] = (packed, run_id)
-
     for run in _in_order(runs):
-        player, variant = run["player"], run["variant"]
-        packed = pack(int(run["score"]), int(run["submitted_ms"]))
-        if run.get("origin") == DEALT:
-            best(dealt_board(variant), player, packed, run["id"])
-            if run.get("challenge") == "daily" and run.get("date"):
-                boards[sealed_board(run["date"])].setdefault(player, (packed, run["id"]))
-        else:
-            best(variant_board(variant), player, packed, run["id"])
-            best(seed_board(variant, run["seed"]), player, packed, run["id"])
-            if run.get("daily"):
-                boards[daily_board(run["daily"])].setdefault(player, (packed, run["id"]))
+        mine = Run.from_stored(run["id"], run)
+        packed = pack(int(run["score"]), mine.submitted_ms)
+        for board in boards_of(mine):
+            order = board.board.order
+            if order is Order.LATEST:
+                continue  # ``expected_ladders``
+            places = boards[ranking(board)]
+            if order is Order.FIRST:
+                places.setdefault(mine.player, (packed, mine.id))
+            elif mine.player not in places or packed > places[mine.player][0]:
+                places[mine.player] = (packed, mine.id)
     return boards
 
 
+def on_ladder(run: dict) -> bool:
+    """Whether a run, once verified, counts on its variant's ladder."""
+    return LADDER.counts(Run.from_stored(run["id"], run))
+
+
 def expected_ladders(runs: list[dict]) -> dict[tuple[str, str], list[dict]]:
-    """(variant, player) → the player's verified dealt games of the variant, oldest first."""
+    """(variant, player) → the player's verified games on the variant's ladder, oldest first."""
     games: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for run in _in_order(runs):
-        if run.get("origin") == DEALT:
+        if on_ladder(run):
             games[run["variant"], run["player"]].append(run)
     return games
 
 
-def _stored_board(places_key: str) -> Board:
-    """The board whose places live under ``places_key`` (as a SCAN finds it)."""
-    for make, prefix in ((variant_board, keys.board("")), (daily_board, keys.daily_board("")),
-                         (dealt_board, keys.dealt_board("")), (sealed_board, keys.sealed_board(""))):
-        if places_key.startswith(prefix):
-            return make(places_key.removeprefix(prefix))
-    variant, seed = places_key.removeprefix(keys.seed_board("", "")[:-1]).split(":", 1)
-    return seed_board(variant, seed)
+def stored_boards(db: Database) -> set[Board]:
+    """Every best and first board Redis holds places of (as a SCAN finds them)."""
+    found = set()
+    for board in BOARDS:
+        if board.order is Order.LATEST:
+            continue
+        prefix = keys.board_places(board.kind, ("",))  # the parts follow it, ':' between
+        for places_key in _scan(db, keys.board_places(board.kind, ("*",) * len(board.key))):
+            parts = tuple(places_key.removeprefix(prefix).split(":", len(board.key) - 1))
+            found.add(ranking(BoardId(board, parts)))
+    return found
 
 
 def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, str]],
@@ -133,9 +137,9 @@ def _archived_ids(db: Database) -> set[str]:
 def archived_ladder_games(db: Database, runs: list[dict], archived: set[str]) -> dict[tuple[str, str], int]:
     """(variant, player) → their verified dealt games found in the archive and not in Redis (``runs``):
     a run in both, a move interrupted, counts once, as Redis's."""
-    games = defaultdict(int, db.archive.verified_counts(DEALT))
-    for copy in db.archive.load(sorted(archived & {run["id"] for run in runs})).values():
-        if copy.fields["status"] == "verified" and copy.fields.get("origin") == DEALT:
+    games = defaultdict(int, db.archive.verified_counts(DEALT))  # the ladder counts every dealt game
+    for run_id, copy in db.archive.load(sorted(archived & {run["id"] for run in runs})).items():
+        if copy.fields["status"] == "verified" and on_ladder({**copy.fields, "id": run_id}):
             games[copy.fields["variant"], copy.fields["player"]] -= 1
     return games
 
@@ -207,10 +211,7 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
     runs = stored_runs(db)
     runs_by_id = {run["id"]: run for run in runs}
     expected = expected_boards(runs)
-    stored = {_stored_board(places_key)
-              for maker in (keys.board, keys.daily_board, keys.dealt_board, keys.sealed_board)
-              for places_key in _scan(db, maker("*"))}
-    stored |= {_stored_board(places_key) for places_key in _scan(db, keys.seed_board("*", "*"))}
+    stored = stored_boards(db)
     archived = _archived_ids(db)
     problems = _placement_problems(db, runs, archived) + _archived_holders(db, set(expected) | stored, set(runs_by_id))
     for board in sorted(set(expected) | stored, key=lambda board: board.places):
