@@ -22,12 +22,12 @@ from typing import Any
 from redis.client import Pipeline
 
 from domain.boards import SEED_BOARD, boards_of
-from domain.run import STORED_FIELDS, Run
+from domain.run import Run
 
 from . import keys
 from .database import Database
 from .lua import LuaScript
-from .placements import Placement, placement, placements, script_args
+from .placements import Placement, load_board_runs, placement, placements, script_args
 
 _ACCEPT_RUN = LuaScript("accept_run")
 _DROP_UNCLAIMED_JOB = LuaScript("drop_unclaimed_job")
@@ -186,12 +186,7 @@ def file_dispute(client: Any, *, run_id: str, dispute_id: str, player: str, reas
 def _player_runs(db: Database, player: str) -> tuple[list[str], list[Run | None]]:
     """The player's run ids in submission order, and each run as the boards see it (None: not stored)."""
     run_ids = [str(run_id) for run_id in db.redis.zrange(keys.player_runs(player), 0, -1)]
-    with db.redis.pipeline(transaction=False) as pipe:
-        for run_id in run_ids:
-            pipe.hmget(keys.run(run_id), *STORED_FIELDS)
-        stored = pipe.execute()
-    return run_ids, [Run.from_stored(run_id, dict(zip(STORED_FIELDS, values, strict=True))) if values[0] else None
-                     for run_id, values in zip(run_ids, stored, strict=True)]
+    return run_ids, load_board_runs(db, run_ids)
 
 
 def _on_board(board: Placement, runs: list[Run | None]) -> str:
