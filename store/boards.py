@@ -15,19 +15,20 @@ from domain.run import Run
 from . import keys, scripts
 from .database import Database
 from .packing import LADDER_GAMES, iso_time, pack
-from .placements import placement
+from .placements import load_board_runs, placement
 
 
 @dataclass(frozen=True)
 class Board:
     """The keys one ranking lives in: its places, and the hash naming each place's run.
 
-    A seed board has ``runs`` None and names its deal instead, ``(variant, seed)``.
+    A seed board has ``runs`` None and says which board it is instead
+    (``of``), for the store to find the run behind each place.
     """
 
     places: str
     runs: str | None = None
-    deal: tuple[str, str] | None = None
+    of: BoardId | None = None
 
 
 def ranking(board: BoardId) -> Board:
@@ -35,8 +36,7 @@ def ranking(board: BoardId) -> Board:
     kind, parts = board.board.kind, board.parts
     if board.board.names_runs:
         return Board(keys.board_places(kind, parts), keys.board_holders(kind, parts))
-    variant, seed = parts  # a seed board: its runs are found by their deal
-    return Board(keys.board_places(kind, parts), deal=(variant, seed))
+    return Board(keys.board_places(kind, parts), of=board)
 
 
 def variant_board(variant: str) -> Board:
@@ -64,6 +64,22 @@ def seed_board(variant: str, seed: str) -> Board:
     return ranking(BoardId(SEED_BOARD, (variant, seed)))
 
 
+def _named_runs(db: Database, board: Board, flat: list) -> list:
+    """The scripts' flat places with the run behind each: on a board without a run-id hash, of the
+    player's runs submitted at the place's time, the verified one with its score on this board."""
+    if board.of is None:
+        return flat
+    places = list(zip(*[iter(flat)] * 4, strict=True))
+    candidates = [run_id for *_, run_ids in places for run_id in run_ids.split()]
+    found = dict(zip(candidates, load_board_runs(db, candidates), strict=True))
+    named = []
+    for player, score, submitted_ms, run_ids in places:
+        on_board = [run_id for run_id in run_ids.split() if (run := found[run_id]) is not None
+                    and run.status == "verified" and run.score == int(score) and board.of in boards_of(run)]
+        named += [player, score, submitted_ms, on_board[0] if on_board else ""]
+    return named
+
+
 def _entries(first_rank: int, flat: list) -> list[dict]:
     """Board entries from the scripts' flat (player, score, submission ms, run id) places."""
     return [
@@ -75,19 +91,17 @@ def _entries(first_rank: int, flat: list) -> list[dict]:
 
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
-    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, deal=board.deal, first=offset,
-                               last=offset + limit - 1)
-    return reply[0], _entries(offset + 1, reply[1:])
+    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1)
+    return reply[0], _entries(offset + 1, _named_runs(db, board, reply[1:]))
 
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
     """The player's place with ``around`` places either side (the player included), or None if unranked."""
-    reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, deal=board.deal, player=player,
-                                   around=around)
+    reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
     if not reply:
         return None
     index, first = reply[0], reply[1]
-    window = _entries(first + 1, reply[2:])
+    window = _entries(first + 1, _named_runs(db, board, reply[2:]))
     mine = window[index - first]
     return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
 

@@ -134,24 +134,23 @@ def requeue_run(client: Any, *, run_id: str, at_ms: int, moderator: str) -> bool
                                  [run_id, at_ms, moderator]))
 
 
-def _deal(deal: tuple[str, str] | None) -> list[str]:
-    """A seed board's ``(variant, seed)`` and where its run ids are found: ARGV's tail (see ``_board_entries``)."""
-    return [] if deal is None else [*deal, keys.player_runs(""), keys.run("")]
+def _player_runs_prefix(runs: str | None) -> list[str]:
+    """For a board without a run-id hash, where its places' runs are looked for: ARGV's tail (``_board_entries``)."""
+    return [keys.player_runs("")] if runs is None else []
 
 
-def board_page(client: Any, *, places: str, runs: str | None, deal: tuple[str, str] | None, first: int,
-               last: int) -> list:
+def board_page(client: Any, *, places: str, runs: str | None, first: int, last: int) -> list:
     """The board's total, then (player, score, submission ms, run id) per place from index ``first`` to ``last``.
 
-    A seed board has no ``runs`` hash; ``deal`` names its ``(variant, seed)`` instead.
+    A board without a ``runs`` hash gives, for run id, the ids of the player's runs submitted at the place's time.
     """
-    return _BOARD_PAGE.run(client, [places, *([runs] if runs else [])], [first, last, *_deal(deal)])
+    return _BOARD_PAGE.run(client, [places, *([runs] if runs else [])], [first, last, *_player_runs_prefix(runs)])
 
 
-def board_position(client: Any, *, places: str, runs: str | None, deal: tuple[str, str] | None, player: str,
-                   around: int) -> list:
+def board_position(client: Any, *, places: str, runs: str | None, player: str, around: int) -> list:
     """The player's index and the window's first index, then its places as ``board_page``; [] if unranked."""
-    return _BOARD_POSITION.run(client, [places, *([runs] if runs else [])], [player, around, *_deal(deal)])
+    return _BOARD_POSITION.run(client, [places, *([runs] if runs else [])],
+                               [player, around, *_player_runs_prefix(runs)])
 
 
 def ladder_page(client: Any, *, variant: str, first: int, last: int) -> list:
