@@ -57,7 +57,7 @@ class Board:
 
     def parts(self, run: Run) -> tuple[str, ...]:
         """The parts of the key of the board of this kind that ``run`` counts on."""
-        return tuple(str(getattr(run, field)) for field in self.key)
+        return tuple([getattr(run, field) for field in self.key])
 
     @property
     def per_variant(self) -> bool:
@@ -65,7 +65,7 @@ class Board:
         return self.key == ("variant",)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BoardId:
     """One board: a kind of board and the parts of its key (``Board.parts``)."""
 

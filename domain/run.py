@@ -16,11 +16,7 @@ STORED_FIELDS = ("player", "variant", "seed", "status", "score", "submitted_ms",
                  "date")
 
 
-def _text(value: object) -> str | None:
-    return None if value in (None, "") else str(value)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Run:
     """One run: who played which deal (``seed`` as ``variant``), how it was played (``origin``:
     open or dealt), its verdict's ``status`` and ``score``, and the day it belongs to: ``daily``
@@ -42,14 +38,11 @@ class Run:
     @classmethod
     def from_stored(cls, run_id: str, fields: dict) -> "Run":
         """The run whose hash holds ``fields`` (a run without an ``origin`` is open)."""
-        score = _text(fields.get("score"))
-        return cls(
-            id=run_id, player=str(fields.get("player") or ""), variant=str(fields.get("variant") or ""),
-            seed=_text(fields.get("seed")), status=str(fields.get("status") or ""),
-            score=None if score is None else int(score), submitted_ms=int(fields.get("submitted_ms") or 0),
-            origin=_text(fields.get("origin")) or OPEN, daily=_text(fields.get("daily")),
-            challenge=_text(fields.get("challenge")), date=_text(fields.get("date")),
-        )
+        get = fields.get
+        score = get("score")
+        return cls(run_id, get("player") or "", get("variant") or "", get("seed") or None, get("status") or "",
+                   int(score) if score else None, int(get("submitted_ms") or 0), get("origin") or OPEN,
+                   get("daily") or None, get("challenge") or None, get("date") or None)
 
     @property
     def dealt(self) -> bool:
