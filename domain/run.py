@@ -41,7 +41,7 @@ class Run:
         get = fields.get
         score = get("score")
         return cls(run_id, get("player") or "", get("variant") or "", get("seed") or None, get("status") or "",
-                   int(score) if score else None, int(get("submitted_ms") or 0), get("origin") or OPEN,
+                   None if score in (None, "") else int(score), int(get("submitted_ms") or 0), get("origin") or OPEN,
                    get("daily") or None, get("challenge") or None, get("date") or None)
 
     @property
