@@ -38,6 +38,8 @@ SCAN_BATCH = 1000
 
 # Board → player → (packed rank key, run id) of the place the runs give.
 Places = dict[Board, dict[str, tuple[int, str]]]
+# (board ranking the latest, player) → the player's verified runs on it, oldest first.
+Ladders = dict[tuple[BoardId, str], list[dict]]
 
 
 def _scan(db: Database, pattern: str) -> list[str]:
@@ -78,17 +80,14 @@ def expected_boards(runs: list[dict]) -> Places:
     return boards
 
 
-def on_ladder(run: dict) -> bool:
-    """Whether a run, once verified, counts on its variant's ladder."""
-    return LADDER.counts(Run.from_stored(run["id"], run))
-
-
-def expected_ladders(runs: list[dict]) -> dict[tuple[str, str], list[dict]]:
-    """(variant, player) → the player's verified games on the variant's ladder, oldest first."""
-    games: dict[tuple[str, str], list[dict]] = defaultdict(list)
+def expected_ladders(runs: list[dict]) -> Ladders:
+    """(board, player) → the player's verified runs on each board ranking the latest (the ladder), oldest first."""
+    games: Ladders = defaultdict(list)
     for run in _in_order(runs):
-        if on_ladder(run):
-            games[run["variant"], run["player"]].append(run)
+        mine = Run.from_stored(run["id"], run)
+        for board in boards_of(mine):
+            if board.board.order is Order.LATEST:
+                games[board, mine.player].append(run)
     return games
 
 
@@ -134,13 +133,16 @@ def _archived_ids(db: Database) -> set[str]:
     return archived
 
 
-def archived_ladder_games(db: Database, runs: list[dict], archived: set[str]) -> dict[tuple[str, str], int]:
-    """(variant, player) → their verified dealt games found in the archive and not in Redis (``runs``):
-    a run in both, a move interrupted, counts once, as Redis's."""
-    games = defaultdict(int, db.archive.verified_counts(DEALT))  # the ladder counts every dealt game
+def archived_ladder_games(db: Database, runs: list[dict], archived: set[str]) -> dict[tuple[BoardId, str], int]:
+    """(ladder, player) → their verified dealt games found in the archive and not in Redis (``runs``):
+    a run in both, a move interrupted, counts once, as Redis's. The archive counts runs by origin,
+    and the ladder counts every dealt game."""
+    games = defaultdict(int, {(BoardId(LADDER, (variant,)), player): count
+                              for (variant, player), count in db.archive.verified_counts(DEALT).items()})
     for run_id, copy in db.archive.load(sorted(archived & {run["id"] for run in runs})).items():
-        if copy.fields["status"] == "verified" and on_ladder({**copy.fields, "id": run_id}):
-            games[copy.fields["variant"], copy.fields["player"]] -= 1
+        mine = Run.from_stored(run_id, copy.fields)
+        if mine.status == "verified" and LADDER.counts(mine):
+            games[BoardId(LADDER, LADDER.parts(mine)), mine.player] -= 1
     return games
 
 
@@ -166,43 +168,52 @@ def _archived_holders(db: Database, boards: set[Board], hot: set[str]) -> list[s
     return problems
 
 
-def _variant_and_player(name: str) -> tuple[str, str]:
-    variant, player = name.split(":", 1)
-    return variant, player
+def _stored_latest(db: Database) -> tuple[set[BoardId], set[tuple[BoardId, str]]]:
+    """The boards ranking the latest that Redis holds places or counts of, and the (board, player)
+    of every window it holds (as a SCAN finds them)."""
+    boards, windows = set(), set()
+    for board in BOARDS:
+        if board.order is not Order.LATEST:
+            continue
+        parts = len(board.key)
+        for key_of in (keys.board_places, keys.board_games):
+            prefix = key_of(board.kind, ("",))  # the parts follow it, ':' between
+            boards |= {BoardId(board, tuple(key.removeprefix(prefix).split(":", parts - 1)))
+                       for key in _scan(db, key_of(board.kind, ("*",) * parts))}
+        prefix = keys.board_window(board.kind, ("",), "")[:-1]  # the parts, then the player
+        for key in _scan(db, keys.board_window(board.kind, ("*",) * parts, "*")):
+            *named, player = key.removeprefix(prefix).split(":", parts)
+            windows.add((BoardId(board, tuple(named)), player))
+    return boards, windows
 
 
-def _ladder_problems(db: Database, ladders: dict[tuple[str, str], list[dict]],
-                     archived_games: dict[tuple[str, str], int]) -> list[str]:
-    """Each ladder window, games count and ladder place against the player's verified dealt games
-    (``ladders`` in Redis, ``archived_games`` counted in the archive)."""
+def _ladder_problems(db: Database, ladders: Ladders, archived_games: dict[tuple[BoardId, str], int]) -> list[str]:
+    """Each window, count and place of every board ranking the latest (the ladder) against the
+    player's verified runs on it (``ladders`` in Redis, ``archived_games`` counted in the archive)."""
     problems = []
-    windows = {_variant_and_player(key.removeprefix(keys.ladder_window("", "")[:-1]))
-               for key in _scan(db, keys.ladder_window("*", "*"))}
-    variants = {variant for variant, _ in [*ladders, *windows, *archived_games]}
-    variants |= {key.removeprefix(keys.ladder("")) for key in _scan(db, keys.ladder("*"))}
-    variants |= {key.removeprefix(keys.ladder_games("")) for key in _scan(db, keys.ladder_games("*"))}
-    for variant in sorted(variants):
-        ranked = {player: int(float(packed))
-                  for player, packed in db.redis.zrange(keys.ladder(variant), 0, -1, withscores=True)}
-        counts = db.redis.hgetall(keys.ladder_games(variant))
-        players = {player for v, player in [*ladders, *windows, *archived_games] if v == variant}
-        players |= set(ranked) | set(counts)
+    stored, windows = _stored_latest(db)
+    seen = [*ladders, *windows, *archived_games]
+    for board in sorted({board for board, _ in seen} | stored, key=lambda board: (board.board.kind, board.parts)):
+        kind, parts = board.board.kind, board.parts
+        places_key, games_key = keys.board_places(kind, parts), keys.board_games(kind, parts)
+        ranked = {player: int(float(packed)) for player, packed in db.redis.zrange(places_key, 0, -1, withscores=True)}
+        counts = db.redis.hgetall(games_key)
+        players = {player for on, player in seen if on == board} | set(ranked) | set(counts)
         for player in sorted(players):
-            games = ladders.get((variant, player), [])
+            games = ladders.get((board, player), [])
             latest = games[-LADDER_GAMES:]
-            window = db.redis.zrange(keys.ladder_window(variant, player), 0, -1)
+            window_key = keys.board_window(kind, parts, player)
+            window = db.redis.zrange(window_key, 0, -1)
             want_window = [f"{run['id']}:{run['score']}" for run in latest]
             if window != want_window:
-                problems.append(f"{keys.ladder_window(variant, player)} holds {window}, the runs give {want_window}")
-            played = len(games) + archived_games.get((variant, player), 0)
+                problems.append(f"{window_key} holds {window}, the runs give {want_window}")
+            played = len(games) + archived_games.get((board, player), 0)
             if int(counts.get(player, 0)) != played:
-                problems.append(f"{keys.ladder_games(variant)}: {player} counts {counts.get(player, 0)} games, "
-                                f"the runs give {played}")
+                problems.append(f"{games_key}: {player} counts {counts.get(player, 0)} games, the runs give {played}")
             want = (pack_ladder(sum(int(run["score"]) for run in latest), int(latest[-1]["submitted_ms"]))
                     if len(latest) == LADDER_GAMES else None)
             if ranked.get(player) != want:
-                problems.append(f"{keys.ladder(variant)}: {player} holds ladder key {ranked.get(player)}, "
-                                f"the runs give {want}")
+                problems.append(f"{places_key}: {player} holds ladder key {ranked.get(player)}, the runs give {want}")
     return problems
 
 

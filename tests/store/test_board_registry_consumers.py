@@ -28,6 +28,10 @@ FIRST_CLASSIC = Board("first-classic", lambda run: not run.dealt and run.variant
                       api=lambda variant: f"/v1/first/{variant}")
 PLACES = keys.board_places("first-classic", ("classic",))
 HOLDERS = keys.board_holders("first-classic", ("classic",))
+# And one ranking each player's latest classic open runs, as the ladder ranks dealt games.
+LATEST_CLASSIC = Board("latest-classic", lambda run: not run.dealt and run.variant == "classic", ("variant",),
+                       Order.LATEST, page=lambda variant: f"/boards/latest-{variant}",
+                       api=lambda variant: f"/v1/latest/{variant}")
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +51,14 @@ def registered(db):
     BOARDS.append(FIRST_CLASSIC)
     yield FIRST_CLASSIC
     BOARDS.remove(FIRST_CLASSIC)
+
+
+@pytest.fixture
+def latest_registered(db):
+    db.redis.flushdb()
+    BOARDS.append(LATEST_CLASSIC)
+    yield LATEST_CLASSIC
+    BOARDS.remove(LATEST_CLASSIC)
 
 
 def verified(db: Database, player: str, game: dict) -> dict:
@@ -80,6 +92,22 @@ def test_a_place_on_a_registered_board_keeps_its_run_in_redis(db, registered):
     assert holds_place(db, [run]) == [True]  # its one place left is on the registered board
     assert remove_runs(db, [(run, 0)]) == ["holds"]
     db.redis.delete(PLACES, HOLDERS)
+    assert holds_place(db, [run]) == [False]
+
+
+def test_a_registered_board_of_the_latest_runs_gets_a_window_a_count_a_check_and_keeps_them_hot(
+        db, latest_registered):
+    run = verified(db, "ivy", legal_games(1)[0])
+    window, games = keys.board_window("latest-classic", ("classic",), "ivy"), keys.board_games("latest-classic",
+                                                                                                ("classic",))
+    assert db.redis.zrange(window, 0, -1) == [f"{run['id']}:{run['score']}"]
+    assert db.redis.hget(games, "ivy") == "1"
+    assert check(db, 3600) == []
+    db.redis.hset(games, "ivy", 5)
+    assert check(db, 3600) == [f"{games}: ivy counts 5 games, the runs give 1"]
+    db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run["seed"]))
+    assert holds_place(db, [run]) == [True]  # in the player's window: one of their latest
+    db.redis.delete(window)
     assert holds_place(db, [run]) == [False]
 
 
