@@ -9,15 +9,20 @@ The names, as the README's Pages section lists them:
 
 One home for the mapping both ways (a name to a board, a board to its page's
 path), so the board pages, the player page and the daily page link alike.
+The paths and which boards a run is on are the registry's (``domain.boards``);
+the titles and what each board proves are the pages' own.
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
 import scoundrel
-from store import LADDER_GAMES, Board, daily_board, dealt_board, sealed_board, seed_board, variant_board
-from store.origins import DEALT
+from domain.boards import DAILY_BOARD, DEALT_BOARD, LADDER, OPEN_BOARD, SEALED_BOARD, SEED_BOARD, BoardId, boards_of
+from domain.run import Run
+from store import LADDER_GAMES, Board
+from store.boards import ranking
 
 from .daily_seed import DAY_PATTERN, parse_day
 
@@ -25,7 +30,6 @@ _DATE = DAY_PATTERN
 _VARIANT = "|".join(scoundrel.VARIANTS)
 _NAMES = re.compile(rf"^(?:(?P<open>{_VARIANT})|dealt-(?P<dealt>{_VARIANT})(?P<ladder>-ladder)?"
                     rf"|daily-(?P<daily>{_DATE})|sealed-(?P<sealed>{_DATE}))$")
-_DAILY_SEED = re.compile(rf"^daily-({_DATE})-[0-9a-f]{{16}}$")  # ``daily_seed.daily_seed``'s shape
 
 
 class UnknownBoard(LookupError):
@@ -54,45 +58,52 @@ class NamedBoard:
         return self.board is None
 
 
+def _named(board: BoardId, title: str, proves: str, variant: str, day: date | None = None) -> NamedBoard:
+    ranked = None if board.board is LADDER else ranking(board)
+    return NamedBoard(board.page, title, proves, board.api, variant, ranked, day)
+
+
 def open_board(variant: str) -> NamedBoard:
-    return NamedBoard(f"/boards/{variant}", f"{variant.capitalize()}: open runs",
-                      "Each player's best verified open run: every run is legal, nothing more (the player "
-                      "chose or knew the seed).", f"/v1/leaderboards/{variant}", variant, variant_board(variant))
+    return _named(BoardId(OPEN_BOARD, (variant,)), f"{variant.capitalize()}: open runs",
+                  "Each player's best verified open run: every run is legal, nothing more (the player "
+                  "chose or knew the seed).", variant)
 
 
 def dealt(variant: str) -> NamedBoard:
-    return NamedBoard(f"/boards/dealt-{variant}", f"{variant.capitalize()}: dealt games",
-                      "Each player's best game dealt by the server card by card, the deck committed before "
-                      "the first move.", f"/v1/leaderboards/dealt/{variant}", variant, dealt_board(variant))
+    return _named(BoardId(DEALT_BOARD, (variant,)), f"{variant.capitalize()}: dealt games",
+                  "Each player's best game dealt by the server card by card, the deck committed before "
+                  "the first move.", variant)
 
 
 def ladder(variant: str) -> NamedBoard:
-    return NamedBoard(f"/boards/dealt-{variant}-ladder", f"{variant.capitalize()}: ladder",
-                      f"Each player's mean over their last {LADDER_GAMES} dealt games, forfeits "
-                      "included: neither a lucky deal nor a reroll buys a place.",
-                      f"/v1/leaderboards/dealt/{variant}/ladder", variant)
+    return _named(BoardId(LADDER, (variant,)), f"{variant.capitalize()}: ladder",
+                  f"Each player's mean over their last {LADDER_GAMES} dealt games, forfeits "
+                  "included: neither a lucky deal nor a reroll buys a place.", variant)
 
 
 def daily(day: date) -> NamedBoard:
-    return NamedBoard(f"/boards/daily-{day.isoformat()}", f"Daily of {day.isoformat()}: open",
-                      "Classic runs on the day's public seed submitted that day; each player's first "
-                      "verified run counts.", f"/v1/daily/{day.isoformat()}/leaderboard", scoundrel.CLASSIC,
-                      daily_board(day.isoformat()), day)
+    return _named(BoardId(DAILY_BOARD, (day.isoformat(),)), f"Daily of {day.isoformat()}: open",
+                  "Classic runs on the day's public seed submitted that day; each player's first "
+                  "verified run counts.", scoundrel.CLASSIC, day)
 
 
 def sealed(day: date) -> NamedBoard:
-    return NamedBoard(f"/boards/sealed-{day.isoformat()}", f"Daily of {day.isoformat()}: sealed",
-                      "One deck for everyone that day, dealt by the server and unknown to all until played, "
-                      "one game per player.", f"/v1/daily/{day.isoformat()}/sealed/leaderboard",
-                      scoundrel.CLASSIC, sealed_board(day.isoformat()), day)
+    return _named(BoardId(SEALED_BOARD, (day.isoformat(),)), f"Daily of {day.isoformat()}: sealed",
+                  "One deck for everyone that day, dealt by the server and unknown to all until played, "
+                  "one game per player.", scoundrel.CLASSIC, day)
 
 
 def seed(seed_text: str, variant: str) -> NamedBoard:
-    suffix = "" if variant == scoundrel.CLASSIC else f"?variant={variant}"
-    return NamedBoard(f"/boards/seed/{seed_text}{suffix}", f"Seed {seed_text}: {variant}",
-                      "Each player's best verified open run on this one deal: everyone played the same deck.",
-                      f"/v1/seeds/{seed_text}/leaderboard?variant={variant}", variant,
-                      seed_board(variant, seed_text))
+    return _named(BoardId(SEED_BOARD, (variant, seed_text)), f"Seed {seed_text}: {variant}",
+                  "Each player's best verified open run on this one deal: everyone played the same deck.", variant)
+
+
+# The boards of a day or a deal, by kind, from their key parts.
+_OF_RUNS: dict[str, Callable[..., NamedBoard]] = {
+    DAILY_BOARD.kind: lambda day: daily(date.fromisoformat(day)),
+    SEALED_BOARD.kind: lambda day: sealed(date.fromisoformat(day)),
+    SEED_BOARD.kind: lambda variant, seed_text: seed(seed_text, variant),
+}
 
 
 def named(name: str) -> NamedBoard:
@@ -110,15 +121,7 @@ def named(name: str) -> NamedBoard:
     return sealed(parse_day(match["sealed"]))
 
 
-def run_boards(run: dict) -> list[NamedBoard]:
-    """The boards of the day or deal a run was played on (the daily, sealed and seed boards);
+def run_boards(run: Run) -> list[NamedBoard]:
+    """The boards of the day or deal a run counts on (the daily, sealed and seed boards);
     the variant's own boards are on every player page anyway."""
-    if run.get("origin") == DEALT:
-        return [sealed(date.fromisoformat(run["date"]))] if run.get("challenge") == "daily" and run.get("date") else []
-    boards = []
-    if run.get("seed") is not None:
-        day = _DAILY_SEED.match(run["seed"])
-        if day and run["variant"] == scoundrel.CLASSIC:
-            boards.append(daily(date.fromisoformat(day[1])))
-        boards.append(seed(run["seed"], run["variant"]))
-    return boards
+    return [_OF_RUNS[board.board.kind](*board.parts) for board in boards_of(run) if not board.board.per_variant]

@@ -9,47 +9,75 @@ The ladder ranks means, not runs: ``ladder_page``, ``ladder_position``.
 
 from dataclasses import dataclass
 
+from domain.boards import DAILY_BOARD, DEALT_BOARD, OPEN_BOARD, SEALED_BOARD, SEED_BOARD, BoardId, Order, boards_of
+from domain.run import Run
+
 from . import keys, scripts
 from .database import Database
-from .origins import DEALT
 from .packing import LADDER_GAMES, iso_time, pack
+from .placements import load_board_runs, placement
 
 
 @dataclass(frozen=True)
 class Board:
     """The keys one ranking lives in: its places, and the hash naming each place's run.
 
-    A seed board has ``runs`` None and names its deal instead, ``(variant, seed)``.
+    A seed board has ``runs`` None and says which board it is instead
+    (``of``), for the store to find the run behind each place.
     """
 
     places: str
     runs: str | None = None
-    deal: tuple[str, str] | None = None
+    of: BoardId | None = None
+
+
+def ranking(board: BoardId) -> Board:
+    """The keys of a best or first board of the registry (``domain.boards``)."""
+    kind, parts = board.board.kind, board.parts
+    if board.board.names_runs:
+        return Board(keys.board_places(kind, parts), keys.board_holders(kind, parts))
+    return Board(keys.board_places(kind, parts), of=board)
 
 
 def variant_board(variant: str) -> Board:
     """Each player's best verified open run of a variant."""
-    return Board(keys.board(variant), keys.board_runs(variant))
+    return ranking(BoardId(OPEN_BOARD, (variant,)))
 
 
 def daily_board(date: str) -> Board:
     """Each player's first verified classic run on the day's seed."""
-    return Board(keys.daily_board(date), keys.daily_runs(date))
+    return ranking(BoardId(DAILY_BOARD, (date,)))
 
 
 def dealt_board(variant: str) -> Board:
     """Each player's best verified dealt game of a variant."""
-    return Board(keys.dealt_board(variant), keys.dealt_runs(variant))
+    return ranking(BoardId(DEALT_BOARD, (variant,)))
 
 
 def sealed_board(date: str) -> Board:
     """Each player's first verified game on the day's sealed seed."""
-    return Board(keys.sealed_board(date), keys.sealed_runs(date))
+    return ranking(BoardId(SEALED_BOARD, (date,)))
 
 
 def seed_board(variant: str, seed: str) -> Board:
     """Each player's best verified open run on one deal: ``seed`` played as ``variant``."""
-    return Board(keys.seed_board(variant, seed), deal=(variant, seed))
+    return ranking(BoardId(SEED_BOARD, (variant, seed)))
+
+
+def _named_runs(db: Database, board: Board, flat: list) -> list:
+    """The scripts' flat places with the run behind each: on a board without a run-id hash, of the
+    player's runs submitted at the place's time, the verified one with its score on this board."""
+    if board.of is None:
+        return flat
+    places = list(zip(*[iter(flat)] * 4, strict=True))
+    candidates = [run_id for *_, run_ids in places for run_id in run_ids.split()]
+    found = dict(zip(candidates, load_board_runs(db, candidates), strict=True))
+    named = []
+    for player, score, submitted_ms, run_ids in places:
+        on_board = [run_id for run_id in run_ids.split() if (run := found[run_id]) is not None
+                    and run.status == "verified" and run.score == int(score) and board.of in boards_of(run)]
+        named += [player, score, submitted_ms, on_board[0] if on_board else ""]
+    return named
 
 
 def _entries(first_rank: int, flat: list) -> list[dict]:
@@ -63,46 +91,45 @@ def _entries(first_rank: int, flat: list) -> list[dict]:
 
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
-    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, deal=board.deal, first=offset,
-                               last=offset + limit - 1)
-    return reply[0], _entries(offset + 1, reply[1:])
+    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1)
+    return reply[0], _entries(offset + 1, _named_runs(db, board, reply[1:]))
 
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
     """The player's place with ``around`` places either side (the player included), or None if unranked."""
-    reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, deal=board.deal, player=player,
-                                   around=around)
+    reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
     if not reply:
         return None
     index, first = reply[0], reply[1]
-    window = _entries(first + 1, reply[2:])
+    window = _entries(first + 1, _named_runs(db, board, reply[2:]))
     mine = window[index - first]
     return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
 
 
 def place_checks(run: dict) -> list[tuple[str, str]]:
-    """Every place a run could hold, as ``(key, check)`` pairs: the one list of them.
+    """Every place a run could hold, as ``(key, check)`` pairs: one a board of the registry it
+    counts on whose place keeps a run in Redis (``domain.boards.Board.keeps_hot``).
 
-    ``check`` is ``h`` (the hash at ``key`` names the run for its player: the
-    open, daily, dealt and sealed boards), ``s<packed>`` (the player's rank
-    key on the seed board at ``key`` is the run's own: seed boards keep no run
-    ids) or ``m<member>`` (the run is in the player's ladder window at
-    ``key``). ``holds_place`` and the retention's last check
-    (``scripts.forget_run``) both read it, so a new board is added here and
-    nowhere else.
+    ``check`` is ``h`` (the hash at ``key`` names the run for its player: a
+    board that names its runs), ``s<packed>`` (the player's rank key on the
+    board at ``key`` is the run's own: a seed board keeps no run ids; only a
+    run with a score can hold it) or ``m<member>`` (the run is in the
+    player's window at ``key`` of a board ranking the latest, the ladder).
+    ``holds_place`` and the retention's last check (``scripts.forget_run``)
+    both read it.
     """
-    if run.get("origin") == DEALT:
-        checks = [(keys.dealt_runs(run["variant"]), "h"),
-                  (keys.ladder_window(run["variant"], run["player"]), f"m{run['id']}:{run.get('score', '')}")]
-        if run.get("challenge") == "daily" and run.get("date"):
-            checks.append((keys.sealed_runs(run["date"]), "h"))
-        return checks
-    checks = [(keys.board_runs(run["variant"]), "h")]
-    if run.get("daily"):
-        checks.append((keys.daily_runs(run["daily"]), "h"))
-    if run.get("score") not in (None, ""):
-        checks.append((keys.seed_board(run["variant"], run["seed"]),
-                       f"s{pack(int(run['score']), int(run['submitted_ms']))}"))
+    mine = Run.from_stored(run["id"], run)
+    checks = []
+    for board in boards_of(mine):
+        if not board.board.keeps_hot:
+            continue
+        board_keys = placement(board, mine.player).keys
+        if board.board.order is Order.LATEST:
+            checks.append((board_keys[1], f"m{mine.id}:{run.get('score', '')}"))
+        elif board.board.names_runs:
+            checks.append((board_keys[1], "h"))
+        elif mine.score is not None:
+            checks.append((board_keys[0], f"s{pack(mine.score, mine.submitted_ms)}"))
     return checks
 
 

@@ -3,17 +3,16 @@
 The boards are updated one verdict at a time; this recomputes them from
 scratch out of the stored runs and lists every difference, and every run
 pending for too long. An empty list means all is well. Only verified runs
-count (a void run is not verified), each on the boards of its origin:
+count (a void run is not verified), each on the boards the registry says it
+counts on (``domain.boards``), ranked by the board's order:
 
-- An open run (submitted whole) on its variant's board and its deal's seed
-  board, each the player's best run there: the higher score, at equal
-  scores the earlier submission; and on a daily board, which holds the
-  player's first-submitted verified run on that day's seed, whatever its score.
-- A dealt run (played card by card) on its variant's dealt board (best, as
-  above), on its date's sealed board if it is the sealed daily (first, as
-  above), and in its variant's ladder: the player's last ``LADDER_GAMES``
-  games by submission time (then run id), their count, and for players with
-  that many the ladder key of their sum. The count is of every game, the
+- best: each player's best run there, the higher score, at equal scores
+  the earlier submission (the open, seed and dealt boards);
+- first: each player's first-submitted run, whatever its score (the daily
+  and sealed boards);
+- latest (the ladder): the player's last ``LADDER_GAMES`` games by
+  submission time (then run id), their count, and for players with that
+  many the ladder key of their sum. The count is of every game, the
   archived ones too: a game out of the window holds no place, so it may
   leave Redis, and it still counts.
 
@@ -25,10 +24,12 @@ next retention pass finishes; it is reported all the same.
 
 from collections import defaultdict
 
+from domain.boards import BOARDS, LADDER, BoardId, Order, boards_of
+from domain.run import DEALT, Run
+
 from . import keys, scripts
-from .boards import Board, daily_board, dealt_board, sealed_board, seed_board, variant_board
+from .boards import Board, ranking
 from .database import Database
-from .origins import DEALT
 from .packing import LADDER_GAMES, pack, pack_ladder
 from .run_index import stored_run_ids
 from .runs import load_runs, now_ms
@@ -37,6 +38,8 @@ SCAN_BATCH = 1000
 
 # Board → player → (packed rank key, run id) of the place the runs give.
 Places = dict[Board, dict[str, tuple[int, str]]]
+# (board ranking the latest, player) → the player's verified runs on it, oldest first.
+Ladders = dict[tuple[BoardId, str], list[dict]]
 
 
 def _scan(db: Database, pattern: str) -> list[str]:
@@ -60,45 +63,45 @@ def _in_order(runs: list[dict]) -> list[dict]:
 
 
 def expected_boards(runs: list[dict]) -> Places:
-    """Every board's places, recomputed from the runs."""
+    """Every best and first board's places, recomputed from the runs."""
     boards: Places = defaultdict(dict)
-
-    def best(board: Board, player: str, packed: int, run_id: str) -> None:
-        if player not in boards[board] or packed > boards[board][player][0]:
-            boards[board][player] = (packed, run_id)
-
     for run in _in_order(runs):
-        player, variant = run["player"], run["variant"]
-        packed = pack(int(run["score"]), int(run["submitted_ms"]))
-        if run.get("origin") == DEALT:
-            best(dealt_board(variant), player, packed, run["id"])
-            if run.get("challenge") == "daily" and run.get("date"):
-                boards[sealed_board(run["date"])].setdefault(player, (packed, run["id"]))
-        else:
-            best(variant_board(variant), player, packed, run["id"])
-            best(seed_board(variant, run["seed"]), player, packed, run["id"])
-            if run.get("daily"):
-                boards[daily_board(run["daily"])].setdefault(player, (packed, run["id"]))
+        mine = Run.from_stored(run["id"], run)
+        packed = pack(int(run["score"]), mine.submitted_ms)
+        for board in boards_of(mine):
+            order = board.board.order
+            if order is Order.LATEST:
+                continue  # ``expected_ladders``
+            places = boards[ranking(board)]
+            if order is Order.FIRST:
+                places.setdefault(mine.player, (packed, mine.id))
+            elif mine.player not in places or packed > places[mine.player][0]:
+                places[mine.player] = (packed, mine.id)
     return boards
 
 
-def expected_ladders(runs: list[dict]) -> dict[tuple[str, str], list[dict]]:
-    """(variant, player) → the player's verified dealt games of the variant, oldest first."""
-    games: dict[tuple[str, str], list[dict]] = defaultdict(list)
+def expected_ladders(runs: list[dict]) -> Ladders:
+    """(board, player) → the player's verified runs on each board ranking the latest (the ladder), oldest first."""
+    games: Ladders = defaultdict(list)
     for run in _in_order(runs):
-        if run.get("origin") == DEALT:
-            games[run["variant"], run["player"]].append(run)
+        mine = Run.from_stored(run["id"], run)
+        for board in boards_of(mine):
+            if board.board.order is Order.LATEST:
+                games[board, mine.player].append(run)
     return games
 
 
-def _stored_board(places_key: str) -> Board:
-    """The board whose places live under ``places_key`` (as a SCAN finds it)."""
-    for make, prefix in ((variant_board, keys.board("")), (daily_board, keys.daily_board("")),
-                         (dealt_board, keys.dealt_board("")), (sealed_board, keys.sealed_board(""))):
-        if places_key.startswith(prefix):
-            return make(places_key.removeprefix(prefix))
-    variant, seed = places_key.removeprefix(keys.seed_board("", "")[:-1]).split(":", 1)
-    return seed_board(variant, seed)
+def stored_boards(db: Database) -> set[Board]:
+    """Every best and first board Redis holds places of (as a SCAN finds them)."""
+    found = set()
+    for board in BOARDS:
+        if board.order is Order.LATEST:
+            continue
+        prefix = keys.board_places(board.kind, ("",))  # the parts follow it, ':' between
+        for places_key in _scan(db, keys.board_places(board.kind, ("*",) * len(board.key))):
+            parts = tuple(places_key.removeprefix(prefix).split(":", len(board.key) - 1))
+            found.add(ranking(BoardId(board, parts)))
+    return found
 
 
 def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, str]],
@@ -130,13 +133,16 @@ def _archived_ids(db: Database) -> set[str]:
     return archived
 
 
-def archived_ladder_games(db: Database, runs: list[dict], archived: set[str]) -> dict[tuple[str, str], int]:
-    """(variant, player) → their verified dealt games found in the archive and not in Redis (``runs``):
-    a run in both, a move interrupted, counts once, as Redis's."""
-    games = defaultdict(int, db.archive.verified_counts(DEALT))
-    for copy in db.archive.load(sorted(archived & {run["id"] for run in runs})).values():
-        if copy.fields["status"] == "verified" and copy.fields.get("origin") == DEALT:
-            games[copy.fields["variant"], copy.fields["player"]] -= 1
+def archived_ladder_games(db: Database, runs: list[dict], archived: set[str]) -> dict[tuple[BoardId, str], int]:
+    """(ladder, player) → their verified dealt games found in the archive and not in Redis (``runs``):
+    a run in both, a move interrupted, counts once, as Redis's. The archive counts runs by origin,
+    and the ladder counts every dealt game."""
+    games = defaultdict(int, {(BoardId(LADDER, (variant,)), player): count
+                              for (variant, player), count in db.archive.verified_counts(DEALT).items()})
+    for run_id, copy in db.archive.load(sorted(archived & {run["id"] for run in runs})).items():
+        mine = Run.from_stored(run_id, copy.fields)
+        if mine.status == "verified" and LADDER.counts(mine):
+            games[BoardId(LADDER, LADDER.parts(mine)), mine.player] -= 1
     return games
 
 
@@ -162,43 +168,52 @@ def _archived_holders(db: Database, boards: set[Board], hot: set[str]) -> list[s
     return problems
 
 
-def _variant_and_player(name: str) -> tuple[str, str]:
-    variant, player = name.split(":", 1)
-    return variant, player
+def _stored_latest(db: Database) -> tuple[set[BoardId], set[tuple[BoardId, str]]]:
+    """The boards ranking the latest that Redis holds places or counts of, and the (board, player)
+    of every window it holds (as a SCAN finds them)."""
+    boards, windows = set(), set()
+    for board in BOARDS:
+        if board.order is not Order.LATEST:
+            continue
+        parts = len(board.key)
+        for key_of in (keys.board_places, keys.board_games):
+            prefix = key_of(board.kind, ("",))  # the parts follow it, ':' between
+            boards |= {BoardId(board, tuple(key.removeprefix(prefix).split(":", parts - 1)))
+                       for key in _scan(db, key_of(board.kind, ("*",) * parts))}
+        prefix = keys.board_window(board.kind, ("",), "")[:-1]  # the parts, then the player
+        for key in _scan(db, keys.board_window(board.kind, ("*",) * parts, "*")):
+            *named, player = key.removeprefix(prefix).split(":", parts)
+            windows.add((BoardId(board, tuple(named)), player))
+    return boards, windows
 
 
-def _ladder_problems(db: Database, ladders: dict[tuple[str, str], list[dict]],
-                     archived_games: dict[tuple[str, str], int]) -> list[str]:
-    """Each ladder window, games count and ladder place against the player's verified dealt games
-    (``ladders`` in Redis, ``archived_games`` counted in the archive)."""
+def _ladder_problems(db: Database, ladders: Ladders, archived_games: dict[tuple[BoardId, str], int]) -> list[str]:
+    """Each window, count and place of every board ranking the latest (the ladder) against the
+    player's verified runs on it (``ladders`` in Redis, ``archived_games`` counted in the archive)."""
     problems = []
-    windows = {_variant_and_player(key.removeprefix(keys.ladder_window("", "")[:-1]))
-               for key in _scan(db, keys.ladder_window("*", "*"))}
-    variants = {variant for variant, _ in [*ladders, *windows, *archived_games]}
-    variants |= {key.removeprefix(keys.ladder("")) for key in _scan(db, keys.ladder("*"))}
-    variants |= {key.removeprefix(keys.ladder_games("")) for key in _scan(db, keys.ladder_games("*"))}
-    for variant in sorted(variants):
-        ranked = {player: int(float(packed))
-                  for player, packed in db.redis.zrange(keys.ladder(variant), 0, -1, withscores=True)}
-        counts = db.redis.hgetall(keys.ladder_games(variant))
-        players = {player for v, player in [*ladders, *windows, *archived_games] if v == variant}
-        players |= set(ranked) | set(counts)
+    stored, windows = _stored_latest(db)
+    seen = [*ladders, *windows, *archived_games]
+    for board in sorted({board for board, _ in seen} | stored, key=lambda board: (board.board.kind, board.parts)):
+        kind, parts = board.board.kind, board.parts
+        places_key, games_key = keys.board_places(kind, parts), keys.board_games(kind, parts)
+        ranked = {player: int(float(packed)) for player, packed in db.redis.zrange(places_key, 0, -1, withscores=True)}
+        counts = db.redis.hgetall(games_key)
+        players = {player for on, player in seen if on == board} | set(ranked) | set(counts)
         for player in sorted(players):
-            games = ladders.get((variant, player), [])
+            games = ladders.get((board, player), [])
             latest = games[-LADDER_GAMES:]
-            window = db.redis.zrange(keys.ladder_window(variant, player), 0, -1)
+            window_key = keys.board_window(kind, parts, player)
+            window = db.redis.zrange(window_key, 0, -1)
             want_window = [f"{run['id']}:{run['score']}" for run in latest]
             if window != want_window:
-                problems.append(f"{keys.ladder_window(variant, player)} holds {window}, the runs give {want_window}")
-            played = len(games) + archived_games.get((variant, player), 0)
+                problems.append(f"{window_key} holds {window}, the runs give {want_window}")
+            played = len(games) + archived_games.get((board, player), 0)
             if int(counts.get(player, 0)) != played:
-                problems.append(f"{keys.ladder_games(variant)}: {player} counts {counts.get(player, 0)} games, "
-                                f"the runs give {played}")
+                problems.append(f"{games_key}: {player} counts {counts.get(player, 0)} games, the runs give {played}")
             want = (pack_ladder(sum(int(run["score"]) for run in latest), int(latest[-1]["submitted_ms"]))
                     if len(latest) == LADDER_GAMES else None)
             if ranked.get(player) != want:
-                problems.append(f"{keys.ladder(variant)}: {player} holds ladder key {ranked.get(player)}, "
-                                f"the runs give {want}")
+                problems.append(f"{places_key}: {player} holds ladder key {ranked.get(player)}, the runs give {want}")
     return problems
 
 
@@ -207,10 +222,7 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
     runs = stored_runs(db)
     runs_by_id = {run["id"]: run for run in runs}
     expected = expected_boards(runs)
-    stored = {_stored_board(places_key)
-              for maker in (keys.board, keys.daily_board, keys.dealt_board, keys.sealed_board)
-              for places_key in _scan(db, maker("*"))}
-    stored |= {_stored_board(places_key) for places_key in _scan(db, keys.seed_board("*", "*"))}
+    stored = stored_boards(db)
     archived = _archived_ids(db)
     problems = _placement_problems(db, runs, archived) + _archived_holders(db, set(expected) | stored, set(runs_by_id))
     for board in sorted(set(expected) | stored, key=lambda board: board.places):

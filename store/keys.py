@@ -58,69 +58,97 @@ def idempotency(name: str, key: str) -> str:
     return f"{PREFIX}:idempotency:{name}:{key}"
 
 
+# The places' and run-id hash's names of the kinds of board (``domain.boards``) not named
+# ``<kind>-board`` and ``<kind>-runs``.
+_PLACES = {"open": "board", "ladder": "ladder"}
+_HOLDERS = {"open": "board-runs"}
+
+
+def board_places(kind: str, parts: tuple[str, ...]) -> str:
+    """Sorted set: player → packed rank key of their place on one board of ``kind``, the board
+    its key ``parts`` name (``domain.boards.Board.parts``: a variant, a day, a deal)."""
+    return f"{PREFIX}:{_PLACES.get(kind, f'{kind}-board')}:{':'.join(parts)}"
+
+
+def board_holders(kind: str, parts: tuple[str, ...]) -> str:
+    """Hash: player → the run id that holds their place on that board (a kind that names its runs)."""
+    return f"{PREFIX}:{_HOLDERS.get(kind, f'{kind}-runs')}:{':'.join(parts)}"
+
+
+def board_window(kind: str, parts: tuple[str, ...], player: str) -> str:
+    """Sorted set: ``<run id>:<score>`` of the player's latest verified runs on a board ranking the
+    latest (the ladder), by submission time (ms)."""
+    return f"{PREFIX}:{kind}-window:{':'.join(parts)}:{player}"
+
+
+def board_games(kind: str, parts: tuple[str, ...]) -> str:
+    """Hash: player → how many verified runs they have on a board ranking the latest (the ladder)."""
+    return f"{PREFIX}:{kind}-games:{':'.join(parts)}"
+
+
 def board(variant: str) -> str:
     """Sorted set: player → packed (score, submission time) of their best verified run."""
-    return f"{PREFIX}:board:{variant}"
+    return board_places("open", (variant,))
 
 
 def board_runs(variant: str) -> str:
     """Hash: player → the run id that holds their place on the variant's board."""
-    return f"{PREFIX}:board-runs:{variant}"
+    return board_holders("open", (variant,))
 
 
 def daily_board(date: str) -> str:
     """Sorted set: player → packed score of their first verified run on the day's seed."""
-    return f"{PREFIX}:daily-board:{date}"
+    return board_places("daily", (date,))
 
 
 def daily_runs(date: str) -> str:
     """Hash: player → the run id that holds their place on the day's board."""
-    return f"{PREFIX}:daily-runs:{date}"
+    return board_holders("daily", (date,))
 
 
 def dealt_board(variant: str) -> str:
     """Sorted set: player → packed rank key of their best verified dealt game of a variant."""
-    return f"{PREFIX}:dealt-board:{variant}"
+    return board_places("dealt", (variant,))
 
 
 def dealt_runs(variant: str) -> str:
     """Hash: player → the run id that holds their place on the variant's dealt board."""
-    return f"{PREFIX}:dealt-runs:{variant}"
+    return board_holders("dealt", (variant,))
 
 
 def sealed_board(date: str) -> str:
     """Sorted set: player → packed rank key of their first verified game on the day's sealed seed."""
-    return f"{PREFIX}:sealed-board:{date}"
+    return board_places("sealed", (date,))
 
 
 def sealed_runs(date: str) -> str:
     """Hash: player → the run id that holds their place on the day's sealed board."""
-    return f"{PREFIX}:sealed-runs:{date}"
+    return board_holders("sealed", (date,))
 
 
 def seed_board(variant: str, seed: str) -> str:
     """Sorted set: player → packed rank key of their best verified open run on one (variant, seed).
 
     No run-id hash beside it (one key per deal played, so each byte counts):
-    the run behind a place is found from the player's run list at the
-    place's submission time (``lua/_board_entries.lua``).
+    the run behind a place is found from the player's runs at the place's
+    submission time (``store.boards``).
     """
-    return f"{PREFIX}:seed-board:{variant}:{seed}"
+    return board_places("seed", (variant, seed))
 
 
 def ladder(variant: str) -> str:
     """Sorted set: player → packed ladder key (sum of their last games, then when they finished the last)."""
-    return f"{PREFIX}:ladder:{variant}"
+    return board_places("ladder", (variant,))
 
 
 def ladder_window(variant: str, player: str) -> str:
     """Sorted set: ``<run id>:<score>`` of the player's latest verified dealt games, by submission time (ms)."""
-    return f"{PREFIX}:ladder-window:{variant}:{player}"
+    return board_window("ladder", (variant,), player)
 
 
 def ladder_games(variant: str) -> str:
     """Hash: player → how many verified dealt games of the variant they have."""
-    return f"{PREFIX}:ladder-games:{variant}"
+    return board_games("ladder", (variant,))
 
 
 def daily_secret() -> str:

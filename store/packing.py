@@ -14,6 +14,8 @@ import datetime
 import functools
 import time
 
+from domain.boards import LADDER_GAMES as LADDER_GAMES  # the ladder key packs a sum of this many scores
+
 SCORE_OFFSET = 256  # scores from -256 to 255
 TIME_BITS = 43  # milliseconds since 1970, good until the year 2248
 TIME_SPAN = 2**TIME_BITS
@@ -34,7 +36,6 @@ def packed_score(packed: float | int) -> int:
     return int(packed) // TIME_SPAN - SCORE_OFFSET
 
 
-LADDER_GAMES = 20  # a player's ladder mean is over their last this many finished dealt games
 LADDER_OFFSET = 8192  # sums of 20 scores from -8192 to 8191 (20 × -221 to 20 × 30 fit)
 LADDER_TIME_BITS = 35  # seconds since 1970, good until the year 3058
 LADDER_SPAN = 2**LADDER_TIME_BITS

@@ -5,21 +5,29 @@ of each script (documented at its top) is spelt here alone, next to the
 key names it uses. ``client`` is a Redis client, or a pipeline to queue the
 call in (its reply then comes from ``execute``).
 
+The boards a run counts on come from the registry (``domain.boards``), as
+keys and orders (``store.placements``): the scripts rank, they do not
+decide which boards a run is on.
+
 Voiding, restoring or re-verifying a run can move a player's place either
 way, so those scripts look at every run of the player: the wrapper passes
-the run keys (declared, as Redis Cluster wants) and the script refuses,
-changing nothing, if the player submitted another run since they were read;
-the wrapper then reads them again (``_with_player_runs``).
+the run keys (declared, as Redis Cluster wants) and, per board, which of
+them count on it; the script refuses, changing nothing, if the player
+submitted another run since they were read; the wrapper then reads them
+again (``_with_player_runs``).
 """
 
 from typing import Any
 
 from redis.client import Pipeline
 
+from domain.boards import SEED_BOARD, boards_of
+from domain.run import Run
+
 from . import keys
 from .database import Database
 from .lua import LuaScript
-from .origins import DEALT
+from .placements import Placement, load_board_runs, placement, placements, script_args
 
 _ACCEPT_RUN = LuaScript("accept_run")
 _DROP_UNCLAIMED_JOB = LuaScript("drop_unclaimed_job")
@@ -80,10 +88,11 @@ def record_verdict(client: Any, *, run: dict, worker: str, at_ms: int, metric: s
                    latency: float, fields: dict) -> Any:
     """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
     run is offered its places on every board it counts on. 1 if written, 0 if it had a verdict."""
+    board_keys, boards = script_args(placements(Run.from_stored(run["id"], run)))
     return _RECORD_VERDICT.run(
         client,
-        [keys.run(run["id"]), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys(run)],
-        [run["id"], worker, at_ms, metric, latency_bucket, latency, *flatten(fields)],
+        [keys.run(run["id"]), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys],
+        [run["id"], worker, at_ms, metric, latency_bucket, latency, *boards, *flatten(fields)],
     )
 
 
@@ -125,24 +134,23 @@ def requeue_run(client: Any, *, run_id: str, at_ms: int, moderator: str) -> bool
                                  [run_id, at_ms, moderator]))
 
 
-def _deal(deal: tuple[str, str] | None) -> list[str]:
-    """A seed board's ``(variant, seed)`` and where its run ids are found: ARGV's tail (see ``_board_entries``)."""
-    return [] if deal is None else [*deal, keys.player_runs(""), keys.run("")]
+def _player_runs_prefix(runs: str | None) -> list[str]:
+    """For a board without a run-id hash, where its places' runs are looked for: ARGV's tail (``_board_entries``)."""
+    return [keys.player_runs("")] if runs is None else []
 
 
-def board_page(client: Any, *, places: str, runs: str | None, deal: tuple[str, str] | None, first: int,
-               last: int) -> list:
+def board_page(client: Any, *, places: str, runs: str | None, first: int, last: int) -> list:
     """The board's total, then (player, score, submission ms, run id) per place from index ``first`` to ``last``.
 
-    A seed board has no ``runs`` hash; ``deal`` names its ``(variant, seed)`` instead.
+    A board without a ``runs`` hash gives, for run id, the ids of the player's runs submitted at the place's time.
     """
-    return _BOARD_PAGE.run(client, [places, *([runs] if runs else [])], [first, last, *_deal(deal)])
+    return _BOARD_PAGE.run(client, [places, *([runs] if runs else [])], [first, last, *_player_runs_prefix(runs)])
 
 
-def board_position(client: Any, *, places: str, runs: str | None, deal: tuple[str, str] | None, player: str,
-                   around: int) -> list:
+def board_position(client: Any, *, places: str, runs: str | None, player: str, around: int) -> list:
     """The player's index and the window's first index, then its places as ``board_page``; [] if unranked."""
-    return _BOARD_POSITION.run(client, [places, *([runs] if runs else [])], [player, around, *_deal(deal)])
+    return _BOARD_POSITION.run(client, [places, *([runs] if runs else [])],
+                               [player, around, *_player_runs_prefix(runs)])
 
 
 def ladder_page(client: Any, *, variant: str, first: int, last: int) -> list:
@@ -174,37 +182,30 @@ def file_dispute(client: Any, *, run_id: str, dispute_id: str, player: str, reas
     ))
 
 
-NO_DAY = "none"  # names the day board of a run on no day's seed: never written
+def _player_runs(db: Database, player: str) -> tuple[list[str], list[Run | None]]:
+    """The player's run ids in submission order, and each run as the boards see it (None: not stored)."""
+    run_ids = [str(run_id) for run_id in db.redis.zrange(keys.player_runs(player), 0, -1)]
+    return run_ids, load_board_runs(db, run_ids)
 
 
-def board_keys(run: dict) -> list[str]:
-    """The eight keys of the boards a run can count on, in the order the scripts take them
-    (``lua/_placement.lua``): best (variant or dealt board: places, runs), first (daily or
-    sealed board: places, runs), seed board, ladder, ladder window, ladder games.
-
-    The scripts decide from the run's own fields which of them it counts on
-    (an open run: variant, daily, seed; a dealt run: dealt, sealed, ladder)
-    and leave the others alone.
-    """
-    variant = run["variant"]
-    if run.get("origin") == DEALT:
-        day = (run.get("date") if run.get("challenge") == "daily" else None) or NO_DAY
-        best_and_first = [keys.dealt_board(variant), keys.dealt_runs(variant),
-                          keys.sealed_board(day), keys.sealed_runs(day)]
-        seed = ""  # on no seed board: its key names no seed (a sealed daily's may still be secret)
-    else:
-        day = run.get("daily") or NO_DAY
-        best_and_first = [keys.board(variant), keys.board_runs(variant), keys.daily_board(day), keys.daily_runs(day)]
-        seed = run["seed"]
-    return [*best_and_first, keys.seed_board(variant, seed), keys.ladder(variant),
-            keys.ladder_window(variant, run["player"]), keys.ladder_games(variant)]
+def _on_board(board: Placement, runs: list[Run | None]) -> str:
+    """The positions among ``runs`` of those that count on ``board``, as ``_places.lua`` reads them."""
+    return " ".join(str(position) for position, run in enumerate(runs)
+                    if run is not None and board.board in boards_of(run))
 
 
-def _with_player_runs(db: Database, script: LuaScript, fixed_keys: list[str], args: list, player: str) -> Any:
-    """Run a places script with ``fixed_keys``, the player's run list and every run key of the player."""
+def _with_player_runs(db: Database, script: LuaScript, run: dict, fixed_keys: list[str], fixed_args: list,
+                      args: list) -> Any:
+    """Run a places script for ``run``: ``fixed_keys``, its boards' keys, the player's run list and every
+    run key of the player; ``fixed_args``, its boards, the runs on each, then ``args``."""
+    mine = Run.from_stored(run["id"], run)
+    boards = placements(mine)
+    board_keys, board_args = script_args(boards)
     while True:
-        run_keys = [keys.run(str(run_id)) for run_id in db.redis.zrange(keys.player_runs(player), 0, -1)]
-        answer = script.run(db.redis, [*fixed_keys, keys.player_runs(player), *run_keys], args)
+        run_ids, runs = _player_runs(db, mine.player)
+        answer = script.run(
+            db.redis, [*fixed_keys, *board_keys, keys.player_runs(mine.player), *map(keys.run, run_ids)],
+            [*fixed_args, *board_args, *(_on_board(board, runs) for board in boards), *args])
         if answer != STALE:
             return answer
 
@@ -213,25 +214,23 @@ def resolve_dispute(db: Database, *, dispute_id: str, run: dict, moderator: str,
                     at_ms: int, open_status: str, resolved_status: str) -> str:
     """Resolve an open dispute (a void moves the player's places): 'ok', 'resolved' or 'pending'."""
     return _with_player_runs(
-        db, _RESOLVE_DISPUTE,
-        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run["id"]),
-         *board_keys(run)],
-        [moderator, decision, note, at_ms, open_status, resolved_status], run["player"],
+        db, _RESOLVE_DISPUTE, run,
+        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run["id"])],
+        [moderator, decision, note, at_ms, open_status, resolved_status], [],
     )
 
 
 def restore_run(db: Database, *, run: dict, moderator: str, at_ms: int) -> str:
     """Undo a void and recompute the player's places: 'ok' or 'not_void'."""
-    return _with_player_runs(db, _RESTORE_RUN, [keys.run(run["id"]), *board_keys(run)],
-                             [moderator, at_ms], run["player"])
+    return _with_player_runs(db, _RESTORE_RUN, run, [keys.run(run["id"])],
+                             [moderator, at_ms], [])
 
 
 def reverify_run(db: Database, *, run: dict, actor_kind: str, actor: str, at_ms: int, log_unchanged: bool,
                  fields: dict) -> str:
     """Write verdict ``fields`` over the stored ones and recompute the places: 'changed', 'unchanged' or 'pending'."""
-    return _with_player_runs(db, _REVERIFY_RUN, [keys.run(run["id"]), *board_keys(run)],
-                             [actor_kind, actor, at_ms, "1" if log_unchanged else "", *flatten(fields)],
-                             run["player"])
+    return _with_player_runs(db, _REVERIFY_RUN, run, [keys.run(run["id"])],
+                             [actor_kind, actor, at_ms, "1" if log_unchanged else ""], flatten(fields))
 
 
 def forget_run(client: Any, *, run: dict, submission_key: str | None, place_checks: list[tuple[str, str]]) -> Any:
@@ -260,18 +259,15 @@ def reinstate_run(client: Any, *, run_id: str, player: str, submitted_ms: str, f
 
 
 def place_seed_boards(db: Database, *, player: str) -> int:
-    """Recompute the player's place on the seed board of each of their open runs (runs
-    verified before seed boards existed); the number of seed boards they are on."""
+    """Recompute the player's place on the seed board of each of their runs that counts on one
+    (runs verified before seed boards existed); the number of seed boards they are on."""
     while True:
-        run_ids = [str(run_id) for run_id in db.redis.zrange(keys.player_runs(player), 0, -1)]
-        with db.redis.pipeline(transaction=False) as pipe:
-            for run_id in run_ids:
-                pipe.hmget(keys.run(run_id), "variant", "seed", "origin")
-            deals = pipe.execute()
-        seed_boards = [keys.seed_board(variant or "", "" if origin == DEALT else seed or "")
-                       for variant, seed, origin in deals]
-        answer = _PLACE_SEED_BOARDS.run(db.redis, [keys.player_runs(player), *map(keys.run, run_ids), *seed_boards],
-                                        [player])
+        run_ids, runs = _player_runs(db, player)
+        on_seeds = [(run, placement(board, player)) for run in runs if run is not None
+                    for board in boards_of(run) if board.board is SEED_BOARD]
+        answer = _PLACE_SEED_BOARDS.run(
+            db.redis, [keys.player_runs(player), *(keys.run(run.id) for run, _ in on_seeds),
+                       *(board.keys[0] for _, board in on_seeds)], [player, len(run_ids)])
         if answer != STALE:
             return int(answer)
 

@@ -2,22 +2,16 @@
 --#include _around
 -- Shared by the board reads: appends (player, score, submission time in ms,
 -- run id) per place to ``reply``. The run ids come from the board's hash,
--- one HMGET, or for a seed board (``deal``; it has no such hash) from each
--- player's run list: their run submitted at the place's time on that
--- variant and seed, open, verified, with that score. A batch's runs share
--- their submission time, so there may be several to look at.
-local function seed_run_id(player, score, ms, deal)
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', deal.player_runs .. player, ms, ms)) do
-    local r = redis.call('HMGET', deal.run .. id, 'variant', 'seed', 'status', 'score', 'origin')
-    if r[1] == deal.variant and r[2] == deal.seed and r[3] == 'verified' and tonumber(r[4]) == score
-        and not r[5] then
-      return id
-    end
-  end
-  return ''
+-- one HMGET. A board that keeps no such hash (a seed board) gives instead
+-- the ids of the player's runs submitted at the place's time, from their
+-- run list (``player_runs`` is its key's prefix), space-separated: a
+-- batch's runs share their submission time, so there may be several, and
+-- the caller knows which of them is on the board (``store.boards``).
+local function submitted_at(player, ms, player_runs)
+  return table.concat(redis.call('ZRANGEBYSCORE', player_runs .. player, ms, ms), ' ')
 end
 
-local function with_runs(reply, places, runs_key, deal)
+local function with_runs(reply, places, runs_key, player_runs)
   if #places == 0 then
     return reply
   end
@@ -33,13 +27,8 @@ local function with_runs(reply, places, runs_key, deal)
     if runs_key then
       reply[#reply + 1] = runs[i] or ''
     else
-      reply[#reply + 1] = seed_run_id(players[i], score, ms, deal)
+      reply[#reply + 1] = submitted_at(players[i], ms, player_runs)
     end
   end
   return reply
-end
-
--- The seed board's deal from ARGV[first..]: variant, seed, the player-runs and run key prefixes.
-local function deal_from(first)
-  return {variant = ARGV[first], seed = ARGV[first + 1], player_runs = ARGV[first + 2], run = ARGV[first + 3]}
 end

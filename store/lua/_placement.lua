@@ -1,42 +1,37 @@
 --#include _rank
--- Board placement, the one Lua home of which boards a run counts on and of
--- the ranking rules.
+-- Board placement: the ranking rules, applied to the boards the caller
+-- names. Which boards a run counts on is decided in Python
+-- (``domain.boards``); a script gets each board's keys and order
+-- (``store.placements``): ARGV[a] says how many boards, then one
+-- ``<order>:<key count>`` each, and the boards' keys follow one another in
+-- KEYS from KEYS[k] (``boards_from``).
 --
--- ``boards_of`` names the boards a verified run counts on, from its fields
--- (``run_fields``): an open run (no ``origin``) on its variant's board, its
--- day's daily board (a run on a daily seed) and its deal's seed board; a
--- dealt run on its variant's dealt board and ladder, and on its date's
--- sealed board if it is the sealed daily. Two runs count on the same board
--- when the names match. The scripts get the keys of every kind of board a
--- run could count on, always in one order (``scripts.board_keys``): best
--- (variant or dealt board: places, runs), first (daily or sealed board:
--- places, runs), seed board, ladder, ladder window, ladder games; those the
--- run does not count on are left alone.
---
--- A best board holds each player's best verified run (higher rank key:
--- higher score, then earlier submission); a first board their
--- earliest-submitted verified run, whatever its score; a seed board is a
--- best board without a run-id hash. The ladder ranks players with at least
--- LADDER_GAMES verified dealt games of the variant by the sum of the latest
--- LADDER_GAMES (by submission time, then run id); their window holds those
--- games as ``<run id>:<score>`` by submission ms, the games hash counts
+-- A ``best`` board holds each player's best verified run (higher rank key:
+-- higher score, then earlier submission); a ``first`` board their
+-- earliest-submitted verified run, whatever its score. Their keys: the
+-- places, then the hash naming each place's run, if the board keeps one. A
+-- ``latest`` board (the ladder) ranks players with at least LADDER_GAMES
+-- verified runs on it by the sum of the latest LADDER_GAMES (by submission
+-- time, then run id); its keys: the places, the player's window, which holds
+-- those runs as ``<run id>:<score>`` by submission ms, and the hash counting
 -- them all. A void run is not verified, so it counts on no board.
 local function run_fields(run_key)
-  local r = redis.call('HMGET', run_key, 'id', 'status', 'player', 'variant', 'seed', 'score', 'submitted_ms',
-    'origin', 'daily', 'challenge', 'date')
-  return {id = string.match(run_key, '[^:]+$'), status = r[2], player = r[3], variant = r[4], seed = r[5], score = tonumber(r[6]),
-          ms = tonumber(r[7]), origin = r[8] or 'open', daily = r[9] or '', challenge = r[10] or '', date = r[11] or ''}
+  local r = redis.call('HMGET', run_key, 'status', 'player', 'score', 'submitted_ms')
+  return {id = string.match(run_key, '[^:]+$'), status = r[1], player = r[2], score = tonumber(r[3]),
+          ms = tonumber(r[4])}
 end
 
-local function boards_of(r)
-  if r.origin == 'dealt' then
-    local day = false
-    if r.challenge == 'daily' and r.date ~= '' then day = 'sealed:' .. r.date end
-    return {best = 'dealt:' .. r.variant, first = day, seed = false, ladder = r.variant}
+-- The boards named from KEYS[key] and ARGV[arg] on, then the first KEYS and ARGV index after them.
+local function boards_from(key, arg)
+  local boards = {}
+  for i = 1, tonumber(ARGV[arg]) do
+    local order, count = string.match(ARGV[arg + i], '^(%a+):(%d+)$')
+    local board_keys = {}
+    for j = 1, tonumber(count) do board_keys[j] = KEYS[key + j - 1] end
+    boards[i] = {order = order, keys = board_keys}
+    key = key + tonumber(count)
   end
-  local day = false
-  if r.daily ~= '' then day = 'daily:' .. r.daily end
-  return {best = 'open:' .. r.variant, first = day, seed = r.variant .. ':' .. r.seed, ladder = false}
+  return boards, key, arg + #boards + 1
 end
 
 local function outranks(packed, held)
@@ -47,8 +42,10 @@ local function earlier(packed, held)
   return held == nil or rank_submitted_ms(packed) < rank_submitted_ms(held)
 end
 
--- The player's place on a board: ``packed`` held by ``run_id``, or no place
--- (nil). ``board_runs`` is nil for a seed board.
+local WINS = {best = outranks, first = earlier}  -- whether a run takes a place from the one held
+
+-- The player's place on a best or first board: ``packed`` held by ``run_id``, or no place
+-- (nil). ``board_runs`` is nil for a board that keeps no run ids.
 local function put(board, board_runs, player, packed, run_id)
   if packed then
     redis.call('ZADD', board, string.format('%.0f', packed), player)
@@ -79,7 +76,7 @@ local function rank_ladder(ladder, window, player)
   redis.call('ZADD', ladder, string.format('%.0f', pack_ladder(total, tonumber(games[#games]))), player)
 end
 
--- A newly verified dealt game: counted, in the window if among the latest, the ladder place recomputed.
+-- A newly verified run on a latest board: counted, in the window if among the latest, the place recomputed.
 local function ladder_add(ladder, window, games, r)
   redis.call('HINCRBY', games, r.player, 1)
   redis.call('ZADD', window, string.format('%.0f', r.ms), r.id .. ':' .. r.score)
@@ -87,7 +84,7 @@ local function ladder_add(ladder, window, games, r)
   rank_ladder(ladder, window, r.player)
 end
 
--- The player's ladder from all their verified dealt games of the variant, ``{ms, run id, score}`` each.
+-- The player's place on a latest board from all their verified runs on it, ``{ms, run id, score}`` each.
 local function ladder_set(ladder, window, games, player, played)
   table.sort(played, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] < b[2]) end)
   redis.call('DEL', window)
@@ -102,12 +99,15 @@ local function ladder_set(ladder, window, games, player, played)
   rank_ladder(ladder, window, player)
 end
 
--- A newly verified run, offered to every board it counts on; KEYS[b] is the first board key.
-local function place_verified(r, b)
-  local boards = boards_of(r)
+-- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``).
+local function place_verified(r, boards)
   local packed = pack_rank(r.score, r.ms)
-  offer(KEYS[b], KEYS[b + 1], r.player, packed, r.id, outranks)
-  if boards.first then offer(KEYS[b + 2], KEYS[b + 3], r.player, packed, r.id, earlier) end
-  if boards.seed then offer(KEYS[b + 4], nil, r.player, packed, r.id, outranks) end
-  if boards.ladder then ladder_add(KEYS[b + 5], KEYS[b + 6], KEYS[b + 7], r) end
+  for _, board in ipairs(boards) do
+    local k = board.keys
+    if board.order == 'latest' then
+      ladder_add(k[1], k[2], k[3], r)
+    else
+      offer(k[1], k[2], r.player, packed, r.id, WINS[board.order])
+    end
+  end
 end

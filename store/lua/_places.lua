@@ -1,36 +1,46 @@
 --#include _placement
 -- Recomputing a player's places on the boards one run counts on from all
 -- their runs, which the caller passes as KEYS[first..] in submission order
--- (``scripts._with_player_runs``). ``complete`` checks the count against
--- the player's run list first: a run submitted since the caller read it
--- makes the script answer 'stale' before changing anything, and the caller
--- retries. Each board gets what ``_placement``'s rules give for the
--- player's verified runs that count on it.
+-- after their run list (``scripts._with_player_runs``). ``complete`` checks
+-- the count against the player's run list first: a run submitted since the
+-- caller read it makes the script answer 'stale' before changing anything,
+-- and the caller retries. Each board gets what ``_placement``'s rules give
+-- for the player's verified runs on it.
+
+-- The boards to recompute from KEYS[key] and ARGV[arg] on (``boards_from``), each with the runs
+-- on it: an ARGV item a board after their orders, the runs' positions among the player's runs
+-- (0 for the first), space-separated. Then the first KEYS and ARGV index after them.
+local function recomputed_boards(key, arg)
+  local boards, next_key, next_arg = boards_from(key, arg)
+  for i, board in ipairs(boards) do board.runs = ARGV[next_arg + i - 1] end
+  return boards, next_key, next_arg + #boards
+end
+
 local function complete(player_runs, first)
   return redis.call('ZCARD', player_runs) == #KEYS - first + 1
 end
 
--- ``run_key``: the run whose boards to recompute; KEYS[b]: the first board key.
-local function place(run_key, b, first)
-  local mine = run_fields(run_key)
-  local boards = boards_of(mine)
-  local best, best_id, early, early_id, top, top_id
-  local played = {}
-  for i = first, #KEYS do
-    local r = run_fields(KEYS[i])
-    if r.status == 'verified' then
-      local theirs = boards_of(r)
-      local packed = pack_rank(r.score, r.ms)
-      if theirs.best == boards.best and outranks(packed, best) then best, best_id = packed, r.id end
-      if boards.first and theirs.first == boards.first and earlier(packed, early) then
-        early, early_id = packed, r.id
+-- ``run_key``: the run whose ``boards`` to recompute; KEYS[first..]: the player's runs.
+local function place(run_key, boards, first)
+  local player = redis.call('HGET', run_key, 'player')
+  for _, board in ipairs(boards) do
+    local held, held_id, played = nil, nil, {}
+    for position in string.gmatch(board.runs, '%d+') do
+      local r = run_fields(KEYS[first + tonumber(position)])
+      if r.status == 'verified' then
+        if board.order == 'latest' then
+          played[#played + 1] = {r.ms, r.id, r.score}
+        else
+          local packed = pack_rank(r.score, r.ms)
+          if WINS[board.order](packed, held) then held, held_id = packed, r.id end
+        end
       end
-      if boards.seed and theirs.seed == boards.seed and outranks(packed, top) then top, top_id = packed, r.id end
-      if boards.ladder and theirs.ladder == boards.ladder then played[#played + 1] = {r.ms, r.id, r.score} end
+    end
+    local k = board.keys
+    if board.order == 'latest' then
+      ladder_set(k[1], k[2], k[3], player, played)
+    else
+      put(k[1], k[2], player, held, held_id)
     end
   end
-  put(KEYS[b], KEYS[b + 1], mine.player, best, best_id)
-  if boards.first then put(KEYS[b + 2], KEYS[b + 3], mine.player, early, early_id) end
-  if boards.seed then put(KEYS[b + 4], nil, mine.player, top, top_id) end
-  if boards.ladder then ladder_set(KEYS[b + 5], KEYS[b + 6], KEYS[b + 7], mine.player, played) end
 end

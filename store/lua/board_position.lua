@@ -6,4 +6,4 @@ local index, first, places = around(KEYS[1], ARGV[1], ARGV[2])
 if not index then
   return {}
 end
-return with_runs({index, first}, places, KEYS[2], deal_from(3))
+return with_runs({index, first}, places, KEYS[2], ARGV[3])

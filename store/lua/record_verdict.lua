@@ -1,23 +1,25 @@
 --#include _audit
 --#include _placement
--- KEYS: run, pending runs, metrics, latency, then the eight board
--- keys (``_placement``).
+-- KEYS: run, pending runs, metrics, latency, then the keys of the boards
+-- the run counts on (``_placement``).
 -- ARGV: run id, the worker's name, the time (ms), the verdict's metrics
--- field, its latency bucket and latency (seconds), then the verdict's fields
--- as alternating name/value pairs.
+-- field, its latency bucket and latency (seconds), the boards (their count,
+-- then their orders: ``_placement``), then the verdict's fields as
+-- alternating name/value pairs.
 -- Empty fields are not stored, nor the job fields a pending run needs, nor
 -- the verdict's time (its audit entry's, ``store.audit.verdict_ms``).
 -- A verdict is written once, with its audit entry and its counts: a run no
 -- longer pending is left alone, so a job that runs twice changes nothing
 -- (either way the run leaves the pending index). A verified run is offered
 -- to every board it counts on (``_placement``).
+local boards, _, first_field = boards_from(5, 7)
 redis.call('ZREM', KEYS[2], ARGV[1])
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   return 0
 end
 local before = snapshot(KEYS[1])
 local fields, dropped = {}, {'job', 'request_id'}  -- what only a pending run needs, and empty fields
-for i = 7, #ARGV, 2 do
+for i = first_field, #ARGV, 2 do
   if ARGV[i + 1] == '' then
     dropped[#dropped + 1] = ARGV[i]
   else
@@ -34,6 +36,6 @@ redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
 redis.call('HINCRBY', KEYS[4], 'count', 1)
 redis.call('HINCRBYFLOAT', KEYS[4], 'sum', ARGV[6])
 if after.status == 'verified' then
-  place_verified(run_fields(KEYS[1]), 5)
+  place_verified(run_fields(KEYS[1]), boards)
 end
 return 1

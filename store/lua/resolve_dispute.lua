@@ -1,10 +1,12 @@
 --#include _audit
 --#include _places
--- KEYS: dispute, open disputes, resolved disputes, run, the eight
--- board keys (``_placement``), player-runs, then every run of the player.
+-- KEYS: dispute, open disputes, resolved disputes, run, the keys of the
+-- boards the run counts on (``_placement``), player-runs, then every run of
+-- the player.
 -- ARGV: moderator, decision (uphold, void), note, time (ms), the open status,
--- the resolved status.
+-- the resolved status, then the boards and the runs on each (``_places``).
 -- 'resolved' if the dispute already is; 'pending' to void a run with no verdict yet.
+local boards, player_runs = recomputed_boards(5, 7)
 if redis.call('HGET', KEYS[1], 'status') ~= ARGV[5] then
   return 'resolved'
 end
@@ -12,7 +14,7 @@ local status = redis.call('HGET', KEYS[4], 'status')
 if ARGV[2] == 'void' and status == 'pending' then
   return 'pending'
 end
-if not complete(KEYS[13], 14) then
+if not complete(KEYS[player_runs], player_runs + 1) then
   return 'stale'
 end
 local before = snapshot(KEYS[4])
@@ -27,7 +29,7 @@ if ARGV[2] == 'void' then
   if status ~= 'void' then
     redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
   end
-  place(KEYS[4], 5, 14)
+  place(KEYS[4], boards, player_runs + 1)
 end
 audit(KEYS[4], event, 'moderator', ARGV[1], ARGV[4], before, snapshot(KEYS[4]),
   {dispute_id = dispute_id, note = ARGV[3]})

@@ -1,0 +1,114 @@
+"""Which boards a run counts on: one declarative entry per kind of board, listed once in ``BOARDS``.
+
+Every place that asks "which boards does this run count on" reads the
+registry: placing a verdict and recomputing a player's places (the store's
+scripts get the keys and orders of ``boards_of``), ``scoundrel check``,
+retention's "does this run hold a place", the pages' boards of a run. So a
+new kind of board is one entry here; ``store`` maps each entry's kind and
+key parts to its Redis keys.
+
+A board ranks each player once, by its ``Order``: their best run, their
+first, or the sum of their latest ``LADDER_GAMES`` (the ladder). Only
+verified runs are placed; ``counts`` says which runs, once verified, count
+on a kind of board, and ``key`` which of the run's fields tell its boards
+apart (two runs are on the same board when those fields match).
+"""
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from scoundrel import CLASSIC
+
+from .run import Run
+
+LADDER_GAMES = 20  # a player's ladder mean is over their last this many finished dealt games
+
+
+class Order(enum.Enum):
+    """How a board ranks a player's runs (the store's scripts apply it, ``lua/_placement.lua``)."""
+
+    BEST = "best"  # the player's best run: the higher score, at equal scores the earlier submission
+    FIRST = "first"  # the player's earliest-submitted run, whatever its score
+    LATEST = "latest"  # the sum of the player's latest LADDER_GAMES runs, once they have that many
+
+
+@dataclass(frozen=True)
+class Board:
+    """One kind of board.
+
+    ``kind`` names it (and its keys, ``store.keys.board_places``); ``key``
+    lists the run's fields whose values name one board of the kind (its
+    parts); ``page`` and ``api`` give its page's and its JSON's paths from
+    those parts. ``names_runs`` is False for a kind with a board per deal,
+    which keeps its places alone (memory: the store finds the run behind a
+    place from the player's runs). ``keeps_hot``: a run holding a place on
+    it stays in Redis (``store.boards.holds_place``).
+    """
+
+    kind: str
+    counts: Callable[[Run], bool]
+    key: tuple[str, ...]
+    order: Order
+    page: Callable[..., str]
+    api: Callable[..., str]
+    names_runs: bool = True
+    keeps_hot: bool = True
+
+    def parts(self, run: Run) -> tuple[str, ...]:
+        """The parts of the key of the board of this kind that ``run`` counts on."""
+        return tuple([getattr(run, field) for field in self.key])
+
+    @property
+    def per_variant(self) -> bool:
+        """One board per variant (not per day or deal): every player page lists them all."""
+        return self.key == ("variant",)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardId:
+    """One board: a kind of board and the parts of its key (``Board.parts``)."""
+
+    board: Board
+    parts: tuple[str, ...]
+
+    @property
+    def page(self) -> str:
+        return self.board.page(*self.parts)
+
+    @property
+    def api(self) -> str:
+        return self.board.api(*self.parts)
+
+
+def _seed_page(variant: str, seed: str) -> str:
+    return f"/boards/seed/{seed}" + ("" if variant == CLASSIC else f"?variant={variant}")
+
+
+OPEN_BOARD = Board(
+    "open", lambda run: not run.dealt, ("variant",), Order.BEST,
+    page=lambda variant: f"/boards/{variant}", api=lambda variant: f"/v1/leaderboards/{variant}")
+DAILY_BOARD = Board(
+    "daily", lambda run: not run.dealt and run.daily is not None, ("daily",), Order.FIRST,
+    page=lambda day: f"/boards/daily-{day}", api=lambda day: f"/v1/daily/{day}/leaderboard")
+SEED_BOARD = Board(
+    "seed", lambda run: not run.dealt and run.seed is not None, ("variant", "seed"), Order.BEST,
+    page=_seed_page, api=lambda variant, seed: f"/v1/seeds/{seed}/leaderboard?variant={variant}", names_runs=False)
+DEALT_BOARD = Board(
+    "dealt", lambda run: run.dealt, ("variant",), Order.BEST,
+    page=lambda variant: f"/boards/dealt-{variant}", api=lambda variant: f"/v1/leaderboards/dealt/{variant}")
+LADDER = Board(
+    "ladder", lambda run: run.dealt, ("variant",), Order.LATEST,
+    page=lambda variant: f"/boards/dealt-{variant}-ladder",
+    api=lambda variant: f"/v1/leaderboards/dealt/{variant}/ladder")
+SEALED_BOARD = Board(
+    "sealed", lambda run: run.sealed_daily, ("date",), Order.FIRST,
+    page=lambda day: f"/boards/sealed-{day}", api=lambda day: f"/v1/daily/{day}/sealed/leaderboard")
+
+# Every kind of board, in the order a run's boards are listed.
+BOARDS: list[Board] = [OPEN_BOARD, DAILY_BOARD, SEED_BOARD, DEALT_BOARD, LADDER, SEALED_BOARD]
+
+
+def boards_of(run: Run) -> list[BoardId]:
+    """The boards ``run`` counts on once verified, one per kind that counts it."""
+    return [BoardId(board, board.parts(run)) for board in BOARDS if board.counts(run)]

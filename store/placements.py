@@ -1,0 +1,61 @@
+"""A run's boards as the store's scripts take them: each board's keys and ranking order.
+
+Which boards a run counts on is the registry's to say (``domain.boards``);
+this maps each of them to its Redis keys (``store.keys``) for one player, in
+the shape every placing script reads (``lua/_placement.lua``): the keys in
+KEYS, and per board an ARGV item ``<order>:<how many keys>``. The scripts
+apply the order and never decide which boards a run is on.
+"""
+
+from dataclasses import dataclass
+
+from domain.boards import BoardId, Order, boards_of
+from domain.run import STORED_FIELDS, Run
+
+from . import keys
+from .database import Database
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One board of one player: a best or first board's places (and, if it names its runs,
+    their hash), or a latest board's places, the player's window and the game counts."""
+
+    board: BoardId
+    keys: tuple[str, ...]
+
+    @property
+    def spec(self) -> str:
+        """The board's ARGV item: its order and how many of KEYS are its own."""
+        return f"{self.board.board.order.value}:{len(self.keys)}"
+
+
+def placement(board: BoardId, player: str) -> Placement:
+    """The keys of ``player``'s place on ``board``."""
+    kind, parts = board.board.kind, board.parts
+    if board.board.order is Order.LATEST:
+        return Placement(board, (keys.board_places(kind, parts), keys.board_window(kind, parts, player),
+                                 keys.board_games(kind, parts)))
+    holders = (keys.board_holders(kind, parts),) if board.board.names_runs else ()
+    return Placement(board, (keys.board_places(kind, parts), *holders))
+
+
+def placements(run: Run) -> list[Placement]:
+    """Every board ``run`` counts on once verified, as the scripts take them."""
+    return [placement(board, run.player) for board in boards_of(run)]
+
+
+def script_args(boards: list[Placement]) -> tuple[list[str], list[str]]:
+    """The boards' KEYS, and their ARGV: how many boards, then each one's ``spec``."""
+    return [key for board in boards for key in board.keys], [str(len(boards)), *(board.spec for board in boards)]
+
+
+def load_board_runs(db: Database, run_ids: list[str]) -> list[Run | None]:
+    """Each run in Redis as the boards see it (None for one not there: an archived run holds
+    no place), reading only the fields the boards need, in one round trip."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        for run_id in run_ids:
+            pipe.hmget(keys.run(run_id), *STORED_FIELDS)
+        stored = pipe.execute()
+    return [Run.from_stored(run_id, dict(zip(STORED_FIELDS, values, strict=True))) if any(values) else None
+            for run_id, values in zip(run_ids, stored, strict=True)]

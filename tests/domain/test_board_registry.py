@@ -1,0 +1,95 @@
+"""The board registry reads like the README's Boards section: which runs count on which board.
+
+"A run counts on the boards of its origin only: an open run (submitted
+whole) on its variant's board, its deal's seed board and, on a daily seed,
+the daily board; a dealt run on the dealt board, the ladder and, for the
+sealed daily, that day's sealed board." (README, Boards). Each test below
+is one clause of that sentence, or of the orders the boards rank by.
+"""
+
+from domain.boards import (
+    BOARDS,
+    DAILY_BOARD,
+    DEALT_BOARD,
+    LADDER,
+    LADDER_GAMES,
+    OPEN_BOARD,
+    SEALED_BOARD,
+    SEED_BOARD,
+    BoardId,
+    Order,
+    boards_of,
+)
+from domain.run import Run
+
+OPEN_FIELDS = {"player": "ada", "variant": "easy", "seed": "abc", "status": "verified", "score": "12",
+               "submitted_ms": "1700000000000"}
+DEALT_FIELDS = {**OPEN_FIELDS, "variant": "classic", "seed": "f00d", "origin": "dealt", "game_id": "g1"}
+
+
+def kinds(fields: dict) -> dict[str, tuple[str, ...]]:
+    return {board.board.kind: board.parts for board in boards_of(Run.from_stored("r1", fields))}
+
+
+def test_an_open_run_counts_on_its_variants_board_and_its_deals_seed_board():
+    assert kinds(OPEN_FIELDS) == {"open": ("easy",), "seed": ("easy", "abc")}
+
+
+def test_an_open_run_on_a_daily_seed_counts_on_that_days_daily_board_too():
+    assert kinds({**OPEN_FIELDS, "variant": "classic", "daily": "2026-03-01"}) == {
+        "open": ("classic",), "daily": ("2026-03-01",), "seed": ("classic", "abc")}
+
+
+def test_a_dealt_run_counts_on_the_dealt_board_and_the_ladder_never_an_open_board():
+    assert kinds(DEALT_FIELDS) == {"dealt": ("classic",), "ladder": ("classic",)}
+    # a dealt run's stored day fields of an open run change nothing: its origin decides
+    assert kinds({**DEALT_FIELDS, "daily": "2026-03-01"}) == {"dealt": ("classic",), "ladder": ("classic",)}
+
+
+def test_a_sealed_daily_game_counts_on_that_days_sealed_board_too():
+    sealed = {**DEALT_FIELDS, "challenge": "daily", "date": "2026-03-01"}
+    assert kinds(sealed) == {"dealt": ("classic",), "ladder": ("classic",), "sealed": ("2026-03-01",)}
+    assert "sealed" not in kinds({**DEALT_FIELDS, "challenge": "daily"})  # no day, no sealed board
+    assert "sealed" not in kinds({**OPEN_FIELDS, "challenge": "daily", "date": "2026-03-01"})  # open: never
+
+
+def test_the_orders_best_on_the_variant_seed_and_dealt_boards_first_on_the_days_the_last_20_on_the_ladder():
+    """Rankings: each player's best score; the daily board: "only a player's first verified run on
+    the day's seed counts"; the ladder: "the mean of a player's last 20 dealt games"."""
+    assert {board.kind: board.order for board in BOARDS} == {
+        "open": Order.BEST, "seed": Order.BEST, "dealt": Order.BEST,
+        "daily": Order.FIRST, "sealed": Order.FIRST, "ladder": Order.LATEST}
+    assert LADDER_GAMES == 20
+
+
+def test_only_the_seed_board_keeps_no_run_ids_and_every_place_keeps_its_run_hot():
+    """Memory: "A seed board costs one Redis key per deal played ... it keeps no hash of run ids";
+    retention: a run holding a place on any board stays in Redis."""
+    assert [board.kind for board in BOARDS if not board.names_runs] == ["seed"]
+    assert all(board.keeps_hot for board in BOARDS)
+
+
+def test_the_variants_own_boards_are_those_keyed_by_the_variant_alone():
+    assert {board.kind for board in BOARDS if board.per_variant} == {"open", "dealt", "ladder"}
+
+
+def test_each_board_has_the_page_and_json_path_the_readme_lists():
+    assert [(board.page, board.api) for board in (
+        BoardId(OPEN_BOARD, ("easy",)), BoardId(DAILY_BOARD, ("2026-03-01",)), BoardId(SEED_BOARD, ("classic", "abc")),
+        BoardId(SEED_BOARD, ("hard", "abc")), BoardId(DEALT_BOARD, ("easy",)), BoardId(LADDER, ("easy",)),
+        BoardId(SEALED_BOARD, ("2026-03-01",)))] == [
+        ("/boards/easy", "/v1/leaderboards/easy"),
+        ("/boards/daily-2026-03-01", "/v1/daily/2026-03-01/leaderboard"),
+        ("/boards/seed/abc", "/v1/seeds/abc/leaderboard?variant=classic"),
+        ("/boards/seed/abc?variant=hard", "/v1/seeds/abc/leaderboard?variant=hard"),
+        ("/boards/dealt-easy", "/v1/leaderboards/dealt/easy"),
+        ("/boards/dealt-easy-ladder", "/v1/leaderboards/dealt/easy/ladder"),
+        ("/boards/sealed-2026-03-01", "/v1/daily/2026-03-01/sealed/leaderboard"),
+    ]
+
+
+def test_a_run_is_read_once_from_its_stored_hash_empty_fields_as_none():
+    run = Run.from_stored("r1", {**OPEN_FIELDS, "score": "", "daily": "", "moves": "F"})
+    assert run == Run(id="r1", player="ada", variant="easy", seed="abc", status="verified", score=None,
+                      submitted_ms=1700000000000, origin="open", daily=None, challenge=None, date=None)
+    assert Run.from_stored("r2", DEALT_FIELDS).dealt and not run.dealt

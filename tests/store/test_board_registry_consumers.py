@@ -1,0 +1,123 @@
+"""Every consumer takes its boards from the registry (``domain.boards``): a kind of board
+registered there is placed by the verdict script, recomputed by the places scripts, checked by
+``scoundrel check`` and keeps its runs in Redis, with no other edit; and no Lua script decides
+which boards a run is on.
+
+Runs here are accepted and judged in this process against a Redis of its own (no worker), so
+the verdict is recorded under the registry as this test changes it.
+"""
+
+import re
+from importlib import resources
+
+import pytest
+
+from cli.redis_server import RedisServer
+from domain.boards import BOARDS, LADDER_GAMES, Board, Order
+from store import Database, keys
+from store.boards import holds_place
+from store.consistency import check
+from store.lua import source
+from store.runs import Submission, accept_runs, load_run, load_runs, record_verdicts, remove_runs
+from tests.support.games import legal_games
+from verification import judge, reverify_run
+
+# A throwaway kind: each player's first verified classic open run.
+FIRST_CLASSIC = Board("first-classic", lambda run: not run.dealt and run.variant == "classic", ("variant",),
+                      Order.FIRST, page=lambda variant: f"/boards/first-{variant}",
+                      api=lambda variant: f"/v1/first/{variant}")
+PLACES = keys.board_places("first-classic", ("classic",))
+HOLDERS = keys.board_holders("first-classic", ("classic",))
+# And one ranking each player's latest classic open runs, as the ladder ranks dealt games.
+LATEST_CLASSIC = Board("latest-classic", lambda run: not run.dealt and run.variant == "classic", ("variant",),
+                       Order.LATEST, page=lambda variant: f"/boards/latest-{variant}",
+                       api=lambda variant: f"/v1/latest/{variant}")
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    root = tmp_path_factory.mktemp("registry")
+    server = RedisServer(root, persistent=False).start()
+    database = Database(server.url, archive_url=f"sqlite:///{root}/archive.sqlite3")
+    database.archive.upgrade()
+    yield database
+    database.close()
+    server.stop()
+
+
+@pytest.fixture
+def registered(db):
+    db.redis.flushdb()
+    BOARDS.append(FIRST_CLASSIC)
+    yield FIRST_CLASSIC
+    BOARDS.remove(FIRST_CLASSIC)
+
+
+@pytest.fixture
+def latest_registered(db):
+    db.redis.flushdb()
+    BOARDS.append(LATEST_CLASSIC)
+    yield LATEST_CLASSIC
+    BOARDS.remove(LATEST_CLASSIC)
+
+
+def verified(db: Database, player: str, game: dict) -> dict:
+    """``game`` accepted for ``player`` and its verdict recorded, as a worker records it."""
+    [(run, _)] = accept_runs(db, player, [Submission(game["seed"], game["variant"], game["moves"])])
+    [pending] = load_runs(db, [run["id"]])
+    assert record_verdicts(db, [(pending, judge(pending))]) == [True]
+    stored = load_run(db, run["id"])
+    assert stored is not None and stored["status"] == "verified"
+    return stored
+
+
+def test_a_registered_board_is_placed_by_the_verdict_and_by_a_recompute(db, registered):
+    first, second = (verified(db, "ivy", game) for game in legal_games(2))
+    assert db.redis.hget(HOLDERS, "ivy") == first["id"]  # first order: the later run takes nothing
+    db.redis.delete(PLACES, HOLDERS)
+    assert reverify_run(db, second["id"], "cli", "test")["changed"] is False
+    assert db.redis.hget(HOLDERS, "ivy") == first["id"]  # the player's places recomputed from all runs
+
+
+def test_scoundrel_check_recomputes_a_registered_board(db, registered):
+    verified(db, "ivy", legal_games(1)[0])
+    assert check(db, 3600) == []
+    db.redis.zadd(PLACES, {"ghost": 1})
+    assert check(db, 3600) == [f"{PLACES}: ghost is on the board but has no verified run that belongs there"]
+
+
+def test_a_place_on_a_registered_board_keeps_its_run_in_redis(db, registered):
+    run = verified(db, "ivy", legal_games(1)[0])
+    db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run["seed"]))
+    assert holds_place(db, [run]) == [True]  # its one place left is on the registered board
+    assert remove_runs(db, [(run, 0)]) == ["holds"]
+    db.redis.delete(PLACES, HOLDERS)
+    assert holds_place(db, [run]) == [False]
+
+
+def test_a_registered_board_of_the_latest_runs_gets_a_window_a_count_a_check_and_keeps_them_hot(
+        db, latest_registered):
+    run = verified(db, "ivy", legal_games(1)[0])
+    window, games = keys.board_window("latest-classic", ("classic",), "ivy"), keys.board_games("latest-classic",
+                                                                                                ("classic",))
+    assert db.redis.zrange(window, 0, -1) == [f"{run['id']}:{run['score']}"]
+    assert db.redis.hget(games, "ivy") == "1"
+    assert check(db, 3600) == []
+    db.redis.hset(games, "ivy", 5)
+    assert check(db, 3600) == [f"{games}: ivy counts 5 games, the runs give 1"]
+    db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run["seed"]))
+    assert holds_place(db, [run]) == [True]  # in the player's window: one of their latest
+    db.redis.delete(window)
+    assert holds_place(db, [run]) == [False]
+
+
+def test_no_lua_script_reads_a_runs_origin_challenge_or_day():
+    """The scripts get the keys and orders of a run's boards; which boards those are is Python's."""
+    for script in resources.files("store.lua").iterdir():
+        if script.name.endswith(".lua"):
+            code = re.sub(r"--.*", "", script.read_text(encoding="utf-8"))  # what it says, not what it does
+            assert not re.search(r"\b(origin|challenge|daily)\b", code), script.name
+
+
+def test_the_scripts_ladder_window_is_the_registrys(db):
+    assert db.redis.eval(source("_rank") + "return LADDER_GAMES", 0) == LADDER_GAMES
