@@ -90,7 +90,7 @@ def test_a_place_on_a_registered_board_keeps_its_run_in_redis(db, registered):
     run = verified(db, "ivy", legal_games(1)[0])
     db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run["seed"]))
     assert holds_place(db, [run]) == [True]  # its one place left is on the registered board
-    assert remove_runs(db, [(run, 0)]) == ["holds"]
+    assert remove_runs(db, [run]) == ["holds"]
     db.redis.delete(PLACES, HOLDERS)
     assert holds_place(db, [run]) == [False]
 
