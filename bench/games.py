@@ -25,9 +25,9 @@ from unittest import mock
 
 import scoundrel
 from _harness import Client, percentiles, start_stack
-from service.dealer import fresh_seed, judge, position
+from domain.dealer import fresh_seed, judge, position
+from domain.game import PLAYING
 from store.games import (
-    PLAYING,
     game_bytes,
     load_game,
     next_deal,

@@ -11,7 +11,7 @@ from marshmallow import (
 )
 
 import scoundrel
-from store.games import DAILY
+from domain.game import DAILY
 
 from .runs import RuleErrorSchema
 from .submission import MoveList

@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from datetime import date
 
 import scoundrel
+from domain.daily_seed import DAY_PATTERN, parse_day
 from store import LADDER_GAMES, Board, daily_board, dealt_board, sealed_board, seed_board, variant_board
 from store.origins import DEALT
-
-from .daily_seed import DAY_PATTERN, parse_day
 
 _DATE = DAY_PATTERN
 _VARIANT = "|".join(scoundrel.VARIANTS)

@@ -4,6 +4,10 @@ from dataclasses import replace
 
 from flask import g, url_for
 
+import scoundrel
+from domain.daily_seed import sealed_seed, today
+from domain.dealer import MovesRefused, commitment, dealt_seed, fresh_seed, is_revealed, judge, may_see, position
+from domain.game import FORFEIT, PLAYING, Game
 from schemas.games import (
     ForfeitSchema,
     GameConflictSchema,
@@ -18,9 +22,6 @@ from schemas.games import (
 )
 from store.errors import DealTaken, GameMoved, GameOver, NoSuchGame
 from store.games import (
-    FORFEIT,
-    PLAYING,
-    StoredGame,
     games_in_play,
     load_game,
     load_game_as,
@@ -28,6 +29,8 @@ from store.games import (
     play_moves,
     start_game,
 )
+from store.packing import iso_time
+from store.runs import now_ms
 
 from .api import Blueprint, error_response
 from .auth import (
@@ -38,9 +41,7 @@ from .auth import (
     reject_token,
     token_required,
 )
-from .context import db, referee
-from .daily_seed import sealed_seed, today
-from .dealer import MovesRefused, commitment, dealt_seed, fresh_seed, game_view, judge, may_see, position
+from .context import db, referee, revealed
 from .errors import abort
 from .request_log import elapsed, request_id
 from .start_flags import note_game_start
@@ -53,14 +54,46 @@ player_blp = Blueprint("player_games", __name__, url_prefix="/v1/players",
 DEAL_ATTEMPTS = 3  # starts tried when a racing start of another variant takes the next deal first
 
 
-def _game(game_id: str, player: str | None) -> StoredGame:
+def _game(game_id: str, player: str | None) -> Game:
     game = load_game(db(), game_id)
-    if game is None or not may_see(game, player):
+    if game is None or not may_see(game, player, revealed):
         raise NoSuchGame(game_id)  # the one answer for a game that is not there and one not the caller's
     return game
 
 
-def _own_game(game_id: str) -> StoredGame:
+def game_view(game: Game, state: scoundrel.State) -> dict:
+    """The game as every response shows it (FAIR-CONTRACT's game JSON): ``state`` is its position."""
+    playing = game.status == PLAYING
+    shown = is_revealed(game, revealed)
+    closes = game.closes_ms if playing else None
+    return {
+        "id": game.id,
+        "player": game.player,
+        "variant": game.variant,
+        "challenge": game.challenge or None,
+        "date": game.date or None,
+        "status": game.status,
+        "commitment": commitment(game.server_seed),
+        "seed": game.seed if shown else None,
+        "server_seed": game.server_seed if shown and game.client_seed else None,
+        "client_seed": game.client_seed or None,
+        "room": list(state.room),
+        "health": state.health,
+        "weapon": scoundrel.VALUE[state.weapon] if state.weapon else None,
+        "last_kill": scoundrel.VALUE[state.last_kill] if state.last_kill else None,
+        "cards_left": len(state.dungeon),
+        "moves": list(game.moves),
+        "legal_moves": scoundrel.legal_moves(state, game.variant) if playing else [],
+        "run_id": game.run_id,
+        "score": game.run_score if game.run_status == "verified" else None,
+        "created_at": iso_time(game.created_ms),
+        "ended_at": iso_time(game.ended_ms),
+        "closes_at": iso_time(closes),
+        "closes_in": max(0.0, (closes - now_ms()) / 1000) if closes is not None else None,
+    }
+
+
+def _own_game(game_id: str) -> Game:
     """The caller's game, checking the token in the same round trip: 401, or 404 if not theirs."""
     token = bearer_token()
     assert token is not None  # token_required let the request in with one
@@ -155,14 +188,14 @@ def play(body, game_id):
     return game_view(replace(game, moves=[*game.moves, *body["moves"]]), state)
 
 
-def _written(game_id: str) -> StoredGame:
+def _written(game_id: str) -> Game:
     """The game as this request has just written it (started, ended or forfeited)."""
     game = load_game(db(), game_id)
     assert game is not None  # written a moment ago by this request
     return game
 
 
-def _playable(game_id: str, expected_moves: int | None) -> StoredGame:
+def _playable(game_id: str, expected_moves: int | None) -> Game:
     """The caller's game, still played, with ``expected_moves`` moves if the request names a count."""
     game = _own_game(game_id)
     if expected_moves is not None and expected_moves != len(game.moves):

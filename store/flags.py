@@ -29,10 +29,11 @@ from datetime import timedelta
 
 from rq import Retry as JobRetry
 
+from domain.daily_seed import closes_ms
+
 from . import keys, scripts
 from .database import JOB_RETRIES, Database
 from .errors import FlagDismissed, NoSuchFlag, NoSuchRun
-from .games import closes_ms
 from .history import hot_run
 from .listing import indexed_page
 from .runs import now_ms

@@ -21,7 +21,7 @@ import scoundrel
 import store.errors
 import store.games
 import store.keys
-from service.daily_seed import sealed_seed, today
+from domain.daily_seed import closes_ms, sealed_seed, today
 from store import scripts
 from store.games import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
@@ -304,7 +304,7 @@ def test_r18_the_sweeper_closes_yesterdays_sealed_daily_and_forfeits_its_games(s
     token, game, seed = _game_of_a_past_day(stack, 5)
     db = stack.database()
     assert not db.redis.sismember(store.keys.sealed_closed(), game["date"])
-    midnight = store.games.closes_ms(game["date"])
+    midnight = closes_ms(game["date"])
     monkeypatch.setattr(store.games, "now_ms", lambda: midnight + 5_000)
     store.games.sweep_games(db, 3600)
     assert db.redis.sismember(store.keys.sealed_closed(), game["date"])
