@@ -1,7 +1,5 @@
 """``/v1/games``: dealt games, played move by move against the server's deck."""
 
-from dataclasses import replace
-
 from flask import g, url_for
 
 import scoundrel
@@ -119,16 +117,15 @@ def start(body):
     given), or today's sealed daily seed (one game a day). One game in play per variant."""
     if body["challenge"]:
         day = today()
-        game_id = start_game(db(), g.player, body["variant"], sealed_seed(referee().sealed_secret(), day),
-                             challenge=body["challenge"], date=day.isoformat())
+        game = start_game(db(), g.player, body["variant"], sealed_seed(referee().sealed_secret(), day),
+                          challenge=body["challenge"], date=day.isoformat())
     else:
-        game_id = _start_free(body["variant"], body["client_seed"])
-    game = _written(game_id)
+        game = _start_free(body["variant"], body["client_seed"])
     note_game_start(game)
-    return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game_id)}
+    return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game.id)}
 
 
-def _start_free(variant: str, client_seed: str | None) -> str:
+def _start_free(variant: str, client_seed: str | None) -> Game:
     """A free game dealt from the player's next deal; tried again if a racing start took that deal."""
     for _ in range(DEAL_ATTEMPTS - 1):
         try:
@@ -138,7 +135,7 @@ def _start_free(variant: str, client_seed: str | None) -> str:
     return _deal_free(variant, client_seed)
 
 
-def _deal_free(variant: str, client_seed: str | None) -> str:
+def _deal_free(variant: str, client_seed: str | None) -> Game:
     server_seed = next_deal(db(), g.player, fresh_seed())
     return start_game(db(), g.player, variant, dealt_seed(server_seed, client_seed),
                       server_seed=server_seed, client_seed=client_seed or "")
@@ -172,7 +169,11 @@ def show(game_id):
 @error_response(blp, 404, "No such game, or not yours")
 @error_response(blp, 401, "No or wrong player token")
 def play(body, game_id):
-    """Play moves, in order, all or none: one is the usual case; a batch ends at the move that deals new cards."""
+    """Play moves, in order, all or none: one is the usual case; a batch ends at the move that deals new cards.
+
+    The game is read once (with the token), replayed once (``state``: judged, then shown), and
+    written once; the answer is the game as written, run and all if it ended.
+    """
     game = _playable(game_id, body["expected_moves"])
     state = position(game)
     try:
@@ -181,18 +182,8 @@ def play(body, game_id):
         error = refused.error
         abort(422, message=error["message"], errors={"moves": {error["move_index"]: [error["message"]]}},
               extra={"error": error})
-    play_moves(db(), game, body["moves"], status, request_id=request_id(), latency=elapsed())
-    if status != PLAYING:
-        game = _written(game_id)  # ended: its run is accepted; show it
-        return game_view(game, position(game))
-    return game_view(replace(game, moves=[*game.moves, *body["moves"]]), state)
-
-
-def _written(game_id: str) -> Game:
-    """The game as this request has just written it (started, ended or forfeited)."""
-    game = load_game(db(), game_id)
-    assert game is not None  # written a moment ago by this request
-    return game
+    written = play_moves(db(), game, body["moves"], status, request_id=request_id(), latency=elapsed())
+    return game_view(written, state)
 
 
 def _playable(game_id: str, expected_moves: int | None) -> Game:
@@ -216,8 +207,7 @@ def _playable(game_id: str, expected_moves: int | None) -> Game:
 @error_response(blp, 401, "No or wrong player token")
 def forfeit(body, game_id):
     """Give the game up (R18): it scores as dying at once; a free game's seed is revealed."""
-    play_moves(db(), _playable(game_id, body["expected_moves"]), [], FORFEIT, request_id=request_id())  # R18
-    game = _written(game_id)
+    game = play_moves(db(), _playable(game_id, body["expected_moves"]), [], FORFEIT, request_id=request_id())  # R18
     return game_view(game, position(game))
 
 

@@ -31,6 +31,7 @@ game of it still in play. Only a closed day's deal may be shown.
 """
 
 import secrets
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
@@ -123,8 +124,8 @@ def next_deal(db: Database, player: str, fresh_seed: str) -> str:
 
 
 def start_game(db: Database, player: str, variant: str, seed: str, *, server_seed: str = "",
-               client_seed: str = "", challenge: str = "", date: str = "") -> str:
-    """Store a new game dealt from ``seed``; its id.
+               client_seed: str = "", challenge: str = "", date: str = "") -> Game:
+    """Store a new game dealt from ``seed``; the game as stored.
 
     A free game is dealt from the player's next deal, ``server_seed``
     (``seed`` itself, or derived from it and ``client_seed``), which it
@@ -149,7 +150,7 @@ def start_game(db: Database, player: str, variant: str, seed: str, *, server_see
         raise DealTaken()
     if reply[0] == "closed":
         raise SealedDayOver(date)
-    return game_id
+    return _stored_game(game_id, {name: str(value) for name, value in fields.items()}, [None, None])
 
 
 def games_in_play(db: Database, player: str) -> list[Game]:
@@ -161,11 +162,13 @@ def games_in_play(db: Database, player: str) -> list[Game]:
 
 
 def play_moves(db: Database, game: Game, moves: list[str], status: str, *, request_id: str = "",
-               latency: float | None = None, counted_as: str = "") -> None:
+               latency: float | None = None, counted_as: str = "") -> Game:
     """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
-    (none and ``FORFEIT`` for a forfeit, R18). A move request passes its ``latency`` so far
-    (seconds), counted with the moves (``scoundrel_move_latency_seconds``); a game that ends
-    here is counted by its status, and under ``counted_as`` too when given, in the same step.
+    (none and ``FORFEIT`` for a forfeit, R18); the game as written (``Game.played``), with its
+    run's status and score if it ended here, so nothing is read back. A move request passes its
+    ``latency`` so far (seconds), counted with the moves (``scoundrel_move_latency_seconds``); a
+    game that ends here is counted by its status, and under ``counted_as`` too when given, in the
+    same step.
 
     Raises ``GameMoved`` when the game changed since it was loaded,
     ``GameOver`` when it has ended, ``NoSuchGame``; ``SealedDayOver`` when
@@ -173,8 +176,9 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
     forfeits it instead (R18). A game that ends here gets its run
     (``finish_game``).
     """
+    at_ms = now_ms()
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
-                               codes=move_codes.encode(moves), at_ms=now_ms(), status=status,
+                               codes=move_codes.encode(moves), at_ms=at_ms, status=status,
                                ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
                                closes_ms=game.closes_ms, latency=latency, counted_as=counted_as,
                                latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
@@ -184,10 +188,11 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
         raise GameOver(reply[1])
     if reply[0] == "moved":
         raise GameMoved(int(reply[1]))
-    if status != PLAYING or reply[0] == "closed":
-        finish_game(db, game.id, request_id=request_id)
-    if reply[0] == "closed":
+    if reply[0] == "closed":  # forfeited with the moves it had instead (R18)
+        _finish(db, game.played([], FORFEIT, at_ms), request_id)
         raise SealedDayOver(game.date)
+    written = game.played(moves, status, at_ms)
+    return written if status == PLAYING else _finish(db, written, request_id)
 
 
 def close_sealed_day(db: Database, day: str) -> None:
@@ -220,9 +225,17 @@ def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
     """
     game = load_game(db, game_id)
     if game is not None and game.status != PLAYING:
-        submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game))
-        accept_runs(db, game.player, [submission], request_id=request_id)
-    db.redis.zrem(keys.games_ending(), game_id)
+        _finish(db, game, request_id)
+    else:
+        db.redis.zrem(keys.games_ending(), game_id)
+
+
+def _finish(db: Database, game: Game, request_id: str) -> Game:
+    """Accept the run of ``game`` (ended) and take it off ``games_ending``; the game with its run's status."""
+    submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game))
+    [(run, _)] = accept_runs(db, game.player, [submission], request_id=request_id)
+    db.redis.zrem(keys.games_ending(), game.id)
+    return replace(game, run_status=run["status"], run_score=run["score"])
 
 
 def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:

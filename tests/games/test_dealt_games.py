@@ -11,11 +11,13 @@ import base64
 import hashlib
 import hmac
 import random
+import secrets
 import threading
 import time
 from datetime import timedelta
 
 import pytest
+import requests
 
 import scoundrel
 import store.errors
@@ -269,7 +271,7 @@ def _game_of_a_past_day(stack, days_ago: int) -> tuple[str, dict, str]:
     day = (today() - timedelta(days=days_ago)).isoformat()
     seed = sealed_seed(SEALED_SECRET, today() - timedelta(days=days_ago))
     SEEDS.append(seed)
-    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=day)
+    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=day).id
     return token, stack.get(f"/v1/games/{game_id}", headers=bearer(token)).json(), seed
 
 
@@ -342,6 +344,57 @@ def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack,
     assert runs["total"] == 1 and runs["runs"][0]["game_id"] == game["id"]
     assert stack.wait_final(runs["runs"][0]["id"])["outcome"] == "forfeit"
     assert store.games.sweep_games(db, 3600) == (0, 0)
+
+
+def _game_reads(stack, game_id: str, request) -> tuple[requests.Response, int]:
+    """The response to ``request()`` and how often the game's hash was read whole (HGETALL) meanwhile,
+    by any process: Redis's MONITOR shows every command, up to a marker sent after the response."""
+    db = stack.database()
+    marker = secrets.token_hex(8)
+    try:
+        with db.redis.monitor() as monitor:
+            response = request()
+            db.redis.echo(marker)
+            reads = 0
+            while (command := monitor.next_command()["command"]) != f"ECHO {marker}":
+                reads += command == f"HGETALL {store.keys.game(game_id)}"
+    finally:
+        db.close()
+    return response, reads
+
+
+def _as_written(game: dict) -> dict:
+    """A game's JSON but for what changes without a request: the time left, and the score its run gets."""
+    return {name: value for name, value in game.items() if name not in ("closes_in", "score")}
+
+
+def test_a_move_reads_its_game_once_and_answers_with_the_game_as_written(stack):
+    """Every move, the one that ends the game too, reads the game once (with the token) and answers
+    with the game as its write left it: what reading it back shows."""
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(12))
+    game = table.start()
+    while table.game["status"] == "playing":
+        moves = [table.choose()]
+        response, reads = _game_reads(stack, game["id"], lambda moves=moves: table.send(
+            moves, expected_moves=len(table.game["moves"])))
+        assert response.status_code == 200, response.text
+        assert reads == 1
+        table.game = response.json()
+        assert _as_written(table.reload()) == _as_written(table.game)
+    assert table.game["run_id"] is not None
+
+
+def test_a_forfeit_reads_its_game_once_and_answers_with_the_game_as_written(stack):
+    _, token = stack.register()
+    game = Table(stack, token, random.Random(13)).start(variant="easy")
+    response, reads = _game_reads(stack, game["id"], lambda: stack.post(
+        f"/v1/games/{game['id']}/forfeit", headers=bearer(token)))
+    assert response.status_code == 200, response.text
+    assert reads == 1
+    forfeited = response.json()
+    assert forfeited["status"] == "forfeit" and forfeited["run_id"] is not None
+    assert _as_written(stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()) == _as_written(forfeited)
 
 
 def test_a_game_never_grows_past_the_moves_a_run_may_have(stack):
