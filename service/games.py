@@ -4,7 +4,7 @@ from flask import g, url_for
 
 import scoundrel
 from domain.daily_seed import sealed_seed, today
-from domain.dealer import MovesRefused, commitment, dealt_seed, fresh_seed, is_revealed, judge, may_see, position
+from domain.dealer import commitment, dealt_seed, fresh_seed, is_revealed, judge, may_see, position
 from domain.game import FORFEIT, PLAYING, Game
 from schemas.games import (
     ForfeitSchema,
@@ -176,12 +176,7 @@ def play(body, game_id):
     """
     game = _playable(game_id, body["expected_moves"])
     state = position(game)
-    try:
-        status = judge(state, game.variant, len(game.moves), body["moves"])
-    except MovesRefused as refused:
-        error = refused.error
-        abort(422, message=error["message"], errors={"moves": {error["move_index"]: [error["message"]]}},
-              extra={"error": error})
+    status = judge(state, game.variant, len(game.moves), body["moves"])  # MovesRefused: a 422 (service.errors)
     written = play_moves(db(), game, body["moves"], status, request_id=request_id(), latency=elapsed())
     return game_view(written, state)
 
