@@ -14,6 +14,7 @@ import random
 import secrets
 import threading
 import time
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -24,10 +25,12 @@ import store.errors
 import store.games
 import store.keys
 from domain.daily_seed import closes_ms, sealed_seed, today
+from domain.dealer import MovesRefused, fresh_seed, judge, position
+from domain.game import FORFEIT, Game
 from store import scripts
 from store.games import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
-from tests.games.table import Table, assert_nothing_shown_early, cards_in
+from tests.games.table import Table, assert_nothing_shown_early, card_of, cards_in
 from tests.support.games import moderator_token
 
 SEEDS: list[str] = []  # every seed dealt in this module, for the log check at the end
@@ -369,20 +372,68 @@ def _as_written(game: dict) -> dict:
 
 
 def test_a_move_reads_its_game_once_and_answers_with_the_game_as_written(stack):
-    """Every move, the one that ends the game too, reads the game once (with the token) and answers
-    with the game as its write left it: what reading it back shows."""
+    """Every move request, the one that ends the game and a refused batch too, reads the game once
+    (with the token) and answers with the game as its write left it: what reading it back shows. The
+    ended game's run records the move times the game's hash holds."""
     _, token = stack.register()
     table = Table(stack, token, random.Random(12))
     game = table.start()
     while table.game["status"] == "playing":
-        moves = [table.choose()]
-        response, reads = _game_reads(stack, game["id"], lambda moves=moves: table.send(
-            moves, expected_moves=len(table.game["moves"])))
+        first = table.choose()
+        others = [move for move in table.game["legal_moves"] if move != "flee" and card_of(move) != card_of(first)]
+        for moves in ([first, others[0]], [first]) if first != "flee" and others else ([first],):
+            response, reads = _game_reads(stack, game["id"], lambda moves=moves: table.send(
+                moves, expected_moves=len(table.game["moves"])))
+            assert reads == 1
+            if response.status_code == 200:
+                break
+            assert response.status_code == 422 and len(moves) == 2, response.text
         assert response.status_code == 200, response.text
-        assert reads == 1
         table.game = response.json()
         assert _as_written(table.reload()) == _as_written(table.game)
-    assert table.game["run_id"] is not None
+    db = stack.database()
+    try:
+        stored = store.games.load_game(db, game["id"])
+        assert stored is not None and len(stored.move_gaps.split(" ")) == len(stored.moves)
+        assert db.redis.hget(store.keys.run(table.game["run_id"]), "move_gaps") == stored.move_gaps
+    finally:
+        db.close()
+
+
+def test_a_write_returns_the_game_as_reading_it_back_finds_it(stack):
+    """What a move's answer is built from, ``store.games.play_moves``' return (the moves, each one's
+    time, the status, when it ended), is what the game's hash holds after it: for a new game, a
+    batch of two moves, and a forfeit (which ends the game and accepts its run)."""
+    name, _ = stack.register()
+    db = stack.database()
+    try:
+        seed = store.games.next_deal(db, name, fresh_seed())
+        game = start_game(db, name, "classic", seed, server_seed=seed)
+        assert store.games.load_game(db, game.id) == game
+        pairs = [[a, b] for a in game_moves(game) for b in game_moves(game) if card_of(a) != card_of(b)]
+        moves, status = next((pair, outcome) for pair in pairs if (outcome := judged(game, pair)) is not None)
+        time.sleep(0.01)  # the first move's time is then some ms after the deal, the second's 0 after it
+        written = store.games.play_moves(db, game, moves, status)
+        assert store.games.load_game(db, game.id) == written
+        assert written.move_gaps.split(" ")[1] == "0" and int(written.move_gaps.split(" ")[0]) >= 10
+        forfeited = store.games.play_moves(db, written, [], FORFEIT)
+        assert forfeited.status == FORFEIT and forfeited.run_status == "pending"
+        read = store.games.load_game(db, game.id)
+        assert read is not None and replace(read, run_status="pending", run_score=None) == forfeited
+    finally:
+        db.close()
+
+
+def game_moves(game: Game) -> list[str]:
+    return [move for move in scoundrel.legal_moves(position(game), game.variant) if move != "flee"]
+
+
+def judged(game: Game, moves: list[str]) -> str | None:
+    """The status ``moves`` lead ``game`` to, or None if the dealer refuses them."""
+    try:
+        return judge(position(game), game.variant, len(game.moves), moves)
+    except MovesRefused:
+        return None
 
 
 def test_a_forfeit_reads_its_game_once_and_answers_with_the_game_as_written(stack):
