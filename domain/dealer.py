@@ -3,7 +3,7 @@
 The position is not stored: it is dealt from the stored seed and replayed
 from the stored moves on every request (``position``, about 50 µs).
 
-Fair play (README, "Fair play"): a game shows the cards face up in its room
+Fair play (docs/fair-play.md): a game shows the cards face up in its room
 and nothing more of the deck: no seed until it is revealed, no order or
 make-up of the dungeon, only how many cards are left in it. That is why
 ``judge`` takes a batch of moves only up to the one that deals new cards:

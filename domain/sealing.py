@@ -1,6 +1,6 @@
 """A sealed daily keeps its deal secret until its UTC day is over and closed.
 
-The policy (RULES.md R18, README "Fair play"): the sealed daily of day D
+The policy (RULES.md R18, docs/fair-play.md): the sealed daily of day D
 closes at the end of D (00:00 UTC, ``daily_seed.closes_ms``). From that
 instant no game of it takes a move: the move is refused and the game
 forfeited. Its deal (the seed, its runs' seeds and moves, their replays,
