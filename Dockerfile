@@ -21,6 +21,7 @@ COPY store ./store
 COPY worker ./worker
 COPY cli ./cli
 COPY settings ./settings
+COPY log_lines ./log_lines
 COPY verification ./verification
 # the JS client module as published, which the /play page imports (package data, see pyproject.toml)
 COPY clients/js/src ./clients/js/src

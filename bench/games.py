@@ -25,9 +25,9 @@ from unittest import mock
 
 import scoundrel
 from _harness import Client, percentiles, start_stack
-from service.dealer import fresh_seed, judge, position
+from domain.dealer import fresh_seed, judge, position
+from domain.game import PLAYING
 from store.games import (
-    PLAYING,
     game_bytes,
     load_game,
     next_deal,
@@ -135,12 +135,11 @@ def _largest_game_bytes(db, games: int) -> int:
     with mock.patch("store.games.now_ms", now):
         for _ in range(games):
             seed = next_deal(db, "bench-memory", fresh_seed())
-            game = load_game(db, start_game(db, "bench-memory", "easy", seed, server_seed=seed))
+            game = start_game(db, "bench-memory", "easy", seed, server_seed=seed)
             while game.status == PLAYING:
                 state = position(game)
                 move = rng.choice(scoundrel.legal_moves(state, game.variant))
-                play_moves(db, game, [move], judge(state, game.variant, len(game.moves), [move]))
-                game = load_game(db, game.id)
+                game = play_moves(db, game, [move], judge(state, game.variant, len(game.moves), [move]))
                 if game.status == PLAYING:
                     largest = max(largest, game_bytes(db, game.id))
     return largest

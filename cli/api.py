@@ -2,6 +2,7 @@
 
 import argparse
 
+import log_lines
 from settings import Settings
 
 from .connecting import add_data_dir_option, settings_for
@@ -51,7 +52,7 @@ def gunicorn_options(bind: str, settings: Settings) -> dict:
 
 
 def _logging(level: str, log_format: str, access_log: str) -> dict:
-    """gunicorn's own logs and the app's on stderr, as ``service.json_logs`` formats them.
+    """gunicorn's own logs and the app's on stderr, as ``log_lines`` formats them.
 
     The app logs each request once (``service.requests``); gunicorn's access
     log, the same requests again, is written only when SCOUNDREL_ACCESS_LOG
@@ -67,7 +68,7 @@ def _logging(level: str, log_format: str, access_log: str) -> dict:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"lines": {"()": "service.json_logs.line_formatter", "kind": log_format}},
+        "formatters": {"lines": {"()": log_lines.line_formatter, "kind": log_format}},
         "handlers": handlers,
         "root": {"handlers": ["stderr"], "level": level.upper()},
         "loggers": {
@@ -84,9 +85,10 @@ def run(args) -> int:
 
     from store import Database
     from store.service_mark import mark_service
+    from worker.jobs import JOBS
 
     settings = settings_for(args)
-    db = Database.from_settings(settings)
+    db = Database.from_settings(settings, JOBS)
     try:
         # The archive's schema, once, before gunicorn starts its workers (the workers do the same).
         db.archive.upgrade()

@@ -62,9 +62,10 @@ def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_a
     """
     from store import Database
     from store.service_mark import holds_service_data
+    from worker.jobs import JOBS
 
     settings = settings_for(args)
-    db = Database.from_settings(settings, timeout=timeout)
+    db = Database.from_settings(settings, JOBS, timeout=timeout)
     if upgrade_archive:
         db.archive.upgrade()
     where = f"{without_password(settings.redis_url)} ({settings.redis_url_source})"

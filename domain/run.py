@@ -5,7 +5,9 @@ fields as strings, a missing or empty field for none); the store reads
 ``STORED_FIELDS`` when it needs no more than the boards do.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 OPEN = "open"  # submitted whole: its player knew the seed, so the whole deck, before the first move
 DEALT = "dealt"  # dealt by the server card by card (FAIR-CONTRACT.md); stored as the run's ``origin``
@@ -36,7 +38,7 @@ class Run:
     date: str | None = None
 
     @classmethod
-    def from_stored(cls, run_id: str, fields: dict) -> "Run":
+    def from_stored(cls, run_id: str, fields: Mapping[str, Any]) -> "Run":
         """The run whose hash holds ``fields`` (a run without an ``origin`` is open)."""
         get = fields.get
         score = get("score")

@@ -11,12 +11,10 @@ from marshmallow import (
 )
 
 import scoundrel
-from store.games import DAILY
+from domain.game import DAILY, PLAYING
 
 from .runs import RuleErrorSchema
 from .submission import MoveList
-
-PLAYING = "playing"
 
 
 def _check_client_seed(seed: str) -> None:

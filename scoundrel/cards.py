@@ -6,6 +6,8 @@ around as plain strings and looks their kind and value up here, so nothing
 re-parses a code while a game is played.
 """
 
+from collections.abc import Iterable
+
 MONSTER = "monster"
 WEAPON = "weapon"
 POTION = "potion"
@@ -33,6 +35,6 @@ def is_monster(card: str) -> bool:
     return KIND[card] == MONSTER
 
 
-def monster_total(cards) -> int:
+def monster_total(cards: Iterable[str]) -> int:
     """The summed value of the monsters among ``cards`` (R16's penalty)."""
     return sum(VALUE[c] for c in cards if KIND[c] == MONSTER)

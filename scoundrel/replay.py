@@ -4,6 +4,7 @@ This is what the referee runs for every submitted game, so the loop is kept
 tight; the step trace is only built when asked for.
 """
 
+from collections.abc import Sequence
 from typing import cast
 
 from .deal import SEED_MESSAGE, deal, is_valid_seed
@@ -71,7 +72,8 @@ def _finished(state: State, count: int, steps: tuple[Step, ...], forfeit: bool =
     return Verdict(REJECTED, error=_incomplete(count), steps=steps)
 
 
-def replay(seed: str, moves, variant: str = CLASSIC, *, trace: bool = False, forfeit: bool = False) -> Verdict:
+def replay(seed: str, moves: Sequence[str], variant: str = CLASSIC, *, trace: bool = False,
+           forfeit: bool = False) -> Verdict:
     """Replay ``moves`` on the dungeon dealt from ``seed`` and judge the game.
 
     Returns a ``verified`` or ``rejected`` verdict; with ``trace=True`` the
@@ -107,7 +109,7 @@ def _parsed(seed: object, moves: object, variant: object) -> list[Move]:
     raise InvalidSubmission(submission_errors(seed, moves, variant))
 
 
-def _traced(state: State, moves, parsed: list[Move], variant: str, forfeit: bool) -> Verdict:
+def _traced(state: State, moves: Sequence[str], parsed: list[Move], variant: str, forfeit: bool) -> Verdict:
     steps: list[Step] = []
     for index, (notation, move) in enumerate(zip(moves, parsed, strict=True)):
         room = tuple(state.room)

@@ -8,7 +8,8 @@ rulings without building an ``Effect`` per move (its docstring maps each of
 its branches to the rulings and the functions it stands in for).
 """
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -116,9 +117,9 @@ def deal_room(state: State) -> tuple[str, ...]:
     return tuple(drawn)
 
 
-def start(dungeon) -> State:
+def start(dungeon: Iterable[str]) -> State:
     """The opening position: the first room dealt from ``dungeon`` (top first)."""
-    state = State(dungeon=dungeon)
+    state = State(dungeon=deque(dungeon))
     deal_room(state)
     return state
 
@@ -215,7 +216,7 @@ def legal_moves(state: State, variant: str = CLASSIC) -> list[str]:
 _NO_KILL = 15  # above every monster (R1): a weapon without kills may fight any of them (R9)
 
 
-def play_out(state: State, moves, variant: str = CLASSIC) -> tuple[int, Violation] | None:
+def play_out(state: State, moves: Iterable[Move], variant: str = CLASSIC) -> tuple[int, Violation] | None:
     """Apply parsed ``moves`` to ``state`` in place, in order; stop at the first illegal one.
 
     Returns None when every move was applied, else ``(index, violation)``
@@ -260,6 +261,7 @@ def play_out(state: State, moves, variant: str = CLASSIC) -> tuple[int, Violatio
     avoid_twice = variant == EASY
     may_avoid = variant != HARD
     popleft = dungeon.popleft
+    move: Any  # dispatched on ``kind``, one ``type()`` a move, which mypy does not narrow through
     for index, move in enumerate(moves):
         kind = type(move)
         if health <= 0 or not room:

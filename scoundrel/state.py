@@ -7,6 +7,7 @@ state in place, which keeps a full game near 50 µs. Whoever needs a history
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import monster_total
 
@@ -24,7 +25,7 @@ class State:
     """
 
     room: list[str] = field(default_factory=list)
-    dungeon: deque = field(default_factory=deque)
+    dungeon: deque[str] = field(default_factory=deque)
     health: int = START_HEALTH
     weapon: str | None = None
     kills: list[str] = field(default_factory=list)  # by the equipped weapon, oldest first (R9, R10)
@@ -33,7 +34,7 @@ class State:
     avoided_last: bool = False  # the previous room was avoided, no card played since (R6)
     bonus: int = 0  # R15: the last card was a potion drunk at full health; its value
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.dungeon, deque):
             self.dungeon = deque(self.dungeon)
         self.room = list(self.room)
@@ -100,7 +101,7 @@ class Effect:
     avoided: tuple[str, ...] = ()  # the room sent to the bottom of the dungeon (R7)
     dealt: tuple[str, ...] = ()  # cards drawn into a new room after this move (R4, R5)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "damage": self.damage,
             "healed": self.healed,

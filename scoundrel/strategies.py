@@ -75,12 +75,12 @@ def _room_over(state: State) -> bool:
     return state.health <= 0 or state.played_in_room == 0
 
 
-def _room_plans(state: State, variant: str):
+def _room_plans(state: State, variant: str) -> list[tuple[list[str], State]]:
     """Every way to finish the current room from ``state``: (moves, resulting state).
 
     A plan ends when a new room is dealt, the game ends, or the room is avoided.
     """
-    plans = []
+    plans: list[tuple[list[str], State]] = []
     stack: list[tuple[State, list[str]]] = [(state, [])]
     while stack:
         current, moves = stack.pop()
@@ -95,7 +95,7 @@ def _room_plans(state: State, variant: str):
     return plans
 
 
-def _key(state: State) -> tuple:
+def _key(state: State) -> tuple[object, ...]:
     """What decides the rest of a game at a room's start; the kills before the last don't (R10)."""
     return (
         tuple(state.room),

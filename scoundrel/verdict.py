@@ -6,6 +6,7 @@ move, or ``invalid`` with field-level errors for malformed input.
 """
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .rules import Violation
 from .state import Effect
@@ -39,7 +40,7 @@ class Step:
     def last_kill(self) -> str | None:
         return self.kills[-1] if self.kills else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "index": self.index,
             "move": self.move,
@@ -67,7 +68,7 @@ class RuleError:
     def from_violation(cls, violation: Violation, move_index: int) -> "RuleError":
         return cls(violation.code, move_index, f"Move {move_index + 1}: {violation.message}", violation.ruling)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "move_index": self.move_index, "message": self.message, "ruling": self.ruling}
 
 
@@ -81,15 +82,15 @@ class Verdict:
     health: int | None = None
     moves: int | None = None
     error: RuleError | None = None
-    errors: dict | None = None
+    errors: dict[str, Any] | None = None
     steps: tuple[Step, ...] = field(default=(), compare=False)
 
     @classmethod
-    def invalid(cls, errors: dict) -> "Verdict":
+    def invalid(cls, errors: dict[str, Any]) -> "Verdict":
         """The verdict for malformed input: field name → list of messages."""
         return cls(INVALID, errors=errors)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         if self.status == INVALID:
             return {"status": INVALID, "errors": self.errors}
         if self.status == REJECTED:

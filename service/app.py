@@ -13,6 +13,7 @@ from flask import Blueprint, Flask, redirect, request, url_for
 import scoundrel
 from settings import Settings
 from store import Database
+from worker.jobs import JOBS
 
 from . import (
     daily,
@@ -70,7 +71,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(_openapi_config(), MAX_CONTENT_LENGTH=settings.max_body_bytes)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask's DefaultJSONProvider, typed as its base
-    db = Database.from_settings(settings)
+    db = Database.from_settings(settings, JOBS)
     app.extensions["referee"] = Referee(settings=settings, db=db)
 
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses(), CrossFieldRules()]})

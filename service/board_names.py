@@ -20,11 +20,10 @@ from datetime import date
 
 import scoundrel
 from domain.boards import DAILY_BOARD, DEALT_BOARD, LADDER, OPEN_BOARD, SEALED_BOARD, SEED_BOARD, BoardId, boards_of
+from domain.daily_seed import DAY_PATTERN, parse_day
 from domain.run import Run
 from store import LADDER_GAMES, Board
 from store.boards import ranking
-
-from .daily_seed import DAY_PATTERN, parse_day
 
 _DATE = DAY_PATTERN
 _VARIANT = "|".join(scoundrel.VARIANTS)

@@ -1,12 +1,15 @@
-"""What a request needs from the application: the database and the settings."""
+"""What a request needs from the application: the database and the settings, and sealing's act bound to them."""
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from flask import current_app
 
+from domain import sealing
 from settings import Settings
 from store import Database, daily_secret
 from store.daily import address_secret, sealed_secret
+from store.games import close_sealed_day
 
 
 @dataclass
@@ -44,3 +47,8 @@ def referee() -> Referee:
 
 def db() -> Database:
     return referee().db
+
+
+def revealed(day: date) -> bool:
+    """Whether ``day``'s sealed deal may be shown now (``domain.sealing.revealed``), its close recorded first."""
+    return sealing.revealed(day, lambda over: close_sealed_day(db(), over.isoformat()))

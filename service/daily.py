@@ -5,13 +5,13 @@ from datetime import date
 from flask import jsonify
 from werkzeug.routing import BaseConverter
 
+from domain.daily_seed import DAY_PATTERN, DayNotBegun, daily_seed, parse_day, today
 from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPositionSchema, DailyBoardSchema, DailySchema, SealedBoardSchema
 from store import board_page, daily_board, sealed_board
 
 from .api import Blueprint, error_response
 from .context import db, referee
-from .daily_seed import DAY_PATTERN, DayNotBegun, daily_seed, parse_day, today
 from .errors import abort
 from .places import place_or_404
 

@@ -1,8 +1,10 @@
-"""Errors answered in one place: what the store refused, and failures that are not the client's fault.
+"""Errors answered in one place: what the store or the dealer refused, and failures that are not the client's fault.
 
-Each store error (``store.errors``) has its HTTP status in ``STORE_ERROR_STATUS``
-and answers in the one error shape with the sentence it carries (and, for a
-422, its field errors), so a view just lets it propagate.
+Each store error (``store.errors``) and the dealer's refusal of moves
+(``domain.dealer.MovesRefused``) has its answer in ``ANSWERS``: its HTTP
+status, and what its JSON adds to the sentence the error carries (a 422's
+field errors, a 409's ``game_id`` or ``moves``) from the error's data. It
+answers in the one error shape, so a view just lets it propagate.
 
 Redis (or the archive, for a run that lives there) being unreachable is a
 503 with ``Retry-After`` (the client should try again), never a 500 and
@@ -16,7 +18,8 @@ under that id).
 
 import logging
 from collections.abc import Callable
-from typing import NoReturn
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 import flask_smorest
 from flask import Flask, current_app, g, jsonify
@@ -26,6 +29,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.exc import OperationalError as ArchiveUnavailable
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from domain.dealer import MovesRefused
 from store.errors import (
     AlreadyResolved,
     DealTaken,
@@ -55,24 +59,46 @@ REFUSING_WRITES = "Storage is not taking writes just now; nothing was changed. T
 
 log = logging.getLogger(__name__)
 
-STORE_ERROR_STATUS: dict[type[StoreError], int] = {
-    NoSuchRun: 404,
-    NoSuchDispute: 404,
-    NoSuchGame: 404,
-    NoSuchFlag: 404,
-    GameMoved: 409,
-    GameOver: 409,
-    SealedDailyStarted: 409,
-    SealedDayOver: 409,
-    GameInPlay: 409,
-    DealTaken: 409,
-    NameTaken: 409,
-    RunPending: 409,
-    NotVoid: 409,
-    NotInError: 409,
-    AlreadyResolved: 409,
-    FlagDismissed: 409,
-    IdempotencyConflict: 422,
+
+def _no_details(error: Any) -> dict[str, Any]:
+    """A refusal whose JSON is its message alone."""
+    return {}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """How the API answers one kind of refusal: its status, and the keys its JSON adds to the message
+    (``errors``: field errors; ``extra``: keys of its own), read from the error's data."""
+
+    status: int
+    details: Callable[[Any], dict[str, Any]] = _no_details
+
+
+def _moves_refused(refused: MovesRefused) -> dict[str, Any]:
+    error = refused.error
+    return {"errors": {"moves": {error["move_index"]: [error["message"]]}}, "extra": {"error": error}}
+
+
+ANSWERS: dict[type[Exception], Answer] = {
+    NoSuchRun: Answer(404),
+    NoSuchDispute: Answer(404),
+    NoSuchGame: Answer(404),
+    NoSuchFlag: Answer(404),
+    GameMoved: Answer(409, lambda moved: {"extra": {"moves": moved.count}}),
+    GameOver: Answer(409),
+    SealedDailyStarted: Answer(409, lambda started: {"extra": {"game_id": started.game_id}}),
+    SealedDayOver: Answer(409, lambda over: {"extra": {"reason": over.reason, "ruling": over.ruling}}),
+    GameInPlay: Answer(409, lambda in_play: {"extra": {"game_id": in_play.game_id}}),
+    DealTaken: Answer(409),
+    NameTaken: Answer(409),
+    RunPending: Answer(409),
+    NotVoid: Answer(409),
+    NotInError: Answer(409),
+    AlreadyResolved: Answer(409),
+    FlagDismissed: Answer(409),
+    IdempotencyConflict: Answer(422, lambda _: {"errors": {"Idempotency-Key": ["Already used for a different "
+                                                                                "submission."]}}),
+    MovesRefused: Answer(422, _moves_refused),
 }
 
 # flask-smorest's abort, typed (the library ships no types): it raises the
@@ -80,12 +106,11 @@ STORE_ERROR_STATUS: dict[type[StoreError], int] = {
 abort: Callable[..., NoReturn] = flask_smorest.abort
 
 
-def _store_refused(error: StoreError):
-    """The store error as flask-smorest answers an ``abort``: the same JSON shape as every error."""
-    status = next(STORE_ERROR_STATUS[kind] for kind in type(error).__mro__ if kind in STORE_ERROR_STATUS)
+def _refused(error: StoreError | MovesRefused):
+    """The refusal as flask-smorest answers an ``abort``: the same JSON shape as every error."""
+    answer = next(ANSWERS[kind] for kind in type(error).__mro__ if kind in ANSWERS)
     try:
-        abort(status, message=error.message, **({"errors": error.fields} if error.fields else {}),
-              **({"extra": error.extra} if error.extra else {}))
+        abort(answer.status, message=str(error), **answer.details(error))
     except HTTPException as refusal:
         return current_app.handle_http_exception(refusal)
 
@@ -115,7 +140,8 @@ def _internal_error(error):
 
 
 def init_app(app: Flask) -> None:
-    app.register_error_handler(StoreError, _store_refused)
+    app.register_error_handler(StoreError, _refused)
+    app.register_error_handler(MovesRefused, _refused)
     app.register_error_handler(InternalServerError, _internal_error)
     app.register_error_handler(RedisConnectionError, _storage_unavailable)
     app.register_error_handler(RedisTimeoutError, _storage_unavailable)

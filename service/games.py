@@ -1,9 +1,11 @@
 """``/v1/games``: dealt games, played move by move against the server's deck."""
 
-from dataclasses import replace
-
 from flask import g, url_for
 
+import scoundrel
+from domain.daily_seed import sealed_seed, today
+from domain.dealer import commitment, dealt_seed, fresh_seed, is_revealed, judge, may_see, position
+from domain.game import FORFEIT, PLAYING, Game
 from schemas.games import (
     ForfeitSchema,
     GameConflictSchema,
@@ -18,9 +20,6 @@ from schemas.games import (
 )
 from store.errors import DealTaken, GameMoved, GameOver, NoSuchGame
 from store.games import (
-    FORFEIT,
-    PLAYING,
-    StoredGame,
     games_in_play,
     load_game,
     load_game_as,
@@ -28,6 +27,8 @@ from store.games import (
     play_moves,
     start_game,
 )
+from store.packing import iso_time
+from store.runs import now_ms
 
 from .api import Blueprint, error_response
 from .auth import (
@@ -38,9 +39,7 @@ from .auth import (
     reject_token,
     token_required,
 )
-from .context import db, referee
-from .daily_seed import sealed_seed, today
-from .dealer import MovesRefused, commitment, dealt_seed, fresh_seed, game_view, judge, may_see, position
+from .context import db, referee, revealed
 from .errors import abort
 from .request_log import elapsed, request_id
 from .start_flags import note_game_start
@@ -53,14 +52,46 @@ player_blp = Blueprint("player_games", __name__, url_prefix="/v1/players",
 DEAL_ATTEMPTS = 3  # starts tried when a racing start of another variant takes the next deal first
 
 
-def _game(game_id: str, player: str | None) -> StoredGame:
+def _game(game_id: str, player: str | None) -> Game:
     game = load_game(db(), game_id)
-    if game is None or not may_see(game, player):
+    if game is None or not may_see(game, player, revealed):
         raise NoSuchGame(game_id)  # the one answer for a game that is not there and one not the caller's
     return game
 
 
-def _own_game(game_id: str) -> StoredGame:
+def game_view(game: Game, state: scoundrel.State) -> dict:
+    """The game as every response shows it (FAIR-CONTRACT's game JSON): ``state`` is its position."""
+    playing = game.status == PLAYING
+    shown = is_revealed(game, revealed)
+    closes = game.closes_ms if playing else None
+    return {
+        "id": game.id,
+        "player": game.player,
+        "variant": game.variant,
+        "challenge": game.challenge or None,
+        "date": game.date or None,
+        "status": game.status,
+        "commitment": commitment(game.server_seed),
+        "seed": game.seed if shown else None,
+        "server_seed": game.server_seed if shown and game.client_seed else None,
+        "client_seed": game.client_seed or None,
+        "room": list(state.room),
+        "health": state.health,
+        "weapon": scoundrel.VALUE[state.weapon] if state.weapon else None,
+        "last_kill": scoundrel.VALUE[state.last_kill] if state.last_kill else None,
+        "cards_left": len(state.dungeon),
+        "moves": list(game.moves),
+        "legal_moves": scoundrel.legal_moves(state, game.variant) if playing else [],
+        "run_id": game.run_id,
+        "score": game.run_score if game.run_status == "verified" else None,
+        "created_at": iso_time(game.created_ms),
+        "ended_at": iso_time(game.ended_ms),
+        "closes_at": iso_time(closes),
+        "closes_in": max(0.0, (closes - now_ms()) / 1000) if closes is not None else None,
+    }
+
+
+def _own_game(game_id: str) -> Game:
     """The caller's game, checking the token in the same round trip: 401, or 404 if not theirs."""
     token = bearer_token()
     assert token is not None  # token_required let the request in with one
@@ -86,16 +117,15 @@ def start(body):
     given), or today's sealed daily seed (one game a day). One game in play per variant."""
     if body["challenge"]:
         day = today()
-        game_id = start_game(db(), g.player, body["variant"], sealed_seed(referee().sealed_secret(), day),
-                             challenge=body["challenge"], date=day.isoformat())
+        game = start_game(db(), g.player, body["variant"], sealed_seed(referee().sealed_secret(), day),
+                          challenge=body["challenge"], date=day.isoformat())
     else:
-        game_id = _start_free(body["variant"], body["client_seed"])
-    game = _written(game_id)
+        game = _start_free(body["variant"], body["client_seed"])
     note_game_start(game)
-    return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game_id)}
+    return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game.id)}
 
 
-def _start_free(variant: str, client_seed: str | None) -> str:
+def _start_free(variant: str, client_seed: str | None) -> Game:
     """A free game dealt from the player's next deal; tried again if a racing start took that deal."""
     for _ in range(DEAL_ATTEMPTS - 1):
         try:
@@ -105,7 +135,7 @@ def _start_free(variant: str, client_seed: str | None) -> str:
     return _deal_free(variant, client_seed)
 
 
-def _deal_free(variant: str, client_seed: str | None) -> str:
+def _deal_free(variant: str, client_seed: str | None) -> Game:
     server_seed = next_deal(db(), g.player, fresh_seed())
     return start_game(db(), g.player, variant, dealt_seed(server_seed, client_seed),
                       server_seed=server_seed, client_seed=client_seed or "")
@@ -139,30 +169,19 @@ def show(game_id):
 @error_response(blp, 404, "No such game, or not yours")
 @error_response(blp, 401, "No or wrong player token")
 def play(body, game_id):
-    """Play moves, in order, all or none: one is the usual case; a batch ends at the move that deals new cards."""
+    """Play moves, in order, all or none: one is the usual case; a batch ends at the move that deals new cards.
+
+    The game is read once (with the token), replayed once (``state``: judged, then shown), and
+    written once; the answer is the game as written, run and all if it ended.
+    """
     game = _playable(game_id, body["expected_moves"])
     state = position(game)
-    try:
-        status = judge(state, game.variant, len(game.moves), body["moves"])
-    except MovesRefused as refused:
-        error = refused.error
-        abort(422, message=error["message"], errors={"moves": {error["move_index"]: [error["message"]]}},
-              extra={"error": error})
-    play_moves(db(), game, body["moves"], status, request_id=request_id(), latency=elapsed())
-    if status != PLAYING:
-        game = _written(game_id)  # ended: its run is accepted; show it
-        return game_view(game, position(game))
-    return game_view(replace(game, moves=[*game.moves, *body["moves"]]), state)
+    status = judge(state, game.variant, len(game.moves), body["moves"])  # MovesRefused: a 422 (service.errors)
+    written = play_moves(db(), game, body["moves"], status, request_id=request_id(), latency=elapsed())
+    return game_view(written, state)
 
 
-def _written(game_id: str) -> StoredGame:
-    """The game as this request has just written it (started, ended or forfeited)."""
-    game = load_game(db(), game_id)
-    assert game is not None  # written a moment ago by this request
-    return game
-
-
-def _playable(game_id: str, expected_moves: int | None) -> StoredGame:
+def _playable(game_id: str, expected_moves: int | None) -> Game:
     """The caller's game, still played, with ``expected_moves`` moves if the request names a count."""
     game = _own_game(game_id)
     if expected_moves is not None and expected_moves != len(game.moves):
@@ -183,8 +202,7 @@ def _playable(game_id: str, expected_moves: int | None) -> StoredGame:
 @error_response(blp, 401, "No or wrong player token")
 def forfeit(body, game_id):
     """Give the game up (R18): it scores as dying at once; a free game's seed is revealed."""
-    play_moves(db(), _playable(game_id, body["expected_moves"]), [], FORFEIT, request_id=request_id())  # R18
-    game = _written(game_id)
+    game = play_moves(db(), _playable(game_id, body["expected_moves"]), [], FORFEIT, request_id=request_id())  # R18
     return game_view(game, position(game))
 
 

@@ -2,6 +2,7 @@
 
 from flask import g
 
+from domain.sealing import is_sealed
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
 from store import flags, get_run
@@ -12,10 +13,9 @@ from verification import reverify_run
 
 from .api import Blueprint, error_response
 from .auth import is_moderator, moderator_endpoint
-from .context import db
+from .context import db, revealed
 from .errors import abort
 from .replay_trace import run_replay
-from .sealing import is_sealed
 
 blp = Blueprint("moderation", __name__, url_prefix="/v1/runs",
                 description="Replays, audit logs, restoring and re-verifying runs")
@@ -34,7 +34,7 @@ def replay(run_id):
     """
     run = get_run(db(), run_id)
     moderator = is_moderator()
-    if is_sealed(run) and not moderator:
+    if is_sealed(run, revealed) and not moderator:
         abort(403, message="A sealed daily run is replayed once its day (UTC) is over.")
     return run_replay(run, dealt_move_times(db(), run_id) if moderator else None)
 

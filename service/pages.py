@@ -8,11 +8,11 @@ pages' refusals are: the run may be submitted a moment later.
 
 from flask import Blueprint, render_template
 
+from domain.sealing import shown
 from store import get_run
 from store.errors import NoSuchRun
 
-from .context import db
-from .sealing import shown
+from .context import db, revealed
 from .site import REFUSED
 
 blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
@@ -25,4 +25,4 @@ def viewer(run_id):
         run = get_run(db(), run_id)
     except NoSuchRun:
         return render_template("missing.html", run_id=run_id), 404, {"Cache-Control": REFUSED}
-    return render_template("viewer.html", run=shown(run))
+    return render_template("viewer.html", run=shown(run, revealed))

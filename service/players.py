@@ -1,5 +1,6 @@
 """``/v1/players``: registration and a player's runs."""
 
+from domain.sealing import shown
 from schemas.paging import PageArgs
 from schemas.players import PlayerCreateSchema, PlayerTokenSchema
 from schemas.runs import RunPageSchema
@@ -7,9 +8,8 @@ from store import create_player, find_player, player_runs, replace_token
 
 from .api import Blueprint, error_response
 from .auth import is_moderator, moderator_endpoint
-from .context import db
+from .context import db, revealed
 from .errors import abort
-from .sealing import shown
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
 
@@ -40,7 +40,7 @@ def runs_of(page, name):
     player = _registered(name)
     total, runs = player_runs(db(), player, page["offset"], page["limit"])
     moderator = is_moderator()
-    return {"player": player, "total": total, "runs": [shown(run, moderator) for run in runs]}
+    return {"player": player, "total": total, "runs": [shown(run, revealed, moderator) for run in runs]}
 
 
 @blp.route("/<name>/revoke-token", methods=["POST"])

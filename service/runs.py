@@ -3,6 +3,8 @@
 from flask import g, jsonify, request, url_for
 
 import scoundrel
+from domain.daily_seed import daily_seed, today
+from domain.sealing import shown
 from schemas import SubmissionSchema, load_submission
 from schemas.batch import BatchResultSchema, BatchSchema
 from schemas.runs import RunSchema
@@ -10,11 +12,9 @@ from store import Submission, accept_runs, get_run, requeue_run, submit_run
 
 from .api import Blueprint, error_response
 from .auth import BEARER, is_moderator, moderator_endpoint, player_required
-from .context import db, referee
-from .daily_seed import daily_seed, today
+from .context import db, referee, revealed
 from .errors import abort
 from .request_log import request_id
-from .sealing import shown
 
 blp = Blueprint("runs", __name__, url_prefix="/v1/runs", description="Submitted runs and their verdicts")
 
@@ -98,7 +98,7 @@ def show(run_id):
     A sealed daily run shows its seed and moves once its UTC day is over
     (to moderators at once).
     """
-    return shown(get_run(db(), run_id), is_moderator())
+    return shown(get_run(db(), run_id), revealed, is_moderator())
 
 
 @blp.route("/<run_id>/requeue", methods=["POST"])

@@ -2,14 +2,13 @@
 
 from datetime import date
 
+from domain.daily_seed import sealed_seed, today
+from domain.dealer import commitment
 from schemas.games import SealedDailySchema
 
 from .api import Blueprint, error_response
-from .context import referee
+from .context import referee, revealed
 from .daily import begun_day
-from .daily_seed import sealed_seed, today
-from .dealer import commitment
-from .sealing import revealed
 
 blp = Blueprint("sealed", __name__, url_prefix="/v1/daily",
                 description="The sealed daily: dealt by the server, committed before play, revealed after its day")

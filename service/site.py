@@ -32,6 +32,9 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import scoundrel
+from domain.daily_seed import DayNotBegun, daily_seed, parse_day, today
+from domain.par import par
+from domain.sealing import shown
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArgs
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
 from store.errors import first_line, refuses_writes
@@ -40,12 +43,9 @@ from store.standings import Spread, Standing, board_spread, ladder_spread, stand
 
 from . import board_names, charts
 from .board_names import NamedBoard, UnknownBoard
-from .context import db, referee
-from .daily_seed import DayNotBegun, daily_seed, parse_day, today
+from .context import db, referee, revealed
 from .errors import RETRY_AFTER_SECONDS
-from .par import par
 from .sealed import sealed_daily
-from .sealing import revealed, shown
 
 blp = Blueprint("site", __name__, template_folder="templates")
 log = logging.getLogger(__name__)
@@ -237,7 +237,7 @@ def player(name):
     if found is None:
         raise Refused(404, f"There is no player called {name!r}.")
     total, runs = player_runs(db(), found, 0, RECENT_RUNS)
-    runs = [shown(run) for run in runs]
+    runs = [shown(run, revealed) for run in runs]
     verified = [run for run in runs if run["status"] == "verified" and run["score"] is not None]
     won = sum(run["outcome"] == "won" for run in verified)
     html = render_template("player.html", player=found, total=total, runs=runs[:RUNS_LISTED], examined=len(runs),

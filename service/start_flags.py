@@ -18,9 +18,9 @@ import logging
 
 from redis.exceptions import RedisError
 
+from domain.game import DAILY, Game, game_run_id
 from store.errors import first_line
 from store.flags import queue_sealed_start
-from store.games import DAILY, StoredGame
 
 from .context import db, referee
 from .security import client_address
@@ -33,13 +33,13 @@ def address_hash(secret: str, address: str) -> str:
     return hmac.new(secret.encode(), address.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def note_game_start(game: StoredGame) -> None:
+def note_game_start(game: Game) -> None:
     """Queue the flags' note of a sealed daily game's start (nothing for any other game)."""
     if game.challenge != DAILY:
         return
     try:
         queue_sealed_start(db(), game.date, address_hash(referee().address_secret(), client_address()),
-                           game.player, game.dealt.run_id)
+                           game.player, game_run_id(game.id))
     except RedisError as error:
         log.warning("sealed daily start not noted for flags: storage unavailable",
                     extra={"error": first_line(error), "player": game.player})

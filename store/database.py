@@ -5,8 +5,14 @@ own keys, ``raw`` leaves them as bytes because RQ stores pickled jobs. The
 verification queue lives here too, so that accepting a run and queueing its
 job can be one transaction. ``archive`` is the SQL archive of the runs that
 left Redis (``store.archive``): a read that misses in Redis looks there.
+
+The queue's jobs are functions of the worker's (``worker.jobs.JOBS``), which
+the process that connects hands in: the store names them by reference, so
+it imports no worker code and RQ records each by its module and name.
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -21,8 +27,6 @@ from . import keys
 from .archive import Archive
 from .errors import refuses_writes
 
-VERIFY_JOB = "worker.jobs.verify_runs"
-VERIFY_FAILED = "worker.jobs.verification_failed"
 # Seconds a Redis call may take in a command that reads every run or board
 # in large replies (``scoundrel check``, ``scoundrel reverify``): an operator
 # waits for those, and a 0.75 s request budget would fail them on a big store.
@@ -31,10 +35,19 @@ JOB_RETRIES = 2  # a job that raises runs up to 3 times before its run is marked
 WRITE_PROBE_MS = 10_000  # the write probe's expiry: it never outlives its purpose
 
 
+@dataclass(frozen=True)
+class Jobs:
+    """The functions the queue runs: the store queues them, a worker runs them."""
+
+    verify_runs: Callable[..., Any]  # verifies the runs whose ids it is given
+    verification_failed: Callable[..., Any]  # RQ's failure callback of ``verify_runs``
+    note_sealed_start: Callable[..., Any]  # notes a sealed daily's start for the flags (``store.flags``)
+
+
 class Database:
     """Redis clients and the verification queue (the Lua scripts: ``store.scripts``)."""
 
-    def __init__(self, url: str, queue_name: str = "verify", job_timeout: int = 30,
+    def __init__(self, url: str, jobs: Jobs, queue_name: str = "verify", job_timeout: int = 30,
                  socket_timeout: float = 2.0, archive_url: str = "sqlite://"):
         # One immediate retry on a broken connection: after a Redis restart a
         # pooled connection fails once and its replacement works. None on a
@@ -50,11 +63,12 @@ class Database:
         self.redis: Any = redis.Redis.from_url(url, decode_responses=True, **options)
         self.raw = redis.Redis.from_url(url, **options)
         self.queue = Queue(queue_name, connection=self.raw, default_timeout=job_timeout)
+        self.jobs = jobs
         self.archive = Archive(archive_url)
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, timeout: float | None = None) -> "Database":
-        """The one way a process connects: the Redis, queue and timeouts ``settings`` name.
+    def from_settings(cls, settings: Settings, jobs: Jobs, *, timeout: float | None = None) -> "Database":
+        """The one way a process connects: the Redis, queue and timeouts ``settings`` name, queueing ``jobs``.
 
         Every Redis call gives up after ``settings.redis_timeout`` seconds
         (the API then answers 503, a job is retried), unless ``timeout``
@@ -62,20 +76,20 @@ class Database:
         few large replies (``BULK_TIMEOUT``), where the request budget
         would cut it off.
         """
-        return cls(settings.redis_url, settings.queue, settings.job_timeout,
+        return cls(settings.redis_url, jobs, settings.queue, settings.job_timeout,
                    settings.redis_timeout if timeout is None else timeout, settings.resolved_archive_url())
 
     def enqueue_verification(self, run_ids: list[str], request_id: str = "", pipeline=None, job_id=None):
         """Queue one job verifying ``run_ids`` (in ``pipeline``'s transaction, if given).
 
         A job that raises is retried at once ``JOB_RETRIES`` times, then
-        ``VERIFY_FAILED`` marks its runs still pending ``error``; a worker
+        ``jobs.verification_failed`` marks its runs still pending ``error``; a worker
         that dies mid-job is the sweeper's business (``store.pending``).
         """
         return self.queue.enqueue_call(
-            VERIFY_JOB, args=tuple(run_ids), pipeline=pipeline, job_id=job_id, result_ttl=0,
-            failure_ttl=7 * 24 * 3600,
-            retry=JobRetry(max=JOB_RETRIES), on_failure=Callback(VERIFY_FAILED), meta={"request_id": request_id},
+            self.jobs.verify_runs, args=tuple(run_ids), pipeline=pipeline, job_id=job_id, result_ttl=0,
+            failure_ttl=7 * 24 * 3600, retry=JobRetry(max=JOB_RETRIES),
+            on_failure=Callback(self.jobs.verification_failed), meta={"request_id": request_id},
         )
 
     def accepts_writes(self) -> bool:

@@ -1,8 +1,10 @@
 """Everything the store can refuse, in one module with one base class.
 
-Each error carries the sentence to show whoever asked (the API's
-``message``, a command's error line), and nothing secret; ``service.errors``
-maps each class to its HTTP status in one table, so no view translates a
+Each error says what happened in the store's own terms: the sentence to
+show whoever asked (the API's ``message``, a command's error line), nothing
+secret, and the data it is about as attributes (the moves a game has, the
+game in play, the ruling). None knows HTTP: ``service.errors`` maps each
+class to its status and its JSON in one table, so no view translates a
 store error by hand.
 
 Redis itself can refuse too: reachable, but not writing (``refuses_writes``).
@@ -39,8 +41,6 @@ class StoreError(Exception):
     """A change or read the store refused; ``message`` says why in the player's words."""
 
     message = "The store refused the request."
-    fields: dict[str, list[str]] | None = None  # field-level detail, as a 422's ``errors``
-    extra: dict | None = None  # more keys of the error's JSON (a 409's ``game_id``, ``moves``)
 
     def __init__(self, message: str | None = None):
         if message is not None:
@@ -76,7 +76,6 @@ class IdempotencyConflict(StoreError):
     """An Idempotency-Key was reused with a different submission; nothing of it was stored."""
 
     message = "This Idempotency-Key was used for a different submission."
-    fields = {"Idempotency-Key": ["Already used for a different submission."]}
 
 
 class RunPending(StoreError):
@@ -128,7 +127,6 @@ class GameMoved(StoreError):
 
     def __init__(self, count: int):
         self.count = count
-        self.extra = {"moves": count}
         super().__init__(f"The game has {count} {plural('move', count)} played; read it and send the next moves again.")
 
 
@@ -145,7 +143,6 @@ class SealedDailyStarted(StoreError):
 
     def __init__(self, game_id: str):
         self.game_id = game_id
-        self.extra = {"game_id": game_id}
         super().__init__("You have already started today's sealed daily game.")
 
 
@@ -154,7 +151,7 @@ class GameInPlay(StoreError):
 
     def __init__(self, game_id: str, variant: str):
         self.game_id = game_id
-        self.extra = {"game_id": game_id}
+        self.variant = variant
         super().__init__(f"You have a {variant} game in play; finish or forfeit it first.")
 
 
@@ -167,7 +164,10 @@ class DealTaken(StoreError):
 class SealedDayOver(StoreError):
     """The sealed daily of that day is closed (its UTC day is over): no move, no new game (R18)."""
 
+    reason = "sealed_day_over"
+    ruling = "R18"
+
     def __init__(self, day: str):
-        self.extra = {"reason": "sealed_day_over", "ruling": "R18"}
+        self.day = day
         super().__init__(f"The sealed daily of {day} closed at the end of its UTC day: a game of it still in "
                          "play is forfeited (R18), and no move or new game of it is taken.")

@@ -29,10 +29,11 @@ from datetime import timedelta
 
 from rq import Retry as JobRetry
 
+from domain.daily_seed import closes_ms
+
 from . import keys, scripts
 from .database import JOB_RETRIES, Database
 from .errors import FlagDismissed, NoSuchFlag, NoSuchRun
-from .games import closes_ms
 from .history import hot_run
 from .listing import indexed_page
 from .runs import now_ms
@@ -48,7 +49,6 @@ DISMISSED = "dismissed"
 STATUSES = (OPEN, DISMISSED)
 DISMISSED_EVENT = "flag_dismissed"  # the audit entry a dismissal leaves on the flag's run
 ADDRESS_KEPT = timedelta(days=7)  # an address's hash is forgotten this long after its day (UTC) ends
-SEALED_START_JOB = "worker.flags.note_sealed_start"
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def forget_address_at(day: str) -> int:
 def queue_sealed_start(db: Database, day: str, address_hash: str, player: str, run_id: str) -> None:
     """Queue the worker's note that ``player`` started ``day``'s sealed daily (its run to be ``run_id``)
     from the address hashing to ``address_hash`` (``note_sealed_start``). Retried like a verification."""
-    db.queue.enqueue_call(SEALED_START_JOB, args=(day, address_hash, player, run_id), result_ttl=0,
+    db.queue.enqueue_call(db.jobs.note_sealed_start, args=(day, address_hash, player, run_id), result_ttl=0,
                           failure_ttl=7 * 24 * 3600, retry=JobRetry(max=JOB_RETRIES))
 
 

@@ -1,4 +1,4 @@
-"""Dealt games: the server's record of a game it deals card by card (issue 10).
+"""Dealt games: the server's record of a game it deals card by card.
 
 One hash per game (``keys.game``) holds all of it: player, variant,
 challenge and date, the seed, the status, the times of the deal and of the
@@ -31,8 +31,10 @@ game of it still in play. Only a closed day's deal may be shown.
 """
 
 import secrets
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
 
 from . import keys, move_codes, scripts
 from .database import Database
@@ -42,9 +44,6 @@ from .players import PLAYERS
 from .runs import Dealt, Submission, accept_runs, now_ms
 from .tokens import queue_holder_lookup
 
-PLAYING = "playing"
-FORFEIT = "forfeit"
-DAILY = "daily"
 GAME_KEPT = 7 * 24 * 3600  # seconds an ended game is kept (its run keeps the record for good)
 SEALED_KEPT = 2 * 24 * 3600  # seconds the one-a-day mark of a sealed daily game is kept: past its day
 ENDING_GRACE_MS = 10_000  # an ended game whose run is not accepted after this is the sweeper's
@@ -63,67 +62,22 @@ def is_game_id(text: str) -> bool:
     return len(text) == 32 and all(c in "0123456789abcdef" for c in text)
 
 
-@dataclass(frozen=True)
-class StoredGame:
-    """A dealt game as stored, with its run's verdict status and score once it has a run."""
-
-    id: str
-    player: str
-    variant: str
-    challenge: str  # "" or "daily" (the sealed daily)
-    date: str  # the sealed daily's UTC date, else ""
-    seed: str  # the seed the deck is dealt from
-    server_seed: str  # the seed committed to: ``seed`` itself unless the player gave a client seed
-    client_seed: str  # the player's seed, else ""
-    moves: list[str]
-    move_gaps: str  # each move's server time, as ``store.runs.move_times`` reads it
-    status: str  # playing, won, lost, forfeit
-    created_ms: int
-    ended_ms: int | None
-    run_status: str | None
-    run_score: int | None
-
-    @property
-    def dealt(self) -> Dealt:
-        return Dealt(self.id, self.challenge, self.date, forfeit=self.status == FORFEIT, dealt_ms=self.created_ms,
-                     move_gaps=self.move_gaps)
-
-    @property
-    def run_id(self) -> str | None:
-        """The game's run, once it has ended."""
-        return self.dealt.run_id if self.status != PLAYING else None
-
-    @property
-    def slot(self) -> str:
-        """What the one-game-in-play rule counts it under: its variant, or its sealed day."""
-        return slot_of(self.variant, self.date)
-
-    @property
-    def closes_ms(self) -> int | None:
-        """When a sealed daily game's day closes (ms); None for a free game."""
-        return closes_ms(self.date) if self.date else None
+def dealt(game: Game) -> Dealt:
+    """Where the game's run comes from, as the run records it."""
+    return Dealt(game.id, game.challenge, game.date, forfeit=game.status == FORFEIT, dealt_ms=game.created_ms,
+                 move_gaps=game.move_gaps)
 
 
-def slot_of(variant: str, day: str) -> str:
-    """The slot of a free game of ``variant`` (``day`` "") or of ``day``'s sealed daily game."""
-    return f"{DAILY}:{day}" if day else variant
-
-
-def closes_ms(day: str) -> int:
-    """The end of UTC day ``day`` (``YYYY-MM-DD``), in ms: when its sealed daily closes (R18)."""
-    end = datetime.combine(date.fromisoformat(day) + timedelta(days=1), datetime.min.time(), UTC)
-    return int(end.timestamp() * 1000)
-
-
-def _stored_game(game_id: str, fields: dict, run: list) -> StoredGame:
+def _stored_game(game_id: str, fields: dict, run: list) -> Game:
     created = int(fields["created_ms"])
     log = "".join(fields[f"log{chunk}"] for chunk in range(int(fields["chunks"]) + 1))
     entries = log.split(",")[:-1]  # each: the move's character, then its gap in ms
-    return StoredGame(
+    return Game(
         id=game_id, player=fields["player"], variant=fields["variant"], challenge=fields["challenge"],
         date=fields["date"], seed=fields["seed"], server_seed=fields.get("server_seed") or fields["seed"],
         client_seed=fields.get("client_seed", ""), moves=move_codes.decode("".join(entry[0] for entry in entries)),
         move_gaps=" ".join(entry[1:] for entry in entries), status=fields["status"], created_ms=created,
+        last_ms=int(fields["last_ms"]),
         ended_ms=int(fields["ended_ms"]) if fields.get("ended_ms") else None,
         run_status=run[0] or None, run_score=int(run[1]) if run[1] not in (None, "") else None,
     )
@@ -131,10 +85,10 @@ def _stored_game(game_id: str, fields: dict, run: list) -> StoredGame:
 
 def _read_game(pipe, game_id: str) -> None:
     pipe.hgetall(keys.game(game_id))
-    pipe.hmget(keys.run(Dealt(game_id).run_id), "status", "score")
+    pipe.hmget(keys.run(game_run_id(game_id)), "status", "score")
 
 
-def load_game(db: Database, game_id: str) -> StoredGame | None:
+def load_game(db: Database, game_id: str) -> Game | None:
     """The game with its run's status and score, in one round trip; None if there is none."""
     if not is_game_id(game_id):
         return None
@@ -144,7 +98,7 @@ def load_game(db: Database, game_id: str) -> StoredGame | None:
     return _stored_game(game_id, fields, run) if fields else None
 
 
-def load_game_as(db: Database, game_id: str, token: str) -> tuple[str | None, StoredGame | None]:
+def load_game_as(db: Database, game_id: str, token: str) -> tuple[str | None, Game | None]:
     """``(the token's player or None, the game or None)`` in one round trip: a move's
     authentication and read together, so that a move costs this and its compare-and-set."""
     with db.redis.pipeline(transaction=False) as pipe:
@@ -170,8 +124,8 @@ def next_deal(db: Database, player: str, fresh_seed: str) -> str:
 
 
 def start_game(db: Database, player: str, variant: str, seed: str, *, server_seed: str = "",
-               client_seed: str = "", challenge: str = "", date: str = "") -> str:
-    """Store a new game dealt from ``seed``; its id.
+               client_seed: str = "", challenge: str = "", date: str = "") -> Game:
+    """Store a new game dealt from ``seed``; the game as stored.
 
     A free game is dealt from the player's next deal, ``server_seed``
     (``seed`` itself, or derived from it and ``client_seed``), which it
@@ -196,10 +150,10 @@ def start_game(db: Database, player: str, variant: str, seed: str, *, server_see
         raise DealTaken()
     if reply[0] == "closed":
         raise SealedDayOver(date)
-    return game_id
+    return _stored_game(game_id, {name: str(value) for name, value in fields.items()}, [None, None])
 
 
-def games_in_play(db: Database, player: str) -> list[StoredGame]:
+def games_in_play(db: Database, player: str) -> list[Game]:
     """The player's games in play, oldest first."""
     ids = db.redis.hvals(keys.player_games_playing(player))
     games = [load_game(db, game_id) for game_id in ids]
@@ -207,12 +161,14 @@ def games_in_play(db: Database, player: str) -> list[StoredGame]:
                   key=lambda game: game.created_ms)
 
 
-def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *, request_id: str = "",
-               latency: float | None = None, counted_as: str = "") -> None:
+def play_moves(db: Database, game: Game, moves: list[str], status: str, *, request_id: str = "",
+               latency: float | None = None, counted_as: str = "") -> Game:
     """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
-    (none and ``FORFEIT`` for a forfeit, R18). A move request passes its ``latency`` so far
-    (seconds), counted with the moves (``scoundrel_move_latency_seconds``); a game that ends
-    here is counted by its status, and under ``counted_as`` too when given, in the same step.
+    (none and ``FORFEIT`` for a forfeit, R18); the game as written (``Game.played``), with its
+    run's status and score if it ended here, so nothing is read back. A move request passes its
+    ``latency`` so far (seconds), counted with the moves (``scoundrel_move_latency_seconds``); a
+    game that ends here is counted by its status, and under ``counted_as`` too when given, in the
+    same step.
 
     Raises ``GameMoved`` when the game changed since it was loaded,
     ``GameOver`` when it has ended, ``NoSuchGame``; ``SealedDayOver`` when
@@ -220,8 +176,9 @@ def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *,
     forfeits it instead (R18). A game that ends here gets its run
     (``finish_game``).
     """
+    at_ms = now_ms()
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
-                               codes=move_codes.encode(moves), at_ms=now_ms(), status=status,
+                               codes=move_codes.encode(moves), at_ms=at_ms, status=status,
                                ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
                                closes_ms=game.closes_ms, latency=latency, counted_as=counted_as,
                                latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
@@ -231,10 +188,11 @@ def play_moves(db: Database, game: StoredGame, moves: list[str], status: str, *,
         raise GameOver(reply[1])
     if reply[0] == "moved":
         raise GameMoved(int(reply[1]))
-    if status != PLAYING or reply[0] == "closed":
-        finish_game(db, game.id, request_id=request_id)
-    if reply[0] == "closed":
+    if reply[0] == "closed":  # forfeited with the moves it had instead (R18)
+        _finish(db, game.played([], FORFEIT, at_ms), request_id)
         raise SealedDayOver(game.date)
+    written = game.played(moves, status, at_ms)
+    return written if status == PLAYING else _finish(db, written, request_id)
 
 
 def close_sealed_day(db: Database, day: str) -> None:
@@ -267,9 +225,17 @@ def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
     """
     game = load_game(db, game_id)
     if game is not None and game.status != PLAYING:
-        submission = Submission(game.seed, game.variant, game.moves, dealt=game.dealt)
-        accept_runs(db, game.player, [submission], request_id=request_id)
-    db.redis.zrem(keys.games_ending(), game_id)
+        _finish(db, game, request_id)
+    else:
+        db.redis.zrem(keys.games_ending(), game_id)
+
+
+def _finish(db: Database, game: Game, request_id: str) -> Game:
+    """Accept the run of ``game`` (ended) and take it off ``games_ending``; the game with its run's status."""
+    submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game))
+    [(run, _)] = accept_runs(db, game.player, [submission], request_id=request_id)
+    db.redis.zrem(keys.games_ending(), game.id)
+    return replace(game, run_status=run["status"], run_score=run["score"])
 
 
 def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:

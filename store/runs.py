@@ -14,6 +14,8 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from domain.game import game_run_id
+
 from . import keys, move_codes, scripts
 from .audit import encode_log, first_entry, verdict_ms
 from .boards import place_checks
@@ -51,7 +53,7 @@ class Dealt:
     @property
     def run_id(self) -> str:
         """The game's run id, the same every time: accepting it twice finds the first."""
-        return hashlib.sha256(f"run\n{self.game_id}".encode()).hexdigest()[:16]
+        return game_run_id(self.game_id)
 
     def fields(self) -> dict:
         return {"origin": DEALT, "game_id": self.game_id, "challenge": self.challenge, "date": self.date,

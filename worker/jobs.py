@@ -15,12 +15,13 @@ from redis.exceptions import RedisError
 from rq import get_current_job
 
 from store import load_runs, record_verdicts
+from store.database import Jobs
 from store.metrics import count_job_failure
 from store.pending import mark_error, split_pending
 from verification import judge
 from verification.move_timing import TimingLimits
 
-from .flags import flag_timing
+from .flags import flag_timing, note_sealed_start
 from .process import database, settings
 
 log = logging.getLogger("worker.jobs")
@@ -96,3 +97,7 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     mark_error(db, run_ids[0], "verification_failed",
                f"Verification failed ({exc_type.__name__}) on every attempt; a moderator can re-queue it.",
                actor=job.worker_name or "worker")
+
+
+# The jobs every process hands its ``Database`` (``store.database.Jobs``): these functions, by reference.
+JOBS = Jobs(verify_runs=verify_runs, verification_failed=verification_failed, note_sealed_start=note_sealed_start)

@@ -14,4 +14,6 @@ def settings() -> Settings:
 @functools.cache
 def database() -> Database:
     """One connection pool per worker process, configured like the API."""
-    return Database.from_settings(settings())
+    from .jobs import JOBS  # imported here: the jobs import this module for this very function
+
+    return Database.from_settings(settings(), JOBS)

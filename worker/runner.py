@@ -35,7 +35,7 @@ from rq import SimpleWorker, worker_registration
 from rq.exceptions import StopRequested
 from sqlalchemy.exc import SQLAlchemyError
 
-from service import json_logs
+import log_lines
 from settings import Settings
 from store import Database
 from store.errors import first_line, refuses_writes
@@ -43,6 +43,8 @@ from store.games import sweep_games
 from store.pending import sweep
 from store.retention import scheduled_pass
 from store.service_mark import mark_service
+
+from .jobs import JOBS
 
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away or refuses writes
 
@@ -158,8 +160,8 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
     timeout, a refused write outside a job): then, unless a stop was asked
     for, a new worker starts once Redis takes writes again.
     """
-    json_logs.configure(settings.log_level, settings.log_format)
-    db = Database.from_settings(settings)
+    log_lines.configure(settings.log_level, settings.log_format)
+    db = Database.from_settings(settings, JOBS)
     db.archive.upgrade()
     stopped = threading.Event()
     if not burst:

@@ -11,21 +11,26 @@ import base64
 import hashlib
 import hmac
 import random
+import secrets
 import threading
 import time
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+import requests
 
 import scoundrel
 import store.errors
 import store.games
 import store.keys
-from service.daily_seed import sealed_seed, today
+from domain.daily_seed import closes_ms, sealed_seed, today
+from domain.dealer import MovesRefused, fresh_seed, judge, position
+from domain.game import FORFEIT, Game
 from store import scripts
 from store.games import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
-from tests.games.table import Table, assert_nothing_shown_early, cards_in
+from tests.games.table import Table, assert_nothing_shown_early, card_of, cards_in
 from tests.support.games import moderator_token
 
 SEEDS: list[str] = []  # every seed dealt in this module, for the log check at the end
@@ -269,7 +274,7 @@ def _game_of_a_past_day(stack, days_ago: int) -> tuple[str, dict, str]:
     day = (today() - timedelta(days=days_ago)).isoformat()
     seed = sealed_seed(SEALED_SECRET, today() - timedelta(days=days_ago))
     SEEDS.append(seed)
-    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=day)
+    game_id = start_game(stack.database(), name, "classic", seed, challenge="daily", date=day).id
     return token, stack.get(f"/v1/games/{game_id}", headers=bearer(token)).json(), seed
 
 
@@ -304,7 +309,7 @@ def test_r18_the_sweeper_closes_yesterdays_sealed_daily_and_forfeits_its_games(s
     token, game, seed = _game_of_a_past_day(stack, 5)
     db = stack.database()
     assert not db.redis.sismember(store.keys.sealed_closed(), game["date"])
-    midnight = store.games.closes_ms(game["date"])
+    midnight = closes_ms(game["date"])
     monkeypatch.setattr(store.games, "now_ms", lambda: midnight + 5_000)
     store.games.sweep_games(db, 3600)
     assert db.redis.sismember(store.keys.sealed_closed(), game["date"])
@@ -342,6 +347,105 @@ def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack,
     assert runs["total"] == 1 and runs["runs"][0]["game_id"] == game["id"]
     assert stack.wait_final(runs["runs"][0]["id"])["outcome"] == "forfeit"
     assert store.games.sweep_games(db, 3600) == (0, 0)
+
+
+def _game_reads(stack, game_id: str, request) -> tuple[requests.Response, int]:
+    """The response to ``request()`` and how often the game's hash was read whole (HGETALL) meanwhile,
+    by any process: Redis's MONITOR shows every command, up to a marker sent after the response."""
+    db = stack.database()
+    marker = secrets.token_hex(8)
+    try:
+        with db.redis.monitor() as monitor:
+            response = request()
+            db.redis.echo(marker)
+            reads = 0
+            while (command := monitor.next_command()["command"]) != f"ECHO {marker}":
+                reads += command == f"HGETALL {store.keys.game(game_id)}"
+    finally:
+        db.close()
+    return response, reads
+
+
+def _as_written(game: dict) -> dict:
+    """A game's JSON but for what changes without a request: the time left, and the score its run gets."""
+    return {name: value for name, value in game.items() if name not in ("closes_in", "score")}
+
+
+def test_a_move_reads_its_game_once_and_answers_with_the_game_as_written(stack):
+    """Every move request, the one that ends the game and a refused batch too, reads the game once
+    (with the token) and answers with the game as its write left it: what reading it back shows. The
+    ended game's run records the move times the game's hash holds."""
+    _, token = stack.register()
+    table = Table(stack, token, random.Random(12))
+    game = table.start()
+    while table.game["status"] == "playing":
+        first = table.choose()
+        others = [move for move in table.game["legal_moves"] if move != "flee" and card_of(move) != card_of(first)]
+        for moves in ([first, others[0]], [first]) if first != "flee" and others else ([first],):
+            response, reads = _game_reads(stack, game["id"], lambda moves=moves: table.send(
+                moves, expected_moves=len(table.game["moves"])))
+            assert reads == 1
+            if response.status_code == 200:
+                break
+            assert response.status_code == 422 and len(moves) == 2, response.text
+        assert response.status_code == 200, response.text
+        table.game = response.json()
+        assert _as_written(table.reload()) == _as_written(table.game)
+    db = stack.database()
+    try:
+        stored = store.games.load_game(db, game["id"])
+        assert stored is not None and len(stored.move_gaps.split(" ")) == len(stored.moves)
+        assert db.redis.hget(store.keys.run(table.game["run_id"]), "move_gaps") == stored.move_gaps
+    finally:
+        db.close()
+
+
+def test_a_write_returns_the_game_as_reading_it_back_finds_it(stack):
+    """What a move's answer is built from, ``store.games.play_moves``' return (the moves, each one's
+    time, the status, when it ended), is what the game's hash holds after it: for a new game, a
+    batch of two moves, and a forfeit (which ends the game and accepts its run)."""
+    name, _ = stack.register()
+    db = stack.database()
+    try:
+        seed = store.games.next_deal(db, name, fresh_seed())
+        game = start_game(db, name, "classic", seed, server_seed=seed)
+        assert store.games.load_game(db, game.id) == game
+        pairs = [[a, b] for a in game_moves(game) for b in game_moves(game) if card_of(a) != card_of(b)]
+        moves, status = next((pair, outcome) for pair in pairs if (outcome := judged(game, pair)) is not None)
+        time.sleep(0.01)  # the first move's time is then some ms after the deal, the second's 0 after it
+        written = store.games.play_moves(db, game, moves, status)
+        assert store.games.load_game(db, game.id) == written
+        assert written.move_gaps.split(" ")[1] == "0" and int(written.move_gaps.split(" ")[0]) >= 10
+        forfeited = store.games.play_moves(db, written, [], FORFEIT)
+        assert forfeited.status == FORFEIT and forfeited.run_status == "pending"
+        read = store.games.load_game(db, game.id)
+        assert read is not None and replace(read, run_status="pending", run_score=None) == forfeited
+    finally:
+        db.close()
+
+
+def game_moves(game: Game) -> list[str]:
+    return [move for move in scoundrel.legal_moves(position(game), game.variant) if move != "flee"]
+
+
+def judged(game: Game, moves: list[str]) -> str | None:
+    """The status ``moves`` lead ``game`` to, or None if the dealer refuses them."""
+    try:
+        return judge(position(game), game.variant, len(game.moves), moves)
+    except MovesRefused:
+        return None
+
+
+def test_a_forfeit_reads_its_game_once_and_answers_with_the_game_as_written(stack):
+    _, token = stack.register()
+    game = Table(stack, token, random.Random(13)).start(variant="easy")
+    response, reads = _game_reads(stack, game["id"], lambda: stack.post(
+        f"/v1/games/{game['id']}/forfeit", headers=bearer(token)))
+    assert response.status_code == 200, response.text
+    assert reads == 1
+    forfeited = response.json()
+    assert forfeited["status"] == "forfeit" and forfeited["run_id"] is not None
+    assert _as_written(stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()) == _as_written(forfeited)
 
 
 def test_a_game_never_grows_past_the_moves_a_run_may_have(stack):

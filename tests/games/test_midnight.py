@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import scoundrel
-from service.daily_seed import sealed_seed
+from domain.daily_seed import sealed_seed
 from tests.games.conftest import SEALED_SECRET
 from tests.games.table import Table, assert_nothing_shown_early, cards_in
 from tests.support.stack import Stack

@@ -15,8 +15,8 @@ from datetime import date, timedelta
 import pytest
 
 import scoundrel
+from domain.daily_seed import sealed_seed
 from scoundrel.strategies import find_win, play_game
-from service.daily_seed import sealed_seed
 from store.daily import sealed_secret
 from store.packing import LADDER_GAMES
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations

@@ -26,6 +26,7 @@ from store.flags import (
     run_flag_id,
     run_flags,
 )
+from worker.jobs import JOBS
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,7 @@ def db(server, monkeypatch):
     """An empty store, whose clock ticks a millisecond at every raise (so "newest" is exact)."""
     clock = itertools.count(1_800_000_000_000)
     monkeypatch.setattr(store_flags, "now_ms", lambda: next(clock))
-    database = Database(server.url)
+    database = Database(server.url, JOBS)
     database.redis.flushall()
     yield database
     database.close()

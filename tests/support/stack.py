@@ -189,8 +189,9 @@ class Stack:
         """A connection to this stack's Redis, made the way every process makes one."""
         from settings import Settings
         from store import Database
+        from worker.jobs import JOBS
 
-        return Database.from_settings(Settings(redis_url=self.redis.url, archive_url=self.archive_url))
+        return Database.from_settings(Settings(redis_url=self.redis.url, archive_url=self.archive_url), JOBS)
 
     # HTTP
 

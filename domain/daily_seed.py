@@ -4,14 +4,14 @@ Each seed is an HMAC of the date under a server secret, so it is fixed for
 its day yet unguessable before it. The open daily's seed is public all day
 (``daily-`` and the date, then 16 hex digits). The sealed daily's is
 dealt by the server and shown only once its day is over and closed
-(``sealing.revealed``): 64 hex digits (a valid seed under RULES.md) under a
-secret of its own.
+(``domain.sealing.revealed``): 64 hex digits (a valid seed under RULES.md)
+under a secret of its own.
 """
 
 import hashlib
 import hmac
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 DAY_PATTERN = "[0-9]{4}-[0-9]{2}-[0-9]{2}"  # how a day is written: YYYY-MM-DD, and nothing else
 
@@ -52,5 +52,11 @@ def parse_day(text: str) -> date:
 
 def day_over(day: date) -> bool:
     """Whether ``day``'s UTC day is over: its sealed daily has closed (R18). Its deal is shown only once
-    the close is recorded too (``sealing.revealed``)."""
+    the close is recorded too (``domain.sealing.revealed``)."""
     return day < today()
+
+
+def closes_ms(day: str) -> int:
+    """The end of UTC day ``day`` (``YYYY-MM-DD``), in ms: when its sealed daily closes (R18)."""
+    end = datetime.combine(date.fromisoformat(day) + timedelta(days=1), datetime.min.time(), UTC)
+    return int(end.timestamp() * 1000)

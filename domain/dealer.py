@@ -3,7 +3,7 @@
 The position is not stored: it is dealt from the stored seed and replayed
 from the stored moves on every request (``position``, about 50 µs).
 
-Fair play (README, "Fair play"): a game shows the cards face up in its room
+Fair play (docs/fair-play.md): a game shows the cards face up in its room
 and nothing more of the deck: no seed until it is revealed, no order or
 make-up of the dungeon, only how many cards are left in it. That is why
 ``judge`` takes a batch of moves only up to the one that deals new cards:
@@ -19,14 +19,13 @@ import hashlib
 import hmac
 import secrets
 from datetime import date
+from typing import Any
 
 import scoundrel
-from scoundrel import VALUE, IllegalMove, State
-from store.games import PLAYING, StoredGame
-from store.packing import iso_time
-from store.runs import now_ms
+from scoundrel import IllegalMove, State
 
-from .sealing import revealed
+from .game import DAILY, PLAYING, Game
+from .sealing import Revealed
 
 ROOM_NOT_DEALT = "room_not_dealt"
 TOO_MANY_MOVES = "too_many_moves"
@@ -59,12 +58,12 @@ def dealt_seed(server_seed: str, client_seed: str | None) -> str:
 class MovesRefused(Exception):
     """A batch of moves the game does not take; ``error`` is the first refused move's, in a rule error's shape."""
 
-    def __init__(self, error: dict):
+    def __init__(self, error: dict[str, Any]):
         super().__init__(error["message"])
         self.error = error
 
 
-def position(game: StoredGame) -> State:
+def position(game: Game) -> State:
     """The game's position after its stored moves."""
     state = scoundrel.start(scoundrel.deal(game.seed))
     scoundrel.rules.play_out(state, [scoundrel.MOVES[move] for move in game.moves], game.variant)
@@ -111,46 +110,14 @@ def judge(state: State, variant: str, played: int, moves: list[str]) -> str:
     return status_of(state)
 
 
-def is_revealed(game: StoredGame) -> bool:
+def is_revealed(game: Game, revealed: Revealed) -> bool:
     """A free game's seed is shown once it ends; a sealed daily game's once its UTC day is over and
-    closed too (``sealing.revealed``)."""
+    closed too (``revealed``)."""
     if game.status == PLAYING:
         return False
-    return game.challenge != "daily" or revealed(date.fromisoformat(game.date))
+    return game.challenge != DAILY or revealed(date.fromisoformat(game.date))
 
 
-def may_see(game: StoredGame, player: str | None) -> bool:
+def may_see(game: Game, player: str | None, revealed: Revealed) -> bool:
     """Only the game's player sees it until its seed is revealed; then anyone may check it."""
-    return player == game.player or is_revealed(game)
-
-
-def game_view(game: StoredGame, state: State) -> dict:
-    """The game as every response shows it (FAIR-CONTRACT's game JSON)."""
-    playing = game.status == PLAYING
-    shown = is_revealed(game)
-    closes = game.closes_ms if playing else None
-    return {
-        "id": game.id,
-        "player": game.player,
-        "variant": game.variant,
-        "challenge": game.challenge or None,
-        "date": game.date or None,
-        "status": game.status,
-        "commitment": commitment(game.server_seed),
-        "seed": game.seed if shown else None,
-        "server_seed": game.server_seed if shown and game.client_seed else None,
-        "client_seed": game.client_seed or None,
-        "room": list(state.room),
-        "health": state.health,
-        "weapon": VALUE[state.weapon] if state.weapon else None,
-        "last_kill": VALUE[state.last_kill] if state.last_kill else None,
-        "cards_left": len(state.dungeon),
-        "moves": list(game.moves),
-        "legal_moves": scoundrel.legal_moves(state, game.variant) if playing else [],
-        "run_id": game.run_id,
-        "score": game.run_score if game.run_status == "verified" else None,
-        "created_at": iso_time(game.created_ms),
-        "ended_at": iso_time(game.ended_ms),
-        "closes_at": iso_time(closes),
-        "closes_in": max(0.0, (closes - now_ms()) / 1000) if closes is not None else None,
-    }
+    return player == game.player or is_revealed(game, revealed)

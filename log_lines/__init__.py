@@ -1,5 +1,9 @@
 """Logs on stderr: one JSON object per line, or a short readable line in a terminal.
 
+Every long-running process writes its log this way: the API under gunicorn
+(``cli.api``) and the workers (``worker.runner``), so this package is apart
+from both and imports only the standard library.
+
 Log aggregators parse a JSON line without guessing at its format, and a run
 is followed from the request that submitted it to the job that verified it
 by its ``request_id``. A person watching ``scoundrel up`` in a terminal reads
