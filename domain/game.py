@@ -10,10 +10,10 @@ import hashlib
 from dataclasses import dataclass, replace
 
 from .daily_seed import closes_ms
+from .run import DAILY as DAILY  # the challenge of the sealed daily, a game's as its run's
 
 PLAYING = "playing"
 FORFEIT = "forfeit"
-DAILY = "daily"  # the challenge of the sealed daily
 
 
 def game_run_id(game_id: str) -> str:

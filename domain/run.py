@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 OPEN = "open"  # submitted whole: its player knew the seed, so the whole deck, before the first move
-DEALT = "dealt"  # dealt by the server card by card (FAIR-CONTRACT.md); stored as the run's ``origin``
+DEALT = "dealt"  # dealt by the server card by card (docs/fair-play.md); stored as the run's ``origin``
 DAILY = "daily"  # the ``challenge`` of a sealed daily game's run
 
 # The hash fields ``from_stored`` reads.

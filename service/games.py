@@ -60,7 +60,7 @@ def _game(game_id: str, player: str | None) -> Game:
 
 
 def game_view(game: Game, state: scoundrel.State) -> dict:
-    """The game as every response shows it (FAIR-CONTRACT's game JSON): ``state`` is its position."""
+    """The game as every response shows it (``schemas.games.GameSchema``): ``state`` is its position."""
     playing = game.status == PLAYING
     shown = is_revealed(game, revealed)
     closes = game.closes_ms if playing else None
