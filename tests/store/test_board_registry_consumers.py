@@ -21,6 +21,7 @@ from store.lua import source
 from store.runs import Submission, accept_runs, load_run, load_runs, record_verdicts, remove_runs
 from tests.support.games import legal_games
 from verification import judge, reverify_run
+from worker.jobs import JOBS
 
 # A throwaway kind: each player's first verified classic open run.
 FIRST_CLASSIC = Board("first-classic", lambda run: not run.dealt and run.variant == "classic", ("variant",),
@@ -38,7 +39,7 @@ LATEST_CLASSIC = Board("latest-classic", lambda run: not run.dealt and run.varia
 def db(tmp_path_factory):
     root = tmp_path_factory.mktemp("registry")
     server = RedisServer(root, persistent=False).start()
-    database = Database(server.url, archive_url=f"sqlite:///{root}/archive.sqlite3")
+    database = Database(server.url, JOBS, archive_url=f"sqlite:///{root}/archive.sqlite3")
     database.archive.upgrade()
     yield database
     database.close()
