@@ -1,12 +1,17 @@
 """Shared by the benchmark scripts: the real service as processes, and timing.
 
 Benchmarks are scripts, not tests: they print figures, measured in one run
-so that ratios between them are fair on a shared, noisy machine.
+so that ratios between them are fair on a shared, noisy machine. They
+measure the service as one machine runs it, ``scoundrel up`` (a private
+Redis, the API under gunicorn, RQ workers), in a throwaway data directory.
 """
 
 import http.client
 import json
+import os
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -15,11 +20,70 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.support.stack import Stack  # noqa: E402  (the repository root is on sys.path only now)
+from cli.redis_server import find_redis_server, free_port  # noqa: E402  (the repository root is on sys.path only now)
+from settings import REDIS_URL_FILE, Settings  # noqa: E402
+
+# One gunicorn process of 8 threads, and rate limits far above what a bench sends, unless a bench sets its own.
+DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_API_THREADS": "8",
+            "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second"}
 
 
-def start_stack(workers: int = 1, env: dict | None = None) -> Stack:
-    return Stack(Path(tempfile.mkdtemp(prefix="scoundrel-bench-")), workers=workers, env=env).start()
+class Service:
+    """One ``scoundrel up`` on a free port: ``base`` its API, ``redis_url`` its private Redis, ``log``
+    what it and its processes print (the API's JSON request log among it)."""
+
+    def __init__(self, workers: int, env: dict | None = None):
+        self.root = Path(tempfile.mkdtemp(prefix="scoundrel-bench-"))
+        self.data_dir = self.root / "data"
+        self.base = f"http://127.0.0.1:{free_port()}"
+        self.log = self.root / "up.log"
+        self.env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+        self.env.update({**DEFAULTS, **(env or {})})
+        # the redis-server on PATH, as the figures were measured, else the embedded one
+        command = [sys.executable, "-m", "cli.main", "up", "--port", self.base.rsplit(":", 1)[1],
+                   "--data-dir", str(self.data_dir), "--workers", str(workers), "--redis-server", find_redis_server()]
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen(command, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL)
+        try:
+            self._wait_up()
+        except RuntimeError:
+            self.stop()
+            raise
+        self.redis_url = (self.data_dir / REDIS_URL_FILE).read_text().strip()
+
+    def _wait_up(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"scoundrel up exited: {self.log.read_text(errors='replace')[-2000:]}")
+            if "is up" in self.log.read_text(errors="replace"):
+                return
+            time.sleep(0.1)
+        raise RuntimeError("scoundrel up was not up in time")
+
+    def database(self):
+        """A connection to this service's Redis and archive, made the way every process makes one."""
+        from store import Database
+        from worker.jobs import JOBS
+
+        return Database.from_settings(Settings(redis_url=self.redis_url, data_dir=str(self.data_dir),
+                                               archive_url=self.env.get("SCOUNDREL_ARCHIVE_URL", "")), JOBS)
+
+    def register(self, name: str) -> tuple[str, str]:
+        """A new player: ``(name, token)``."""
+        status, body = Client(self.base).request("POST", "/v1/players", {"name": name})
+        assert status == 201, body
+        return name, json.loads(body)["token"]
+
+    def stop(self) -> None:
+        """SIGTERM, as Ctrl-C would: ``up`` stops the API and the workers, then Redis."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
 
 
 class Client:

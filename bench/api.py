@@ -16,7 +16,7 @@ import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from _harness import Client, percentiles, start_stack
+from _harness import Client, Service, percentiles
 from scoundrel.strategies import play_game
 
 
@@ -46,7 +46,7 @@ def main() -> None:
     args = parser.parse_args()
 
     moves = play_game("bench-api", rng=random.Random(1), strategy="greedy")
-    stack = start_stack(workers=0, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
+    stack = Service(workers=0, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
                                         "SCOUNDREL_API_WORKERS": "2"})
     try:
         tokens = [stack.register(f"bench-{n}")[1] for n in range(args.clients)]

@@ -23,12 +23,11 @@ import time
 
 import sqlalchemy as sa
 
-from _harness import Client, latencies_ms, percentiles, start_stack
+from _harness import Client, Service, latencies_ms, percentiles
 from store import Submission, accept_runs, load_runs, record_verdicts
 from store.archive.tables import archived_runs
 from store.retention import archive_old_runs
-from tests.support.games import legal_games
-from tests.support.postgres import PostgresServer
+from throwaway.postgres import PostgresServer
 from verification import judge
 
 PLAYERS = 100
@@ -37,12 +36,10 @@ FILL_BATCH = 20_000
 
 def store_finished_runs(db, count: int) -> list[str]:
     """``count`` verified runs of ``PLAYERS`` players, stored as the batch path stores them."""
-    games = legal_games(min(200, count))
     run_ids = []
     per_player = count // PLAYERS
     for number in range(PLAYERS):
-        submissions = [Submission(f"{games[i % len(games)]['seed']}-{number}-{i}", "classic", [])
-                       for i in range(per_player)]
+        submissions = [Submission(f"bench-{number}-{i}", "classic", []) for i in range(per_player)]
         # an empty move list on a fresh seed: a quick, legal "incomplete" rejection, stored like any verdict
         for first in range(0, len(submissions), 1000):
             accepted = accept_runs(db, f"bench{number:03d}", submissions[first:first + 1000], runs_per_job=1000)
@@ -123,14 +120,14 @@ def main() -> None:
         parser.error(f"--runs must be at least {PLAYERS} (a run per player), and --archived at least --runs")
 
     server = PostgresServer().start()
-    stack = start_stack(workers=0, env={"SCOUNDREL_ARCHIVE_URL": server.url})
+    stack = Service(workers=0, env={"SCOUNDREL_ARCHIVE_URL": server.url})
     try:
         throughput(stack, "PostgreSQL", args.runs)
     finally:
         stack.stop()
         server.stop()
 
-    stack = start_stack(workers=0)
+    stack = Service(workers=0)
     try:
         _, moved = throughput(stack, "SQLite", args.runs)
         db = stack.database()

@@ -18,7 +18,7 @@ import time
 
 import redis
 
-from _harness import Client, start_stack
+from _harness import Client, Service
 from scoundrel.strategies import play_game
 from store import Submission, accept_runs, keys
 from store.runs import Dealt
@@ -55,10 +55,10 @@ def main() -> None:
     if not runs:
         parser.error(f"--runs must be at least {GAMES_PER_PLAYER} (one player's dealt games)")
 
-    stack = start_stack(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
+    stack = Service(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
                                         "SCOUNDREL_REDIS_TIMEOUT": "30"})  # a shared machine: no 503 on a slow batch
     try:
-        connection = redis.Redis.from_url(stack.redis.url)
+        connection = redis.Redis.from_url(stack.redis_url)
         db = stack.database()
         _, token = stack.register("bench")
         open_games, dealt_games = games(runs, "open"), games(runs, "dealt")

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from unittest import mock
 
 import scoundrel
-from _harness import Client, percentiles, start_stack
+from _harness import Client, Service, percentiles
 from domain.dealer import fresh_seed, judge, position
 from domain.game import PLAYING
 from store.games import (
@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2)
     args = parser.parse_args()
 
-    stack = start_stack(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
+    stack = Service(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
                                         "SCOUNDREL_API_WORKERS": "2"})
     db = stack.database()
     try:

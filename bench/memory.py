@@ -21,7 +21,7 @@ import time
 
 import redis
 
-from _harness import Client, start_stack
+from _harness import Client, Service
 from scoundrel.strategies import play_game
 from store import keys
 
@@ -72,11 +72,11 @@ def main() -> None:
     runs = batches * BATCH
     per_player = max(1, args.per_player // BATCH)
 
-    stack = start_stack(workers=args.workers, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "",
+    stack = Service(workers=args.workers, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "",
                                                    "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
                                                    "SCOUNDREL_REDIS_TIMEOUT": "30"})
     try:
-        connection = redis.Redis.from_url(stack.redis.url)
+        connection = redis.Redis.from_url(stack.redis_url)
         tokens = [stack.register(f"bench{n}")[1] for n in range((batches + per_player - 1) // per_player)]
         before = connection.info("memory")["used_memory"]
         started = time.perf_counter()

@@ -21,7 +21,7 @@ import argparse
 import json
 import time
 
-from _harness import Client, latencies_ms, percentiles, start_stack
+from _harness import Client, Service, latencies_ms, percentiles
 from rankings import load_board
 from store import create_player, variant_board
 from store.standings import board_spread
@@ -30,7 +30,7 @@ from store.standings import board_spread
 def server_times(stack) -> list[float]:
     """Every page request's server time so far (ms), in order, from the API's JSON request log."""
     times = []
-    for line in (stack.root / "api.log").read_text().splitlines():
+    for line in stack.log.read_text().splitlines():
         if line.startswith("{"):
             entry = json.loads(line)
             if entry.get("path", "").startswith("/boards/"):
@@ -44,10 +44,10 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=1000)
     args = parser.parse_args()
 
-    stack = start_stack(workers=0)
+    stack = Service(workers=0)
     try:
         started = time.perf_counter()
-        load_board(stack.redis.url, args.players)
+        load_board(stack.redis_url, args.players)
         print(f"loaded {args.players:,} ranked players in {time.perf_counter() - started:.1f} s")
         db = stack.database()
         middle = f"player{args.players // 2:07d}"

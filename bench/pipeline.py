@@ -21,7 +21,7 @@ from rq import Queue
 from rq.registry import StartedJobRegistry
 from rq.suspension import resume, suspend
 
-from _harness import Client, start_stack
+from _harness import Client, Service
 from scoundrel.strategies import play_game
 
 
@@ -73,10 +73,10 @@ def main() -> None:
 
     bodies = games(2 * args.runs)
     single, batched = bodies[: args.runs], bodies[args.runs:]
-    stack = start_stack(workers=args.workers,
+    stack = Service(workers=args.workers,
                         env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""})
     try:
-        connection = redis.Redis.from_url(stack.redis.url)
+        connection = redis.Redis.from_url(stack.redis_url)
         queue = Queue("verify", connection=connection)
         _, token = stack.register("bench")
 

@@ -18,7 +18,7 @@ import time
 
 import redis
 
-from _harness import Client, latencies_ms, percentiles, start_stack
+from _harness import Client, Service, latencies_ms, percentiles
 from store import create_player, keys
 from store.packing import pack
 
@@ -50,12 +50,12 @@ def main() -> None:
     if args.players < 1:
         parser.error("--players must be at least 1")
 
-    stack = start_stack(workers=0)
+    stack = Service(workers=0)
     try:
-        client = redis.Redis.from_url(stack.redis.url)
+        client = redis.Redis.from_url(stack.redis_url)
         before = client.info("memory")["used_memory"]
         started = time.perf_counter()
-        load_board(stack.redis.url, args.players)
+        load_board(stack.redis_url, args.players)
         print(f"loaded {args.players:,} ranked players in {time.perf_counter() - started:.1f} s")
         used = client.info("memory")["used_memory"] - before
         print(f"Redis memory: {used / args.players:.0f} bytes per ranked player (board + run index)")

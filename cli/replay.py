@@ -7,10 +7,8 @@ Exit status: 0 for a verified game (won or lost), 1 for a rejected one,
 import sys
 
 import scoundrel
-from schemas import load_submission
 from settings import Settings
 
-from .submissions import load_json_submission
 from .trace_table import SUIT_SYMBOLS, TraceTable
 
 
@@ -38,6 +36,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from schemas import load_submission
+
     if args.file is not None:
         if args.seed is not None or args.variant is not None:
             args.usage_error("--file takes the seed, moves and variant from the file; give no SEED, MOVE or --variant")
@@ -85,6 +85,8 @@ def _read(path: str) -> str:
 
 def _first_submission(text: str) -> tuple[dict | None, dict | None]:
     """A whole-file JSON submission, else the first non-blank line of a JSON Lines file."""
+    from .submissions import load_json_submission
+
     submission, errors = load_json_submission(text)
     if errors and "_schema" in errors and text.strip():
         first = next(line for line in text.splitlines() if line.strip())

@@ -37,7 +37,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -47,7 +46,6 @@ from settings import REDIS_URL_FILE, Settings, without_password
 
 from .api import port_number
 from .redis_binaries import NoUsableServer, Server, choose, record
-from .redis_server import RedisServer
 
 STOP_TIMEOUT = 6.0  # seconds the API and workers get to stop; gunicorn's graceful_timeout is 5
 REDIS_STOP_TIMEOUT = 10.0  # seconds Redis gets to flush its AOF before SIGKILL
@@ -98,6 +96,8 @@ def _local_address(host: str) -> str:
 
 
 def _answers(url: str) -> bool:
+    import urllib.request
+
     try:
         with urllib.request.urlopen(url, timeout=0.5) as response:
             return response.status == 200
@@ -161,6 +161,8 @@ class Supervisor:
 
     def __init__(self, host: str, listener: socket.socket, worker_count: int, data_dir: Path,
                  redis_url: str | None, server: Server | None):
+        from .redis_server import RedisServer  # redis-py: loaded by up, not by every command
+
         self.host, self.listener, self.worker_count, self.data_dir = host, listener, worker_count, data_dir
         self.port = listener.getsockname()[1]
         self.server = server  # the private Redis's binary; None with REDIS_URL

@@ -16,7 +16,6 @@ import sys
 from collections import Counter
 
 from .progress import progress_bar
-from .submissions import verdict_for_line
 
 STATUSES = ("verified", "rejected", "invalid")
 
@@ -56,6 +55,8 @@ def run(args) -> int:
 
 
 def _verify_stream(source, out, bar) -> Counter:
+    from .submissions import verdict_for_line
+
     counts: Counter = Counter()
     try:
         for number, line in enumerate(source):

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from tests.audit.conftest import cli
-from tests.support.postgres import PostgresServer, postgres_bin_dir
+from throwaway.postgres import PostgresServer, postgres_bin_dir
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     postgres_bin_dir() is None, reason="PostgreSQL is not installed (.ci/run installs Debian's postgresql)"))]

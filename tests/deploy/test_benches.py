@@ -4,10 +4,11 @@ A bench nobody can run is a figure nobody can check, and benches are run
 by hand, rarely: without this, a change to the service breaks one unseen
 (``rankings.py`` stopped at its first rank lookup once names ignored case).
 The figures at these sizes mean nothing; only the exit status is checked.
-Each bench starts its own throwaway stack (``bench/_harness.py``), as it
+Each bench starts its own ``scoundrel up`` (``bench/_harness.py``), as it
 does at full size. A new bench gets its tiny size here, or this fails.
 """
 
+import ast
 import os
 import signal
 import subprocess
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.postgres import postgres_bin_dir
+from throwaway.postgres import postgres_bin_dir
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -40,6 +41,15 @@ def benches() -> list[str]:
 
 def test_every_bench_has_a_tiny_size():
     assert sorted(TINY) == benches()
+
+
+def test_no_bench_imports_the_tests():
+    """A bench runs from a checkout without the test suite's helpers: what both need is in a package of its own."""
+    for path in BENCH.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        imported += [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module]
+        assert not [name for name in imported if name.split(".")[0] == "tests"], path.name
 
 
 @pytest.mark.parametrize("bench", benches())

