@@ -5,7 +5,7 @@ one request in flight each) against the API as ``scoundrel api`` runs it;
 the trivial endpoint is ``GET /v1/version``, which touches nothing but
 memory. The two alternate over several rounds and the best round of each
 counts, since this machine is shared and its throughput swings from one
-second to the next. Goal (issue 6): submissions/s at least 0.5 of the
+second to the next. Goal: submissions/s at least 0.5 of the
 trivial endpoint.
 
     .venv/bin/python bench/api.py [--requests 4000] [--clients 8] [--rounds 4]

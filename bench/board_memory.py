@@ -1,4 +1,4 @@
-"""Redis bytes per run, and what the boards of issue 10 add to it.
+"""Redis bytes per run, and what the fair-play boards (dealt, ladder, sealed) add to it.
 
 Open runs: N games on N distinct seeds (as open play mostly is), submitted
 over HTTP in batches and verified by a real worker; Redis' ``used_memory``

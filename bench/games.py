@@ -9,7 +9,7 @@ MEMORY USAGE of the 1,000 game hashes as dealt, plus their index of games
 in play divided among them; and the largest
 game hash (MEMORY USAGE) seen while 200 easy games (at most ``--games``) are played to the end at
 random through the store, with a clock that moves 1-100 s between moves
-(long gaps make the longest move log). Goal (issue 10): p99 under 10 ms at 1,000
+(long gaps make the longest move log). Goal: p99 under 10 ms at 1,000
 games in play, at most 1 KB a game.
 
     .venv/bin/python bench/games.py [--games 1000] [--moves 6000] [--clients 2]

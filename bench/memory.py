@@ -1,4 +1,4 @@
-"""Redis bytes per verified run, measured with the batch path at scale (issue 11).
+"""Redis bytes per verified run, measured with the batch path at scale.
 
 N short games (the ``random`` strategy: about 7 moves, each on a seed of
 its own, as open play mostly is) are submitted with ``POST /v1/runs/batch``

@@ -10,7 +10,7 @@ and times over HTTP, p50 and p99:
   (their place, and the places below their score);
 - the spread script alone, straight to Redis, for its own share.
 
-Goal (issue 14): p99 under 50 ms server time. Both are printed: the round
+Goal: p99 under 50 ms server time. Both are printed: the round
 trip as the client sees it, and the server's own time, from the API's
 request log (``duration_ms``: from the request's first hook to its last).
 

@@ -4,7 +4,7 @@ N distinct games are submitted over HTTP while the workers are suspended;
 then the W workers are resumed and the drain is timed until every run has
 its verdict. The ceiling is the same drain of N no-op RQ jobs by the same
 workers. The batch path does the same with N other games sent with
-``POST /v1/runs/batch`` (1,000 a request). Goals (issue 6): single
+``POST /v1/runs/batch`` (1,000 a request). Goals: single
 submissions at least 0.6 of the ceiling, the batch path at least 5 times it.
 Also prints Redis bytes per stored (verified) run.
 

@@ -3,7 +3,7 @@
 Loads 1,000,000 board entries directly into Redis (through the store's own
 key functions and packing, in pipelined batches), then times the top-100
 page and one player's rank with 5 neighbours over HTTP: p50 and p99.
-Goal (issue 6): p99 under 5 ms for both. Also prints Redis bytes per ranked
+Goal: p99 under 5 ms for both. Also prints Redis bytes per ranked
 player. The board entries have no player records (a rank is looked up by a
 registered name, in any case), so the players whose ranks are timed,
 ``LOOKED_UP`` of them drawn at random, are registered the service's way

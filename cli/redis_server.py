@@ -25,8 +25,8 @@ def find_redis_server() -> str:
     return found
 
 
-# Kept compact (listpack) below these sizes, a run costs a fraction of the memory (README,
-# Configuration; a production Redis needs them too): a run's hash, whose moves and
+# Kept compact (listpack) below these sizes, a run costs a fraction of the memory
+# (docs/configuration.md; a production Redis needs them too): a run's hash, whose moves and
 # audit log pass Redis' default 64 bytes a value, and a player's list of runs up to 1,024
 # (the default, 128, gives a skip list at 120 bytes a run instead of 30).
 REDIS_MEMORY_SETTINGS = ("--hash-max-listpack-value", "1024", "--zset-max-listpack-entries", "1024")

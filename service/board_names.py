@@ -1,6 +1,6 @@
 """What the pages call each board: ``/boards/<board>`` names, titles, and the store's board behind each.
 
-The names, as the README's Pages section lists them:
+The names, as docs/pages.md lists them:
 
 - ``classic``, ``easy``, ``hard``: the open boards (``/v1/leaderboards/<variant>``);
 - ``dealt-<variant>``: the dealt boards; ``dealt-<variant>-ladder``: the ladders;

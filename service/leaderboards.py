@@ -29,7 +29,7 @@ def page(page_args, variant):
     """A page of the board: rank, player, best score, the run behind it."""
     total, entries = board_page(db(), variant_board(_known_variant(variant)), page_args["offset"], page_args["limit"])
     # Already in the documented shape: a Response skips the schema's dump, the
-    # costliest part of a 100-entry page (issue 6's rankings benchmark).
+    # costliest part of a 100-entry page (the rankings benchmark, `bench/rankings.py`).
     return jsonify(variant=variant, total=total, entries=entries)
 
 

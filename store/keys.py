@@ -254,7 +254,7 @@ def disputes(status: str) -> str:
     return f"{PREFIX}:disputes:{status}"
 
 
-# Issue 10: dealt games (``store.games``); their scripts are in ``store/lua``.
+# Dealt games (``store.games``); their scripts are in ``store/lua``.
 
 def game(game_id: str) -> str:
     """Hash: a dealt game: its player, variant, seed, moves and their times, status.
