@@ -1,4 +1,4 @@
-"""The dealer: what a dealt game shows, and which new moves it takes.
+"""The dealer: what a dealt game shows (``GameView``), and which new moves it takes.
 
 The position is not stored: it is dealt from the stored seed and replayed
 from the stored moves on every request (``position``, about 50 µs).
@@ -18,6 +18,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -121,3 +122,88 @@ def is_revealed(game: Game, revealed: Revealed) -> bool:
 def may_see(game: Game, player: str | None, revealed: Revealed) -> bool:
     """Only the game's player sees it until its seed is revealed; then anyone may check it."""
     return player == game.player or is_revealed(game, revealed)
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A dealt game as an answer shows it: the game, its position, whether its seed is revealed, and when.
+
+    ``schemas.games.GameSchema`` dumps it, and is the one definition of
+    the game's JSON (its fields, their order, the OpenAPI document): the
+    schema reads the stored fields from ``game`` and everything else from
+    the properties here, which decide what of the deck is shown (fair
+    play): the room, the arms and how many cards are left, the seeds only
+    once revealed.
+    """
+
+    game: Game
+    position: State
+    revealed: bool  # ``is_revealed`` when the answer was made
+    now_ms: int  # when the answer was made
+
+    @property
+    def challenge(self) -> str | None:
+        return self.game.challenge or None
+
+    @property
+    def date(self) -> str | None:
+        return self.game.date or None
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.game.server_seed)
+
+    @property
+    def seed(self) -> str | None:
+        return self.game.seed if self.revealed else None
+
+    @property
+    def server_seed(self) -> str | None:
+        """Only with a client seed: without one, it is ``seed`` itself."""
+        return self.game.server_seed if self.revealed and self.game.client_seed else None
+
+    @property
+    def client_seed(self) -> str | None:
+        return self.game.client_seed or None
+
+    @property
+    def room(self) -> list[str]:
+        return list(self.position.room)
+
+    @property
+    def health(self) -> int:
+        return self.position.health
+
+    @property
+    def weapon(self) -> int | None:
+        """The equipped weapon's value (a card already played face up)."""
+        return scoundrel.VALUE[self.position.weapon] if self.position.weapon else None
+
+    @property
+    def last_kill(self) -> int | None:
+        return scoundrel.VALUE[self.position.last_kill] if self.position.last_kill else None
+
+    @property
+    def cards_left(self) -> int:
+        """How many cards are face down: all that is shown of the dungeon."""
+        return len(self.position.dungeon)
+
+    @property
+    def legal_moves(self) -> list[str]:
+        return scoundrel.legal_moves(self.position, self.game.variant) if self.game.status == PLAYING else []
+
+    @property
+    def score(self) -> int | None:
+        """The run's score once it is verified."""
+        return self.game.run_score if self.game.run_status == "verified" else None
+
+    @property
+    def closes_ms(self) -> int | None:
+        """A sealed daily game in play: when its day closes and it is forfeited (R18)."""
+        return self.game.closes_ms if self.game.status == PLAYING else None
+
+    @property
+    def closes_in(self) -> float | None:
+        """Seconds from the answer to ``closes_ms``."""
+        closes = self.closes_ms
+        return max(0.0, (closes - self.now_ms) / 1000) if closes is not None else None

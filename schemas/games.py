@@ -12,6 +12,7 @@ from marshmallow import (
 
 import scoundrel
 from domain.game import DAILY, PLAYING
+from store.packing import iso_time
 
 from .runs import RuleErrorSchema
 from .submission import MoveList
@@ -80,13 +81,29 @@ class ForfeitSchema(Schema):
     expected_moves = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
 
 
+class IsoTime(fields.String):
+    """Milliseconds since 1970, shown as the API shows times (``store.packing.iso_time``): a string."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return iso_time(value)
+
+
 class GameSchema(Schema):
-    id = fields.String()
-    player = fields.String()
-    variant = fields.String()
+    """The game's JSON in every answer about a dealt game, dumped from a ``domain.dealer.GameView``.
+
+    The one definition of that JSON: the API's answers, the OpenAPI
+    document, and through it the JS client's fake server and the fields
+    the client reads (``tests/clients/test_game_schema.py``) follow it.
+    Stored fields are read from the view's ``game``, the rest from the
+    view, which decides what is shown.
+    """
+
+    id = fields.String(attribute="game.id")
+    player = fields.String(attribute="game.player")
+    variant = fields.String(attribute="game.variant")
     challenge = fields.String(allow_none=True, metadata={"description": '"daily" for the sealed daily, else null'})
     date = fields.String(allow_none=True, metadata={"description": "the sealed daily's UTC date"})
-    status = fields.String(metadata={"description": "playing, won, lost or forfeit"})
+    status = fields.String(attribute="game.status", metadata={"description": "playing, won, lost or forfeit"})
     commitment = fields.String(metadata={"description": "hex SHA-256 of the server seed's ASCII characters (the "
                                                         "seed itself unless a client seed was given)"})
     seed = fields.String(allow_none=True, metadata={"description": "the seed the deck was dealt from; null until "
@@ -100,14 +117,16 @@ class GameSchema(Schema):
     weapon = fields.Integer(allow_none=True, metadata={"description": "the equipped weapon's value"})
     last_kill = fields.Integer(allow_none=True, metadata={"description": "the value of its last kill (R10)"})
     cards_left = fields.Integer(metadata={"description": "cards still face down in the dungeon"})
-    moves = fields.List(fields.String())
+    moves = fields.List(fields.String(), attribute="game.moves")
     legal_moves = fields.List(fields.String())
-    run_id = fields.String(allow_none=True, metadata={"description": "the game's run, once it has ended"})
+    run_id = fields.String(attribute="game.run_id", allow_none=True,
+                           metadata={"description": "the game's run, once it has ended"})
     score = fields.Integer(allow_none=True, metadata={"description": "the run's verified score"})
-    created_at = fields.String()
-    ended_at = fields.String(allow_none=True)
-    closes_at = fields.String(allow_none=True, metadata={"description": "a sealed daily game in play: when its "
-                                                                        "UTC day ends and it is forfeited (R18)"})
+    created_at = IsoTime(attribute="game.created_ms")
+    ended_at = IsoTime(attribute="game.ended_ms", allow_none=True)
+    closes_at = IsoTime(attribute="closes_ms", allow_none=True,
+                        metadata={"description": "a sealed daily game in play: when its UTC day ends and it is "
+                                                 "forfeited (R18)"})
     closes_in = fields.Float(allow_none=True, metadata={"description": "seconds from this response to closes_at"})
 
 

@@ -4,7 +4,7 @@ from flask import g, url_for
 
 import scoundrel
 from domain.daily_seed import sealed_seed, today
-from domain.dealer import commitment, dealt_seed, fresh_seed, is_revealed, judge, may_see, position
+from domain.dealer import GameView, commitment, dealt_seed, fresh_seed, is_revealed, judge, may_see, position
 from domain.game import FORFEIT, PLAYING, Game
 from schemas.games import (
     ForfeitSchema,
@@ -27,7 +27,6 @@ from store.games import (
     play_moves,
     start_game,
 )
-from store.packing import iso_time
 from store.runs import now_ms
 
 from .api import Blueprint, error_response
@@ -59,36 +58,9 @@ def _game(game_id: str, player: str | None) -> Game:
     return game
 
 
-def game_view(game: Game, state: scoundrel.State) -> dict:
-    """The game as every response shows it (``schemas.games.GameSchema``): ``state`` is its position."""
-    playing = game.status == PLAYING
-    shown = is_revealed(game, revealed)
-    closes = game.closes_ms if playing else None
-    return {
-        "id": game.id,
-        "player": game.player,
-        "variant": game.variant,
-        "challenge": game.challenge or None,
-        "date": game.date or None,
-        "status": game.status,
-        "commitment": commitment(game.server_seed),
-        "seed": game.seed if shown else None,
-        "server_seed": game.server_seed if shown and game.client_seed else None,
-        "client_seed": game.client_seed or None,
-        "room": list(state.room),
-        "health": state.health,
-        "weapon": scoundrel.VALUE[state.weapon] if state.weapon else None,
-        "last_kill": scoundrel.VALUE[state.last_kill] if state.last_kill else None,
-        "cards_left": len(state.dungeon),
-        "moves": list(game.moves),
-        "legal_moves": scoundrel.legal_moves(state, game.variant) if playing else [],
-        "run_id": game.run_id,
-        "score": game.run_score if game.run_status == "verified" else None,
-        "created_at": iso_time(game.created_ms),
-        "ended_at": iso_time(game.ended_ms),
-        "closes_at": iso_time(closes),
-        "closes_in": max(0.0, (closes - now_ms()) / 1000) if closes is not None else None,
-    }
+def game_view(game: Game, state: scoundrel.State) -> GameView:
+    """The game as every response shows it (``GameSchema`` dumps it): ``state`` is its position."""
+    return GameView(game, state, is_revealed(game, revealed), now_ms())
 
 
 def _own_game(game_id: str) -> Game:

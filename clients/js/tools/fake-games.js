@@ -6,12 +6,15 @@
 // they give one, or the day's sealed seed) and shown face up only, as the
 // service's dealer does; the seed is revealed at the end, a sealed daily's
 // once its UTC day is over (`state.today`, the fake's clock, moves it on).
+// Every game answer is built from the service's OpenAPI document
+// (./game-schema.js): its fields in its order, or a 500 if they do not fit.
 import { createHash, createHmac, randomBytes } from "node:crypto";
 
 import { DAILY, MAX_MOVES, PLAYING, VALUE, VARIANTS, deal, isValidSeed, parseMove } from "../src/index.js";
 import { RuleViolation, apply, isLost, isWon, legalMoves, start } from "../src/rules.js";
 import { MOVE_MESSAGE } from "../src/submission.js";
 import { FORFEIT, LOST, WON, ruleError } from "../src/verdict.js";
+import { gameAnswer } from "./game-schema.js";
 
 const MALFORMED = "The request is malformed; see errors for each field.";
 const MAX_BATCH = 50; // moves one request may carry
@@ -85,7 +88,7 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
     const { position } = game;
     const run = game.runId && runOf(game.runId);
     const lastKill = position.kills.at(-1);
-    return {
+    return gameAnswer({
       id: game.id,
       player: game.player,
       variant: game.variant,
@@ -108,7 +111,7 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
       created_at: game.createdAt,
       ended_at: game.endedAt,
       ...closing(game),
-    };
+    });
   }
 
   function closing(game) {

@@ -18,6 +18,7 @@ const STATUS_TEXT = {
   413: "Request Entity Too Large",
   422: "Unprocessable Entity",
   429: "Too Many Requests",
+  500: "Internal Server Error",
   503: "Service Unavailable",
 };
 
@@ -106,7 +107,11 @@ export async function startFakeServer({ port = 0 } = {}) {
       players.set(token, name);
       return send(response, 201, { name, token });
     }
-    if (await games(request, response, payload)) return;
+    try {
+      if (await games(request, response, payload)) return;
+    } catch (error) {
+      return fail(response, 500, error.message); // a game the fake built out of step with the service's (game-schema.js)
+    }
     if (request.method === "POST" && (request.url === "/v1/runs" || request.url === "/v1/runs/batch")) {
       const player = playerOf(request);
       if (!player) return fail(response, 401, "A valid bearer token is required.");
