@@ -10,12 +10,12 @@ The ladder ranks means, not runs: ``ladder_page``, ``ladder_position``.
 from dataclasses import dataclass
 
 from domain.boards import DAILY_BOARD, DEALT_BOARD, OPEN_BOARD, SEALED_BOARD, SEED_BOARD, BoardId, Order, boards_of
-from domain.run import Run
 
 from . import keys, scripts
 from .database import Database
 from .packing import LADDER_GAMES, iso_time, pack
 from .placements import load_board_runs, placement
+from .run_records import run_from_stored
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ def place_checks(run: dict) -> list[tuple[str, str]]:
     ``holds_place`` and the retention's last check (``scripts.forget_run``)
     both read it.
     """
-    mine = Run.from_stored(run["id"], run)
+    mine = run_from_stored(run["id"], run)
     checks = []
     for board in boards_of(mine):
         if not board.board.keeps_hot:

@@ -25,13 +25,14 @@ next retention pass finishes; it is reported all the same.
 from collections import defaultdict
 
 from domain.boards import BOARDS, LADDER, BoardId, Order, boards_of
-from domain.run import DEALT, Run
+from domain.run import DEALT
 
 from . import keys, scripts
 from .boards import Board, ranking
 from .database import Database
 from .packing import LADDER_GAMES, pack, pack_ladder
 from .run_index import stored_run_ids
+from .run_records import run_from_stored
 from .runs import load_runs, now_ms
 
 SCAN_BATCH = 1000
@@ -66,7 +67,7 @@ def expected_boards(runs: list[dict]) -> Places:
     """Every best and first board's places, recomputed from the runs."""
     boards: Places = defaultdict(dict)
     for run in _in_order(runs):
-        mine = Run.from_stored(run["id"], run)
+        mine = run_from_stored(run["id"], run)
         packed = pack(int(run["score"]), mine.submitted_ms)
         for board in boards_of(mine):
             order = board.board.order
@@ -84,7 +85,7 @@ def expected_ladders(runs: list[dict]) -> Ladders:
     """(board, player) → the player's verified runs on each board ranking the latest (the ladder), oldest first."""
     games: Ladders = defaultdict(list)
     for run in _in_order(runs):
-        mine = Run.from_stored(run["id"], run)
+        mine = run_from_stored(run["id"], run)
         for board in boards_of(mine):
             if board.board.order is Order.LATEST:
                 games[board, mine.player].append(run)
@@ -140,7 +141,7 @@ def archived_ladder_games(db: Database, runs: list[dict], archived: set[str]) ->
     games = defaultdict(int, {(BoardId(LADDER, (variant,)), player): count
                               for (variant, player), count in db.archive.verified_counts(DEALT).items()})
     for run_id, copy in db.archive.load(sorted(archived & {run["id"] for run in runs})).items():
-        mine = Run.from_stored(run_id, copy.fields)
+        mine = run_from_stored(run_id, copy.fields)
         if mine.status == "verified" and LADDER.counts(mine):
             games[BoardId(LADDER, LADDER.parts(mine)), mine.player] -= 1
     return games

@@ -16,6 +16,7 @@ from . import keys
 from .audit import audit_log
 from .database import Database
 from .errors import NoSuchRun
+from .run_records import run_from_stored
 from .runs import load_run, load_runs, reinstate_run, run_view
 
 HOT_RUN_ATTEMPTS = 3  # a retention pass may archive the run anew while it comes back: look again
@@ -35,7 +36,7 @@ def get_run(db: Database, run_id: str) -> dict:
     fields = find_run(db, run_id)
     if fields is None:
         raise NoSuchRun(run_id)
-    return run_view(fields)
+    return run_view(run_from_stored(run_id, fields))
 
 
 def run_audit_log(db: Database, run_id: str) -> list[dict]:
@@ -83,4 +84,5 @@ def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int
     found = {run_id: fields for run_id, fields in zip(hot_ids, load_runs(db, hot_ids), strict=True) if fields}
     archived = db.archive.load([run_id for _, run_id, is_hot in page if not is_hot])
     found.update({run_id: run.fields for run_id, run in archived.items()})
-    return hot_total + archived_total, [run_view(found[run_id]) for _, run_id, _ in page if run_id in found]
+    return hot_total + archived_total, [run_view(run_from_stored(run_id, found[run_id]))
+                                        for _, run_id, _ in page if run_id in found]

@@ -9,24 +9,24 @@ same game again gets the run they already have.
 """
 
 import hashlib
-import json
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domain.game import game_run_id
+from domain.run import PENDING, Run
 
 from . import keys, move_codes, scripts
-from .audit import encode_log, first_entry, verdict_ms
+from .audit import encode_log, first_entry
 from .boards import place_checks
 from .database import Database
 from .errors import IdempotencyConflict
 from .metrics import latency_bucket
 from .origins import DEALT
 from .packing import iso_time
-from .verdicts import stored_int, verdict_fields
+from .run_records import run_from_stored, stored_fields
+from .verdicts import verdict_fields
 
-PENDING = "pending"
 IDEMPOTENCY_TTL = 24 * 3600  # seconds an Idempotency-Key is remembered
 
 
@@ -55,9 +55,10 @@ class Dealt:
         """The game's run id, the same every time: accepting it twice finds the first."""
         return game_run_id(self.game_id)
 
-    def fields(self) -> dict:
-        return {"origin": DEALT, "game_id": self.game_id, "challenge": self.challenge, "date": self.date,
-                "forfeit": "1" if self.forfeit else "", "dealt_ms": self.dealt_ms, "move_gaps": self.move_gaps}
+    def run(self, run: Run) -> Run:
+        """``run`` as this game's run: the fields an open run lacks filled in."""
+        return replace(run, origin=DEALT, game_id=self.game_id, challenge=self.challenge or None,
+                       date=self.date or None, forfeit=self.forfeit, dealt_ms=self.dealt_ms, move_gaps=self.move_gaps)
 
 
 def move_times(dealt_ms: int, gaps: str) -> list[int]:
@@ -96,49 +97,38 @@ def open_run_id(player: str, fingerprint: str) -> str:
 
 @dataclass
 class _Pending:
-    """A submission on its way into the MULTI: the run it would become."""
+    """A submission on its way into the MULTI: the run it would become, and its hash."""
 
     submission: Submission
-    run_id: str
-    fields: dict
+    run: Run
+    stored: dict[str, str]
     outcome: int = 0  # index of the accept_run reply in the MULTI's replies
-
-
-def stored_fields(fields: dict) -> dict:
-    """A run's fields as its hash keeps them: no id (its key says it), no empty field, the moves
-    one character each (``store.move_codes``) as ``codes``."""
-    stored = {name: value for name, value in fields.items() if value not in ("", None) and name not in ("id", "moves")}
-    if fields.get("moves"):
-        stored["codes"] = move_codes.encode(fields["moves"].split(" "))
-    return stored
 
 
 def _prepare(player: str, submission: Submission, submitted: int, job_id: str, request_id: str) -> _Pending:
     dealt = submission.dealt
     run_id = dealt.run_id if dealt else open_run_id(player, submission.fingerprint())
-    fields = {
-        "id": run_id, "player": player, "seed": submission.seed, "variant": submission.variant,
-        "moves": " ".join(submission.moves), "status": PENDING, "submitted_ms": submitted,
-        "daily": submission.daily, "request_id": request_id, "job": job_id,
-        **(dealt.fields() if dealt else {}),
-    }
-    fields["log"] = first_entry(fields)
-    return _Pending(submission, run_id, fields)
+    run = Run(run_id, player, submission.variant, submission.seed, PENDING, None, submitted,
+              daily=submission.daily or None, moves=tuple(submission.moves), request_id=request_id, job=job_id)
+    if dealt:
+        run = dealt.run(run)
+    stored = stored_fields(run)
+    return _Pending(submission, run, {**stored, "log": first_entry(stored)})
 
 
 def _accept(pipe, player: str, pending: _Pending, archived: bool) -> None:
     """Queue ``accept_run`` for one submission in ``pipe``'s MULTI."""
     submission = pending.submission
     scripts.accept_run(
-        pipe, run_id=pending.run_id, player=player, fingerprint=submission.fingerprint(),
-        submitted_ms=pending.fields["submitted_ms"], idempotency_key=submission.idempotency_key,
-        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, fields=stored_fields(pending.fields),
+        pipe, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
+        submitted_ms=pending.run.submitted_ms, idempotency_key=submission.idempotency_key,
+        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, fields=pending.stored,
     )
 
 
 def _queue_job(db: Database, pipe, job_id: str, runs: list[_Pending], request_id: str) -> None:
     """Queue one verification job for ``runs`` in the MULTI, dropped again if none of them is new."""
-    run_ids = [pending.run_id for pending in runs]
+    run_ids = [pending.run.id for pending in runs]
     job = db.enqueue_verification(run_ids, request_id, pipeline=pipe, job_id=job_id)
     scripts.drop_unclaimed_job(pipe, job_key=job.key, queue_key=db.queue.key, job_id=job_id, run_ids=run_ids)
 
@@ -156,13 +146,13 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict
         if reply[0] == "conflict":
             raise IdempotencyConflict()
         if reply[0] == "new":
-            stored = {"id": pending.run_id, **stored_fields(pending.fields)}
-            results.append((run_view({name: str(value) for name, value in stored.items()}), True))
+            results.append((run_view(pending.run), True))
         else:
             results.append((reply[1], False))
             existing_ids.append(reply[1])
-    known = {run_id: run_view(run.fields) for run_id, run in archived.items()}
-    known.update({fields["id"]: run_view(fields) for fields in load_runs(db, existing_ids) if fields})
+    known = {run_id: run_view(run_from_stored(run_id, run.fields)) for run_id, run in archived.items()}
+    known.update({fields["id"]: run_view(run_from_stored(fields["id"], fields))
+                  for fields in load_runs(db, existing_ids) if fields})
     return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
 
 
@@ -186,12 +176,12 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
                  for submission in submissions[first:first + runs_per_job]]
         jobs.append((job_id, share))
         batch += share
-    archived = db.archive.load([pending.run_id for pending in batch])
+    archived = db.archive.load([pending.run.id for pending in batch])
     with db.raw.pipeline(transaction=True) as pipe:
         pipe.multi()  # explicitly, before RQ's enqueue looks for it
         for pending in batch:
             pending.outcome = len(pipe.command_stack)
-            _accept(pipe, player, pending, pending.run_id in archived)
+            _accept(pipe, player, pending, pending.run.id in archived)
         for job_id, share in jobs:
             _queue_job(db, pipe, job_id, share, request_id)
         replies = pipe.execute()
@@ -213,29 +203,28 @@ def stored_moves(fields: dict) -> list[str]:
     return move_codes.decode(fields.get("codes", ""))
 
 
-def run_view(fields: dict) -> dict:
-    """A stored run as the API shows it."""
-    error = fields.get("error")
+def run_view(run: Run) -> dict:
+    """A run as the API shows it."""
     return {
-        "id": fields["id"],
-        "player": fields["player"],
-        "seed": fields["seed"],
-        "variant": fields["variant"],
-        "moves": stored_moves(fields),
-        "status": fields["status"],
-        "submitted_at": iso_time(fields.get("submitted_ms")),
-        "verified_at": iso_time(verdict_ms(fields)),
-        "outcome": fields.get("outcome") or None,
-        "score": stored_int(fields.get("score")),
-        "health": stored_int(fields.get("health")),
-        "error": json.loads(error) if error else None,
-        "ruleset": fields.get("ruleset") or None,
-        "engine": fields.get("engine") or None,
-        "origin": fields.get("origin") or "open",
-        "game_id": fields.get("game_id") or None,
-        "challenge": fields.get("challenge") or None,
-        "date": fields.get("date") or None,
-        "forfeit": fields.get("forfeit") == "1",
+        "id": run.id,
+        "player": run.player,
+        "seed": run.seed,
+        "variant": run.variant,
+        "moves": list(run.moves) if run.moves is not None else None,
+        "status": run.status,
+        "submitted_at": iso_time(run.submitted_ms),
+        "verified_at": iso_time(run.verified_ms),
+        "outcome": run.outcome,
+        "score": run.score,
+        "health": run.health,
+        "error": run.error,
+        "ruleset": run.ruleset,
+        "engine": run.engine,
+        "origin": run.origin,
+        "game_id": run.game_id,
+        "challenge": run.challenge,
+        "date": run.date,
+        "forfeit": run.forfeit,
     }
 
 
@@ -325,6 +314,6 @@ def reinstate_run(db: Database, run: dict, audit_entries: list[dict]) -> bool:
     False, writing nothing, when Redis holds the run already.
     """
     fields = {**run, "reinstated_ms": str(now_ms())}
-    stored = {**stored_fields(fields), "log": encode_log(audit_entries, fields)}
+    stored = {**stored_fields(run_from_stored(run["id"], fields)), "log": encode_log(audit_entries, fields)}
     return scripts.reinstate_run(db.redis, run_id=run["id"], player=run["player"], submitted_ms=run["submitted_ms"],
                                  fields=stored, submission_key=submission_key(run))

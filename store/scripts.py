@@ -28,6 +28,7 @@ from . import keys
 from .database import Database
 from .lua import LuaScript
 from .placements import Placement, load_board_runs, placement, placements, script_args
+from .run_records import run_from_stored
 
 _ACCEPT_RUN = LuaScript("accept_run")
 _DROP_UNCLAIMED_JOB = LuaScript("drop_unclaimed_job")
@@ -88,7 +89,7 @@ def record_verdict(client: Any, *, run: dict, worker: str, at_ms: int, metric: s
                    latency: float, fields: dict) -> Any:
     """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
     run is offered its places on every board it counts on. 1 if written, 0 if it had a verdict."""
-    board_keys, boards = script_args(placements(Run.from_stored(run["id"], run)))
+    board_keys, boards = script_args(placements(run_from_stored(run["id"], run)))
     return _RECORD_VERDICT.run(
         client,
         [keys.run(run["id"]), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys],
@@ -198,7 +199,7 @@ def _with_player_runs(db: Database, script: LuaScript, run: dict, fixed_keys: li
                       args: list) -> Any:
     """Run a places script for ``run``: ``fixed_keys``, its boards' keys, the player's run list and every
     run key of the player; ``fixed_args``, its boards, the runs on each, then ``args``."""
-    mine = Run.from_stored(run["id"], run)
+    mine = run_from_stored(run["id"], run)
     boards = placements(mine)
     board_keys, board_args = script_args(boards)
     while True:
