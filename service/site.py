@@ -36,6 +36,7 @@ from domain.daily_seed import DayNotBegun, daily_seed, parse_day, today
 from domain.par import par
 from domain.sealing import shown
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArgs
+from schemas.runs import RunSchema
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
 from store.errors import first_line, refuses_writes
 from store.placements import load_board_runs
@@ -237,7 +238,7 @@ def player(name):
     if found is None:
         raise Refused(404, f"There is no player called {name!r}.")
     total, runs = player_runs(db(), found, 0, RECENT_RUNS)
-    runs = [shown(run, revealed) for run in runs]
+    runs = RunSchema(many=True).dump([shown(run, revealed) for run in runs])
     verified = [run for run in runs if run["status"] == "verified" and run["score"] is not None]
     won = sum(run["outcome"] == "won" for run in verified)
     html = render_template("player.html", player=found, total=total, runs=runs[:RUNS_LISTED], examined=len(runs),

@@ -12,12 +12,14 @@ goes the usual way: the run is hot again, and it leaves Redis again like
 any run, ``SCOUNDREL_HOT_DAYS`` after it came back, if it holds no place.
 """
 
+from domain.run import Run
+
 from . import keys
 from .audit import audit_log
 from .database import Database
 from .errors import NoSuchRun
 from .run_records import run_from_stored
-from .runs import load_run, load_runs, reinstate_run, run_view
+from .runs import load_run, load_runs, reinstate_run
 
 HOT_RUN_ATTEMPTS = 3  # a retention pass may archive the run anew while it comes back: look again
 
@@ -31,12 +33,12 @@ def find_run(db: Database, run_id: str) -> dict | None:
     return archived.fields if archived else None
 
 
-def get_run(db: Database, run_id: str) -> dict:
-    """A run as the API shows it, hot or archived. Raises ``NoSuchRun``: the one "no such run"."""
+def get_run(db: Database, run_id: str) -> Run:
+    """A run, hot or archived. Raises ``NoSuchRun``: the one "no such run"."""
     fields = find_run(db, run_id)
     if fields is None:
         raise NoSuchRun(run_id)
-    return run_view(run_from_stored(run_id, fields))
+    return run_from_stored(run_id, fields)
 
 
 def run_audit_log(db: Database, run_id: str) -> list[dict]:
@@ -68,7 +70,7 @@ def hot_run(db: Database, run_id: str) -> dict:
     raise NoSuchRun(run_id)
 
 
-def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int, list[dict]]:
+def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int, list[Run]]:
     """``(total, runs)``: a page of the player's runs, hot and archived, newest first."""
     wanted = offset + limit
     with db.redis.pipeline(transaction=False) as pipe:
@@ -84,5 +86,5 @@ def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int
     found = {run_id: fields for run_id, fields in zip(hot_ids, load_runs(db, hot_ids), strict=True) if fields}
     archived = db.archive.load([run_id for _, run_id, is_hot in page if not is_hot])
     found.update({run_id: run.fields for run_id, run in archived.items()})
-    return hot_total + archived_total, [run_view(run_from_stored(run_id, found[run_id]))
+    return hot_total + archived_total, [run_from_stored(run_id, found[run_id])
                                         for _, run_id, _ in page if run_id in found]

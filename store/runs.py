@@ -23,7 +23,6 @@ from .database import Database
 from .errors import IdempotencyConflict
 from .metrics import latency_bucket
 from .origins import DEALT
-from .packing import iso_time
 from .run_records import run_from_stored, stored_fields
 from .verdicts import verdict_fields
 
@@ -133,31 +132,31 @@ def _queue_job(db: Database, pipe, job_id: str, runs: list[_Pending], request_id
     scripts.drop_unclaimed_job(pipe, job_key=job.key, queue_key=db.queue.key, job_id=job_id, run_ids=run_ids)
 
 
-def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict) -> list[tuple[dict, bool]]:
+def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict) -> list[tuple[Run, bool]]:
     """``(run, created)`` per submission: created runs as written, existing ones read back.
 
     Raises ``IdempotencyConflict`` when a submission's Idempotency-Key named
     another game (``accept_run`` then stored nothing of it).
     """
-    results: list[tuple[dict | str, bool]] = []
+    results: list[tuple[Run | str, bool]] = []
     existing_ids = []
     for pending in batch:
         reply = [part.decode() for part in replies[pending.outcome]]
         if reply[0] == "conflict":
             raise IdempotencyConflict()
         if reply[0] == "new":
-            results.append((run_view(pending.run), True))
+            results.append((pending.run, True))
         else:
             results.append((reply[1], False))
             existing_ids.append(reply[1])
-    known = {run_id: run_view(run_from_stored(run_id, run.fields)) for run_id, run in archived.items()}
-    known.update({fields["id"]: run_view(run_from_stored(fields["id"], fields))
+    known = {run_id: run_from_stored(run_id, run.fields) for run_id, run in archived.items()}
+    known.update({fields["id"]: run_from_stored(fields["id"], fields)
                   for fields in load_runs(db, existing_ids) if fields})
     return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
 
 
 def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
-                runs_per_job: int = 1) -> list[tuple[dict, bool]]:
+                runs_per_job: int = 1) -> list[tuple[Run, bool]]:
     """Accept well-formed submissions in one MULTI/EXEC with their verification jobs.
 
     Each gets ``(run, True)`` when new, ``(existing run, False)`` when the
@@ -188,7 +187,7 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
     return _outcomes(db, replies, batch, archived)
 
 
-def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "") -> tuple[dict, bool]:
+def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "") -> tuple[Run, bool]:
     """Accept one submission: ``(run, True)`` when new, ``(existing run, False)`` when not.
 
     ``request_id`` is kept with the run and its job, so the logs follow it.
@@ -201,31 +200,6 @@ def submit_run(db: Database, player: str, submission: Submission, *, request_id:
 def stored_moves(fields: dict) -> list[str]:
     """A stored run's move list, from its moves' codes (``store.move_codes``; none for no moves)."""
     return move_codes.decode(fields.get("codes", ""))
-
-
-def run_view(run: Run) -> dict:
-    """A run as the API shows it."""
-    return {
-        "id": run.id,
-        "player": run.player,
-        "seed": run.seed,
-        "variant": run.variant,
-        "moves": list(run.moves) if run.moves is not None else None,
-        "status": run.status,
-        "submitted_at": iso_time(run.submitted_ms),
-        "verified_at": iso_time(run.verified_ms),
-        "outcome": run.outcome,
-        "score": run.score,
-        "health": run.health,
-        "error": run.error,
-        "ruleset": run.ruleset,
-        "engine": run.engine,
-        "origin": run.origin,
-        "game_id": run.game_id,
-        "challenge": run.challenge,
-        "date": run.date,
-        "forfeit": run.forfeit,
-    }
 
 
 def dealt_move_times(db: Database, run_id: str) -> list[int] | None:

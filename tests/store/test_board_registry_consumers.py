@@ -65,9 +65,9 @@ def latest_registered(db):
 def verified(db: Database, player: str, game: dict) -> dict:
     """``game`` accepted for ``player`` and its verdict recorded, as a worker records it."""
     [(run, _)] = accept_runs(db, player, [Submission(game["seed"], game["variant"], game["moves"])])
-    [pending] = load_runs(db, [run["id"]])
+    [pending] = load_runs(db, [run.id])
     assert record_verdicts(db, [(pending, judge(pending))]) == [True]
-    stored = load_run(db, run["id"])
+    stored = load_run(db, run.id)
     assert stored is not None and stored["status"] == "verified"
     return stored
 
