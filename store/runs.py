@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from domain.game import game_run_id
 from domain.run import PENDING, Run
 
-from . import keys, move_codes, scripts
+from . import keys, scripts
 from .audit import encode_log, first_entry
 from .boards import place_checks
 from .database import Database
@@ -150,8 +150,7 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict
             results.append((reply[1], False))
             existing_ids.append(reply[1])
     known = {run_id: run_from_stored(run_id, run.fields) for run_id, run in archived.items()}
-    known.update({fields["id"]: run_from_stored(fields["id"], fields)
-                  for fields in load_runs(db, existing_ids) if fields})
+    known.update({run.id: run for run in load_runs(db, existing_ids) if run})
     return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
 
 
@@ -197,32 +196,23 @@ def submit_run(db: Database, player: str, submission: Submission, *, request_id:
     return run, created
 
 
-def stored_moves(fields: dict) -> list[str]:
-    """A stored run's move list, from its moves' codes (``store.move_codes``; none for no moves)."""
-    return move_codes.decode(fields.get("codes", ""))
-
-
 def dealt_move_times(db: Database, run_id: str) -> list[int] | None:
     """Each move's server time (ms) of a dealt game's run, None for an open run."""
     dealt_ms, gaps = db.redis.hmget(keys.run(run_id), "dealt_ms", "move_gaps")
     return move_times(int(dealt_ms), gaps or "") if dealt_ms else None
 
 
-def with_id(run_id: str, fields: dict) -> dict | None:
-    """A run's fields as read from its hash, with its ``id`` (its key says it), or None for no run."""
-    return {"id": run_id, **fields} if fields else None
+def load_run(db: Database, run_id: str) -> Run | None:
+    """A run in Redis, or None (``store.history``: archived runs too)."""
+    fields = db.redis.hgetall(keys.run(run_id))
+    return run_from_stored(run_id, fields) if fields else None
 
 
-def load_run(db: Database, run_id: str) -> dict | None:
-    """The stored fields of a run in Redis, as strings, or None (``store.history``: archived runs too)."""
-    return with_id(run_id, db.redis.hgetall(keys.run(run_id)))
-
-
-def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> None:
+def _record_verdict(pipe, run: Run, verdict: dict, worker: str, at_ms: int) -> None:
     """Queue ``record_verdict`` for one run's verdict in ``pipe``."""
     status = verdict["status"]
     code = (verdict.get("error") or {}).get("code", "")
-    latency = max(0.0, (at_ms - int(run["submitted_ms"])) / 1000)
+    latency = max(0.0, (at_ms - run.submitted_ms) / 1000)
     scripts.record_verdict(
         pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
         latency_bucket=latency_bucket(latency), latency=latency,
@@ -230,11 +220,11 @@ def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> 
     )
 
 
-def record_verdicts(db: Database, verdicts: list[tuple[dict, dict]], worker: str = "worker") -> list[bool]:
+def record_verdicts(db: Database, verdicts: list[tuple[Run, dict]], worker: str = "worker") -> list[bool]:
     """Store each ``(run, verdict)``: the verdict, its audit entry, its counts and, for
     a verified run, its board places, each run in one atomic step, all in one round trip.
 
-    ``run`` is the stored run (``load_runs``), ``verdict`` the engine's verdict
+    ``run`` is the pending run (``load_runs``), ``verdict`` the engine's verdict
     JSON, ``worker`` the name the audit log shows. Idempotent: False, and
     nothing changed, for a run that already has a verdict.
     """
@@ -245,30 +235,37 @@ def record_verdicts(db: Database, verdicts: list[tuple[dict, dict]], worker: str
         return [bool(written) for written in pipe.execute()]
 
 
-def load_runs(db: Database, run_ids) -> list[dict | None]:
-    """The stored fields of each run (None where there is none), in one round trip."""
+def stored_hashes(db: Database, run_ids) -> list[dict[str, str] | None]:
+    """Each run's hash as read, with its ``id`` (its key says it), or None where there is none, in one
+    round trip: the stored form, for what keeps or compares it whole (the archive, ``remove_runs``)."""
     with db.redis.pipeline(transaction=False) as pipe:
         for run_id in run_ids:
             pipe.hgetall(keys.run(run_id))
-        return [with_id(run_id, fields) for run_id, fields in zip(run_ids, pipe.execute(), strict=True)]
+        return [{"id": run_id, **fields} if fields else None
+                for run_id, fields in zip(run_ids, pipe.execute(), strict=True)]
 
 
-def submission_key(run: dict) -> str | None:
+def load_runs(db: Database, run_ids) -> list[Run | None]:
+    """Each run in Redis (None where there is none), in one round trip."""
+    return [run_from_stored(fields["id"], fields) if fields else None for fields in stored_hashes(db, run_ids)]
+
+
+def submission_key(run: Run) -> str | None:
     """The key naming an open run under its player's game (``keys.submission``), for a run whose id
     was given at random; None for a run whose id its player and game give (``open_run_id``) or a
     dealt game's: taken, their id is the duplicate check."""
-    if run.get("origin") == DEALT:
+    if run.dealt:
         return None
-    fingerprint_ = fingerprint(run["seed"], run["variant"], stored_moves(run))
-    if run["id"] == open_run_id(run["player"], fingerprint_):
+    fingerprint_ = fingerprint(run.seed or "", run.variant, list(run.moves or ()))
+    if run.id == open_run_id(run.player, fingerprint_):
         return None
-    return keys.submission(run["player"], fingerprint_)
+    return keys.submission(run.player, fingerprint_)
 
 
-def remove_runs(db: Database, runs: list[dict]) -> list[str]:
+def remove_runs(db: Database, runs: list[dict[str, str]]) -> list[str]:
     """Remove archived runs from Redis with every key each owns, in one round trip.
 
-    ``runs`` holds each run's fields as read (``load_runs``), its audit log
+    ``runs`` holds each run's hash as read (``stored_hashes``), its audit log
     among them. The one place that knows every key a run owns (its hash, its
     place in the indexes, a kept id's ``submission_key``); ``reinstate_run``
     is the way back. Per run 'ok', 'gone' (removed before), or 'changed' /
@@ -276,18 +273,19 @@ def remove_runs(db: Database, runs: list[dict]) -> list[str]:
     as it is).
     """
     with db.redis.pipeline(transaction=False) as pipe:
-        for run in runs:
-            scripts.forget_run(pipe, run=run, submission_key=submission_key(run), place_checks=place_checks(run))
+        for fields in runs:
+            run = run_from_stored(fields["id"], fields)
+            scripts.forget_run(pipe, run=fields, submission_key=submission_key(run), place_checks=place_checks(run))
         return pipe.execute()
 
 
-def reinstate_run(db: Database, run: dict, audit_entries: list[dict]) -> bool:
+def reinstate_run(db: Database, run: Run, audit_entries: list[dict]) -> bool:
     """Put an archived run back into Redis: its fields (``reinstated_ms`` now), its audit
     entries (as ``store.audit.audit_log`` shows them) as its hash's log, and its indexes.
 
     False, writing nothing, when Redis holds the run already.
     """
-    fields = {**run, "reinstated_ms": str(now_ms())}
-    stored = {**stored_fields(run_from_stored(run["id"], fields)), "log": encode_log(audit_entries, fields)}
-    return scripts.reinstate_run(db.redis, run_id=run["id"], player=run["player"], submitted_ms=run["submitted_ms"],
+    fields = stored_fields(replace(run, reinstated_ms=now_ms()))
+    stored = {**fields, "log": encode_log(audit_entries, fields)}
+    return scripts.reinstate_run(db.redis, run_id=run.id, player=run.player, submitted_ms=run.submitted_ms,
                                  fields=stored, submission_key=submission_key(run))
