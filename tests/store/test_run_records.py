@@ -1,6 +1,9 @@
-"""A run's stored form: one conversion from the hash, one back, losing nothing the hash says."""
+"""A run's stored form, one conversion each way losing nothing the hash says, and its API view."""
+
+import json
 
 from domain.run import DEALT, Run
+from schemas.runs import RunSchema
 from store import move_codes
 from store.audit import SUBMITTED
 from store.run_records import BOARD_FIELDS, run_from_stored, stored_fields
@@ -38,3 +41,19 @@ def test_the_verdict_time_is_the_logs_last_verdict_without_a_stored_one():
               "log": log}
     assert run_from_stored("r3", fields).verified_ms == 1040
     assert run_from_stored("r3", {name: fields[name] for name in BOARD_FIELDS if name in fields}).verified_ms is None
+
+
+def test_the_api_shows_a_stored_run_with_every_key_in_order_and_its_times_in_iso():
+    shown = RunSchema().dump(run_from_stored("r1", DEALT_HASH))
+    assert json.dumps(shown) == json.dumps({
+        "id": "r1", "player": "ada", "seed": "f00d", "variant": "classic", "moves": MOVES, "status": "rejected",
+        "submitted_at": "2023-11-14T22:13:20.000Z", "verified_at": "2023-11-14T22:13:20.500Z", "outcome": "lost",
+        "score": -7, "health": 0,
+        "error": {"code": "illegal_move", "move_index": 2, "message": "Move 3: no", "ruling": "R7"},
+        "ruleset": "scoundrel-1", "engine": "e1", "origin": "dealt", "game_id": "g1", "challenge": "daily",
+        "date": "2026-03-01", "forfeit": True,
+    })
+    pending = RunSchema().dump(Run("r2", "bo", "easy", "abc", "pending", None, 0))
+    assert [name for name, value in pending.items() if value is None] == [
+        "verified_at", "outcome", "score", "health", "error", "ruleset", "engine", "game_id", "challenge", "date"]
+    assert (pending["moves"], pending["origin"], pending["forfeit"]) == ([], "open", False)
