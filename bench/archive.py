@@ -43,7 +43,7 @@ def store_finished_runs(db, count: int) -> list[str]:
         # an empty move list on a fresh seed: a quick, legal "incomplete" rejection, stored like any verdict
         for first in range(0, len(submissions), 1000):
             accepted = accept_runs(db, f"bench{number:03d}", submissions[first:first + 1000], runs_per_job=1000)
-            run_ids += [run["id"] for run, _ in accepted]
+            run_ids += [run.id for run, _ in accepted]
     db.raw.delete(db.queue.key)  # the jobs: judged right here instead
     for first in range(0, len(run_ids), 1000):
         runs = [run for run in load_runs(db, run_ids[first:first + 1000]) if run]
@@ -131,7 +131,7 @@ def main() -> None:
     try:
         _, moved = throughput(stack, "SQLite", args.runs)
         db = stack.database()
-        hot = [run["id"] for run in (accepted for accepted, _ in accept_runs(
+        hot = [run.id for run in (accepted for accepted, _ in accept_runs(
             db, "hotplayer", [Submission(f"hot-{i}", "classic", []) for i in range(min(1000, args.runs))]))]
         db.close()
         fill_archive(stack, args.archived)

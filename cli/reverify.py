@@ -66,7 +66,7 @@ def run(args) -> int:
                 bar.update()
             if args.variant:
                 stored = load_run(db, run_id)
-                if stored is None or stored["variant"] != args.variant:
+                if stored is None or stored.variant != args.variant:
                     continue
             try:
                 result = reverify_run(db, run_id, "cli", actor, log_unchanged=False)

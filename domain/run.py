@@ -1,8 +1,9 @@
-"""A run as the boards see it: the fields that decide which boards it counts on and where.
+"""A run: one player's game of one deal, how it was played, and its verdict.
 
-``Run.from_stored`` is the one conversion from a stored run's hash (its
-fields as strings, a missing or empty field for none); the store reads
-``STORED_FIELDS`` when it needs no more than the boards do.
+A frozen value with every field a run has. Its stored form (a Redis hash of
+strings, the moves as one-character codes) is the store's to read and write
+(``store.run_records``); its API view is the schema's (``schemas.runs.RunSchema``).
+The boards read the fields that decide which boards it counts on and where.
 """
 
 from collections.abc import Mapping
@@ -12,18 +13,19 @@ from typing import Any
 OPEN = "open"  # submitted whole: its player knew the seed, so the whole deck, before the first move
 DEALT = "dealt"  # dealt by the server card by card (docs/fair-play.md); stored as the run's ``origin``
 DAILY = "daily"  # the ``challenge`` of a sealed daily game's run
-
-# The hash fields ``from_stored`` reads.
-STORED_FIELDS = ("player", "variant", "seed", "status", "score", "submitted_ms", "origin", "daily", "challenge",
-                 "date")
+PENDING = "pending"  # the status of a run waiting for its verdict
 
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """One run: who played which deal (``seed`` as ``variant``), how it was played (``origin``:
-    open or dealt), its verdict's ``status`` and ``score``, and the day it belongs to: ``daily``
-    for an open run on that day's public seed, ``challenge`` "daily" with its ``date`` for a
-    sealed daily game."""
+    """One run: who played which deal (``seed`` as ``variant``) with which ``moves``, how it
+    was played (``origin``: open or dealt), its verdict's ``status``, ``outcome``, ``score``,
+    ``health`` and ``error``, and the day it belongs to: ``daily`` for an open run on that day's
+    public seed, ``challenge`` "daily" with its ``date`` for a sealed daily game.
+
+    ``seed`` and ``moves`` are None in the view of a sealed daily run whose day is not over
+    (``domain.sealing.shown``). Times are milliseconds since 1970.
+    """
 
     id: str
     player: str
@@ -36,15 +38,23 @@ class Run:
     daily: str | None = None
     challenge: str | None = None
     date: str | None = None
-
-    @classmethod
-    def from_stored(cls, run_id: str, fields: Mapping[str, Any]) -> "Run":
-        """The run whose hash holds ``fields`` (a run without an ``origin`` is open)."""
-        get = fields.get
-        score = get("score")
-        return cls(run_id, get("player") or "", get("variant") or "", get("seed") or None, get("status") or "",
-                   None if score in (None, "") else int(score), int(get("submitted_ms") or 0), get("origin") or OPEN,
-                   get("daily") or None, get("challenge") or None, get("date") or None)
+    moves: tuple[str, ...] | None = ()
+    outcome: str | None = None  # won, lost or forfeit, for a verified run
+    health: int | None = None
+    error: Mapping[str, Any] | None = None  # the rule error of a rejected run, or why verification failed
+    ruleset: str | None = None  # the ruleset and engine of its verdict
+    engine: str | None = None
+    verified_ms: int | None = None  # when it got its verdict (None while pending, or once re-queued)
+    voided_status: str | None = None  # a void run's verdict under the void
+    reverified_ms: int | None = None  # when a moderator or ``scoundrel reverify`` last replayed it
+    reinstated_ms: int | None = None  # when it came back from the archive
+    game_id: str | None = None  # a dealt run's game, its deal's time and each move's gap (ms, space-separated)
+    dealt_ms: int | None = None
+    move_gaps: str = ""
+    forfeit: bool = False  # its player gave the dealt game up (R18)
+    request_id: str = ""  # the submission's request and its verification job, while pending
+    job: str = ""
+    requeues: int = 0  # how often the sweeper queued it again
 
     @property
     def dealt(self) -> bool:

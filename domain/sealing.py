@@ -19,11 +19,12 @@ bound (``service.context.revealed``).
 """
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
-from typing import Any
 
 from .daily_seed import day_over
 from .game import DAILY
+from .run import Run
 
 Revealed = Callable[[date], bool]  # whether a day's sealed deal may be shown, its close recorded first
 
@@ -37,13 +38,13 @@ def revealed(day: date, close: Callable[[date], None]) -> bool:
     return True
 
 
-def is_sealed(run: dict[str, Any], revealed: Revealed) -> bool:
+def is_sealed(run: Run, revealed: Revealed) -> bool:
     """A sealed daily game's run whose deal is not revealed yet."""
-    return run.get("challenge") == DAILY and not revealed(date.fromisoformat(run["date"]))
+    return run.challenge == DAILY and run.date is not None and not revealed(date.fromisoformat(run.date))
 
 
-def shown(run: dict[str, Any], revealed: Revealed, moderator: bool = False) -> dict[str, Any]:
+def shown(run: Run, revealed: Revealed, moderator: bool = False) -> Run:
     """The run as this reader may see it."""
     if moderator or not is_sealed(run, revealed):
         return run
-    return {**run, "seed": None, "moves": None}
+    return replace(run, seed=None, moves=None)

@@ -2,6 +2,15 @@
 
 from marshmallow import Schema, fields
 
+from store.packing import iso_time
+
+
+class Time(fields.String):
+    """A time in milliseconds since 1970, shown as ISO 8601 UTC (``store.packing.iso_time``); null for none."""
+
+    def _serialize(self, value, attr, obj, **kwargs) -> str | None:
+        return iso_time(value)
+
 
 class RuleErrorSchema(Schema):
     code = fields.String(metadata={"description": "one of RULES.md's rejection codes"})
@@ -11,6 +20,8 @@ class RuleErrorSchema(Schema):
 
 
 class RunSchema(Schema):
+    """A run (``domain.run.Run``) as the API shows it: every response that holds a run dumps it here."""
+
     id = fields.String()
     player = fields.String()
     seed = fields.String(allow_none=True, metadata={"description": "null for a sealed daily run until its UTC "
@@ -20,8 +31,8 @@ class RunSchema(Schema):
                         metadata={"description": "null while the seed is (a sealed daily run)"})
     status = fields.String(metadata={"description": "pending, verified, rejected, error (verification kept failing; "
                                                     "see error), or void (a moderator voided it; restore undoes it)"})
-    submitted_at = fields.String()
-    verified_at = fields.String(allow_none=True)
+    submitted_at = Time(attribute="submitted_ms")
+    verified_at = Time(attribute="verified_ms", allow_none=True)
     outcome = fields.String(allow_none=True, metadata={"description": "won, lost or forfeit (R18), for a verified run"})
     score = fields.Integer(allow_none=True)
     health = fields.Integer(allow_none=True)

@@ -15,7 +15,9 @@ passes the CSP and follows the page's theme.
 
 from dataclasses import dataclass
 
+from domain.run import Run
 from scoundrel.wording import plural
+from store.packing import iso_time
 from store.standings import Spread
 
 WIDTH, HEIGHT = 640, 200
@@ -140,14 +142,19 @@ class History:
     plot_right: int = WIDTH - RIGHT
 
 
-def history(runs: list[dict]) -> History | None:
+def _day(run: Run) -> str:
+    """The UTC date the run was submitted on."""
+    return (iso_time(run.submitted_ms) or "")[:10]
+
+
+def history(runs: list[Run]) -> History | None:
     """A player's verified runs, oldest first, as points joined by a line; None without any.
 
     Each point's ``kind`` is the run's outcome (won, lost), for its colour.
     """
     if not runs:
         return None
-    scores = [run["score"] for run in runs]
+    scores = [run.score or 0 for run in runs]
     low, high = min(scores + [0]), max(scores + [0])
     spread = (high - low) or 1
     plot_width, plot_height = WIDTH - LEFT - RIGHT, HISTORY_HEIGHT - HISTORY_TOP - HISTORY_BOTTOM
@@ -158,15 +165,14 @@ def history(runs: list[dict]) -> History | None:
     def x_of(index: int) -> float:
         return round(LEFT + (index + 0.5) / len(runs) * plot_width, 1)
 
-    points = [Point(x_of(index), y_of(run["score"]), f"{run['submitted_at'][:10]}: {run['outcome']}, "
-                    f"score {number(run['score'])}", run["outcome"] or "lost")
-              for index, run in enumerate(runs)]
+    points = [Point(x_of(index), y_of(score), f"{_day(run)}: {run.outcome}, score {number(score)}",
+                    run.outcome or "lost") for index, (run, score) in enumerate(zip(runs, scores, strict=True))]
     ticks = [Tick(y_of(high), number(high)), Tick(y_of(low), number(low))]
     if min(high, -low) / spread > 0.1:  # zero well inside the range: label its line too
         ticks.append(Tick(y_of(0), "0"))
     summary = (f"{len(runs)} verified {plural('run', len(runs))}, oldest first: scores from {number(min(scores))} to "
                f"{number(max(scores))}, the latest {number(scores[-1])}.")
-    dates = [Tick(points[0].x, runs[0]["submitted_at"][:10])]
+    dates = [Tick(points[0].x, _day(runs[0]))]
     if len(runs) > 1:
-        dates.append(Tick(points[-1].x, runs[-1]["submitted_at"][:10]))
+        dates.append(Tick(points[-1].x, _day(runs[-1])))
     return History(points, " ".join(f"{point.x},{point.y}" for point in points), ticks, dates, y_of(0), summary)

@@ -7,17 +7,18 @@ gets to it, and a run judged by an older engine shows what this one sees
 """
 
 import scoundrel
+from domain.run import Run
 from store.packing import iso_time
 
 
-def run_replay(run: dict, move_times: list[int] | None = None) -> dict:
-    """``{"run_id", "status", "verdict", "start", "steps", "error", "final", ...}`` for a stored run view.
+def run_replay(run: Run, move_times: list[int] | None = None) -> dict:
+    """``{"run_id", "status", "verdict", "start", "steps", "error", "final", ...}`` for a stored run.
 
     ``move_times`` (a dealt game's, for moderators) become each move's server time.
     """
-    moves = run["moves"]
-    verdict = scoundrel.replay(run["seed"], moves, run["variant"], trace=True, forfeit=run["forfeit"])
-    first = scoundrel.start(scoundrel.deal(run["seed"]))
+    seed, moves = run.seed or "", list(run.moves or ())
+    verdict = scoundrel.replay(seed, moves, run.variant, trace=True, forfeit=run.forfeit)
+    first = scoundrel.start(scoundrel.deal(seed))
     error = verdict.error.to_dict() if verdict.error else None
     if error is not None:
         index = error["move_index"]
@@ -26,11 +27,11 @@ def run_replay(run: dict, move_times: list[int] | None = None) -> dict:
     if verdict.status == "verified":
         final = {"outcome": verdict.outcome, "score": verdict.score, "health": verdict.health, "moves": verdict.moves}
     return {
-        "run_id": run["id"],
-        "status": run["status"],
-        "player": run["player"],
-        "seed": run["seed"],
-        "variant": run["variant"],
+        "run_id": run.id,
+        "status": run.status,
+        "player": run.player,
+        "seed": run.seed,
+        "variant": run.variant,
         "verdict": verdict.status,
         "start": {"room": list(first.room), "health": first.health, "weapon": first.weapon, "kills": [],
                   "last_kill": None, "dungeon": len(first.dungeon)},

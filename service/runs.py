@@ -31,6 +31,7 @@ def _idempotency_key() -> str | None:
     return key
 
 
+RUN_SCHEMA = RunSchema()
 BATCH_JOB_RUNS = 100  # runs verified by one job of a batch: few jobs, still spread over the workers
 
 
@@ -57,11 +58,7 @@ def _submission(body: dict, idempotency_key: str | None = None) -> Submission:
 def submit(submission):
     """Submit a game for verification."""
     run, created = submit_run(db(), g.player, _submission(submission, _idempotency_key()), request_id=request_id())
-    # Already in the documented shape: a Response skips the schema's dump.
-    response = jsonify(run)
-    response.status_code = 202 if created else 200
-    response.headers["Location"] = url_for("runs.show", run_id=run["id"])
-    return response
+    return run, 202 if created else 200, {"Location": url_for("runs.show", run_id=run.id)}
 
 
 @blp.route("/batch", methods=["POST"])
@@ -83,7 +80,7 @@ def submit_batch(batch):
     outcomes = accept_runs(db(), g.player, [submission for _, submission in well_formed],
                            request_id=request_id(), runs_per_job=BATCH_JOB_RUNS)
     for (index, _), (run, created) in zip(well_formed, outcomes, strict=True):
-        results[index].update(status=202 if created else 200, run=run)
+        results[index].update(status=202 if created else 200, run=RUN_SCHEMA.dump(run))
     counts = [result["status"] for result in results]
     return jsonify(accepted=counts.count(202), existing=counts.count(200), invalid=counts.count(422),
                    results=results)

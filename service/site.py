@@ -34,8 +34,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 import scoundrel
 from domain.daily_seed import DayNotBegun, daily_seed, parse_day, today
 from domain.par import par
+from domain.run import Run
 from domain.sealing import shown
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArgs
+from schemas.runs import RunSchema
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
 from store.errors import first_line, refuses_writes
 from store.placements import load_board_runs
@@ -214,13 +216,13 @@ def _board_page(named: NamedBoard, args: dict):
     return _page(html, named.day, args["player"])
 
 
-def _places_held(player: str, runs: list[dict]) -> list[tuple[NamedBoard, Standing, int]]:
+def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standing, int]]:
     """The player's places, with the page of the board each is on: every variant's open, dealt
     and ladder boards first, then the daily, sealed and seed boards of ``runs``' days and deals."""
     fixed = [board for variant in scoundrel.VARIANTS
              for board in (board_names.open_board(variant), board_names.dealt(variant))]
     ladders = [board_names.ladder(variant) for variant in scoundrel.VARIANTS]
-    hot = [run for run in load_board_runs(db(), [run["id"] for run in runs]) if run is not None]
+    hot = [run for run in load_board_runs(db(), [run.id for run in runs]) if run is not None]
     of_runs = list({board.path: board for run in hot for board in board_names.run_boards(run)}.values())
     ranked = fixed + of_runs  # boards of runs; the ladders rank means, read apart
     places = standings(db(), player, [board.board for board in ranked if board.board is not None],
@@ -238,10 +240,10 @@ def player(name):
         raise Refused(404, f"There is no player called {name!r}.")
     total, runs = player_runs(db(), found, 0, RECENT_RUNS)
     runs = [shown(run, revealed) for run in runs]
-    verified = [run for run in runs if run["status"] == "verified" and run["score"] is not None]
-    won = sum(run["outcome"] == "won" for run in verified)
-    html = render_template("player.html", player=found, total=total, runs=runs[:RUNS_LISTED], examined=len(runs),
-                           verified=len(verified), won=won, places=_places_held(found, runs),
+    verified = [run for run in runs if run.status == "verified" and run.score is not None]
+    won = sum(run.outcome == "won" for run in verified)
+    html = render_template("player.html", player=found, total=total, runs=RunSchema(many=True).dump(runs[:RUNS_LISTED]),
+                           examined=len(runs), verified=len(verified), won=won, places=_places_held(found, runs),
                            history=charts.history(list(reversed(verified))))
     return _page(html)
 

@@ -22,6 +22,7 @@ encoding; a test holds the two to it.
 """
 
 import json
+from collections.abc import Mapping
 
 from . import keys
 from .database import Database
@@ -162,7 +163,7 @@ def decode_log(log: str, run: dict) -> list[dict]:
 _VERDICTS = ("verified", "rejected", "errored")  # the events that give a run its verdict time
 
 
-def verdict_ms(run: dict) -> int | None:
+def verdict_ms(run: Mapping[str, str]) -> int | None:
     """When the run got its verdict: its ``verified_ms`` field where it has one (a run brought back
     from the archive keeps the time the archive held), else the time of the last verdict entry of its
     log, none once it was re-queued."""

@@ -106,7 +106,7 @@ def board_position(db: Database, board: Board, player: str, around: int) -> dict
     return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
 
 
-def place_checks(run: dict) -> list[tuple[str, str]]:
+def place_checks(run: Run) -> list[tuple[str, str]]:
     """Every place a run could hold, as ``(key, check)`` pairs: one a board of the registry it
     counts on whose place keeps a run in Redis (``domain.boards.Board.keeps_hot``).
 
@@ -118,38 +118,37 @@ def place_checks(run: dict) -> list[tuple[str, str]]:
     ``holds_place`` and the retention's last check (``scripts.forget_run``)
     both read it.
     """
-    mine = Run.from_stored(run["id"], run)
     checks = []
-    for board in boards_of(mine):
+    for board in boards_of(run):
         if not board.board.keeps_hot:
             continue
-        board_keys = placement(board, mine.player).keys
+        board_keys = placement(board, run.player).keys
         if board.board.order is Order.LATEST:
-            checks.append((board_keys[1], f"m{mine.id}:{run.get('score', '')}"))
+            checks.append((board_keys[1], f"m{run.id}:{'' if run.score is None else run.score}"))
         elif board.board.names_runs:
             checks.append((board_keys[1], "h"))
-        elif mine.score is not None:
-            checks.append((board_keys[0], f"s{pack(mine.score, mine.submitted_ms)}"))
+        elif run.score is not None:
+            checks.append((board_keys[0], f"s{pack(run.score, run.submitted_ms)}"))
     return checks
 
 
-def _holds(reply: object, run: dict, check: str) -> bool:
+def _holds(reply: object, run: Run, check: str) -> bool:
     if check == "h":
-        return reply == run["id"]
+        return reply == run.id
     if check.startswith("s"):
         return reply is not None and int(float(str(reply))) == int(check[1:])
     return reply is not None
 
 
-def holds_place(db: Database, runs: list[dict]) -> list[bool]:
+def holds_place(db: Database, runs: list[Run]) -> list[bool]:
     """Whether each run holds a place on any board (a run holding one stays in Redis), in one round trip."""
     with db.redis.pipeline(transaction=False) as pipe:
         for run in runs:
             for key, check in place_checks(run):
                 if check == "h":
-                    pipe.hget(key, run["player"])
+                    pipe.hget(key, run.player)
                 else:
-                    pipe.zscore(key, run["player"] if check.startswith("s") else check[1:])
+                    pipe.zscore(key, run.player if check.startswith("s") else check[1:])
         replies = iter(pipe.execute())
     return [any([_holds(next(replies), run, check) for _, check in place_checks(run)]) for run in runs]
 

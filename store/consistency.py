@@ -25,13 +25,14 @@ next retention pass finishes; it is reported all the same.
 from collections import defaultdict
 
 from domain.boards import BOARDS, LADDER, BoardId, Order, boards_of
-from domain.run import DEALT, Run
+from domain.run import DEALT, PENDING, Run
 
 from . import keys, scripts
 from .boards import Board, ranking
 from .database import Database
 from .packing import LADDER_GAMES, pack, pack_ladder
 from .run_index import stored_run_ids
+from .run_records import run_from_stored
 from .runs import load_runs, now_ms
 
 SCAN_BATCH = 1000
@@ -39,35 +40,33 @@ SCAN_BATCH = 1000
 # Board → player → (packed rank key, run id) of the place the runs give.
 Places = dict[Board, dict[str, tuple[int, str]]]
 # (board ranking the latest, player) → the player's verified runs on it, oldest first.
-Ladders = dict[tuple[BoardId, str], list[dict]]
+Ladders = dict[tuple[BoardId, str], list[Run]]
 
 
 def _scan(db: Database, pattern: str) -> list[str]:
     return list(db.redis.scan_iter(match=pattern, count=SCAN_BATCH))
 
 
-def stored_runs(db: Database) -> list[dict]:
-    """Every stored run's fields."""
+def stored_runs(db: Database) -> list[Run]:
+    """Every run in Redis."""
     run_ids = stored_run_ids(db)
-    runs: list[dict] = []
+    runs: list[Run] = []
     for start in range(0, len(run_ids), SCAN_BATCH):
-        batch = load_runs(db, run_ids[start:start + SCAN_BATCH])
-        runs.extend(fields for fields in batch if fields and fields.get("id"))
+        runs.extend(run for run in load_runs(db, run_ids[start:start + SCAN_BATCH]) if run)
     return runs
 
 
-def _in_order(runs: list[dict]) -> list[dict]:
+def _in_order(runs: list[Run]) -> list[Run]:
     """The verified runs, oldest submission first (then by id)."""
-    verified = [run for run in runs if run["status"] == "verified"]
-    return sorted(verified, key=lambda run: (int(run["submitted_ms"]), run["id"]))
+    verified = [run for run in runs if run.status == "verified"]
+    return sorted(verified, key=lambda run: (run.submitted_ms, run.id))
 
 
-def expected_boards(runs: list[dict]) -> Places:
+def expected_boards(runs: list[Run]) -> Places:
     """Every best and first board's places, recomputed from the runs."""
     boards: Places = defaultdict(dict)
-    for run in _in_order(runs):
-        mine = Run.from_stored(run["id"], run)
-        packed = pack(int(run["score"]), mine.submitted_ms)
+    for mine in _in_order(runs):
+        packed = pack(mine.score or 0, mine.submitted_ms)
         for board in boards_of(mine):
             order = board.board.order
             if order is Order.LATEST:
@@ -80,14 +79,13 @@ def expected_boards(runs: list[dict]) -> Places:
     return boards
 
 
-def expected_ladders(runs: list[dict]) -> Ladders:
+def expected_ladders(runs: list[Run]) -> Ladders:
     """(board, player) → the player's verified runs on each board ranking the latest (the ladder), oldest first."""
     games: Ladders = defaultdict(list)
     for run in _in_order(runs):
-        mine = Run.from_stored(run["id"], run)
-        for board in boards_of(mine):
+        for board in boards_of(run):
             if board.board.order is Order.LATEST:
-                games[board, mine.player].append(run)
+                games[board, run.player].append(run)
     return games
 
 
@@ -105,7 +103,7 @@ def stored_boards(db: Database) -> set[Board]:
 
 
 def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, str]],
-                    runs_by_id: dict[str, dict]) -> list[str]:
+                    runs_by_id: dict[str, Run]) -> list[str]:
     places = {player: int(float(packed)) for player, packed in db.redis.zrange(board.places, 0, -1, withscores=True)}
     holders = db.redis.hgetall(board.runs) if board.runs else {}
     problems = []
@@ -120,7 +118,7 @@ def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, s
         elif board.runs:  # a seed board names no run: its run is found by the place's time
             holder = runs_by_id.get(holders.get(player, ""))
             # at an exact tie (same score, same millisecond) either run is a right answer
-            if holder is None or pack(int(holder.get("score") or 0), int(holder["submitted_ms"])) != want[0]:
+            if holder is None or pack(holder.score or 0, holder.submitted_ms) != want[0]:
                 problems.append(f"{board.places}: {player}'s place names run {holders.get(player)!r}, "
                                 f"expected {want[1]}")
     return problems
@@ -133,22 +131,22 @@ def _archived_ids(db: Database) -> set[str]:
     return archived
 
 
-def archived_ladder_games(db: Database, runs: list[dict], archived: set[str]) -> dict[tuple[BoardId, str], int]:
+def archived_ladder_games(db: Database, runs: list[Run], archived: set[str]) -> dict[tuple[BoardId, str], int]:
     """(ladder, player) → their verified dealt games found in the archive and not in Redis (``runs``):
     a run in both, a move interrupted, counts once, as Redis's. The archive counts runs by origin,
     and the ladder counts every dealt game."""
     games = defaultdict(int, {(BoardId(LADDER, (variant,)), player): count
                               for (variant, player), count in db.archive.verified_counts(DEALT).items()})
-    for run_id, copy in db.archive.load(sorted(archived & {run["id"] for run in runs})).items():
-        mine = Run.from_stored(run_id, copy.fields)
+    for run_id, copy in db.archive.load(sorted(archived & {run.id for run in runs})).items():
+        mine = run_from_stored(run_id, copy.fields)
         if mine.status == "verified" and LADDER.counts(mine):
             games[BoardId(LADDER, LADDER.parts(mine)), mine.player] -= 1
     return games
 
 
-def _placement_problems(db: Database, runs: list[dict], archived: set[str]) -> list[str]:
+def _placement_problems(db: Database, runs: list[Run], archived: set[str]) -> list[str]:
     """Runs in both Redis and the archive, and index entries naming a run in neither."""
-    hot = {run["id"] for run in runs}
+    hot = {run.id for run in runs}
     indexed = set(stored_run_ids(db))
     problems = [f"run {run_id} is both in Redis and in the archive (an interrupted move; "
                 f"the next `scoundrel archive` finishes it)" for run_id in sorted(hot & archived)]
@@ -204,13 +202,13 @@ def _ladder_problems(db: Database, ladders: Ladders, archived_games: dict[tuple[
             latest = games[-LADDER_GAMES:]
             window_key = keys.board_window(kind, parts, player)
             window = db.redis.zrange(window_key, 0, -1)
-            want_window = [f"{run['id']}:{run['score']}" for run in latest]
+            want_window = [f"{run.id}:{run.score}" for run in latest]
             if window != want_window:
                 problems.append(f"{window_key} holds {window}, the runs give {want_window}")
             played = len(games) + archived_games.get((board, player), 0)
             if int(counts.get(player, 0)) != played:
                 problems.append(f"{games_key}: {player} counts {counts.get(player, 0)} games, the runs give {played}")
-            want = (pack_ladder(sum(int(run["score"]) for run in latest), int(latest[-1]["submitted_ms"]))
+            want = (pack_ladder(sum(run.score or 0 for run in latest), latest[-1].submitted_ms)
                     if len(latest) == LADDER_GAMES else None)
             if ranked.get(player) != want:
                 problems.append(f"{places_key}: {player} holds ladder key {ranked.get(player)}, the runs give {want}")
@@ -220,7 +218,7 @@ def _ladder_problems(db: Database, ladders: Ladders, archived_games: dict[tuple[
 def check(db: Database, pending_limit_seconds: float) -> list[str]:
     """Every inconsistency found, as a sentence; empty when the boards match the runs."""
     runs = stored_runs(db)
-    runs_by_id = {run["id"]: run for run in runs}
+    runs_by_id = {run.id: run for run in runs}
     expected = expected_boards(runs)
     stored = stored_boards(db)
     archived = _archived_ids(db)
@@ -231,13 +229,13 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
     indexed = {run_id for run_id in db.redis.zrange(keys.pending_runs(), 0, -1)}
     for run in runs:
-        if run["status"] != "pending":
+        if run.status != PENDING:
             continue
-        if int(run["submitted_ms"]) < cutoff:
-            problems.append(f"run {run['id']} has been pending since {run['submitted_ms']} ms "
+        if run.submitted_ms < cutoff:
+            problems.append(f"run {run.id} has been pending since {run.submitted_ms} ms "
                             f"(more than {pending_limit_seconds:g} s)")
-        if run["id"] not in indexed:
-            problems.append(f"run {run['id']} is pending but not in the pending index: nothing will re-queue it")
+        if run.id not in indexed:
+            problems.append(f"run {run.id} is pending but not in the pending index: nothing will re-queue it")
     return problems
 
 

@@ -68,7 +68,7 @@ def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str
 
     Raises ``NoSuchDispute``, ``AlreadyResolved`` or ``RunPending``.
     """
-    run = hot_run(db, get_dispute(db, dispute_id)["run_id"])
+    run = hot_run(db, get_dispute(db, dispute_id)["run_id"])  # a Run
     answer = scripts.resolve_dispute(db, dispute_id=dispute_id, run=run, moderator=moderator, decision=decision,
                                      note=note, at_ms=now_ms(), open_status=OPEN, resolved_status=RESOLVED)
     if answer == "resolved":

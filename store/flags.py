@@ -30,6 +30,7 @@ from datetime import timedelta
 from rq import Retry as JobRetry
 
 from domain.daily_seed import closes_ms
+from domain.run import Run
 
 from . import keys, scripts
 from .database import JOB_RETRIES, Database
@@ -104,16 +105,16 @@ def run_flag_id(reason: str, run_id: str) -> str:
     return hashlib.sha256(f"flag\n{reason}\n{run_id}".encode()).hexdigest()[:16]
 
 
-def raise_run_flags(db: Database, run: dict, findings: list[Finding], kept: int) -> list[bool]:
-    """Flag ``run`` (its stored fields) for each finding, in one round trip; True where a flag is new."""
+def raise_run_flags(db: Database, run: Run, findings: list[Finding], kept: int) -> list[bool]:
+    """Flag ``run`` for each finding, in one round trip; True where a flag is new."""
     raised = now_ms()
     with db.redis.pipeline(transaction=False) as pipe:
         for finding in findings:
-            fields = {"reason": finding.reason, "status": OPEN, "created_ms": raised, "players": run["player"],
-                      "runs": run["id"], "detail": json.dumps(finding.detail, separators=(",", ":"))}
-            scripts.raise_flag(pipe, flag_id=run_flag_id(finding.reason, run["id"]),
+            fields = {"reason": finding.reason, "status": OPEN, "created_ms": raised, "players": run.player,
+                      "runs": run.id, "detail": json.dumps(finding.detail, separators=(",", ":"))}
+            scripts.raise_flag(pipe, flag_id=run_flag_id(finding.reason, run.id),
                                listed_in=_listed_in(finding.reason, OPEN), every_index=every_index(),
-                               raised_ms=raised, kept=kept, runs=[run["id"]], fields=fields)
+                               raised_ms=raised, kept=kept, runs=[run.id], fields=fields)
         return [bool(answer) for answer in pipe.execute()]
 
 

@@ -235,7 +235,7 @@ def _finish(db: Database, game: Game, request_id: str) -> Game:
     submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game))
     [(run, _)] = accept_runs(db, game.player, [submission], request_id=request_id)
     db.redis.zrem(keys.games_ending(), game.id)
-    return replace(game, run_status=run["status"], run_score=run["score"])
+    return replace(game, run_status=run.status, run_score=run.score)
 
 
 def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:

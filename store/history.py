@@ -12,30 +12,33 @@ goes the usual way: the run is hot again, and it leaves Redis again like
 any run, ``SCOUNDREL_HOT_DAYS`` after it came back, if it holds no place.
 """
 
+from domain.run import Run
+
 from . import keys
 from .audit import audit_log
 from .database import Database
 from .errors import NoSuchRun
-from .runs import load_run, load_runs, reinstate_run, run_view
+from .run_records import run_from_stored
+from .runs import load_run, load_runs, reinstate_run
 
 HOT_RUN_ATTEMPTS = 3  # a retention pass may archive the run anew while it comes back: look again
 
 
-def find_run(db: Database, run_id: str) -> dict | None:
-    """The stored fields of a run, hot or archived, or None."""
-    fields = load_run(db, run_id)
-    if fields is not None:
-        return fields
+def find_run(db: Database, run_id: str) -> Run | None:
+    """A run, hot or archived, or None."""
+    run = load_run(db, run_id)
+    if run is not None:
+        return run
     archived = db.archive.load([run_id]).get(run_id)
-    return archived.fields if archived else None
+    return run_from_stored(run_id, archived.fields) if archived else None
 
 
-def get_run(db: Database, run_id: str) -> dict:
-    """A run as the API shows it, hot or archived. Raises ``NoSuchRun``: the one "no such run"."""
-    fields = find_run(db, run_id)
-    if fields is None:
+def get_run(db: Database, run_id: str) -> Run:
+    """A run, hot or archived. Raises ``NoSuchRun``: the one "no such run"."""
+    run = find_run(db, run_id)
+    if run is None:
         raise NoSuchRun(run_id)
-    return run_view(fields)
+    return run
 
 
 def run_audit_log(db: Database, run_id: str) -> list[dict]:
@@ -48,26 +51,26 @@ def run_audit_log(db: Database, run_id: str) -> list[dict]:
     return archived.audit
 
 
-def hot_run(db: Database, run_id: str) -> dict:
-    """The stored fields of a run in Redis, bringing it back from the archive first if it is there.
+def hot_run(db: Database, run_id: str) -> Run:
+    """A run in Redis, bringing it back from the archive first if it is there.
 
     Written to Redis before it is deleted from the archive (and only if the
     archive still holds the row that was read), so a crash in between leaves
     it in both places, never in neither. Raises ``NoSuchRun``.
     """
     for _ in range(HOT_RUN_ATTEMPTS):
-        fields = load_run(db, run_id)
-        if fields is not None:
-            return fields
+        run = load_run(db, run_id)
+        if run is not None:
+            return run
         archived = db.archive.load([run_id]).get(run_id)
         if archived is None:
             break
-        reinstate_run(db, archived.fields, archived.audit)
+        reinstate_run(db, run_from_stored(run_id, archived.fields), archived.audit)
         db.archive.delete_row(archived)
     raise NoSuchRun(run_id)
 
 
-def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int, list[dict]]:
+def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int, list[Run]]:
     """``(total, runs)``: a page of the player's runs, hot and archived, newest first."""
     wanted = offset + limit
     with db.redis.pipeline(transaction=False) as pipe:
@@ -80,7 +83,7 @@ def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int
     newest.update({run_id: (int(submitted), run_id, True) for run_id, submitted in hot})
     page = sorted(newest.values(), reverse=True)[offset:wanted]
     hot_ids = [run_id for _, run_id, is_hot in page if is_hot]
-    found = {run_id: fields for run_id, fields in zip(hot_ids, load_runs(db, hot_ids), strict=True) if fields}
+    found = {run.id: run for run in load_runs(db, hot_ids) if run}
     archived = db.archive.load([run_id for _, run_id, is_hot in page if not is_hot])
-    found.update({run_id: run.fields for run_id, run in archived.items()})
-    return hot_total + archived_total, [run_view(found[run_id]) for _, run_id, _ in page if run_id in found]
+    found.update({run_id: run_from_stored(run_id, copy.fields) for run_id, copy in archived.items()})
+    return hot_total + archived_total, [found[run_id] for _, run_id, _ in page if run_id in found]

@@ -4,6 +4,8 @@ Each is one Lua script that changes the run, its audit entry and the
 player's board places together (``scripts.restore_run``, ``scripts.reverify_run``).
 """
 
+from domain.run import Run
+
 from . import scripts
 from .database import Database
 from .errors import NotVoid, RunPending
@@ -23,7 +25,7 @@ def restore_run(db: Database, run_id: str, moderator: str) -> None:
         raise NotVoid()
 
 
-def record_reverification(db: Database, run: dict, verdict: dict, actor_kind: str, actor: str,
+def record_reverification(db: Database, run: Run, verdict: dict, actor_kind: str, actor: str,
                           *, log_unchanged: bool = True) -> bool:
     """Write the current engine's ``verdict`` over the stored one; True if it changed.
 

@@ -29,6 +29,8 @@ from datetime import timedelta
 from rq.job import Job, JobStatus
 from rq.utils import now as rq_now
 
+from domain.run import Run
+
 from . import keys, scripts
 from .database import Database
 from .errors import NoSuchRun, NotInError
@@ -75,9 +77,9 @@ def mark_error(db: Database, run_id: str, code: str, message: str, actor: str = 
     return scripts.mark_error(db.redis, run_id=run_id, reason=reason, at_ms=now_ms(), actor=actor)
 
 
-def requeue_run(db: Database, run_id: str, moderator: str) -> dict:
-    """Queue an ``error`` run's verification again (a moderator's call): the run as the API
-    shows it once pending again, read before its job is queued (a worker may verify it at once).
+def requeue_run(db: Database, run_id: str, moderator: str) -> Run:
+    """Queue an ``error`` run's verification again (a moderator's call): the run
+    once pending again, read before its job is queued (a worker may verify it at once).
 
     Raises ``NoSuchRun``, or ``NotInError`` for a run not in ``error``.
     """

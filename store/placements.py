@@ -10,10 +10,11 @@ apply the order and never decide which boards a run is on.
 from dataclasses import dataclass
 
 from domain.boards import BoardId, Order, boards_of
-from domain.run import STORED_FIELDS, Run
+from domain.run import Run
 
 from . import keys
 from .database import Database
+from .run_records import BOARD_FIELDS, run_from_stored
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def load_board_runs(db: Database, run_ids: list[str]) -> list[Run | None]:
     no place), reading only the fields the boards need, in one round trip."""
     with db.redis.pipeline(transaction=False) as pipe:
         for run_id in run_ids:
-            pipe.hmget(keys.run(run_id), *STORED_FIELDS)
+            pipe.hmget(keys.run(run_id), *BOARD_FIELDS)
         stored = pipe.execute()
-    return [Run.from_stored(run_id, dict(zip(STORED_FIELDS, values, strict=True))) if any(values) else None
+    return [run_from_stored(run_id, dict(zip(BOARD_FIELDS, values, strict=True))) if any(values) else None
             for run_id, values in zip(run_ids, stored, strict=True)]

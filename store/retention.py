@@ -30,7 +30,8 @@ from .audit import archived_fields, audit_logs
 from .boards import holds_place
 from .database import Database
 from .run_index import players_with_runs, runs_between
-from .runs import load_runs, now_ms, remove_runs
+from .run_records import run_from_stored
+from .runs import now_ms, remove_runs, stored_hashes
 
 FINISHED = ("verified", "rejected", "void")  # the statuses a run leaves Redis in; pending and error stay
 BATCH = 500  # runs read, written and removed together
@@ -88,23 +89,26 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally,
     tally.examined += len(run_ids)
     if progress is not None:
         progress(len(run_ids))
-    runs = [run for run in load_runs(db, run_ids) if run is not None]
-    finished = [run for run in runs if run["status"] in FINISHED]
+    hashes = {fields["id"]: fields for fields in stored_hashes(db, run_ids) if fields is not None}
+    runs = [run_from_stored(run_id, fields) for run_id, fields in hashes.items()]
+    finished = [run for run in runs if run.status in FINISHED]
     tally.unfinished += len(runs) - len(finished)
-    settled = [run for run in finished if int(run.get("reinstated_ms") or 0) < cutoff]
+    settled = [run for run in finished if (run.reinstated_ms or 0) < cutoff]
     tally.returned += len(finished) - len(settled)
     finished = settled
     places = holds_place(db, finished)
     movable = [run for run, holds in zip(finished, places, strict=True) if not holds]
     tally.holding += len(finished) - len(movable)
-    moving = {run["id"] for run in movable}
-    db.archive.delete_older([run["id"] for run in runs if run["id"] not in moving], now_ms() - LEFTOVER_MS)
+    moving = {run.id for run in movable}
+    db.archive.delete_older([run.id for run in runs if run.id not in moving], now_ms() - LEFTOVER_MS)
     if not movable:
         return
-    logs = audit_logs(db, [run["id"] for run in movable])
-    archived = [ArchivedRun(archived_fields(run), log) for run, log in zip(movable, logs, strict=True)]
+    logs = audit_logs(db, [run.id for run in movable])
+    # the archive keeps, and the removal compares, the hashes as read: the stored form
+    stored = [hashes[run.id] for run in movable]
+    archived = [ArchivedRun(archived_fields(fields), log) for fields, log in zip(stored, logs, strict=True)]
     write_archive(db, archived)
-    answers = remove_runs(db, movable)
+    answers = remove_runs(db, stored)
     kept = [run.run_id for run, answer in zip(archived, answers, strict=True) if answer in ("changed", "holds")]
     db.archive.delete(kept)  # still hot: Redis is their one home
     tally.changed += len(kept)

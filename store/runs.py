@@ -9,24 +9,23 @@ same game again gets the run they already have.
 """
 
 import hashlib
-import json
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domain.game import game_run_id
+from domain.run import PENDING, Run
 
-from . import keys, move_codes, scripts
-from .audit import encode_log, first_entry, verdict_ms
+from . import keys, scripts
+from .audit import encode_log, first_entry
 from .boards import place_checks
 from .database import Database
 from .errors import IdempotencyConflict
 from .metrics import latency_bucket
 from .origins import DEALT
-from .packing import iso_time
-from .verdicts import stored_int, verdict_fields
+from .run_records import run_from_stored, stored_fields
+from .verdicts import verdict_fields
 
-PENDING = "pending"
 IDEMPOTENCY_TTL = 24 * 3600  # seconds an Idempotency-Key is remembered
 
 
@@ -55,9 +54,10 @@ class Dealt:
         """The game's run id, the same every time: accepting it twice finds the first."""
         return game_run_id(self.game_id)
 
-    def fields(self) -> dict:
-        return {"origin": DEALT, "game_id": self.game_id, "challenge": self.challenge, "date": self.date,
-                "forfeit": "1" if self.forfeit else "", "dealt_ms": self.dealt_ms, "move_gaps": self.move_gaps}
+    def run(self, run: Run) -> Run:
+        """``run`` as this game's run: the fields an open run lacks filled in."""
+        return replace(run, origin=DEALT, game_id=self.game_id, challenge=self.challenge or None,
+                       date=self.date or None, forfeit=self.forfeit, dealt_ms=self.dealt_ms, move_gaps=self.move_gaps)
 
 
 def move_times(dealt_ms: int, gaps: str) -> list[int]:
@@ -96,78 +96,66 @@ def open_run_id(player: str, fingerprint: str) -> str:
 
 @dataclass
 class _Pending:
-    """A submission on its way into the MULTI: the run it would become."""
+    """A submission on its way into the MULTI: the run it would become, and its hash."""
 
     submission: Submission
-    run_id: str
-    fields: dict
+    run: Run
+    stored: dict[str, str]
     outcome: int = 0  # index of the accept_run reply in the MULTI's replies
-
-
-def stored_fields(fields: dict) -> dict:
-    """A run's fields as its hash keeps them: no id (its key says it), no empty field, the moves
-    one character each (``store.move_codes``) as ``codes``."""
-    stored = {name: value for name, value in fields.items() if value not in ("", None) and name not in ("id", "moves")}
-    if fields.get("moves"):
-        stored["codes"] = move_codes.encode(fields["moves"].split(" "))
-    return stored
 
 
 def _prepare(player: str, submission: Submission, submitted: int, job_id: str, request_id: str) -> _Pending:
     dealt = submission.dealt
     run_id = dealt.run_id if dealt else open_run_id(player, submission.fingerprint())
-    fields = {
-        "id": run_id, "player": player, "seed": submission.seed, "variant": submission.variant,
-        "moves": " ".join(submission.moves), "status": PENDING, "submitted_ms": submitted,
-        "daily": submission.daily, "request_id": request_id, "job": job_id,
-        **(dealt.fields() if dealt else {}),
-    }
-    fields["log"] = first_entry(fields)
-    return _Pending(submission, run_id, fields)
+    run = Run(run_id, player, submission.variant, submission.seed, PENDING, None, submitted,
+              daily=submission.daily or None, moves=tuple(submission.moves), request_id=request_id, job=job_id)
+    if dealt:
+        run = dealt.run(run)
+    stored = stored_fields(run)
+    return _Pending(submission, run, {**stored, "log": first_entry(stored)})
 
 
 def _accept(pipe, player: str, pending: _Pending, archived: bool) -> None:
     """Queue ``accept_run`` for one submission in ``pipe``'s MULTI."""
     submission = pending.submission
     scripts.accept_run(
-        pipe, run_id=pending.run_id, player=player, fingerprint=submission.fingerprint(),
-        submitted_ms=pending.fields["submitted_ms"], idempotency_key=submission.idempotency_key,
-        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, fields=stored_fields(pending.fields),
+        pipe, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
+        submitted_ms=pending.run.submitted_ms, idempotency_key=submission.idempotency_key,
+        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, fields=pending.stored,
     )
 
 
 def _queue_job(db: Database, pipe, job_id: str, runs: list[_Pending], request_id: str) -> None:
     """Queue one verification job for ``runs`` in the MULTI, dropped again if none of them is new."""
-    run_ids = [pending.run_id for pending in runs]
+    run_ids = [pending.run.id for pending in runs]
     job = db.enqueue_verification(run_ids, request_id, pipeline=pipe, job_id=job_id)
     scripts.drop_unclaimed_job(pipe, job_key=job.key, queue_key=db.queue.key, job_id=job_id, run_ids=run_ids)
 
 
-def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict) -> list[tuple[dict, bool]]:
+def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict) -> list[tuple[Run, bool]]:
     """``(run, created)`` per submission: created runs as written, existing ones read back.
 
     Raises ``IdempotencyConflict`` when a submission's Idempotency-Key named
     another game (``accept_run`` then stored nothing of it).
     """
-    results: list[tuple[dict | str, bool]] = []
+    results: list[tuple[Run | str, bool]] = []
     existing_ids = []
     for pending in batch:
         reply = [part.decode() for part in replies[pending.outcome]]
         if reply[0] == "conflict":
             raise IdempotencyConflict()
         if reply[0] == "new":
-            stored = {"id": pending.run_id, **stored_fields(pending.fields)}
-            results.append((run_view({name: str(value) for name, value in stored.items()}), True))
+            results.append((pending.run, True))
         else:
             results.append((reply[1], False))
             existing_ids.append(reply[1])
-    known = {run_id: run_view(run.fields) for run_id, run in archived.items()}
-    known.update({fields["id"]: run_view(fields) for fields in load_runs(db, existing_ids) if fields})
+    known = {run_id: run_from_stored(run_id, run.fields) for run_id, run in archived.items()}
+    known.update({run.id: run for run in load_runs(db, existing_ids) if run})
     return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
 
 
 def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
-                runs_per_job: int = 1) -> list[tuple[dict, bool]]:
+                runs_per_job: int = 1) -> list[tuple[Run, bool]]:
     """Accept well-formed submissions in one MULTI/EXEC with their verification jobs.
 
     Each gets ``(run, True)`` when new, ``(existing run, False)`` when the
@@ -186,19 +174,19 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
                  for submission in submissions[first:first + runs_per_job]]
         jobs.append((job_id, share))
         batch += share
-    archived = db.archive.load([pending.run_id for pending in batch])
+    archived = db.archive.load([pending.run.id for pending in batch])
     with db.raw.pipeline(transaction=True) as pipe:
         pipe.multi()  # explicitly, before RQ's enqueue looks for it
         for pending in batch:
             pending.outcome = len(pipe.command_stack)
-            _accept(pipe, player, pending, pending.run_id in archived)
+            _accept(pipe, player, pending, pending.run.id in archived)
         for job_id, share in jobs:
             _queue_job(db, pipe, job_id, share, request_id)
         replies = pipe.execute()
     return _outcomes(db, replies, batch, archived)
 
 
-def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "") -> tuple[dict, bool]:
+def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "") -> tuple[Run, bool]:
     """Accept one submission: ``(run, True)`` when new, ``(existing run, False)`` when not.
 
     ``request_id`` is kept with the run and its job, so the logs follow it.
@@ -208,58 +196,23 @@ def submit_run(db: Database, player: str, submission: Submission, *, request_id:
     return run, created
 
 
-def stored_moves(fields: dict) -> list[str]:
-    """A stored run's move list, from its moves' codes (``store.move_codes``; none for no moves)."""
-    return move_codes.decode(fields.get("codes", ""))
-
-
-def run_view(fields: dict) -> dict:
-    """A stored run as the API shows it."""
-    error = fields.get("error")
-    return {
-        "id": fields["id"],
-        "player": fields["player"],
-        "seed": fields["seed"],
-        "variant": fields["variant"],
-        "moves": stored_moves(fields),
-        "status": fields["status"],
-        "submitted_at": iso_time(fields.get("submitted_ms")),
-        "verified_at": iso_time(verdict_ms(fields)),
-        "outcome": fields.get("outcome") or None,
-        "score": stored_int(fields.get("score")),
-        "health": stored_int(fields.get("health")),
-        "error": json.loads(error) if error else None,
-        "ruleset": fields.get("ruleset") or None,
-        "engine": fields.get("engine") or None,
-        "origin": fields.get("origin") or "open",
-        "game_id": fields.get("game_id") or None,
-        "challenge": fields.get("challenge") or None,
-        "date": fields.get("date") or None,
-        "forfeit": fields.get("forfeit") == "1",
-    }
-
-
 def dealt_move_times(db: Database, run_id: str) -> list[int] | None:
     """Each move's server time (ms) of a dealt game's run, None for an open run."""
     dealt_ms, gaps = db.redis.hmget(keys.run(run_id), "dealt_ms", "move_gaps")
     return move_times(int(dealt_ms), gaps or "") if dealt_ms else None
 
 
-def with_id(run_id: str, fields: dict) -> dict | None:
-    """A run's fields as read from its hash, with its ``id`` (its key says it), or None for no run."""
-    return {"id": run_id, **fields} if fields else None
+def load_run(db: Database, run_id: str) -> Run | None:
+    """A run in Redis, or None (``store.history``: archived runs too)."""
+    fields = db.redis.hgetall(keys.run(run_id))
+    return run_from_stored(run_id, fields) if fields else None
 
 
-def load_run(db: Database, run_id: str) -> dict | None:
-    """The stored fields of a run in Redis, as strings, or None (``store.history``: archived runs too)."""
-    return with_id(run_id, db.redis.hgetall(keys.run(run_id)))
-
-
-def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> None:
+def _record_verdict(pipe, run: Run, verdict: dict, worker: str, at_ms: int) -> None:
     """Queue ``record_verdict`` for one run's verdict in ``pipe``."""
     status = verdict["status"]
     code = (verdict.get("error") or {}).get("code", "")
-    latency = max(0.0, (at_ms - int(run["submitted_ms"])) / 1000)
+    latency = max(0.0, (at_ms - run.submitted_ms) / 1000)
     scripts.record_verdict(
         pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
         latency_bucket=latency_bucket(latency), latency=latency,
@@ -267,11 +220,11 @@ def _record_verdict(pipe, run: dict, verdict: dict, worker: str, at_ms: int) -> 
     )
 
 
-def record_verdicts(db: Database, verdicts: list[tuple[dict, dict]], worker: str = "worker") -> list[bool]:
+def record_verdicts(db: Database, verdicts: list[tuple[Run, dict]], worker: str = "worker") -> list[bool]:
     """Store each ``(run, verdict)``: the verdict, its audit entry, its counts and, for
     a verified run, its board places, each run in one atomic step, all in one round trip.
 
-    ``run`` is the stored run (``load_runs``), ``verdict`` the engine's verdict
+    ``run`` is the pending run (``load_runs``), ``verdict`` the engine's verdict
     JSON, ``worker`` the name the audit log shows. Idempotent: False, and
     nothing changed, for a run that already has a verdict.
     """
@@ -282,30 +235,37 @@ def record_verdicts(db: Database, verdicts: list[tuple[dict, dict]], worker: str
         return [bool(written) for written in pipe.execute()]
 
 
-def load_runs(db: Database, run_ids) -> list[dict | None]:
-    """The stored fields of each run (None where there is none), in one round trip."""
+def stored_hashes(db: Database, run_ids) -> list[dict[str, str] | None]:
+    """Each run's hash as read, with its ``id`` (its key says it), or None where there is none, in one
+    round trip: the stored form, for what keeps or compares it whole (the archive, ``remove_runs``)."""
     with db.redis.pipeline(transaction=False) as pipe:
         for run_id in run_ids:
             pipe.hgetall(keys.run(run_id))
-        return [with_id(run_id, fields) for run_id, fields in zip(run_ids, pipe.execute(), strict=True)]
+        return [{"id": run_id, **fields} if fields else None
+                for run_id, fields in zip(run_ids, pipe.execute(), strict=True)]
 
 
-def submission_key(run: dict) -> str | None:
+def load_runs(db: Database, run_ids) -> list[Run | None]:
+    """Each run in Redis (None where there is none), in one round trip."""
+    return [run_from_stored(fields["id"], fields) if fields else None for fields in stored_hashes(db, run_ids)]
+
+
+def submission_key(run: Run) -> str | None:
     """The key naming an open run under its player's game (``keys.submission``), for a run whose id
     was given at random; None for a run whose id its player and game give (``open_run_id``) or a
     dealt game's: taken, their id is the duplicate check."""
-    if run.get("origin") == DEALT:
+    if run.dealt:
         return None
-    fingerprint_ = fingerprint(run["seed"], run["variant"], stored_moves(run))
-    if run["id"] == open_run_id(run["player"], fingerprint_):
+    fingerprint_ = fingerprint(run.seed or "", run.variant, list(run.moves or ()))
+    if run.id == open_run_id(run.player, fingerprint_):
         return None
-    return keys.submission(run["player"], fingerprint_)
+    return keys.submission(run.player, fingerprint_)
 
 
-def remove_runs(db: Database, runs: list[dict]) -> list[str]:
+def remove_runs(db: Database, runs: list[dict[str, str]]) -> list[str]:
     """Remove archived runs from Redis with every key each owns, in one round trip.
 
-    ``runs`` holds each run's fields as read (``load_runs``), its audit log
+    ``runs`` holds each run's hash as read (``stored_hashes``), its audit log
     among them. The one place that knows every key a run owns (its hash, its
     place in the indexes, a kept id's ``submission_key``); ``reinstate_run``
     is the way back. Per run 'ok', 'gone' (removed before), or 'changed' /
@@ -313,18 +273,19 @@ def remove_runs(db: Database, runs: list[dict]) -> list[str]:
     as it is).
     """
     with db.redis.pipeline(transaction=False) as pipe:
-        for run in runs:
-            scripts.forget_run(pipe, run=run, submission_key=submission_key(run), place_checks=place_checks(run))
+        for fields in runs:
+            run = run_from_stored(fields["id"], fields)
+            scripts.forget_run(pipe, run=fields, submission_key=submission_key(run), place_checks=place_checks(run))
         return pipe.execute()
 
 
-def reinstate_run(db: Database, run: dict, audit_entries: list[dict]) -> bool:
+def reinstate_run(db: Database, run: Run, audit_entries: list[dict]) -> bool:
     """Put an archived run back into Redis: its fields (``reinstated_ms`` now), its audit
     entries (as ``store.audit.audit_log`` shows them) as its hash's log, and its indexes.
 
     False, writing nothing, when Redis holds the run already.
     """
-    fields = {**run, "reinstated_ms": str(now_ms())}
-    stored = {**stored_fields(fields), "log": encode_log(audit_entries, fields)}
-    return scripts.reinstate_run(db.redis, run_id=run["id"], player=run["player"], submitted_ms=run["submitted_ms"],
+    fields = stored_fields(replace(run, reinstated_ms=now_ms()))
+    stored = {**fields, "log": encode_log(audit_entries, fields)}
+    return scripts.reinstate_run(db.redis, run_id=run.id, player=run.player, submitted_ms=run.submitted_ms,
                                  fields=stored, submission_key=submission_key(run))

@@ -84,15 +84,15 @@ def drop_unclaimed_job(client: Any, *, job_key: str, queue_key: str, job_id: str
     return _DROP_UNCLAIMED_JOB.run(client, [job_key, queue_key, *map(keys.run, run_ids)], [job_id])
 
 
-def record_verdict(client: Any, *, run: dict, worker: str, at_ms: int, metric: str, latency_bucket: str,
+def record_verdict(client: Any, *, run: Run, worker: str, at_ms: int, metric: str, latency_bucket: str,
                    latency: float, fields: dict) -> Any:
     """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
     run is offered its places on every board it counts on. 1 if written, 0 if it had a verdict."""
-    board_keys, boards = script_args(placements(Run.from_stored(run["id"], run)))
+    board_keys, boards = script_args(placements(run))
     return _RECORD_VERDICT.run(
         client,
-        [keys.run(run["id"]), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys],
-        [run["id"], worker, at_ms, metric, latency_bucket, latency, *boards, *flatten(fields)],
+        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys],
+        [run.id, worker, at_ms, metric, latency_bucket, latency, *boards, *flatten(fields)],
     )
 
 
@@ -194,46 +194,46 @@ def _on_board(board: Placement, runs: list[Run | None]) -> str:
                     if run is not None and board.board in boards_of(run))
 
 
-def _with_player_runs(db: Database, script: LuaScript, run: dict, fixed_keys: list[str], fixed_args: list,
+def _with_player_runs(db: Database, script: LuaScript, run: Run, fixed_keys: list[str], fixed_args: list,
                       args: list) -> Any:
     """Run a places script for ``run``: ``fixed_keys``, its boards' keys, the player's run list and every
     run key of the player; ``fixed_args``, its boards, the runs on each, then ``args``."""
-    mine = Run.from_stored(run["id"], run)
-    boards = placements(mine)
+    boards = placements(run)
     board_keys, board_args = script_args(boards)
     while True:
-        run_ids, runs = _player_runs(db, mine.player)
+        run_ids, runs = _player_runs(db, run.player)
         answer = script.run(
-            db.redis, [*fixed_keys, *board_keys, keys.player_runs(mine.player), *map(keys.run, run_ids)],
+            db.redis, [*fixed_keys, *board_keys, keys.player_runs(run.player), *map(keys.run, run_ids)],
             [*fixed_args, *board_args, *(_on_board(board, runs) for board in boards), *args])
         if answer != STALE:
             return answer
 
 
-def resolve_dispute(db: Database, *, dispute_id: str, run: dict, moderator: str, decision: str, note: str,
+def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, decision: str, note: str,
                     at_ms: int, open_status: str, resolved_status: str) -> str:
     """Resolve an open dispute (a void moves the player's places): 'ok', 'resolved' or 'pending'."""
     return _with_player_runs(
         db, _RESOLVE_DISPUTE, run,
-        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run["id"])],
+        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id)],
         [moderator, decision, note, at_ms, open_status, resolved_status], [],
     )
 
 
-def restore_run(db: Database, *, run: dict, moderator: str, at_ms: int) -> str:
+def restore_run(db: Database, *, run: Run, moderator: str, at_ms: int) -> str:
     """Undo a void and recompute the player's places: 'ok' or 'not_void'."""
-    return _with_player_runs(db, _RESTORE_RUN, run, [keys.run(run["id"])],
+    return _with_player_runs(db, _RESTORE_RUN, run, [keys.run(run.id)],
                              [moderator, at_ms], [])
 
 
-def reverify_run(db: Database, *, run: dict, actor_kind: str, actor: str, at_ms: int, log_unchanged: bool,
+def reverify_run(db: Database, *, run: Run, actor_kind: str, actor: str, at_ms: int, log_unchanged: bool,
                  fields: dict) -> str:
     """Write verdict ``fields`` over the stored ones and recompute the places: 'changed', 'unchanged' or 'pending'."""
-    return _with_player_runs(db, _REVERIFY_RUN, run, [keys.run(run["id"])],
+    return _with_player_runs(db, _REVERIFY_RUN, run, [keys.run(run.id)],
                              [actor_kind, actor, at_ms, "1" if log_unchanged else ""], flatten(fields))
 
 
-def forget_run(client: Any, *, run: dict, submission_key: str | None, place_checks: list[tuple[str, str]]) -> Any:
+def forget_run(client: Any, *, run: dict[str, str], submission_key: str | None,
+               place_checks: list[tuple[str, str]]) -> Any:
     """Remove archived ``run`` (its fields as read) and every key it owns (its ``submission_key`` too,
     if it has one): 'ok', 'gone', or 'changed' / 'holds' (a place in ``place_checks``,
     ``store.boards.place_checks``) changing nothing."""
@@ -247,7 +247,7 @@ def forget_run(client: Any, *, run: dict, submission_key: str | None, place_chec
     )
 
 
-def reinstate_run(client: Any, *, run_id: str, player: str, submitted_ms: str, fields: dict,
+def reinstate_run(client: Any, *, run_id: str, player: str, submitted_ms: int, fields: dict,
                   submission_key: str | None) -> bool:
     """Put an archived run back: its stored ``fields`` and its indexes (and its ``submission_key``, if
     it has one); False (nothing written) if Redis holds it already."""

@@ -7,17 +7,19 @@ the audit entry change together (``store.moderation``).
 """
 
 import scoundrel
+from domain.run import PENDING, Run
 from store import Database
 from store.errors import RunPending
 from store.history import hot_run
 from store.moderation import record_reverification
-from store.runs import load_run, stored_moves
+from store.run_records import stored_fields
+from store.runs import load_run
 from store.verdicts import verdict_differs, verdict_summary
 
 
-def judge(run: dict) -> dict:
+def judge(run: Run) -> dict:
     """The current engine's verdict JSON for a stored run: R18 for a dealt game its player forfeited."""
-    return scoundrel.replay(run["seed"], stored_moves(run), run["variant"], forfeit=run.get("forfeit") == "1").to_dict()
+    return scoundrel.replay(run.seed or "", list(run.moves or ()), run.variant, forfeit=run.forfeit).to_dict()
 
 
 def reverify_run(db: Database, run_id: str, actor_kind: str, actor: str, *, log_unchanged: bool = True) -> dict:
@@ -28,12 +30,13 @@ def reverify_run(db: Database, run_id: str, actor_kind: str, actor: str, *, log_
     written nor logged.
     """
     run = hot_run(db, run_id)
-    if run["status"] == "pending":
+    if run.status == PENDING:
         raise RunPending()
     verdict = judge(run)
-    if log_unchanged or verdict_differs(run, verdict):
+    before = stored_fields(run)
+    if log_unchanged or verdict_differs(before, verdict):
         changed = record_reverification(db, run, verdict, actor_kind, actor, log_unchanged=log_unchanged)
     else:
         changed = False
-    return {"run_id": run_id, "changed": changed, "before": verdict_summary(run),
-            "after": verdict_summary(load_run(db, run_id) or run)}
+    return {"run_id": run_id, "changed": changed, "before": verdict_summary(before),
+            "after": verdict_summary(stored_fields(load_run(db, run_id) or run))}

@@ -8,10 +8,10 @@ after the verdicts are recorded, and a failure to flag is only retried.
 
 import logging
 
+from domain.run import Run
 from store import Database
 from store.flags import note_sealed_start as note_start
 from store.flags import raise_run_flags
-from store.origins import DEALT
 from verification.move_timing import TimingLimits, timing_findings
 
 from .process import database, settings
@@ -19,17 +19,17 @@ from .process import database, settings
 log = logging.getLogger("worker.flags")
 
 
-def flag_timing(db: Database, runs: list[dict], limits: TimingLimits, kept: int) -> None:
-    """Flag each dealt game among ``runs`` (stored fields) whose move timing a moderator should see."""
+def flag_timing(db: Database, runs: list[Run], limits: TimingLimits, kept: int) -> None:
+    """Flag each dealt game among ``runs`` whose move timing a moderator should see."""
     for run in runs:
-        if run.get("origin") != DEALT:
+        if not run.dealt:
             continue
-        findings = timing_findings(run.get("move_gaps", ""), limits)
+        findings = timing_findings(run.move_gaps, limits)
         if not findings:
             continue
         for finding, new in zip(findings, raise_run_flags(db, run, findings, kept), strict=True):
             if new:
-                log.info("flag raised", extra={"run_id": run["id"], "reason": finding.reason})
+                log.info("flag raised", extra={"run_id": run.id, "reason": finding.reason})
 
 
 def note_sealed_start(day: str, address_hash: str, player: str, run_id: str) -> str | None:

@@ -14,6 +14,7 @@ import logging
 from redis.exceptions import RedisError
 from rq import get_current_job
 
+from domain.run import PENDING
 from store import load_runs, record_verdicts
 from store.database import Jobs
 from store.metrics import count_job_failure
@@ -47,15 +48,15 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
     for run_id, run in zip(run_ids, runs, strict=True):
         if run is None:
             statuses[run_id] = "missing"
-        elif run["status"] != "pending":
-            statuses[run_id] = run["status"]
+        elif run.status != PENDING:
+            statuses[run_id] = run.status
         else:
             verdict = judge(run)
             verdicts.append((run, verdict))
             statuses[run_id] = verdict["status"]
     for (run, verdict), written in zip(verdicts, record_verdicts(db, verdicts, worker=_worker_name()), strict=True):
         if written:
-            log.info("verdict recorded", extra={"run_id": run["id"], "request_id": run.get("request_id", ""),
+            log.info("verdict recorded", extra={"run_id": run.id, "request_id": run.request_id,
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
     flag_timing(db, [run for run in runs if run is not None], TimingLimits.from_settings(settings()),

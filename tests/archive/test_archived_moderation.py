@@ -105,7 +105,7 @@ def test_a_run_brought_back_stays_hot_for_the_hot_days(stack, db, dan, moderator
         assert "1 back from the archive since" in kept.stdout
         assert back_in_redis(db, low_id)
     finally:
-        db.redis.zadd(keys.player_runs("dan"), {low_id: int(load_run(db, low_id)["submitted_ms"])})
+        db.redis.zadd(keys.player_runs("dan"), {low_id: load_run(db, low_id).submitted_ms})
         [(_, oldest)] = db.redis.zrange(keys.player_runs("dan"), 0, 0, withscores=True)
         db.redis.zadd(keys.run_players(), {"dan": oldest})
 

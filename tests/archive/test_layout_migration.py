@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 
+from domain.run import Run
 from store import keys, move_codes
 from store.audit import audit_log, run_snapshot
 from store.packing import iso_time
@@ -48,7 +49,8 @@ def _old_run(redis, player: str, game: dict, run_id: str, submitted_ms: int, *, 
               "status": "pending", "submitted_ms": submitted_ms, "daily": "", "request_id": "r" * 32, "job": "j" * 24}
     stream = [(submitted_ms, "submitted", "player", player, None, {"status": "pending"})]
     if judged:
-        verdict = verdict_fields(judge({**game, "moves": moves}))
+        verdict = verdict_fields(judge(Run(run_id, player, "classic", game["seed"], "pending", None, submitted_ms,
+                                               moves=tuple(game["moves"]))))
         fields.update({**verdict, "verified_ms": submitted_ms + 40})
         del fields["job"], fields["request_id"]
         stream.append((submitted_ms + 40, verdict["status"], "worker", "f" * 32, PENDING, run_snapshot(fields)))

@@ -21,7 +21,7 @@ from alembic.migration import MigrationContext
 from store import move_codes
 from store.archive import Archive, ArchivedRun
 from store.archive.tables import metadata
-from store.runs import run_view
+from store.run_records import run_from_stored
 from tests.support.games import games_by_score
 
 UPGRADE = "import sys; from store.archive import Archive; Archive(sys.argv[1]).upgrade()"
@@ -112,6 +112,6 @@ def test_archived_runs_with_their_moves_spelt_out_get_them_as_codes(tmp_path, ar
         assert found[spelt["id"]].fields == {**{k: v for k, v in spelt.items() if k != "moves"},
                                              "codes": move_codes.encode(game["moves"])}
         assert "moves" not in found[empty["id"]].fields and "codes" not in found[empty["id"]].fields
-        assert run_view(found[spelt["id"]].fields)["moves"] == game["moves"]
+        assert list(run_from_stored(spelt["id"], found[spelt["id"]].fields).moves) == game["moves"]
     finally:
         archive.dispose()

@@ -14,7 +14,7 @@ import scoundrel
 from store import keys
 from store.archive import ArchivedRun
 from store.packing import LADDER_GAMES
-from store.runs import load_run
+from store.runs import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import accept_dealt, games_by_score, legal_games
 
@@ -87,7 +87,7 @@ def test_check_passes_over_redis_and_the_archive(stack, cat):
 
 
 def test_check_reports_a_run_in_both_places_and_the_next_pass_ends_it(stack, db, cat):
-    high = load_run(db, cat["runs"]["high"]["id"])
+    [high] = stored_hashes(db, [cat["runs"]["high"]["id"]])
     db.archive.write([ArchivedRun(high, [])], 1)
     try:
         checked = cli(stack, "check")

@@ -21,6 +21,7 @@ from domain.boards import (
     boards_of,
 )
 from domain.run import Run
+from store.run_records import run_from_stored
 
 OPEN_FIELDS = {"player": "ada", "variant": "easy", "seed": "abc", "status": "verified", "score": "12",
                "submitted_ms": "1700000000000"}
@@ -28,7 +29,7 @@ DEALT_FIELDS = {**OPEN_FIELDS, "variant": "classic", "seed": "f00d", "origin": "
 
 
 def kinds(fields: dict) -> dict[str, tuple[str, ...]]:
-    return {board.board.kind: board.parts for board in boards_of(Run.from_stored("r1", fields))}
+    return {board.board.kind: board.parts for board in boards_of(run_from_stored("r1", fields))}
 
 
 def test_an_open_run_counts_on_its_variants_board_and_its_deals_seed_board():
@@ -89,7 +90,7 @@ def test_each_board_has_the_page_and_json_path_the_readme_lists():
 
 
 def test_a_run_is_read_once_from_its_stored_hash_empty_fields_as_none():
-    run = Run.from_stored("r1", {**OPEN_FIELDS, "score": "", "daily": "", "moves": "F"})
+    run = run_from_stored("r1", {**OPEN_FIELDS, "score": "", "daily": "", "codes": ""})
     assert run == Run(id="r1", player="ada", variant="easy", seed="abc", status="verified", score=None,
                       submitted_ms=1700000000000, origin="open", daily=None, challenge=None, date=None)
-    assert Run.from_stored("r2", DEALT_FIELDS).dealt and not run.dealt
+    assert run_from_stored("r2", DEALT_FIELDS).dealt and not run.dealt

@@ -1,11 +1,13 @@
 """R18 for a sealed daily: its deal is shown once its UTC day is over, and only after the close is
 recorded (the act the caller hands in), so no game dealt from it can move while it shows."""
 
+from dataclasses import replace
 from datetime import date, timedelta
 
 from domain.daily_seed import today
 from domain.dealer import is_revealed, may_see
 from domain.game import DAILY, FORFEIT, PLAYING, Game
+from domain.run import DEALT, Run
 from domain.sealing import revealed, shown
 
 
@@ -45,8 +47,9 @@ def test_a_sealed_games_seed_waits_for_its_day_even_once_it_ends():
 
 
 def test_a_sealed_run_hides_its_seed_and_moves_from_all_but_moderators_until_revealed():
-    run = {"id": "r", "challenge": DAILY, "date": today().isoformat(), "seed": "s", "moves": ["flee"]}
-    assert shown(run, lambda _: False) == {**run, "seed": None, "moves": None}
+    run = Run("r", "ada", "classic", "s", "verified", 7, 1, DEALT, challenge=DAILY, date=today().isoformat(),
+              moves=("flee",))
+    assert shown(run, lambda _: False) == replace(run, seed=None, moves=None)
     assert shown(run, lambda _: False, moderator=True) == run
     assert shown(run, lambda _: True) == run
-    assert shown({**run, "challenge": None}, lambda _: False)["seed"] == "s"
+    assert shown(replace(run, challenge=None), lambda _: False).seed == "s"

@@ -25,7 +25,7 @@ def test_an_accepted_run_is_stored_with_exactly_one_job(idle_stack):
     _, token = idle_stack.register()
     body = {"seed": "queue-1", "moves": ["flee"]}
     run_id = idle_stack.submit(token, body).json()["id"]
-    assert load_run(idle_stack.database(), run_id)["status"] == "pending"
+    assert load_run(idle_stack.database(), run_id).status == "pending"
     assert idle_stack.submit(token, body).json()["id"] == run_id
     assert idle_stack.submit(token, body, {"Idempotency-Key": "k1"}).json()["id"] == run_id
     assert queued_run_ids(idle_stack).count(run_id) == 1

@@ -14,11 +14,12 @@ import pytest
 
 from cli.redis_server import RedisServer
 from domain.boards import BOARDS, LADDER_GAMES, Board, Order
+from domain.run import Run
 from store import Database, keys
 from store.boards import holds_place
 from store.consistency import check
 from store.lua import source
-from store.runs import Submission, accept_runs, load_run, load_runs, record_verdicts, remove_runs
+from store.runs import Submission, accept_runs, load_run, load_runs, record_verdicts, remove_runs, stored_hashes
 from tests.support.games import legal_games
 from verification import judge, reverify_run
 from worker.jobs import JOBS
@@ -62,22 +63,22 @@ def latest_registered(db):
     BOARDS.remove(LATEST_CLASSIC)
 
 
-def verified(db: Database, player: str, game: dict) -> dict:
+def verified(db: Database, player: str, game: dict) -> Run:
     """``game`` accepted for ``player`` and its verdict recorded, as a worker records it."""
     [(run, _)] = accept_runs(db, player, [Submission(game["seed"], game["variant"], game["moves"])])
-    [pending] = load_runs(db, [run["id"]])
+    [pending] = load_runs(db, [run.id])
     assert record_verdicts(db, [(pending, judge(pending))]) == [True]
-    stored = load_run(db, run["id"])
-    assert stored is not None and stored["status"] == "verified"
+    stored = load_run(db, run.id)
+    assert stored is not None and stored.status == "verified"
     return stored
 
 
 def test_a_registered_board_is_placed_by_the_verdict_and_by_a_recompute(db, registered):
     first, second = (verified(db, "ivy", game) for game in legal_games(2))
-    assert db.redis.hget(HOLDERS, "ivy") == first["id"]  # first order: the later run takes nothing
+    assert db.redis.hget(HOLDERS, "ivy") == first.id  # first order: the later run takes nothing
     db.redis.delete(PLACES, HOLDERS)
-    assert reverify_run(db, second["id"], "cli", "test")["changed"] is False
-    assert db.redis.hget(HOLDERS, "ivy") == first["id"]  # the player's places recomputed from all runs
+    assert reverify_run(db, second.id, "cli", "test")["changed"] is False
+    assert db.redis.hget(HOLDERS, "ivy") == first.id  # the player's places recomputed from all runs
 
 
 def test_scoundrel_check_recomputes_a_registered_board(db, registered):
@@ -89,9 +90,9 @@ def test_scoundrel_check_recomputes_a_registered_board(db, registered):
 
 def test_a_place_on_a_registered_board_keeps_its_run_in_redis(db, registered):
     run = verified(db, "ivy", legal_games(1)[0])
-    db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run["seed"]))
+    db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run.seed))
     assert holds_place(db, [run]) == [True]  # its one place left is on the registered board
-    assert remove_runs(db, [run]) == ["holds"]
+    assert remove_runs(db, stored_hashes(db, [run.id])) == ["holds"]
     db.redis.delete(PLACES, HOLDERS)
     assert holds_place(db, [run]) == [False]
 
@@ -101,12 +102,12 @@ def test_a_registered_board_of_the_latest_runs_gets_a_window_a_count_a_check_and
     run = verified(db, "ivy", legal_games(1)[0])
     window, games = keys.board_window("latest-classic", ("classic",), "ivy"), keys.board_games("latest-classic",
                                                                                                 ("classic",))
-    assert db.redis.zrange(window, 0, -1) == [f"{run['id']}:{run['score']}"]
+    assert db.redis.zrange(window, 0, -1) == [f"{run.id}:{run.score}"]
     assert db.redis.hget(games, "ivy") == "1"
     assert check(db, 3600) == []
     db.redis.hset(games, "ivy", 5)
     assert check(db, 3600) == [f"{games}: ivy counts 5 games, the runs give 1"]
-    db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run["seed"]))
+    db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run.seed))
     assert holds_place(db, [run]) == [True]  # in the player's window: one of their latest
     db.redis.delete(window)
     assert holds_place(db, [run]) == [False]

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from cli.redis_server import RedisServer
+from domain.run import DEALT, Run
 from store import Database, keys
 from store import flags as store_flags
 from store.flags import (
@@ -47,8 +48,8 @@ def db(server, monkeypatch):
     database.close()
 
 
-def run(number: int) -> dict:
-    return {"id": f"run{number:013d}", "player": f"p{number}"}
+def run(number: int) -> Run:
+    return Run(f"run{number:013d}", f"p{number}", "classic", "s", "verified", 0, number, DEALT)
 
 
 FAST = Finding(FAST_MOVES, {"median_ms": 4})
@@ -57,9 +58,9 @@ FAST = Finding(FAST_MOVES, {"median_ms": 4})
 def test_a_run_s_flag_is_raised_once_however_often_it_is_raised(db):
     assert raise_run_flags(db, run(1), [FAST, Finding(STEADY_RHYTHM, {"spread": 0})], kept=100) == [True, True]
     assert raise_run_flags(db, run(1), [FAST], kept=100) == [False]
-    found = run_flags(db, run(1)["id"])
+    found = run_flags(db, run(1).id)
     assert {flag.reason for flag in found} == {STEADY_RHYTHM, FAST_MOVES} and len(found) == 2
-    assert {flag.id for flag in found} == {run_flag_id(reason, run(1)["id"]) for reason in (STEADY_RHYTHM, FAST_MOVES)}
+    assert {flag.id for flag in found} == {run_flag_id(reason, run(1).id) for reason in (STEADY_RHYTHM, FAST_MOVES)}
     assert flag_page(db, None, None, 0, 10)[0] == 2
     assert flag_page(db, FAST_MOVES, "open", 0, 10)[0] == 1
     assert flag_page(db, FAST_MOVES, "dismissed", 0, 10)[0] == 0
@@ -69,10 +70,10 @@ def test_past_the_cap_the_oldest_flags_are_forgotten_everywhere(db):
     for number in range(5):
         raise_run_flags(db, run(number), [FAST], kept=3)
     total, kept = flag_page(db, None, None, 0, 10)
-    assert total == 3 and [flag.run_id for flag in kept] == [run(n)["id"] for n in (4, 3, 2)]
+    assert total == 3 and [flag.run_id for flag in kept] == [run(n).id for n in (4, 3, 2)]
     for number in (0, 1):
-        forgotten = run_flag_id(FAST_MOVES, run(number)["id"])
-        assert not db.redis.exists(keys.flag(forgotten), keys.run_flags(run(number)["id"]))
+        forgotten = run_flag_id(FAST_MOVES, run(number).id)
+        assert not db.redis.exists(keys.flag(forgotten), keys.run_flags(run(number).id))
         assert not any(db.redis.zscore(index, forgotten) for index in every_index())
     assert db.redis.zcard(keys.flags(FAST_MOVES, "open")) == 3
 

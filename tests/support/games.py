@@ -56,7 +56,7 @@ def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: s
         run, _ = submit_run(db, player, Submission(game["seed"], game["variant"], game["moves"], dealt=dealt))
     finally:
         db.close()
-    return stack.wait_final(run["id"])
+    return stack.wait_final(run.id)
 
 
 

@@ -1,0 +1,65 @@
+"""A run's stored form: the Redis hash a ``domain.run.Run`` is kept as (the archive keeps a copy).
+
+Every field a string; an empty or missing field is none; no ``id`` (its key
+says it); the moves one character each as ``codes`` (``store.move_codes``:
+the store decodes them, so the domain only ever sees notations); the error
+as JSON; ``forfeit`` "1" or nothing. The audit log (``log``) is
+``store.audit``'s, and not part of the Run: the Run's ``verified_ms`` is the
+hash's where it holds one (a run back from the archive), else the time of
+the log's last verdict entry (``store.audit.verdict_ms``).
+
+``run_from_stored`` and ``stored_fields`` are the one conversion each way.
+``run_from_stored`` reads a part of a hash too: the boards read only
+``BOARD_FIELDS`` (``store.placements``), the fields left out being the Run's
+defaults. It costs about 2.6 µs a run (one core), against 1.2 µs for the
+boards' fields alone before the Run had all its fields: building a frozen
+28-field value is most of it, and a second, narrower path would save 0.5 µs.
+"""
+
+import json
+from collections.abc import Mapping
+
+from domain.run import OPEN, Run
+
+from . import move_codes
+from .audit import verdict_ms
+
+# The hash fields the boards read (``store.placements.load_board_runs``).
+BOARD_FIELDS = ("player", "variant", "seed", "status", "score", "submitted_ms", "origin", "daily", "challenge",
+                "date")
+
+
+def _int(value: str | None) -> int | None:
+    return None if value in (None, "") else int(value)
+
+
+def run_from_stored(run_id: str, fields: Mapping[str, str]) -> Run:
+    """The run whose hash holds ``fields`` (a run without an ``origin`` is open)."""
+    get = fields.get
+    error, codes = get("error"), get("codes")
+    return Run(
+        run_id, get("player") or "", get("variant") or "", get("seed") or None, get("status") or "",
+        _int(get("score")), int(get("submitted_ms") or 0), get("origin") or OPEN, get("daily") or None,
+        get("challenge") or None, get("date") or None, tuple(move_codes.decode(codes)) if codes else (),
+        get("outcome") or None, _int(get("health")), json.loads(error) if error else None,
+        get("ruleset") or None, get("engine") or None, verdict_ms(fields), get("voided_status") or None,
+        _int(get("reverified_ms")), _int(get("reinstated_ms")), get("game_id") or None, _int(get("dealt_ms")),
+        get("move_gaps") or "", get("forfeit") == "1", get("request_id") or "", get("job") or "",
+        int(get("requeues") or 0),
+    )
+
+
+def stored_fields(run: Run) -> dict[str, str]:
+    """``run``'s hash fields, none empty, without its log (``store.audit`` writes that)."""
+    fields = {
+        "player": run.player, "seed": run.seed, "variant": run.variant,
+        "codes": move_codes.encode(list(run.moves)) if run.moves else None, "status": run.status,
+        "submitted_ms": run.submitted_ms, "daily": run.daily, "request_id": run.request_id, "job": run.job,
+        "origin": None if run.origin == OPEN else run.origin, "game_id": run.game_id, "challenge": run.challenge,
+        "date": run.date, "forfeit": "1" if run.forfeit else None, "dealt_ms": run.dealt_ms,
+        "move_gaps": run.move_gaps, "outcome": run.outcome, "score": run.score, "health": run.health,
+        "error": json.dumps(run.error) if run.error else None, "ruleset": run.ruleset, "engine": run.engine,
+        "verified_ms": run.verified_ms, "voided_status": run.voided_status, "reverified_ms": run.reverified_ms,
+        "reinstated_ms": run.reinstated_ms, "requeues": run.requeues or None,
+    }
+    return {name: str(value) for name, value in fields.items() if value not in (None, "")}
