@@ -8,8 +8,9 @@ from .connecting import add_operator_options, connect
 def add(args) -> int:
     from marshmallow import ValidationError
 
+    from domain.errors import NameTaken
     from schemas.players import PlayerCreateSchema
-    from store import NameTaken, create_moderator
+    from store import create_moderator
 
     try:
         PlayerCreateSchema().load({"name": args.name})

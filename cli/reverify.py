@@ -46,9 +46,9 @@ def run(args) -> int:
     if args.all == bool(args.variant or args.since):
         args.parser.error("choose --all, or --variant and/or --since")
 
+    from domain.errors import NoSuchRun, RunPending
     from store import load_run
     from store.database import BULK_TIMEOUT
-    from store.errors import NoSuchRun, RunPending
     from store.moderation import run_ids
     from verification import reverify_run
 

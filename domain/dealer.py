@@ -20,11 +20,11 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 import scoundrel
 from scoundrel import IllegalMove, State
 
+from .errors import MovesRefused
 from .game import DAILY, PLAYING, Game
 from .sealing import Revealed
 
@@ -54,14 +54,6 @@ def dealt_seed(server_seed: str, client_seed: str | None) -> str:
         return server_seed
     digest = hmac.new(server_seed.encode("ascii"), client_seed.encode("ascii"), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
-
-
-class MovesRefused(Exception):
-    """A batch of moves the game does not take; ``error`` is the first refused move's, in a rule error's shape."""
-
-    def __init__(self, error: dict[str, Any]):
-        super().__init__(error["message"])
-        self.error = error
 
 
 def position(game: Game) -> State:

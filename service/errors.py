@@ -1,7 +1,6 @@
-"""Errors answered in one place: what the store or the dealer refused, and failures that are not the client's fault.
+"""Errors answered in one place: what the service refused by its rules, and failures that are not the client's fault.
 
-Each store error (``store.errors``) and the dealer's refusal of moves
-(``domain.dealer.MovesRefused``) has its answer in ``ANSWERS``: its HTTP
+Each refusal (``domain.errors``: what the store or the dealer refused) has its answer in ``ANSWERS``: its HTTP
 status, and what its JSON adds to the sentence the error carries (a 422's
 field errors, a 409's ``game_id`` or ``moves``) from the error's data. It
 answers in the one error shape, so a view just lets it propagate.
@@ -29,8 +28,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.exc import OperationalError as ArchiveUnavailable
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from domain.dealer import MovesRefused
-from store.errors import (
+from domain.errors import (
     AlreadyResolved,
     DealTaken,
     FlagDismissed,
@@ -38,6 +36,7 @@ from store.errors import (
     GameMoved,
     GameOver,
     IdempotencyConflict,
+    MovesRefused,
     NameTaken,
     NoSuchDispute,
     NoSuchFlag,
@@ -45,13 +44,12 @@ from store.errors import (
     NoSuchRun,
     NotInError,
     NotVoid,
+    Refusal,
     RunPending,
     SealedDailyStarted,
     SealedDayOver,
-    StoreError,
-    first_line,
-    refuses_writes,
 )
+from store.errors import first_line, refuses_writes
 
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = "Storage is unavailable; try again shortly."
@@ -106,7 +104,7 @@ ANSWERS: dict[type[Exception], Answer] = {
 abort: Callable[..., NoReturn] = flask_smorest.abort
 
 
-def _refused(error: StoreError | MovesRefused):
+def _refused(error: Refusal | MovesRefused):
     """The refusal as flask-smorest answers an ``abort``: the same JSON shape as every error."""
     answer = next(ANSWERS[kind] for kind in type(error).__mro__ if kind in ANSWERS)
     try:
@@ -140,7 +138,7 @@ def _internal_error(error):
 
 
 def init_app(app: Flask) -> None:
-    app.register_error_handler(StoreError, _refused)
+    app.register_error_handler(Refusal, _refused)
     app.register_error_handler(MovesRefused, _refused)
     app.register_error_handler(InternalServerError, _internal_error)
     app.register_error_handler(RedisConnectionError, _storage_unavailable)

@@ -5,6 +5,7 @@ from flask import g, url_for
 import scoundrel
 from domain.daily_seed import sealed_seed, today
 from domain.dealer import GameView, commitment, dealt_seed, fresh_seed, is_revealed, judge, may_see, position
+from domain.errors import DealTaken, GameMoved, GameOver, NoSuchGame
 from domain.game import FORFEIT, PLAYING, Game
 from schemas.games import (
     ForfeitSchema,
@@ -18,7 +19,6 @@ from schemas.games import (
     NextDealSchema,
     RefusedMovesSchema,
 )
-from store.errors import DealTaken, GameMoved, GameOver, NoSuchGame
 from store.games import (
     games_in_play,
     load_game,

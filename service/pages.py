@@ -8,9 +8,9 @@ pages' refusals are: the run may be submitted a moment later.
 
 from flask import Blueprint, render_template
 
+from domain.errors import NoSuchRun
 from domain.sealing import shown
 from store import get_run
-from store.errors import NoSuchRun
 
 from .context import db, revealed
 from .site import REFUSED

@@ -1,9 +1,9 @@
 """The data layer: every read and write of Redis goes through this package.
 
 Key names live in ``store.keys`` alone, the Lua scripts in ``store/lua``
-(each called through its wrapper in ``store.scripts``), and every error the
-store raises in ``store.errors``; the modules here
-offer named operations (``submit_run``, ``record_verdicts``, ``board_page``…)
+(each called through its wrapper in ``store.scripts``); what it refuses is
+in ``domain.errors`` and Redis refusing writes in ``store.errors``. The
+modules here offer named operations (``submit_run``, ``record_verdicts``, ``board_page``…)
 so that views and jobs never touch Redis directly.
 """
 
@@ -21,7 +21,6 @@ from .boards import (
 )
 from .daily import daily_secret
 from .database import Database
-from .errors import IdempotencyConflict, NameTaken, StoreError
 from .history import get_run, player_runs
 from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
 from .packing import LADDER_GAMES
@@ -40,7 +39,7 @@ __all__ = [
     "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "daily_board", "dealt_board",
     "ladder_page", "ladder_position", "sealed_board", "seed_board", "variant_board", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
-    "NameTaken", "create_player", "find_player", "player_for_token", "replace_token", "requeue_run",
-    "IdempotencyConflict", "StoreError", "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
+    "create_player", "find_player", "player_for_token", "replace_token", "requeue_run",
+    "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
     "record_verdicts", "submit_run",
 ]

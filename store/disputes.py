@@ -7,9 +7,10 @@ resolved without its run being voided, nor the other way round.
 
 import secrets
 
+from domain.errors import AlreadyResolved, NoSuchDispute, NoSuchRun, RunPending
+
 from . import keys, scripts
 from .database import Database
-from .errors import AlreadyResolved, NoSuchDispute, NoSuchRun, RunPending
 from .history import hot_run
 from .listing import indexed_page
 from .packing import iso_time

@@ -30,11 +30,11 @@ from datetime import timedelta
 from rq import Retry as JobRetry
 
 from domain.daily_seed import closes_ms
+from domain.errors import FlagDismissed, NoSuchFlag, NoSuchRun
 from domain.run import Run
 
 from . import keys, scripts
 from .database import JOB_RETRIES, Database
-from .errors import FlagDismissed, NoSuchFlag, NoSuchRun
 from .history import hot_run
 from .listing import indexed_page
 from .runs import now_ms

@@ -34,11 +34,11 @@ import secrets
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from domain.errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
 from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
 
 from . import keys, move_codes, scripts
 from .database import Database
-from .errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
 from .metrics import MOVE_LATENCY_BUCKETS, latency_bucket
 from .players import PLAYERS
 from .runs import Dealt, Submission, accept_runs, now_ms

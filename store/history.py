@@ -12,12 +12,12 @@ goes the usual way: the run is hot again, and it leaves Redis again like
 any run, ``SCOUNDREL_HOT_DAYS`` after it came back, if it holds no place.
 """
 
+from domain.errors import NoSuchRun
 from domain.run import Run
 
 from . import keys
 from .audit import audit_log
 from .database import Database
-from .errors import NoSuchRun
 from .run_records import run_from_stored
 from .runs import load_run, load_runs, reinstate_run
 

@@ -4,11 +4,11 @@ Each is one Lua script that changes the run, its audit entry and the
 player's board places together (``scripts.restore_run``, ``scripts.reverify_run``).
 """
 
+from domain.errors import NotVoid, RunPending
 from domain.run import Run
 
 from . import scripts
 from .database import Database
-from .errors import NotVoid, RunPending
 from .history import hot_run
 from .run_index import stored_run_ids
 from .runs import now_ms

@@ -29,11 +29,11 @@ from datetime import timedelta
 from rq.job import Job, JobStatus
 from rq.utils import now as rq_now
 
+from domain.errors import NoSuchRun, NotInError
 from domain.run import Run
 
 from . import keys, scripts
 from .database import Database
-from .errors import NoSuchRun, NotInError
 from .history import find_run, get_run
 from .runs import now_ms
 from .workers import roll_call

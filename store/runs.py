@@ -13,6 +13,7 @@ import secrets
 import time
 from dataclasses import dataclass, replace
 
+from domain.errors import IdempotencyConflict
 from domain.game import game_run_id
 from domain.run import PENDING, Run
 
@@ -20,7 +21,6 @@ from . import keys, scripts
 from .audit import encode_log, first_entry
 from .boards import place_checks
 from .database import Database
-from .errors import IdempotencyConflict
 from .metrics import latency_bucket
 from .origins import DEALT
 from .run_records import run_from_stored, stored_fields

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from domain.errors import NameTaken
+
 from . import scripts
 from .database import Database
-from .errors import NameTaken
 
 
 @dataclass(frozen=True)

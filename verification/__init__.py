@@ -7,9 +7,9 @@ the audit entry change together (``store.moderation``).
 """
 
 import scoundrel
+from domain.errors import RunPending
 from domain.run import PENDING, Run
 from store import Database
-from store.errors import RunPending
 from store.history import hot_run
 from store.moderation import record_reverification
 from store.run_records import stored_fields

@@ -20,12 +20,13 @@ from datetime import timedelta
 import pytest
 import requests
 
+import domain.errors
 import scoundrel
-import store.errors
 import store.games
 import store.keys
 from domain.daily_seed import closes_ms, sealed_seed, today
-from domain.dealer import MovesRefused, fresh_seed, judge, position
+from domain.dealer import fresh_seed, judge, position
+from domain.errors import MovesRefused
 from domain.game import FORFEIT, PLAYING, Game
 from store import scripts
 from store.games import start_game
@@ -263,7 +264,7 @@ def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
     assert stack.get(f"/v1/daily/{(today() + timedelta(days=1)).isoformat()}/sealed").status_code == 404
     assert stack.get("/v1/daily/2026-02-30/sealed").status_code == 422
     name, _ = stack.register()
-    with pytest.raises(store.errors.SealedDayOver):  # R18: a closed day deals no new game
+    with pytest.raises(domain.errors.SealedDayOver):  # R18: a closed day deals no new game
         start_game(stack.database(), name, "classic", seed, challenge="daily", date=yesterday.isoformat())
 
 

@@ -1,0 +1,158 @@
+"""Everything the service refuses by its rules, in one module with one base class.
+
+Each error says what happened in the service's own terms: the sentence to
+show whoever asked (the API's ``message``, a command's error line), nothing
+secret, and the data it is about as attributes (the moves a game has, the
+game in play, the ruling). The store raises most of them, since its scripts
+find them atomically (a game moved meanwhile, a name taken); the dealer
+raises ``MovesRefused``. None knows HTTP: ``service.errors`` maps each class
+to its status and its JSON in one table, so no view translates one by hand.
+"""
+
+from typing import Any
+
+from scoundrel.wording import plural
+
+
+class Refusal(Exception):
+    """A request the service refused by its rules; ``message`` says why in the player's words."""
+
+    message = "The request was refused."
+
+    def __init__(self, message: str | None = None):
+        if message is not None:
+            self.message = message
+        super().__init__(self.message)
+
+
+class NoSuchRun(Refusal):
+    """The run does not exist."""
+
+    def __init__(self, run_id: str):
+        super().__init__(f"No run {run_id!r}.")
+
+
+class NoSuchDispute(Refusal):
+    """The dispute does not exist."""
+
+    def __init__(self, dispute_id: str):
+        super().__init__(f"No dispute {dispute_id!r}.")
+
+
+class NameTaken(Refusal):
+    """The player (or moderator) name is already registered: ``registered`` is its spelling there
+    (names ignore case, so it may differ from ``name``, the one asked for)."""
+
+    def __init__(self, name: str, registered: str | None = None):
+        self.name = name
+        self.registered = registered or name
+        super().__init__(f"The name {name!r} is taken.")
+
+
+class IdempotencyConflict(Refusal):
+    """An Idempotency-Key was reused with a different submission; nothing of it was stored."""
+
+    message = "This Idempotency-Key was used for a different submission."
+
+
+class RunPending(Refusal):
+    """The run has no verdict yet: its worker judges it first."""
+
+    message = "The run is still pending; its worker judges it first."
+
+
+class NotVoid(Refusal):
+    """Only a void run can be restored."""
+
+    message = "Only a void run can be restored."
+
+
+class NotInError(Refusal):
+    """Only a run whose verification failed (status ``error``) can be re-queued."""
+
+    message = "Only a run in error can be re-queued."
+
+
+class AlreadyResolved(Refusal):
+    """The dispute was resolved before; a decision is final."""
+
+    message = "This dispute is resolved already; a decision is final."
+
+
+class NoSuchFlag(Refusal):
+    """The flag does not exist (or was forgotten: only the newest are kept)."""
+
+    def __init__(self, flag_id: str):
+        super().__init__(f"No flag {flag_id!r}.")
+
+
+class FlagDismissed(Refusal):
+    """The flag was dismissed before; a dismissal is final."""
+
+    message = "This flag is dismissed already."
+
+
+class NoSuchGame(Refusal):
+    """The dealt game does not exist, or is not the asker's to see (the one answer for both)."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"No game {game_id!r}.")
+
+
+class GameMoved(Refusal):
+    """The game has another number of moves than the request expected (or judged it at)."""
+
+    def __init__(self, count: int):
+        self.count = count
+        super().__init__(f"The game has {count} {plural('move', count)} played; read it and send the next moves again.")
+
+
+class GameOver(Refusal):
+    """The game has ended (won, lost or forfeit); no move may follow."""
+
+    def __init__(self, status: str):
+        self.status = status
+        super().__init__(f"The game is over ({status}); no move may follow.")
+
+
+class SealedDailyStarted(Refusal):
+    """The player already started today's sealed daily game: one a day."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+        super().__init__("You have already started today's sealed daily game.")
+
+
+class GameInPlay(Refusal):
+    """The player has a dealt game of that variant in play: one at a time, finished or forfeited first."""
+
+    def __init__(self, game_id: str, variant: str):
+        self.game_id = game_id
+        self.variant = variant
+        super().__init__(f"You have a {variant} game in play; finish or forfeit it first.")
+
+
+class DealTaken(Refusal):
+    """Another game of the player's started from the same next deal at the same moment."""
+
+    message = "Another of your games started from this deal at the same moment; read next-deal and try again."
+
+
+class SealedDayOver(Refusal):
+    """The sealed daily of that day is closed (its UTC day is over): no move, no new game (R18)."""
+
+    reason = "sealed_day_over"
+    ruling = "R18"
+
+    def __init__(self, day: str):
+        self.day = day
+        super().__init__(f"The sealed daily of {day} closed at the end of its UTC day: a game of it still in "
+                         "play is forfeited (R18), and no move or new game of it is taken.")
+
+
+class MovesRefused(Exception):
+    """A batch of moves the game does not take; ``error`` is the first refused move's, in a rule error's shape."""
+
+    def __init__(self, error: dict[str, Any]):
+        super().__init__(error["message"])
+        self.error = error
