@@ -166,7 +166,9 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
         assert stack.wait_final(run_id, timeout=30)["status"] == "verified"
     assert all(worker.poll() is None for worker in stack.workers), "a worker needed a restart"
     # the same RQ workers: none quit its work loop (RQ's does on a refused write) to be replaced
-    deadline = time.monotonic() + 3  # one the sweeper judged gone while its beats were refused registers again
+    # one the sweeper judged gone while its beats were refused registers again at a beat (each second), which
+    # a loaded machine may delay: two worker TTLs
+    deadline = time.monotonic() + 6
     while {worker.name for worker in Worker.all(queue=db.queue)} != workers:
         assert time.monotonic() < deadline, (Worker.all(queue=db.queue), workers)
         time.sleep(0.2)
