@@ -1,6 +1,7 @@
 """Fixtures for the JS client's tests in a browser: headless Chromium and the example page under a strict CSP."""
 
 import functools
+import importlib.util
 import re
 import threading
 from collections.abc import Iterator
@@ -13,6 +14,15 @@ from service.security import CONTENT_SECURITY_POLICY
 from tests.support.browser import chromium
 
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "js"
+
+
+def js_tool(name: str):
+    """The generator script ``clients/js/tools/<name>.py`` loaded as a module (the tools are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, CLIENT / "tools" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 ANSWERED = "Failed to load resource: the server responded with a status of"
 MOVE_LIMIT = 250  # clicks: a game has at most 44 plays plus avoids
 # The service's policy (no inline script or style), widened only to call an API on another local port.

@@ -10,21 +10,11 @@ written again, and then fails the JS tests until the fake and the client
 follow: no copy of the shape can drift without a test saying so.
 """
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _generator():
-    spec = importlib.util.spec_from_file_location("make_game_schema", ROOT / "clients/js/tools/make_game_schema.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from .conftest import js_tool
 
 
 def test_the_recorded_game_schema_is_the_openapi_documents():
-    generator = _generator()
+    generator = js_tool("make_game_schema")
     assert generator.TARGET.read_text(encoding="utf-8") == generator.game_schema(), (
         "GameSchema changed: run .venv/bin/python clients/js/tools/make_game_schema.py, then make "
         "node --test clients/js/test/ pass")
