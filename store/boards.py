@@ -142,15 +142,17 @@ def _holds(reply: object, run: Run, check: str) -> bool:
 
 def holds_place(db: Database, runs: list[Run]) -> list[bool]:
     """Whether each run holds a place on any board (a run holding one stays in Redis), in one round trip."""
+    checks = [place_checks(run) for run in runs]
     with db.redis.pipeline(transaction=False) as pipe:
-        for run in runs:
-            for key, check in place_checks(run):
+        for run, run_checks in zip(runs, checks, strict=True):
+            for key, check in run_checks:
                 if check == "h":
                     pipe.hget(key, run.player)
                 else:
                     pipe.zscore(key, run.player if check.startswith("s") else check[1:])
         replies = iter(pipe.execute())
-    return [any([_holds(next(replies), run, check) for _, check in place_checks(run)]) for run in runs]
+    return [any([_holds(next(replies), run, check) for _, check in run_checks])
+            for run, run_checks in zip(runs, checks, strict=True)]
 
 
 def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
