@@ -12,9 +12,8 @@ from marshmallow import (
 
 import scoundrel
 from domain.game import DAILY, PLAYING
-from store.packing import iso_time
 
-from .runs import RuleErrorSchema
+from .runs import RuleErrorSchema, Time
 from .submission import MoveList
 
 
@@ -81,13 +80,6 @@ class ForfeitSchema(Schema):
     expected_moves = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
 
 
-class IsoTime(fields.String):
-    """Milliseconds since 1970, shown as the API shows times (``store.packing.iso_time``): a string."""
-
-    def _serialize(self, value, attr, obj, **kwargs):
-        return iso_time(value)
-
-
 class GameSchema(Schema):
     """The game's JSON in every answer about a dealt game, dumped from a ``domain.dealer.GameView``.
 
@@ -122,9 +114,9 @@ class GameSchema(Schema):
     run_id = fields.String(attribute="game.run_id", allow_none=True,
                            metadata={"description": "the game's run, once it has ended"})
     score = fields.Integer(allow_none=True, metadata={"description": "the run's verified score"})
-    created_at = IsoTime(attribute="game.created_ms")
-    ended_at = IsoTime(attribute="game.ended_ms", allow_none=True)
-    closes_at = IsoTime(attribute="closes_ms", allow_none=True,
+    created_at = Time(attribute="game.created_ms")
+    ended_at = Time(attribute="game.ended_ms", allow_none=True)
+    closes_at = Time(attribute="closes_ms", allow_none=True,
                         metadata={"description": "a sealed daily game in play: when its UTC day ends and it is "
                                                  "forfeited (R18)"})
     closes_in = fields.Float(allow_none=True, metadata={"description": "seconds from this response to closes_at"})
