@@ -87,11 +87,13 @@ def drop_unclaimed_job(client: Any, *, job_key: str, queue_key: str, job_id: str
 def record_verdict(client: Any, *, run: Run, worker: str, at_ms: int, metric: str, latency_bucket: str,
                    latency: float, fields: dict) -> Any:
     """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
-    run is offered its places on every board it counts on. 1 if written, 0 if it had a verdict."""
+    run is offered its places on every board it counts on, and its events recorded (``lua/_events.lua``).
+    1 if written, 0 if it had a verdict."""
     board_keys, boards = script_args(placements(run))
     return _RECORD_VERDICT.run(
         client,
-        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys],
+        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys, keys.webhook_outbox(),
+         keys.webhooks()],
         [run.id, worker, at_ms, metric, latency_bucket, latency, *boards, *flatten(fields)],
     )
 
@@ -211,10 +213,12 @@ def _with_player_runs(db: Database, script: LuaScript, run: Run, fixed_keys: lis
 
 def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, decision: str, note: str,
                     at_ms: int, open_status: str, resolved_status: str) -> str:
-    """Resolve an open dispute (a void moves the player's places): 'ok', 'resolved' or 'pending'."""
+    """Resolve an open dispute (a void moves the player's places and records its event): 'ok', 'resolved' or
+    'pending'."""
     return _with_player_runs(
         db, _RESOLVE_DISPUTE, run,
-        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id)],
+        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id),
+         keys.webhook_outbox(), keys.webhooks()],
         [moderator, decision, note, at_ms, open_status, resolved_status], [],
     )
 
