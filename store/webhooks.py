@@ -140,6 +140,11 @@ class Delivery:
     def args(self) -> tuple:
         return self.hook_id, self.event, self.event_id, self.body, self.attempt
 
+    @property
+    def description(self) -> str:
+        """Its job's description, as RQ lists it (RQ's own would spell out the whole body)."""
+        return f"{self.event} {self.event_id} to webhook {self.hook_id}, attempt {self.attempt}"
+
 
 @dataclass(frozen=True)
 class Attempt:
@@ -182,7 +187,8 @@ def record_attempt(db: Database, delivery: Delivery, attempt: Attempt, retry_in:
         if retry_in is not None:
             retry = Delivery(delivery.hook_id, delivery.event, delivery.event_id, delivery.body, delivery.attempt + 1)
             db.webhook_queue.enqueue_in(timedelta(seconds=retry_in), db.jobs.deliver_webhook, args=retry.args(),
-                                        job_timeout=_job_timeout(timeout), pipeline=pipe, **_job_options())
+                                        description=retry.description, job_timeout=_job_timeout(timeout),
+                                        pipeline=pipe, **_job_options())
         pipe.execute()
 
 
@@ -265,7 +271,8 @@ def drain_outbox(db: Database, render: Render, timeout: float) -> int:
                 pipe.multi()
                 for delivery in batch:
                     db.webhook_queue.enqueue_call(db.jobs.deliver_webhook, args=delivery.args(), pipeline=pipe,
-                                                  timeout=_job_timeout(timeout), **_job_options())
+                                                  description=delivery.description, timeout=_job_timeout(timeout),
+                                                  **_job_options())
                 pipe.ltrim(outbox, len(recorded), -1)
                 pipe.execute()
             queued += len(batch)

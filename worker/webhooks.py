@@ -19,6 +19,7 @@ import logging
 import time
 import urllib.error
 import urllib.request
+from datetime import date
 
 import scoundrel
 from domain import sealing
@@ -56,6 +57,15 @@ def _holder(board: BoardId, player: str, rank: str) -> dict:
     return {"player": player, "score": packed_score(float(rank))}
 
 
+def _revealed(db: Database) -> sealing.Revealed:
+    """``domain.sealing.revealed`` with a day's close recorded in ``db`` first, as the API binds it."""
+
+    def revealed(day: date) -> bool:
+        return sealing.revealed(day, lambda over: close_sealed_day(db, over.isoformat()))
+
+    return revealed
+
+
 def render(db: Database, event: dict, event_id: str) -> str | None:
     """An outbox event's body (compact JSON), or None when its run is gone."""
     body = {"event": event["event"], "id": event_id, "created_at": iso_time(event["at_ms"]), **event.get("fields", {})}
@@ -64,8 +74,7 @@ def render(db: Database, event: dict, event_id: str) -> str | None:
             run = get_run(db, event["run_id"])
         except NoSuchRun:
             return None
-        revealed = lambda day: sealing.revealed(day, lambda over: close_sealed_day(db, over.isoformat()))  # noqa: E731
-        body["run"] = RUN_SCHEMA.dump(sealing.shown(run, revealed))
+        body["run"] = RUN_SCHEMA.dump(sealing.shown(run, _revealed(db)))
         if event["event"] == RECORD_BEATEN:
             board = boards_of(run)[int(event["board"]) - 1]  # the script's index: 1 for the first board
             body |= {"board": {"kind": board.board.kind, "path": board.api},
