@@ -31,6 +31,7 @@ TINY = {
     "pages.py": ["--players", "100", "--requests", "10"],
     "pipeline.py": ["--runs", "20", "--workers", "1"],
     "rankings.py": ["--players", "100", "--requests", "10"],
+    "webhooks.py": ["--runs", "20", "--workers", "1"],
 }
 NEEDS_POSTGRES = {"archive.py"}
 

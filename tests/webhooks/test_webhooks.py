@@ -304,3 +304,23 @@ def test_an_unknown_webhook_is_a_404(stack, moderator):
     for path in ("/v1/webhooks/nope", "/v1/webhooks/nope/deliveries"):
         response = stack.get(path, headers=moderator)
         assert response.status_code == 404 and response.json()["message"] == "No webhook 'nope'."
+
+
+def test_an_event_left_in_the_outbox_by_a_process_that_died_is_delivered_by_the_sweeper(stack, receiver, moderator):
+    """As if a worker died between recording a verdict (its event in the outbox, the same script)
+    and queueing its deliveries: no job drains it, the workers' sweeper does."""
+    from store import keys
+
+    register(stack, moderator, receiver.url("/orphan"), ["run.verified"])
+    _, token = stack.register()
+    run = verified(stack, token, legal_games(6)[5])
+    receiver.wait("/orphan", 1)
+    db = stack.database()
+    try:
+        left = {"run_id": run["id"], "event": "run.verified", "at_ms": "1796128760765"}
+        db.redis.rpush(keys.webhook_outbox(), json.dumps(left))
+    finally:
+        db.close()
+    _, again = receiver.wait("/orphan", 2)
+    event = json.loads(again[1])
+    assert event["run"]["id"] == run["id"] and event["created_at"] == "2026-12-01T12:39:20.765Z"
