@@ -56,6 +56,7 @@ _RAISE_FLAG = LuaScript("raise_flag")
 _NOTE_SHARED_ADDRESS = LuaScript("note_shared_address")
 _DISMISS_FLAG = LuaScript("dismiss_flag")
 _MIGRATE_RUN = LuaScript("migrate_run")
+_RECORD_DELIVERY = LuaScript("record_delivery")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -355,3 +356,9 @@ def migrate_run(client: Any, *, run_id: str, fields_read: dict, stream_entries: 
         client, [run_key, keys.old_audit_stream(run_id), submission_key or run_key],
         [run_id, stream_entries, len(fields_read), *flatten(fields_read), len(dropped), *dropped,
          *flatten(new_fields)])
+
+
+def record_delivery(client: Any, *, hook_id: str, attempt: str, kept: int) -> Any:
+    """Keep a delivery attempt (JSON) among the webhook's latest ``kept``, unless the webhook is gone:
+    1 if kept, 0 if not."""
+    return _RECORD_DELIVERY.run(client, [keys.webhook(hook_id), keys.webhook_deliveries(hook_id)], [attempt, kept])

@@ -36,7 +36,7 @@ from rq.utils import current_timestamp
 
 from domain.errors import NoSuchWebhook
 
-from . import keys
+from . import keys, scripts
 from .database import JOB_RETRIES, Database
 from .listing import indexed_page
 from .runs import now_ms
@@ -173,17 +173,15 @@ def _job_timeout(timeout: float) -> int:
 
 def record_attempt(db: Database, delivery: Delivery, attempt: Attempt, retry_in: float | None,
                    timeout: float) -> None:
-    """Keep ``attempt`` in the webhook's deliveries and, given ``retry_in`` (seconds), schedule the
-    next attempt then, in one MULTI."""
+    """Keep ``attempt`` in the webhook's deliveries (unless it was deleted meanwhile) and, given
+    ``retry_in`` (seconds), schedule the next attempt then, in one MULTI."""
     retry_ms = None if retry_in is None else attempt.at_ms + int(retry_in * 1000)
     entry = {"event": delivery.event, "event_id": delivery.event_id, "attempt": delivery.attempt,
              "status": attempt.status, "error": attempt.error, "duration_ms": attempt.duration_ms,
              "delivered": attempt.delivered, "at_ms": attempt.at_ms, "retry_at_ms": retry_ms}
-    attempts = keys.webhook_deliveries(delivery.hook_id)
     with db.raw.pipeline() as pipe:
         pipe.multi()
-        pipe.lpush(attempts, json.dumps(entry))
-        pipe.ltrim(attempts, 0, DELIVERIES_KEPT - 1)
+        scripts.record_delivery(pipe, hook_id=delivery.hook_id, attempt=json.dumps(entry), kept=DELIVERIES_KEPT)
         if retry_in is not None:
             retry = Delivery(delivery.hook_id, delivery.event, delivery.event_id, delivery.body, delivery.attempt + 1)
             db.webhook_queue.enqueue_in(timedelta(seconds=retry_in), db.jobs.deliver_webhook, args=retry.args(),
