@@ -8,7 +8,7 @@ with one webhook taking every event, served by a receiver in this process
 until the receiver has every run's ``run.verified``. Goal: verdicts with a
 webhook at least 0.8 of the rate without (deliveries wait behind them).
 
-    .venv/bin/python bench/webhooks.py [--runs 2000] [--workers 2]
+    .venv/bin/python bench/webhooks.py [--runs 5000] [--workers 2]
 """
 
 import argparse
@@ -76,7 +76,7 @@ def verdicts_and_deliveries(connection: redis.Redis, runs: int, receiver: Receiv
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=5000)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
 

@@ -4,8 +4,9 @@ An event is recorded in the outbox (``keys.webhook_outbox``) in the step
 that makes it true: a verdict's ``run.verified`` and ``record.beaten`` by
 ``record_verdict``, a void's ``run.voided`` by ``resolve_dispute`` (their
 scripts, ``lua/_events.lua``), any other by ``emit``. Draining the outbox
-(``drain_outbox``) makes each event one delivery job per webhook that
-takes it, on the webhook queue, in the MULTI that takes the events out:
+(``drain_outbox``, in a job of its own on the webhook queue that the
+verification job or the void queues, and in the workers' sweeper) makes
+each event one delivery job per webhook that takes it, on the webhook queue, in the MULTI that takes the events out:
 an event recorded is queued for delivery once, and a process that dies
 before that MULTI leaves it in the outbox for the next drain.
 
@@ -280,9 +281,18 @@ def drain_outbox(db: Database, render: Render, timeout: float) -> int:
 
 
 def wake(db: Database, pipeline=None) -> None:
-    """Queue a job draining the outbox (in ``pipeline``'s MULTI, if given): for an event recorded
-    outside a worker, delivered without waiting for the sweeper."""
+    """Queue a job draining the outbox (in ``pipeline``'s MULTI, if given) on the webhook queue, behind
+    any verification: the events are delivered without waiting for the sweeper, and making their
+    bodies holds up no verdict."""
     db.webhook_queue.enqueue_call(db.jobs.drain_webhooks, pipeline=pipeline, result_ttl=0, failure_ttl=24 * 3600)
+
+
+def wake_if_waiting(db: Database) -> bool:
+    """``wake`` if the outbox holds events (one Redis call when it holds none): whether it did."""
+    if not db.redis.llen(keys.webhook_outbox()):
+        return False
+    wake(db)
+    return True
 
 
 def emit(db: Database, event: str, fields: dict, run_id: str | None = None) -> str | None:

@@ -24,7 +24,7 @@ from verification.move_timing import TimingLimits
 
 from .flags import flag_timing, note_sealed_start
 from .process import database, settings
-from .webhooks import deliver_webhook, drain_webhooks, queue_events
+from .webhooks import after_verdicts, deliver_webhook, drain_webhooks
 
 log = logging.getLogger("worker.jobs")
 
@@ -40,8 +40,8 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
 
     One job verifies one submitted run, or a share of a batch: the runs are
     loaded in one round trip and their verdicts recorded in one more.
-    Their webhook events are queued for delivery (``worker.webhooks``), never
-    waited for. Then a dealt game's move timing may raise flags for moderators
+    The events recorded with them are handed to the webhook queue
+    (``worker.webhooks``), never waited for. Then a dealt game's move timing may raise flags for moderators
     (``worker.flags``), whatever the verdict and however often this runs.
     """
     db = database()
@@ -61,7 +61,7 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
             log.info("verdict recorded", extra={"run_id": run.id, "request_id": run.request_id,
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
-    queue_events(db, settings().webhook_timeout)  # the verdicts' events, recorded with them, to the webhook queue
+    after_verdicts(db)  # the events recorded with the verdicts, handed to a job on the webhook queue
     flag_timing(db, [run for run in runs if run is not None], TimingLimits.from_settings(settings()),
                 settings().flags_kept)
     return statuses

@@ -44,10 +44,9 @@ from store.games import sweep_games
 from store.pending import sweep
 from store.retention import scheduled_pass
 from store.service_mark import mark_service
-from store.webhooks import release_due
 
 from .jobs import JOBS
-from .webhooks import queue_events
+from .webhooks import sweep_events
 
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away or refuses writes
 
@@ -141,8 +140,7 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
             forfeited, finished = sweep_games(db, settings.game_idle)
             if forfeited or finished:
                 log.info("games swept", extra={"forfeited": forfeited, "finished": finished})
-            release_due(db)
-            queue_events(db, settings.webhook_timeout)
+            sweep_events(db, settings.webhook_timeout)
         except RedisError as error:
             log.warning("sweep skipped: redis unavailable", extra={"error": first_line(error)})
 

@@ -30,7 +30,16 @@ from store import Database, get_run
 from store.games import close_sealed_day
 from store.packing import iso_time, packed_ladder_total, packed_score
 from store.runs import now_ms
-from store.webhooks import RECORD_BEATEN, Attempt, Delivery, drain_outbox, record_attempt, webhook_target
+from store.webhooks import (
+    RECORD_BEATEN,
+    Attempt,
+    Delivery,
+    drain_outbox,
+    record_attempt,
+    release_due,
+    wake_if_waiting,
+    webhook_target,
+)
 
 from .process import database, settings
 
@@ -88,17 +97,29 @@ def drain_events(db: Database, timeout: float) -> int:
     return drain_outbox(db, lambda event, event_id: render(db, event, event_id), timeout)
 
 
-def queue_events(db: Database, timeout: float) -> None:
-    """``drain_events`` for a verification job or the sweeper: a failure is logged and its events
-    left in the outbox for the next sweep, never raised into a verification."""
+def after_verdicts(db: Database) -> None:
+    """What a verification job does for the webhooks once its verdicts are written: the events they
+    recorded are drained by a job of their own on the webhook queue (``store.webhooks.wake``), so
+    making their bodies never holds up a verification. A failure is logged, never raised into the
+    verification: the sweeper drains the events."""
     try:
+        wake_if_waiting(db)
+    except Exception:
+        log.warning("webhook events left in the outbox for the sweeper", exc_info=True)
+
+
+def sweep_events(db: Database, timeout: float) -> None:
+    """The sweeper's share: the retries now due queued, and any events left in the outbox (by a
+    process that died before draining it). A failure is logged, for the next sweep to try again."""
+    try:
+        release_due(db)
         drain_events(db, timeout)
     except Exception:
         log.warning("webhook events left in the outbox for the next sweep", exc_info=True)
 
 
 def drain_webhooks() -> int:
-    """The job queued with an event recorded outside a worker (a void, ``emit``): drain the outbox."""
+    """The job draining the outbox, queued with the events a verification job, a void or ``emit`` recorded."""
     return drain_events(database(), settings().webhook_timeout)
 
 
