@@ -3,12 +3,13 @@
 An event is recorded in the outbox (``keys.webhook_outbox``) in the step
 that makes it true: a verdict's ``run.verified`` and ``record.beaten`` by
 ``record_verdict``, a void's ``run.voided`` by ``resolve_dispute`` (their
-scripts, ``lua/_events.lua``), any other by ``emit``. Draining the outbox
-(``drain_outbox``, in a job of its own on the webhook queue that the
-verification job or the void queues, and in the workers' sweeper) makes
-each event one delivery job per webhook that takes it, on the webhook queue, in the MULTI that takes the events out:
-an event recorded is queued for delivery once, and a process that dies
-before that MULTI leaves it in the outbox for the next drain.
+scripts, ``lua/_events.lua``), any other by ``emit``. Draining the
+outbox (``drain_outbox``: a job of its own on the webhook queue, which
+the verification job, the void and ``emit`` queue, and the workers'
+sweeper) makes each event one delivery job per webhook that takes it, on
+the webhook queue, in the MULTI that takes the events out: an event
+recorded is queued for delivery once, and a process that dies before
+that MULTI leaves it in the outbox for the next drain.
 
 A delivery job posts the event's body, signed with its webhook's secret,
 and records the attempt (``record_attempt``); a failed attempt schedules
@@ -42,7 +43,8 @@ from .database import JOB_RETRIES, Database
 from .listing import indexed_page
 from .runs import now_ms
 
-# Every event a webhook may take: the one list (the scripts spell the first three, ``lua/_events.lua``).
+# Every event a webhook may take: the one list (``record_verdict.lua`` and ``resolve_dispute.lua`` spell the
+# first three).
 RUN_VERIFIED = "run.verified"
 RUN_VOIDED = "run.voided"
 RECORD_BEATEN = "record.beaten"

@@ -14,10 +14,10 @@ abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.workers``), forfeits the dealt games left idle for ``game_idle``
 seconds (R18) and accepts the run of any ended game still without one
-(``store.games``), queues the webhook delivery retries now due and the
-events left in the outbox (``store.webhooks``). Every ``archive_interval`` seconds a worker also moves
-old finished runs to the archive (``store.retention``; one worker at a
-time).
+(``store.games``), and queues the webhook delivery retries now due and
+the events left in the outbox (``worker.webhooks``). Every
+``archive_interval`` seconds a worker also moves old finished runs to the
+archive (``store.retention``; one worker at a time).
 
 When Redis goes away, or answers but refuses writes (full, read-only), the
 worker waits for it to take writes again and carries on; it never exits
