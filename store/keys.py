@@ -391,3 +391,9 @@ def webhook_outbox_lock() -> str:
 def webhook_release_lock() -> str:
     """String: held (with an expiry) by the one process queueing the delivery retries now due."""
     return f"{PREFIX}:webhook-release-lock"
+
+
+def webhook_drain_queued() -> str:
+    """String: set (with an expiry) while a job draining the outbox is queued and not yet started: the
+    events recorded meanwhile are that job's, so no other is queued for them."""
+    return f"{PREFIX}:webhook-drain-queued"

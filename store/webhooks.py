@@ -290,11 +290,19 @@ def wake(db: Database, pipeline=None) -> None:
 
 
 def wake_if_waiting(db: Database) -> bool:
-    """``wake`` if the outbox holds events (one Redis call when it holds none): whether it did."""
+    """``wake`` if the outbox holds events (one Redis call when it holds none) and no drain job is
+    queued that will take them (``drain_starts``): whether it did."""
     if not db.redis.llen(keys.webhook_outbox()):
+        return False
+    if not db.redis.set(keys.webhook_drain_queued(), "1", nx=True, px=LOCK_MS):
         return False
     wake(db)
     return True
+
+
+def drain_starts(db: Database) -> None:
+    """A drain job starting: events recorded from now on need a job of their own (``wake_if_waiting``)."""
+    db.redis.delete(keys.webhook_drain_queued())
 
 
 def emit(db: Database, event: str, fields: dict, run_id: str | None = None) -> str | None:

@@ -35,6 +35,7 @@ from store.webhooks import (
     Attempt,
     Delivery,
     drain_outbox,
+    drain_starts,
     record_attempt,
     release_due,
     wake_if_waiting,
@@ -120,7 +121,9 @@ def sweep_events(db: Database, timeout: float) -> None:
 
 def drain_webhooks() -> int:
     """The job draining the outbox, queued with the events a verification job, a void or ``emit`` recorded."""
-    return drain_events(database(), settings().webhook_timeout)
+    db = database()
+    drain_starts(db)
+    return drain_events(db, settings().webhook_timeout)
 
 
 class _Unredirected(urllib.request.HTTPRedirectHandler):
