@@ -31,6 +31,7 @@ from . import (
     request_log,
     runs,
     sealed,
+    seasons,
     security,
     seeds,
     site,
@@ -79,7 +80,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)
     for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
-                   flags):
+                   flags, seasons):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
