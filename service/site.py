@@ -261,7 +261,8 @@ def seasons():
     total, past = past_seasons(db(), (args["page"] - 1) * SEASONS_LISTED, SEASONS_LISTED)
     html = render_template("seasons.html", current=current, left_ms=current.left_ms(now_ms()),
                            boards=_podiums(current, PODIUM),
-                           past=[(season, _podiums(season, PODIUM)) for season in past],
+                           past=[(season, [podium for podium in _podiums(season, PODIUM) if podium[1][0]])
+                                 for season in past],
                            page=args["page"], pages=max(1, math.ceil(total / SEASONS_LISTED)))
     return _page(html)
 
