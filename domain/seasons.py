@@ -19,7 +19,9 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-SEASON_PATTERN = r"\d{4}-(?:W\d{2}|\d{2})"  # a season id's shape, for routes and page names
+# A season id's shape, for routes and page names: a month 01-12 or a week 01-53 of a four-digit year (whether
+# that year has that week, and year 0000, ``parse_season`` says).
+SEASON_PATTERN = r"\d{4}-(?:0[1-9]|1[0-2]|W(?:0[1-9]|[1-4]\d|5[0-3]))"
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 _WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
 

@@ -6,9 +6,12 @@ its frozen standings. Every read closes the seasons that have ended first
 (``store.seasons``), so an ended season is never read while it can still change.
 """
 
-from flask import jsonify
+import re
 
-from domain.seasons import Season
+from flask import jsonify
+from werkzeug.routing import BaseConverter
+
+from domain.seasons import SEASON_PATTERN, Season
 from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPositionSchema, LadderPositionSchema
 from schemas.seasons import SeasonBoardPageSchema, SeasonLadderPageSchema, SeasonsSchema
@@ -24,17 +27,30 @@ from .places import place_or_404
 blp = Blueprint("seasons", __name__, url_prefix="/v1/seasons", description="Seasons")
 
 
+class SeasonConverter(BaseConverter):
+    """``<season:season>``: any path segment (``_season`` answers what is not a season id), documented
+    with the shape of one."""
+
+
+def season_parameter(converter: SeasonConverter) -> dict:
+    """The OpenAPI schema of a ``<season:…>`` path parameter."""
+    return {"type": "string", "pattern": f"^{SEASON_PATTERN}$",
+            "description": "a season: YYYY-MM (monthly) or YYYY-Www (weekly, ISO weeks); 422 for anything else, "
+                           "404 for a season the service does not have (to come, from before it kept seasons, "
+                           "or a week the year does not have)"}
+
+
 def _season(season_id: str) -> Season:
-    """The season a path names: 422 naming ``season`` for what is not a season id, 404 for a
-    season the service does not have (one to come, or before it kept seasons)."""
-    try:
-        return known_season(db(), season_id)[0]
-    except UnknownSeason:
-        abort(404, message=f"No season {season_id!r}: the seasons are the current one and those past "
-                           "(GET /v1/seasons).")
-    except ValueError:
+    """The season a path names: 422 naming ``season`` for what is not shaped as a season id, 404 for
+    a season the service does not have (one to come, before it kept seasons, or none at all)."""
+    if not re.fullmatch(SEASON_PATTERN, season_id):
         abort(422, message=f"{season_id!r} is not a season.",
               errors={"season": ["Not a season: YYYY-MM (monthly) or YYYY-Www (weekly, ISO weeks)."]})
+    try:
+        return known_season(db(), season_id)[0]
+    except (UnknownSeason, ValueError):
+        abort(404, message=f"No season {season_id!r}: the seasons are the current one and those past "
+                           "(GET /v1/seasons).")
 
 
 @blp.route("")
@@ -47,7 +63,7 @@ def seasons(page_args):
     return {"current": current_season(db()), "total": total, "past": past}
 
 
-@blp.route("/<season>/leaderboards/dealt/<variant>")
+@blp.route("/<season:season>/leaderboards/dealt/<variant>")
 @blp.arguments(PageArgs(), location="query")
 @blp.response(200, SeasonBoardPageSchema)
 @error_response(blp, 404, "No such season or board")
@@ -60,7 +76,7 @@ def dealt_page(page_args, season, variant):
     return jsonify(variant=variant, season=found.id, total=total, entries=entries)
 
 
-@blp.route("/<season>/leaderboards/dealt/<variant>/players/<name>")
+@blp.route("/<season:season>/leaderboards/dealt/<variant>/players/<name>")
 @blp.arguments(AroundArgs(), location="query")
 @blp.response(200, BoardPositionSchema)
 @error_response(blp, 404, "No such season or board, or the player is not on it")
@@ -72,7 +88,7 @@ def dealt_position(args, season, variant, name):
                         f"{name!r} has no verified dealt {variant} game of season {found.id}.")
 
 
-@blp.route("/<season>/leaderboards/dealt/<variant>/ladder")
+@blp.route("/<season:season>/leaderboards/dealt/<variant>/ladder")
 @blp.arguments(PageArgs(), location="query")
 @blp.response(200, SeasonLadderPageSchema)
 @error_response(blp, 404, "No such season or board")
@@ -86,7 +102,7 @@ def ladder(page_args, season, variant):
     return jsonify(variant=variant, season=found.id, total=total, entries=entries)
 
 
-@blp.route("/<season>/leaderboards/dealt/<variant>/ladder/players/<name>")
+@blp.route("/<season:season>/leaderboards/dealt/<variant>/ladder/players/<name>")
 @blp.arguments(AroundArgs(), location="query")
 @blp.response(200, LadderPositionSchema)
 @error_response(blp, 404, "No such season or board, or the player is not on it")

@@ -117,6 +117,7 @@ def test_the_new_season_starts_empty_but_for_the_game_ended_after_the_boundary(s
 
 @pytest.mark.parametrize(("path", "status", "field"), [
     ("/v1/seasons/2026-13/leaderboards/dealt/classic", 422, "season"),
+    ("/v1/seasons/2027-W53/leaderboards/dealt/classic", 404, None),  # 2027 has 52 ISO weeks
     ("/v1/seasons/latest/leaderboards/dealt/classic/ladder", 422, "season"),
     ("/v1/seasons/2001-01/leaderboards/dealt/classic", 404, None),
     ("/v1/seasons/2999-01/leaderboards/dealt/classic/players/ada", 404, None),
@@ -143,7 +144,8 @@ def test_the_seasons_page_shows_the_time_left_and_the_past_podiums(stack, rolled
     live = stack.get(f"/boards/dealt-classic-{rolled['following'].id}-ladder")
     assert live.status_code == 200 and "left" in live.text and live.headers["Cache-Control"] == "public, max-age=5"
     assert stack.get("/boards/dealt-classic-2001-01").status_code == 404
-    assert stack.get("/boards/dealt-classic-2026-13").status_code == 422
+    assert stack.get("/boards/dealt-classic-2027-W53").status_code == 422  # shaped as a season, none such
+    assert stack.get("/boards/dealt-classic-2026-13").status_code == 404
 
 
 def test_a_players_page_shows_their_place_in_each_season(stack, rolled):
