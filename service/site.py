@@ -1,4 +1,4 @@
-"""The pages people read: ``/boards``, ``/boards/<board>``, ``/players/<name>``, ``/daily``.
+"""The pages people read: ``/boards``, ``/boards/<board>``, ``/players/<name>``, ``/daily``, ``/seasons``.
 
 Server-rendered from the store functions the API's views use (``board_page``,
 ``ladder_page``, ``board_position``, ``player_runs``), plus ``store.standings``
@@ -13,7 +13,7 @@ player signed in on this browser.
   runs land, and five seconds of staleness lets a cache absorb a crowd;
 - a day's boards and daily page once that UTC day has been over an hour
   (its late verdicts have landed; only a moderator's void can still move
-  it): ``public, max-age=3600``;
+  it): ``public, max-age=3600``, and so a closed season's boards (frozen);
 - a page asked for with ``?player=<name>``: ``private, max-age=5``: the
   data is as public as the board, but which player a browser asks about is
   its reader's business, so no shared cache keeps it;
