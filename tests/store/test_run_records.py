@@ -56,5 +56,6 @@ def test_the_api_shows_a_stored_run_with_every_key_in_order_and_its_times_in_iso
     })
     pending = RunSchema().dump(Run("r2", "bo", "easy", "abc", "pending", None, 0))
     assert [name for name, value in pending.items() if value is None] == [
-        "verified_at", "outcome", "score", "health", "error", "ruleset", "engine", "game_id", "challenge", "date", "season"]
+        "verified_at", "outcome", "score", "health", "error", "ruleset", "engine", "game_id", "challenge", "date",
+        "season"]
     assert (pending["moves"], pending["origin"], pending["forfeit"]) == ([], "open", False)
