@@ -106,3 +106,15 @@ def test_runs_of_the_new_season_go_on_its_own_boards(db):
     assert [entry["player"] for entry in board_page(db, season_board("classic", DEC.id), 0, 10)[1]] == ["cy"]
     assert board_page(db, season_board("classic", NOV.id), 0, 10) == (0, [])
     assert check(db, 3600) == []
+
+
+def test_weekly_seasons_close_across_the_iso_year(server, tmp_path):
+    weekly = Database(server.url, JOBS, archive_url=f"sqlite:///{tmp_path}/weekly.sqlite3", seasons=Schedule.WEEKLY)
+    try:
+        weekly.redis.flushdb()
+        last_week = parse_season("2026-W53")
+        assert close_ended_seasons(weekly, last_week.starts_ms + 1) == []
+        assert close_ended_seasons(weekly, parse_season("2027-W01").starts_ms) == [last_week]
+        assert last_week.ends_ms == parse_season("2027-W01").starts_ms
+    finally:
+        weekly.close()
