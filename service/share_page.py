@@ -5,7 +5,8 @@ site reads to unfurl a link, with the card's image (``.png``, drawn by
 ``share_image``) as ``og:image``, an absolute URL as they require (built
 from the request's host and scheme: behind ``SCOUNDREL_TRUSTED_PROXIES``
 proxies, the scheme they forward). It shows a player who has a verified
-game on the day's sealed board; anyone else's is a 404 page. Public: no
+game on the day's sealed board; anyone else's is a 404 page (a date that
+is none, a 422 page). Public: no
 token, as the board it is read from is public.
 
 Never a card, the seed or a move (``domain.share_card``): the page and the
@@ -22,7 +23,7 @@ from datetime import date
 
 from flask import Blueprint, Response, render_template, request, url_for
 
-from domain.daily_seed import day_over, parse_day
+from domain.daily_seed import DayNotBegun, day_over, parse_day
 from domain.share_card import ShareCard
 from store import find_player
 from store.streaks import share_card
@@ -37,15 +38,27 @@ SETTLED = "public, max-age=86400"
 blp = Blueprint("share", __name__, template_folder="templates")
 
 
-def card_of(day_text: str, name: str) -> ShareCard | None:
-    """The share card of the player ``name`` (any case) for the day ``day_text``; None for a day that
-    is not one, has not begun, or a player without a verified game on its sealed board."""
+def _card(day_text: str, name: str) -> ShareCard:
+    """The share card of the player ``name`` (any case) for the day ``day_text``; else a refusal:
+    a 422 page for what is not a date, a 404 page for a day to come or a player without a verified
+    game on that day's sealed board."""
     try:
         day = parse_day(day_text)
-    except ValueError:  # DayNotBegun too: no game of it yet
-        return None
+    except DayNotBegun:
+        raise Refused(404, f"The day {day_text} has not begun yet (days are UTC).") from None
+    except ValueError:
+        raise Refused(422, f"{day_text!r} is not a date.", {"day": ["Not a date: YYYY-MM-DD, a day that exists."]}) \
+            from None
     player = find_player(db(), name)
-    return None if player is None else share_card(db(), day, player)
+    card = None if player is None else share_card(db(), day, player)
+    if card is None:
+        raise Refused(404, f"{name} has no finished sealed daily game on {day_text}.")
+    return card
+
+
+@blp.errorhandler(Refused)
+def _refused(refusal: Refused):
+    return render_template("refused.html", refusal=refusal), refusal.status, {"Cache-Control": REFUSED}
 
 
 def links(card: ShareCard) -> tuple[str, str]:
@@ -58,17 +71,10 @@ def _cache_control(card: ShareCard) -> str:
     return SETTLED if day_over(date.fromisoformat(card.date)) else LIVE
 
 
-def _missing(day: str, name: str):
-    refusal = Refused(404, f"{name} has no finished sealed daily game on {day}.")
-    return render_template("refused.html", refusal=refusal), 404, {"Cache-Control": REFUSED}
-
-
 @blp.route("/share/sealed/<day>/<name>")
 def page(day, name):
     """The share page: the card, its text, and the tags that unfurl it."""
-    card = card_of(day, name)
-    if card is None:
-        return _missing(day, name)
+    card = _card(day, name)
     url, image_url = links(card)
     html = render_template("share.html", card=card, url=url, image_url=image_url, width=WIDTH, height=HEIGHT,
                            text=card.share_text(url))
@@ -78,9 +84,7 @@ def page(day, name):
 @blp.route("/share/sealed/<day>/<name>.png")
 def image(day, name):
     """The card as a 1200 x 630 PNG."""
-    card = card_of(day, name)
-    if card is None:
-        return _missing(day, name)
+    card = _card(day, name)
     png, etag = card_png(card)
     response = Response(png, mimetype="image/png", headers={"Cache-Control": _cache_control(card)})
     response.set_etag(etag)

@@ -11,13 +11,13 @@ from dataclasses import asdict
 from domain.daily_seed import today
 from schemas.streaks import ShareCardSchema, StreakSchema
 from store import find_player
-from store.streaks import load_streak
+from store.streaks import load_streak, share_card
 
 from .api import Blueprint, error_response
 from .context import db
 from .daily import begun_day
 from .errors import abort
-from .share_page import card_of, links
+from .share_page import links
 
 blp = Blueprint("streaks", __name__, url_prefix="/v1",
                 description="Streaks of the sealed daily, and the card a player shares of a day")
@@ -43,8 +43,8 @@ def streak_of(name):
 def share_of(day, name):
     """The player's share card of the day's sealed daily: score, standing, streak, and the text and
     links to share them (the page with Open Graph tags, its PNG)."""
-    begun_day(day)
-    card = card_of(day, name)
+    player = find_player(db(), name)
+    card = None if player is None else share_card(db(), begun_day(day), player)
     if card is None:
         abort(404, message=f"{name!r} has no verified sealed daily game on {day}.")
     url, image = links(card)

@@ -76,6 +76,8 @@ def test_a_player_who_never_finished_one_has_no_streak_and_an_unknown_one_is_404
         missing = stack.get(path)
         assert missing.status_code == 404 and missing.headers["Cache-Control"] == "no-store", path
     assert stack.get(f"/v1/daily/{day}/sealed/share/{name}").status_code == 404
+    assert stack.get(f"/share/sealed/2026-02-30/{name}").status_code == 422  # no such date
+    assert stack.get(f"/share/sealed/2999-01-01/{name}.png").status_code == 404  # a day to come
     unknown = stack.get("/v1/players/nobody-at-all/streak")
     assert unknown.status_code == 404 and "nobody-at-all" in unknown.json()["message"]
 
