@@ -33,7 +33,9 @@ from . import (
     sealed,
     security,
     seeds,
+    share_page,
     site,
+    streaks,
 )
 from .api import CrossFieldRules, ErrorResponses, RefereeApi
 from .context import Referee
@@ -79,13 +81,14 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)
     for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
-                   flags):
+                   flags, streaks):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)
     app.register_blueprint(play_page.blp)
     app.register_blueprint(site.blp)
+    app.register_blueprint(share_page.blp)
     app.register_blueprint(
         Blueprint("docs_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
                   static_url_path=DOCS_ASSETS.rstrip("/"))
