@@ -314,6 +314,13 @@ def next_deal(player: str) -> str:
     return f"{PREFIX}:next-deal:{player}"
 
 
+def streak(player: str) -> str:
+    """Hash: the player's streak of sealed dailies (``domain.streak``): ``last`` (the last day counted),
+    ``run`` (days in a row ending there), ``best``. Set by the script that ends a sealed daily game
+    (``lua/_streak.lua``); kept for good (three short fields a player)."""
+    return f"{PREFIX}:streak:{player}"
+
+
 def sealed_playing(date: str) -> str:
     """Set: the sealed daily games of ``date`` still in play, for the close of that day to forfeit."""
     return f"{PREFIX}:sealed-playing:{date}"

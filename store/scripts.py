@@ -23,6 +23,7 @@ from redis.client import Pipeline
 
 from domain.boards import SEED_BOARD, BoardId, boards_of
 from domain.run import Run
+from domain.streak import day_before
 
 from . import keys
 from .database import Database
@@ -301,14 +302,15 @@ def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int
     ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``; a sealed daily game
     (``date``) whose day is closed, or past ``closes_ms``, is forfeited instead (``['closed']`` if
     ``codes`` had moves). A move request's ``latency`` (seconds, in ``latency_bucket``) is counted
-    with it, and a game that ends here under ``counted_as`` too (the metric ``games:<counted_as>``)."""
+    with it, and a game that ends here under ``counted_as`` too (the metric ``games:<counted_as>``); a
+    sealed daily game that ends here before its close counts its day in the player's streak."""
     return _PLAY_MOVES.run(
         client,
         [keys.game(game_id), keys.games_playing(), keys.games_ending(), keys.player_games_playing(player),
          keys.sealed_closed(), keys.sealed_playing(date) if date else keys.game(game_id), keys.metrics(),
-         keys.move_latency()],
+         keys.move_latency(), keys.streak(player) if date else keys.game(game_id)],
         [game_id, played, codes, at_ms, status, ended_ttl, slot, date, "" if closes_ms is None else closes_ms,
-         latency_bucket, "" if latency is None else latency, counted_as])
+         latency_bucket, "" if latency is None else latency, counted_as, day_before(date) if date else ""])
 
 
 def close_sealed_day(client: Any, *, date: str) -> list[str]:
