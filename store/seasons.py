@@ -41,12 +41,13 @@ def close_ended_seasons(db: Database, at_ms: int | None = None) -> list[Season]:
     """Close every season of ``db.seasons`` that has ended by ``at_ms`` (now) and is not closed yet,
     oldest first; the seasons this call closed. Safe in several processes at once."""
     at = now_ms() if at_ms is None else at_ms
-    current = season_at(db.seasons, at)
     with db.redis.pipeline(transaction=False) as pipe:
-        pipe.set(keys.seasons_began(), current.starts_ms, nx=True)
         pipe.get(keys.seasons_began())
         pipe.zrevrange(keys.closed(SEASON_PART), 0, 0, withscores=True)
-        _, began, newest = pipe.execute()
+        began, newest = pipe.execute()
+    if began is None:  # the first pass: written once, so that a read writes nothing (a full Redis refuses writes)
+        db.redis.set(keys.seasons_began(), season_at(db.seasons, at).starts_ms, nx=True)
+        began = db.redis.get(keys.seasons_began())
     since = max(int(began), int(newest[0][1]) if newest else 0)
     closed = []
     season = season_at(db.seasons, since)
