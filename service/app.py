@@ -31,6 +31,7 @@ from . import (
     request_log,
     runs,
     sealed,
+    seasons,
     security,
     seeds,
     share_page,
@@ -80,8 +81,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)
+    app.url_map.converters["season"] = seasons.SeasonConverter
+    api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
-                   flags, streaks):
+                   flags, streaks, seasons):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)

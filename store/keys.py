@@ -86,6 +86,19 @@ def board_games(kind: str, parts: tuple[str, ...]) -> str:
     return f"{PREFIX}:{kind}-games:{':'.join(parts)}"
 
 
+def closed(part: str) -> str:
+    """Sorted set: the values of a board key part that have closed (``domain.boards.Board.closed_by``:
+    the seasons) → when each ended (ms). A board whose part holds one of them is frozen: no placing
+    script changes it (``lua/_placement.lua``). Kept for good, one short member a season."""
+    return f"{PREFIX}:closed:{part}"
+
+
+def seasons_began() -> str:
+    """String: when the service began keeping seasons (ms): the seasons that closes start with the one in
+    force then (``store.seasons``)."""
+    return f"{PREFIX}:seasons-began"
+
+
 def board(variant: str) -> str:
     """Sorted set: player → packed (score, submission time) of their best verified run."""
     return board_places("open", (variant,))

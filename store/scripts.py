@@ -21,7 +21,7 @@ from typing import Any
 
 from redis.client import Pipeline
 
-from domain.boards import SEED_BOARD, boards_of
+from domain.boards import SEED_BOARD, BoardId, boards_of
 from domain.run import Run
 from domain.streak import day_before
 
@@ -154,17 +154,23 @@ def board_position(client: Any, *, places: str, runs: str | None, player: str, a
                                [player, around, *_player_runs_prefix(runs)])
 
 
-def ladder_page(client: Any, *, variant: str, first: int, last: int) -> list:
+def _ladder_keys(ladder: BoardId) -> tuple[list[str], str]:
+    """A board ranking the latest: its places and game counts, and its windows' key prefix."""
+    kind, parts = ladder.board.kind, ladder.parts
+    return [keys.board_places(kind, parts), keys.board_games(kind, parts)], keys.board_window(kind, parts, "")
+
+
+def ladder_page(client: Any, *, ladder: BoardId, first: int, last: int) -> list:
     """The ladder's total, then (player, sum of the last games' scores, the latest game's
     submission ms, its run id, games) per place from index ``first`` to ``last``."""
-    return _LADDER_PAGE.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
-                            [first, last, keys.ladder_window(variant, "")])
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_PAGE.run(client, ladder_keys, [first, last, windows])
 
 
-def ladder_position(client: Any, *, variant: str, player: str, around: int) -> list:
+def ladder_position(client: Any, *, ladder: BoardId, player: str, around: int) -> list:
     """The player's index and the window's first index, then its places as ``ladder_page``; [] if not on it."""
-    return _LADDER_POSITION.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
-                                [player, around, keys.ladder_window(variant, "")])
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_POSITION.run(client, ladder_keys, [player, around, windows])
 
 
 def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int, most: int,

@@ -153,7 +153,8 @@ def integer_queries(fuzzed_stack, spec, tokens):
     """Every GET with integer query parameters: (path with ids filled in, its integer parameters, headers)."""
     name = fuzzed_stack.register()[0]
     today = fuzzed_stack.get("/v1/daily").json()["date"]
-    filled = {"{variant}": "classic", "{name}": name, "{day}": today, "{seed}": "abc"}
+    season = fuzzed_stack.get("/v1/seasons").json()["current"]["id"]
+    filled = {"{variant}": "classic", "{name}": name, "{day}": today, "{seed}": "abc", "{season}": season}
     found = []
     for path, operations in spec["paths"].items():
         integers = [parameter for parameter in operations.get("get", {}).get("parameters", [])
@@ -181,7 +182,7 @@ def test_an_offset_out_of_bounds_is_a_422_naming_it_on_every_paged_listing(fuzze
     paged = [(path, headers) for path, integers, headers in integer_queries
              if "offset" in {parameter["name"] for parameter in integers}]
     assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "seeds", "disputes",
-                                                               "flags"}
+                                                               "flags", "seasons"}
     for path, headers in paged:
         answer = fuzzed_stack.get(path, params={"offset": value}, headers=headers)
         assert answer.status_code == 422, (path, answer.text)
