@@ -5,7 +5,16 @@ from flask import jsonify
 import scoundrel
 from schemas.paging import AroundArgs, PageArgs
 from schemas.runs import BoardPageSchema, BoardPositionSchema, LadderPageSchema, LadderPositionSchema
-from store import LADDER_GAMES, board_page, dealt_board, find_player, ladder_page, ladder_position, variant_board
+from store import (
+    LADDER_GAMES,
+    board_page,
+    dealt_board,
+    find_player,
+    ladder_page,
+    ladder_position,
+    variant_board,
+    variant_ladder,
+)
 
 from .api import Blueprint, error_response
 from .context import db
@@ -15,7 +24,7 @@ from .places import place_or_404
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")
 
 
-def _known_variant(variant: str) -> str:
+def known_variant(variant: str) -> str:
     if variant not in scoundrel.VARIANTS:
         abort(404, message=f"No board {variant!r}; the variants are {', '.join(scoundrel.VARIANTS)}.")
     return variant
@@ -27,7 +36,7 @@ def _known_variant(variant: str) -> str:
 @error_response(blp, 404, "No such board")
 def page(page_args, variant):
     """A page of the board: rank, player, best score, the run behind it."""
-    total, entries = board_page(db(), variant_board(_known_variant(variant)), page_args["offset"], page_args["limit"])
+    total, entries = board_page(db(), variant_board(known_variant(variant)), page_args["offset"], page_args["limit"])
     # Already in the documented shape: a Response skips the schema's dump, the
     # costliest part of a 100-entry page (the rankings benchmark, `bench/rankings.py`).
     return jsonify(variant=variant, total=total, entries=entries)
@@ -39,7 +48,7 @@ def page(page_args, variant):
 @error_response(blp, 404, "No such board, or the player is not on it")
 def position(args, variant, name):
     """A player's rank and the places around it (the player's own included); the name in any case."""
-    return place_or_404(variant_board(_known_variant(variant)), name, args["around"],
+    return place_or_404(variant_board(known_variant(variant)), name, args["around"],
                         f"{name!r} has no verified {variant} run on the board.")
 
 
@@ -49,7 +58,7 @@ def position(args, variant, name):
 @error_response(blp, 404, "No such board")
 def dealt_page(page_args, variant):
     """A page of the dealt board: each player's best game the server dealt card by card."""
-    total, entries = board_page(db(), dealt_board(_known_variant(variant)), page_args["offset"], page_args["limit"])
+    total, entries = board_page(db(), dealt_board(known_variant(variant)), page_args["offset"], page_args["limit"])
     return jsonify(variant=variant, total=total, entries=entries)
 
 
@@ -59,7 +68,7 @@ def dealt_page(page_args, variant):
 @error_response(blp, 404, "No such board, or the player is not on it")
 def dealt_position(args, variant, name):
     """A player's rank on the dealt board and the places around it."""
-    return place_or_404(dealt_board(_known_variant(variant)), name, args["around"],
+    return place_or_404(dealt_board(known_variant(variant)), name, args["around"],
                         f"{name!r} has no verified dealt {variant} game on the board.")
 
 
@@ -70,7 +79,8 @@ def dealt_position(args, variant, name):
 def ladder(page_args, variant):
     """The ladder: each player's mean score over their last 20 finished dealt games (forfeits
     included), for players with at least 20."""
-    total, entries = ladder_page(db(), _known_variant(variant), page_args["offset"], page_args["limit"])
+    total, entries = ladder_page(db(), variant_ladder(known_variant(variant)), page_args["offset"],
+                                 page_args["limit"])
     return jsonify(variant=variant, total=total, entries=entries)
 
 
@@ -81,7 +91,7 @@ def ladder(page_args, variant):
 def ladder_place(args, variant, name):
     """A player's rank on the ladder and the places around it."""
     player = find_player(db(), name)
-    found = ladder_position(db(), _known_variant(variant), player, args["around"]) if player else None
+    found = ladder_position(db(), variant_ladder(known_variant(variant)), player, args["around"]) if player else None
     if found is None:
         abort(404, message=f"{name!r} has fewer than {LADDER_GAMES} finished dealt {variant} games.")
     return jsonify(found)
