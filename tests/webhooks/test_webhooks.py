@@ -324,3 +324,21 @@ def test_an_event_left_in_the_outbox_by_a_process_that_died_is_delivered_by_the_
     _, again = receiver.wait("/orphan", 2)
     event = json.loads(again[1])
     assert event["run"]["id"] == run["id"] and event["created_at"] == "2026-12-01T12:39:20.765Z"
+
+
+def test_the_close_of_a_season_is_season_ended_once(stack, receiver, moderator):
+    from domain.seasons import parse_season
+    from store.seasons import close_season
+
+    register(stack, moderator, receiver.url("/season-ends"), ["season.ended"])
+    season = parse_season("2026-10")
+    db = stack.database()
+    try:
+        assert close_season(db, season) and not close_season(db, season)  # closed once, told once
+    finally:
+        db.close()
+    [(_, body)] = receiver.wait("/season-ends", 1)
+    assert json.loads(body)["season"] == {"id": "2026-10", "starts_at": "2026-10-01T00:00:00.000Z",
+                                          "ends_at": "2026-11-01T00:00:00.000Z"}
+    time.sleep(0.5)
+    assert len(receiver.received["/season-ends"]) == 1
