@@ -55,6 +55,7 @@ DELIVERIES_KEPT = 50  # delivery attempts kept per webhook, newest first
 DRAIN_BATCH = 100  # outbox events queued per MULTI
 LOCK_MS = 30_000  # a drain's or a release's lock expires: a process dying with it holds nothing for long
 SECRET_PREFIX = "whsec_"
+ATTEMPTS_COUNTED = "webhook_attempts"  # the metrics' counters of attempts: ``<this>:delivered``, ``<this>:failed``
 JOB_SLACK = 10  # seconds a delivery job may run beyond its attempt's timeout before RQ ends it
 
 
@@ -185,12 +186,28 @@ def record_attempt(db: Database, delivery: Delivery, attempt: Attempt, retry_in:
     with db.raw.pipeline() as pipe:
         pipe.multi()
         scripts.record_delivery(pipe, hook_id=delivery.hook_id, attempt=json.dumps(entry), kept=DELIVERIES_KEPT)
+        pipe.hincrby(keys.metrics(), f"{ATTEMPTS_COUNTED}:{'delivered' if attempt.delivered else 'failed'}", 1)
         if retry_in is not None:
             retry = Delivery(delivery.hook_id, delivery.event, delivery.event_id, delivery.body, delivery.attempt + 1)
             db.webhook_queue.enqueue_in(timedelta(seconds=retry_in), db.jobs.deliver_webhook, args=retry.args(),
                                         description=retry.description, job_timeout=_job_timeout(timeout),
                                         pipeline=pipe, **_job_options())
         pipe.execute()
+
+
+@dataclass(frozen=True)
+class Backlog:
+    """What waits to be delivered: events not yet drained, jobs queued, retries not yet due."""
+
+    outbox: int
+    queued: int
+    retries: int
+
+
+def backlog(db: Database) -> Backlog:
+    """The webhooks' backlog now (``/metrics``)."""
+    return Backlog(db.redis.llen(keys.webhook_outbox()), db.webhook_queue.count,
+                   ScheduledJobRegistry(queue=db.webhook_queue).count)
 
 
 def release_due(db: Database) -> int:

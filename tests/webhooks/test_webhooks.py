@@ -342,3 +342,12 @@ def test_the_close_of_a_season_is_season_ended_once(stack, receiver, moderator):
                                           "ends_at": "2026-11-01T00:00:00.000Z"}
     time.sleep(0.5)
     assert len(receiver.received["/season-ends"]) == 1
+
+
+def test_the_attempts_and_the_backlog_are_in_the_metrics(stack):
+    text = stack.get("/metrics").text
+    counted = {result: float(line.rsplit(" ", 1)[1]) for line in text.splitlines() for result in ("delivered", "failed")
+               if line.startswith(f'scoundrel_webhook_attempts_total{{result="{result}"}}')}
+    assert counted["delivered"] >= 1 and counted["failed"] >= 1  # the modules' deliveries so far
+    for gauge in ("scoundrel_webhook_outbox", "scoundrel_webhook_queue_depth", "scoundrel_webhook_retries_waiting"):
+        assert f"\n{gauge} " in text
