@@ -45,6 +45,7 @@ from store.placements import load_board_runs
 from store.runs import now_ms
 from store.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 from store.standings import Spread, Standing, board_spread, ladder_spread, standings
+from store.streaks import load_streak
 
 from . import board_names, charts
 from .board_names import NamedBoard, UnknownBoard
@@ -300,7 +301,8 @@ def player(name):
     won = sum(run.outcome == "won" for run in verified)
     html = render_template("player.html", player=found, total=total, runs=RunSchema(many=True).dump(runs[:RUNS_LISTED]),
                            examined=len(runs), verified=len(verified), won=won, places=_places_held(found, runs),
-                           history=charts.history(list(reversed(verified))))
+                           history=charts.history(list(reversed(verified))), streak=load_streak(db(), found),
+                           today=today())
     return _page(html)
 
 
