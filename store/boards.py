@@ -5,6 +5,7 @@ a hash naming the run behind each place; a seed board has no such hash (it
 costs one key per deal played, so it keeps only the places) and its run
 ids are found from the players' run lists. Ranks are 1-based and distinct.
 The ladder ranks means, not runs: ``ladder_page``, ``ladder_position``.
+``board_among`` reads chosen players' places on any board of the registry.
 """
 
 from dataclasses import dataclass
@@ -184,3 +185,31 @@ def ladder_position(db: Database, variant: str, player: str, around: int) -> dic
     mine = window[index - first]
     return {"rank": mine["rank"], "mean": mine["mean"], "games": mine["games"], "run_id": mine["run_id"],
             "around": window}
+
+
+def board_among(db: Database, board: BoardId, players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(how many of players have a place, entries)``: the places of ``players`` on any board of the
+    registry ranked among themselves, ``limit`` of them from ``offset``.
+
+    Each entry is the board's own (a ladder's, or a best or first board's)
+    with ``rank`` among the players and ``global_rank`` on the whole board;
+    a player without a place (none yet, or no such player) is left out. One
+    script, a ZREVRANK a player (``lua/_among.lua``): O(F log N) for F
+    players on a board of N places, never a scan of the board.
+    """
+    players = list(dict.fromkeys(players))
+    first, last = offset, offset + limit - 1
+    kind, parts = board.board.kind, board.parts
+    if board.board.order is Order.LATEST:
+        reply = scripts.ladder_among(db.redis, places=keys.board_places(kind, parts),
+                                     games=keys.board_games(kind, parts),
+                                     window_prefix=keys.board_window(kind, parts, ""),
+                                     players=players, first=first, last=last)
+        entries = _ladder_entries(offset + 1, reply[2 + reply[1]:])
+    else:
+        ranked = ranking(board)
+        reply = scripts.board_among(db.redis, places=ranked.places, runs=ranked.runs, players=players,
+                                    first=first, last=last)
+        entries = _entries(offset + 1, _named_runs(db, ranked, reply[2 + reply[1]:]))
+    return reply[0], [{"rank": entry["rank"], "global_rank": index + 1, **entry}
+                      for entry, index in zip(entries, reply[2:2 + reply[1]], strict=True)]

@@ -41,6 +41,9 @@ _BOARD_PAGE = LuaScript("board_page")
 _BOARD_POSITION = LuaScript("board_position")
 _LADDER_PAGE = LuaScript("ladder_page")
 _LADDER_POSITION = LuaScript("ladder_position")
+_BOARD_AMONG = LuaScript("board_among")
+_LADDER_AMONG = LuaScript("ladder_among")
+_FOLLOW_PLAYER = LuaScript("follow_player")
 _BOARD_SPREAD = LuaScript("board_spread")
 _FILE_DISPUTE = LuaScript("file_dispute")
 _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
@@ -164,6 +167,27 @@ def ladder_position(client: Any, *, variant: str, player: str, around: int) -> l
     """The player's index and the window's first index, then its places as ``ladder_page``; [] if not on it."""
     return _LADDER_POSITION.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
                                 [player, around, keys.ladder_window(variant, "")])
+
+
+def board_among(client: Any, *, places: str, runs: str | None, players: list[str], first: int, last: int) -> list:
+    """How many of ``players`` have a place on the board, how many are listed (those from index ``first`` to
+    ``last`` among them, best first), each listed one's 0-based index on the board, then their places as
+    ``board_page``."""
+    return _BOARD_AMONG.run(client, [places, *([runs] if runs else [])],
+                            [first, last, *(_player_runs_prefix(runs) or [""]), *players])
+
+
+def ladder_among(client: Any, *, places: str, games: str, window_prefix: str, players: list[str], first: int,
+                 last: int) -> list:
+    """As ``board_among``, on a ladder (its places, its game counts, its players' window keys' prefix),
+    the places as ``ladder_page``."""
+    return _LADDER_AMONG.run(client, [places, games], [first, last, window_prefix, *players])
+
+
+def follow_player(client: Any, *, follower: str, followed: str, at_ms: int, most: int) -> bool:
+    """``follower`` follows ``followed`` from ``at_ms`` (kept if they did already); False if they follow
+    ``most`` players already."""
+    return bool(_FOLLOW_PLAYER.run(client, [keys.following(follower)], [followed, at_ms, most]))
 
 
 def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int, most: int,
