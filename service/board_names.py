@@ -42,6 +42,7 @@ class NamedBoard:
     ``board`` is what ``store.boards`` reads; a ladder has none (it ranks means,
     ``ladder_page``) and names its ``variant`` instead. ``day`` is set for the
     daily boards: what is on them stops changing once the day is over.
+    ``of`` is the board of the registry it shows (a friends' view reads any).
     """
 
     path: str
@@ -51,6 +52,7 @@ class NamedBoard:
     variant: str
     board: Board | None = None
     day: date | None = None
+    of: BoardId | None = None
 
     @property
     def is_ladder(self) -> bool:
@@ -59,7 +61,7 @@ class NamedBoard:
 
 def _named(board: BoardId, title: str, proves: str, variant: str, day: date | None = None) -> NamedBoard:
     ranked = None if board.board is LADDER else ranking(board)
-    return NamedBoard(board.page, title, proves, board.api, variant, ranked, day)
+    return NamedBoard(board.page, title, proves, board.api, variant, ranked, day, board)
 
 
 def open_board(variant: str) -> NamedBoard:
