@@ -194,8 +194,9 @@ def board_among(db: Database, board: BoardId, players: list[str], offset: int, l
     Each entry is the board's own (a ladder's, or a best or first board's)
     with ``rank`` among the players and ``global_rank`` on the whole board;
     a player without a place (none yet, or no such player) is left out. One
-    script, a ZREVRANK a player (``lua/_among.lua``): O(F log N) for F
-    players on a board of N places, never a scan of the board.
+    script (``lua/_among.lua``): one ZMSCORE for the F players, ordered by
+    their rank keys, then a ZREVRANK, O(log N), for each one listed; at most
+    O(F log N) on a board of N places, never a scan of the board.
     """
     players = list(dict.fromkeys(players))
     first, last = offset, offset + limit - 1

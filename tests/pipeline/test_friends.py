@@ -14,9 +14,10 @@ import secrets
 
 import pytest
 
-from store import Submission, submit_run
+from domain.boards import SEED_BOARD, BoardId
+from store import Submission, keys, submit_run
+from store.boards import board_among
 from store.following import MOST_FOLLOWED
-from store.keys import following
 from store.packing import LADDER_GAMES, pack, pack_ladder, parse_iso_time
 from store.runs import Dealt
 from tests.support.games import games_by_score, legal_games
@@ -42,14 +43,14 @@ def best(runs: list[dict]) -> dict[str, dict]:
     return places
 
 
-def ranked(keys: dict[str, int]) -> list[str]:
+def ranked(rank_keys: dict[str, int]) -> list[str]:
     """Players best first by rank key; at equal keys Redis's reverse order puts the later name first."""
-    return [player for _, player in sorted(((key, player) for player, key in keys.items()), reverse=True)]
+    return [player for _, player in sorted(((key, player) for player, key in rank_keys.items()), reverse=True)]
 
 
-def expected(keys: dict[str, int], viewer: str, follows: set[str]) -> list[tuple[int, int, str]]:
+def expected(rank_keys: dict[str, int], viewer: str, follows: set[str]) -> list[tuple[int, int, str]]:
     """``(rank among, global rank, player)`` of the viewer and those followed who hold a place."""
-    order = ranked(keys)
+    order = ranked(rank_keys)
     chosen = [(order.index(player) + 1, player) for player in order if player in follows | {viewer}]
     return [(rank, global_rank, player) for rank, (global_rank, player) in enumerate(chosen, start=1)]
 
@@ -182,7 +183,7 @@ def test_following_refusals(stack, crowd):
 
 
 def test_following_stops_at_the_most_one_may(stack, crowd, db):
-    db.redis.zadd(following("f22"), {f"ghost-{index}": index for index in range(MOST_FOLLOWED)})
+    db.redis.zadd(keys.following("f22"), {f"ghost-{index}": index for index in range(MOST_FOLLOWED)})
     full = stack.http.put(stack.url("/v1/players/f22/following/f23"), headers=bearer(crowd["tokens"]["f22"]),
                           timeout=10)
     assert full.status_code == 409 and full.json()["most"] == MOST_FOLLOWED
@@ -230,19 +231,19 @@ def test_dealt_and_sealed_boards_list_among(stack, dealt, follows):
 
 
 def test_the_ladder_lists_among_by_the_mean_of_the_last_20(stack, dealt, follows):
-    keys, means = {}, {}
+    ladder_keys, means = {}, {}
     for player in {run["player"] for run in dealt["dealt"]}:
         runs = sorted((run for run in dealt["dealt"] if run["player"] == player),
                       key=lambda run: (run["submitted_at"], run["id"]))
         if len(runs) >= LADDER_GAMES:
             last = runs[-LADDER_GAMES:]
             total = sum(run["score"] for run in last)
-            keys[player] = pack_ladder(total, parse_iso_time(last[-1]["submitted_at"]))
+            ladder_keys[player] = pack_ladder(total, parse_iso_time(last[-1]["submitted_at"]))
             means[player] = (round(total / LADDER_GAMES, 2), len(runs), last[-1]["id"])
-    assert 1 < len(keys) < 6
+    assert 1 < len(ladder_keys) < 6
     for viewer in ("f17", "f03"):
         listing = among(stack, "/v1/leaderboards/dealt/classic/ladder", viewer)
-        assert shown(listing) == expected(keys, viewer, follows[viewer])
+        assert shown(listing) == expected(ladder_keys, viewer, follows[viewer])
         assert [(entry["mean"], entry["games"], entry["run_id"]) for entry in listing["entries"]] == [
             means[entry["player"]] for entry in listing["entries"]]
 
@@ -257,3 +258,18 @@ def test_the_daily_board_lists_among(stack, crowd, follows):
     listing = among(stack, f"/v1/daily/{day['date']}/leaderboard", "f03")
     assert listing["seed"] == day["seed"]
     assert shown(listing) == expected({run["player"]: key_of(run) for run in runs}, "f03", follows["f03"])
+
+
+def test_equal_rank_keys_are_ordered_among_as_the_board_orders_them(db):
+    """A friends' view orders by rank key itself (one ZMSCORE, not a ZREVRANK each): at equal keys, as
+    ZREVRANGE does, the later name first."""
+    board = BoardId(SEED_BOARD, ("classic", "among-ties"))
+    places = keys.board_places(board.board.kind, board.parts)
+    tied = pack(-10, 1_000)
+    db.redis.zadd(places, {"tie-a": tied, "tie-c": tied, "tie-b": tied, "above": pack(5, 1), "below": pack(-50, 1)})
+    order = db.redis.zrevrange(places, 0, -1)
+    total, entries = board_among(db, board, ["tie-b", "below", "tie-a", "nobody", "tie-c", "above", "tie-a"], 0, 10)
+    assert total == 5
+    assert [(entry["player"], entry["global_rank"]) for entry in entries] == [
+        (player, order.index(player) + 1) for player in order]
+    assert [entry["player"] for entry in board_among(db, board, order, 1, 2)[1]] == order[1:3]
