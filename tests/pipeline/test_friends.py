@@ -165,6 +165,7 @@ def test_following_is_listed_latest_first_and_unfollowing_is_idempotent(stack, c
         assert gone.status_code == 204 and gone.content == b""
     assert stack.get("/v1/players/f10/following").json()["total"] == 2
     assert stack.get("/v1/players/nobody-here/following").status_code == 404
+    assert "limit" in stack.get("/v1/players/f10/following?limit=0").json()["errors"]
 
 
 def test_following_refusals(stack, crowd):
