@@ -44,6 +44,8 @@ class RunSchema(Schema):
     challenge = fields.String(allow_none=True, metadata={"description": '"daily": a sealed daily game\'s run'})
     date = fields.String(allow_none=True, metadata={"description": "the sealed daily's UTC date"})
     forfeit = fields.Boolean(metadata={"description": "the dealt game was forfeited (R18)"})
+    season = fields.String(allow_none=True, metadata={"description": "the season a dealt run counts on: the one "
+                                                                     "its game ended in (docs/seasons.md)"})
 
 
 class RunPageSchema(Schema):

@@ -37,8 +37,7 @@ def board_listing(board: BoardId, args: dict) -> dict:
         total, entries = friends_view(board, player, offset, limit)
         return {"among": player, "total": total, "entries": entries}
     if board.board.order is Order.LATEST:
-        [variant] = board.parts  # a ladder is one a variant
-        total, entries = ladder_page(db(), variant, offset, limit)
+        total, entries = ladder_page(db(), board, offset, limit)
     else:
         total, entries = board_page(db(), ranking(board), offset, limit)
     return {"total": total, "entries": entries}

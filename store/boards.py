@@ -10,7 +10,19 @@ The ladder ranks means, not runs: ``ladder_page``, ``ladder_position``.
 
 from dataclasses import dataclass
 
-from domain.boards import DAILY_BOARD, DEALT_BOARD, OPEN_BOARD, SEALED_BOARD, SEED_BOARD, BoardId, Order, boards_of
+from domain.boards import (
+    DAILY_BOARD,
+    DEALT_BOARD,
+    LADDER,
+    OPEN_BOARD,
+    SEALED_BOARD,
+    SEASON_BOARD,
+    SEASON_LADDER,
+    SEED_BOARD,
+    BoardId,
+    Order,
+    boards_of,
+)
 from domain.run import Run
 
 from . import keys, scripts
@@ -169,15 +181,30 @@ def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
     ]
 
 
-def ladder_page(db: Database, variant: str, offset: int, limit: int) -> tuple[int, list[dict]]:
-    """``(total, entries)``: the variant's ladder from rank ``offset + 1``."""
-    reply = scripts.ladder_page(db.redis, variant=variant, first=offset, last=offset + limit - 1)
+def variant_ladder(variant: str) -> BoardId:
+    """Each player's mean over their last dealt games of a variant."""
+    return BoardId(LADDER, (variant,))
+
+
+def season_board(variant: str, season: str) -> Board:
+    """Each player's best verified dealt game of a variant that ended in ``season``."""
+    return ranking(BoardId(SEASON_BOARD, (variant, season)))
+
+
+def season_ladder(variant: str, season: str) -> BoardId:
+    """Each player's mean over their last dealt games of a variant that ended in ``season``."""
+    return BoardId(SEASON_LADDER, (variant, season))
+
+
+def ladder_page(db: Database, ladder: BoardId, offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(total, entries)``: a ladder (a board ranking the latest) from rank ``offset + 1``."""
+    reply = scripts.ladder_page(db.redis, ladder=ladder, first=offset, last=offset + limit - 1)
     return reply[0], _ladder_entries(offset + 1, reply[1:])
 
 
-def ladder_position(db: Database, variant: str, player: str, around: int) -> dict | None:
+def ladder_position(db: Database, ladder: BoardId, player: str, around: int) -> dict | None:
     """The player's place on the ladder with ``around`` places either side, or None if not on it."""
-    reply = scripts.ladder_position(db.redis, variant=variant, player=player, around=around)
+    reply = scripts.ladder_position(db.redis, ladder=ladder, player=player, around=around)
     if not reply:
         return None
     index, first = reply[0], reply[1]
@@ -200,12 +227,8 @@ def board_among(db: Database, board: BoardId, players: list[str], offset: int, l
     """
     players = list(dict.fromkeys(players))
     first, last = offset, offset + limit - 1
-    kind, parts = board.board.kind, board.parts
     if board.board.order is Order.LATEST:
-        reply = scripts.ladder_among(db.redis, places=keys.board_places(kind, parts),
-                                     games=keys.board_games(kind, parts),
-                                     window_prefix=keys.board_window(kind, parts, ""),
-                                     players=players, first=first, last=last)
+        reply = scripts.ladder_among(db.redis, ladder=board, players=players, first=first, last=last)
         entries = _ladder_entries(offset + 1, reply[2 + reply[1]:])
     else:
         ranked = ranking(board)

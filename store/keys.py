@@ -91,6 +91,19 @@ def board_games(kind: str, parts: tuple[str, ...]) -> str:
     return f"{PREFIX}:{kind}-games:{':'.join(parts)}"
 
 
+def closed(part: str) -> str:
+    """Sorted set: the values of a board key part that have closed (``domain.boards.Board.closed_by``:
+    the seasons) → when each ended (ms). A board whose part holds one of them is frozen: no placing
+    script changes it (``lua/_placement.lua``). Kept for good, one short member a season."""
+    return f"{PREFIX}:closed:{part}"
+
+
+def seasons_began() -> str:
+    """String: when the service began keeping seasons (ms): the seasons that closes start with the one in
+    force then (``store.seasons``)."""
+    return f"{PREFIX}:seasons-began"
+
+
 def board(variant: str) -> str:
     """Sorted set: player → packed (score, submission time) of their best verified run."""
     return board_places("open", (variant,))
@@ -304,6 +317,13 @@ def next_deal(player: str) -> str:
     No expiry: a commitment shown must hold until its game starts, which takes it.
     """
     return f"{PREFIX}:next-deal:{player}"
+
+
+def streak(player: str) -> str:
+    """Hash: the player's streak of sealed dailies (``domain.streak``): ``last`` (the last day counted),
+    ``run`` (days in a row ending there), ``best``. Set by the script that ends a sealed daily game
+    (``lua/_streak.lua``); kept for good (three short fields a player)."""
+    return f"{PREFIX}:streak:{player}"
 
 
 def sealed_playing(date: str) -> str:

@@ -32,6 +32,8 @@ TINY = {
     "pages.py": ["--players", "100", "--requests", "10"],
     "pipeline.py": ["--runs", "20", "--workers", "1"],
     "rankings.py": ["--players", "100", "--requests", "10"],
+    "season_rollover.py": ["--players", "200", "--requests", "5"],
+    "share.py": ["--players", "3", "--requests", "5"],
 }
 NEEDS_POSTGRES = {"archive.py"}
 

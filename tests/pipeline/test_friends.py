@@ -142,8 +142,10 @@ def test_a_listing_without_among_keeps_its_shape(stack, crowd):
 
 @pytest.mark.parametrize("path", [
     "/v1/leaderboards/classic", "/v1/leaderboards/dealt/classic", "/v1/leaderboards/dealt/classic/ladder",
-    f"/v1/seeds/{SEED}/leaderboard", "/v1/daily/2026-01-01/leaderboard", "/v1/daily/2026-01-01/sealed/leaderboard"])
+    f"/v1/seeds/{SEED}/leaderboard", "/v1/daily/2026-01-01/leaderboard", "/v1/daily/2026-01-01/sealed/leaderboard",
+    "/v1/seasons/{season}/leaderboards/dealt/classic", "/v1/seasons/{season}/leaderboards/dealt/classic/ladder"])
 def test_among_an_unknown_player_is_404_and_a_bad_name_422(stack, crowd, path):
+    path = path.format(season=stack.get("/v1/seasons").json()["current"]["id"])
     missing = stack.get(f"{path}?among=nobody-here")
     assert missing.status_code == 404 and "nobody-here" in missing.json()["message"]
     bad = stack.get(f"{path}?among=no%20such")
@@ -201,23 +203,26 @@ def test_following_stops_at_the_most_one_may(stack, crowd, db):
 
 @pytest.fixture(scope="module")
 def dealt(stack, crowd, db):
-    """Six of the crowd finish 17 to 23 dealt games each (the ladder wants 20); two play the sealed daily."""
+    """Six of the crowd finish 17 to 23 dealt games each (the ladder wants 20); two play the sealed daily.
+    All end in the current season, so its dealt board and ladder are the all-time ones."""
     rng = random.Random(5)
     games = list(legal_games(LADDER_GAMES + 3))
     today = stack.get("/v1/daily").json()["date"]
+    season = stack.get("/v1/seasons").json()["current"]["id"]  # the season the games end in, as the game server says
     run_ids = []
     for name in ("f01", "f03", "f04", "f08", "f17", "f24"):
         for game in rng.sample(games, rng.randint(LADDER_GAMES - 3, LADDER_GAMES + 3)):
             run, _ = submit_run(db, name, Submission(game["seed"], game["variant"], game["moves"],
-                                                     dealt=Dealt(secrets.token_hex(16))))
+                                                     dealt=Dealt(secrets.token_hex(16), season=season)))
             run_ids.append(run.id)
     sealed = games_by_score("sealed-friends", 2)
     for name, game in (("f03", sealed[0]), ("f09", sealed[1])):
         run, _ = submit_run(db, name, Submission(game["seed"], game["variant"], game["moves"],
-                                                 dealt=Dealt(secrets.token_hex(16), challenge="daily", date=today)))
+                                                 dealt=Dealt(secrets.token_hex(16), challenge="daily", date=today,
+                                                             season=season)))
         run_ids.append(run.id)
-    runs = verified(stack, run_ids)
-    return {"today": today, "dealt": runs,  # a sealed daily game is a dealt game too: on the dealt board and ladder
+    runs = verified(stack, run_ids)  # a sealed daily game is a dealt game too: on the dealt board and ladder
+    return {"today": today, "season": season, "dealt": runs,
             "sealed": [run for run in runs if run["challenge"] == "daily"]}
 
 
@@ -226,6 +231,8 @@ def test_dealt_and_sealed_boards_list_among(stack, dealt, follows):
     assert len(places) == 7
     listing = among(stack, "/v1/leaderboards/dealt/classic", "f03")
     assert shown(listing) == expected({player: key_of(run) for player, run in places.items()}, "f03", follows["f03"])
+    seasonal = among(stack, f"/v1/seasons/{dealt['season']}/leaderboards/dealt/classic", "f03")
+    assert seasonal["season"] == dealt["season"] and seasonal["entries"] == listing["entries"]
     sealed = among(stack, f"/v1/daily/{dealt['today']}/sealed/leaderboard", "f03")
     wanted = expected({run["player"]: key_of(run) for run in dealt["sealed"]}, "f03", follows["f03"])
     assert sealed["date"] == dealt["today"] and shown(sealed) == wanted
@@ -247,6 +254,8 @@ def test_the_ladder_lists_among_by_the_mean_of_the_last_20(stack, dealt, follows
         assert shown(listing) == expected(ladder_keys, viewer, follows[viewer])
         assert [(entry["mean"], entry["games"], entry["run_id"]) for entry in listing["entries"]] == [
             means[entry["player"]] for entry in listing["entries"]]
+    seasonal = among(stack, f"/v1/seasons/{dealt['season']}/leaderboards/dealt/classic/ladder", "f03")
+    assert seasonal["entries"] == among(stack, "/v1/leaderboards/dealt/classic/ladder", "f03")["entries"]
 
 
 def test_the_daily_board_lists_among(stack, crowd, follows):
