@@ -20,7 +20,7 @@ def friends_view(board: BoardId, player: str, offset: int, limit: int) -> tuple[
     return board_among(db(), board, [player, *followed_by(db(), player)], offset, limit)
 
 
-def among_player(name: str) -> str:
+def _among_player(name: str) -> str:
     """The player ``?among=`` names, as registered, found in any case; else 404."""
     player = find_player(db(), name)
     if player is None:
@@ -33,7 +33,7 @@ def board_listing(board: BoardId, args: dict) -> dict:
     player's friends' view, ``total`` counting its entries, and ``among`` naming the player."""
     offset, limit = args["offset"], args["limit"]
     if args["among"] is not None:
-        player = among_player(args["among"])
+        player = _among_player(args["among"])
         total, entries = friends_view(board, player, offset, limit)
         return {"among": player, "total": total, "entries": entries}
     if board.board.order is Order.LATEST:
