@@ -20,6 +20,7 @@ from . import (
     disputes,
     errors,
     flags,
+    following,
     games,
     health,
     leaderboards,
@@ -88,6 +89,7 @@ def create_app(settings: Settings | None = None) -> Flask:
                    flags, streaks, seasons, webhooks):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
+    api.register_blueprint(following.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)
     app.register_blueprint(play_page.blp)

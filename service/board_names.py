@@ -58,6 +58,7 @@ class NamedBoard:
     ``ladder_page``) and is ``ladder`` instead. ``day`` is set for the daily
     boards: what is on them stops changing once the day is over; ``season``
     for a season's boards.
+    ``of`` is the board of the registry it shows (a friends' view reads any).
     """
 
     path: str
@@ -69,6 +70,7 @@ class NamedBoard:
     day: date | None = None
     ladder: BoardId | None = None
     season: Season | None = None
+    of: BoardId | None = None
 
     @property
     def is_ladder(self) -> bool:
@@ -79,7 +81,7 @@ def _named(board: BoardId, title: str, proves: str, variant: str, day: date | No
            season: Season | None = None) -> NamedBoard:
     latest = board.board.order is Order.LATEST
     return NamedBoard(board.page, title, proves, board.api, variant, None if latest else ranking(board), day,
-                      board if latest else None, season)
+                      board if latest else None, season, board)
 
 
 def open_board(variant: str) -> NamedBoard:

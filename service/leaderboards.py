@@ -3,20 +3,13 @@
 from flask import jsonify
 
 import scoundrel
-from schemas.paging import AroundArgs, PageArgs
+from domain.boards import DEALT_BOARD, LADDER, OPEN_BOARD, BoardId
+from schemas.paging import AroundArgs, BoardArgs
 from schemas.runs import BoardPageSchema, BoardPositionSchema, LadderPageSchema, LadderPositionSchema
-from store import (
-    LADDER_GAMES,
-    board_page,
-    dealt_board,
-    find_player,
-    ladder_page,
-    ladder_position,
-    variant_board,
-    variant_ladder,
-)
+from store import LADDER_GAMES, dealt_board, find_player, ladder_position, variant_board, variant_ladder
 
 from .api import Blueprint, error_response
+from .board_listing import board_listing
 from .context import db
 from .errors import abort
 from .places import place_or_404
@@ -31,15 +24,15 @@ def known_variant(variant: str) -> str:
 
 
 @blp.route("/<variant>")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, BoardPageSchema)
-@error_response(blp, 404, "No such board")
+@error_response(blp, 404, "No such board, or no such player to list among")
 def page(page_args, variant):
-    """A page of the board: rank, player, best score, the run behind it."""
-    total, entries = board_page(db(), variant_board(known_variant(variant)), page_args["offset"], page_args["limit"])
+    """A page of the board: rank, player, best score, the run behind it (``among``: a friends' view)."""
+    listing = board_listing(BoardId(OPEN_BOARD, (known_variant(variant),)), page_args)
     # Already in the documented shape: a Response skips the schema's dump, the
     # costliest part of a 100-entry page (the rankings benchmark, `bench/rankings.py`).
-    return jsonify(variant=variant, total=total, entries=entries)
+    return jsonify(variant=variant, **listing)
 
 
 @blp.route("/<variant>/players/<name>")
@@ -53,13 +46,12 @@ def position(args, variant, name):
 
 
 @blp.route("/dealt/<variant>")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, BoardPageSchema)
-@error_response(blp, 404, "No such board")
+@error_response(blp, 404, "No such board, or no such player to list among")
 def dealt_page(page_args, variant):
     """A page of the dealt board: each player's best game the server dealt card by card."""
-    total, entries = board_page(db(), dealt_board(known_variant(variant)), page_args["offset"], page_args["limit"])
-    return jsonify(variant=variant, total=total, entries=entries)
+    return jsonify(variant=variant, **board_listing(BoardId(DEALT_BOARD, (known_variant(variant),)), page_args))
 
 
 @blp.route("/dealt/<variant>/players/<name>")
@@ -73,15 +65,13 @@ def dealt_position(args, variant, name):
 
 
 @blp.route("/dealt/<variant>/ladder")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, LadderPageSchema)
-@error_response(blp, 404, "No such board")
+@error_response(blp, 404, "No such board, or no such player to list among")
 def ladder(page_args, variant):
     """The ladder: each player's mean score over their last 20 finished dealt games (forfeits
     included), for players with at least 20."""
-    total, entries = ladder_page(db(), variant_ladder(known_variant(variant)), page_args["offset"],
-                                 page_args["limit"])
-    return jsonify(variant=variant, total=total, entries=entries)
+    return jsonify(variant=variant, **board_listing(BoardId(LADDER, (known_variant(variant),)), page_args))
 
 
 @blp.route("/dealt/<variant>/ladder/players/<name>")

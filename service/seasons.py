@@ -11,14 +11,16 @@ import re
 from flask import jsonify
 from werkzeug.routing import BaseConverter
 
+from domain.boards import SEASON_BOARD, SEASON_LADDER, BoardId
 from domain.seasons import SEASON_PATTERN, Season
-from schemas.paging import AroundArgs, PageArgs
+from schemas.paging import AroundArgs, BoardArgs, PageArgs
 from schemas.runs import BoardPositionSchema, LadderPositionSchema
 from schemas.seasons import SeasonBoardPageSchema, SeasonLadderPageSchema, SeasonsSchema
-from store import LADDER_GAMES, board_page, find_player, ladder_page, ladder_position, season_board, season_ladder
+from store import LADDER_GAMES, find_player, ladder_position, season_board, season_ladder
 from store.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 
 from .api import Blueprint, error_response
+from .board_listing import board_listing
 from .context import db
 from .errors import abort
 from .leaderboards import known_variant
@@ -64,16 +66,15 @@ def seasons(page_args):
 
 
 @blp.route("/<season:season>/leaderboards/dealt/<variant>")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, SeasonBoardPageSchema)
-@error_response(blp, 404, "No such season or board")
+@error_response(blp, 404, "No such season or board, or no such player to list among")
 @error_response(blp, 422, "Not a season id")
 def dealt_page(page_args, season, variant):
     """A page of the season's dealt board: each player's best game that ended in the season."""
     found = _season(season)
-    total, entries = board_page(db(), season_board(known_variant(variant), found.id), page_args["offset"],
-                                page_args["limit"])
-    return jsonify(variant=variant, season=found.id, total=total, entries=entries)
+    listing = board_listing(BoardId(SEASON_BOARD, (known_variant(variant), found.id)), page_args)
+    return jsonify(variant=variant, season=found.id, **listing)
 
 
 @blp.route("/<season:season>/leaderboards/dealt/<variant>/players/<name>")
@@ -89,17 +90,16 @@ def dealt_position(args, season, variant, name):
 
 
 @blp.route("/<season:season>/leaderboards/dealt/<variant>/ladder")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, SeasonLadderPageSchema)
-@error_response(blp, 404, "No such season or board")
+@error_response(blp, 404, "No such season or board, or no such player to list among")
 @error_response(blp, 422, "Not a season id")
 def ladder(page_args, season, variant):
     """The season's ladder: each player's mean over their last 20 dealt games that ended in the
     season (forfeits included), for players with at least 20 there."""
     found = _season(season)
-    total, entries = ladder_page(db(), season_ladder(known_variant(variant), found.id), page_args["offset"],
-                                 page_args["limit"])
-    return jsonify(variant=variant, season=found.id, total=total, entries=entries)
+    listing = board_listing(BoardId(SEASON_LADDER, (known_variant(variant), found.id)), page_args)
+    return jsonify(variant=variant, season=found.id, **listing)
 
 
 @blp.route("/<season:season>/leaderboards/dealt/<variant>/ladder/players/<name>")

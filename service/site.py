@@ -45,8 +45,10 @@ from store.placements import load_board_runs
 from store.runs import now_ms
 from store.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 from store.standings import Spread, Standing, board_spread, ladder_spread, standings
+from store.streaks import load_streak
 
 from . import board_names, charts
+from .board_listing import friends_view
 from .board_names import NamedBoard, UnknownBoard
 from .context import db, referee, revealed
 from .errors import RETRY_AFTER_SECONDS
@@ -65,6 +67,7 @@ RUNS_LISTED = 20
 DAILY_TOP = 10
 SEASONS_LISTED = 6  # past seasons on a page of /seasons, and in a player's season history
 PODIUM = 3
+FRIENDS_LISTED = 100  # a board page's friends' view: the best this many of the reader and those they follow
 
 
 @blp.app_template_filter("score")
@@ -175,6 +178,17 @@ def _place(named: NamedBoard, name: str | None) -> dict | None:
             "page": math.ceil(found["rank"] / PAGE_SIZE)}
 
 
+def _friends(named: NamedBoard, name: str | None) -> dict | None:
+    """The friends' view of player ``name`` (whose line the page shows): them and those they follow,
+    ranked among themselves, as the JSON's ``?among=`` lists them; None for no such player."""
+    player = find_player(db(), name) if name is not None else None
+    if player is None or named.of is None:
+        return None
+    total, entries = friends_view(named.of, player, 0, FRIENDS_LISTED)
+    return {"name": player, "total": total, "entries": entries,
+            "api": f"{named.api}{'&' if '?' in named.api else '?'}among={player}&limit={FRIENDS_LISTED}"}
+
+
 def _spread(named: NamedBoard, place: dict | None) -> Spread:
     mine = place["score"] if place and place["rank"] else None
     if named.ladder is not None:
@@ -244,6 +258,7 @@ def _board_page(named: NamedBoard, args: dict, frozen: bool = False):
     total, entries = _entries(named, (args["page"] - 1) * PAGE_SIZE, PAGE_SIZE)
     html = render_template("board.html", named=named, entries=entries, total=total, page=args["page"],
                            pages=max(1, math.ceil(total / PAGE_SIZE)), frozen=frozen, now_ms=now_ms(),
+                           friends=_friends(named, args["player"]), page_size=PAGE_SIZE,
                            **_standing(named, args["player"]))
     return _page(html, named.day, args["player"], frozen)
 
@@ -300,7 +315,8 @@ def player(name):
     won = sum(run.outcome == "won" for run in verified)
     html = render_template("player.html", player=found, total=total, runs=RunSchema(many=True).dump(runs[:RUNS_LISTED]),
                            examined=len(runs), verified=len(verified), won=won, places=_places_held(found, runs),
-                           history=charts.history(list(reversed(verified))))
+                           history=charts.history(list(reversed(verified))), streak=load_streak(db(), found),
+                           today=today())
     return _page(html)
 
 

@@ -5,6 +5,7 @@ a hash naming the run behind each place; a seed board has no such hash (it
 costs one key per deal played, so it keeps only the places) and its run
 ids are found from the players' run lists. Ranks are 1-based and distinct.
 The ladder ranks means, not runs: ``ladder_page``, ``ladder_position``.
+``board_among`` reads chosen players' places on any board of the registry.
 """
 
 from dataclasses import dataclass
@@ -211,3 +212,28 @@ def ladder_position(db: Database, ladder: BoardId, player: str, around: int) -> 
     mine = window[index - first]
     return {"rank": mine["rank"], "mean": mine["mean"], "games": mine["games"], "run_id": mine["run_id"],
             "around": window}
+
+
+def board_among(db: Database, board: BoardId, players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(how many of players have a place, entries)``: the places of ``players`` on any board of the
+    registry ranked among themselves, ``limit`` of them from ``offset``.
+
+    Each entry is the board's own (a ladder's, or a best or first board's)
+    with ``rank`` among the players and ``global_rank`` on the whole board;
+    a player without a place (none yet, or no such player) is left out. One
+    script (``lua/_among.lua``): one ZMSCORE for the F players, ordered by
+    their rank keys, then a ZREVRANK, O(log N), for each one listed; at most
+    O(F log N) on a board of N places, never a scan of the board.
+    """
+    players = list(dict.fromkeys(players))
+    first, last = offset, offset + limit - 1
+    if board.board.order is Order.LATEST:
+        reply = scripts.ladder_among(db.redis, ladder=board, players=players, first=first, last=last)
+        entries = _ladder_entries(offset + 1, reply[2 + reply[1]:])
+    else:
+        ranked = ranking(board)
+        reply = scripts.board_among(db.redis, places=ranked.places, runs=ranked.runs, players=players,
+                                    first=first, last=last)
+        entries = _entries(offset + 1, _named_runs(db, ranked, reply[2 + reply[1]:]))
+    return reply[0], [{"rank": entry["rank"], "global_rank": index + 1, **entry}
+                      for entry, index in zip(entries, reply[2:2 + reply[1]], strict=True)]

@@ -46,6 +46,11 @@ def player_runs(name: str) -> str:
     return f"{PREFIX}:player-runs:{name}"
 
 
+def following(name: str) -> str:
+    """Sorted set: the players ``name`` follows (their names as registered) → when they were followed (ms)."""
+    return f"{PREFIX}:following:{name}"
+
+
 def submission(name: str, fingerprint: str) -> str:
     """String: the id of the player's open run of a game (``store.runs.fingerprint``), for a run whose id
     is not the one its player and game give (``store.runs.open_run_id``): an id given at random, kept

@@ -42,6 +42,9 @@ _BOARD_PAGE = LuaScript("board_page")
 _BOARD_POSITION = LuaScript("board_position")
 _LADDER_PAGE = LuaScript("ladder_page")
 _LADDER_POSITION = LuaScript("ladder_position")
+_BOARD_AMONG = LuaScript("board_among")
+_LADDER_AMONG = LuaScript("ladder_among")
+_FOLLOW_PLAYER = LuaScript("follow_player")
 _BOARD_SPREAD = LuaScript("board_spread")
 _FILE_DISPUTE = LuaScript("file_dispute")
 _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
@@ -174,6 +177,26 @@ def ladder_position(client: Any, *, ladder: BoardId, player: str, around: int) -
     """The player's index and the window's first index, then its places as ``ladder_page``; [] if not on it."""
     ladder_keys, windows = _ladder_keys(ladder)
     return _LADDER_POSITION.run(client, ladder_keys, [player, around, windows])
+
+
+def board_among(client: Any, *, places: str, runs: str | None, players: list[str], first: int, last: int) -> list:
+    """How many of ``players`` have a place on the board, how many are listed (those from index ``first`` to
+    ``last`` among them, best first), each listed one's 0-based index on the board, then their places as
+    ``board_page``."""
+    return _BOARD_AMONG.run(client, [places, *([runs] if runs else [])],
+                            [first, last, *(_player_runs_prefix(runs) or [""]), *players])
+
+
+def ladder_among(client: Any, *, ladder: BoardId, players: list[str], first: int, last: int) -> list:
+    """As ``board_among``, on a board ranking the latest (a ladder), the places as ``ladder_page``."""
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_AMONG.run(client, ladder_keys, [first, last, windows, *players])
+
+
+def follow_player(client: Any, *, follower: str, followed: str, at_ms: int, most: int) -> bool:
+    """``follower`` follows ``followed`` from ``at_ms`` (kept if they did already); False if they follow
+    ``most`` players already."""
+    return bool(_FOLLOW_PLAYER.run(client, [keys.following(follower)], [followed, at_ms, most]))
 
 
 def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int, most: int,

@@ -63,6 +63,12 @@ def test_a_sealed_daily_played_to_its_end_counts_today_in_the_streak(stack, fini
     assert streak.json() == {"player": finished["name"], "current": 1, "best": 1, "last_date": today}
 
 
+
+def test_the_player_page_shows_the_streak_and_links_the_day_s_share_page(stack, finished):
+    page = stack.get(f"/players/{finished['name']}").text
+    assert "Sealed daily streak: <strong>1</strong>" in page
+    assert f'href="/share/sealed/{finished["day"]}/{finished["name"]}"' in page
+
 def test_a_player_who_never_finished_one_has_no_streak_and_an_unknown_one_is_404(stack):
     name, token = stack.register()
     assert stack.get(f"/v1/players/{name}/streak").json() == {"player": name, "current": 0, "best": 0,

@@ -302,7 +302,7 @@ def test_every_405_says_which_methods_are_allowed(fuzzed_stack, spec):
 
     for path in spec["paths"]:
         url = path.replace("{", "").replace("}", "")  # any segment: the router answers before the view
-        answer = fuzzed_stack.http.request("PUT", fuzzed_stack.url(url), timeout=10)
+        answer = fuzzed_stack.http.request("PATCH", fuzzed_stack.url(url), timeout=10)  # no operation is a PATCH
         assert answer.status_code == 405 and answer.json()["code"] == 405, (path, answer.status_code)
         allowed = {method.strip() for method in answer.headers["Allow"].split(",")}
         assert allowed - {"HEAD", "OPTIONS"} == methods(url), (path, allowed)
