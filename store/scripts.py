@@ -60,6 +60,7 @@ _RAISE_FLAG = LuaScript("raise_flag")
 _NOTE_SHARED_ADDRESS = LuaScript("note_shared_address")
 _DISMISS_FLAG = LuaScript("dismiss_flag")
 _MIGRATE_RUN = LuaScript("migrate_run")
+_RECORD_DELIVERY = LuaScript("record_delivery")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -91,11 +92,13 @@ def drop_unclaimed_job(client: Any, *, job_key: str, queue_key: str, job_id: str
 def record_verdict(client: Any, *, run: Run, worker: str, at_ms: int, metric: str, latency_bucket: str,
                    latency: float, fields: dict) -> Any:
     """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
-    run is offered its places on every board it counts on. 1 if written, 0 if it had a verdict."""
+    run is offered its places on every board it counts on, and its events recorded (``lua/_events.lua``).
+    1 if written, 0 if it had a verdict."""
     board_keys, boards = script_args(placements(run))
     return _RECORD_VERDICT.run(
         client,
-        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys],
+        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys, keys.webhook_outbox(),
+         keys.webhooks()],
         [run.id, worker, at_ms, metric, latency_bucket, latency, *boards, *flatten(fields)],
     )
 
@@ -241,10 +244,12 @@ def _with_player_runs(db: Database, script: LuaScript, run: Run, fixed_keys: lis
 
 def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, decision: str, note: str,
                     at_ms: int, open_status: str, resolved_status: str) -> str:
-    """Resolve an open dispute (a void moves the player's places): 'ok', 'resolved' or 'pending'."""
+    """Resolve an open dispute (a void moves the player's places and records its event): 'ok', 'resolved' or
+    'pending'."""
     return _with_player_runs(
         db, _RESOLVE_DISPUTE, run,
-        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id)],
+        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id),
+         keys.webhook_outbox(), keys.webhooks()],
         [moderator, decision, note, at_ms, open_status, resolved_status], [],
     )
 
@@ -382,3 +387,9 @@ def migrate_run(client: Any, *, run_id: str, fields_read: dict, stream_entries: 
         client, [run_key, keys.old_audit_stream(run_id), submission_key or run_key],
         [run_id, stream_entries, len(fields_read), *flatten(fields_read), len(dropped), *dropped,
          *flatten(new_fields)])
+
+
+def record_delivery(client: Any, *, hook_id: str, attempt: str, kept: int) -> Any:
+    """Keep a delivery attempt (JSON) among the webhook's latest ``kept``, unless the webhook is gone:
+    1 if kept, 0 if not."""
+    return _RECORD_DELIVERY.run(client, [keys.webhook(hook_id), keys.webhook_deliveries(hook_id)], [attempt, kept])

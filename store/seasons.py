@@ -22,7 +22,9 @@ from domain.seasons import Season, parse_season, season_at
 
 from . import keys
 from .database import Database
+from .packing import iso_time
 from .runs import now_ms
+from .webhooks import SEASON_ENDED, emit
 
 SEASON_PART = "season"  # the seasonal boards' key part that closes them (``Board.closed_by``)
 
@@ -33,8 +35,13 @@ class UnknownSeason(LookupError):
 
 def close_season(db: Database, season: Season) -> bool:
     """Close ``season`` (freeze its boards, list it as past): True if this call closed it, False if
-    it was closed already."""
-    return bool(db.redis.zadd(keys.closed(SEASON_PART), {season.id: season.ends_ms}, nx=True))
+    it was closed already. The call that closes it tells the webhooks (``season.ended``, the season
+    as ``schemas.seasons.SeasonSchema`` shows it)."""
+    closed = bool(db.redis.zadd(keys.closed(SEASON_PART), {season.id: season.ends_ms}, nx=True))
+    if closed:
+        emit(db, SEASON_ENDED, {"season": {"id": season.id, "starts_at": iso_time(season.starts_ms),
+                                           "ends_at": iso_time(season.ends_ms)}})
+    return closed
 
 
 def close_ended_seasons(db: Database, at_ms: int | None = None) -> list[Season]:
