@@ -17,6 +17,7 @@ submitted another run since they were read; the wrapper then reads them
 again (``_with_player_runs``).
 """
 
+import json
 from typing import Any
 
 from redis.client import Pipeline
@@ -56,6 +57,7 @@ _PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
 _START_GAME = LuaScript("start_game")
 _PLAY_MOVES = LuaScript("play_moves")
 _CLOSE_SEALED_DAY = LuaScript("close_sealed_day")
+_CLOSE_SEASON = LuaScript("close_season")
 _RAISE_FLAG = LuaScript("raise_flag")
 _NOTE_SHARED_ADDRESS = LuaScript("note_shared_address")
 _DISMISS_FLAG = LuaScript("dismiss_flag")
@@ -344,6 +346,13 @@ def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int
 def close_sealed_day(client: Any, *, date: str) -> list[str]:
     """Mark ``date``'s sealed daily closed; the ids of its games still in play."""
     return _CLOSE_SEALED_DAY.run(client, [keys.sealed_closed(), keys.sealed_playing(date)], [date])
+
+
+def close_season(client: Any, *, closed: str, season: str, ends_ms: int, at_ms: int, event: dict) -> int:
+    """List ``season`` in ``closed`` (the closed seasons) and record its ``season.ended`` event
+    (``event``'s fields) in one step; 1 if this call closed it, 0 if it was closed already."""
+    return _CLOSE_SEASON.run(client, [closed, keys.webhook_outbox(), keys.webhooks()],
+                             [season, ends_ms, at_ms, json.dumps(event)])
 
 
 def raise_flag(client: Any, *, flag_id: str, listed_in: list[str], every_index: list[str], raised_ms: int,
