@@ -47,6 +47,7 @@ from store.retention import scheduled_pass
 from store.seasons import close_ended_seasons
 from store.service_mark import mark_service
 
+from .dequeue import InOrderQueue
 from .jobs import JOBS
 from .webhooks import sweep_events
 
@@ -81,13 +82,16 @@ class VerifyWorker(SimpleWorker):
     RQ beats only between jobs and quits its loop on any Redis error but a
     lost connection; this worker beats every third of ``worker_ttl``, job
     or no job (so ``store.workers`` can tell a silent worker from a busy
-    one), and waits out a refused write instead of quitting.
+    one), and waits out a refused write instead of quitting. It takes its
+    jobs through RQ's intermediate lists (``worker.dequeue``), the webhook
+    queue's behind the verification queue's.
     """
 
     max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
 
     def __init__(self, db: Database, worker_ttl: int):
-        super().__init__([db.queue, db.webhook_queue], connection=db.raw, name=worker_name(), worker_ttl=worker_ttl)
+        super().__init__([db.queue.name, db.webhook_queue.name], connection=db.raw, name=worker_name(),
+                         worker_ttl=worker_ttl, queue_class=InOrderQueue)
         self.db = db
         self.stop_asked = False  # SIGINT or SIGTERM: the work loop's end is the end
         self._silenced = threading.Event()
