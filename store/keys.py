@@ -197,6 +197,16 @@ def pending_runs() -> str:
     return f"{PREFIX}:pending-runs"
 
 
+def intake() -> str:
+    """List: the ids of accepted single submissions waiting for a verification job, oldest first.
+
+    Pushed in the MULTI that accepts a run (whose ``job`` then says
+    ``store.intake.IN_INTAKE``); a dispatcher (``store.intake``) takes up
+    to a job's worth from its head in the same MULTI that queues their job.
+    """
+    return f"{PREFIX}:intake"
+
+
 def sweep_lock() -> str:
     """String: held (with an expiry) by the one worker sweeping the pending runs right now."""
     return f"{PREFIX}:sweep-lock"

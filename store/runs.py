@@ -1,11 +1,14 @@
 """Runs: accepting a submission exactly once, and recording its verdict.
 
-Accepting a run and queueing its verification job is one MULTI/EXEC, one
-round trip: ``accept_run`` (``lua/accept_run.lua``) stores the run unless the
-player already submitted that game, RQ queues the job, and ``drop_unclaimed_job`` takes
-the job back out when no run was created for it. So there is never a run
-without a job or a job without a run, and the same player submitting the
-same game again gets the run they already have.
+Accepting runs is one MULTI/EXEC, one round trip: ``accept_run``
+(``lua/accept_run.lua``) stores each run unless the player already
+submitted that game, so the same player submitting the same game again
+gets the run they already have. A single submission's run goes onto the
+intake in that step (``store.intake``: a dispatcher queues one job for
+many of them); a batch's runs get their jobs in the MULTI itself (RQ's
+enqueue, then ``drop_unclaimed_job`` taking a job back out when no run was
+created for it). Either way there is never a run without a way to its
+verdict, nor a job without a run.
 """
 
 import hashlib
@@ -21,6 +24,8 @@ from . import keys, scripts
 from .audit import encode_log, first_entry
 from .boards import place_checks
 from .database import Database
+from .errors import TokenRevoked
+from .intake import IN_INTAKE
 from .metrics import latency_bucket
 from .origins import DEALT
 from .run_records import run_from_stored, stored_fields
@@ -115,13 +120,14 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
     return _Pending(submission, run, {**stored, "log": first_entry(stored)})
 
 
-def _accept(pipe, player: str, pending: _Pending, archived: bool) -> None:
+def _accept(pipe, player: str, pending: _Pending, archived: bool, to_intake: bool, token_hash: str) -> None:
     """Queue ``accept_run`` for one submission in ``pipe``'s MULTI."""
     submission = pending.submission
     scripts.accept_run(
         pipe, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
         submitted_ms=pending.run.submitted_ms, idempotency_key=submission.idempotency_key,
-        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, fields=pending.stored,
+        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, to_intake=to_intake, token_hash=token_hash,
+        fields=pending.stored,
     )
 
 
@@ -136,7 +142,8 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict
     """``(run, created)`` per submission: created runs as written, existing ones read back.
 
     Raises ``IdempotencyConflict`` when a submission's Idempotency-Key named
-    another game (``accept_run`` then stored nothing of it).
+    another game, ``TokenRevoked`` when the token checked named no one
+    (``accept_run`` then stored nothing of it).
     """
     results: list[tuple[Run | str, bool]] = []
     existing_ids = []
@@ -144,6 +151,8 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict
         reply = [part.decode() for part in replies[pending.outcome]]
         if reply[0] == "conflict":
             raise IdempotencyConflict()
+        if reply[0] == "unauthorized":
+            raise TokenRevoked()
         if reply[0] == "new":
             results.append((pending.run, True))
         else:
@@ -155,44 +164,54 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict
 
 
 def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
-                runs_per_job: int = 1) -> list[tuple[Run, bool]]:
-    """Accept well-formed submissions in one MULTI/EXEC with their verification jobs.
+                runs_per_job: int | None = None, token_hash: str = "") -> list[tuple[Run, bool]]:
+    """Accept well-formed submissions in one MULTI/EXEC.
 
     Each gets ``(run, True)`` when new, ``(existing run, False)`` when the
     player already submitted that game (or that Idempotency-Key for it).
     Raises ``IdempotencyConflict`` when an Idempotency-Key names another
-    game (a batch's submissions carry none). New runs share a job per
-    ``runs_per_job`` of them, so a batch needs few jobs. A game whose run
-    the archive holds is that run too (looked up before the MULTI).
+    game (a batch's submissions carry none). New runs go onto the intake
+    (``store.intake``), or, given ``runs_per_job``, share a job queued in
+    the MULTI per that many of them (a batch: few jobs, at once). A game
+    whose run the archive holds is that run too (looked up before the
+    MULTI). ``token_hash``, unless empty, is the request's token: when it
+    no longer names ``player`` (revoked since the caller learnt whose it
+    was) nothing is stored and ``TokenRevoked`` raised.
     """
     submitted = now_ms()
     batch: list[_Pending] = []
     jobs: list[tuple[str, list[_Pending]]] = []
-    for first in range(0, len(submissions), runs_per_job):
-        job_id = secrets.token_hex(12)
-        share = [_prepare(player, submission, submitted, job_id, request_id)
-                 for submission in submissions[first:first + runs_per_job]]
-        jobs.append((job_id, share))
-        batch += share
+    if runs_per_job is None:
+        batch = [_prepare(player, submission, submitted, IN_INTAKE, request_id) for submission in submissions]
+    else:
+        for first in range(0, len(submissions), runs_per_job):
+            job_id = secrets.token_hex(12)
+            share = [_prepare(player, submission, submitted, job_id, request_id)
+                     for submission in submissions[first:first + runs_per_job]]
+            jobs.append((job_id, share))
+            batch += share
     archived = db.archive.load([pending.run.id for pending in batch])
     with db.raw.pipeline(transaction=True) as pipe:
         pipe.multi()  # explicitly, before RQ's enqueue looks for it
         for pending in batch:
             pending.outcome = len(pipe.command_stack)
-            _accept(pipe, player, pending, pending.run.id in archived)
+            _accept(pipe, player, pending, pending.run.id in archived, runs_per_job is None, token_hash)
         for job_id, share in jobs:
             _queue_job(db, pipe, job_id, share, request_id)
         replies = pipe.execute()
     return _outcomes(db, replies, batch, archived)
 
 
-def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "") -> tuple[Run, bool]:
+def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "",
+               token_hash: str = "") -> tuple[Run, bool]:
     """Accept one submission: ``(run, True)`` when new, ``(existing run, False)`` when not.
 
-    ``request_id`` is kept with the run and its job, so the logs follow it.
-    Raises ``IdempotencyConflict`` when its Idempotency-Key names another game.
+    ``request_id`` is kept with the run, so the logs follow it; its job is
+    the intake's to queue (``store.intake``). Raises ``IdempotencyConflict``
+    when its Idempotency-Key names another game, ``TokenRevoked`` as
+    ``accept_runs``.
     """
-    [(run, created)] = accept_runs(db, player, [submission], request_id=request_id)
+    [(run, created)] = accept_runs(db, player, [submission], request_id=request_id, token_hash=token_hash)
     return run, created
 
 
