@@ -47,8 +47,11 @@ def dispatch(db: Database, most: int = JOB_RUNS) -> int:
     """Queue one verification job for up to ``most`` runs at the intake's head; how many it took
     (0: the intake was empty, or another dispatcher took the same runs first)."""
     run_ids = db.redis.lrange(keys.intake(), 0, most - 1)
-    if not run_ids:
-        return 0
+    return take(db, run_ids) if run_ids else 0
+
+
+def take(db: Database, run_ids: list[str]) -> int:
+    """Take ``run_ids``, read at the intake's head, and queue their job, in one MULTI; how many it took."""
     job_id = secrets.token_hex(12)
     with db.raw.pipeline(transaction=True) as pipe:
         pipe.multi()  # explicitly, before RQ's enqueue looks for it
