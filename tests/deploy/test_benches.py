@@ -29,7 +29,7 @@ TINY = {
     "games.py": ["--games", "5", "--moves", "30", "--clients", "1"],
     "memory.py": ["--runs", "1000", "--per-player", "1000", "--workers", "1"],
     "pages.py": ["--players", "100", "--requests", "10"],
-    "pipeline.py": ["--runs", "20", "--workers", "1"],
+    "pipeline.py": ["--runs", "20", "--workers", "1", "--quiet-runs", "5"],
     "rankings.py": ["--players", "100", "--requests", "10"],
 }
 NEEDS_POSTGRES = {"archive.py"}
