@@ -27,8 +27,8 @@ from rq.registry import StartedJobRegistry
 from rq.suspension import resume, suspend
 
 from _harness import Client, Service, percentiles
-from store import keys, load_runs
 from scoundrel.strategies import play_game
+from store import keys, load_runs
 
 
 def games(count: int) -> list[dict]:

@@ -207,6 +207,17 @@ def intake() -> str:
     return f"{PREFIX}:intake"
 
 
+def archived_filter() -> str:
+    """String (a bitmap): the Bloom filter of the run ids the archive may hold (``store.archived_filter``)."""
+    return f"{PREFIX}:archived-filter"
+
+
+def archived_filter_whole() -> str:
+    """String: set once every run the archive holds is noted in ``archived_filter``; until then a new
+    run's submission asks the archive."""
+    return f"{PREFIX}:archived-filter-whole"
+
+
 def sweep_lock() -> str:
     """String: held (with an expiry) by the one worker sweeping the pending runs right now."""
     return f"{PREFIX}:sweep-lock"

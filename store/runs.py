@@ -120,8 +120,8 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
     return _Pending(submission, run, {**stored, "log": first_entry(stored)})
 
 
-def _accept(pipe, player: str, pending: _Pending, archived: bool, to_intake: bool, token_hash: str) -> None:
-    """Queue ``accept_run`` for one submission in ``pipe``'s MULTI."""
+def _accept(pipe, player: str, pending: _Pending, archived: bool | None, to_intake: bool, token_hash: str) -> None:
+    """Queue ``accept_run`` for one submission in ``pipe``'s MULTI (``archived`` None: the filter answers)."""
     submission = pending.submission
     scripts.accept_run(
         pipe, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
@@ -138,8 +138,10 @@ def _queue_job(db: Database, pipe, job_id: str, runs: list[_Pending], request_id
     scripts.drop_unclaimed_job(pipe, job_key=job.key, queue_key=db.queue.key, job_id=job_id, run_ids=run_ids)
 
 
-def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict) -> list[tuple[Run, bool]]:
-    """``(run, created)`` per submission: created runs as written, existing ones read back.
+def _outcomes(db: Database, replies: list[list[str]], batch: list[_Pending],
+              archived: dict) -> list[tuple[Run, bool]]:
+    """``(run, created)`` per submission (``replies``: ``accept_run``'s, in order): created runs as
+    written, existing ones read back.
 
     Raises ``IdempotencyConflict`` when a submission's Idempotency-Key named
     another game, ``TokenRevoked`` when the token checked named no one
@@ -147,8 +149,7 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict
     """
     results: list[tuple[Run | str, bool]] = []
     existing_ids = []
-    for pending in batch:
-        reply = [part.decode() for part in replies[pending.outcome]]
+    for pending, reply in zip(batch, replies, strict=True):
         if reply[0] == "conflict":
             raise IdempotencyConflict()
         if reply[0] == "unauthorized":
@@ -159,8 +160,25 @@ def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict
             results.append((reply[1], False))
             existing_ids.append(reply[1])
     known = {run_id: run_from_stored(run_id, run.fields) for run_id, run in archived.items()}
-    known.update({run.id: run for run in load_runs(db, existing_ids) if run})
+    if existing_ids:
+        known.update({run.id: run for run in load_runs(db, existing_ids) if run})
     return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
+
+
+def _store(db: Database, player: str, batch: list[_Pending], jobs: list[tuple[str, list[_Pending]]] | None,
+           archived: dict | None, token_hash: str, request_id: str) -> list[list[str]]:
+    """One MULTI: ``accept_run`` for each of ``batch``, then the ``jobs`` their runs share (None: the runs
+    go onto the intake); each submission's reply. ``archived`` None: the archived-runs filter answers."""
+    with db.raw.pipeline(transaction=True) as pipe:
+        pipe.multi()  # explicitly, before RQ's enqueue looks for it
+        for pending in batch:
+            pending.outcome = len(pipe.command_stack)
+            _accept(pipe, player, pending, None if archived is None else pending.run.id in archived,
+                    jobs is None, token_hash)
+        for job_id, share in jobs or []:
+            _queue_job(db, pipe, job_id, share, request_id)
+        replies = pipe.execute()
+    return [[part.decode() for part in replies[pending.outcome]] for pending in batch]
 
 
 def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
@@ -173,33 +191,37 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
     game (a batch's submissions carry none). New runs go onto the intake
     (``store.intake``), or, given ``runs_per_job``, share a job queued in
     the MULTI per that many of them (a batch: few jobs, at once). A game
-    whose run the archive holds is that run too (looked up before the
-    MULTI). ``token_hash``, unless empty, is the request's token: when it
-    no longer names ``player`` (revoked since the caller learnt whose it
-    was) nothing is stored and ``TokenRevoked`` raised.
+    whose run the archive holds is that run too: a batch's are looked up
+    before the MULTI, a single one's only where the archived-runs filter
+    says the archive may hold it (``store.archived_filter``; then a second
+    MULTI follows). ``token_hash``, unless empty, is the request's token:
+    when it no longer names ``player`` (revoked since the caller learnt
+    whose it was) nothing is stored and ``TokenRevoked`` raised.
     """
     submitted = now_ms()
     batch: list[_Pending] = []
-    jobs: list[tuple[str, list[_Pending]]] = []
+    jobs: list[tuple[str, list[_Pending]]] | None = None
     if runs_per_job is None:
         batch = [_prepare(player, submission, submitted, IN_INTAKE, request_id) for submission in submissions]
     else:
+        jobs = []
         for first in range(0, len(submissions), runs_per_job):
             job_id = secrets.token_hex(12)
             share = [_prepare(player, submission, submitted, job_id, request_id)
                      for submission in submissions[first:first + runs_per_job]]
             jobs.append((job_id, share))
             batch += share
-    archived = db.archive.load([pending.run.id for pending in batch])
-    with db.raw.pipeline(transaction=True) as pipe:
-        pipe.multi()  # explicitly, before RQ's enqueue looks for it
-        for pending in batch:
-            pending.outcome = len(pipe.command_stack)
-            _accept(pipe, player, pending, pending.run.id in archived, runs_per_job is None, token_hash)
-        for job_id, share in jobs:
-            _queue_job(db, pipe, job_id, share, request_id)
-        replies = pipe.execute()
-    return _outcomes(db, replies, batch, archived)
+    # A batch asks the archive once for all its runs; the intake's runs ask the filter in the MULTI, and
+    # the archive only where it says "may be" (``store.archived_filter``).
+    archived = None if runs_per_job is None else db.archive.load([pending.run.id for pending in batch])
+    replies = _store(db, player, batch, jobs, archived, token_hash, request_id)
+    asking = [position for position, reply in enumerate(replies) if reply == ["ask_archive"]]
+    if asking:
+        archived = db.archive.load([batch[position].run.id for position in asking])
+        again = _store(db, player, [batch[position] for position in asking], None, archived, token_hash, request_id)
+        for position, reply in zip(asking, again, strict=True):
+            replies[position] = reply
+    return _outcomes(db, replies, batch, archived or {})
 
 
 def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "",
@@ -287,15 +309,17 @@ def remove_runs(db: Database, runs: list[dict[str, str]]) -> list[str]:
     ``runs`` holds each run's hash as read (``stored_hashes``), its audit log
     among them. The one place that knows every key a run owns (its hash, its
     place in the indexes, a kept id's ``submission_key``); ``reinstate_run``
-    is the way back. Per run 'ok', 'gone' (removed before), or 'changed' /
-    'holds' (changed since it was read, or it holds a board place now: left
-    as it is).
+    is the way back. Each run is noted in the archived-runs filter first
+    (``store.archived_filter``), so a submission of its game finds it. Per
+    run 'ok', 'gone' (removed before), or 'changed' / 'holds' (changed since
+    it was read, or it holds a board place now: left as it is).
     """
     with db.redis.pipeline(transaction=False) as pipe:
+        scripts.note_archived(pipe, run_ids=[fields["id"] for fields in runs])  # before they leave Redis
         for fields in runs:
             run = run_from_stored(fields["id"], fields)
             scripts.forget_run(pipe, run=fields, submission_key=submission_key(run), place_checks=place_checks(run))
-        return pipe.execute()
+        return pipe.execute()[1:]
 
 
 def reinstate_run(db: Database, run: Run, audit_entries: list[dict]) -> bool:

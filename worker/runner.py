@@ -42,6 +42,7 @@ from sqlalchemy.exc import SQLAlchemyError
 import log_lines
 from settings import Settings
 from store import Database
+from store.archived_filter import make_whole
 from store.errors import first_line, refuses_writes
 from store.games import sweep_games
 from store.intake import dispatch_forever, drain
@@ -181,6 +182,7 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
         while True:
             try:
                 mark_service(db)
+                make_whole(db)  # once: a submission asks the archive until it is
                 worker = VerifyWorker(db, settings.worker_ttl)
                 worked = worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
             except RedisError as error:

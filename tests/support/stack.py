@@ -24,6 +24,7 @@ import requests
 from cli.redis_server import RedisServer, free_port
 from store import keys
 from store.archive.tables import metadata as archive_tables
+from store.archived_filter import make_whole
 from store.service_mark import mark_service
 
 
@@ -199,6 +200,7 @@ class Stack:
             with db.archive.engine.begin() as connection:
                 for table in reversed(archive_tables.sorted_tables):
                     connection.execute(table.delete())
+            make_whole(db)  # of the empty archive, as the API and every worker do when they start
         finally:
             db.close()
         for log in self.root.glob("*.log"):
