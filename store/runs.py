@@ -120,11 +120,11 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
     return _Pending(submission, run, {**stored, "log": first_entry(stored)})
 
 
-def _accept(pipe, player: str, pending: _Pending, archived: bool | None, to_intake: bool, token_hash: str) -> None:
-    """Queue ``accept_run`` for one submission in ``pipe``'s MULTI (``archived`` None: the filter answers)."""
+def _accept(client, player: str, pending: _Pending, archived: bool | None, to_intake: bool, token_hash: str):
+    """``accept_run`` for one submission, on ``client`` or queued in a MULTI (``archived`` None: the filter answers)."""
     submission = pending.submission
-    scripts.accept_run(
-        pipe, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
+    return scripts.accept_run(
+        client, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
         submitted_ms=pending.run.submitted_ms, idempotency_key=submission.idempotency_key,
         idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, to_intake=to_intake, token_hash=token_hash,
         fields=pending.stored,
@@ -168,13 +168,20 @@ def _outcomes(db: Database, replies: list[list[str]], batch: list[_Pending],
 def _store(db: Database, player: str, batch: list[_Pending], jobs: list[tuple[str, list[_Pending]]] | None,
            archived: dict | None, token_hash: str, request_id: str) -> list[list[str]]:
     """One MULTI: ``accept_run`` for each of ``batch``, then the ``jobs`` their runs share (None: the runs
-    go onto the intake); each submission's reply. ``archived`` None: the archived-runs filter answers."""
+    go onto the intake); each submission's reply. ``archived`` None: the archived-runs filter answers.
+    A single submission for the intake needs no MULTI: one script is atomic alone (and is sent by
+    its SHA, where a MULTI sends its text)."""
+    def held(pending: _Pending) -> bool | None:
+        return None if archived is None else pending.run.id in archived
+
+    if jobs is None and len(batch) == 1:
+        [pending] = batch
+        return [[part.decode() for part in _accept(db.raw, player, pending, held(pending), True, token_hash)]]
     with db.raw.pipeline(transaction=True) as pipe:
         pipe.multi()  # explicitly, before RQ's enqueue looks for it
         for pending in batch:
             pending.outcome = len(pipe.command_stack)
-            _accept(pipe, player, pending, None if archived is None else pending.run.id in archived,
-                    jobs is None, token_hash)
+            _accept(pipe, player, pending, held(pending), jobs is None, token_hash)
         for job_id, share in jobs or []:
             _queue_job(db, pipe, job_id, share, request_id)
         replies = pipe.execute()
@@ -183,7 +190,7 @@ def _store(db: Database, player: str, batch: list[_Pending], jobs: list[tuple[st
 
 def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
                 runs_per_job: int | None = None, token_hash: str = "") -> list[tuple[Run, bool]]:
-    """Accept well-formed submissions in one MULTI/EXEC.
+    """Accept well-formed submissions in one step: one script, or one MULTI/EXEC of them.
 
     Each gets ``(run, True)`` when new, ``(existing run, False)`` when the
     player already submitted that game (or that Idempotency-Key for it).
