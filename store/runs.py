@@ -21,7 +21,7 @@ from domain.game import game_run_id
 from domain.run import PENDING, Run
 
 from . import keys, scripts
-from .audit import encode_log, first_entry
+from .audit import SUBMITTED, encode_log
 from .boards import place_checks
 from .database import Database
 from .errors import TokenRevoked
@@ -117,7 +117,7 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
     if dealt:
         run = dealt.run(run)
     stored = stored_fields(run)
-    return _Pending(submission, run, {**stored, "log": first_entry(stored)})
+    return _Pending(submission, run, {**stored, "log": SUBMITTED})
 
 
 def _accept(client, player: str, pending: _Pending, archived: bool | None, to_intake: bool, token_hash: str):
