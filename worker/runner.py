@@ -173,8 +173,11 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
     if burst:
         drain(db)  # what waits in the intake now is work of this burst too
     else:
+        # The dispatcher's own connections: RQ's worker lengthens the socket timeout of its pool's
+        # connections made after it starts, and would block for a job on one made before (0.75 s).
+        dispatching = Database.from_settings(settings, JOBS)
         block = min(1.0, settings.redis_timeout / 2)  # a blocking wait must end before the socket's timeout
-        threading.Thread(target=dispatch_forever, args=(db, settings.intake_window, block, stopped),
+        threading.Thread(target=dispatch_forever, args=(dispatching, settings.intake_window, block, stopped),
                          name="dispatcher", daemon=True).start()
         threading.Thread(target=_sweep_forever, args=(db, settings, stopped), name="sweeper", daemon=True).start()
         threading.Thread(target=_archive_forever, args=(db, settings, stopped), name="archiver", daemon=True).start()
