@@ -39,6 +39,13 @@ class NoSuchDispute(Refusal):
         super().__init__(f"No dispute {dispute_id!r}.")
 
 
+class NoSuchWebhook(Refusal):
+    """The webhook does not exist (or was deleted)."""
+
+    def __init__(self, hook_id: str):
+        super().__init__(f"No webhook {hook_id!r}.")
+
+
 class NameTaken(Refusal):
     """The player (or moderator) name is already registered: ``registered`` is its spelling there
     (names ignore case, so it may differ from ``name``, the one asked for)."""
@@ -148,6 +155,14 @@ class SealedDayOver(Refusal):
         self.day = day
         super().__init__(f"The sealed daily of {day} closed at the end of its UTC day: a game of it still in "
                          "play is forfeited (R18), and no move or new game of it is taken.")
+
+
+class FollowingFull(Refusal):
+    """The player follows the most players one may (a friends view reads each one's place)."""
+
+    def __init__(self, most: int):
+        self.most = most
+        super().__init__(f"You follow {most:,} players, the most one may; unfollow one first.")
 
 
 class MovesRefused(Exception):

@@ -85,6 +85,12 @@ def player_required(view):
     return guarded
 
 
+def own(name: str) -> None:
+    """403 unless this request's player (``player_required``) is the one ``name`` names, in any case."""
+    if name.casefold() != g.player.casefold():
+        abort(403, message="Only the player themselves may do this, with their own token.")
+
+
 TOKEN_NAMES_KEPT = 10_000  # token hints an API process keeps; all forgotten at once when full
 
 

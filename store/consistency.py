@@ -20,9 +20,14 @@ Every run lives in exactly one place, Redis or the archive, and every
 board place names a run in Redis (a run holding a place is never
 archived). A run found in both is a move interrupted by a crash, which the
 next retention pass finishes; it is reported all the same.
+
+A closed season's boards are frozen at its close (``store.seasons``): they
+may rightly differ from what the runs give now (a late verdict, a void
+since), so they are left out.
 """
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from domain.boards import BOARDS, LADDER, BoardId, Order, boards_of
 from domain.run import DEALT, PENDING, Run
@@ -41,6 +46,19 @@ SCAN_BATCH = 1000
 Places = dict[Board, dict[str, tuple[int, str]]]
 # (board ranking the latest, player) → the player's verified runs on it, oldest first.
 Ladders = dict[tuple[BoardId, str], list[Run]]
+# Whether a board is frozen (a closed season's): not checked.
+Frozen = Callable[[BoardId], bool]
+
+
+def _never(board: BoardId) -> bool:
+    return False
+
+
+def frozen_boards(db: Database) -> Frozen:
+    """Which boards are frozen: those whose closing key part (``Board.closed_by``) holds a closed value."""
+    parts = {board.closed_by for board in BOARDS if board.closed_by is not None}
+    closed = {part: set(db.redis.zrange(keys.closed(part), 0, -1)) for part in parts}
+    return lambda board: board.closer is not None and board.closer in closed[str(board.board.closed_by)]
 
 
 def _scan(db: Database, pattern: str) -> list[str]:
@@ -62,15 +80,15 @@ def _in_order(runs: list[Run]) -> list[Run]:
     return sorted(verified, key=lambda run: (run.submitted_ms, run.id))
 
 
-def expected_boards(runs: list[Run]) -> Places:
-    """Every best and first board's places, recomputed from the runs."""
+def expected_boards(runs: list[Run], frozen: Frozen = _never) -> Places:
+    """Every best and first board's places (but the ``frozen`` ones), recomputed from the runs."""
     boards: Places = defaultdict(dict)
     for mine in _in_order(runs):
         packed = pack(mine.score or 0, mine.submitted_ms)
         for board in boards_of(mine):
             order = board.board.order
-            if order is Order.LATEST:
-                continue  # ``expected_ladders``
+            if order is Order.LATEST or frozen(board):
+                continue  # ``expected_ladders``, or not checked
             places = boards[ranking(board)]
             if order is Order.FIRST:
                 places.setdefault(mine.player, (packed, mine.id))
@@ -79,18 +97,19 @@ def expected_boards(runs: list[Run]) -> Places:
     return boards
 
 
-def expected_ladders(runs: list[Run]) -> Ladders:
-    """(board, player) → the player's verified runs on each board ranking the latest (the ladder), oldest first."""
+def expected_ladders(runs: list[Run], frozen: Frozen = _never) -> Ladders:
+    """(board, player) → the player's verified runs on each board ranking the latest (the ladder) but the
+    ``frozen`` ones, oldest first."""
     games: Ladders = defaultdict(list)
     for run in _in_order(runs):
         for board in boards_of(run):
-            if board.board.order is Order.LATEST:
+            if board.board.order is Order.LATEST and not frozen(board):
                 games[board, run.player].append(run)
     return games
 
 
-def stored_boards(db: Database) -> set[Board]:
-    """Every best and first board Redis holds places of (as a SCAN finds them)."""
+def stored_boards(db: Database, frozen: Frozen = _never) -> set[Board]:
+    """Every best and first board Redis holds places of (as a SCAN finds them), but the ``frozen`` ones."""
     found = set()
     for board in BOARDS:
         if board.order is Order.LATEST:
@@ -98,7 +117,8 @@ def stored_boards(db: Database) -> set[Board]:
         prefix = keys.board_places(board.kind, ("",))  # the parts follow it, ':' between
         for places_key in _scan(db, keys.board_places(board.kind, ("*",) * len(board.key))):
             parts = tuple(places_key.removeprefix(prefix).split(":", len(board.key) - 1))
-            found.add(ranking(BoardId(board, parts)))
+            if not frozen(BoardId(board, parts)):
+                found.add(ranking(BoardId(board, parts)))
     return found
 
 
@@ -166,9 +186,9 @@ def _archived_holders(db: Database, boards: set[Board], hot: set[str]) -> list[s
     return problems
 
 
-def _stored_latest(db: Database) -> tuple[set[BoardId], set[tuple[BoardId, str]]]:
+def _stored_latest(db: Database, frozen: Frozen) -> tuple[set[BoardId], set[tuple[BoardId, str]]]:
     """The boards ranking the latest that Redis holds places or counts of, and the (board, player)
-    of every window it holds (as a SCAN finds them)."""
+    of every window it holds (as a SCAN finds them), but the ``frozen`` ones."""
     boards, windows = set(), set()
     for board in BOARDS:
         if board.order is not Order.LATEST:
@@ -182,14 +202,16 @@ def _stored_latest(db: Database) -> tuple[set[BoardId], set[tuple[BoardId, str]]
         for key in _scan(db, keys.board_window(board.kind, ("*",) * parts, "*")):
             *named, player = key.removeprefix(prefix).split(":", parts)
             windows.add((BoardId(board, tuple(named)), player))
-    return boards, windows
+    return ({board for board in boards if not frozen(board)},
+            {(board, player) for board, player in windows if not frozen(board)})
 
 
-def _ladder_problems(db: Database, ladders: Ladders, archived_games: dict[tuple[BoardId, str], int]) -> list[str]:
-    """Each window, count and place of every board ranking the latest (the ladder) against the
-    player's verified runs on it (``ladders`` in Redis, ``archived_games`` counted in the archive)."""
+def _ladder_problems(db: Database, ladders: Ladders, archived_games: dict[tuple[BoardId, str], int],
+                     frozen: Frozen) -> list[str]:
+    """Each window, count and place of every board ranking the latest (the ladder) but the ``frozen`` ones
+    against the player's verified runs on it (``ladders`` in Redis, ``archived_games`` counted in the archive)."""
     problems = []
-    stored, windows = _stored_latest(db)
+    stored, windows = _stored_latest(db, frozen)
     seen = [*ladders, *windows, *archived_games]
     for board in sorted({board for board, _ in seen} | stored, key=lambda board: (board.board.kind, board.parts)):
         kind, parts = board.board.kind, board.parts
@@ -219,13 +241,15 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
     """Every inconsistency found, as a sentence; empty when the boards match the runs."""
     runs = stored_runs(db)
     runs_by_id = {run.id: run for run in runs}
-    expected = expected_boards(runs)
-    stored = stored_boards(db)
+    frozen = frozen_boards(db)
+    expected = expected_boards(runs, frozen)
+    stored = stored_boards(db, frozen)
     archived = _archived_ids(db)
     problems = _placement_problems(db, runs, archived) + _archived_holders(db, set(expected) | stored, set(runs_by_id))
     for board in sorted(set(expected) | stored, key=lambda board: board.places):
         problems.extend(_board_problems(db, board, expected.get(board, {}), runs_by_id))
-    problems.extend(_ladder_problems(db, expected_ladders(runs), archived_ladder_games(db, runs, archived)))
+    problems.extend(_ladder_problems(db, expected_ladders(runs, frozen), archived_ladder_games(db, runs, archived),
+                                     frozen))
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
     indexed = {run_id for run_id in db.redis.zrange(keys.pending_runs(), 0, -1)}
     for run in runs:

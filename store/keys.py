@@ -46,6 +46,11 @@ def player_runs(name: str) -> str:
     return f"{PREFIX}:player-runs:{name}"
 
 
+def following(name: str) -> str:
+    """Sorted set: the players ``name`` follows (their names as registered) → when they were followed (ms)."""
+    return f"{PREFIX}:following:{name}"
+
+
 def submission(name: str, fingerprint: str) -> str:
     """String: the id of the player's open run of a game (``store.runs.fingerprint``), for a run whose id
     is not the one its player and game give (``store.runs.open_run_id``): an id given at random, kept
@@ -84,6 +89,19 @@ def board_window(kind: str, parts: tuple[str, ...], player: str) -> str:
 def board_games(kind: str, parts: tuple[str, ...]) -> str:
     """Hash: player → how many verified runs they have on a board ranking the latest (the ladder)."""
     return f"{PREFIX}:{kind}-games:{':'.join(parts)}"
+
+
+def closed(part: str) -> str:
+    """Sorted set: the values of a board key part that have closed (``domain.boards.Board.closed_by``:
+    the seasons) → when each ended (ms). A board whose part holds one of them is frozen: no placing
+    script changes it (``lua/_placement.lua``). Kept for good, one short member a season."""
+    return f"{PREFIX}:closed:{part}"
+
+
+def seasons_began() -> str:
+    """String: when the service began keeping seasons (ms): the seasons that closes start with the one in
+    force then (``store.seasons``)."""
+    return f"{PREFIX}:seasons-began"
 
 
 def board(variant: str) -> str:
@@ -322,6 +340,13 @@ def next_deal(player: str) -> str:
     return f"{PREFIX}:next-deal:{player}"
 
 
+def streak(player: str) -> str:
+    """Hash: the player's streak of sealed dailies (``domain.streak``): ``last`` (the last day counted),
+    ``run`` (days in a row ending there), ``best``. Set by the script that ends a sealed daily game
+    (``lua/_streak.lua``); kept for good (three short fields a player)."""
+    return f"{PREFIX}:streak:{player}"
+
+
 def sealed_playing(date: str) -> str:
     """Set: the sealed daily games of ``date`` still in play, for the close of that day to forfeit."""
     return f"{PREFIX}:sealed-playing:{date}"
@@ -378,3 +403,43 @@ def flag_address(date: str, address_hash: str) -> str:
 def address_secret() -> str:
     """String: the key of the client address hashes when none is configured."""
     return f"{PREFIX}:address-secret"
+
+
+# Webhooks (``store.webhooks``): the moderators' endpoints and the events on their way to them.
+
+def webhook(hook_id: str) -> str:
+    """Hash: a webhook: its URL, the events it takes, its signing secret, who registered it and when."""
+    return f"{PREFIX}:webhook:{hook_id}"
+
+
+def webhooks() -> str:
+    """Sorted set: every webhook's id → when it was registered (ms). Absent when there is none, so
+    the scripts that record events skip them (``lua/_events.lua``)."""
+    return f"{PREFIX}:webhooks"
+
+
+def webhook_deliveries(hook_id: str) -> str:
+    """List: the webhook's latest delivery attempts, newest first, as JSON (capped: ``store.webhooks``)."""
+    return f"{PREFIX}:webhook-deliveries:{hook_id}"
+
+
+def webhook_outbox() -> str:
+    """List: events recorded (as JSON) in the step that made them true, oldest first, until
+    their deliveries are queued (``store.webhooks.drain_outbox``)."""
+    return f"{PREFIX}:webhook-outbox"
+
+
+def webhook_outbox_lock() -> str:
+    """String: held (with an expiry) by the one process draining the outbox right now."""
+    return f"{PREFIX}:webhook-outbox-lock"
+
+
+def webhook_release_lock() -> str:
+    """String: held (with an expiry) by the one process queueing the delivery retries now due."""
+    return f"{PREFIX}:webhook-release-lock"
+
+
+def webhook_drain_queued() -> str:
+    """String: set (with an expiry) while a job draining the outbox is queued and not yet started: the
+    events recorded meanwhile are that job's, so no other is queued for them."""
+    return f"{PREFIX}:webhook-drain-queued"

@@ -17,12 +17,14 @@ submitted another run since they were read; the wrapper then reads them
 again (``_with_player_runs``).
 """
 
+import json
 from typing import Any
 
 from redis.client import Pipeline
 
-from domain.boards import SEED_BOARD, boards_of
+from domain.boards import SEED_BOARD, BoardId, boards_of
 from domain.run import Run
+from domain.streak import day_before
 
 from . import keys
 from .database import Database
@@ -43,6 +45,9 @@ _BOARD_PAGE = LuaScript("board_page")
 _BOARD_POSITION = LuaScript("board_position")
 _LADDER_PAGE = LuaScript("ladder_page")
 _LADDER_POSITION = LuaScript("ladder_position")
+_BOARD_AMONG = LuaScript("board_among")
+_LADDER_AMONG = LuaScript("ladder_among")
+_FOLLOW_PLAYER = LuaScript("follow_player")
 _BOARD_SPREAD = LuaScript("board_spread")
 _FILE_DISPUTE = LuaScript("file_dispute")
 _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
@@ -54,10 +59,12 @@ _PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
 _START_GAME = LuaScript("start_game")
 _PLAY_MOVES = LuaScript("play_moves")
 _CLOSE_SEALED_DAY = LuaScript("close_sealed_day")
+_CLOSE_SEASON = LuaScript("close_season")
 _RAISE_FLAG = LuaScript("raise_flag")
 _NOTE_SHARED_ADDRESS = LuaScript("note_shared_address")
 _DISMISS_FLAG = LuaScript("dismiss_flag")
 _MIGRATE_RUN = LuaScript("migrate_run")
+_RECORD_DELIVERY = LuaScript("record_delivery")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -107,11 +114,13 @@ def take_intake(client: Any, *, job_id: str, waiting: str, run_ids: list[str]) -
 def record_verdict(client: Any, *, run: Run, worker: str, at_ms: int, metric: str, latency_bucket: str,
                    latency: float, fields: dict) -> Any:
     """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
-    run is offered its places on every board it counts on. 1 if written, 0 if it had a verdict."""
+    run is offered its places on every board it counts on, and its events recorded (``lua/_events.lua``).
+    1 if written, 0 if it had a verdict."""
     board_keys, boards = script_args(placements(run))
     return _RECORD_VERDICT.run(
         client,
-        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys],
+        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys, keys.webhook_outbox(),
+         keys.webhooks()],
         [run.id, worker, at_ms, metric, latency_bucket, latency, *boards, *flatten(fields)],
     )
 
@@ -173,17 +182,43 @@ def board_position(client: Any, *, places: str, runs: str | None, player: str, a
                                [player, around, *_player_runs_prefix(runs)])
 
 
-def ladder_page(client: Any, *, variant: str, first: int, last: int) -> list:
+def _ladder_keys(ladder: BoardId) -> tuple[list[str], str]:
+    """A board ranking the latest: its places and game counts, and its windows' key prefix."""
+    kind, parts = ladder.board.kind, ladder.parts
+    return [keys.board_places(kind, parts), keys.board_games(kind, parts)], keys.board_window(kind, parts, "")
+
+
+def ladder_page(client: Any, *, ladder: BoardId, first: int, last: int) -> list:
     """The ladder's total, then (player, sum of the last games' scores, the latest game's
     submission ms, its run id, games) per place from index ``first`` to ``last``."""
-    return _LADDER_PAGE.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
-                            [first, last, keys.ladder_window(variant, "")])
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_PAGE.run(client, ladder_keys, [first, last, windows])
 
 
-def ladder_position(client: Any, *, variant: str, player: str, around: int) -> list:
+def ladder_position(client: Any, *, ladder: BoardId, player: str, around: int) -> list:
     """The player's index and the window's first index, then its places as ``ladder_page``; [] if not on it."""
-    return _LADDER_POSITION.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
-                                [player, around, keys.ladder_window(variant, "")])
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_POSITION.run(client, ladder_keys, [player, around, windows])
+
+
+def board_among(client: Any, *, places: str, runs: str | None, players: list[str], first: int, last: int) -> list:
+    """How many of ``players`` have a place on the board, how many are listed (those from index ``first`` to
+    ``last`` among them, best first), each listed one's 0-based index on the board, then their places as
+    ``board_page``."""
+    return _BOARD_AMONG.run(client, [places, *([runs] if runs else [])],
+                            [first, last, *(_player_runs_prefix(runs) or [""]), *players])
+
+
+def ladder_among(client: Any, *, ladder: BoardId, players: list[str], first: int, last: int) -> list:
+    """As ``board_among``, on a board ranking the latest (a ladder), the places as ``ladder_page``."""
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_AMONG.run(client, ladder_keys, [first, last, windows, *players])
+
+
+def follow_player(client: Any, *, follower: str, followed: str, at_ms: int, most: int) -> bool:
+    """``follower`` follows ``followed`` from ``at_ms`` (kept if they did already); False if they follow
+    ``most`` players already."""
+    return bool(_FOLLOW_PLAYER.run(client, [keys.following(follower)], [followed, at_ms, most]))
 
 
 def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int, most: int,
@@ -231,10 +266,12 @@ def _with_player_runs(db: Database, script: LuaScript, run: Run, fixed_keys: lis
 
 def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, decision: str, note: str,
                     at_ms: int, open_status: str, resolved_status: str) -> str:
-    """Resolve an open dispute (a void moves the player's places): 'ok', 'resolved' or 'pending'."""
+    """Resolve an open dispute (a void moves the player's places and records its event): 'ok', 'resolved' or
+    'pending'."""
     return _with_player_runs(
         db, _RESOLVE_DISPUTE, run,
-        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id)],
+        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id),
+         keys.webhook_outbox(), keys.webhooks()],
         [moderator, decision, note, at_ms, open_status, resolved_status], [],
     )
 
@@ -315,19 +352,27 @@ def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int
     ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``; a sealed daily game
     (``date``) whose day is closed, or past ``closes_ms``, is forfeited instead (``['closed']`` if
     ``codes`` had moves). A move request's ``latency`` (seconds, in ``latency_bucket``) is counted
-    with it, and a game that ends here under ``counted_as`` too (the metric ``games:<counted_as>``)."""
+    with it, and a game that ends here under ``counted_as`` too (the metric ``games:<counted_as>``); a
+    sealed daily game that ends here before its close counts its day in the player's streak."""
     return _PLAY_MOVES.run(
         client,
         [keys.game(game_id), keys.games_playing(), keys.games_ending(), keys.player_games_playing(player),
          keys.sealed_closed(), keys.sealed_playing(date) if date else keys.game(game_id), keys.metrics(),
-         keys.move_latency()],
+         keys.move_latency(), keys.streak(player) if date else keys.game(game_id)],
         [game_id, played, codes, at_ms, status, ended_ttl, slot, date, "" if closes_ms is None else closes_ms,
-         latency_bucket, "" if latency is None else latency, counted_as])
+         latency_bucket, "" if latency is None else latency, counted_as, day_before(date) if date else ""])
 
 
 def close_sealed_day(client: Any, *, date: str) -> list[str]:
     """Mark ``date``'s sealed daily closed; the ids of its games still in play."""
     return _CLOSE_SEALED_DAY.run(client, [keys.sealed_closed(), keys.sealed_playing(date)], [date])
+
+
+def close_season(client: Any, *, closed: str, season: str, ends_ms: int, at_ms: int, event: dict) -> int:
+    """List ``season`` in ``closed`` (the closed seasons) and record its ``season.ended`` event
+    (``event``'s fields) in one step; 1 if this call closed it, 0 if it was closed already."""
+    return _CLOSE_SEASON.run(client, [closed, keys.webhook_outbox(), keys.webhooks()],
+                             [season, ends_ms, at_ms, json.dumps(event)])
 
 
 def raise_flag(client: Any, *, flag_id: str, listed_in: list[str], every_index: list[str], raised_ms: int,
@@ -371,3 +416,9 @@ def migrate_run(client: Any, *, run_id: str, fields_read: dict, stream_entries: 
         client, [run_key, keys.old_audit_stream(run_id), submission_key or run_key],
         [run_id, stream_entries, len(fields_read), *flatten(fields_read), len(dropped), *dropped,
          *flatten(new_fields)])
+
+
+def record_delivery(client: Any, *, hook_id: str, attempt: str, kept: int) -> Any:
+    """Keep a delivery attempt (JSON) among the webhook's latest ``kept``, unless the webhook is gone:
+    1 if kept, 0 if not."""
+    return _RECORD_DELIVERY.run(client, [keys.webhook(hook_id), keys.webhook_deliveries(hook_id)], [attempt, kept])
