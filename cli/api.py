@@ -84,6 +84,7 @@ def run(args) -> int:
     from redis.exceptions import RedisError
 
     from store import Database
+    from store.archived_filter import make_whole
     from store.service_mark import mark_service
     from worker.jobs import JOBS
 
@@ -95,6 +96,7 @@ def run(args) -> int:
         # The service's mark on its Redis, for the operator commands. A Redis down now is no reason
         # not to start (the API answers 503 until it is back); the workers set the mark when they reach it.
         mark_service(db)
+        make_whole(db)  # once: a submission asks the archive until it is
     except RedisError:
         pass
     finally:

@@ -4,11 +4,14 @@ import functools
 from typing import NoReturn
 
 from flask import g, request
+from werkzeug.exceptions import HTTPException
 
 from store import moderator_for_token, player_for_token
+from store.errors import TokenRevoked
+from store.tokens import hash_token
 
 from .api import error_response
-from .context import db
+from .context import db, referee
 from .errors import abort
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="scoundrel"'}
@@ -86,6 +89,55 @@ def own(name: str) -> None:
     """403 unless this request's player (``player_required``) is the one ``name`` names, in any case."""
     if name.casefold() != g.player.casefold():
         abort(403, message="Only the player themselves may do this, with their own token.")
+
+
+TOKEN_NAMES_KEPT = 10_000  # token hints an API process keeps; all forgotten at once when full
+
+
+def submitter_required(view):
+    """``player_required`` for a view whose store write checks the token itself in its atomic step
+    (``store.runs.accept_runs``' ``token_hash``, here ``g.token_hash``), so a token seen before costs
+    no lookup of its own.
+
+    The player a token named is remembered as a hint only: the write stores nothing unless the
+    token names that player still (``TokenRevoked``: 401), so a revoked or replaced token is
+    refused as at once as with a lookup. A token never seen is looked up first, as everywhere (401
+    before any body is read); a remembered one whose request fails before the write (a malformed
+    body) is looked up then, so a revoked token still gets its 401, not the body's 422.
+    """
+
+    @functools.wraps(view)
+    def guarded(*args, **kwargs):
+        token = bearer_token()
+        if token is None:
+            abort(401, message="A player token is required: Authorization: Bearer <token>.", headers=CHALLENGE)
+        names = referee().token_names
+        g.token_hash = hash_token(token)
+        hinted = names.get(g.token_hash)
+        g.player = hinted or _looked_up(token, names)
+        try:
+            return view(*args, **kwargs)
+        except TokenRevoked:
+            names.pop(g.token_hash, None)
+            reject_token()
+        except HTTPException:
+            if hinted and player_for_token(db(), token) != hinted:
+                names.pop(g.token_hash, None)
+                reject_token()
+            raise
+
+    return guarded
+
+
+def _looked_up(token: str, names: dict[str, str]) -> str:
+    """The player ``token`` names, looked up (401 for none), and remembered as a hint."""
+    name = player_for_token(db(), token)
+    if name is None:
+        reject_token()
+    if len(names) >= TOKEN_NAMES_KEPT:
+        names.clear()
+    names[hash_token(token)] = name
+    return name
 
 
 def require_moderator() -> str:

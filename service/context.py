@@ -21,6 +21,9 @@ class Referee:
     _daily_secret: str = field(default="", repr=False)
     _sealed_secret: str = field(default="", repr=False)
     _address_secret: str = field(default="", repr=False)
+    # token hash → the player it named when last looked up: a hint that spares a submission the lookup's
+    # round trip, never trusted alone (``service.auth.submitter_required``: the store checks it as it writes)
+    token_names: dict[str, str] = field(default_factory=dict, repr=False)
 
     def daily_secret(self) -> str:
         """The configured secret, else the one kept in Redis: read once, it never changes."""

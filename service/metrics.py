@@ -12,6 +12,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 
 from store.games import FORFEITED_IDLE
+from store.intake import intake_depth
 from store.metrics import LATENCY_BUCKETS, MOVE_LATENCY_BUCKETS, read_tallies
 from store.pending import oldest_pending
 from store.runs import now_ms
@@ -71,6 +72,8 @@ class RedisCollector:
                                   value=counters.get("requeues", 0))
         yield GaugeMetricFamily("scoundrel_queue_depth", "Jobs waiting in the verification queue",
                                 value=self.db.queue.count)
+        yield GaugeMetricFamily("scoundrel_intake_depth", "Single submissions waiting in the intake for a job",
+                                value=intake_depth(self.db))
         yield GaugeMetricFamily("scoundrel_failed_jobs", "Jobs in RQ's failed-job registry",
                                 value=self.db.queue.failed_job_registry.count)
         oldest = oldest_pending(self.db)

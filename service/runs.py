@@ -11,7 +11,7 @@ from schemas.runs import RunSchema
 from store import Submission, accept_runs, get_run, requeue_run, submit_run
 
 from .api import Blueprint, error_response
-from .auth import BEARER, is_moderator, moderator_endpoint, player_required
+from .auth import BEARER, is_moderator, moderator_endpoint, player_required, submitter_required
 from .context import db, referee, revealed
 from .errors import abort
 from .request_log import request_id
@@ -50,14 +50,15 @@ def _submission(body: dict, idempotency_key: str | None = None) -> Submission:
 
 @blp.route("", methods=["POST"])
 @blp.doc(security=BEARER)
-@player_required
+@submitter_required
 @blp.arguments(SubmissionSchema())
 @blp.response(202, RunSchema, description="Accepted; verification is queued")
 @blp.alt_response(200, schema=RunSchema, description="The same game was already submitted by this player")
 @error_response(blp, 401, "No or wrong player token")
 def submit(submission):
     """Submit a game for verification."""
-    run, created = submit_run(db(), g.player, _submission(submission, _idempotency_key()), request_id=request_id())
+    run, created = submit_run(db(), g.player, _submission(submission, _idempotency_key()), request_id=request_id(),
+                              token_hash=g.token_hash)
     return run, 202 if created else 200, {"Location": url_for("runs.show", run_id=run.id)}
 
 

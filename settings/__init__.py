@@ -103,6 +103,7 @@ class Settings:
     redis_timeout: float = 0.75  # seconds before a Redis call gives up (the API then answers 503)
     pending_timeout: float = 60.0  # seconds a run may stay pending before the sweeper re-queues it
     sweep_interval: float = 5.0  # seconds between a worker's sweeps of the pending runs
+    intake_window: float = 0.05  # seconds single submissions gather in the intake before they share a job
     worker_ttl: int = 60  # seconds without a heartbeat after which a worker is gone (they beat every third of it)
     rate_limit_token: str = "10/second;300/minute"  # per bearer token; empty: no limit
     rate_limit_address: str = "50/second;1500/minute"  # per client address; empty: no limit
@@ -161,6 +162,7 @@ class Settings:
             redis_timeout=_env_float("SCOUNDREL_REDIS_TIMEOUT", cls.redis_timeout),
             pending_timeout=_env_float("SCOUNDREL_PENDING_TIMEOUT", cls.pending_timeout),
             sweep_interval=_env_float("SCOUNDREL_SWEEP_INTERVAL", cls.sweep_interval),
+            intake_window=_env_float("SCOUNDREL_INTAKE_WINDOW", cls.intake_window),
             worker_ttl=_env_int("SCOUNDREL_WORKER_TTL", cls.worker_ttl),
             rate_limit_token=os.environ.get("SCOUNDREL_RATE_LIMIT_TOKEN", cls.rate_limit_token),
             rate_limit_address=os.environ.get("SCOUNDREL_RATE_LIMIT_ADDRESS", cls.rate_limit_address),

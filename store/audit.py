@@ -32,7 +32,7 @@ from .verdicts import stored_int
 ENTRY = "\x1e"  # ASCII record separator: JSON and names never hold control characters unescaped
 FIELD = "\x1f"  # ASCII unit separator
 JSON_MARK = "="  # begins a snapshot kept as JSON: one of a shape the compact form has no room for
-SUBMITTED = "s"  # the entry of a run's submission by its player, as every new run's log begins
+SUBMITTED = "s"  # the entry of a run's submission by its player: a new run's whole log, whatever the run
 _SUBMITTED_FIELDS = FIELD.join(["submitted", "player", "", "0", "", "pending"])
 _SNAPSHOT = ("status", "outcome", "score", "health", "error")
 _NUMBERS = ("score", "health")
@@ -127,14 +127,6 @@ def encode_log(entries: list[dict], run: dict) -> str:
         text, previous = encode_entry(entry, run, position, previous)
         texts.append(text)
     return ENTRY.join(texts)
-
-
-def first_entry(run: dict) -> str:
-    """The ``log`` of a run just submitted: its ``submitted`` entry."""
-    at = int(run["submitted_ms"])
-    return encode_entry({"id": f"{at}-0", "event": "submitted", "actor": {"kind": "player", "name": run["player"]},
-                         "at": iso_time(at), "before": None, "after": {"status": run["status"]}, "detail": {}},
-                        run, 0, None)[0]
 
 
 def decode_log(log: str, run: dict) -> list[dict]:

@@ -27,3 +27,8 @@ def refuses_writes(error: BaseException) -> bool:
     """
     return isinstance(error, WRITE_REFUSALS) or (
         isinstance(error, ResponseError) and str(error).startswith(MISCONF))
+
+
+class TokenRevoked(Exception):
+    """The token a write was checked against names no one now: revoked or replaced since the
+    caller learnt whose it was (``store.runs.accept_runs``); nothing was written."""

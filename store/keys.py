@@ -215,6 +215,27 @@ def pending_runs() -> str:
     return f"{PREFIX}:pending-runs"
 
 
+def intake() -> str:
+    """List: the ids of accepted single submissions waiting for a verification job, oldest first.
+
+    Pushed in the MULTI that accepts a run (whose ``job`` then says
+    ``store.intake.IN_INTAKE``); a dispatcher (``store.intake``) takes up
+    to a job's worth from its head in the same MULTI that queues their job.
+    """
+    return f"{PREFIX}:intake"
+
+
+def archived_filter() -> str:
+    """String (a bitmap): the Bloom filter of the run ids the archive may hold (``store.archived_filter``)."""
+    return f"{PREFIX}:archived-filter"
+
+
+def archived_filter_whole() -> str:
+    """String: set once every run the archive holds is noted in ``archived_filter``; until then a new
+    run's submission asks the archive."""
+    return f"{PREFIX}:archived-filter-whole"
+
+
 def sweep_lock() -> str:
     """String: held (with an expiry) by the one worker sweeping the pending runs right now."""
     return f"{PREFIX}:sweep-lock"

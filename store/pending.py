@@ -3,8 +3,10 @@
 Every accepted run enters ``keys.pending_runs``, scored by when it was
 queued, in the MULTI that stores it, and leaves it in the step that records
 its verdict (``record_verdict``). The sweeper looks at the runs queued more
-than ``stale_after`` seconds ago and asks RQ whether anything will still
-verify each one (``_in_hand``): its job waits in the queue (a backlog), or
+than ``stale_after`` seconds ago and asks whether anything will still
+verify each one (``_in_hand``): it waits in the intake for a job
+(``store.intake``: a backlog, which every worker's dispatcher drains), or
+its job waits in the queue (a backlog too), or
 a live worker (``store.workers``) runs it within its timeout, or a worker
 took it from the queue a moment ago (RQ's intermediate list, where a live
 worker leaves a job for milliseconds). A job's status alone cannot say: a
@@ -13,8 +15,8 @@ intermediate list, which RQ itself clears only every ten minutes.
 
 Anything else is a lost job — its worker killed or stopped, or its failure
 not written while Redis refused writes — and the run is queued again with a
-job of its own, the lost job deleted (so RQ's own clean-up does not run it
-too), up to ``MAX_REQUEUES`` times; after that the run is marked ``error``
+job of its own, the lost job deleted once its runs are (so RQ's own
+clean-up does not run it too), up to ``MAX_REQUEUES`` times; after that the run is marked ``error``
 for a moderator (``requeue_run``). A run in hand keeps its time in the
 index, so ``scoundrel_oldest_pending_seconds`` shows a backlog's real age.
 
@@ -35,6 +37,7 @@ from domain.run import Run
 from . import keys, scripts
 from .database import Database
 from .history import find_run, get_run
+from .intake import IN_INTAKE
 from .runs import now_ms
 from .workers import roll_call
 
@@ -58,13 +61,14 @@ def queue_alone(db: Database, run_id: str, request_id: str | None = None):
 
 
 def split_pending(db: Database, run_ids: list[str], request_id: str) -> list[str]:
-    """Give each of ``run_ids`` still pending a job of its own; returns those ids."""
+    """Give each of ``run_ids`` still pending a job of its own; returns those ids. ``request_id``: the
+    jobs' (a batch's request), or "" for each run's own (a job of the intake serves many requests)."""
     with db.redis.pipeline(transaction=False) as pipe:
         for run_id in run_ids:
             pipe.hget(keys.run(run_id), "status")
         pending = [run_id for run_id, status in zip(run_ids, pipe.execute(), strict=True) if status == "pending"]
     for run_id in pending:
-        queue_alone(db, run_id, request_id)
+        queue_alone(db, run_id, request_id or None)
     return pending
 
 
@@ -118,15 +122,29 @@ def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: flo
             for run_id in stale:
                 pipe.hget(keys.run(run_id), "job")
             job_ids = pipe.execute()
+        stale, job_ids = _out_of_intake(stale, job_ids)
         jobs = Job.fetch_many([job_id or "" for job_id in job_ids], connection=db.raw)
         taken = set(db.queue.intermediate_queue.get_job_ids())
-        requeued = 0
+        requeued, in_hand, lost = 0, {}, {}
         for run_id, job in zip(stale, jobs, strict=True):
-            if job is None or not _in_hand(db, job, live, taken):
+            if job is not None and job.id not in in_hand:  # asked once per job: the runs of one share it
+                in_hand[job.id] = _in_hand(db, job, live, taken)
+            if job is None or not in_hand[job.id]:
                 requeued += _requeue_lost(db, run_id, job, cutoff, now)
+                if job is not None:
+                    lost[job.id] = job
+        for job in lost.values():
+            _forget_lost(db, job)
         return requeued
     finally:
         db.redis.delete(keys.sweep_lock())
+
+
+def _out_of_intake(run_ids: list[str], job_ids: list[str | None]) -> tuple[list[str], list[str | None]]:
+    """The runs (and their jobs) not waiting in the intake: one waiting there is in hand, its way to a
+    job atomic (``store.intake``), however long a suspended or busy service keeps it waiting."""
+    kept = [(run_id, job_id) for run_id, job_id in zip(run_ids, job_ids, strict=True) if job_id != IN_INTAKE]
+    return [run_id for run_id, _ in kept], [job_id for _, job_id in kept]
 
 
 def _in_hand(db: Database, job: Job, live: set[str], taken: set[str]) -> bool:
@@ -148,6 +166,13 @@ def _in_hand(db: Database, job: Job, live: set[str], taken: set[str]) -> bool:
     return False  # finished, failed, stopped: no worker will run it again
 
 
+def _forget_lost(db: Database, lost: Job) -> None:
+    """Delete a lost job whose runs are queued again, so RQ's own clean-up does not run it too."""
+    if lost.get_status(refresh=False) in (JobStatus.QUEUED, JobStatus.STARTED):
+        db.queue.intermediate_queue.remove(lost.id)
+        lost.delete()
+
+
 def _requeue_lost(db: Database, run_id: str, lost: Job | None, cutoff: int, now: int) -> int:
     claimed = scripts.claim_stale_run(db.redis, run_id=run_id, cutoff_ms=cutoff, now_ms=now,
                                       most_requeues=MAX_REQUEUES)
@@ -160,9 +185,6 @@ def _requeue_lost(db: Database, run_id: str, lost: Job | None, cutoff: int, now:
         log.warning("run marked error after repeated re-queues", extra={"run_id": run_id})
         return 0
     job = queue_alone(db, run_id)
-    if lost is not None and lost.get_status(refresh=False) in (JobStatus.QUEUED, JobStatus.STARTED):
-        db.queue.intermediate_queue.remove(lost.id)
-        lost.delete()
     db.redis.hincrby(keys.metrics(), "requeues", 1)
     log.warning("re-queued a run left pending", extra={"run_id": run_id, "job_id": job.id, "requeue": claimed,
                                                        "lost_job": lost.id if lost else ""})

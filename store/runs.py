@@ -1,11 +1,14 @@
 """Runs: accepting a submission exactly once, and recording its verdict.
 
-Accepting a run and queueing its verification job is one MULTI/EXEC, one
-round trip: ``accept_run`` (``lua/accept_run.lua``) stores the run unless the
-player already submitted that game, RQ queues the job, and ``drop_unclaimed_job`` takes
-the job back out when no run was created for it. So there is never a run
-without a job or a job without a run, and the same player submitting the
-same game again gets the run they already have.
+Accepting runs is one MULTI/EXEC, one round trip: ``accept_run``
+(``lua/accept_run.lua``) stores each run unless the player already
+submitted that game, so the same player submitting the same game again
+gets the run they already have. A single submission's run goes onto the
+intake in that step (``store.intake``: a dispatcher queues one job for
+many of them); a batch's runs get their jobs in the MULTI itself (RQ's
+enqueue, then ``drop_unclaimed_job`` taking a job back out when no run was
+created for it). Either way there is never a run without a way to its
+verdict, nor a job without a run.
 """
 
 import hashlib
@@ -18,9 +21,11 @@ from domain.game import game_run_id
 from domain.run import PENDING, Run
 
 from . import keys, scripts
-from .audit import encode_log, first_entry
+from .audit import SUBMITTED, encode_log
 from .boards import place_checks
 from .database import Database
+from .errors import TokenRevoked
+from .intake import IN_INTAKE
 from .metrics import latency_bucket
 from .origins import DEALT
 from .run_records import run_from_stored, stored_fields
@@ -114,16 +119,17 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
     if dealt:
         run = dealt.run(run)
     stored = stored_fields(run)
-    return _Pending(submission, run, {**stored, "log": first_entry(stored)})
+    return _Pending(submission, run, {**stored, "log": SUBMITTED})
 
 
-def _accept(pipe, player: str, pending: _Pending, archived: bool) -> None:
-    """Queue ``accept_run`` for one submission in ``pipe``'s MULTI."""
+def _accept(client, player: str, pending: _Pending, archived: bool | None, to_intake: bool, token_hash: str):
+    """``accept_run`` for one submission, on ``client`` or queued in a MULTI (``archived`` None: the filter answers)."""
     submission = pending.submission
-    scripts.accept_run(
-        pipe, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
+    return scripts.accept_run(
+        client, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
         submitted_ms=pending.run.submitted_ms, idempotency_key=submission.idempotency_key,
-        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, fields=pending.stored,
+        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, to_intake=to_intake, token_hash=token_hash,
+        fields=pending.stored,
     )
 
 
@@ -134,67 +140,109 @@ def _queue_job(db: Database, pipe, job_id: str, runs: list[_Pending], request_id
     scripts.drop_unclaimed_job(pipe, job_key=job.key, queue_key=db.queue.key, job_id=job_id, run_ids=run_ids)
 
 
-def _outcomes(db: Database, replies: list, batch: list[_Pending], archived: dict) -> list[tuple[Run, bool]]:
-    """``(run, created)`` per submission: created runs as written, existing ones read back.
+def _outcomes(db: Database, replies: list[list[str]], batch: list[_Pending],
+              archived: dict) -> list[tuple[Run, bool]]:
+    """``(run, created)`` per submission (``replies``: ``accept_run``'s, in order): created runs as
+    written, existing ones read back.
 
     Raises ``IdempotencyConflict`` when a submission's Idempotency-Key named
-    another game (``accept_run`` then stored nothing of it).
+    another game, ``TokenRevoked`` when the token checked named no one
+    (``accept_run`` then stored nothing of it).
     """
     results: list[tuple[Run | str, bool]] = []
     existing_ids = []
-    for pending in batch:
-        reply = [part.decode() for part in replies[pending.outcome]]
+    for pending, reply in zip(batch, replies, strict=True):
         if reply[0] == "conflict":
             raise IdempotencyConflict()
+        if reply[0] == "unauthorized":
+            raise TokenRevoked()
         if reply[0] == "new":
             results.append((pending.run, True))
         else:
             results.append((reply[1], False))
             existing_ids.append(reply[1])
     known = {run_id: run_from_stored(run_id, run.fields) for run_id, run in archived.items()}
-    known.update({run.id: run for run in load_runs(db, existing_ids) if run})
+    if existing_ids:
+        known.update({run.id: run for run in load_runs(db, existing_ids) if run})
     return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
 
 
-def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
-                runs_per_job: int = 1) -> list[tuple[Run, bool]]:
-    """Accept well-formed submissions in one MULTI/EXEC with their verification jobs.
+def _store(db: Database, player: str, batch: list[_Pending], jobs: list[tuple[str, list[_Pending]]] | None,
+           archived: dict | None, token_hash: str, request_id: str) -> list[list[str]]:
+    """One MULTI: ``accept_run`` for each of ``batch``, then the ``jobs`` their runs share (None: the runs
+    go onto the intake); each submission's reply. ``archived`` None: the archived-runs filter answers.
+    A single submission for the intake needs no MULTI: one script is atomic alone (and is sent by
+    its SHA, where a MULTI sends its text)."""
+    def held(pending: _Pending) -> bool | None:
+        return None if archived is None else pending.run.id in archived
 
-    Each gets ``(run, True)`` when new, ``(existing run, False)`` when the
-    player already submitted that game (or that Idempotency-Key for it).
-    Raises ``IdempotencyConflict`` when an Idempotency-Key names another
-    game (a batch's submissions carry none). New runs share a job per
-    ``runs_per_job`` of them, so a batch needs few jobs. A game whose run
-    the archive holds is that run too (looked up before the MULTI).
-    """
-    submitted = now_ms()
-    batch: list[_Pending] = []
-    jobs: list[tuple[str, list[_Pending]]] = []
-    for first in range(0, len(submissions), runs_per_job):
-        job_id = secrets.token_hex(12)
-        share = [_prepare(player, submission, submitted, job_id, request_id)
-                 for submission in submissions[first:first + runs_per_job]]
-        jobs.append((job_id, share))
-        batch += share
-    archived = db.archive.load([pending.run.id for pending in batch])
+    if jobs is None and len(batch) == 1:
+        [pending] = batch
+        return [[part.decode() for part in _accept(db.raw, player, pending, held(pending), True, token_hash)]]
     with db.raw.pipeline(transaction=True) as pipe:
         pipe.multi()  # explicitly, before RQ's enqueue looks for it
         for pending in batch:
             pending.outcome = len(pipe.command_stack)
-            _accept(pipe, player, pending, pending.run.id in archived)
-        for job_id, share in jobs:
+            _accept(pipe, player, pending, held(pending), jobs is None, token_hash)
+        for job_id, share in jobs or []:
             _queue_job(db, pipe, job_id, share, request_id)
         replies = pipe.execute()
-    return _outcomes(db, replies, batch, archived)
+    return [[part.decode() for part in replies[pending.outcome]] for pending in batch]
 
 
-def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "") -> tuple[Run, bool]:
+def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
+                runs_per_job: int | None = None, token_hash: str = "") -> list[tuple[Run, bool]]:
+    """Accept well-formed submissions in one step: one script, or one MULTI/EXEC of them.
+
+    Each gets ``(run, True)`` when new, ``(existing run, False)`` when the
+    player already submitted that game (or that Idempotency-Key for it).
+    Raises ``IdempotencyConflict`` when an Idempotency-Key names another
+    game (a batch's submissions carry none). New runs go onto the intake
+    (``store.intake``), or, given ``runs_per_job``, share a job queued in
+    the MULTI per that many of them (a batch: few jobs, at once). A game
+    whose run the archive holds is that run too: a batch's are looked up
+    before the MULTI, a single one's only where the archived-runs filter
+    says the archive may hold it (``store.archived_filter``; then a second
+    MULTI follows). ``token_hash``, unless empty, is the request's token:
+    when it no longer names ``player`` (revoked since the caller learnt
+    whose it was) nothing is stored and ``TokenRevoked`` raised.
+    """
+    submitted = now_ms()
+    batch: list[_Pending] = []
+    jobs: list[tuple[str, list[_Pending]]] | None = None
+    if runs_per_job is None:
+        batch = [_prepare(player, submission, submitted, IN_INTAKE, request_id) for submission in submissions]
+    else:
+        jobs = []
+        for first in range(0, len(submissions), runs_per_job):
+            job_id = secrets.token_hex(12)
+            share = [_prepare(player, submission, submitted, job_id, request_id)
+                     for submission in submissions[first:first + runs_per_job]]
+            jobs.append((job_id, share))
+            batch += share
+    # A batch asks the archive once for all its runs; the intake's runs ask the filter in the MULTI, and
+    # the archive only where it says "may be" (``store.archived_filter``).
+    archived = None if runs_per_job is None else db.archive.load([pending.run.id for pending in batch])
+    replies = _store(db, player, batch, jobs, archived, token_hash, request_id)
+    asking = [position for position, reply in enumerate(replies) if reply == ["ask_archive"]]
+    if asking:
+        archived = db.archive.load([batch[position].run.id for position in asking])
+        again = _store(db, player, [batch[position] for position in asking], None, archived, token_hash, request_id)
+        for position, reply in zip(asking, again, strict=True):
+            replies[position] = reply
+    return _outcomes(db, replies, batch, archived or {})
+
+
+def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "",
+               token_hash: str = "") -> tuple[Run, bool]:
     """Accept one submission: ``(run, True)`` when new, ``(existing run, False)`` when not.
 
-    ``request_id`` is kept with the run and its job, so the logs follow it.
-    Raises ``IdempotencyConflict`` when its Idempotency-Key names another game.
+    ``request_id`` is kept with the run, so the logs follow it; its job is
+    the intake's to queue (``store.intake``). Raises ``IdempotencyConflict``
+    when its Idempotency-Key names another game, ``TokenRevoked`` as
+    ``accept_runs``.
     """
-    [(run, created)] = accept_runs(db, player, [submission], request_id=request_id)
+    [(run, created)] = accept_runs(db, player, [submission], request_id=request_id, token_hash=token_hash)
     return run, created
 
 
@@ -270,15 +318,17 @@ def remove_runs(db: Database, runs: list[dict[str, str]]) -> list[str]:
     ``runs`` holds each run's hash as read (``stored_hashes``), its audit log
     among them. The one place that knows every key a run owns (its hash, its
     place in the indexes, a kept id's ``submission_key``); ``reinstate_run``
-    is the way back. Per run 'ok', 'gone' (removed before), or 'changed' /
-    'holds' (changed since it was read, or it holds a board place now: left
-    as it is).
+    is the way back. Each run is noted in the archived-runs filter first
+    (``store.archived_filter``), so a submission of its game finds it. Per
+    run 'ok', 'gone' (removed before), or 'changed' / 'holds' (changed since
+    it was read, or it holds a board place now: left as it is).
     """
     with db.redis.pipeline(transaction=False) as pipe:
+        scripts.note_archived(pipe, run_ids=[fields["id"] for fields in runs])  # before they leave Redis
         for fields in runs:
             run = run_from_stored(fields["id"], fields)
             scripts.forget_run(pipe, run=fields, submission_key=submission_key(run), place_checks=place_checks(run))
-        return pipe.execute()
+        return pipe.execute()[1:]
 
 
 def reinstate_run(db: Database, run: Run, audit_entries: list[dict]) -> bool:

@@ -33,6 +33,8 @@ from .placements import Placement, load_board_runs, placement, placements, scrip
 
 _ACCEPT_RUN = LuaScript("accept_run")
 _DROP_UNCLAIMED_JOB = LuaScript("drop_unclaimed_job")
+_TAKE_INTAKE = LuaScript("take_intake")
+_NOTE_ARCHIVED = LuaScript("note_archived")
 _RECORD_VERDICT = LuaScript("record_verdict")
 _CREATE_TOKEN_HOLDER = LuaScript("create_token_holder")
 _TOKEN_OWNER = LuaScript("token_owner")
@@ -73,22 +75,40 @@ def flatten(mapping: dict) -> list[str]:
 
 
 def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submitted_ms: int,
-               idempotency_key: str, idempotency_ttl: int, archived: bool, fields: dict) -> Any:
+               idempotency_key: str, idempotency_ttl: int, archived: bool | None, to_intake: bool, token_hash: str,
+               fields: dict) -> Any:
     """Store a submission unless the player sent that game (or that Idempotency-Key) before, or
-    the archive holds its run (``archived``): ``['new']``, ``['existing', run id]`` or ``['conflict']``."""
+    the archive holds its run (``archived``): ``['new']``, ``['existing', run id]`` or ``['conflict']``.
+    ``archived`` None: the archived-runs filter answers, ``['ask_archive']`` (nothing stored) when
+    the archive may hold it. ``to_intake``: a new run's id goes onto the intake too; ``token_hash``,
+    unless empty: the token must still name ``player``, else ``['unauthorized']`` and nothing stored."""
     idempotency = keys.idempotency(player, idempotency_key) if idempotency_key else keys.metrics()
     return _ACCEPT_RUN.run(
         client,
         [idempotency, keys.submission(player, fingerprint), keys.run(run_id), keys.player_runs(player),
-         keys.run_players(), keys.pending_runs(), keys.metrics()],
-        [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "", "1" if archived else "",
-         player, *flatten(fields)],
+         keys.run_players(), keys.pending_runs(), keys.metrics(), keys.intake(),
+         keys.token(token_hash) if token_hash else keys.metrics(), keys.archived_filter(),
+         keys.archived_filter_whole()],
+        [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "",
+         "" if archived is None else "1" if archived else "0",
+         player, "1" if to_intake else "", "1" if token_hash else "", *flatten(fields)],
     )
 
 
 def drop_unclaimed_job(client: Any, *, job_key: str, queue_key: str, job_id: str, run_ids: list[str]) -> Any:
     """Take job ``job_id`` back out of its queue unless one of ``run_ids`` was created for it."""
     return _DROP_UNCLAIMED_JOB.run(client, [job_key, queue_key, *map(keys.run, run_ids)], [job_id])
+
+
+def note_archived(client: Any, *, run_ids: list[str]) -> Any:
+    """Note ``run_ids`` in the archived-runs filter (``store.archived_filter``)."""
+    return _NOTE_ARCHIVED.run(client, [keys.archived_filter()], run_ids)
+
+
+def take_intake(client: Any, *, job_id: str, waiting: str, run_ids: list[str]) -> Any:
+    """Take ``run_ids`` from the intake's head for job ``job_id`` (each run whose ``job`` is ``waiting``
+    names it then), if they are its head still: how many were taken, 0 if none."""
+    return _TAKE_INTAKE.run(client, [keys.intake()], [job_id, keys.run(""), waiting, *run_ids])
 
 
 def record_verdict(client: Any, *, run: Run, worker: str, at_ms: int, metric: str, latency_bucket: str,

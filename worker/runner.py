@@ -4,6 +4,10 @@
 (measured: about 80 no-op jobs/s per core forking, 480 without) while RQ
 still handles failures, timeouts and retries for it.
 
+Each worker also runs a dispatcher (``store.intake``) in a thread of its
+own: it turns the single submissions waiting in the intake into jobs of up
+to 100 runs, ``intake_window`` seconds after the first of them arrives.
+
 Each worker also sweeps the pending runs on a timer (``store.pending``), so
 a run whose job nothing will run any more (its worker killed or stopped,
 mid-job or just after taking it) is queued again within
@@ -40,8 +44,10 @@ from sqlalchemy.exc import SQLAlchemyError
 import log_lines
 from settings import Settings
 from store import Database
+from store.archived_filter import make_whole
 from store.errors import first_line, refuses_writes
 from store.games import sweep_games
+from store.intake import dispatch_forever, drain
 from store.pending import sweep
 from store.retention import scheduled_pass
 from store.seasons import close_ended_seasons
@@ -175,13 +181,22 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
     db = Database.from_settings(settings, JOBS)
     db.archive.upgrade()
     stopped = threading.Event()
-    if not burst:
+    if burst:
+        drain(db)  # what waits in the intake now is work of this burst too
+    else:
+        # The dispatcher's own connections: RQ's worker lengthens the socket timeout of its pool's
+        # connections made after it starts, and would block for a job on one made before (0.75 s).
+        dispatching = Database.from_settings(settings, JOBS)
+        block = min(1.0, settings.redis_timeout / 2)  # a blocking wait must end before the socket's timeout
+        threading.Thread(target=dispatch_forever, args=(dispatching, settings.intake_window, block, stopped),
+                         name="dispatcher", daemon=True).start()
         threading.Thread(target=_sweep_forever, args=(db, settings, stopped), name="sweeper", daemon=True).start()
         threading.Thread(target=_archive_forever, args=(db, settings, stopped), name="archiver", daemon=True).start()
     try:
         while True:
             try:
                 mark_service(db)
+                make_whole(db)  # once: a submission asks the archive until it is
                 worker = VerifyWorker(db, settings.worker_ttl)
                 worked = worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
             except RedisError as error:

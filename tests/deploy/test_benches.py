@@ -30,7 +30,7 @@ TINY = {
     "games.py": ["--games", "5", "--moves", "30", "--clients", "1"],
     "memory.py": ["--runs", "1000", "--per-player", "1000", "--workers", "1"],
     "pages.py": ["--players", "100", "--requests", "10"],
-    "pipeline.py": ["--runs", "20", "--workers", "1"],
+    "pipeline.py": ["--runs", "20", "--workers", "1", "--quiet-runs", "5"],
     "rankings.py": ["--players", "100", "--requests", "10"],
     "season_rollover.py": ["--players", "200", "--requests", "5"],
     "share.py": ["--players", "3", "--requests", "5"],

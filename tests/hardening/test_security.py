@@ -58,6 +58,20 @@ def test_a_moderator_revokes_a_players_token_and_hands_out_a_new_one(stack):
     assert stack.post("/v1/players/nobody-here/revoke-token", headers=moderator).status_code == 404
 
 
+def test_a_token_revoked_after_it_submitted_is_refused_at_once(stack):
+    """The API remembers whose a token was (sparing a submission the lookup); revoked, it is refused
+    all the same, well-formed body or not, and nothing of its submission is stored."""
+    name, token = stack.register()
+    first, second = legal_games(3)[1:]
+    assert stack.submit(token, first).status_code == 202  # remembered now
+    moderator = _bearer(moderator_token(stack, "revoker-2"))
+    assert stack.post(f"/v1/players/{name}/revoke-token", headers=moderator).status_code == 200
+    refused = stack.submit(token, second)
+    assert refused.status_code == 401 and "WWW-Authenticate" in refused.headers
+    assert stack.submit(token, {"seed": "x", "moves": ["nope"]}).status_code == 401
+    assert stack.get(f"/v1/players/{name}/runs").json()["total"] == 1
+
+
 def test_too_many_requests_with_one_token_is_429_with_retry_after(stack):
     _, token = stack.register()
     # 4 clients at once: more than 5 in one second even on a loaded machine (one alone may not be)

@@ -18,6 +18,7 @@ from rq import Worker
 from rq.job import Job
 
 from store import keys
+from store.intake import drain
 from store.pending import TRANSIT_SECONDS, oldest_pending, sweep
 from store.workers import live_workers, roll_call
 from tests.support.games import legal_games, scoundrel_check
@@ -73,6 +74,7 @@ def _stranded(stack, db, token, games) -> tuple[str, str]:
     for game in games:
         worker.send_signal(signal.SIGSTOP)
         run_id = stack.submit(token, game).json()["id"]
+        drain(db)  # the stopped worker's dispatcher cannot: this test is one
         job_id = db.redis.hget(keys.run(run_id), "job")
         time.sleep(0.2)
         if job_id in db.queue.intermediate_queue.get_job_ids():
@@ -82,12 +84,19 @@ def _stranded(stack, db, token, games) -> tuple[str, str]:
     raise AssertionError("the stopped worker never took a job")
 
 
-def test_a_worker_killed_mid_job_loses_no_run(slow_stack):
-    _, token = slow_stack.register()
+def _verdict_entries(stack, run_id: str) -> int:
+    log = stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"]
+    return sum(entry["event"] in ("verified", "rejected", "error") for entry in log)
+
+
+def test_a_worker_killed_mid_batch_loses_no_run_and_verifies_each_once(slow_stack, db):
+    """Single submissions sent together share a job (the intake's); the worker is killed inside it:
+    each run is re-queued alone and verified once, one verdict in its audit log, one board place."""
+    player, token = slow_stack.register()
     run_ids = [slow_stack.submit(token, game).json()["id"] for game in legal_games(3)]
-    time.sleep(0.7)  # the worker is inside the first job's delay now
-    first = slow_stack.get(f"/v1/runs/{run_ids[0]}").json()
-    assert first["status"] == "pending"
+    time.sleep(0.7)  # the worker is inside the shared job's delay now
+    assert {slow_stack.get(f"/v1/runs/{run_id}").json()["status"] for run_id in run_ids} == {"pending"}
+    assert len({db.redis.hget(keys.run(run_id), "job") for run_id in run_ids}) == 1
     slow_stack.kill_worker(0)
     restarted = time.monotonic()
     slow_stack.start_worker()
@@ -95,6 +104,11 @@ def test_a_worker_killed_mid_job_loses_no_run(slow_stack):
     assert time.monotonic() - restarted < 30
     assert {run["status"] for run in runs} <= {"verified", "rejected"}
     assert all(run["status"] == "verified" for run in runs)
+    time.sleep(1.6)  # any second run of a job would have landed
+    assert [_verdict_entries(slow_stack, run_id) for run_id in run_ids] == [1, 1, 1]
+    board = slow_stack.get("/v1/leaderboards/classic", params={"limit": 100}).json()["entries"]
+    [place] = [entry["run_id"] for entry in board if entry["player"] == player]
+    assert place in run_ids
     result = scoundrel_check(slow_stack, "--pending-limit", "60")
     assert result.returncode == 0, result.stderr
 

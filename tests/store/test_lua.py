@@ -16,7 +16,7 @@ import pytest
 import redis
 
 from cli.redis_server import RedisServer
-from store.audit import decode_log, first_entry
+from store.audit import SUBMITTED, decode_log
 from store.lua import source
 from store.packing import LADDER_OFFSET, LADDER_SPAN, LATEST_MS, SCORE_OFFSET, pack, pack_ladder
 from store.verdicts import verdict_summary
@@ -110,7 +110,7 @@ def test_lua_appends_what_python_reads(client):
     """A run's life written by the Lua fragment every script uses reads back as the API showed it."""
     key = "run:lua"
     run = {"player": "ann", "submitted_ms": SUBMITTED_MS, "status": "pending"}
-    client.hset(key, mapping={**run, "log": first_entry(run)})
+    client.hset(key, mapping={**run, "log": SUBMITTED})
     client.hset(key, mapping={"status": "verified", "outcome": "won", "score": 12, "health": 20})
     _audit(client, key, "verified", "worker", "0123456789ab", 31, PENDING)
     assert decode_log(client.hget(key, "log"), client.hgetall(key))[1]["after"] == VERIFIED

@@ -1,32 +1,42 @@
-"""A verification worker whose every job sleeps first, so a fault test can kill it mid-job.
+"""A verification worker whose every job (or every dispatch) sleeps first, so a fault test can kill it mid-job
+(or between reading the intake's head and taking it).
 
 Test-only, and kept out of the service: ``python -m tests.support.slow_worker
-SECONDS`` runs ``scoundrel worker`` with ``worker.jobs.verify_runs`` wrapped
-to sleep ``SECONDS`` before verifying. RQ looks a job's function up by name
+JOB_SECONDS [DISPATCH_SECONDS]`` runs ``scoundrel worker`` with
+``worker.jobs.verify_runs`` wrapped to sleep ``JOB_SECONDS`` before
+verifying, and ``store.intake.take`` to sleep ``DISPATCH_SECONDS`` before
+taking the runs its dispatcher read. RQ looks a job's function up by name
 when it runs it, and the worker (a ``SimpleWorker``) runs jobs in this very
-process, so every job it takes runs the wrapper.
+process, so every job it takes runs the wrapper; its dispatcher calls
+``take`` by its module's name too.
 """
 
 import functools
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
+import store.intake
 import worker.jobs
 from cli.main import main
 
 
-def delayed(seconds: float, job: Callable[..., dict[str, str]]) -> Callable[..., dict[str, str]]:
+def delayed(seconds: float, job: Callable[..., Any]) -> Callable[..., Any]:
     """``job``, sleeping ``seconds`` before it starts."""
 
     @functools.wraps(job)
-    def sleeping_first(*run_ids: str) -> dict[str, str]:
+    def sleeping_first(*args: Any) -> Any:
         time.sleep(seconds)
-        return job(*run_ids)
+        return job(*args)
 
     return sleeping_first
 
 
 if __name__ == "__main__":
-    worker.jobs.verify_runs = delayed(float(sys.argv[1]), worker.jobs.verify_runs)
-    sys.exit(main(["worker", *sys.argv[2:]]))
+    job_delay, dispatch_delay = float(sys.argv[1]), float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+    if job_delay:
+        worker.jobs.verify_runs = delayed(job_delay, worker.jobs.verify_runs)
+    if dispatch_delay:
+        store.intake.take = delayed(dispatch_delay, store.intake.take)
+    sys.exit(main(["worker"]))

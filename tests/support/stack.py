@@ -11,6 +11,7 @@ empty as a new one, most often the one the module before used.
 import itertools
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -23,6 +24,7 @@ import requests
 from cli.redis_server import RedisServer, free_port
 from store import keys
 from store.archive.tables import metadata as archive_tables
+from store.archived_filter import make_whole
 from store.service_mark import mark_service
 
 
@@ -91,7 +93,7 @@ class Stack:
     def start(self) -> "Stack":
         self.root.mkdir(parents=True, exist_ok=True)
         self.redis.start()
-        self.api = self._spawn("api", "--port", str(self.port), log="api.log")
+        self.start_api()
         for _ in range(self.worker_count):
             self.start_worker()
         try:
@@ -102,10 +104,30 @@ class Stack:
         self._started = [self.redis.process, self.api, *self.workers]
         return self
 
-    def start_worker(self) -> subprocess.Popen:
+    def start_api(self) -> None:
+        self.api = self._spawn("api", "--port", str(self.port), log="api.log")
+
+    def kill_api(self) -> None:
+        """SIGKILL the API's gunicorn arbiter; its worker process, orphaned, leaves within a second or
+        two (gunicorn's workers watch their parent): back once the port refuses connections."""
+        self.api.kill()
+        self.api.wait()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+            except OSError:
+                return
+            time.sleep(0.1)
+        raise RuntimeError("the API's port still answers after its arbiter was killed")
+
+    def start_worker(self, dispatch_delay: float = 0.0) -> subprocess.Popen:
+        """One more worker; ``dispatch_delay``: seconds its dispatcher sleeps between reading the
+        intake's head and taking it (``slow_worker``), so a fault test can kill it there."""
         log = f"worker-{len(self.workers)}.log"
-        if self.job_delay:
-            worker = self._spawn(str(self.job_delay), log=log, module="tests.support.slow_worker")
+        if self.job_delay or dispatch_delay:
+            worker = self._spawn(str(self.job_delay), str(dispatch_delay), log=log,
+                                 module="tests.support.slow_worker")
         else:
             worker = self._spawn("worker", log=log)
         self.workers.append(worker)
@@ -178,6 +200,7 @@ class Stack:
             with db.archive.engine.begin() as connection:
                 for table in reversed(archive_tables.sorted_tables):
                     connection.execute(table.delete())
+            make_whole(db)  # of the empty archive, as the API and every worker do when they start
         finally:
             db.close()
         for log in self.root.glob("*.log"):

@@ -1,0 +1,73 @@
+"""A single submission asks the archive only where the archived-runs filter says it may hold the run.
+
+cat plays two games on one seed; the lower leaves for the archive (the
+higher holds cat's place). Sent again, the archived game is the run cat
+has (200), found through the filter; a new game is stored without an
+archive lookup. A Redis whose filter is not whole yet (runs archived by an
+older release) asks the archive for every new submission until
+``make_whole`` notes what it holds.
+"""
+
+import pytest
+
+from store import Submission, accept_runs, keys
+from store.archived_filter import make_whole
+from tests.archive.conftest import archive_now
+from tests.audit.conftest import submit_final
+from tests.support.games import games_by_score, legal_games
+
+
+@pytest.fixture(scope="module")
+def cat(stack):
+    _, token = stack.register("cat")
+    low, high = games_by_score("filter-1", 2)
+    runs = [submit_final(stack, token, game) for game in (low, high)]
+    archive_now(stack)
+    db = stack.database()
+    assert list(db.archive.load([runs[0]["id"]])) == [runs[0]["id"]]
+    yield {"token": token, "low": low, "low_id": runs[0]["id"], "db": db}
+    db.close()
+
+
+@pytest.fixture()
+def lookups(cat, monkeypatch):
+    """The run ids each archive lookup of ``cat['db']`` asked for."""
+    asked: list[list[str]] = []
+    load = cat["db"].archive.load
+
+    def counted(run_ids):
+        asked.append(list(run_ids))
+        return load(run_ids)
+
+    monkeypatch.setattr(cat["db"].archive, "load", counted)
+    return asked
+
+
+def _submit(db, game: dict):
+    [(run, created)] = accept_runs(db, "cat", [Submission(game["seed"], game["variant"], game["moves"])])
+    return run, created
+
+
+def test_an_archived_game_sent_again_is_the_run_the_archive_holds(stack, cat):
+    again = stack.submit(cat["token"], cat["low"])
+    assert again.status_code == 200 and again.json()["id"] == cat["low_id"]
+
+
+def test_a_new_game_asks_no_archive_and_an_archived_one_asks_once(cat, lookups):
+    run, created = _submit(cat["db"], legal_games(1)[0])
+    assert created and lookups == []
+    run, created = _submit(cat["db"], cat["low"])
+    assert (run.id, created) == (cat["low_id"], False) and lookups == [[cat["low_id"]]]
+
+
+def test_until_the_filter_is_whole_every_new_game_asks_the_archive(stack, cat, lookups):
+    db = cat["db"]
+    db.redis.delete(keys.archived_filter(), keys.archived_filter_whole())  # as an older release left it
+    run, created = _submit(db, legal_games(2)[1])
+    assert created and lookups == [[run.id]]
+    assert stack.submit(cat["token"], cat["low"]).json()["id"] == cat["low_id"]
+    assert make_whole(db) == 1 and make_whole(db) == 0
+    lookups.clear()
+    run, created = _submit(db, legal_games(3)[2])
+    assert created and lookups == []
+    assert _submit(db, cat["low"])[0].id == cat["low_id"]
