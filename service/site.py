@@ -40,7 +40,6 @@ from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArg
 from schemas.runs import RunSchema
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
 from store.errors import first_line, refuses_writes
-from store.placements import load_board_runs
 from store.standings import Spread, Standing, board_spread, ladder_spread, standings
 
 from . import board_names, charts
@@ -222,8 +221,7 @@ def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standin
     fixed = [board for variant in scoundrel.VARIANTS
              for board in (board_names.open_board(variant), board_names.dealt(variant))]
     ladders = [board_names.ladder(variant) for variant in scoundrel.VARIANTS]
-    hot = [run for run in load_board_runs(db(), [run.id for run in runs]) if run is not None]
-    of_runs = list({board.path: board for run in hot for board in board_names.run_boards(run)}.values())
+    of_runs = list({board.path: board for run in runs for board in board_names.run_boards(run)}.values())
     ranked = fixed + of_runs  # boards of runs; the ladders rank means, read apart
     places = standings(db(), player, [board.board for board in ranked if board.board is not None],
                        [board.variant for board in ladders])

@@ -19,7 +19,6 @@ from domain.run import PENDING, Run
 
 from . import keys, scripts
 from .audit import encode_log, first_entry
-from .boards import place_checks
 from .database import Database
 from .metrics import latency_bucket
 from .origins import DEALT
@@ -268,14 +267,13 @@ def remove_runs(db: Database, runs: list[dict[str, str]]) -> list[str]:
     ``runs`` holds each run's hash as read (``stored_hashes``), its audit log
     among them. The one place that knows every key a run owns (its hash, its
     place in the indexes, a kept id's ``submission_key``); ``reinstate_run``
-    is the way back. Per run 'ok', 'gone' (removed before), or 'changed' /
-    'holds' (changed since it was read, or it holds a board place now: left
-    as it is).
+    is the way back. Per run 'ok', 'gone' (removed before), or 'changed'
+    (changed since it was read: left as it is). Its board places stay, naming it by id.
     """
     with db.redis.pipeline(transaction=False) as pipe:
         for fields in runs:
             run = run_from_stored(fields["id"], fields)
-            scripts.forget_run(pipe, run=fields, submission_key=submission_key(run), place_checks=place_checks(run))
+            scripts.forget_run(pipe, run=fields, submission_key=submission_key(run))
         return pipe.execute()
 
 
