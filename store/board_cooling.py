@@ -88,7 +88,8 @@ def merged(order: Order, *copies: list[BoardPlace]) -> list[BoardPlace]:
             held = places.get(place.player)
             if wins(order, place.rank_key, None if held is None else held.rank_key):
                 places[place.player] = place
-    return sorted(places.values(), key=lambda place: (-place.rank_key, place.player))
+    # best first; equal rank keys by player, descending, as Redis' ZREVRANGE orders them
+    return sorted(places.values(), key=lambda place: (place.rank_key, place.player), reverse=True)
 
 
 @contextmanager

@@ -43,7 +43,7 @@ _PLAYER_RUNS = sa.select(archived_runs.c.run).where(archived_runs.c.player == sa
 _places = archived_board_places.c
 _ON_BOARD = sa.and_(_places.kind == sa.bindparam("kind"), _places.board == sa.bindparam("board"))
 _BOARD_PLACES = (sa.select(_places.player, _places.rank_key, _places.run_id).where(_ON_BOARD)
-                 .order_by(_places.rank_key.desc()))
+                 .order_by(_places.rank_key.desc(), _places.player.desc()))  # as Redis' ZREVRANGE
 _BOARD_PAGE = _BOARD_PLACES.offset(sa.bindparam("offset")).limit(sa.bindparam("limit"))
 _BOARD_TOTAL = sa.select(sa.func.count()).select_from(archived_board_places).where(_ON_BOARD)
 _BOARDS_HELD = (sa.select(_places.board).distinct()

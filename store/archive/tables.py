@@ -36,5 +36,5 @@ archived_board_places = sa.Table(
     sa.Column("rank_key", sa.BigInteger, nullable=False),
     sa.Column("run_id", sa.String(64), nullable=False),
     sa.Column("archived_ms", sa.BigInteger, nullable=False),
-    sa.Index("ix_archived_board_places_rank", "kind", "board", "rank_key"),
+    sa.Index("ix_archived_board_places_rank", "kind", "board", "rank_key", "player"),
 )

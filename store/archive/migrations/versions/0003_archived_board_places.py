@@ -24,7 +24,7 @@ def upgrade() -> None:
         sa.Column("run_id", sa.String(64), nullable=False),
         sa.Column("archived_ms", sa.BigInteger, nullable=False),
     )
-    op.create_index("ix_archived_board_places_rank", "archived_board_places", ["kind", "board", "rank_key"])
+    op.create_index("ix_archived_board_places_rank", "archived_board_places", ["kind", "board", "rank_key", "player"])
 
 
 def downgrade() -> None:
