@@ -29,6 +29,7 @@ from _harness import Client, Service, latencies_ms, percentiles
 from scoundrel import replay
 from scoundrel.strategies import play_game
 from store import Submission, accept_runs, load_runs, record_verdicts
+from store.database import BULK_TIMEOUT
 from store.retention import archive_old_runs
 
 PER_PLAYER = 1000
@@ -81,7 +82,7 @@ def main() -> None:
 
     stack = Service(workers=0, env={"SCOUNDREL_REDIS_TIMEOUT": "30"})
     try:
-        db = stack.database()
+        db = stack.database(timeout=BULK_TIMEOUT)  # a million runs: Redis may pause to rewrite its log
         games = real_games()
         before = db.redis.info("memory")["used_memory"]
         started = time.perf_counter()

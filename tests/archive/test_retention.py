@@ -14,8 +14,10 @@ import pytest
 import scoundrel
 from store import keys
 from store.archive import ArchivedRun
+from store.consistency import check
 from store.history import hot_run
 from store.packing import LADDER_GAMES
+from store.retention import archive_old_runs
 from store.runs import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import accept_dealt, games_by_score, legal_games
@@ -127,15 +129,15 @@ def test_a_void_and_a_restore_recompute_places_from_archived_runs(stack, db, cat
     assert stack.get("/v1/leaderboards/classic/players/cat").json()["run_id"] == low_id
     seed = cat["runs"]["low"]["seed"]
     assert stack.get(f"/v1/seeds/{seed}/leaderboard").json()["entries"][0]["run_id"] == low_id
-    assert cli(stack, "check").returncode == 0
+    assert check(db, 3600) == []
     restored = stack.post(f"/v1/runs/{high_id}/restore", headers=bearer(moderator))
     assert restored.status_code == 200, restored.text
     assert stack.get("/v1/leaderboards/classic/players/cat").json()["run_id"] == high_id
-    archive_now(stack)
+    archive_old_runs(db, 0)
     assert archived(db, high_id) and load_run(db, high_id) is None
     assert stack.get(f"/v1/seeds/{seed}/leaderboard").json()["entries"][0]["run_id"] == high_id
     assert stack.get(f"/v1/runs/{high_id}/replay").status_code == 200
-    assert cli(stack, "check").returncode == 0
+    assert check(db, 3600) == []
 
 
 def test_a_seed_board_leaves_redis_and_reads_the_same_from_the_archive(stack, db):
@@ -154,7 +156,7 @@ def test_a_seed_board_leaves_redis_and_reads_the_same_from_the_archive(stack, db
     before = [stack.get(path).json() for path in reads]
     page = stack.get(f"/boards/seed/{lower['seed']}?player=dora")
     assert before[0]["entries"][0]["run_id"] == other["id"]
-    archive_now(stack)
+    archive_old_runs(db, 0)
     assert load_run(db, best["id"]) is None and load_run(db, other["id"]) is None
     assert not db.redis.exists(keys.seed_board("classic", lower["seed"]), keys.seed_runs("classic", lower["seed"]))
     assert db.archive.board_places("seed", f"classic:{lower['seed']}")[0].run_id == other["id"]
@@ -170,18 +172,17 @@ def test_a_verdict_on_an_archived_seed_board_is_merged_then_brought_back(stack, 
     _, ada = stack.register("ada-late")
     _, eve = stack.register("eve-late")
     first = submit_final(stack, ada, low)
-    archive_now(stack)
+    archive_old_runs(db, 0)
     assert not db.redis.exists(keys.seed_board("classic", low["seed"]))
     late = submit_final(stack, eve, high)
     board = stack.get(f"/v1/seeds/{low['seed']}/leaderboard").json()
     assert [entry["run_id"] for entry in board["entries"]] == [late["id"], first["id"]] and board["total"] == 2
     assert stack.get(f"/v1/seeds/{low['seed']}/leaderboard/players/ada-late").json()["rank"] == 2
-    moved = cli(stack, "archive")  # runs and boards older than 30 days: eve's run is new, so the board is warm
-    assert "1 brought back" in moved.stdout, moved.stdout
+    assert archive_old_runs(db, 30).boards.brought_back == 1  # eve's run is new: the board is warm
     assert db.redis.zcard(keys.seed_board("classic", low["seed"])) == 2
     assert not db.archive.board_places("seed", f"classic:{low['seed']}")
     assert stack.get(f"/v1/seeds/{low['seed']}/leaderboard").json() == board
-    assert cli(stack, "check").returncode == 0
+    assert check(db, 3600) == []
 
 
 @pytest.fixture(scope="module")
@@ -215,8 +216,7 @@ def test_a_void_of_an_archived_game_recomputes_the_ladder_window_from_the_archiv
     window = db.redis.zrange(keys.ladder_window("classic", "dan"), 0, -1)
     assert [member.split(":")[0] for member in window] == [run["id"] for run in dan[-LADDER_GAMES - 1:-1]]
     assert stack.get("/v1/leaderboards/dealt/classic/ladder/players/dan").json()["games"] == len(dan) - 1
-    checked = cli(stack, "check")
-    assert checked.returncode == 0, checked.stderr
+    assert check(db, 3600) == []
     restored = stack.post(f"/v1/runs/{newest}/restore", headers=bearer(moderator))
     assert restored.status_code == 200, restored.text
     assert stack.get("/v1/leaderboards/dealt/classic/ladder/players/dan").json()["games"] == len(dan)
