@@ -12,6 +12,10 @@ first, or the sum of their latest ``LADDER_GAMES`` (the ladder). Only
 verified runs are placed; ``counts`` says which runs, once verified, count
 on a kind of board, and ``key`` which of the run's fields tell its boards
 apart (two runs are on the same board when those fields match).
+
+A board of a season (``domain.seasons``) closes: ``closed_by`` names the key
+part whose value, once closed, freezes it (``store.seasons``); from then on
+no script changes it, whatever verdict, void or recompute comes.
 """
 
 import enum
@@ -44,6 +48,8 @@ class Board:
     ``SCOUNDREL_HOT_DAYS`` leaves Redis for the archive as a whole, as its
     runs do (``store.board_cooling``): a kind with a board per deal, the long
     tail. Only a best or first board may cool (a ladder's windows stay hot).
+    ``closed_by``: the key part (``season``) whose close freezes the board,
+    for a board that closes.
     """
 
     kind: str
@@ -53,6 +59,7 @@ class Board:
     page: Callable[..., str]
     api: Callable[..., str]
     cools: bool = False
+    closed_by: str | None = None
 
     def parts(self, run: Run) -> tuple[str, ...]:
         """The parts of the key of the board of this kind that ``run`` counts on."""
@@ -79,6 +86,12 @@ class BoardId:
     def api(self) -> str:
         return self.board.api(*self.parts)
 
+    @property
+    def closer(self) -> str | None:
+        """The value of the key part whose close freezes this board (its season), for a board that closes."""
+        field = self.board.closed_by
+        return None if field is None else self.parts[self.board.key.index(field)]
+
 
 def _seed_page(variant: str, seed: str) -> str:
     return f"/boards/seed/{seed}" + ("" if variant == CLASSIC else f"?variant={variant}")
@@ -103,9 +116,18 @@ LADDER = Board(
 SEALED_BOARD = Board(
     "sealed", lambda run: run.sealed_daily, ("date",), Order.FIRST,
     page=lambda day: f"/boards/sealed-{day}", api=lambda day: f"/v1/daily/{day}/sealed/leaderboard")
+SEASON_BOARD = Board(
+    "season", lambda run: run.dealt and run.season is not None, ("variant", "season"), Order.BEST,
+    page=lambda variant, season: f"/boards/dealt-{variant}-{season}",
+    api=lambda variant, season: f"/v1/seasons/{season}/leaderboards/dealt/{variant}", closed_by="season")
+SEASON_LADDER = Board(
+    "season-ladder", lambda run: run.dealt and run.season is not None, ("variant", "season"), Order.LATEST,
+    page=lambda variant, season: f"/boards/dealt-{variant}-{season}-ladder",
+    api=lambda variant, season: f"/v1/seasons/{season}/leaderboards/dealt/{variant}/ladder", closed_by="season")
 
 # Every kind of board, in the order a run's boards are listed.
-BOARDS: list[Board] = [OPEN_BOARD, DAILY_BOARD, SEED_BOARD, DEALT_BOARD, LADDER, SEALED_BOARD]
+BOARDS: list[Board] = [OPEN_BOARD, DAILY_BOARD, SEED_BOARD, DEALT_BOARD, LADDER, SEALED_BOARD, SEASON_BOARD,
+                       SEASON_LADDER]
 
 
 def boards_of(run: Run) -> list[BoardId]:

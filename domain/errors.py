@@ -150,6 +150,14 @@ class SealedDayOver(Refusal):
                          "play is forfeited (R18), and no move or new game of it is taken.")
 
 
+class FollowingFull(Refusal):
+    """The player follows the most players one may (a friends view reads each one's place)."""
+
+    def __init__(self, most: int):
+        self.most = most
+        super().__init__(f"You follow {most:,} players, the most one may; unfollow one first.")
+
+
 class MovesRefused(Exception):
     """A batch of moves the game does not take; ``error`` is the first refused move's, in a rule error's shape."""
 

@@ -55,6 +55,7 @@ class Run:
     request_id: str = ""  # the submission's request and its verification job, while pending
     job: str = ""
     requeues: int = 0  # how often the sweeper queued it again
+    season: str | None = None  # a dealt run's season: the one its game ended in (``domain.seasons``)
 
     @property
     def dealt(self) -> bool:

@@ -26,3 +26,13 @@ class BoardPageArgs(PlayerArgs):
 
 class SeedBoardPageArgs(BoardPageArgs, DealArgs):
     """A page of a seed board: the variant the seed was played as, too."""
+
+
+class SeasonsPageArgs(Schema):
+    """``/seasons?page=``: which page of the past seasons."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    page = fields.Integer(load_default=1, validate=validate.Range(1, MAX_PAGE_NUMBER),
+                          metadata={"description": f"page of past seasons, 1-{MAX_PAGE_NUMBER:,}"})

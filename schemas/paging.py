@@ -9,6 +9,8 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 
 import scoundrel
 
+from .players import NAME_MESSAGE, NAME_PATTERN
+
 MAX_PAGE = 100
 MAX_OFFSET = 1_000_000_000  # far beyond any board or listing; an offset past the end gives an empty page
 MAX_AROUND = 50
@@ -22,6 +24,16 @@ class PageArgs(Schema):
                            metadata={"description": f"entries per page, 1-{MAX_PAGE}"})
     offset = fields.Integer(load_default=0, validate=validate.Range(0, MAX_OFFSET),
                             metadata={"description": f"entries to skip, 0-{MAX_OFFSET:,}"})
+
+
+class BoardArgs(PageArgs):
+    """A page of a board; with ``among``, of that player and the players they follow."""
+
+    among = fields.String(load_default=None, validate=validate.Regexp(NAME_PATTERN, error=NAME_MESSAGE),
+                          metadata={"description": "a player's name (any case): list that player and the players "
+                                                   "they follow, ranked among themselves (rank) with each one's "
+                                                   "rank on the whole board (global_rank); paged by limit and "
+                                                   "offset, total counts them"})
 
 
 class AroundArgs(Schema):
@@ -39,7 +51,7 @@ class DealArgs(Schema):
                             metadata={"description": "the variant the seed was played as"})
 
 
-class SeedBoardArgs(PageArgs, DealArgs):
+class SeedBoardArgs(BoardArgs, DealArgs):
     """A page of a seed board."""
 
 

@@ -44,6 +44,8 @@ class RunSchema(Schema):
     challenge = fields.String(allow_none=True, metadata={"description": '"daily": a sealed daily game\'s run'})
     date = fields.String(allow_none=True, metadata={"description": "the sealed daily's UTC date"})
     forfeit = fields.Boolean(metadata={"description": "the dealt game was forfeited (R18)"})
+    season = fields.String(allow_none=True, metadata={"description": "the season a dealt run counts on: the one "
+                                                                     "its game ended in (docs/seasons.md)"})
 
 
 class RunPageSchema(Schema):
@@ -52,8 +54,17 @@ class RunPageSchema(Schema):
     runs = fields.List(fields.Nested(RunSchema))
 
 
+_AMONG = "with among: the player whose friends' view this is (as registered)"
+
+
+def _global_rank() -> fields.Integer:
+    return fields.Integer(metadata={"description": "with among: the rank on the whole board (rank is among the "
+                                                   "player and those they follow)"})
+
+
 class BoardEntrySchema(Schema):
     rank = fields.Integer()
+    global_rank = _global_rank()
     player = fields.String()
     score = fields.Integer()
     run_id = fields.String()
@@ -62,6 +73,7 @@ class BoardEntrySchema(Schema):
 
 class BoardPageSchema(Schema):
     variant = fields.String()
+    among = fields.String(metadata={"description": _AMONG})
     total = fields.Integer()
     entries = fields.List(fields.Nested(BoardEntrySchema))
 
@@ -75,6 +87,7 @@ class BoardPositionSchema(Schema):
 
 class LadderEntrySchema(Schema):
     rank = fields.Integer()
+    global_rank = _global_rank()
     player = fields.String()
     mean = fields.Float(metadata={"description": "mean score of the player's last 20 finished dealt games, "
                                                  "exact at 2 decimals"})
@@ -85,6 +98,7 @@ class LadderEntrySchema(Schema):
 
 class LadderPageSchema(Schema):
     variant = fields.String()
+    among = fields.String(metadata={"description": _AMONG})
     total = fields.Integer()
     entries = fields.List(fields.Nested(LadderEntrySchema))
 
@@ -99,6 +113,7 @@ class LadderPositionSchema(Schema):
 
 class SealedBoardSchema(Schema):
     date = fields.String()
+    among = fields.String(metadata={"description": _AMONG})
     total = fields.Integer()
     entries = fields.List(fields.Nested(BoardEntrySchema))
 
@@ -106,6 +121,7 @@ class SealedBoardSchema(Schema):
 class SeedBoardSchema(Schema):
     seed = fields.String()
     variant = fields.String()
+    among = fields.String(metadata={"description": _AMONG})
     total = fields.Integer()
     entries = fields.List(fields.Nested(BoardEntrySchema))
 
@@ -118,6 +134,7 @@ class DailySchema(Schema):
 class DailyBoardSchema(Schema):
     date = fields.String()
     seed = fields.String()
+    among = fields.String(metadata={"description": _AMONG})
     total = fields.Integer()
     entries = fields.List(fields.Nested(BoardEntrySchema))
 

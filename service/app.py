@@ -20,6 +20,7 @@ from . import (
     disputes,
     errors,
     flags,
+    following,
     games,
     health,
     leaderboards,
@@ -31,9 +32,12 @@ from . import (
     request_log,
     runs,
     sealed,
+    seasons,
     security,
     seeds,
+    share_page,
     site,
+    streaks,
 )
 from .api import CrossFieldRules, ErrorResponses, RefereeApi
 from .context import Referee
@@ -78,14 +82,18 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)
+    app.url_map.converters["season"] = seasons.SeasonConverter
+    api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
-                   flags):
+                   flags, streaks, seasons):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
+    api.register_blueprint(following.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(pages.blp)
     app.register_blueprint(play_page.blp)
     app.register_blueprint(site.blp)
+    app.register_blueprint(share_page.blp)
     app.register_blueprint(
         Blueprint("docs_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
                   static_url_path=DOCS_ASSETS.rstrip("/"))

@@ -82,6 +82,12 @@ def player_required(view):
     return guarded
 
 
+def own(name: str) -> None:
+    """403 unless this request's player (``player_required``) is the one ``name`` names, in any case."""
+    if name.casefold() != g.player.casefold():
+        abort(403, message="Only the player themselves may do this, with their own token.")
+
+
 def require_moderator() -> str:
     """The moderator authorising this request: 401 without a valid token, 403 for a player's."""
     token = bearer_token()

@@ -4,6 +4,7 @@ The names, as docs/pages.md lists them:
 
 - ``classic``, ``easy``, ``hard``: the open boards (``/v1/leaderboards/<variant>``);
 - ``dealt-<variant>``: the dealt boards; ``dealt-<variant>-ladder``: the ladders;
+- ``dealt-<variant>-<season>`` and ``dealt-<variant>-<season>-ladder``: a season's (``2026-12``, ``2026-W49``);
 - ``daily-<YYYY-MM-DD>``: a day's open daily; ``sealed-<YYYY-MM-DD>``: its sealed daily;
 - ``/boards/seed/<seed>?variant=``: everyone's best open run on one deal.
 
@@ -19,15 +20,29 @@ from dataclasses import dataclass
 from datetime import date
 
 import scoundrel
-from domain.boards import DAILY_BOARD, DEALT_BOARD, LADDER, OPEN_BOARD, SEALED_BOARD, SEED_BOARD, BoardId, boards_of
+from domain.boards import (
+    DAILY_BOARD,
+    DEALT_BOARD,
+    LADDER,
+    OPEN_BOARD,
+    SEALED_BOARD,
+    SEASON_BOARD,
+    SEASON_LADDER,
+    SEED_BOARD,
+    BoardId,
+    Order,
+    boards_of,
+)
 from domain.daily_seed import DAY_PATTERN, parse_day
 from domain.run import Run
+from domain.seasons import SEASON_PATTERN, Season, parse_season
 from store import LADDER_GAMES, Board
 from store.boards import ranking
 
 _DATE = DAY_PATTERN
 _VARIANT = "|".join(scoundrel.VARIANTS)
-_NAMES = re.compile(rf"^(?:(?P<open>{_VARIANT})|dealt-(?P<dealt>{_VARIANT})(?P<ladder>-ladder)?"
+_NAMES = re.compile(rf"^(?:(?P<open>{_VARIANT})|dealt-(?P<dealt>{_VARIANT})(?:-(?P<season>{SEASON_PATTERN}))?"
+                    rf"(?P<ladder>-ladder)?"
                     rf"|daily-(?P<daily>{_DATE})|sealed-(?P<sealed>{_DATE}))$")
 
 
@@ -40,8 +55,10 @@ class NamedBoard:
     """A board as the pages show it.
 
     ``board`` is what ``store.boards`` reads; a ladder has none (it ranks means,
-    ``ladder_page``) and names its ``variant`` instead. ``day`` is set for the
-    daily boards: what is on them stops changing once the day is over.
+    ``ladder_page``) and is ``ladder`` instead. ``day`` is set for the daily
+    boards: what is on them stops changing once the day is over; ``season``
+    for a season's boards.
+    ``of`` is the board of the registry it shows (a friends' view reads any).
     """
 
     path: str
@@ -51,15 +68,20 @@ class NamedBoard:
     variant: str
     board: Board | None = None
     day: date | None = None
+    ladder: BoardId | None = None
+    season: Season | None = None
+    of: BoardId | None = None
 
     @property
     def is_ladder(self) -> bool:
-        return self.board is None
+        return self.ladder is not None
 
 
-def _named(board: BoardId, title: str, proves: str, variant: str, day: date | None = None) -> NamedBoard:
-    ranked = None if board.board is LADDER else ranking(board)
-    return NamedBoard(board.page, title, proves, board.api, variant, ranked, day)
+def _named(board: BoardId, title: str, proves: str, variant: str, day: date | None = None,
+           season: Season | None = None) -> NamedBoard:
+    latest = board.board.order is Order.LATEST
+    return NamedBoard(board.page, title, proves, board.api, variant, None if latest else ranking(board), day,
+                      board if latest else None, season, board)
 
 
 def open_board(variant: str) -> NamedBoard:
@@ -78,6 +100,23 @@ def ladder(variant: str) -> NamedBoard:
     return _named(BoardId(LADDER, (variant,)), f"{variant.capitalize()}: ladder",
                   f"Each player's mean over their last {LADDER_GAMES} dealt games, forfeits "
                   "included: neither a lucky deal nor a reroll buys a place.", variant)
+
+
+def season_dealt(variant: str, season: Season) -> NamedBoard:
+    return _named(BoardId(SEASON_BOARD, (variant, season.id)), f"{variant.capitalize()}: dealt games, {season.id}",
+                  f"Each player's best dealt game that ended in season {season.id}.", variant, season=season)
+
+
+def season_ladder(variant: str, season: Season) -> NamedBoard:
+    return _named(BoardId(SEASON_LADDER, (variant, season.id)), f"{variant.capitalize()}: ladder, {season.id}",
+                  f"Each player's mean over their last {LADDER_GAMES} dealt games that ended in season "
+                  f"{season.id}, forfeits included.", variant, season=season)
+
+
+def season_boards(season: Season) -> list[NamedBoard]:
+    """A season's boards: each variant's dealt board and ladder."""
+    return [board for variant in scoundrel.VARIANTS
+            for board in (season_dealt(variant, season), season_ladder(variant, season))]
 
 
 def daily(day: date) -> NamedBoard:
@@ -107,12 +146,17 @@ _OF_RUNS: dict[str, Callable[..., NamedBoard]] = {
 
 def named(name: str) -> NamedBoard:
     """The board called ``name`` in ``/boards/<name>``. Raises ``UnknownBoard``; for a daily
-    board, ``ValueError`` for a date that does not exist and ``DayNotBegun`` for one to come."""
+    board, ``ValueError`` for a date that does not exist and ``DayNotBegun`` for one to come;
+    for a season's, ``ValueError`` for a season that cannot exist (whether the service has it is
+    the page's to ask)."""
     match = _NAMES.match(name)
     if match is None:
         raise UnknownBoard(name)
     if match["open"]:
         return open_board(match["open"])
+    if match["dealt"] and match["season"]:
+        season = parse_season(match["season"])
+        return (season_ladder if match["ladder"] else season_dealt)(match["dealt"], season)
     if match["dealt"]:
         return ladder(match["dealt"]) if match["ladder"] else dealt(match["dealt"])
     if match["daily"]:
@@ -122,5 +166,6 @@ def named(name: str) -> NamedBoard:
 
 def run_boards(run: Run) -> list[NamedBoard]:
     """The boards of the day or deal a run counts on (the daily, sealed and seed boards);
-    the variant's own boards are on every player page anyway."""
-    return [_OF_RUNS[board.board.kind](*board.parts) for board in boards_of(run) if not board.board.per_variant]
+    the variant's own boards are on every player page anyway, and so are the seasons'."""
+    return [_OF_RUNS[board.board.kind](*board.parts) for board in boards_of(run)
+            if not board.board.per_variant and board.board.closed_by is None]

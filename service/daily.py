@@ -5,13 +5,15 @@ from datetime import date
 from flask import jsonify
 from werkzeug.routing import BaseConverter
 
+from domain.boards import DAILY_BOARD, SEALED_BOARD, BoardId
 from domain.daily_seed import DAY_PATTERN, DayNotBegun, daily_seed, parse_day, today
-from schemas.paging import AroundArgs, PageArgs
+from schemas.paging import AroundArgs, BoardArgs
 from schemas.runs import BoardPositionSchema, DailyBoardSchema, DailySchema, SealedBoardSchema
-from store import board_page, daily_board, sealed_board
+from store import sealed_board
 
 from .api import Blueprint, error_response
-from .context import db, referee
+from .board_listing import board_listing
+from .context import referee
 from .errors import abort
 from .places import place_or_404
 
@@ -53,28 +55,27 @@ def current():
 
 
 @blp.route("/<day:day>/leaderboard")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, DailyBoardSchema)
-@error_response(blp, 404, "A day not begun yet")
+@error_response(blp, 404, "A day not begun yet, or no such player to list among")
 def leaderboard(page_args, day):
     """Classic runs on the day's seed submitted that day; each player's first verified run counts.
 
     ``day`` that is not a calendar date (``2026-02-30``, ``tomorrow``) is a 422 naming it.
     """
     moment = begun_day(day)
-    total, entries = board_page(db(), daily_board(moment.isoformat()), page_args["offset"], page_args["limit"])
-    return jsonify(date=moment.isoformat(), seed=daily_seed(_secret(), moment), total=total, entries=entries)
+    listing = board_listing(BoardId(DAILY_BOARD, (moment.isoformat(),)), page_args)
+    return jsonify(date=moment.isoformat(), seed=daily_seed(_secret(), moment), **listing)
 
 
 @blp.route("/<day:day>/sealed/leaderboard")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, SealedBoardSchema)
-@error_response(blp, 404, "A day not begun yet")
+@error_response(blp, 404, "A day not begun yet, or no such player to list among")
 def sealed_leaderboard(page_args, day):
     """The day's sealed daily: games the server dealt from that day's sealed seed, one per player."""
     moment = begun_day(day).isoformat()
-    total, entries = board_page(db(), sealed_board(moment), page_args["offset"], page_args["limit"])
-    return jsonify(date=moment, total=total, entries=entries)
+    return jsonify(date=moment, **board_listing(BoardId(SEALED_BOARD, (moment,)), page_args))
 
 
 @blp.route("/<day:day>/sealed/leaderboard/players/<name>")

@@ -32,6 +32,7 @@ from domain.errors import (
     AlreadyResolved,
     DealTaken,
     FlagDismissed,
+    FollowingFull,
     GameInPlay,
     GameMoved,
     GameOver,
@@ -94,6 +95,7 @@ ANSWERS: dict[type[Exception], Answer] = {
     NotInError: Answer(409),
     AlreadyResolved: Answer(409),
     FlagDismissed: Answer(409),
+    FollowingFull: Answer(409, lambda full: {"extra": {"most": full.most}}),
     IdempotencyConflict: Answer(422, lambda _: {"errors": {"Idempotency-Key": ["Already used for a different "
                                                                                 "submission."]}}),
     MovesRefused: Answer(422, _moves_refused),

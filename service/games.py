@@ -34,12 +34,12 @@ from .auth import (
     BEARER,
     bearer_token,
     optional_player,
+    own,
     player_required,
     reject_token,
     token_required,
 )
 from .context import db, referee, revealed
-from .errors import abort
 from .request_log import elapsed, request_id
 from .start_flags import note_game_start
 
@@ -178,12 +178,6 @@ def forfeit(body, game_id):
     return game_view(game, position(game))
 
 
-def _own(name: str) -> None:
-    """403 unless the token is the named player's (the name in any case)."""
-    if name.casefold() != g.player.casefold():
-        abort(403, message="Only the player themselves may see this, with their own token.")
-
-
 @player_blp.route("/<name>/next-deal")
 @player_blp.doc(security=BEARER)
 @player_required
@@ -195,7 +189,7 @@ def next_deal_of(name):
 
     Choose a ``client_seed`` after reading it: the deck then comes from both.
     """
-    _own(name)
+    own(name)
     return {"commitment": commitment(next_deal(db(), g.player, fresh_seed()))}
 
 
@@ -208,5 +202,5 @@ def next_deal_of(name):
 @error_response(player_blp, 401, "No or wrong player token")
 def games_of(args, name):
     """The player's games in play (``status=playing``), so a client that lost a game's id can resume it."""
-    _own(name)
+    own(name)
     return {"games": [game_view(game, position(game)) for game in games_in_play(db(), g.player)]}

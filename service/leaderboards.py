@@ -3,11 +3,13 @@
 from flask import jsonify
 
 import scoundrel
-from schemas.paging import AroundArgs, PageArgs
+from domain.boards import DEALT_BOARD, LADDER, OPEN_BOARD, BoardId
+from schemas.paging import AroundArgs, BoardArgs
 from schemas.runs import BoardPageSchema, BoardPositionSchema, LadderPageSchema, LadderPositionSchema
-from store import LADDER_GAMES, board_page, dealt_board, find_player, ladder_page, ladder_position, variant_board
+from store import LADDER_GAMES, dealt_board, find_player, ladder_position, variant_board, variant_ladder
 
 from .api import Blueprint, error_response
+from .board_listing import board_listing
 from .context import db
 from .errors import abort
 from .places import place_or_404
@@ -15,22 +17,22 @@ from .places import place_or_404
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")
 
 
-def _known_variant(variant: str) -> str:
+def known_variant(variant: str) -> str:
     if variant not in scoundrel.VARIANTS:
         abort(404, message=f"No board {variant!r}; the variants are {', '.join(scoundrel.VARIANTS)}.")
     return variant
 
 
 @blp.route("/<variant>")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, BoardPageSchema)
-@error_response(blp, 404, "No such board")
+@error_response(blp, 404, "No such board, or no such player to list among")
 def page(page_args, variant):
-    """A page of the board: rank, player, best score, the run behind it."""
-    total, entries = board_page(db(), variant_board(_known_variant(variant)), page_args["offset"], page_args["limit"])
+    """A page of the board: rank, player, best score, the run behind it (``among``: a friends' view)."""
+    listing = board_listing(BoardId(OPEN_BOARD, (known_variant(variant),)), page_args)
     # Already in the documented shape: a Response skips the schema's dump, the
     # costliest part of a 100-entry page (the rankings benchmark, `bench/rankings.py`).
-    return jsonify(variant=variant, total=total, entries=entries)
+    return jsonify(variant=variant, **listing)
 
 
 @blp.route("/<variant>/players/<name>")
@@ -39,18 +41,17 @@ def page(page_args, variant):
 @error_response(blp, 404, "No such board, or the player is not on it")
 def position(args, variant, name):
     """A player's rank and the places around it (the player's own included); the name in any case."""
-    return place_or_404(variant_board(_known_variant(variant)), name, args["around"],
+    return place_or_404(variant_board(known_variant(variant)), name, args["around"],
                         f"{name!r} has no verified {variant} run on the board.")
 
 
 @blp.route("/dealt/<variant>")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, BoardPageSchema)
-@error_response(blp, 404, "No such board")
+@error_response(blp, 404, "No such board, or no such player to list among")
 def dealt_page(page_args, variant):
     """A page of the dealt board: each player's best game the server dealt card by card."""
-    total, entries = board_page(db(), dealt_board(_known_variant(variant)), page_args["offset"], page_args["limit"])
-    return jsonify(variant=variant, total=total, entries=entries)
+    return jsonify(variant=variant, **board_listing(BoardId(DEALT_BOARD, (known_variant(variant),)), page_args))
 
 
 @blp.route("/dealt/<variant>/players/<name>")
@@ -59,19 +60,18 @@ def dealt_page(page_args, variant):
 @error_response(blp, 404, "No such board, or the player is not on it")
 def dealt_position(args, variant, name):
     """A player's rank on the dealt board and the places around it."""
-    return place_or_404(dealt_board(_known_variant(variant)), name, args["around"],
+    return place_or_404(dealt_board(known_variant(variant)), name, args["around"],
                         f"{name!r} has no verified dealt {variant} game on the board.")
 
 
 @blp.route("/dealt/<variant>/ladder")
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(BoardArgs(), location="query")
 @blp.response(200, LadderPageSchema)
-@error_response(blp, 404, "No such board")
+@error_response(blp, 404, "No such board, or no such player to list among")
 def ladder(page_args, variant):
     """The ladder: each player's mean score over their last 20 finished dealt games (forfeits
     included), for players with at least 20."""
-    total, entries = ladder_page(db(), _known_variant(variant), page_args["offset"], page_args["limit"])
-    return jsonify(variant=variant, total=total, entries=entries)
+    return jsonify(variant=variant, **board_listing(BoardId(LADDER, (known_variant(variant),)), page_args))
 
 
 @blp.route("/dealt/<variant>/ladder/players/<name>")
@@ -81,7 +81,7 @@ def ladder(page_args, variant):
 def ladder_place(args, variant, name):
     """A player's rank on the ladder and the places around it."""
     player = find_player(db(), name)
-    found = ladder_position(db(), _known_variant(variant), player, args["around"]) if player else None
+    found = ladder_position(db(), variant_ladder(known_variant(variant)), player, args["around"]) if player else None
     if found is None:
         abort(404, message=f"{name!r} has fewer than {LADDER_GAMES} finished dealt {variant} games.")
     return jsonify(found)

@@ -14,7 +14,7 @@ from .errors import abort
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
 
 
-def _registered(name: str) -> str:
+def registered(name: str) -> str:
     """The player's name as registered, found in any case; else 404."""
     player = find_player(db(), name)
     if player is None:
@@ -37,7 +37,7 @@ def register(body):
 @error_response(blp, 404, "No such player")
 def runs_of(page, name):
     """A player's runs, newest first; the name in any case."""
-    player = _registered(name)
+    player = registered(name)
     total, runs = player_runs(db(), player, page["offset"], page["limit"])
     moderator = is_moderator()
     return {"player": player, "total": total, "runs": [shown(run, revealed, moderator) for run in runs]}
@@ -49,7 +49,7 @@ def runs_of(page, name):
 @error_response(blp, 404, "No such player")
 def revoke_token(name):
     """Revoke a player's token (a moderator's call) and issue the replacement, shown this once."""
-    player = _registered(name)
+    player = registered(name)
     token = replace_token(db(), player)
     if token is None:
         abort(404, message=f"No player named {name!r}.")

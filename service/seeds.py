@@ -3,12 +3,13 @@
 from flask import jsonify
 
 import scoundrel
+from domain.boards import SEED_BOARD, BoardId
 from schemas.paging import SeedAroundArgs, SeedBoardArgs
 from schemas.runs import BoardPositionSchema, SeedBoardSchema
-from store import board_page, seed_board
+from store import seed_board
 
 from .api import Blueprint, error_response
-from .context import db
+from .board_listing import board_listing
 from .errors import abort
 from .places import place_or_404
 
@@ -24,12 +25,11 @@ def _valid_seed(seed: str) -> str:
 @blp.route("/<seed>/leaderboard")
 @blp.arguments(SeedBoardArgs(), location="query")
 @blp.response(200, SeedBoardSchema)
-@error_response(blp, 404, "Not a seed")
+@error_response(blp, 404, "Not a seed, or no such player to list among")
 def page(args, seed):
     """Each player's best verified open run on this seed and variant: everyone played the same deck."""
-    board = seed_board(args["variant"], _valid_seed(seed))
-    total, entries = board_page(db(), board, args["offset"], args["limit"])
-    return jsonify(seed=seed, variant=args["variant"], total=total, entries=entries)
+    listing = board_listing(BoardId(SEED_BOARD, (args["variant"], _valid_seed(seed))), args)
+    return jsonify(seed=seed, variant=args["variant"], **listing)
 
 
 @blp.route("/<seed>/leaderboard/players/<name>")

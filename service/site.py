@@ -1,4 +1,4 @@
-"""The pages people read: ``/boards``, ``/boards/<board>``, ``/players/<name>``, ``/daily``.
+"""The pages people read: ``/boards``, ``/boards/<board>``, ``/players/<name>``, ``/daily``, ``/seasons``.
 
 Server-rendered from the store functions the API's views use (``board_page``,
 ``ladder_page``, ``board_position``, ``player_runs``), plus ``store.standings``
@@ -13,7 +13,7 @@ player signed in on this browser.
   runs land, and five seconds of staleness lets a cache absorb a crowd;
 - a day's boards and daily page once that UTC day has been over an hour
   (its late verdicts have landed; only a moderator's void can still move
-  it): ``public, max-age=3600``;
+  it): ``public, max-age=3600``, and so a closed season's boards (frozen);
 - a page asked for with ``?player=<name>``: ``private, max-age=5``: the
   data is as public as the board, but which player a browser asks about is
   its reader's business, so no shared cache keeps it;
@@ -36,13 +36,18 @@ from domain.daily_seed import DayNotBegun, daily_seed, parse_day, today
 from domain.par import par
 from domain.run import Run
 from domain.sealing import shown
-from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeedBoardPageArgs
+from domain.seasons import Season
+from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeasonsPageArgs, SeedBoardPageArgs
 from schemas.runs import RunSchema
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
 from store.errors import first_line, refuses_writes
+from store.runs import now_ms
+from store.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 from store.standings import Spread, Standing, board_spread, ladder_spread, standings
+from store.streaks import load_streak
 
 from . import board_names, charts
+from .board_listing import friends_view
 from .board_names import NamedBoard, UnknownBoard
 from .context import db, referee, revealed
 from .errors import RETRY_AFTER_SECONDS
@@ -59,6 +64,9 @@ SETTLE_AFTER = timedelta(hours=1)  # after its day ends, a day's boards get no m
 RECENT_RUNS = 100  # a player page's runs: the win rate, the history chart and the boards of their days
 RUNS_LISTED = 20
 DAILY_TOP = 10
+SEASONS_LISTED = 6  # past seasons on a page of /seasons, and in a player's season history
+PODIUM = 3
+FRIENDS_LISTED = 100  # a board page's friends' view: the best this many of the reader and those they follow
 
 
 @blp.app_template_filter("score")
@@ -122,10 +130,35 @@ def _settled(day: date | None) -> bool:
         timedelta(days=1) + SETTLE_AFTER
 
 
-def _page(html: str, day: date | None = None, player: str | None = None):
+def _page(html: str, day: date | None = None, player: str | None = None, frozen: bool = False):
+    """``frozen``: a closed season's board, which nothing changes any more."""
     response = make_response(html)
-    response.headers["Cache-Control"] = PERSONAL if player else SETTLED if _settled(day) else LIVE
+    response.headers["Cache-Control"] = PERSONAL if player else SETTLED if frozen or _settled(day) else LIVE
     return response
+
+
+def _season(season_id: str) -> bool:
+    """Whether the season the service has under ``season_id`` is closed (404 for one it has not)."""
+    try:
+        return known_season(db(), season_id)[1]
+    except UnknownSeason:
+        raise Refused(404, f"There is no season {season_id}: the seasons are this one and those past.") from None
+
+
+@blp.app_template_filter("iso_minute")
+def _iso_minute(ms: int) -> str:
+    """An instant to the minute, as the pages show UTC times: ``2027-01-01 00:00``."""
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+@blp.app_template_filter("time_left")
+def _time_left(ms: int) -> str:
+    """``3 days 4 h``, ``5 h 12 min``, ``40 min``: how long a season has left, to the minute."""
+    minutes = ms // 60_000
+    days, hours, minutes = minutes // 1440, minutes // 60 % 24, minutes % 60
+    if days:
+        return f"{days} day{'s' if days != 1 else ''} {hours} h"
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
 
 
 def _place(named: NamedBoard, name: str | None) -> dict | None:
@@ -135,8 +168,8 @@ def _place(named: NamedBoard, name: str | None) -> dict | None:
     player = find_player(db(), name)
     if player is None:
         return {"name": name, "rank": None, "missing": "There is no player of that name."}
-    found = (board_position(db(), named.board, player, 0) if named.board is not None
-             else ladder_position(db(), named.variant, player, 0))
+    found = (ladder_position(db(), named.ladder, player, 0) if named.ladder is not None
+             else board_position(db(), named.board, player, 0) if named.board is not None else None)
     if found is None:
         return {"name": player, "rank": None, "missing": f"{player} has no place on this board."}
     score = found["mean"] if named.is_ladder else found["score"]
@@ -144,17 +177,28 @@ def _place(named: NamedBoard, name: str | None) -> dict | None:
             "page": math.ceil(found["rank"] / PAGE_SIZE)}
 
 
+def _friends(named: NamedBoard, name: str | None) -> dict | None:
+    """The friends' view of player ``name`` (whose line the page shows): them and those they follow,
+    ranked among themselves, as the JSON's ``?among=`` lists them; None for no such player."""
+    player = find_player(db(), name) if name is not None else None
+    if player is None or named.of is None:
+        return None
+    total, entries = friends_view(named.of, player, 0, FRIENDS_LISTED)
+    return {"name": player, "total": total, "entries": entries,
+            "api": f"{named.api}{'&' if '?' in named.api else '?'}among={player}&limit={FRIENDS_LISTED}"}
+
+
 def _spread(named: NamedBoard, place: dict | None) -> Spread:
     mine = place["score"] if place and place["rank"] else None
-    if named.is_ladder:
-        return ladder_spread(db(), named.variant, mine)
+    if named.ladder is not None:
+        return ladder_spread(db(), named.ladder, mine)
     assert named.board is not None
     return board_spread(db(), named.board, None if mine is None else int(mine))
 
 
 def _entries(named: NamedBoard, offset: int, limit: int) -> tuple[int, list[dict]]:
-    if named.is_ladder:
-        return ladder_page(db(), named.variant, offset, limit)
+    if named.ladder is not None:
+        return ladder_page(db(), named.ladder, offset, limit)
     assert named.board is not None
     return board_page(db(), named.board, offset, limit)
 
@@ -193,10 +237,11 @@ def board(name):
     except DayNotBegun:
         raise Refused(404, "That day has not begun yet (days are UTC).") from None
     except ValueError:
-        raise Refused(422, f"{name!r} does not name a day that exists.",
-                      {"board": ["A daily board is daily-YYYY-MM-DD or sealed-YYYY-MM-DD, a day that exists."]}) \
+        raise Refused(422, f"{name!r} does not name a day or a season that exists.",
+                      {"board": ["A daily board is daily-YYYY-MM-DD or sealed-YYYY-MM-DD, a day that exists; "
+                                 "a season's is dealt-<variant>-YYYY-MM or dealt-<variant>-YYYY-Www."]}) \
             from None
-    return _board_page(named, args)
+    return _board_page(named, args, _season(named.season.id) if named.season is not None else False)
 
 
 @blp.route("/boards/seed/<seed>")
@@ -208,26 +253,52 @@ def seed_board(seed):
     return _board_page(board_names.seed(seed, args["variant"]), args)
 
 
-def _board_page(named: NamedBoard, args: dict):
+def _board_page(named: NamedBoard, args: dict, frozen: bool = False):
     total, entries = _entries(named, (args["page"] - 1) * PAGE_SIZE, PAGE_SIZE)
     html = render_template("board.html", named=named, entries=entries, total=total, page=args["page"],
-                           pages=max(1, math.ceil(total / PAGE_SIZE)), **_standing(named, args["player"]))
-    return _page(html, named.day, args["player"])
+                           pages=max(1, math.ceil(total / PAGE_SIZE)), frozen=frozen, now_ms=now_ms(),
+                           friends=_friends(named, args["player"]), page_size=PAGE_SIZE,
+                           **_standing(named, args["player"]))
+    return _page(html, named.day, args["player"], frozen)
+
+
+def _podiums(season: Season, top: int) -> list[tuple[NamedBoard, tuple[int, list[dict]]]]:
+    return [(board, _entries(board, 0, top)) for board in board_names.season_boards(season)]
+
+
+@blp.route("/seasons")
+def seasons():
+    """This season's boards with the time it has left, and the past seasons' podiums, newest first."""
+    args = _query(SeasonsPageArgs())
+    close_ended_seasons(db())
+    current = current_season(db())
+    total, past = past_seasons(db(), (args["page"] - 1) * SEASONS_LISTED, SEASONS_LISTED)
+    html = render_template("seasons.html", current=current, left_ms=current.left_ms(now_ms()),
+                           boards=_podiums(current, PODIUM),
+                           past=[(season, [podium for podium in _podiums(season, PODIUM) if podium[1][0]])
+                                 for season in past],
+                           page=args["page"], pages=max(1, math.ceil(total / SEASONS_LISTED)))
+    return _page(html)
 
 
 def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standing, int]]:
     """The player's places, with the page of the board each is on: every variant's open, dealt
-    and ladder boards first, then the daily, sealed and seed boards of ``runs``' days and deals."""
+    and ladder boards first, then the seasons' boards (this one's and the latest past ones': the
+    player's season history), then the daily, sealed and seed boards of ``runs``' days and deals."""
     fixed = [board for variant in scoundrel.VARIANTS
              for board in (board_names.open_board(variant), board_names.dealt(variant))]
-    ladders = [board_names.ladder(variant) for variant in scoundrel.VARIANTS]
+    fixed += [board_names.ladder(variant) for variant in scoundrel.VARIANTS]
+    _, past = past_seasons(db(), 0, SEASONS_LISTED)
+    seasonal = [board for season in [current_season(db()), *past] for board in board_names.season_boards(season)]
     of_runs = list({board.path: board for run in runs for board in board_names.run_boards(run)}.values())
-    ranked = fixed + of_runs  # boards of runs; the ladders rank means, read apart
+    listed = fixed + seasonal + of_runs
+    ranked = [board for board in listed if board.board is not None]  # the ladders rank means, read apart
+    means = [board for board in listed if board.ladder is not None]
     places = standings(db(), player, [board.board for board in ranked if board.board is not None],
-                       [board.variant for board in ladders])
-    place_of = dict(zip([board.path for board in ranked + ladders], places, strict=True))
+                       [board.ladder for board in means if board.ladder is not None])
+    place_of = dict(zip([board.path for board in ranked + means], places, strict=True))
     return [(board, place, math.ceil(place.rank / PAGE_SIZE))
-            for board in fixed + ladders + of_runs if (place := place_of[board.path]) is not None]
+            for board in listed if (place := place_of[board.path]) is not None]
 
 
 @blp.route("/players/<name>")
@@ -242,7 +313,8 @@ def player(name):
     won = sum(run.outcome == "won" for run in verified)
     html = render_template("player.html", player=found, total=total, runs=RunSchema(many=True).dump(runs[:RUNS_LISTED]),
                            examined=len(runs), verified=len(verified), won=won, places=_places_held(found, runs),
-                           history=charts.history(list(reversed(verified))))
+                           history=charts.history(list(reversed(verified))), streak=load_streak(db(), found),
+                           today=today())
     return _page(html)
 
 

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import platformdirs
 
 DEFAULT_DATA_DIR = platformdirs.user_data_dir("scoundrel-referee")
+SEASONS = ("monthly", "weekly")  # ``season``'s choices (``domain.seasons.Schedule``)
 REDIS_URL_FILE = "redis-url"  # in the data directory, while ``scoundrel up`` runs its private Redis there
 
 
@@ -44,6 +45,13 @@ def _env_float(name: str, default: float) -> float:
         return float(value) if value not in (None, "") else default
     except ValueError:
         raise SettingsError(f"{name}={value!r} is not a number") from None
+
+
+def _env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name) or default
+    if value not in choices:
+        raise SettingsError(f"{name}={value!r} is not one of {', '.join(choices)}")
+    return value
 
 
 def _checked_redis_url(url: str, source: str) -> str:
@@ -103,6 +111,7 @@ class Settings:
     flag_min_moves: int = 10  # timed moves a game needs before its timing is judged at all
     flags_kept: int = 10_000  # flags kept in Redis, newest first; older ones are forgotten
     address_secret: str = ""  # key of the address hashes (shared_address); empty: generated once and kept in Redis
+    season: str = "monthly"  # how long a season of the dealt boards lasts: "monthly" or "weekly" (UTC, ISO weeks)
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -157,6 +166,7 @@ class Settings:
             flag_min_moves=_env_int("SCOUNDREL_FLAG_MIN_MOVES", cls.flag_min_moves),
             flags_kept=_env_int("SCOUNDREL_FLAGS_KEPT", cls.flags_kept),
             address_secret=os.environ.get("SCOUNDREL_ADDRESS_SECRET", ""),
+            season=_env_choice("SCOUNDREL_SEASON", cls.season, SEASONS),
         )
 
 

@@ -16,8 +16,11 @@ from .boards import (
     ladder_page,
     ladder_position,
     sealed_board,
+    season_board,
+    season_ladder,
     seed_board,
     variant_board,
+    variant_ladder,
 )
 from .daily import daily_secret
 from .database import Database
@@ -37,7 +40,8 @@ from .runs import (
 
 __all__ = [
     "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "daily_board", "dealt_board",
-    "ladder_page", "ladder_position", "sealed_board", "seed_board", "variant_board", "Database",
+    "ladder_page", "ladder_position", "sealed_board", "season_board", "season_ladder", "seed_board", "variant_board",
+    "variant_ladder", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "create_player", "find_player", "player_for_token", "replace_token", "requeue_run",
     "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",

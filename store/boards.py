@@ -6,12 +6,24 @@ time, run id) is in its entries, so reading it reads no run, and a run may
 leave Redis for the archive while it holds a place. A board of a kind that
 cools may be in the archive, whole or in part (``store.board_cooling``):
 its reads find it there. Ranks are 1-based and distinct. The ladder ranks
-means, not runs: ``ladder_page``, ``ladder_position``.
+means, not runs: ``ladder_page``, ``ladder_position``. ``board_among``
+reads chosen players' places on any board of the registry.
 """
 
 from dataclasses import dataclass
 
-from domain.boards import DAILY_BOARD, DEALT_BOARD, OPEN_BOARD, SEALED_BOARD, SEED_BOARD, BoardId
+from domain.boards import (
+    DAILY_BOARD,
+    DEALT_BOARD,
+    LADDER,
+    OPEN_BOARD,
+    SEALED_BOARD,
+    SEASON_BOARD,
+    SEASON_LADDER,
+    SEED_BOARD,
+    BoardId,
+    Order,
+)
 
 from . import scripts
 from .archive import BoardPlace
@@ -118,15 +130,30 @@ def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
     ]
 
 
-def ladder_page(db: Database, variant: str, offset: int, limit: int) -> tuple[int, list[dict]]:
-    """``(total, entries)``: the variant's ladder from rank ``offset + 1``."""
-    reply = scripts.ladder_page(db.redis, variant=variant, first=offset, last=offset + limit - 1)
+def variant_ladder(variant: str) -> BoardId:
+    """Each player's mean over their last dealt games of a variant."""
+    return BoardId(LADDER, (variant,))
+
+
+def season_board(variant: str, season: str) -> Board:
+    """Each player's best verified dealt game of a variant that ended in ``season``."""
+    return ranking(BoardId(SEASON_BOARD, (variant, season)))
+
+
+def season_ladder(variant: str, season: str) -> BoardId:
+    """Each player's mean over their last dealt games of a variant that ended in ``season``."""
+    return BoardId(SEASON_LADDER, (variant, season))
+
+
+def ladder_page(db: Database, ladder: BoardId, offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(total, entries)``: a ladder (a board ranking the latest) from rank ``offset + 1``."""
+    reply = scripts.ladder_page(db.redis, ladder=ladder, first=offset, last=offset + limit - 1)
     return reply[0], _ladder_entries(offset + 1, reply[1:])
 
 
-def ladder_position(db: Database, variant: str, player: str, around: int) -> dict | None:
+def ladder_position(db: Database, ladder: BoardId, player: str, around: int) -> dict | None:
     """The player's place on the ladder with ``around`` places either side, or None if not on it."""
-    reply = scripts.ladder_position(db.redis, variant=variant, player=player, around=around)
+    reply = scripts.ladder_position(db.redis, ladder=ladder, player=player, around=around)
     if not reply:
         return None
     index, first = reply[0], reply[1]
@@ -134,3 +161,40 @@ def ladder_position(db: Database, variant: str, player: str, around: int) -> dic
     mine = window[index - first]
     return {"rank": mine["rank"], "mean": mine["mean"], "games": mine["games"], "run_id": mine["run_id"],
             "around": window}
+
+
+def board_among(db: Database, board: BoardId, players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(how many of players have a place, entries)``: the places of ``players`` on any board of the
+    registry ranked among themselves, ``limit`` of them from ``offset``.
+
+    Each entry is the board's own (a ladder's, or a best or first board's)
+    with ``rank`` among the players and ``global_rank`` on the whole board;
+    a player without a place (none yet, or no such player) is left out. One
+    script (``lua/_among.lua``): one ZMSCORE for the F players, ordered by
+    their rank keys, then a ZREVRANK, O(log N), for each one listed; at most
+    O(F log N) on a board of N places, never a scan of the board.
+    """
+    players = list(dict.fromkeys(players))
+    first, last = offset, offset + limit - 1
+    if board.board.order is Order.LATEST:
+        reply = scripts.ladder_among(db.redis, ladder=board, players=players, first=first, last=last)
+        entries = _ladder_entries(offset + 1, reply[2 + reply[1]:])
+    elif (copy := archived_copy(db, board)) is not None:
+        return _among_archived(copy, players, offset, limit)
+    else:
+        ranked = ranking(board)
+        reply = scripts.board_among(db.redis, places=ranked.places, runs=ranked.runs, players=players,
+                                    first=first, last=last)
+        entries = _entries(offset + 1, reply[2 + reply[1]:])
+    return reply[0], [{"rank": entry["rank"], "global_rank": index + 1, **entry}
+                      for entry, index in zip(entries, reply[2:2 + reply[1]], strict=True)]
+
+
+def _among_archived(copy: list[BoardPlace], players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``board_among`` on a board the archive holds (``copy``: its places, best first)."""
+    chosen = set(players)
+    found = [(index, place) for index, place in enumerate(copy) if place.player in chosen]
+    listed = found[offset:offset + limit]
+    entries = _entries(offset + 1, _flat([place for _, place in listed]))
+    return len(found), [{"rank": entry["rank"], "global_rank": index + 1, **entry}
+                        for entry, (index, _) in zip(entries, listed, strict=True)]

@@ -20,9 +20,14 @@ is, Redis, the archive or both merged (``store.board_cooling``). Every run
 lives in exactly one place, Redis or the archive, and every board place
 names a run in one of them. A run found in both is a move interrupted by a
 crash, which the next retention pass finishes; it is reported all the same.
+
+A closed season's boards are frozen at its close (``store.seasons``): they
+may rightly differ from what the runs give now (a late verdict, a void
+since), so they are left out.
 """
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from domain.boards import BOARDS, BoardId, Order, boards_of
 from domain.run import PENDING, Run
@@ -42,6 +47,19 @@ SCAN_BATCH = 1000
 Places = dict[Board, dict[str, tuple[int, str]]]
 # (board ranking the latest, player) → the player's verified runs on it, oldest first.
 Ladders = dict[tuple[BoardId, str], list[Run]]
+# Whether a board is frozen (a closed season's): not checked.
+Frozen = Callable[[BoardId], bool]
+
+
+def _never(board: BoardId) -> bool:
+    return False
+
+
+def frozen_boards(db: Database) -> Frozen:
+    """Which boards are frozen: those whose closing key part (``Board.closed_by``) holds a closed value."""
+    parts = {board.closed_by for board in BOARDS if board.closed_by is not None}
+    closed = {part: set(db.redis.zrange(keys.closed(part), 0, -1)) for part in parts}
+    return lambda board: board.closer is not None and board.closer in closed[str(board.board.closed_by)]
 
 
 def _scan(db: Database, pattern: str) -> list[str]:
@@ -63,15 +81,15 @@ def _in_order(runs: list[Run]) -> list[Run]:
     return sorted(verified, key=lambda run: (run.submitted_ms, run.id))
 
 
-def expected_boards(runs: list[Run]) -> Places:
-    """Every best and first board's places, recomputed from the runs."""
+def expected_boards(runs: list[Run], frozen: Frozen = _never) -> Places:
+    """Every best and first board's places (but the ``frozen`` ones), recomputed from the runs."""
     boards: Places = defaultdict(dict)
     for mine in _in_order(runs):
         packed = pack(mine.score or 0, mine.submitted_ms)
         for board in boards_of(mine):
             order = board.board.order
-            if order is Order.LATEST:
-                continue  # ``expected_ladders``
+            if order is Order.LATEST or frozen(board):
+                continue  # ``expected_ladders``, or not checked
             places = boards[ranking(board)]
             if order is Order.FIRST:
                 places.setdefault(mine.player, (packed, mine.id))
@@ -80,26 +98,28 @@ def expected_boards(runs: list[Run]) -> Places:
     return boards
 
 
-def expected_ladders(runs: list[Run]) -> Ladders:
-    """(board, player) → the player's verified runs on each board ranking the latest (the ladder), oldest first."""
+def expected_ladders(runs: list[Run], frozen: Frozen = _never) -> Ladders:
+    """(board, player) → the player's verified runs on each board ranking the latest (the ladder) but the
+    ``frozen`` ones, oldest first."""
     games: Ladders = defaultdict(list)
     for run in _in_order(runs):
         for board in boards_of(run):
-            if board.board.order is Order.LATEST:
+            if board.board.order is Order.LATEST and not frozen(board):
                 games[board, run.player].append(run)
     return games
 
 
-def stored_boards(db: Database) -> set[Board]:
-    """Every best and first board Redis or the archive holds places of."""
+def stored_boards(db: Database, frozen: Frozen = _never) -> set[Board]:
+    """Every best and first board Redis or the archive holds places of, but the ``frozen`` ones."""
     found = set()
     for board in BOARDS:
         if board.order is Order.LATEST:
             continue
-        found |= {ranking(board_id) for batch in redis_boards(db, board) for board_id in batch}
+        board_ids = {board_id for batch in redis_boards(db, board) for board_id in batch}
         if board.cools:
-            found |= {ranking(BoardId(board, tuple(name.split(":", len(board.key) - 1))))
-                      for names in db.archive.board_names(board.kind) for name in names}
+            board_ids |= {BoardId(board, tuple(name.split(":", len(board.key) - 1)))
+                          for names in db.archive.board_names(board.kind) for name in names}
+        found |= {ranking(board_id) for board_id in board_ids if not frozen(board_id)}
     return found
 
 
@@ -156,9 +176,9 @@ def _placement_problems(db: Database, runs: list[Run], archived: set[str]) -> li
     return problems
 
 
-def _stored_latest(db: Database) -> tuple[set[BoardId], set[tuple[BoardId, str]]]:
+def _stored_latest(db: Database, frozen: Frozen) -> tuple[set[BoardId], set[tuple[BoardId, str]]]:
     """The boards ranking the latest that Redis holds places or counts of, and the (board, player)
-    of every window it holds (as a SCAN finds them)."""
+    of every window it holds (as a SCAN finds them), but the ``frozen`` ones."""
     boards, windows = set(), set()
     for board in BOARDS:
         if board.order is not Order.LATEST:
@@ -172,14 +192,15 @@ def _stored_latest(db: Database) -> tuple[set[BoardId], set[tuple[BoardId, str]]
         for key in _scan(db, keys.board_window(board.kind, ("*",) * parts, "*")):
             *named, player = key.removeprefix(prefix).split(":", parts)
             windows.add((BoardId(board, tuple(named)), player))
-    return boards, windows
+    return ({board for board in boards if not frozen(board)},
+            {(board, player) for board, player in windows if not frozen(board)})
 
 
-def _ladder_problems(db: Database, ladders: Ladders) -> list[str]:
-    """Each window, count and place of every board ranking the latest (the ladder) against the
-    player's verified runs on it."""
+def _ladder_problems(db: Database, ladders: Ladders, frozen: Frozen) -> list[str]:
+    """Each window, count and place of every board ranking the latest (the ladder) but the ``frozen`` ones
+    against the player's verified runs on it."""
     problems = []
-    stored, windows = _stored_latest(db)
+    stored, windows = _stored_latest(db, frozen)
     seen = [*ladders, *windows]
     for board in sorted({board for board, _ in seen} | stored, key=lambda board: (board.board.kind, board.parts)):
         kind, parts = board.board.kind, board.parts
@@ -208,15 +229,16 @@ def _ladder_problems(db: Database, ladders: Ladders) -> list[str]:
 def check(db: Database, pending_limit_seconds: float) -> list[str]:
     """Every inconsistency found, as a sentence; empty when the boards match the runs."""
     runs = stored_runs(db)
+    frozen = frozen_boards(db)
     archived = _archived_ids(db)
     every_run = runs + _archived_runs(db, archived - {run.id for run in runs})
     runs_by_id = {run.id: run for run in every_run}
-    expected = expected_boards(every_run)
-    stored = stored_boards(db)
+    expected = expected_boards(every_run, frozen)
+    stored = stored_boards(db, frozen)
     problems = _placement_problems(db, runs, archived)
     for board in sorted(set(expected) | stored, key=lambda board: board.places):
         problems.extend(_board_problems(db, board, expected.get(board, {}), runs_by_id))
-    problems.extend(_ladder_problems(db, expected_ladders(every_run)))
+    problems.extend(_ladder_problems(db, expected_ladders(every_run, frozen), frozen))
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
     indexed = {run_id for run_id in db.redis.zrange(keys.pending_runs(), 0, -1)}
     for run in runs:

@@ -3,7 +3,8 @@
 Two clients share one server: ``redis`` decodes replies to ``str`` for our
 own keys, ``raw`` leaves them as bytes because RQ stores pickled jobs. The
 verification queue lives here too, so that accepting a run and queueing its
-job can be one transaction. ``archive`` is the SQL archive of the runs that
+job can be one transaction. ``seasons`` is the season calendar the runs of
+dealt games are counted by (``SCOUNDREL_SEASON``). ``archive`` is the SQL archive of the runs that
 left Redis (``store.archive``): a read that misses in Redis looks there.
 
 The queue's jobs are functions of the worker's (``worker.jobs.JOBS``), which
@@ -21,6 +22,7 @@ from redis.retry import Retry
 from rq import Callback, Queue
 from rq import Retry as JobRetry
 
+from domain.seasons import Schedule
 from settings import Settings
 
 from . import keys
@@ -48,7 +50,8 @@ class Database:
     """Redis clients and the verification queue (the Lua scripts: ``store.scripts``)."""
 
     def __init__(self, url: str, jobs: Jobs, queue_name: str = "verify", job_timeout: int = 30,
-                 socket_timeout: float = 2.0, archive_url: str = "sqlite://"):
+                 socket_timeout: float = 2.0, archive_url: str = "sqlite://",
+                 seasons: Schedule = Schedule.MONTHLY):
         # One immediate retry on a broken connection: after a Redis restart a
         # pooled connection fails once and its replacement works. None on a
         # timeout (a hung Redis would only hang again), and not redis-py's
@@ -65,6 +68,7 @@ class Database:
         self.queue = Queue(queue_name, connection=self.raw, default_timeout=job_timeout)
         self.jobs = jobs
         self.archive = Archive(archive_url)
+        self.seasons = seasons  # the season calendar: a dealt run counts on the season its game ended in
 
     @classmethod
     def from_settings(cls, settings: Settings, jobs: Jobs, *, timeout: float | None = None) -> "Database":
@@ -77,7 +81,8 @@ class Database:
         would cut it off.
         """
         return cls(settings.redis_url, jobs, settings.queue, settings.job_timeout,
-                   settings.redis_timeout if timeout is None else timeout, settings.resolved_archive_url())
+                   settings.redis_timeout if timeout is None else timeout, settings.resolved_archive_url(),
+                   Schedule(settings.season))
 
     def enqueue_verification(self, run_ids: list[str], request_id: str = "", pipeline=None, job_id=None):
         """Queue one job verifying ``run_ids`` (in ``pipeline``'s transaction, if given).

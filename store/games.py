@@ -36,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 
 from domain.errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
 from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
+from domain.seasons import Schedule, season_at
 
 from . import keys, move_codes, scripts
 from .database import Database
@@ -62,10 +63,11 @@ def is_game_id(text: str) -> bool:
     return len(text) == 32 and all(c in "0123456789abcdef" for c in text)
 
 
-def dealt(game: Game) -> Dealt:
-    """Where the game's run comes from, as the run records it."""
+def dealt(game: Game, schedule: Schedule) -> Dealt:
+    """Where the game's run comes from, as the run records it: with the season of ``schedule`` it ended in."""
+    season = season_at(schedule, game.ended_ms).id if game.ended_ms is not None else ""
     return Dealt(game.id, game.challenge, game.date, forfeit=game.status == FORFEIT, dealt_ms=game.created_ms,
-                 move_gaps=game.move_gaps)
+                 move_gaps=game.move_gaps, season=season)
 
 
 def _stored_game(game_id: str, fields: dict, run: list) -> Game:
@@ -232,7 +234,7 @@ def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
 
 def _finish(db: Database, game: Game, request_id: str) -> Game:
     """Accept the run of ``game`` (ended) and take it off ``games_ending``; the game with its run's status."""
-    submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game))
+    submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game, db.seasons))
     [(run, _)] = accept_runs(db, game.player, [submission], request_id=request_id)
     db.redis.zrem(keys.games_ending(), game.id)
     return replace(game, run_status=run.status, run_score=run.score)

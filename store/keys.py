@@ -46,6 +46,11 @@ def player_runs(name: str) -> str:
     return f"{PREFIX}:player-runs:{name}"
 
 
+def following(name: str) -> str:
+    """Sorted set: the players ``name`` follows (their names as registered) → when they were followed (ms)."""
+    return f"{PREFIX}:following:{name}"
+
+
 def submission(name: str, fingerprint: str) -> str:
     """String: the id of the player's open run of a game (``store.runs.fingerprint``), for a run whose id
     is not the one its player and game give (``store.runs.open_run_id``): an id given at random, kept
@@ -84,6 +89,19 @@ def board_window(kind: str, parts: tuple[str, ...], player: str) -> str:
 def board_games(kind: str, parts: tuple[str, ...]) -> str:
     """Hash: player → how many verified runs they have on a board ranking the latest (the ladder)."""
     return f"{PREFIX}:{kind}-games:{':'.join(parts)}"
+
+
+def closed(part: str) -> str:
+    """Sorted set: the values of a board key part that have closed (``domain.boards.Board.closed_by``:
+    the seasons) → when each ended (ms). A board whose part holds one of them is frozen: no placing
+    script changes it (``lua/_placement.lua``). Kept for good, one short member a season."""
+    return f"{PREFIX}:closed:{part}"
+
+
+def seasons_began() -> str:
+    """String: when the service began keeping seasons (ms): the seasons that closes start with the one in
+    force then (``store.seasons``)."""
+    return f"{PREFIX}:seasons-began"
 
 
 def board(variant: str) -> str:
@@ -304,6 +322,13 @@ def next_deal(player: str) -> str:
     No expiry: a commitment shown must hold until its game starts, which takes it.
     """
     return f"{PREFIX}:next-deal:{player}"
+
+
+def streak(player: str) -> str:
+    """Hash: the player's streak of sealed dailies (``domain.streak``): ``last`` (the last day counted),
+    ``run`` (days in a row ending there), ``best``. Set by the script that ends a sealed daily game
+    (``lua/_streak.lua``); kept for good (three short fields a player)."""
+    return f"{PREFIX}:streak:{player}"
 
 
 def sealed_playing(date: str) -> str:

@@ -47,6 +47,7 @@ class Dealt:
     forfeit: bool = False  # the player gave the game up (R18)
     dealt_ms: int = 0  # when the game was dealt
     move_gaps: str = ""  # each move's server time: ms since the one before (or the deal), space-separated
+    season: str = ""  # the season the game ended in (``domain.seasons``)
 
     @property
     def run_id(self) -> str:
@@ -56,7 +57,8 @@ class Dealt:
     def run(self, run: Run) -> Run:
         """``run`` as this game's run: the fields an open run lacks filled in."""
         return replace(run, origin=DEALT, game_id=self.game_id, challenge=self.challenge or None,
-                       date=self.date or None, forfeit=self.forfeit, dealt_ms=self.dealt_ms, move_gaps=self.move_gaps)
+                       date=self.date or None, forfeit=self.forfeit, dealt_ms=self.dealt_ms, move_gaps=self.move_gaps,
+                       season=self.season or None)
 
 
 def move_times(dealt_ms: int, gaps: str) -> list[int]:

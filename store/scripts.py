@@ -21,8 +21,9 @@ from typing import Any
 
 from redis.client import Pipeline
 
-from domain.boards import SEED_BOARD, boards_of
+from domain.boards import SEED_BOARD, BoardId, boards_of
 from domain.run import Run
+from domain.streak import day_before
 
 from . import keys
 from .database import Database
@@ -42,6 +43,9 @@ _BOARD_PAGE = LuaScript("board_page")
 _BOARD_POSITION = LuaScript("board_position")
 _LADDER_PAGE = LuaScript("ladder_page")
 _LADDER_POSITION = LuaScript("ladder_position")
+_BOARD_AMONG = LuaScript("board_among")
+_LADDER_AMONG = LuaScript("ladder_among")
+_FOLLOW_PLAYER = LuaScript("follow_player")
 _BOARD_SPREAD = LuaScript("board_spread")
 _FILE_DISPUTE = LuaScript("file_dispute")
 _RESOLVE_DISPUTE = LuaScript("resolve_dispute")
@@ -147,17 +151,42 @@ def board_position(client: Any, *, places: str, runs: str, player: str, around: 
     return _BOARD_POSITION.run(client, [places, runs], [player, around])
 
 
-def ladder_page(client: Any, *, variant: str, first: int, last: int) -> list:
+def _ladder_keys(ladder: BoardId) -> tuple[list[str], str]:
+    """A board ranking the latest: its places and game counts, and its windows' key prefix."""
+    kind, parts = ladder.board.kind, ladder.parts
+    return [keys.board_places(kind, parts), keys.board_games(kind, parts)], keys.board_window(kind, parts, "")
+
+
+def ladder_page(client: Any, *, ladder: BoardId, first: int, last: int) -> list:
     """The ladder's total, then (player, sum of the last games' scores, the latest game's
     submission ms, its run id, games) per place from index ``first`` to ``last``."""
-    return _LADDER_PAGE.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
-                            [first, last, keys.ladder_window(variant, "")])
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_PAGE.run(client, ladder_keys, [first, last, windows])
 
 
-def ladder_position(client: Any, *, variant: str, player: str, around: int) -> list:
+def ladder_position(client: Any, *, ladder: BoardId, player: str, around: int) -> list:
     """The player's index and the window's first index, then its places as ``ladder_page``; [] if not on it."""
-    return _LADDER_POSITION.run(client, [keys.ladder(variant), keys.ladder_games(variant)],
-                                [player, around, keys.ladder_window(variant, "")])
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_POSITION.run(client, ladder_keys, [player, around, windows])
+
+
+def board_among(client: Any, *, places: str, runs: str, players: list[str], first: int, last: int) -> list:
+    """How many of ``players`` have a place on the board, how many are listed (those from index ``first`` to
+    ``last`` among them, best first), each listed one's 0-based index on the board, then their places as
+    ``board_page``."""
+    return _BOARD_AMONG.run(client, [places, runs], [first, last, *players])
+
+
+def ladder_among(client: Any, *, ladder: BoardId, players: list[str], first: int, last: int) -> list:
+    """As ``board_among``, on a board ranking the latest (a ladder), the places as ``ladder_page``."""
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_AMONG.run(client, ladder_keys, [first, last, windows, *players])
+
+
+def follow_player(client: Any, *, follower: str, followed: str, at_ms: int, most: int) -> bool:
+    """``follower`` follows ``followed`` from ``at_ms`` (kept if they did already); False if they follow
+    ``most`` players already."""
+    return bool(_FOLLOW_PLAYER.run(client, [keys.following(follower)], [followed, at_ms, most]))
 
 
 def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int, most: int,
@@ -304,14 +333,15 @@ def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int
     ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``; a sealed daily game
     (``date``) whose day is closed, or past ``closes_ms``, is forfeited instead (``['closed']`` if
     ``codes`` had moves). A move request's ``latency`` (seconds, in ``latency_bucket``) is counted
-    with it, and a game that ends here under ``counted_as`` too (the metric ``games:<counted_as>``)."""
+    with it, and a game that ends here under ``counted_as`` too (the metric ``games:<counted_as>``); a
+    sealed daily game that ends here before its close counts its day in the player's streak."""
     return _PLAY_MOVES.run(
         client,
         [keys.game(game_id), keys.games_playing(), keys.games_ending(), keys.player_games_playing(player),
          keys.sealed_closed(), keys.sealed_playing(date) if date else keys.game(game_id), keys.metrics(),
-         keys.move_latency()],
+         keys.move_latency(), keys.streak(player) if date else keys.game(game_id)],
         [game_id, played, codes, at_ms, status, ended_ttl, slot, date, "" if closes_ms is None else closes_ms,
-         latency_bucket, "" if latency is None else latency, counted_as])
+         latency_bucket, "" if latency is None else latency, counted_as, day_before(date) if date else ""])
 
 
 def close_sealed_day(client: Any, *, date: str) -> list[str]:

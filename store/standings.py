@@ -21,6 +21,8 @@ its buckets are whole points of mean (the sum's ranges in steps of 20).
 import bisect
 from dataclasses import dataclass
 
+from domain.boards import BoardId
+
 from . import keys, scripts
 from .board_cooling import archived_copy, board_name
 from .boards import Board
@@ -108,11 +110,15 @@ def board_spread(db: Database, board: Board, score: int | None = None) -> Spread
     return _spread(reply, SCORE_OFFSET, 1, score is not None)
 
 
-def ladder_spread(db: Database, variant: str, mean: float | None = None) -> Spread:
-    """How the means on the variant's ladder spread, in buckets of whole points; with ``mean``,
-    how many players are below it."""
+def _ladder_places(ladder: BoardId) -> str:
+    return keys.board_places(ladder.board.kind, ladder.parts)
+
+
+def ladder_spread(db: Database, ladder: BoardId, mean: float | None = None) -> Spread:
+    """How the means on a ladder spread, in buckets of whole points; with ``mean``, how many
+    players are below it."""
     below = None if mean is None else round(mean * LADDER_GAMES) + LADDER_OFFSET
-    reply = scripts.board_spread(db.redis, places=keys.ladder(variant), span=LADDER_SPAN, offset=LADDER_OFFSET,
+    reply = scripts.board_spread(db.redis, places=_ladder_places(ladder), span=LADDER_SPAN, offset=LADDER_OFFSET,
                                  unit=LADDER_GAMES, most=SPREAD_BUCKETS, below=below)
     return _spread(reply, LADDER_OFFSET, LADDER_GAMES, mean is not None)
 
@@ -126,11 +132,11 @@ class Standing:
     score: float
 
 
-def standings(db: Database, player: str, boards: list[Board], ladders: list[str]) -> list[Standing | None]:
-    """The player's place on each of ``boards``, then on each variant's ladder in ``ladders``
-    (None where they have none), in one round trip to Redis; a board the archive holds
-    (``store.board_cooling``) is read from its copy there."""
-    places = [board.places for board in boards] + [keys.ladder(variant) for variant in ladders]
+def standings(db: Database, player: str, boards: list[Board], ladders: list[BoardId]) -> list[Standing | None]:
+    """The player's place on each of ``boards``, then on each of ``ladders`` (None where they
+    have none), in one round trip to Redis; a board the archive holds (``store.board_cooling``)
+    is read from its copy there."""
+    places = [board.places for board in boards] + [_ladder_places(ladder) for ladder in ladders]
     with db.redis.pipeline(transaction=False) as pipe:
         for key in places:
             pipe.zrevrank(key, player)

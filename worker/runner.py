@@ -13,10 +13,10 @@ for ``worker_ttl``) — no separate process to deploy, and RQ's own
 abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.workers``), forfeits the dealt games left idle for ``game_idle``
-seconds (R18) and accepts the run of any ended game still without one
-(``store.games``). Every ``archive_interval`` seconds a worker also moves
-old finished runs to the archive (``store.retention``; one worker at a
-time).
+seconds (R18), accepts the run of any ended game still without one
+(``store.games``) and closes the seasons that have ended (``store.seasons``).
+Every ``archive_interval`` seconds a worker also moves old finished runs to
+the archive (``store.retention``; one worker at a time).
 
 When Redis goes away, or answers but refuses writes (full, read-only), the
 worker waits for it to take writes again and carries on; it never exits
@@ -42,6 +42,7 @@ from store.errors import first_line, refuses_writes
 from store.games import sweep_games
 from store.pending import sweep
 from store.retention import scheduled_pass
+from store.seasons import close_ended_seasons
 from store.service_mark import mark_service
 
 from .jobs import JOBS
@@ -138,6 +139,8 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
             forfeited, finished = sweep_games(db, settings.game_idle)
             if forfeited or finished:
                 log.info("games swept", extra={"forfeited": forfeited, "finished": finished})
+            for season in close_ended_seasons(db):
+                log.info("season closed", extra={"season": season.id})
         except RedisError as error:
             log.warning("sweep skipped: redis unavailable", extra={"error": first_line(error)})
 

@@ -21,6 +21,7 @@ import {
 } from "./client/index.js";
 import { cardFace, cardName, kindOf, shortName, valueOf } from "./cards.js";
 import { confirmStep, currentPlayer, explain, playerPanel, recall, remember } from "./play-player.js";
+import { offerShare } from "./play-share.js";
 
 const GAME_KEY = "scoundrel.play.game"; // {player, id}: the game to resume after a reload
 const MAX_HEALTH = 20;
@@ -292,12 +293,14 @@ async function finish(focus) {
       const run = await waitForVerdict(baseUrl, state.runId, { token });
       if (game !== ended) return;
       showRun(run);
+      offerShare(state, run, () => game === ended);
       $("checks").replaceChildren(note(unchecked));
       return;
     }
     const result = await ended.verifyCommitment();
     if (game !== ended) return;
     showRun(result.run);
+    offerShare(state, result.run, () => game === ended);
     const steps = state.clientSeed
       ? [
         check(result.serverSeed !== null && (await commitmentOf(result.serverSeed)) === state.commitment,
@@ -326,6 +329,7 @@ function show(dealt, message, { focus = true } = {}) {
   remember(GAME_KEY, { player: player.name, id: game.state.id });
   panel.rename(game.state.player);
   $("verdict").hidden = true;
+  $("share").hidden = true;
   renderTable();
   say(message);
   if (game.over) return finish(focus);

@@ -4,7 +4,10 @@
 -- (``domain.boards``); a script gets each board's keys and order
 -- (``store.placements``): ARGV[a] says how many boards, then one
 -- ``<order>:<key count>`` each, and the boards' keys follow one another in
--- KEYS from KEYS[k] (``boards_from``).
+-- KEYS from KEYS[k] (``boards_from``). A board that closes (a season's)
+-- says ``<order>:<key count>:<its closing value>``, its last key being the
+-- sorted set of closed values: once its value is there, the board is
+-- ``frozen`` and no script changes it.
 --
 -- A ``best`` board holds each player's best verified run (higher rank key:
 -- higher score, then earlier submission); a ``first`` board their
@@ -25,10 +28,14 @@ end
 local function boards_from(key, arg)
   local boards = {}
   for i = 1, tonumber(ARGV[arg]) do
-    local order, count = string.match(ARGV[arg + i], '^(%a+):(%d+)$')
+    local order, count, closer = string.match(ARGV[arg + i], '^(%a+):(%d+):?(.*)$')
     local board_keys = {}
     for j = 1, tonumber(count) do board_keys[j] = KEYS[key + j - 1] end
-    boards[i] = {order = order, keys = board_keys}
+    local frozen = false
+    if closer ~= '' then
+      frozen = redis.call('ZSCORE', table.remove(board_keys), closer) ~= false
+    end
+    boards[i] = {order = order, keys = board_keys, frozen = frozen}
     key = key + tonumber(count)
   end
   return boards, key, arg + #boards + 1
@@ -99,14 +106,14 @@ local function ladder_set(ladder, window, games, player, played)
   rank_ladder(ladder, window, player)
 end
 
--- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``).
+-- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``) not frozen.
 local function place_verified(r, boards)
   local packed = pack_rank(r.score, r.ms)
   for _, board in ipairs(boards) do
     local k = board.keys
-    if board.order == 'latest' then
+    if board.order == 'latest' and not board.frozen then
       ladder_add(k[1], k[2], k[3], r)
-    else
+    elseif not board.frozen then
       offer(k[1], k[2], r.player, packed, r.id, WINS[board.order])
     end
   end

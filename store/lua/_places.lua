@@ -38,24 +38,30 @@ local function complete(player_runs, first)
   return redis.call('ZCARD', player_runs) == #KEYS - first + 1
 end
 
--- ``run_key``: the run whose ``boards`` to recompute; KEYS[first..]: the player's runs.
+-- The player's place on one board from their runs on it (``verified_on``).
+local function place_on(board, player, first)
+  local held, held_id, played = nil, nil, {}
+  for _, r in ipairs(verified_on(board, first)) do
+    if board.order == 'latest' then
+      played[#played + 1] = {r.ms, r.id, r.score}
+    else
+      local packed = pack_rank(r.score, r.ms)
+      if WINS[board.order](packed, held) then held, held_id = packed, r.id end
+    end
+  end
+  local k = board.keys
+  if board.order == 'latest' then
+    ladder_set(k[1], k[2], k[3], player, played)
+  else
+    put(k[1], k[2], player, held, held_id)
+  end
+end
+
+-- ``run_key``: the run whose ``boards`` to recompute; KEYS[first..]: the player's runs. A frozen
+-- board (a closed season's) keeps the places it had at its close.
 local function place(run_key, boards, first)
   local player = redis.call('HGET', run_key, 'player')
   for _, board in ipairs(boards) do
-    local held, held_id, played = nil, nil, {}
-    for _, r in ipairs(verified_on(board, first)) do
-      if board.order == 'latest' then
-        played[#played + 1] = {r.ms, r.id, r.score}
-      else
-        local packed = pack_rank(r.score, r.ms)
-        if WINS[board.order](packed, held) then held, held_id = packed, r.id end
-      end
-    end
-    local k = board.keys
-    if board.order == 'latest' then
-      ladder_set(k[1], k[2], k[3], player, played)
-    else
-      put(k[1], k[2], player, held, held_id)
-    end
+    if not board.frozen then place_on(board, player, first) end
   end
 end

@@ -1,13 +1,16 @@
+--#include _streak
 -- KEYS: game, games-playing, games-ending, the player's games in play, the
 -- closed sealed days, the day's sealed games in play (the game's own key
--- for a free game), metrics, move latency.
+-- for a free game), metrics, move latency, the player's streak (the game's
+-- own key for a free game).
 -- ARGV: game id, the number of moves the caller judged the game at, the new
 -- moves (one character each), the time (ms), the status after them, the
 -- lifetime (s) of an ended game, the game's slot, the sealed daily's date
 -- and the time (ms) its day closes ("" for a free game), then the
 -- request's latency bucket and latency (seconds), or "" and "" for a
 -- change no move request made, then the metric an ending counts under
--- besides its status ("forfeited_idle" for the sweeper's forfeit, or "").
+-- besides its status ("forfeited_idle" for the sweeper's forfeit, or ""),
+-- then the day before the sealed daily's date ("" for a free game).
 -- The compare-and-set of a move: the moves are appended only if the game is
 -- still played with exactly that many moves (so of two racing requests one
 -- applies, the other gets {'moved', count}); {'over', status} once it has
@@ -22,7 +25,9 @@
 -- about twice the memory (``hash-max-listpack-value``).
 -- A game that ends leaves games-playing for games-ending (and its slot in
 -- the player's games in play) and expires later; it is counted by its
--- status (games:ended:<status>), and a move request by its latency.
+-- status (games:ended:<status>), and a move request by its latency. A
+-- sealed daily game that ends in its day, not by its close, counts its day
+-- in the player's streak.
 local CHUNK = 64
 local game = redis.call('HMGET', KEYS[1], 'status', 'count', 'last_ms', 'chunks')
 if not game[1] then
@@ -65,6 +70,9 @@ else
   end
   if ARGV[8] ~= '' then
     redis.call('SREM', KEYS[6], ARGV[1])
+    if not closed then
+      count_streak_day(KEYS[9], ARGV[8], ARGV[13])
+    end
   end
   redis.call('HSET', KEYS[1], 'ended_ms', ARGV[4])
   redis.call('EXPIRE', KEYS[1], ARGV[6])

@@ -59,6 +59,12 @@ def test_a_setting_that_is_not_a_number_is_one_line(scoundrel_command, tmp_path)
     assert_one_line_failure(result, "SCOUNDREL_JOB_TIMEOUT='soon' is not a whole number")
 
 
+def test_a_season_that_is_neither_monthly_nor_weekly_is_one_line(scoundrel_command, tmp_path):
+    result = run_scoundrel(scoundrel_command, "check", env={"REDIS_URL": unreachable_redis(),
+                                                            "SCOUNDREL_SEASON": "yearly"}, tmp_path=tmp_path)
+    assert_one_line_failure(result, "SCOUNDREL_SEASON='yearly' is not one of monthly, weekly")
+
+
 def test_a_data_dir_without_a_running_up_is_one_line_not_some_other_redis(scoundrel_command, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()

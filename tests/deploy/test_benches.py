@@ -27,11 +27,14 @@ TINY = {
     "board_memory.py": ["--runs", "40"],
     "cooling.py": ["--runs", "200", "--requests", "10"],
     "engine.py": ["--games", "5", "--searched", "2", "--rounds", "1"],
+    "friends_view.py": ["--players", "100", "--follows", "20", "--requests", "10"],
     "games.py": ["--games", "5", "--moves", "30", "--clients", "1"],
     "memory.py": ["--runs", "1000", "--per-player", "1000", "--workers", "1"],
     "pages.py": ["--players", "100", "--requests", "10"],
     "pipeline.py": ["--runs", "20", "--workers", "1"],
     "rankings.py": ["--players", "100", "--requests", "10"],
+    "season_rollover.py": ["--players", "200", "--requests", "5"],
+    "share.py": ["--players", "3", "--requests", "5"],
 }
 NEEDS_POSTGRES = {"archive.py"}
 

@@ -15,6 +15,8 @@ from domain.boards import (
     LADDER_GAMES,
     OPEN_BOARD,
     SEALED_BOARD,
+    SEASON_BOARD,
+    SEASON_LADDER,
     SEED_BOARD,
     BoardId,
     Order,
@@ -47,6 +49,19 @@ def test_a_dealt_run_counts_on_the_dealt_board_and_the_ladder_never_an_open_boar
     assert kinds({**DEALT_FIELDS, "daily": "2026-03-01"}) == {"dealt": ("classic",), "ladder": ("classic",)}
 
 
+def test_a_dealt_run_with_a_season_counts_on_that_seasons_dealt_board_and_ladder_too():
+    assert kinds({**DEALT_FIELDS, "season": "2026-12"}) == {
+        "dealt": ("classic",), "ladder": ("classic",), "season": ("classic", "2026-12"),
+        "season-ladder": ("classic", "2026-12")}
+    assert "season" not in kinds({**OPEN_FIELDS, "season": "2026-12"})  # an open run: never
+
+
+def test_only_the_seasons_boards_close_and_their_season_closes_them():
+    assert [board.kind for board in BOARDS if board.closed_by] == ["season", "season-ladder"]
+    assert BoardId(SEASON_LADDER, ("easy", "2026-W49")).closer == "2026-W49"
+    assert BoardId(DEALT_BOARD, ("easy",)).closer is None
+
+
 def test_a_sealed_daily_game_counts_on_that_days_sealed_board_too():
     sealed = {**DEALT_FIELDS, "challenge": "daily", "date": "2026-03-01"}
     assert kinds(sealed) == {"dealt": ("classic",), "ladder": ("classic",), "sealed": ("2026-03-01",)}
@@ -59,7 +74,8 @@ def test_the_orders_best_on_the_variant_seed_and_dealt_boards_first_on_the_days_
     the day's seed counts"; the ladder: "the mean of a player's last 20 dealt games"."""
     assert {board.kind: board.order for board in BOARDS} == {
         "open": Order.BEST, "seed": Order.BEST, "dealt": Order.BEST,
-        "daily": Order.FIRST, "sealed": Order.FIRST, "ladder": Order.LATEST}
+        "daily": Order.FIRST, "sealed": Order.FIRST, "ladder": Order.LATEST, "season": Order.BEST,
+        "season-ladder": Order.LATEST}
     assert LADDER_GAMES == 20
 
 
@@ -77,7 +93,8 @@ def test_each_board_has_the_page_and_json_path_the_readme_lists():
     assert [(board.page, board.api) for board in (
         BoardId(OPEN_BOARD, ("easy",)), BoardId(DAILY_BOARD, ("2026-03-01",)), BoardId(SEED_BOARD, ("classic", "abc")),
         BoardId(SEED_BOARD, ("hard", "abc")), BoardId(DEALT_BOARD, ("easy",)), BoardId(LADDER, ("easy",)),
-        BoardId(SEALED_BOARD, ("2026-03-01",)))] == [
+        BoardId(SEALED_BOARD, ("2026-03-01",)), BoardId(SEASON_BOARD, ("easy", "2026-12")),
+        BoardId(SEASON_LADDER, ("easy", "2026-W49")))] == [
         ("/boards/easy", "/v1/leaderboards/easy"),
         ("/boards/daily-2026-03-01", "/v1/daily/2026-03-01/leaderboard"),
         ("/boards/seed/abc", "/v1/seeds/abc/leaderboard?variant=classic"),
@@ -85,6 +102,8 @@ def test_each_board_has_the_page_and_json_path_the_readme_lists():
         ("/boards/dealt-easy", "/v1/leaderboards/dealt/easy"),
         ("/boards/dealt-easy-ladder", "/v1/leaderboards/dealt/easy/ladder"),
         ("/boards/sealed-2026-03-01", "/v1/daily/2026-03-01/sealed/leaderboard"),
+        ("/boards/dealt-easy-2026-12", "/v1/seasons/2026-12/leaderboards/dealt/easy"),
+        ("/boards/dealt-easy-2026-W49-ladder", "/v1/seasons/2026-W49/leaderboards/dealt/easy/ladder"),
     ]
 
 

@@ -72,7 +72,8 @@ def test_the_sealed_seed_is_never_shown_while_a_game_dealt_from_it_can_move(stac
     midnight = service_midnight(stack)
     assert 5 < midnight - stack.now() < BEFORE_MIDNIGHT, "the stack took too long to start"
     # before midnight: one game played to its end (a run of the day), two left in play
-    (_, token_done), (_, token_a), (_, token_b) = stack.register(), stack.register(), stack.register()
+    (name_done, token_done), (name_a, token_a), (name_b, token_b) = (stack.register(), stack.register(),
+                                                                      stack.register())
     done = Table(stack, token_done, random.Random(1))
     done.start(challenge="daily")
     final = done.play_to_the_end()
@@ -107,6 +108,10 @@ def test_the_sealed_seed_is_never_shown_while_a_game_dealt_from_it_can_move(stac
     assert after_b["status"] == "forfeit" and after_b["seed"] == seed and after_b["moves"] == []
     revealed = stack.get(f"/v1/daily/{day.isoformat()}/sealed").json()
     assert revealed["seed"] == seed
+    # the game played to its end counts its day in its player's streak; the two the close forfeited do not
+    done_streak = stack.get(f"/v1/players/{name_done}/streak").json()
+    assert (done_streak["last_date"], done_streak["current"]) == (day.isoformat(), 1)  # yesterday's: alive
+    assert [stack.get(f"/v1/players/{name}/streak").json()["last_date"] for name in (name_a, name_b)] == [None, None]
     # then everything is open, and checks out against the revealed deal
     assert_nothing_shown_early(table_a, seed)
     assert_nothing_shown_early(done, seed)

@@ -19,6 +19,7 @@ import pytest
 
 from service.play_page import CLIENT_MODULE
 from service.security import CONTENT_SECURITY_POLICY
+from tests.games.table import cards_in
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 
 pytestmark = pytest.mark.slow
@@ -465,6 +466,50 @@ def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened,
     assert stored(opened, "scoundrel.play.game")["id"] == game_id
     expect(opened.locator("#verdict-score")).to_have_text(str(run["score"]))
     clean(opened, 409)
+
+
+def at_each_width(page, name: str, what: str) -> None:
+    """The page as it is now at 1280 and 375 px: no serious axe violation, nothing wider than the screen."""
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        assert serious_violations(page) == [], f"{what} at {width} px"
+        assert not scrolls_sideways(page), f"{what} at {width} px"
+        screenshot(page, f"{name}-{width}")
+
+
+def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_page(browser, stack):
+    """Given up at once (it counts for the streak): the text names the day, the score, the standing and
+    the streak, never a card; the button copies it, the link opens the page with the card's image."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.problems = console_problems(page)
+    open_play(stack, page)
+    name = sign_up(page)
+    page.click("#start [data-challenge='daily']")
+    expect(page.locator("#game")).to_have_attribute("data-moves", "0")
+    page.click("#forfeit")
+    page.click("#forfeit-yes")
+    expect(page.locator("#share")).to_be_visible(timeout=VERDICT_WAIT)
+    run = run_of(stack, page)
+    day = run["date"]
+    link = stack.url(f"/share/sealed/{day}/{name}")
+    text = page.inner_text("#share-text")
+    assert text.splitlines()[0] == f"Scoundrel sealed daily {day}"
+    assert text.splitlines()[1].startswith(f"Score {run['score']}, better than ")
+    assert text.splitlines()[2:] == ["Streak 1 day in a row", link]
+    assert not cards_in(text)
+    expect(page.locator("#share-link")).to_have_attribute("href", link)
+    at_each_width(page, "play-share", "the share panel")
+    page.click("#share-copy")
+    expect(page.locator("#share-note")).to_have_text("Copied: paste it into a chat.")
+    assert page.evaluate("() => navigator.clipboard.readText()") == text
+    page.click("#share-link")
+    page.wait_for_url(link)
+    expect(page.locator("img.share-card")).to_have_js_property("naturalWidth", 1200)
+    at_each_width(page, "share", "the share page")
+    context.close()
+    clean(page)
 
 
 # ---- widths and accessibility ---------------------------------------------------------------------

@@ -16,6 +16,7 @@ DEALT_HASH = {
     "health": "0", "error": '{"code": "illegal_move", "move_index": 2, "message": "Move 3: no", "ruling": "R7"}',
     "ruleset": "scoundrel-1", "engine": "e1", "verified_ms": "1700000000500", "voided_status": "verified",
     "reverified_ms": "1700000000900", "reinstated_ms": "1700000001000", "requeues": "2",
+    "season": "2023-11",
 }
 
 
@@ -51,9 +52,10 @@ def test_the_api_shows_a_stored_run_with_every_key_in_order_and_its_times_in_iso
         "score": -7, "health": 0,
         "error": {"code": "illegal_move", "move_index": 2, "message": "Move 3: no", "ruling": "R7"},
         "ruleset": "scoundrel-1", "engine": "e1", "origin": "dealt", "game_id": "g1", "challenge": "daily",
-        "date": "2026-03-01", "forfeit": True,
+        "date": "2026-03-01", "forfeit": True, "season": "2023-11",
     })
     pending = RunSchema().dump(Run("r2", "bo", "easy", "abc", "pending", None, 0))
     assert [name for name, value in pending.items() if value is None] == [
-        "verified_at", "outcome", "score", "health", "error", "ruleset", "engine", "game_id", "challenge", "date"]
+        "verified_at", "outcome", "score", "health", "error", "ruleset", "engine", "game_id", "challenge", "date",
+        "season"]
     assert (pending["moves"], pending["origin"], pending["forfeit"]) == ([], "open", False)

@@ -8,7 +8,7 @@ import redis
 
 from cli.redis_server import RedisServer
 from store import keys
-from store.boards import dealt_board, variant_board
+from store.boards import dealt_board, variant_board, variant_ladder
 from store.packing import LADDER_GAMES, pack, pack_ladder
 from store.standings import SPREAD_BUCKETS, Standing, board_spread, ladder_spread, standings
 
@@ -89,7 +89,7 @@ def test_the_ladder_spreads_means_in_whole_points(db):
     sums = [rng.randint(-4420, 600) for _ in range(300)]
     db.redis.zadd(keys.ladder("classic"), {f"p{i}": pack_ladder(total, 10**12 + i) for i, total in enumerate(sums)})
     means = [total / LADDER_GAMES for total in sums]
-    spread = ladder_spread(db, "classic", -20.35)
+    spread = ladder_spread(db, variant_ladder("classic"), -20.35)
     for bucket in spread.buckets:
         assert bucket.count == sum(bucket.low <= mean < bucket.high for mean in means)
         assert float(bucket.low).is_integer() and float(bucket.high - bucket.low).is_integer()
@@ -101,5 +101,6 @@ def test_standings_name_rank_total_and_score_on_each_board_or_none(db, board):
     fill(db, [10, 30, -5])
     fill(db, [7], keys.dealt_board("classic"))
     db.redis.zadd(keys.ladder("easy"), {"p0": pack_ladder(-410, 10**12)})
-    assert standings(db, "p0", [board, dealt_board("classic"), dealt_board("easy")], ["classic", "easy"]) == [
+    ladders = [variant_ladder("classic"), variant_ladder("easy")]
+    assert standings(db, "p0", [board, dealt_board("classic"), dealt_board("easy")], ladders) == [
         Standing(2, 3, 10), Standing(1, 1, 7), None, None, Standing(1, 1, -20.5)]
