@@ -22,8 +22,8 @@ def register(subparsers) -> None:
         "archive", help="move finished runs older than N days, and boards cold as long, to the archive",
         description="Move verified, rejected and void runs submitted more than DAYS days ago from Redis to the "
                     "archive (SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory), in batches; then every "
-                    "seed board with no place newer than that, and bring back the archived boards a verdict "
-                    "placed on since. Safe to interrupt and run again.")
+                    "seed board and season's dealt board with no place newer than that, and bring back the "
+                    "archived boards a verdict placed on since. Safe to interrupt and run again.")
     parser.add_argument("--older-than", type=_days, default=settings.hot_days, metavar="DAYS",
                         help="archive runs submitted more than DAYS days ago (default: SCOUNDREL_HOT_DAYS, "
                              "%(default)g)")

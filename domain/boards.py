@@ -47,7 +47,8 @@ class Board:
     those parts. ``cools``: a board of the kind that no verdict changed for
     ``SCOUNDREL_HOT_DAYS`` leaves Redis for the archive as a whole, as its
     runs do (``store.board_cooling``): a kind with a board per deal, the long
-    tail. Only a best or first board may cool (a ladder's windows stay hot).
+    tail, and a season's board, frozen once its season closes. Only a best or
+    first board may cool (a ladder's windows stay hot).
     ``closed_by``: the key part (``season``) whose close freezes the board,
     for a board that closes.
     """
@@ -119,7 +120,8 @@ SEALED_BOARD = Board(
 SEASON_BOARD = Board(
     "season", lambda run: run.dealt and run.season is not None, ("variant", "season"), Order.BEST,
     page=lambda variant, season: f"/boards/dealt-{variant}-{season}",
-    api=lambda variant, season: f"/v1/seasons/{season}/leaderboards/dealt/{variant}", closed_by="season")
+    api=lambda variant, season: f"/v1/seasons/{season}/leaderboards/dealt/{variant}", closed_by="season",
+    cools=True)
 SEASON_LADDER = Board(
     "season-ladder", lambda run: run.dealt and run.season is not None, ("variant", "season"), Order.LATEST,
     page=lambda variant, season: f"/boards/dealt-{variant}-{season}-ladder",
