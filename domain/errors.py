@@ -39,6 +39,13 @@ class NoSuchDispute(Refusal):
         super().__init__(f"No dispute {dispute_id!r}.")
 
 
+class NoSuchWebhook(Refusal):
+    """The webhook does not exist (or was deleted)."""
+
+    def __init__(self, hook_id: str):
+        super().__init__(f"No webhook {hook_id!r}.")
+
+
 class NameTaken(Refusal):
     """The player (or moderator) name is already registered: ``registered`` is its spelling there
     (names ignore case, so it may differ from ``name``, the one asked for)."""

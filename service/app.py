@@ -38,6 +38,7 @@ from . import (
     share_page,
     site,
     streaks,
+    webhooks,
 )
 from .api import CrossFieldRules, ErrorResponses, RefereeApi
 from .context import Referee
@@ -85,7 +86,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
-                   flags, streaks, seasons):
+                   flags, streaks, seasons, webhooks):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
     api.register_blueprint(following.blp)

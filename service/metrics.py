@@ -15,6 +15,7 @@ from store.games import FORFEITED_IDLE
 from store.metrics import LATENCY_BUCKETS, MOVE_LATENCY_BUCKETS, read_tallies
 from store.pending import oldest_pending
 from store.runs import now_ms
+from store.webhooks import ATTEMPTS_COUNTED, backlog
 from store.workers import live_workers
 
 from .context import db, referee
@@ -79,6 +80,7 @@ class RedisCollector:
         yield GaugeMetricFamily("scoundrel_workers", "Verification workers that beat within SCOUNDREL_WORKER_TTL",
                                 value=live_workers(self.db, self.worker_ttl))
         yield from self._games(tallies)
+        yield from self._webhooks(tallies)
 
     def _games(self, tallies):
         counters = tallies.counters
@@ -96,6 +98,20 @@ class RedisCollector:
         yield _histogram("scoundrel_move_latency_seconds",
                          "Seconds from a move request's arrival to its moves stored",
                          MOVE_LATENCY_BUCKETS, tallies.move_latency)
+
+    def _webhooks(self, tallies):
+        attempts = CounterMetricFamily("scoundrel_webhook_attempts", "Webhook delivery attempts, by result",
+                                       labels=["result"])
+        for result in ("delivered", "failed"):
+            attempts.add_metric([result], tallies.counters.get(f"{ATTEMPTS_COUNTED}:{result}", 0))
+        yield attempts
+        waiting = backlog(self.db)
+        yield GaugeMetricFamily("scoundrel_webhook_outbox", "Webhook events recorded, their deliveries not yet queued",
+                                value=waiting.outbox)
+        yield GaugeMetricFamily("scoundrel_webhook_queue_depth", "Jobs waiting in the webhook queue",
+                                value=waiting.queued)
+        yield GaugeMetricFamily("scoundrel_webhook_retries_waiting", "Webhook delivery retries not yet due",
+                                value=waiting.retries)
 
 
 @blp.route("/metrics")

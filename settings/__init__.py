@@ -54,6 +54,20 @@ def _env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+def _env_seconds(name: str, default: tuple[float, ...]) -> tuple[float, ...]:
+    """A comma-separated list of seconds (``10,60,300``); empty or unset: ``default``."""
+    value = os.environ.get(name)
+    if value in (None, ""):
+        return default
+    try:
+        seconds = tuple(float(part) for part in value.split(","))
+    except ValueError:
+        raise SettingsError(f"{name}={value!r} is not a comma-separated list of seconds") from None
+    if any(second < 0 for second in seconds):
+        raise SettingsError(f"{name}={value!r} has a negative delay")
+    return seconds
+
+
 def _checked_redis_url(url: str, source: str) -> str:
     if not url.startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"{source} is not a Redis URL: use redis://HOST:PORT/DB (or rediss://, unix://)")
@@ -112,6 +126,9 @@ class Settings:
     flags_kept: int = 10_000  # flags kept in Redis, newest first; older ones are forgotten
     address_secret: str = ""  # key of the address hashes (shared_address); empty: generated once and kept in Redis
     season: str = "monthly"  # how long a season of the dealt boards lasts: "monthly" or "weekly" (UTC, ISO weeks)
+    webhook_timeout: float = 10.0  # seconds a webhook delivery attempt may take before it counts as failed
+    # seconds before each retry of a failed webhook delivery: 6 tries over about an hour
+    webhook_retries: tuple[float, ...] = (10.0, 60.0, 300.0, 900.0, 2700.0)
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -167,6 +184,8 @@ class Settings:
             flags_kept=_env_int("SCOUNDREL_FLAGS_KEPT", cls.flags_kept),
             address_secret=os.environ.get("SCOUNDREL_ADDRESS_SECRET", ""),
             season=_env_choice("SCOUNDREL_SEASON", cls.season, SEASONS),
+            webhook_timeout=_env_float("SCOUNDREL_WEBHOOK_TIMEOUT", cls.webhook_timeout),
+            webhook_retries=_env_seconds("SCOUNDREL_WEBHOOK_RETRIES", cls.webhook_retries),
         )
 
 

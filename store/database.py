@@ -7,7 +7,7 @@ job can be one transaction. ``seasons`` is the season calendar the runs of
 dealt games are counted by (``SCOUNDREL_SEASON``). ``archive`` is the SQL archive of the runs that
 left Redis (``store.archive``): a read that misses in Redis looks there.
 
-The queue's jobs are functions of the worker's (``worker.jobs.JOBS``), which
+The queues' jobs are functions of the worker's (``worker.jobs.JOBS``), which
 the process that connects hands in: the store names them by reference, so
 it imports no worker code and RQ records each by its module and name.
 """
@@ -44,6 +44,8 @@ class Jobs:
     verify_runs: Callable[..., Any]  # verifies the runs whose ids it is given
     verification_failed: Callable[..., Any]  # RQ's failure callback of ``verify_runs``
     note_sealed_start: Callable[..., Any]  # notes a sealed daily's start for the flags (``store.flags``)
+    deliver_webhook: Callable[..., Any]  # one delivery attempt of an event to a webhook (``store.webhooks``)
+    drain_webhooks: Callable[..., Any]  # queues the deliveries of the events in the outbox (``store.webhooks``)
 
 
 class Database:
@@ -66,6 +68,8 @@ class Database:
         self.redis: Any = redis.Redis.from_url(url, decode_responses=True, **options)
         self.raw = redis.Redis.from_url(url, **options)
         self.queue = Queue(queue_name, connection=self.raw, default_timeout=job_timeout)
+        # the webhook deliveries' own queue, which workers take from after the verification queue
+        self.webhook_queue = Queue(f"{queue_name}-webhooks", connection=self.raw)
         self.jobs = jobs
         self.archive = Archive(archive_url)
         self.seasons = seasons  # the season calendar: a dealt run counts on the season its game ended in

@@ -17,6 +17,7 @@ from .history import hot_run
 from .listing import indexed_page
 from .packing import iso_time
 from .runs import now_ms
+from .webhooks import wake_if_waiting
 
 # A dispute's statuses: the one home of these words (the schemas and the Lua scripts get them from here).
 OPEN = "open"
@@ -80,4 +81,6 @@ def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str
         raise AlreadyResolved()
     if answer == "pending":
         raise RunPending("The run has no verdict yet; resolve the dispute once it has one.")
+    if decision == "void":
+        wake_if_waiting(db)  # its run.voided event, if it recorded one, delivered without waiting for the sweeper
     return get_dispute(db, dispute_id)

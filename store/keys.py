@@ -393,3 +393,43 @@ def flag_address(date: str, address_hash: str) -> str:
 def address_secret() -> str:
     """String: the key of the client address hashes when none is configured."""
     return f"{PREFIX}:address-secret"
+
+
+# Webhooks (``store.webhooks``): the moderators' endpoints and the events on their way to them.
+
+def webhook(hook_id: str) -> str:
+    """Hash: a webhook: its URL, the events it takes, its signing secret, who registered it and when."""
+    return f"{PREFIX}:webhook:{hook_id}"
+
+
+def webhooks() -> str:
+    """Sorted set: every webhook's id → when it was registered (ms). Absent when there is none, so
+    the scripts that record events skip them (``lua/_events.lua``)."""
+    return f"{PREFIX}:webhooks"
+
+
+def webhook_deliveries(hook_id: str) -> str:
+    """List: the webhook's latest delivery attempts, newest first, as JSON (capped: ``store.webhooks``)."""
+    return f"{PREFIX}:webhook-deliveries:{hook_id}"
+
+
+def webhook_outbox() -> str:
+    """List: events recorded (as JSON) in the step that made them true, oldest first, until
+    their deliveries are queued (``store.webhooks.drain_outbox``)."""
+    return f"{PREFIX}:webhook-outbox"
+
+
+def webhook_outbox_lock() -> str:
+    """String: held (with an expiry) by the one process draining the outbox right now."""
+    return f"{PREFIX}:webhook-outbox-lock"
+
+
+def webhook_release_lock() -> str:
+    """String: held (with an expiry) by the one process queueing the delivery retries now due."""
+    return f"{PREFIX}:webhook-release-lock"
+
+
+def webhook_drain_queued() -> str:
+    """String: set (with an expiry) while a job draining the outbox is queued and not yet started: the
+    events recorded meanwhile are that job's, so no other is queued for them."""
+    return f"{PREFIX}:webhook-drain-queued"

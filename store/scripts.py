@@ -17,6 +17,7 @@ submitted another run since they were read; the wrapper then reads them
 again (``_with_player_runs``).
 """
 
+import json
 from typing import Any
 
 from redis.client import Pipeline
@@ -57,12 +58,14 @@ _PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
 _START_GAME = LuaScript("start_game")
 _PLAY_MOVES = LuaScript("play_moves")
 _CLOSE_SEALED_DAY = LuaScript("close_sealed_day")
+_CLOSE_SEASON = LuaScript("close_season")
 _RAISE_FLAG = LuaScript("raise_flag")
 _NOTE_SHARED_ADDRESS = LuaScript("note_shared_address")
 _DISMISS_FLAG = LuaScript("dismiss_flag")
 _MIGRATE_RUN = LuaScript("migrate_run")
 _FORGET_BOARD = LuaScript("forget_board")
 _BRING_BACK_BOARD = LuaScript("bring_back_board")
+_RECORD_DELIVERY = LuaScript("record_delivery")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
 
@@ -94,11 +97,13 @@ def drop_unclaimed_job(client: Any, *, job_key: str, queue_key: str, job_id: str
 def record_verdict(client: Any, *, run: Run, worker: str, at_ms: int, metric: str, latency_bucket: str,
                    latency: float, fields: dict) -> Any:
     """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
-    run is offered its places on every board it counts on. 1 if written, 0 if it had a verdict."""
+    run is offered its places on every board it counts on, and its events recorded (``lua/_events.lua``).
+    1 if written, 0 if it had a verdict."""
     board_keys, boards = script_args(placements(run))
     return _RECORD_VERDICT.run(
         client,
-        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys],
+        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys, keys.webhook_outbox(),
+         keys.webhooks()],
         [run.id, worker, at_ms, metric, latency_bucket, latency, *boards, *flatten(fields)],
     )
 
@@ -251,10 +256,12 @@ def _with_player_runs(db: Database, script: LuaScript, run: Run, fixed_keys: lis
 
 def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, decision: str, note: str,
                     at_ms: int, open_status: str, resolved_status: str) -> str:
-    """Resolve an open dispute (a void moves the player's places): 'ok', 'resolved' or 'pending'."""
+    """Resolve an open dispute (a void moves the player's places and records its event): 'ok', 'resolved' or
+    'pending'."""
     return _with_player_runs(
         db, _RESOLVE_DISPUTE, run,
-        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id)],
+        [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id),
+         keys.webhook_outbox(), keys.webhooks()],
         [moderator, decision, note, at_ms, open_status, resolved_status], [],
     )
 
@@ -349,6 +356,13 @@ def close_sealed_day(client: Any, *, date: str) -> list[str]:
     return _CLOSE_SEALED_DAY.run(client, [keys.sealed_closed(), keys.sealed_playing(date)], [date])
 
 
+def close_season(client: Any, *, closed: str, season: str, ends_ms: int, at_ms: int, event: dict) -> int:
+    """List ``season`` in ``closed`` (the closed seasons) and record its ``season.ended`` event
+    (``event``'s fields) in one step; 1 if this call closed it, 0 if it was closed already."""
+    return _CLOSE_SEASON.run(client, [closed, keys.webhook_outbox(), keys.webhooks()],
+                             [season, ends_ms, at_ms, json.dumps(event)])
+
+
 def raise_flag(client: Any, *, flag_id: str, listed_in: list[str], every_index: list[str], raised_ms: int,
                kept: int, runs: list[str], fields: dict) -> Any:
     """Store flag ``flag_id`` (``fields``) unless it exists, listed in ``listed_in`` (the first: every flag)
@@ -407,3 +421,9 @@ def bring_back_board(client: Any, *, places_key: str, runs_key: str, order: str,
     """Offer the archive's ``places`` of a best or first board (``order``) to it in Redis, each as a
     verdict's run would be (``_placement``): the board in Redis is then the two merged."""
     return _BRING_BACK_BOARD.run(client, [places_key, runs_key], [order, *_flat_places(places)])
+
+
+def record_delivery(client: Any, *, hook_id: str, attempt: str, kept: int) -> Any:
+    """Keep a delivery attempt (JSON) among the webhook's latest ``kept``, unless the webhook is gone:
+    1 if kept, 0 if not."""
+    return _RECORD_DELIVERY.run(client, [keys.webhook(hook_id), keys.webhook_deliveries(hook_id)], [attempt, kept])

@@ -2,10 +2,10 @@
 
 A season's boards (``domain.boards.SEASON_BOARD``, ``SEASON_LADDER``) are
 ordinary registry boards under their ordinary keys, placed by the generic
-placement. Closing a season is one ``ZADD NX`` of its id into the set of
-closed seasons (``keys.closed``), scored by its end: one command, so atomic
-and idempotent, and its reply says whether this call closed it (for a
-``season.ended`` event, exactly once). Every placing script reads that set
+placement. Closing a season is one script (``lua/close_season.lua``): a
+``ZADD NX`` of its id into the set of closed seasons (``keys.closed``),
+scored by its end, and its ``season.ended`` event in the same step: atomic
+and idempotent, and its reply says whether this call closed it. Every placing script reads that set
 in the same script as it would place (``lua/_placement.lua``), so from the
 instant a season is listed as past its standings never change: a late
 verdict of one of its runs lands on the all-time boards only, and a void or
@@ -20,9 +20,11 @@ first, so no reader sees an ended season that is not closed yet.
 
 from domain.seasons import Season, parse_season, season_at
 
-from . import keys
+from . import keys, scripts
 from .database import Database
+from .packing import iso_time
 from .runs import now_ms
+from .webhooks import wake_if_waiting
 
 SEASON_PART = "season"  # the seasonal boards' key part that closes them (``Board.closed_by``)
 
@@ -33,8 +35,14 @@ class UnknownSeason(LookupError):
 
 def close_season(db: Database, season: Season) -> bool:
     """Close ``season`` (freeze its boards, list it as past): True if this call closed it, False if
-    it was closed already."""
-    return bool(db.redis.zadd(keys.closed(SEASON_PART), {season.id: season.ends_ms}, nx=True))
+    it was closed already. Its ``season.ended`` event (the season as ``schemas.seasons.SeasonSchema``
+    shows it) is recorded in the same step, so it is told once, whatever process dies when."""
+    shown = {"id": season.id, "starts_at": iso_time(season.starts_ms), "ends_at": iso_time(season.ends_ms)}
+    closed = bool(scripts.close_season(db.redis, closed=keys.closed(SEASON_PART), season=season.id,
+                                       ends_ms=season.ends_ms, at_ms=now_ms(), event={"season": shown}))
+    if closed:
+        wake_if_waiting(db)
+    return closed
 
 
 def close_ended_seasons(db: Database, at_ms: int | None = None) -> list[Season]:

@@ -24,6 +24,7 @@ from verification.move_timing import TimingLimits
 
 from .flags import flag_timing, note_sealed_start
 from .process import database, settings
+from .webhooks import after_verdicts, deliver_webhook, drain_webhooks
 
 log = logging.getLogger("worker.jobs")
 
@@ -39,7 +40,8 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
 
     One job verifies one submitted run, or a share of a batch: the runs are
     loaded in one round trip and their verdicts recorded in one more.
-    Then a dealt game's move timing may raise flags for moderators
+    The events recorded with them are handed to the webhook queue
+    (``worker.webhooks``), never waited for. Then a dealt game's move timing may raise flags for moderators
     (``worker.flags``), whatever the verdict and however often this runs.
     """
     db = database()
@@ -59,6 +61,7 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
             log.info("verdict recorded", extra={"run_id": run.id, "request_id": run.request_id,
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
+    after_verdicts(db)  # the events recorded with the verdicts, handed to a job on the webhook queue
     flag_timing(db, [run for run in runs if run is not None], TimingLimits.from_settings(settings()),
                 settings().flags_kept)
     return statuses
@@ -101,4 +104,5 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
 
 
 # The jobs every process hands its ``Database`` (``store.database.Jobs``): these functions, by reference.
-JOBS = Jobs(verify_runs=verify_runs, verification_failed=verification_failed, note_sealed_start=note_sealed_start)
+JOBS = Jobs(verify_runs=verify_runs, verification_failed=verification_failed, note_sealed_start=note_sealed_start,
+            deliver_webhook=deliver_webhook, drain_webhooks=drain_webhooks)

@@ -1,4 +1,4 @@
-"""Running an RQ worker on the verification queue.
+"""Running an RQ worker on the verification queue, and on the webhook deliveries' queue after it.
 
 ``SimpleWorker`` runs jobs in its own process instead of forking one per job
 (measured: about 80 no-op jobs/s per core forking, 480 without) while RQ
@@ -14,9 +14,11 @@ abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.workers``), forfeits the dealt games left idle for ``game_idle``
 seconds (R18), accepts the run of any ended game still without one
-(``store.games``) and closes the seasons that have ended (``store.seasons``).
-Every ``archive_interval`` seconds a worker also moves old finished runs to
-the archive (``store.retention``; one worker at a time).
+(``store.games``), closes the seasons that have ended (``store.seasons``),
+and queues the webhook delivery retries now due and the events left in
+the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
+worker also moves old finished runs to the archive (``store.retention``;
+one worker at a time).
 
 When Redis goes away, or answers but refuses writes (full, read-only), the
 worker waits for it to take writes again and carries on; it never exits
@@ -46,6 +48,7 @@ from store.seasons import close_ended_seasons
 from store.service_mark import mark_service
 
 from .jobs import JOBS
+from .webhooks import sweep_events
 
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away or refuses writes
 
@@ -84,7 +87,7 @@ class VerifyWorker(SimpleWorker):
     max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
 
     def __init__(self, db: Database, worker_ttl: int):
-        super().__init__([db.queue], connection=db.raw, name=worker_name(), worker_ttl=worker_ttl)
+        super().__init__([db.queue, db.webhook_queue], connection=db.raw, name=worker_name(), worker_ttl=worker_ttl)
         self.db = db
         self.stop_asked = False  # SIGINT or SIGTERM: the work loop's end is the end
         self._silenced = threading.Event()
@@ -141,6 +144,7 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
                 log.info("games swept", extra={"forfeited": forfeited, "finished": finished})
             for season in close_ended_seasons(db):
                 log.info("season closed", extra={"season": season.id})
+            sweep_events(db, settings.webhook_timeout)
         except RedisError as error:
             log.warning("sweep skipped: redis unavailable", extra={"error": first_line(error)})
 

@@ -106,15 +106,31 @@ local function ladder_set(ladder, window, games, player, played)
   rank_ladder(ladder, window, player)
 end
 
--- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``) not frozen.
-local function place_verified(r, boards)
+-- The player in a board's first place and their rank key, or nil for an empty board.
+local function leader(places)
+  local top = redis.call('ZREVRANGE', places, 0, 0, 'WITHSCORES')
+  if #top == 0 then return nil end
+  return {player = top[1], rank = top[2]}
+end
+
+-- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``) not frozen. Given
+-- ``taken`` (a list), each board whose first place the run's player took from another player
+-- is added to it: ``{board = its index in boards, previous = that player, previous_rank, rank}``.
+local function place_verified(r, boards, taken)
   local packed = pack_rank(r.score, r.ms)
-  for _, board in ipairs(boards) do
+  for i, board in ipairs(boards) do
     local k = board.keys
+    local before = taken and not board.frozen and leader(k[1])
     if board.order == 'latest' and not board.frozen then
       ladder_add(k[1], k[2], k[3], r)
     elseif not board.frozen then
       offer(k[1], k[2], r.player, packed, r.id, WINS[board.order])
+    end
+    if before and before.player ~= r.player then
+      local after = leader(k[1])
+      if after and after.player == r.player then
+        taken[#taken + 1] = {board = i, previous = before.player, previous_rank = before.rank, rank = after.rank}
+      end
     end
   end
 end

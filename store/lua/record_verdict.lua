@@ -1,7 +1,9 @@
 --#include _audit
 --#include _placement
+--#include _events
 -- KEYS: run, pending runs, metrics, latency, then the keys of the boards
--- the run counts on (``_placement``).
+-- the run counts on (``_placement``), then the webhook outbox and the
+-- webhooks index (``_events``).
 -- ARGV: run id, the worker's name, the time (ms), the verdict's metrics
 -- field, its latency bucket and latency (seconds), the boards (their count,
 -- then their orders: ``_placement``), then the verdict's fields as
@@ -11,8 +13,10 @@
 -- A verdict is written once, with its audit entry and its counts: a run no
 -- longer pending is left alone, so a job that runs twice changes nothing
 -- (either way the run leaves the pending index). A verified run is offered
--- to every board it counts on (``_placement``).
-local boards, _, first_field = boards_from(5, 7)
+-- to every board it counts on (``_placement``); while webhooks are registered,
+-- its run.verified event and a record.beaten event per board whose first
+-- place it took from another player go to the outbox.
+local boards, outbox, first_field = boards_from(5, 7)
 redis.call('ZREM', KEYS[2], ARGV[1])
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then
   return 0
@@ -36,6 +40,14 @@ redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
 redis.call('HINCRBY', KEYS[4], 'count', 1)
 redis.call('HINCRBYFLOAT', KEYS[4], 'sum', ARGV[6])
 if after.status == 'verified' then
-  place_verified(run_fields(KEYS[1]), boards)
+  local taken = events_wanted(KEYS[outbox + 1]) and {} or nil
+  place_verified(run_fields(KEYS[1]), boards, taken)
+  if taken then
+    record_event(KEYS[outbox], {event = 'run.verified', run_id = ARGV[1], at_ms = ARGV[3]})
+    for _, beaten in ipairs(taken) do
+      beaten.event, beaten.run_id, beaten.at_ms = 'record.beaten', ARGV[1], ARGV[3]
+      record_event(KEYS[outbox], beaten)
+    end
+  end
 end
 return 1

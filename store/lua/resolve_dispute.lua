@@ -1,12 +1,15 @@
 --#include _audit
 --#include _places
--- KEYS: dispute, open disputes, resolved disputes, run, the keys of the
+--#include _events
+-- KEYS: dispute, open disputes, resolved disputes, run, the webhook outbox
+-- and the webhooks index (``_events``: a run newly voided is a run.voided
+-- event), the keys of the
 -- boards the run counts on (``_placement``), player-runs, then every run of
 -- the player.
 -- ARGV: moderator, decision (uphold, void), note, time (ms), the open status,
 -- the resolved status, then the boards and the runs on each (``_places``).
 -- 'resolved' if the dispute already is; 'pending' to void a run with no verdict yet.
-local boards, player_runs = recomputed_boards(5, 7)
+local boards, player_runs = recomputed_boards(7, 7)
 if redis.call('HGET', KEYS[1], 'status') ~= ARGV[5] then
   return 'resolved'
 end
@@ -28,6 +31,9 @@ if ARGV[2] == 'void' then
   event = 'voided'
   if status ~= 'void' then
     redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
+    if events_wanted(KEYS[6]) then
+      record_event(KEYS[5], {event = 'run.voided', run_id = redis.call('HGET', KEYS[1], 'run_id'), at_ms = ARGV[4]})
+    end
   end
   place(KEYS[4], boards, player_runs + 1)
 end

@@ -35,6 +35,7 @@ TINY = {
     "rankings.py": ["--players", "100", "--requests", "10"],
     "season_rollover.py": ["--players", "200", "--requests", "5"],
     "share.py": ["--players", "3", "--requests", "5"],
+    "webhooks.py": ["--runs", "20", "--workers", "1"],
 }
 NEEDS_POSTGRES = {"archive.py"}
 

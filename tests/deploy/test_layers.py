@@ -23,7 +23,7 @@ ALLOWED: dict[str, tuple[set[str], set[str] | None]] = {
     "log_lines": (set(), set()),
     "settings": (set(), {"platformdirs"}),
     "store": ({"scoundrel", "domain", "settings"}, None),
-    "worker": ({"scoundrel", "domain", "store", "settings", "log_lines", "verification"}, None),
+    "worker": ({"scoundrel", "domain", "schemas", "store", "settings", "log_lines", "verification"}, None),
 }
 
 

@@ -92,6 +92,7 @@ JSON_ENDPOINTS = {  # every operation that reads a JSON body, and the token it n
     "/v1/runs/{run_id}/disputes": "player",
     "/v1/disputes/{dispute_id}/resolve": "moderator",
     "/v1/flags/{flag_id}/dismiss": "moderator",
+    "/v1/webhooks": "moderator",
     "/v1/games": "player",
     "/v1/games/{game_id}/moves": "player",
     "/v1/games/{game_id}/forfeit": "player",
@@ -163,7 +164,7 @@ def integer_queries(fuzzed_stack, spec, tokens):
             for placeholder, value in filled.items():
                 path = path.replace(placeholder, value)
             moderator = {"Authorization": f"Bearer {tokens['moderator']}"}
-            found.append((path, integers, moderator if path in ("/v1/disputes", "/v1/flags") else {}))
+            found.append((path, integers, moderator if path in ("/v1/disputes", "/v1/flags", "/v1/webhooks") else {}))
     return found
 
 
@@ -182,7 +183,7 @@ def test_an_offset_out_of_bounds_is_a_422_naming_it_on_every_paged_listing(fuzze
     paged = [(path, headers) for path, integers, headers in integer_queries
              if "offset" in {parameter["name"] for parameter in integers}]
     assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "seeds", "disputes",
-                                                               "flags", "seasons"}
+                                                               "flags", "seasons", "webhooks"}
     for path, headers in paged:
         answer = fuzzed_stack.get(path, params={"offset": value}, headers=headers)
         assert answer.status_code == 422, (path, answer.text)

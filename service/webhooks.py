@@ -1,0 +1,70 @@
+"""``/v1/webhooks``: moderators' endpoints told of events (``store.webhooks``, ``docs/webhooks.md``)."""
+
+from dataclasses import asdict
+
+from flask import g, url_for
+
+from schemas.paging import PageArgs
+from schemas.webhooks import (
+    DeliveryListSchema,
+    WebhookCreatedSchema,
+    WebhookCreateSchema,
+    WebhookPageSchema,
+    WebhookSchema,
+)
+from store.webhooks import create_webhook, delete_webhook, deliveries, get_webhook, webhook_page
+
+from .api import Blueprint, error_response
+from .auth import moderator_endpoint
+from .context import db
+
+blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
+                description="Webhooks: signed POSTs to a studio's backend when a run is verified or voided, "
+                            "a record falls or a season ends")
+
+
+@blp.route("", methods=["POST"])
+@moderator_endpoint(blp)
+@blp.arguments(WebhookCreateSchema())
+@blp.response(201, WebhookCreatedSchema, description="Registered: the secret is shown here only")
+def register(body):
+    """Register an endpoint for events; its signing secret is in this answer and never shown again."""
+    hook, secret = create_webhook(db(), body["url"], body["events"], g.moderator)
+    return {**asdict(hook), "secret": secret}, 201, {"Location": url_for("webhooks.show", hook_id=hook.id)}
+
+
+@blp.route("")
+@moderator_endpoint(blp)
+@blp.arguments(PageArgs(), location="query")
+@blp.response(200, WebhookPageSchema)
+def listing(args):
+    """Every webhook, oldest first, with ``total``."""
+    total, hooks = webhook_page(db(), args["offset"], args["limit"])
+    return {"total": total, "webhooks": hooks}
+
+
+@blp.route("/<hook_id>")
+@moderator_endpoint(blp)
+@blp.response(200, WebhookSchema)
+@error_response(blp, 404, "No such webhook")
+def show(hook_id):
+    """A webhook: its URL, events, who registered it and when (never its secret)."""
+    return get_webhook(db(), hook_id)
+
+
+@blp.route("/<hook_id>", methods=["DELETE"])
+@moderator_endpoint(blp)
+@blp.response(204)
+@error_response(blp, 404, "No such webhook")
+def delete(hook_id):
+    """Delete a webhook: nothing more is sent to it, its deliveries still queued are dropped."""
+    delete_webhook(db(), hook_id)
+
+
+@blp.route("/<hook_id>/deliveries")
+@moderator_endpoint(blp)
+@blp.response(200, DeliveryListSchema)
+@error_response(blp, 404, "No such webhook")
+def attempts(hook_id):
+    """The webhook's latest delivery attempts (up to 50), newest first: each one's status or error and timing."""
+    return {"webhook_id": hook_id, "deliveries": deliveries(db(), hook_id)}

@@ -1,0 +1,11 @@
+-- Events for the webhooks (``store.webhooks``, whose EVENTS names them): a
+-- script records each in the outbox in the step that makes it true, so a
+-- verdict or a void is never written without its event. Only while a webhook
+-- is registered (the webhooks index exists): without one, nothing is kept.
+local function events_wanted(hooks)
+  return redis.call('EXISTS', hooks) == 1
+end
+
+local function record_event(outbox, event)
+  redis.call('RPUSH', outbox, cjson.encode(event))
+end

@@ -1,0 +1,10 @@
+-- KEYS: the webhook, its deliveries.
+-- ARGV: the attempt (JSON), how many attempts to keep.
+-- Keeps a delivery attempt, newest first, unless the webhook was deleted
+-- meanwhile (its deliveries went with it). 1 if kept, 0 if not.
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('LPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+return 1
