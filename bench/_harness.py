@@ -62,13 +62,15 @@ class Service:
             time.sleep(0.1)
         raise RuntimeError("scoundrel up was not up in time")
 
-    def database(self):
-        """A connection to this service's Redis and archive, made the way every process makes one."""
+    def database(self, timeout: float | None = None):
+        """A connection to this service's Redis and archive, made the way every process makes one
+        (``timeout``: seconds a Redis call may take, for a bench's bulk pipelines)."""
         from store import Database
         from worker.jobs import JOBS
 
         return Database.from_settings(Settings(redis_url=self.redis_url, data_dir=str(self.data_dir),
-                                               archive_url=self.env.get("SCOUNDREL_ARCHIVE_URL", "")), JOBS)
+                                               archive_url=self.env.get("SCOUNDREL_ARCHIVE_URL", "")), JOBS,
+                                      timeout=timeout)
 
     def register(self, name: str) -> tuple[str, str]:
         """A new player: ``(name, token)``."""

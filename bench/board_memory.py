@@ -3,8 +3,8 @@
 Open runs: N games on N distinct seeds (as open play mostly is), submitted
 over HTTP in batches and verified by a real worker; Redis' ``used_memory``
 before and after gives the bytes per stored run. Deleting every seed board
-afterwards gives exactly what the seed boards cost (the run as it was
-before them). Dealt runs: N games handed over as dealt games' runs
+(its places and the hash naming their runs) afterwards gives exactly what
+the seed boards cost while hot (the run as it was before them). Dealt runs: N games handed over as dealt games' runs
 (``store.accept_runs`` with their dealt fields) by N / 40 players, 40 games
 each; deleting the dealt boards and ladders gives what those cost.
 
@@ -71,8 +71,8 @@ def main() -> None:
             assert status == 200, text[:200]
         settle(connection)
         per_open = (connection.info("memory")["used_memory"] - before) / runs
-        count, freed = drop(connection, [keys.seed_board("*", "*")])
-        assert count == runs, f"{count} seed boards: not every run was verified"
+        count, freed = drop(connection, [keys.seed_board("*", "*"), keys.seed_runs("*", "*")])
+        assert count == 2 * runs, f"{count} seed board keys: not every run was verified"
         seed_boards = freed / runs
         print(f"open runs, {runs:,} on distinct seeds: {per_open:,.0f} bytes per verified run with its seed "
               f"board, {per_open - seed_boards:,.0f} without; the seed board: {seed_boards:,.0f} bytes per run")

@@ -19,10 +19,11 @@ from .progress import progress_bar
 def register(subparsers) -> None:
     settings = Settings.from_env()
     parser = subparsers.add_parser(
-        "archive", help="move finished runs older than N days, holding no board place, to the archive",
-        description="Move verified, rejected and void runs submitted more than DAYS days ago that hold no board "
-                    "place from Redis to the archive (SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory), "
-                    "in batches. Safe to interrupt and run again.")
+        "archive", help="move finished runs older than N days, and boards cold as long, to the archive",
+        description="Move verified, rejected and void runs submitted more than DAYS days ago from Redis to the "
+                    "archive (SCOUNDREL_ARCHIVE_URL, else SQLite in the data directory), in batches; then every "
+                    "seed board and season's dealt board with no place newer than that, and bring back the "
+                    "archived boards a verdict placed on since. Safe to interrupt and run again.")
     parser.add_argument("--older-than", type=_days, default=settings.hot_days, metavar="DAYS",
                         help="archive runs submitted more than DAYS days ago (default: SCOUNDREL_HOT_DAYS, "
                              "%(default)g)")
@@ -57,9 +58,10 @@ def run(args) -> int:
             bar.close()
         db.close()
     print(f"{tally.archived} {plural('run', tally.archived)} archived; "
-          f"kept in Redis: {tally.holding} holding a board place, "
-          f"{tally.unfinished} pending or in error, {tally.returned} back from the archive since, "
+          f"kept in Redis: {tally.unfinished} pending or in error, {tally.returned} back from the archive since, "
           f"{tally.changed} changed meanwhile "
-          f"(of {tally.examined} older than {args.older_than:g} days)")
+          f"(of {tally.examined} older than {args.older_than:g} days); "
+          f"{tally.boards.cooled} cold {plural('board', tally.boards.cooled)} archived, "
+          f"{tally.boards.brought_back} brought back, {tally.boards.changed} changed meanwhile")
     return 0
 

@@ -22,7 +22,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "migrate", help="rewrite the runs and keys of an older layout (a dry run without --apply)",
         description="Find every run and key Redis holds in an older layout (an id field in a run's hash, moves "
-                    "spelt out, an audit stream, the index of every run, a name without its lower-case spelling) "
+                    "spelt out, an audit stream, the index of every run, a name without its lower-case spelling, "
+                    "a seed board place not naming its run) "
                     "and report a count per kind, changing "
                     "nothing; with --apply, rewrite each into today's layout, one run at a time, each in one "
                     "atomic step. Safe to interrupt and run again, and beside running workers and the API.")
@@ -75,6 +76,9 @@ def found(tally) -> str:
                      f"without their lower-case spelling")
     if tally.name_flags:
         parts.append(f"{tally.name_flags} {plural('flag', tally.name_flags)} of names spelt")
+    if tally.unnamed_places:
+        parts.append(f"{tally.unnamed_places} seed board {plural('place', tally.unnamed_places)} "
+                     f"not naming their run")
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 

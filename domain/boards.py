@@ -3,7 +3,7 @@
 Every place that asks "which boards does this run count on" reads the
 registry: placing a verdict and recomputing a player's places (the store's
 scripts get the keys and orders of ``boards_of``), ``scoundrel check``,
-retention's "does this run hold a place", the pages' boards of a run. So a
+retention's "which boards may leave Redis", the pages' boards of a run. So a
 new kind of board is one entry here; ``store`` maps each entry's kind and
 key parts to its Redis keys.
 
@@ -44,11 +44,13 @@ class Board:
     ``kind`` names it (and its keys, ``store.keys.board_places``); ``key``
     lists the run's fields whose values name one board of the kind (its
     parts); ``page`` and ``api`` give its page's and its JSON's paths from
-    those parts. ``names_runs`` is False for a kind with a board per deal,
-    which keeps its places alone (memory: the store finds the run behind a
-    place from the player's runs). ``keeps_hot``: a run holding a place on
-    it stays in Redis (``store.boards.holds_place``). ``closed_by``: the
-    key part (``season``) whose close freezes the board, for a board that closes.
+    those parts. ``cools``: a board of the kind that no verdict changed for
+    ``SCOUNDREL_HOT_DAYS`` leaves Redis for the archive as a whole, as its
+    runs do (``store.board_cooling``): a kind with a board per deal, the long
+    tail, and a season's board, frozen once its season closes. Only a best or
+    first board may cool (a ladder's windows stay hot).
+    ``closed_by``: the key part (``season``) whose close freezes the board,
+    for a board that closes.
     """
 
     kind: str
@@ -57,8 +59,7 @@ class Board:
     order: Order
     page: Callable[..., str]
     api: Callable[..., str]
-    names_runs: bool = True
-    keeps_hot: bool = True
+    cools: bool = False
     closed_by: str | None = None
 
     def parts(self, run: Run) -> tuple[str, ...]:
@@ -105,7 +106,7 @@ DAILY_BOARD = Board(
     page=lambda day: f"/boards/daily-{day}", api=lambda day: f"/v1/daily/{day}/leaderboard")
 SEED_BOARD = Board(
     "seed", lambda run: not run.dealt and run.seed is not None, ("variant", "seed"), Order.BEST,
-    page=_seed_page, api=lambda variant, seed: f"/v1/seeds/{seed}/leaderboard?variant={variant}", names_runs=False)
+    page=_seed_page, api=lambda variant, seed: f"/v1/seeds/{seed}/leaderboard?variant={variant}", cools=True)
 DEALT_BOARD = Board(
     "dealt", lambda run: run.dealt, ("variant",), Order.BEST,
     page=lambda variant: f"/boards/dealt-{variant}", api=lambda variant: f"/v1/leaderboards/dealt/{variant}")
@@ -119,7 +120,8 @@ SEALED_BOARD = Board(
 SEASON_BOARD = Board(
     "season", lambda run: run.dealt and run.season is not None, ("variant", "season"), Order.BEST,
     page=lambda variant, season: f"/boards/dealt-{variant}-{season}",
-    api=lambda variant, season: f"/v1/seasons/{season}/leaderboards/dealt/{variant}", closed_by="season")
+    api=lambda variant, season: f"/v1/seasons/{season}/leaderboards/dealt/{variant}", closed_by="season",
+    cools=True)
 SEASON_LADDER = Board(
     "season-ladder", lambda run: run.dealt and run.season is not None, ("variant", "season"), Order.LATEST,
     page=lambda variant, season: f"/boards/dealt-{variant}-{season}-ladder",

@@ -41,7 +41,6 @@ from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeasonsPageArgs,
 from schemas.runs import RunSchema
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
 from store.errors import first_line, refuses_writes
-from store.placements import load_board_runs
 from store.runs import now_ms
 from store.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 from store.standings import Spread, Standing, board_spread, ladder_spread, standings
@@ -291,8 +290,7 @@ def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standin
     fixed += [board_names.ladder(variant) for variant in scoundrel.VARIANTS]
     _, past = past_seasons(db(), 0, SEASONS_LISTED)
     seasonal = [board for season in [current_season(db()), *past] for board in board_names.season_boards(season)]
-    hot = [run for run in load_board_runs(db(), [run.id for run in runs]) if run is not None]
-    of_runs = list({board.path: board for run in hot for board in board_names.run_boards(run)}.values())
+    of_runs = list({board.path: board for run in runs for board in board_names.run_boards(run)}.values())
     listed = fixed + seasonal + of_runs
     ranked = [board for board in listed if board.board is not None]  # the ladders rank means, read apart
     means = [board for board in listed if board.ladder is not None]

@@ -119,7 +119,7 @@ class Settings:
     access_log: str = ""  # gunicorn's access log ("-" for stderr, or a file); empty: off
     color: bool = True  # False when NO_COLOR is set (https://no-color.org): terminal output stays plain
     archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
-    hot_days: float = 30.0  # days a finished run stays in Redis unless it holds a board place
+    hot_days: float = 30.0  # days a finished run (board place or not) and a seed or season board stay in Redis
     archive_interval: float = 3600.0  # seconds between a worker's retention passes
     flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
     flag_steady_spread: float = 0.1  # ... whose gaps' robust spread (MAD / median) is below this: steady_rhythm

@@ -1,11 +1,13 @@
 """Reading the rankings: a page of a board, and one player's place on it.
 
 A board is a sorted set of players by packed rank key (see ``packing``) and
-a hash naming the run behind each place; a seed board has no such hash (it
-costs one key per deal played, so it keeps only the places) and its run
-ids are found from the players' run lists. Ranks are 1-based and distinct.
-The ladder ranks means, not runs: ``ladder_page``, ``ladder_position``.
-``board_among`` reads chosen players' places on any board of the registry.
+a hash naming the run behind each place: what a board shows (player, score,
+time, run id) is in its entries, so reading it reads no run, and a run may
+leave Redis for the archive while it holds a place. A board of a kind that
+cools may be in the archive, whole or in part (``store.board_cooling``):
+its reads find it there. Ranks are 1-based and distinct. The ladder ranks
+means, not runs: ``ladder_page``, ``ladder_position``. ``board_among``
+reads chosen players' places on any board of the registry.
 """
 
 from dataclasses import dataclass
@@ -21,35 +23,27 @@ from domain.boards import (
     SEED_BOARD,
     BoardId,
     Order,
-    boards_of,
 )
-from domain.run import Run
 
-from . import keys, scripts
+from . import scripts
+from .archive import BoardPlace
+from .board_cooling import archived_copy, board_keys, board_name, submitted_ms
 from .database import Database
-from .packing import LADDER_GAMES, iso_time, pack
-from .placements import load_board_runs, placement
+from .packing import LADDER_GAMES, iso_time, packed_score
 
 
 @dataclass(frozen=True)
 class Board:
-    """The keys one ranking lives in: its places, and the hash naming each place's run.
-
-    A seed board has ``runs`` None and says which board it is instead
-    (``of``), for the store to find the run behind each place.
-    """
+    """The keys one ranking lives in: its places, and the hash naming each place's run; and which board it is."""
 
     places: str
-    runs: str | None = None
-    of: BoardId | None = None
+    runs: str
+    of: BoardId
 
 
 def ranking(board: BoardId) -> Board:
     """The keys of a best or first board of the registry (``domain.boards``)."""
-    kind, parts = board.board.kind, board.parts
-    if board.board.names_runs:
-        return Board(keys.board_places(kind, parts), keys.board_holders(kind, parts))
-    return Board(keys.board_places(kind, parts), of=board)
+    return Board(*board_keys(board), of=board)
 
 
 def variant_board(variant: str) -> Board:
@@ -77,22 +71,6 @@ def seed_board(variant: str, seed: str) -> Board:
     return ranking(BoardId(SEED_BOARD, (variant, seed)))
 
 
-def _named_runs(db: Database, board: Board, flat: list) -> list:
-    """The scripts' flat places with the run behind each: on a board without a run-id hash, of the
-    player's runs submitted at the place's time, the verified one with its score on this board."""
-    if board.of is None:
-        return flat
-    places = list(zip(*[iter(flat)] * 4, strict=True))
-    candidates = [run_id for *_, run_ids in places for run_id in run_ids.split()]
-    found = dict(zip(candidates, load_board_runs(db, candidates), strict=True))
-    named = []
-    for player, score, submitted_ms, run_ids in places:
-        on_board = [run_id for run_id in run_ids.split() if (run := found[run_id]) is not None
-                    and run.status == "verified" and run.score == int(score) and board.of in boards_of(run)]
-        named += [player, score, submitted_ms, on_board[0] if on_board else ""]
-    return named
-
-
 def _entries(first_rank: int, flat: list) -> list[dict]:
     """Board entries from the scripts' flat (player, score, submission ms, run id) places."""
     return [
@@ -102,70 +80,41 @@ def _entries(first_rank: int, flat: list) -> list[dict]:
     ]
 
 
+def _flat(places: list[BoardPlace]) -> list:
+    """Archived places as the scripts list them (``_entries``)."""
+    return [item for place in places
+            for item in (place.player, packed_score(place.rank_key), submitted_ms(place.rank_key), place.run_id)]
+
+
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
     reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1)
-    return reply[0], _entries(offset + 1, _named_runs(db, board, reply[1:]))
+    if board.of.board.cools:
+        total, archived = db.archive.board_page(board.of.board.kind, board_name(board.of), offset, limit)
+        if total and not reply[0]:
+            return total, _entries(offset + 1, _flat(archived))
+        if total and (copy := archived_copy(db, board.of)) is not None:  # in both: merged
+            return len(copy), _entries(offset + 1, _flat(copy[offset:offset + limit]))
+    return reply[0], _entries(offset + 1, reply[1:])
 
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
     """The player's place with ``around`` places either side (the player included), or None if unranked."""
-    reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
-    if not reply:
-        return None
-    index, first = reply[0], reply[1]
-    window = _entries(first + 1, _named_runs(db, board, reply[2:]))
+    copy = archived_copy(db, board.of)
+    if copy is not None:
+        index = next((index for index, place in enumerate(copy) if place.player == player), None)
+        if index is None:
+            return None
+        first = max(0, index - around)
+        window = _entries(first + 1, _flat(copy[first:index + around + 1]))
+    else:
+        reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
+        if not reply:
+            return None
+        index, first = reply[0], reply[1]
+        window = _entries(first + 1, reply[2:])
     mine = window[index - first]
     return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
-
-
-def place_checks(run: Run) -> list[tuple[str, str]]:
-    """Every place a run could hold, as ``(key, check)`` pairs: one a board of the registry it
-    counts on whose place keeps a run in Redis (``domain.boards.Board.keeps_hot``).
-
-    ``check`` is ``h`` (the hash at ``key`` names the run for its player: a
-    board that names its runs), ``s<packed>`` (the player's rank key on the
-    board at ``key`` is the run's own: a seed board keeps no run ids; only a
-    run with a score can hold it) or ``m<member>`` (the run is in the
-    player's window at ``key`` of a board ranking the latest, the ladder).
-    ``holds_place`` and the retention's last check (``scripts.forget_run``)
-    both read it.
-    """
-    checks = []
-    for board in boards_of(run):
-        if not board.board.keeps_hot:
-            continue
-        board_keys = placement(board, run.player).keys
-        if board.board.order is Order.LATEST:
-            checks.append((board_keys[1], f"m{run.id}:{'' if run.score is None else run.score}"))
-        elif board.board.names_runs:
-            checks.append((board_keys[1], "h"))
-        elif run.score is not None:
-            checks.append((board_keys[0], f"s{pack(run.score, run.submitted_ms)}"))
-    return checks
-
-
-def _holds(reply: object, run: Run, check: str) -> bool:
-    if check == "h":
-        return reply == run.id
-    if check.startswith("s"):
-        return reply is not None and int(float(str(reply))) == int(check[1:])
-    return reply is not None
-
-
-def holds_place(db: Database, runs: list[Run]) -> list[bool]:
-    """Whether each run holds a place on any board (a run holding one stays in Redis), in one round trip."""
-    checks = [place_checks(run) for run in runs]
-    with db.redis.pipeline(transaction=False) as pipe:
-        for run, run_checks in zip(runs, checks, strict=True):
-            for key, check in run_checks:
-                if check == "h":
-                    pipe.hget(key, run.player)
-                else:
-                    pipe.zscore(key, run.player if check.startswith("s") else check[1:])
-        replies = iter(pipe.execute())
-    return [any([_holds(next(replies), run, check) for _, check in run_checks])
-            for run, run_checks in zip(runs, checks, strict=True)]
 
 
 def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
@@ -230,10 +179,22 @@ def board_among(db: Database, board: BoardId, players: list[str], offset: int, l
     if board.board.order is Order.LATEST:
         reply = scripts.ladder_among(db.redis, ladder=board, players=players, first=first, last=last)
         entries = _ladder_entries(offset + 1, reply[2 + reply[1]:])
+    elif (copy := archived_copy(db, board)) is not None:
+        return _among_archived(copy, players, offset, limit)
     else:
         ranked = ranking(board)
         reply = scripts.board_among(db.redis, places=ranked.places, runs=ranked.runs, players=players,
                                     first=first, last=last)
-        entries = _entries(offset + 1, _named_runs(db, ranked, reply[2 + reply[1]:]))
+        entries = _entries(offset + 1, reply[2 + reply[1]:])
     return reply[0], [{"rank": entry["rank"], "global_rank": index + 1, **entry}
                       for entry, index in zip(entries, reply[2:2 + reply[1]], strict=True)]
+
+
+def _among_archived(copy: list[BoardPlace], players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``board_among`` on a board the archive holds (``copy``: its places, best first)."""
+    chosen = set(players)
+    found = [(index, place) for index, place in enumerate(copy) if place.player in chosen]
+    listed = found[offset:offset + limit]
+    entries = _entries(offset + 1, _flat([place for _, place in listed]))
+    return len(found), [{"rank": entry["rank"], "global_rank": index + 1, **entry}
+                        for entry, (index, _) in zip(entries, listed, strict=True)]

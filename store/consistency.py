@@ -12,14 +12,14 @@ counts on (``domain.boards``), ranked by the board's order:
   and sealed boards);
 - latest (the ladder): the player's last ``LADDER_GAMES`` games by
   submission time (then run id), their count, and for players with that
-  many the ladder key of their sum. The count is of every game, the
-  archived ones too: a game out of the window holds no place, so it may
-  leave Redis, and it still counts.
+  many the ladder key of their sum.
 
-Every run lives in exactly one place, Redis or the archive, and every
-board place names a run in Redis (a run holding a place is never
-archived). A run found in both is a move interrupted by a crash, which the
-next retention pass finishes; it is reported all the same.
+The runs are those in Redis and in the archive alike (a run holding a
+place may be archived), and a board of a kind that cools is read where it
+is, Redis, the archive or both merged (``store.board_cooling``). Every run
+lives in exactly one place, Redis or the archive, and every board place
+names a run in one of them. A run found in both is a move interrupted by a
+crash, which the next retention pass finishes; it is reported all the same.
 
 A closed season's boards are frozen at its close (``store.seasons``): they
 may rightly differ from what the runs give now (a late verdict, a void
@@ -29,10 +29,11 @@ since), so they are left out.
 from collections import defaultdict
 from collections.abc import Callable
 
-from domain.boards import BOARDS, LADDER, BoardId, Order, boards_of
-from domain.run import DEALT, PENDING, Run
+from domain.boards import BOARDS, BoardId, Order, boards_of
+from domain.run import PENDING, Run
 
 from . import keys, scripts
+from .board_cooling import archived_copy, redis_boards, redis_places
 from .boards import Board, ranking
 from .database import Database
 from .packing import LADDER_GAMES, pack, pack_ladder
@@ -109,23 +110,25 @@ def expected_ladders(runs: list[Run], frozen: Frozen = _never) -> Ladders:
 
 
 def stored_boards(db: Database, frozen: Frozen = _never) -> set[Board]:
-    """Every best and first board Redis holds places of (as a SCAN finds them), but the ``frozen`` ones."""
+    """Every best and first board Redis or the archive holds places of, but the ``frozen`` ones."""
     found = set()
     for board in BOARDS:
         if board.order is Order.LATEST:
             continue
-        prefix = keys.board_places(board.kind, ("",))  # the parts follow it, ':' between
-        for places_key in _scan(db, keys.board_places(board.kind, ("*",) * len(board.key))):
-            parts = tuple(places_key.removeprefix(prefix).split(":", len(board.key) - 1))
-            if not frozen(BoardId(board, parts)):
-                found.add(ranking(BoardId(board, parts)))
+        board_ids = {board_id for batch in redis_boards(db, board) for board_id in batch}
+        if board.cools:
+            board_ids |= {BoardId(board, tuple(name.split(":", len(board.key) - 1)))
+                          for names in db.archive.board_names(board.kind) for name in names}
+        found |= {ranking(board_id) for board_id in board_ids if not frozen(board_id)}
     return found
 
 
 def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, str]],
                     runs_by_id: dict[str, Run]) -> list[str]:
-    places = {player: int(float(packed)) for player, packed in db.redis.zrange(board.places, 0, -1, withscores=True)}
-    holders = db.redis.hgetall(board.runs) if board.runs else {}
+    copy = archived_copy(db, board.of)
+    if copy is None:
+        copy = redis_places(db, [board.of])[0]
+    places = {place.player: place for place in copy}
     problems = []
     for player in sorted(set(places) | set(expected)):
         want, have = expected.get(player), places.get(player)
@@ -133,13 +136,14 @@ def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, s
             problems.append(f"{board.places}: {player} is on the board but has no verified run that belongs there")
         elif have is None:
             problems.append(f"{board.places}: {player} is missing (run {want[1]})")
-        elif have != want[0]:
-            problems.append(f"{board.places}: {player} holds rank key {have}, the runs give {want[0]} (run {want[1]})")
-        elif board.runs:  # a seed board names no run: its run is found by the place's time
-            holder = runs_by_id.get(holders.get(player, ""))
+        elif have.rank_key != want[0]:
+            problems.append(f"{board.places}: {player} holds rank key {have.rank_key}, the runs give {want[0]} "
+                            f"(run {want[1]})")
+        else:
+            holder = runs_by_id.get(have.run_id)
             # at an exact tie (same score, same millisecond) either run is a right answer
             if holder is None or pack(holder.score or 0, holder.submitted_ms) != want[0]:
-                problems.append(f"{board.places}: {player}'s place names run {holders.get(player)!r}, "
+                problems.append(f"{board.places}: {player}'s place names run {have.run_id or None!r}, "
                                 f"expected {want[1]}")
     return problems
 
@@ -151,17 +155,14 @@ def _archived_ids(db: Database) -> set[str]:
     return archived
 
 
-def archived_ladder_games(db: Database, runs: list[Run], archived: set[str]) -> dict[tuple[BoardId, str], int]:
-    """(ladder, player) → their verified dealt games found in the archive and not in Redis (``runs``):
-    a run in both, a move interrupted, counts once, as Redis's. The archive counts runs by origin,
-    and the ladder counts every dealt game."""
-    games = defaultdict(int, {(BoardId(LADDER, (variant,)), player): count
-                              for (variant, player), count in db.archive.verified_counts(DEALT).items()})
-    for run_id, copy in db.archive.load(sorted(archived & {run.id for run in runs})).items():
-        mine = run_from_stored(run_id, copy.fields)
-        if mine.status == "verified" and LADDER.counts(mine):
-            games[BoardId(LADDER, LADDER.parts(mine)), mine.player] -= 1
-    return games
+def _archived_runs(db: Database, run_ids: set[str]) -> list[Run]:
+    """The archived runs of ``run_ids``."""
+    ordered = sorted(run_ids)
+    runs: list[Run] = []
+    for start in range(0, len(ordered), SCAN_BATCH):
+        runs.extend(run_from_stored(run_id, copy.fields)
+                    for run_id, copy in db.archive.load(ordered[start:start + SCAN_BATCH]).items())
+    return runs
 
 
 def _placement_problems(db: Database, runs: list[Run], archived: set[str]) -> list[str]:
@@ -172,17 +173,6 @@ def _placement_problems(db: Database, runs: list[Run], archived: set[str]) -> li
                 f"the next `scoundrel archive` finishes it)" for run_id in sorted(hot & archived)]
     problems += [f"run {run_id} is in its player's run list but neither in Redis nor in the archive"
                  for run_id in sorted(indexed - hot - archived)]
-    return problems
-
-
-def _archived_holders(db: Database, boards: set[Board], hot: set[str]) -> list[str]:
-    """Board places naming a run that is not in Redis (archived, or gone)."""
-    problems = []
-    for board in sorted(boards, key=lambda board: board.places):
-        for player, run_id in sorted(db.redis.hgetall(board.runs).items()) if board.runs else []:
-            if run_id not in hot:
-                where = "archived" if db.archive.load([run_id]) else "in neither Redis nor the archive"
-                problems.append(f"{board.places}: {player}'s place names run {run_id}, which is {where}")
     return problems
 
 
@@ -206,13 +196,12 @@ def _stored_latest(db: Database, frozen: Frozen) -> tuple[set[BoardId], set[tupl
             {(board, player) for board, player in windows if not frozen(board)})
 
 
-def _ladder_problems(db: Database, ladders: Ladders, archived_games: dict[tuple[BoardId, str], int],
-                     frozen: Frozen) -> list[str]:
+def _ladder_problems(db: Database, ladders: Ladders, frozen: Frozen) -> list[str]:
     """Each window, count and place of every board ranking the latest (the ladder) but the ``frozen`` ones
-    against the player's verified runs on it (``ladders`` in Redis, ``archived_games`` counted in the archive)."""
+    against the player's verified runs on it."""
     problems = []
     stored, windows = _stored_latest(db, frozen)
-    seen = [*ladders, *windows, *archived_games]
+    seen = [*ladders, *windows]
     for board in sorted({board for board, _ in seen} | stored, key=lambda board: (board.board.kind, board.parts)):
         kind, parts = board.board.kind, board.parts
         places_key, games_key = keys.board_places(kind, parts), keys.board_games(kind, parts)
@@ -227,7 +216,7 @@ def _ladder_problems(db: Database, ladders: Ladders, archived_games: dict[tuple[
             want_window = [f"{run.id}:{run.score}" for run in latest]
             if window != want_window:
                 problems.append(f"{window_key} holds {window}, the runs give {want_window}")
-            played = len(games) + archived_games.get((board, player), 0)
+            played = len(games)
             if int(counts.get(player, 0)) != played:
                 problems.append(f"{games_key}: {player} counts {counts.get(player, 0)} games, the runs give {played}")
             want = (pack_ladder(sum(run.score or 0 for run in latest), latest[-1].submitted_ms)
@@ -240,16 +229,16 @@ def _ladder_problems(db: Database, ladders: Ladders, archived_games: dict[tuple[
 def check(db: Database, pending_limit_seconds: float) -> list[str]:
     """Every inconsistency found, as a sentence; empty when the boards match the runs."""
     runs = stored_runs(db)
-    runs_by_id = {run.id: run for run in runs}
     frozen = frozen_boards(db)
-    expected = expected_boards(runs, frozen)
-    stored = stored_boards(db, frozen)
     archived = _archived_ids(db)
-    problems = _placement_problems(db, runs, archived) + _archived_holders(db, set(expected) | stored, set(runs_by_id))
+    every_run = runs + _archived_runs(db, archived - {run.id for run in runs})
+    runs_by_id = {run.id: run for run in every_run}
+    expected = expected_boards(every_run, frozen)
+    stored = stored_boards(db, frozen)
+    problems = _placement_problems(db, runs, archived)
     for board in sorted(set(expected) | stored, key=lambda board: board.places):
         problems.extend(_board_problems(db, board, expected.get(board, {}), runs_by_id))
-    problems.extend(_ladder_problems(db, expected_ladders(runs, frozen), archived_ladder_games(db, runs, archived),
-                                     frozen))
+    problems.extend(_ladder_problems(db, expected_ladders(every_run, frozen), frozen))
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
     indexed = {run_id for run_id in db.redis.zrange(keys.pending_runs(), 0, -1)}
     for run in runs:

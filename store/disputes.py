@@ -7,9 +7,11 @@ resolved without its run being voided, nor the other way round.
 
 import secrets
 
+from domain.boards import boards_of
 from domain.errors import AlreadyResolved, NoSuchDispute, NoSuchRun, RunPending
 
 from . import keys, scripts
+from .board_cooling import hot_boards
 from .database import Database
 from .history import hot_run
 from .listing import indexed_page
@@ -66,13 +68,15 @@ def list_disputes(db: Database, status: str, offset: int, limit: int) -> tuple[i
 
 def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str, note: str) -> dict:
     """Uphold the run, or void it (off every board; the player's next best run takes the place).
-    An archived run comes back to Redis first.
+    An archived run comes back to Redis first, and its archived boards too (``hot_boards``).
 
     Raises ``NoSuchDispute``, ``AlreadyResolved`` or ``RunPending``.
     """
     run = hot_run(db, get_dispute(db, dispute_id)["run_id"])  # a Run
-    answer = scripts.resolve_dispute(db, dispute_id=dispute_id, run=run, moderator=moderator, decision=decision,
-                                     note=note, at_ms=now_ms(), open_status=OPEN, resolved_status=RESOLVED)
+    with hot_boards(db, boards_of(run)):
+        answer = scripts.resolve_dispute(db, dispute_id=dispute_id, run=run, moderator=moderator,
+                                         decision=decision, note=note, at_ms=now_ms(), open_status=OPEN,
+                                         resolved_status=RESOLVED)
     if answer == "resolved":
         raise AlreadyResolved()
     if answer == "pending":

@@ -9,7 +9,8 @@ the truth until the next retention pass finishes the move.
 A change to an archived run (a dispute, a moderator's void, restore or
 re-verification) first brings it back into Redis with ``hot_run``, then
 goes the usual way: the run is hot again, and it leaves Redis again like
-any run, ``SCOUNDREL_HOT_DAYS`` after it came back, if it holds no place.
+any run, ``SCOUNDREL_HOT_DAYS`` after it came back. A board place names its run by id,
+so a run found through a board is found here, hot or archived.
 """
 
 from domain.errors import NoSuchRun

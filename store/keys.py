@@ -147,11 +147,16 @@ def sealed_runs(date: str) -> str:
 def seed_board(variant: str, seed: str) -> str:
     """Sorted set: player → packed rank key of their best verified open run on one (variant, seed).
 
-    No run-id hash beside it (one key per deal played, so each byte counts):
-    the run behind a place is found from the player's runs at the place's
-    submission time (``store.boards``).
+    Beside it ``seed_runs`` names each place's run. A seed board no verdict
+    changed for ``SCOUNDREL_HOT_DAYS`` leaves Redis for the archive
+    (``store.board_cooling``): one key per deal played, the long tail.
     """
     return board_places("seed", (variant, seed))
+
+
+def seed_runs(variant: str, seed: str) -> str:
+    """Hash: player → the run id that holds their place on one (variant, seed)'s seed board."""
+    return board_holders("seed", (variant, seed))
 
 
 def ladder(variant: str) -> str:
@@ -369,6 +374,12 @@ def service_mark() -> str:
     """String: ``store.service_mark.SERVICE``, set by the API and every worker as they start: this
     Redis holds the service's data (the operator commands refuse a Redis without it)."""
     return f"{PREFIX}:service"
+
+
+def board_archive_lock() -> str:
+    """String: held (with an expiry) while boards move between Redis and the archive, or a player's
+    places on boards the archive holds are recomputed (``store.board_cooling``): one writer at a time."""
+    return f"{PREFIX}:board-archive-lock"
 
 
 def archive_lock() -> str:

@@ -9,8 +9,10 @@ its hash's ``log`` field (``store.audit``), and ``keys.run_players`` with
 each player's run list say which runs Redis holds (``store.run_index``).
 An older release also kept players and moderators without the key naming
 them under their lower-case spelling (``store.tokens``), and a flag saying
-when they all had one. This module is the one place that knows the older
-layout; nothing else reads it.
+when they all had one, and seed boards without the hash naming each place's
+run (``keys.seed_runs``: its run was found from the player's runs, which
+kept every run holding a place in Redis). This module is the one place that
+knows the older layout; nothing else reads it.
 
 A run's id stays what it is: clients hold it. An open run whose id was
 given at random, not derived from its player and game
@@ -33,8 +35,11 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from domain.boards import SEED_BOARD
+
 from . import keys, move_codes, scripts
 from .audit import decode_log, encode_log
+from .board_cooling import board_keys, redis_boards
 from .database import Database
 from .moderators import MODERATORS
 from .origins import DEALT
@@ -62,13 +67,14 @@ class Tally:
     run_index: bool = False  # the index of every run is there
     unspelt_names: int = 0  # players and moderators whose lower-case spelling names nobody
     name_flags: int = 0  # flags saying every holder's spelling was written
+    unnamed_places: int = 0  # seed board places whose run is not named (``keys.seed_runs``)
     rewritten: int = 0  # runs rewritten (``apply``)
     changed: int = 0  # runs changing under every reread: left for the next pass
 
     @property
     def anything(self) -> bool:
         """Whether anything of an older layout was found."""
-        return bool(self.old or self.run_index or self.unspelt_names or self.name_flags)
+        return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -138,6 +144,7 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
         _replace_run_index(db)
     for holders, flag in _NAMES:
         _spell_names(db, holders, flag, tally, apply)
+    _name_seed_runs(db, tally, apply)
     return tally
 
 
@@ -237,3 +244,24 @@ def _spell_names(db: Database, holders: Holders, flag: str, tally: Tally, apply:
                 pipe.set(holders.spelling(name), name, nx=True)
             pipe.delete(flag)
             pipe.execute()
+
+
+def _name_seed_runs(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` name) the seed boards' places whose run no hash names: each player
+    with one has their seed places offered and named from their runs (``scripts.place_seed_boards``),
+    which Redis all holds in that layout."""
+    players: set[str] = set()
+    for boards in redis_boards(db, SEED_BOARD):
+        with db.redis.pipeline(transaction=False) as pipe:
+            for board in boards:
+                places_key, runs_key = board_keys(board)
+                pipe.zrange(places_key, 0, -1)
+                pipe.hkeys(runs_key)
+            replies = pipe.execute()
+        for ranked, named in zip(replies[::2], replies[1::2], strict=True):
+            unnamed = set(ranked) - set(named)
+            tally.unnamed_places += len(unnamed)
+            players |= unnamed
+    if apply:
+        for player in sorted(players):
+            scripts.place_seed_boards(db, player=player)

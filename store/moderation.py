@@ -1,13 +1,17 @@
 """Moderators' changes to a run: restoring a voided run, recording a re-verification.
 
 Each is one Lua script that changes the run, its audit entry and the
-player's board places together (``scripts.restore_run``, ``scripts.reverify_run``).
+player's board places together (``scripts.restore_run``, ``scripts.reverify_run``),
+from all the player's runs, the archived ones too; the run's boards the
+archive holds come back to Redis first (``store.board_cooling.hot_boards``).
 """
 
+from domain.boards import boards_of
 from domain.errors import NotVoid, RunPending
 from domain.run import Run
 
 from . import scripts
+from .board_cooling import hot_boards
 from .database import Database
 from .history import hot_run
 from .run_index import stored_run_ids
@@ -18,9 +22,12 @@ from .verdicts import verdict_fields
 def restore_run(db: Database, run_id: str, moderator: str) -> None:
     """Undo a void: the run is back to its verdict, the player's places recomputed.
 
-    An archived run comes back to Redis first (``hot_run``). Raises ``NoSuchRun`` or ``NotVoid``.
+    An archived run comes back to Redis first (``hot_run``), and its archived boards too
+    (``hot_boards``). Raises ``NoSuchRun`` or ``NotVoid``.
     """
-    answer = scripts.restore_run(db, run=hot_run(db, run_id), moderator=moderator, at_ms=now_ms())
+    run = hot_run(db, run_id)
+    with hot_boards(db, boards_of(run)):
+        answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=now_ms())
     if answer == "not_void":
         raise NotVoid()
 
@@ -33,8 +40,10 @@ def record_reverification(db: Database, run: Run, verdict: dict, actor_kind: str
     with ``log_unchanged``). Raises ``RunPending`` for a run still waiting for its worker.
     """
     at = now_ms()
-    answer = scripts.reverify_run(db, run=run, actor_kind=actor_kind, actor=actor, at_ms=at,
-                                  log_unchanged=log_unchanged, fields={**verdict_fields(verdict), "reverified_ms": at})
+    with hot_boards(db, boards_of(run)):
+        answer = scripts.reverify_run(db, run=run, actor_kind=actor_kind, actor=actor, at_ms=at,
+                                      log_unchanged=log_unchanged,
+                                      fields={**verdict_fields(verdict), "reverified_ms": at})
     if answer == "pending":
         raise RunPending()
     return answer == "changed"

@@ -23,9 +23,9 @@ from .run_records import BOARD_FIELDS, run_from_stored
 
 @dataclass(frozen=True)
 class Placement:
-    """One board of one player: a best or first board's places (and, if it names its runs,
-    their hash), or a latest board's places, the player's window and the game counts; then,
-    for a board that closes, the set of closed values."""
+    """One board of one player: a best or first board's places and the hash naming their runs,
+    or a latest board's places, the player's window and the game counts; then, for a board that
+    closes, the set of closed values."""
 
     board: BoardId
     keys: tuple[str, ...]
@@ -44,8 +44,7 @@ def placement(board: BoardId, player: str) -> Placement:
     if board.board.order is Order.LATEST:
         return Placement(board, (keys.board_places(kind, parts), keys.board_window(kind, parts, player),
                                  keys.board_games(kind, parts), *closes))
-    holders = (keys.board_holders(kind, parts),) if board.board.names_runs else ()
-    return Placement(board, (keys.board_places(kind, parts), *holders, *closes))
+    return Placement(board, (keys.board_places(kind, parts), keys.board_holders(kind, parts), *closes))
 
 
 def placements(run: Run) -> list[Placement]:
@@ -59,8 +58,8 @@ def script_args(boards: list[Placement]) -> tuple[list[str], list[str]]:
 
 
 def load_board_runs(db: Database, run_ids: list[str]) -> list[Run | None]:
-    """Each run in Redis as the boards see it (None for one not there: an archived run holds
-    no place), reading only the fields the boards need, in one round trip."""
+    """Each run in Redis as the boards see it (None for one not there: archived, or gone),
+    reading only the fields the boards need, in one round trip."""
     with db.redis.pipeline(transaction=False) as pipe:
         for run_id in run_ids:
             pipe.hmget(keys.run(run_id), *BOARD_FIELDS)

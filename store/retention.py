@@ -1,33 +1,38 @@
-"""Retention: finished runs older than ``SCOUNDREL_HOT_DAYS`` leave Redis for the archive.
+"""Retention: finished runs older than ``SCOUNDREL_HOT_DAYS`` leave Redis for the archive, and cold boards too.
 
 A verified, rejected or void run submitted (and, if it came back from the
-archive, brought back) longer ago than that moves to the archive unless it
-holds a place on a board (``store.boards.holds_place``); once it loses its
-place it moves at the next pass. Runs move in batches, each in three steps:
+archive, brought back) longer ago than that moves to the archive, whether
+or not it holds a board place: a place names its run by id and shows what
+the board needs without it (``store.boards``), and whatever reads a run
+through a board finds it in the archive (``store.history``). Runs move in
+batches, each in three steps:
 
 1. read the runs and their audit logs from Redis;
 2. write them to the archive and commit (an upsert on the run id);
 3. remove them from Redis (``store.runs.remove_runs``), each only if it is
-   unchanged since step 1 and still holds no place; a run that changed, or
-   won a place meanwhile, stays in Redis and its fresh row is taken back out.
+   unchanged since step 1; a run that changed meanwhile stays in Redis and
+   its fresh row is taken back out.
 
 A crash after step 1 leaves everything in Redis; a crash after step 2
 leaves the batch in both places, which reads answer from Redis and the
 next pass finishes (the upsert writes the same rows again; and when such a
 run must stay in Redis after all, an hour later the pass drops its row).
-Nothing is lost and nothing is archived twice.
+Nothing is lost and nothing is archived twice. Then the boards of the kinds
+that cool and had no verdict for as long move the same way
+(``store.board_cooling``).
 
 Workers run a pass every ``SCOUNDREL_ARCHIVE_INTERVAL`` seconds (one at a
 time, under ``keys.archive_lock``); ``scoundrel archive`` runs one by hand.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import keys
 from .archive import ArchivedRun
 from .audit import archived_fields, audit_logs
-from .boards import holds_place
+from .board_cooling import Tally as BoardTally
+from .board_cooling import cool_boards
 from .database import Database
 from .run_index import players_with_runs, runs_between
 from .run_records import run_from_stored
@@ -43,14 +48,14 @@ LEFTOVER_MS = 3_600_000
 
 @dataclass
 class Tally:
-    """What a pass did: runs looked at, moved, and kept in Redis (board places, still in play)."""
+    """What a pass did: runs looked at, moved, and kept in Redis (still in play); boards moved."""
 
     examined: int = 0
     archived: int = 0
-    holding: int = 0  # hold a board place
     unfinished: int = 0  # pending or in error
     returned: int = 0  # brought back from the archive more recently than the cutoff
     changed: int = 0  # changed while being moved: the next pass tries again
+    boards: BoardTally = field(default_factory=BoardTally)  # cold boards moved, warm ones brought back
 
 
 def due(db: Database, older_than_days: float) -> int:
@@ -64,7 +69,8 @@ def due(db: Database, older_than_days: float) -> int:
 
 def archive_old_runs(db: Database, older_than_days: float, *, batch: int = BATCH,
                      progress: Callable[[int], object] | None = None) -> Tally:
-    """Move every finished run older than ``older_than_days`` that holds no board place to the archive.
+    """Move every finished run older than ``older_than_days`` to the archive, then every board of
+    a kind that cools with no place newer than that (``store.board_cooling``).
 
     Walks the run lists of the players with a run old enough
     (``store.run_index``), ``batch`` runs at a time; ``progress`` is told
@@ -81,6 +87,7 @@ def archive_old_runs(db: Database, older_than_days: float, *, batch: int = BATCH
                 run_ids = []
     if run_ids:
         _archive_batch(db, run_ids, cutoff, tally, progress)
+    tally.boards = cool_boards(db, cutoff, batch)
     return tally
 
 
@@ -95,10 +102,7 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally,
     tally.unfinished += len(runs) - len(finished)
     settled = [run for run in finished if (run.reinstated_ms or 0) < cutoff]
     tally.returned += len(finished) - len(settled)
-    finished = settled
-    places = holds_place(db, finished)
-    movable = [run for run, holds in zip(finished, places, strict=True) if not holds]
-    tally.holding += len(finished) - len(movable)
+    movable = settled
     moving = {run.id for run in movable}
     db.archive.delete_older([run.id for run in runs if run.id not in moving], now_ms() - LEFTOVER_MS)
     if not movable:
@@ -109,7 +113,7 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally,
     archived = [ArchivedRun(archived_fields(fields), log) for fields, log in zip(stored, logs, strict=True)]
     write_archive(db, archived)
     answers = remove_runs(db, stored)
-    kept = [run.run_id for run, answer in zip(archived, answers, strict=True) if answer in ("changed", "holds")]
+    kept = [run.run_id for run, answer in zip(archived, answers, strict=True) if answer == "changed"]
     db.archive.delete(kept)  # still hot: Redis is their one home
     tally.changed += len(kept)
     tally.archived += len(archived) - len(kept)

@@ -22,7 +22,6 @@ from domain.run import PENDING, Run
 
 from . import keys, scripts
 from .audit import SUBMITTED, encode_log
-from .boards import place_checks
 from .database import Database
 from .errors import TokenRevoked
 from .intake import IN_INTAKE
@@ -320,14 +319,14 @@ def remove_runs(db: Database, runs: list[dict[str, str]]) -> list[str]:
     place in the indexes, a kept id's ``submission_key``); ``reinstate_run``
     is the way back. Each run is noted in the archived-runs filter first
     (``store.archived_filter``), so a submission of its game finds it. Per
-    run 'ok', 'gone' (removed before), or 'changed' / 'holds' (changed since
-    it was read, or it holds a board place now: left as it is).
+    run 'ok', 'gone' (removed before), or 'changed' (changed since it was
+    read: left as it is). Its board places stay, naming it by id.
     """
     with db.redis.pipeline(transaction=False) as pipe:
         scripts.note_archived(pipe, run_ids=[fields["id"] for fields in runs])  # before they leave Redis
         for fields in runs:
             run = run_from_stored(fields["id"], fields)
-            scripts.forget_run(pipe, run=fields, submission_key=submission_key(run), place_checks=place_checks(run))
+            scripts.forget_run(pipe, run=fields, submission_key=submission_key(run))
         return pipe.execute()[1:]
 
 

@@ -30,6 +30,7 @@ from . import keys
 from .database import Database
 from .lua import LuaScript
 from .placements import Placement, load_board_runs, placement, placements, script_args
+from .run_records import run_from_stored
 
 _ACCEPT_RUN = LuaScript("accept_run")
 _DROP_UNCLAIMED_JOB = LuaScript("drop_unclaimed_job")
@@ -64,6 +65,8 @@ _RAISE_FLAG = LuaScript("raise_flag")
 _NOTE_SHARED_ADDRESS = LuaScript("note_shared_address")
 _DISMISS_FLAG = LuaScript("dismiss_flag")
 _MIGRATE_RUN = LuaScript("migrate_run")
+_FORGET_BOARD = LuaScript("forget_board")
+_BRING_BACK_BOARD = LuaScript("bring_back_board")
 _RECORD_DELIVERY = LuaScript("record_delivery")
 
 STALE = "stale"  # the places scripts' answer when the player's run list grew meanwhile
@@ -163,23 +166,14 @@ def requeue_run(client: Any, *, run_id: str, at_ms: int, moderator: str) -> bool
                                  [run_id, at_ms, moderator]))
 
 
-def _player_runs_prefix(runs: str | None) -> list[str]:
-    """For a board without a run-id hash, where its places' runs are looked for: ARGV's tail (``_board_entries``)."""
-    return [keys.player_runs("")] if runs is None else []
+def board_page(client: Any, *, places: str, runs: str, first: int, last: int) -> list:
+    """The board's total, then (player, score, submission ms, run id) per place from index ``first`` to ``last``."""
+    return _BOARD_PAGE.run(client, [places, runs], [first, last])
 
 
-def board_page(client: Any, *, places: str, runs: str | None, first: int, last: int) -> list:
-    """The board's total, then (player, score, submission ms, run id) per place from index ``first`` to ``last``.
-
-    A board without a ``runs`` hash gives, for run id, the ids of the player's runs submitted at the place's time.
-    """
-    return _BOARD_PAGE.run(client, [places, *([runs] if runs else [])], [first, last, *_player_runs_prefix(runs)])
-
-
-def board_position(client: Any, *, places: str, runs: str | None, player: str, around: int) -> list:
+def board_position(client: Any, *, places: str, runs: str, player: str, around: int) -> list:
     """The player's index and the window's first index, then its places as ``board_page``; [] if unranked."""
-    return _BOARD_POSITION.run(client, [places, *([runs] if runs else [])],
-                               [player, around, *_player_runs_prefix(runs)])
+    return _BOARD_POSITION.run(client, [places, runs], [player, around])
 
 
 def _ladder_keys(ladder: BoardId) -> tuple[list[str], str]:
@@ -201,12 +195,11 @@ def ladder_position(client: Any, *, ladder: BoardId, player: str, around: int) -
     return _LADDER_POSITION.run(client, ladder_keys, [player, around, windows])
 
 
-def board_among(client: Any, *, places: str, runs: str | None, players: list[str], first: int, last: int) -> list:
+def board_among(client: Any, *, places: str, runs: str, players: list[str], first: int, last: int) -> list:
     """How many of ``players`` have a place on the board, how many are listed (those from index ``first`` to
     ``last`` among them, best first), each listed one's 0-based index on the board, then their places as
     ``board_page``."""
-    return _BOARD_AMONG.run(client, [places, *([runs] if runs else [])],
-                            [first, last, *(_player_runs_prefix(runs) or [""]), *players])
+    return _BOARD_AMONG.run(client, [places, runs], [first, last, *players])
 
 
 def ladder_among(client: Any, *, ladder: BoardId, players: list[str], first: int, last: int) -> list:
@@ -249,17 +242,34 @@ def _on_board(board: Placement, runs: list[Run | None]) -> str:
                     if run is not None and board.board in boards_of(run))
 
 
+def _archived_runs(db: Database, player: str, hot: list[str]) -> list[Run]:
+    """The player's verified runs in the archive and not in Redis (``hot``: a run in both, a move
+    interrupted, is Redis's). Read after their run list: a run archived in between is in one of the two,
+    and the script finds the run list changed."""
+    hot_ids = set(hot)
+    return [run for fields in db.archive.player_runs(player)
+            if fields["id"] not in hot_ids and (run := run_from_stored(fields["id"], fields)).status == "verified"]
+
+
+def _archived_on(board: Placement, runs: list[Run]) -> str:
+    """The archived ``runs`` that count on ``board``, as ``_places.lua`` reads them."""
+    return " ".join(f"{run.submitted_ms}:{run.id}:{run.score}" for run in runs if board.board in boards_of(run))
+
+
 def _with_player_runs(db: Database, script: LuaScript, run: Run, fixed_keys: list[str], fixed_args: list,
                       args: list) -> Any:
     """Run a places script for ``run``: ``fixed_keys``, its boards' keys, the player's run list and every
-    run key of the player; ``fixed_args``, its boards, the runs on each, then ``args``."""
+    run key of the player; ``fixed_args``, its boards, the runs in Redis on each, the archived runs on
+    each, then ``args``."""
     boards = placements(run)
     board_keys, board_args = script_args(boards)
     while True:
         run_ids, runs = _player_runs(db, run.player)
+        archived = _archived_runs(db, run.player, run_ids)
         answer = script.run(
             db.redis, [*fixed_keys, *board_keys, keys.player_runs(run.player), *map(keys.run, run_ids)],
-            [*fixed_args, *board_args, *(_on_board(board, runs) for board in boards), *args])
+            [*fixed_args, *board_args, *(_on_board(board, runs) for board in boards),
+             *(_archived_on(board, archived) for board in boards), *args])
         if answer != STALE:
             return answer
 
@@ -289,18 +299,14 @@ def reverify_run(db: Database, *, run: Run, actor_kind: str, actor: str, at_ms: 
                              [actor_kind, actor, at_ms, "1" if log_unchanged else ""], flatten(fields))
 
 
-def forget_run(client: Any, *, run: dict[str, str], submission_key: str | None,
-               place_checks: list[tuple[str, str]]) -> Any:
+def forget_run(client: Any, *, run: dict[str, str], submission_key: str | None) -> Any:
     """Remove archived ``run`` (its fields as read) and every key it owns (its ``submission_key`` too,
-    if it has one): 'ok', 'gone', or 'changed' / 'holds' (a place in ``place_checks``,
-    ``store.boards.place_checks``) changing nothing."""
+    if it has one): 'ok', 'gone', or 'changed' (changing nothing). Its board places stay."""
     run_key = keys.run(run["id"])
     return _FORGET_RUN.run(
         client,
-        [run_key, keys.player_runs(run["player"]), keys.run_players(), submission_key or run_key,
-         *(key for key, _ in place_checks)],
-        [run["id"], run["player"], len(place_checks), *(check for _, check in place_checks),
-         *flatten({name: value for name, value in run.items() if name != "id"})],
+        [run_key, keys.player_runs(run["player"]), keys.run_players(), submission_key or run_key],
+        [run["id"], run["player"], *flatten({name: value for name, value in run.items() if name != "id"})],
     )
 
 
@@ -316,15 +322,17 @@ def reinstate_run(client: Any, *, run_id: str, player: str, submitted_ms: int, f
 
 
 def place_seed_boards(db: Database, *, player: str) -> int:
-    """Recompute the player's place on the seed board of each of their runs that counts on one
-    (runs verified before seed boards existed); the number of seed boards they are on."""
+    """Offer each of the player's runs in Redis that counts on a seed board its place there, and name
+    the run of each place one holds (runs verified before seed boards existed, or before they named
+    their runs); the number of seed boards they are on."""
     while True:
         run_ids, runs = _player_runs(db, player)
         on_seeds = [(run, placement(board, player)) for run in runs if run is not None
                     for board in boards_of(run) if board.board is SEED_BOARD]
         answer = _PLACE_SEED_BOARDS.run(
             db.redis, [keys.player_runs(player), *(keys.run(run.id) for run, _ in on_seeds),
-                       *(board.keys[0] for _, board in on_seeds)], [player, len(run_ids)])
+                       *(board.keys[0] for _, board in on_seeds), *(board.keys[1] for _, board in on_seeds)],
+            [player, len(run_ids)])
         if answer != STALE:
             return int(answer)
 
@@ -416,6 +424,23 @@ def migrate_run(client: Any, *, run_id: str, fields_read: dict, stream_entries: 
         client, [run_key, keys.old_audit_stream(run_id), submission_key or run_key],
         [run_id, stream_entries, len(fields_read), *flatten(fields_read), len(dropped), *dropped,
          *flatten(new_fields)])
+
+
+def _flat_places(places: list) -> list:
+    """Places (``player``, ``rank_key``, ``run_id`` each) as the board scripts' ARGV reads them."""
+    return [item for place in places for item in (place.player, place.rank_key, place.run_id)]
+
+
+def forget_board(client: Any, *, places_key: str, runs_key: str, places: list) -> Any:
+    """Remove a board the archive holds now (its keys ``places_key`` and ``runs_key``) if it still
+    holds exactly ``places`` (``archive.BoardPlace`` each, as read): 'ok', or 'changed' changing nothing."""
+    return _FORGET_BOARD.run(client, [places_key, runs_key], _flat_places(places))
+
+
+def bring_back_board(client: Any, *, places_key: str, runs_key: str, order: str, places: list) -> Any:
+    """Offer the archive's ``places`` of a best or first board (``order``) to it in Redis, each as a
+    verdict's run would be (``_placement``): the board in Redis is then the two merged."""
+    return _BRING_BACK_BOARD.run(client, [places_key, runs_key], [order, *_flat_places(places)])
 
 
 def record_delivery(client: Any, *, hook_id: str, attempt: str, kept: int) -> Any:

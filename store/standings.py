@@ -18,11 +18,13 @@ The ladder ranks means of ``LADDER_GAMES`` scores, which are not integers:
 its buckets are whole points of mean (the sum's ranges in steps of 20).
 """
 
+import bisect
 from dataclasses import dataclass
 
 from domain.boards import BoardId
 
 from . import keys, scripts
+from .board_cooling import archived_copy, board_name
 from .boards import Board
 from .database import Database
 from .packing import (
@@ -36,6 +38,7 @@ from .packing import (
 )
 
 SPREAD_BUCKETS = 40  # at most this many bars: the bucket width is the first of 1, 2, 5, 10, 20, 25, 50… that fits
+SPREAD_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000)  # as ``lua/board_spread.lua``
 
 
 @dataclass(frozen=True)
@@ -78,11 +81,32 @@ def _spread(reply: list, offset: int, unit: int, asked: bool) -> Spread:
     return Spread(total, buckets, (middle - offset) / unit, below if asked else None)
 
 
+def _archived_spread(rank_keys: list[int], below: int | None) -> list:
+    """``lua/board_spread.lua``'s reply for a board the archive holds (``rank_keys``, best first), counted here."""
+    values = sorted(rank_key // TIME_SPAN for rank_key in rank_keys)
+    if not values:
+        return [0]
+    lowest, highest = values[0], values[-1]
+    width = next((step for step in SPREAD_STEPS if -(-(highest - lowest + 1) // step) <= SPREAD_BUCKETS),
+                 SPREAD_STEPS[-1])
+    first = lowest - (lowest - SCORE_OFFSET) % width
+    total = len(values)
+    middle = values[total - 1 - (total - 1) // 2]
+    counts = [bisect.bisect_left(values, low + width) - bisect.bisect_left(values, low)
+              for low in range(first, highest + 1, width)]
+    return [total, first, width, middle, -1 if below is None else bisect.bisect_left(values, below), *counts]
+
+
 def board_spread(db: Database, board: Board, score: int | None = None) -> Spread:
-    """How the scores on ``board`` spread; with ``score``, how many places are below it."""
+    """How the scores on ``board`` spread; with ``score``, how many places are below it. A board
+    the archive holds (``store.board_cooling``) is counted from its places there."""
     below = None if score is None else score + SCORE_OFFSET
-    reply = scripts.board_spread(db.redis, places=board.places, span=TIME_SPAN, offset=SCORE_OFFSET, unit=1,
-                                 most=SPREAD_BUCKETS, below=below)
+    copy = archived_copy(db, board.of)
+    if copy is not None:
+        reply = _archived_spread([place.rank_key for place in copy], below)
+    else:
+        reply = scripts.board_spread(db.redis, places=board.places, span=TIME_SPAN, offset=SCORE_OFFSET, unit=1,
+                                     most=SPREAD_BUCKETS, below=below)
     return _spread(reply, SCORE_OFFSET, 1, score is not None)
 
 
@@ -110,7 +134,8 @@ class Standing:
 
 def standings(db: Database, player: str, boards: list[Board], ladders: list[BoardId]) -> list[Standing | None]:
     """The player's place on each of ``boards``, then on each of ``ladders`` (None where they
-    have none), in one round trip."""
+    have none), in one round trip to Redis; a board the archive holds (``store.board_cooling``)
+    is read from its copy there."""
     places = [board.places for board in boards] + [_ladder_places(ladder) for ladder in ladders]
     with db.redis.pipeline(transaction=False) as pipe:
         for key in places:
@@ -127,4 +152,11 @@ def standings(db: Database, player: str, boards: list[Board], ladders: list[Boar
             found.append(Standing(rank + 1, total, packed_score(packed)))
         else:
             found.append(Standing(rank + 1, total, round(packed_ladder_total(packed) / LADDER_GAMES, 2)))
+    held = {(kind.kind, name) for kind in {board.of.board for board in boards if board.of.board.cools}
+            for name in db.archive.boards_held(kind.kind, [board_name(board.of) for board in boards
+                                                           if board.of.board is kind])}
+    for index, board in enumerate(boards):
+        if (board.of.board.kind, board_name(board.of)) in held and (copy := archived_copy(db, board.of)):
+            found[index] = next((Standing(rank + 1, len(copy), packed_score(place.rank_key))
+                                 for rank, place in enumerate(copy) if place.player == player), None)
     return found

@@ -1,11 +1,12 @@
-"""The archive: finished runs that left Redis, in SQL (SQLite by default, PostgreSQL in production).
+"""The archive: finished runs and cold boards that left Redis, in SQL (SQLite by default, PostgreSQL in production).
 
 ``Archive`` is the one connection to it and offers named queries, written
 as SQLAlchemy Core expressions over ``tables``; Alembic's migrations
 (``migrations/``, shipped with the package) build and change its schema,
 applied by ``upgrade`` when a process starts. Writing is idempotent on the
 run id (an upsert), so moving a run out of Redis can be repeated after a
-crash without duplicating it (``store.retention``).
+crash without duplicating it (``store.retention``). A cold board is
+written whole, replacing what the archive held of it (``store.board_cooling``).
 """
 
 import os
@@ -20,7 +21,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .tables import archived_runs
+from .tables import archived_board_places, archived_runs
 
 # Any constant shared by every process of the service: the PostgreSQL advisory lock held while migrating.
 _MIGRATION_LOCK = 0x5C0D_4E1
@@ -38,6 +39,16 @@ _VERIFIED_COUNTS = (sa.select(archived_runs.c.variant, archived_runs.c.player, s
                     .where(archived_runs.c.status == "verified",
                            archived_runs.c.run["origin"].as_string() == sa.bindparam("origin"))
                     .group_by(archived_runs.c.variant, archived_runs.c.player))
+_PLAYER_RUNS = sa.select(archived_runs.c.run).where(archived_runs.c.player == sa.bindparam("player"))
+_places = archived_board_places.c
+_ON_BOARD = sa.and_(_places.kind == sa.bindparam("kind"), _places.board == sa.bindparam("board"))
+_BOARD_PLACES = (sa.select(_places.player, _places.rank_key, _places.run_id).where(_ON_BOARD)
+                 .order_by(_places.rank_key.desc(), _places.player.desc()))  # as Redis' ZREVRANGE
+_BOARD_PAGE = _BOARD_PLACES.offset(sa.bindparam("offset")).limit(sa.bindparam("limit"))
+_BOARD_TOTAL = sa.select(sa.func.count()).select_from(archived_board_places).where(_ON_BOARD)
+_BOARDS_HELD = (sa.select(_places.board).distinct()
+                .where(_places.kind == sa.bindparam("kind"),
+                       _places.board.in_(sa.bindparam("boards", expanding=True))))
 _PLAYER_COUNT = (sa.select(sa.func.count()).select_from(archived_runs)
                  .where(archived_runs.c.player == sa.bindparam("player")))
 
@@ -57,6 +68,15 @@ class ArchivedRun:
     @property
     def run_id(self) -> str:
         return self.fields["id"]
+
+
+@dataclass(frozen=True)
+class BoardPlace:
+    """A place on a board as the archive keeps it: its player, packed rank key and run id."""
+
+    player: str
+    rank_key: int
+    run_id: str
 
 
 class Archive:
@@ -128,6 +148,67 @@ class Archive:
         """How many of the player's runs are archived."""
         with self.engine.connect() as connection:
             return connection.execute(_PLAYER_COUNT, {"player": player}).scalar_one()
+
+    def player_runs(self, player: str) -> list[dict[str, str]]:
+        """The stored fields of every archived run of the player (a recompute of their places reads them)."""
+        with self.engine.connect() as connection:
+            return [row.run for row in connection.execute(_PLAYER_RUNS, {"player": player})]
+
+    def board_places(self, kind: str, board: str) -> list[BoardPlace]:
+        """Every archived place of one board (its kind, its key parts joined by ':'), best first."""
+        with self.engine.connect() as connection:
+            return [BoardPlace(*row) for row in connection.execute(_BOARD_PLACES, {"kind": kind, "board": board})]
+
+    def board_page(self, kind: str, board: str, offset: int, limit: int) -> tuple[int, list[BoardPlace]]:
+        """``(total, places)``: the board's archived places from rank ``offset + 1``, best first."""
+        named = {"kind": kind, "board": board}
+        with self.engine.connect() as connection:
+            total = connection.execute(_BOARD_TOTAL, named).scalar_one()
+            if not total or offset >= total:
+                return total, []
+            return total, [BoardPlace(*row) for row in
+                           connection.execute(_BOARD_PAGE, {**named, "offset": offset, "limit": limit})]
+
+    def boards_held(self, kind: str, boards: list[str]) -> set[str]:
+        """Those of ``boards`` (of ``kind``) the archive holds places of."""
+        if not boards:
+            return set()
+        with self.engine.connect() as connection:
+            return set(connection.execute(_BOARDS_HELD, {"kind": kind, "boards": boards}).scalars())
+
+    def write_boards(self, kind: str, boards: dict[str, list[BoardPlace]], archived_ms: int) -> None:
+        """Replace what the archive holds of each board of ``kind`` with its places, committed when
+        this returns: idempotent, a second write of the same places changes nothing."""
+        if not boards:
+            return
+        rows = [{"kind": kind, "board": board, "player": place.player, "rank_key": place.rank_key,
+                 "run_id": place.run_id, "archived_ms": archived_ms}
+                for board, places in boards.items() for place in places]
+        with self.engine.begin() as connection:
+            connection.execute(sa.delete(archived_board_places).where(
+                _places.kind == kind, _places.board.in_(list(boards))))
+            if rows:
+                connection.execute(sa.insert(archived_board_places), rows)
+
+    def delete_boards(self, kind: str, boards: list[str]) -> None:
+        """Forget the places of ``boards`` (of ``kind``): back in Redis, which holds them now."""
+        if boards:
+            with self.engine.begin() as connection:
+                connection.execute(sa.delete(archived_board_places).where(
+                    _places.kind == kind, _places.board.in_(boards)))
+
+    def board_names(self, kind: str) -> Iterator[list[str]]:
+        """Every board of ``kind`` the archive holds places of, in batches, in name order."""
+        last = ""
+        with self.engine.connect() as connection:
+            while True:
+                batch = list(connection.execute(
+                    sa.select(_places.board).distinct().where(_places.kind == kind, _places.board > last)
+                    .order_by(_places.board).limit(IDS_BATCH)).scalars())
+                if not batch:
+                    return
+                yield batch
+                last = batch[-1]
 
     def verified_counts(self, origin: str) -> dict[tuple[str, str], int]:
         """``(variant, player)`` → how many of their archived runs of ``origin`` are verified."""

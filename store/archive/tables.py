@@ -1,6 +1,6 @@
 """The archive's tables, described once: Alembic's migrations create them, the queries name them.
 
-One row per archived run: the columns the archive is searched by (the run
+``archived_runs`` holds one row per archived run: the columns the archive is searched by (the run
 id, the player with the submission time for a player's history) and the
 run itself in its stored form (its hash's fields, ``store.run_records``) with its
 audit log as the API shows it, so an archived run answers every read a hot
@@ -22,4 +22,19 @@ archived_runs = sa.Table(
     sa.Column("run", sa.JSON, nullable=False),  # the run's stored fields, name → string
     sa.Column("audit", sa.JSON, nullable=False),  # its audit entries, oldest first, as the API shows them
     sa.Index("ix_archived_runs_player_submitted", "player", "submitted_ms"),
+)
+
+# One row per place on a board that left Redis whole (a kind that ``cools``, ``domain.boards``):
+# what the board shows of it, so reading the board needs no run. ``board`` is the board's key
+# parts joined by ':' (``store.keys.board_places``' tail); ``rank_key`` the packed rank key
+# (``store.packing.pack``: score, then submission time).
+archived_board_places = sa.Table(
+    "archived_board_places", metadata,
+    sa.Column("kind", sa.String(32), primary_key=True),
+    sa.Column("board", sa.String(200), primary_key=True),
+    sa.Column("player", sa.String(64), primary_key=True),
+    sa.Column("rank_key", sa.BigInteger, nullable=False),
+    sa.Column("run_id", sa.String(64), nullable=False),
+    sa.Column("archived_ms", sa.BigInteger, nullable=False),
+    sa.Index("ix_archived_board_places_rank", "kind", "board", "rank_key", "player"),
 )

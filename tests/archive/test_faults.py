@@ -2,9 +2,11 @@
 
 ``tests.support.archive_crash`` runs ``scoundrel archive`` in a real process
 and SIGKILLs it between reading the runs from Redis and writing them to the
-archive, or between the archive's commit and the Redis delete. Every read
-answers the same throughout, ``scoundrel check`` names what a crash left in
-both places, and the next pass ends with each run in exactly one place.
+archive, or between the archive's commit and the Redis delete; and so for a
+cold seed board, and for an archived board a verdict warmed as it comes
+back. Every read answers the same throughout, ``scoundrel check`` names
+what a crash left in both places, and the next pass ends with each run and
+each board in exactly one place.
 """
 
 import signal
@@ -14,6 +16,9 @@ import time
 
 import pytest
 
+from store import keys
+from store.consistency import check
+from store.retention import archive_old_runs
 from store.runs import load_run
 from tests.audit.conftest import cli, submit_final
 from tests.support.games import games_by_score
@@ -23,24 +28,33 @@ from .conftest import archive_now, snapshot
 
 @pytest.fixture
 def player_runs(stack):
-    """A new player's four verified runs: the best holds the place, the other three can move."""
+    """A new player's four verified runs on one deal: the best holds the places, and all four move."""
     name, token = stack.register()
     runs = []
-    for game in games_by_score(f"fault-{name}", 4):
+    seed = f"fault-{name}"
+    for game in games_by_score(seed, 4):
         runs.append(submit_final(stack, token, game))
         time.sleep(0.005)
-    return name, [run["id"] for run in runs[:-1]], runs[-1]["id"]
+    return name, seed, [run["id"] for run in runs]
 
 
-def killed_archiver(stack, point: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tests.support.archive_crash", point, "--older-than", "0"],
+def board_reads(stack, name: str, seed: str) -> list:
+    """Everything a client reads of a player's seed board: the board, their place, the page."""
+    return [stack.get(f"/v1/seeds/{seed}/leaderboard").json(),
+            stack.get(f"/v1/seeds/{seed}/leaderboard/players/{name}").json(),
+            stack.get(f"/boards/seed/{seed}?player={name}").text]
+
+
+def killed_archiver(stack, point: str, older_than: str = "0") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tests.support.archive_crash", point, "--older-than", older_than],
                           env=stack.env(), capture_output=True, text=True, timeout=120, check=False)
 
 
 @pytest.mark.parametrize("point", ["before-write", "after-commit"])
 def test_a_killed_archiver_loses_nothing_and_archives_nothing_twice(stack, db, player_runs, point):
-    name, movable, holder = player_runs
-    before = {run_id: snapshot(stack, run_id) for run_id in [*movable, holder]}
+    name, seed, movable = player_runs
+    before = {run_id: snapshot(stack, run_id) for run_id in movable}
+    boards_before = board_reads(stack, name, seed)
 
     killed = killed_archiver(stack, point)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
@@ -64,10 +78,44 @@ def test_a_killed_archiver_loses_nothing_and_archives_nothing_twice(stack, db, p
         assert load_run(db, run_id) is None
     assert set(db.archive.load(movable)) == set(movable)
     assert db.archive.player_count(name) == len(movable)
-    assert load_run(db, holder) is not None and db.archive.load([holder]) == {}
     for run_id, seen in before.items():
         assert snapshot(stack, run_id) == seen
+    assert board_reads(stack, name, seed) == boards_before
     listing = stack.get(f"/v1/players/{name}/runs").json()
-    assert listing["total"] == 4 and [run["id"] for run in listing["runs"]] == [holder, *reversed(movable)]
+    assert listing["total"] == 4 and [run["id"] for run in listing["runs"]] == list(reversed(movable))
     checked = cli(stack, "check")
     assert checked.returncode == 0, checked.stderr
+
+
+def test_a_board_move_killed_after_the_commit_leaves_both_copies_read_alike(stack, db, player_runs):
+    name, seed, _ = player_runs
+    before = board_reads(stack, name, seed)
+    killed = killed_archiver(stack, "boards-after-commit")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert db.redis.exists(keys.seed_board("classic", seed)) and db.archive.board_places("seed", f"classic:{seed}")
+    assert board_reads(stack, name, seed) == before
+    assert check(db, 3600) == []
+    archive_old_runs(db, 0)
+    assert not db.redis.exists(keys.seed_board("classic", seed), keys.seed_runs("classic", seed))
+    assert [place.player for place in db.archive.board_places("seed", f"classic:{seed}")] == [name]
+    assert board_reads(stack, name, seed) == before
+
+
+def test_a_board_killed_coming_back_leaves_both_copies_read_alike(stack, db, player_runs):
+    """A verdict on an archived board warms it; the pass bringing it back dies before taking it out of the
+    archive: both copies hold the same places, and the next pass ends the move."""
+    name, seed, runs = player_runs
+    archive_old_runs(db, 0)
+    _, late = stack.register()
+    submit_final(stack, late, games_by_score(seed, 4)[1])
+    before = board_reads(stack, name, seed)
+    killed = killed_archiver(stack, "bring-back-before-delete", "30")  # nothing that old: no run moves
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert db.redis.zcard(keys.seed_board("classic", seed)) == 2 and db.archive.board_places("seed", f"classic:{seed}")
+    assert board_reads(stack, name, seed) == before
+    assert check(db, 3600) == []
+    assert archive_old_runs(db, 30).boards.brought_back == 1
+    assert db.archive.board_places("seed", f"classic:{seed}") == []
+    assert board_reads(stack, name, seed) == before
+    assert before[0]["entries"][0]["run_id"] == runs[-1]
+    assert check(db, 3600) == []

@@ -2,8 +2,9 @@
 
 cat plays three games (low, high, and one cut short, so rejected) and one
 that stays pending (no worker runs for it... it is judged at once, so a
-pending run is made by hand). Retention moves every finished run that holds
-no board place; the high run, cat's place on the board, stays in Redis.
+pending run is made by hand). Retention moves every finished run, the high
+one holding cat's places among them, and the cold seed boards; the boards
+still name the high run, which every read finds in the archive.
 """
 
 import time
@@ -13,7 +14,10 @@ import pytest
 import scoundrel
 from store import keys
 from store.archive import ArchivedRun
+from store.consistency import check
+from store.history import hot_run
 from store.packing import LADDER_GAMES
+from store.retention import archive_old_runs
 from store.runs import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import accept_dealt, games_by_score, legal_games
@@ -41,14 +45,14 @@ def archived(db, run_id: str) -> bool:
     return run_id in db.archive.load([run_id])
 
 
-def test_finished_runs_without_a_place_move_and_the_place_holder_stays(db, cat):
+def test_finished_runs_move_the_ones_holding_places_too(stack, db, cat):
     runs = cat["runs"]
-    for label in ("low", "short"):
+    for label in ("low", "high", "short"):
         assert load_run(db, runs[label]["id"]) is None, label
         assert archived(db, runs[label]["id"]), label
-    assert load_run(db, runs["high"]["id"]) is not None
-    assert not archived(db, runs["high"]["id"])
-    assert "holding a board place" in cat["moved"].stdout
+    assert "1 cold board archived" in cat["moved"].stdout  # the seed board of cat's deal
+    place = stack.get("/v1/leaderboards/classic/players/cat").json()
+    assert place["run_id"] == runs["high"]["id"] and stack.get(f"/v1/runs/{place['run_id']}").status_code == 200
 
 
 def test_reads_of_archived_runs_answer_as_before(stack, cat):
@@ -72,12 +76,14 @@ def test_a_pending_run_stays_in_redis(stack, db, cat):
     db.redis.hset(keys.run(run_id), mapping={"player": "cat", "seed": "x", "variant": "classic",
                                              "status": "pending", "submitted_ms": 1})
     db.redis.zadd(keys.player_runs("cat"), {run_id: 1})
+    db.redis.zadd(keys.run_players(), {"cat": 1})
     try:
         assert "1 pending or in error" in archive_now(stack).stdout
         assert load_run(db, run_id) is not None and not archived(db, run_id)
     finally:
         db.redis.delete(keys.run(run_id))
         db.redis.zrem(keys.player_runs("cat"), run_id)
+        db.redis.zrem(keys.run_players(), "cat")
 
 
 def test_check_passes_over_redis_and_the_archive(stack, cat):
@@ -87,48 +93,58 @@ def test_check_passes_over_redis_and_the_archive(stack, cat):
 
 
 def test_check_reports_a_run_in_both_places_and_the_next_pass_ends_it(stack, db, cat):
-    [high] = stored_hashes(db, [cat["runs"]["high"]["id"]])
+    high_id = cat["runs"]["high"]["id"]
+    hot_run(db, high_id)  # back in Redis, as a dispute brings it
+    [high] = stored_hashes(db, [high_id])
     db.archive.write([ArchivedRun(high, [])], 1)
     try:
         checked = cli(stack, "check")
         assert checked.returncode == 1
-        assert f"run {high['id']} is both in Redis and in the archive" in checked.stderr
+        assert f"run {high_id} is both in Redis and in the archive" in checked.stderr
     finally:
-        archive_now(stack)  # high holds a place: its row goes, it stays hot
-    assert not archived(db, high["id"]) and load_run(db, high["id"]) is not None
+        archive_now(stack)  # the move finishes: it holds places, and moves all the same
+    assert archived(db, high_id) and load_run(db, high_id) is None
     assert cli(stack, "check").returncode == 0
 
 
-def test_check_reports_a_board_place_naming_an_archived_run(stack, db, cat):
-    low_id = cat["runs"]["low"]["id"]
-    db.redis.hset(keys.board_runs("classic"), "cat", low_id)
+def test_check_reports_a_board_place_naming_a_run_in_neither_place(stack, db, cat):
+    db.redis.hset(keys.board_runs("classic"), "cat", "nosuchrun")
     try:
         checked = cli(stack, "check")
         assert checked.returncode == 1
-        assert f"place names run {low_id}, which is archived" in checked.stderr
+        assert "cat's place names run 'nosuchrun'" in checked.stderr
     finally:
         db.redis.hset(keys.board_runs("classic"), "cat", cat["runs"]["high"]["id"])
 
 
-def test_a_run_that_loses_its_place_moves_at_the_next_pass(stack, db, cat, moderator):
-    high_id = cat["runs"]["high"]["id"]
+def test_a_void_and_a_restore_recompute_places_from_archived_runs(stack, db, cat, moderator):
+    """cat's runs are all archived: voiding the high one gives cat's place to the low one, read
+    from the archive; restoring it gives it back; each run read through the board is found."""
+    high_id, low_id = cat["runs"]["high"]["id"], cat["runs"]["low"]["id"]
     dispute = stack.post(f"/v1/runs/{high_id}/disputes", json={"reason": "too good"},
                          headers=bearer(cat["token"])).json()
     voided = stack.post(f"/v1/disputes/{dispute['id']}/resolve", json={"decision": "void", "note": "n"},
                         headers=bearer(moderator))
     assert voided.status_code == 200
-    assert stack.get("/v1/leaderboards/classic/players/cat").status_code == 404
-    before = snapshot(stack, high_id)
-    archive_now(stack)
+    assert stack.get("/v1/leaderboards/classic/players/cat").json()["run_id"] == low_id
+    seed = cat["runs"]["low"]["seed"]
+    assert stack.get(f"/v1/seeds/{seed}/leaderboard").json()["entries"][0]["run_id"] == low_id
+    assert check(db, 3600) == []
+    restored = stack.post(f"/v1/runs/{high_id}/restore", headers=bearer(moderator))
+    assert restored.status_code == 200, restored.text
+    assert stack.get("/v1/leaderboards/classic/players/cat").json()["run_id"] == high_id
+    archive_old_runs(db, 0)
     assert archived(db, high_id) and load_run(db, high_id) is None
-    assert snapshot(stack, high_id) == before
-    assert before["run"]["status"] == "void"
+    assert stack.get(f"/v1/seeds/{seed}/leaderboard").json()["entries"][0]["run_id"] == high_id
+    assert stack.get(f"/v1/runs/{high_id}/replay").status_code == 200
+    assert check(db, 3600) == []
 
 
-def test_a_run_holding_its_seed_boards_place_stays_hot(stack, db):
-    """A run that is not the player's best on the variant board but is their best on its own
-    deal's seed board holds a place (store.boards.place_checks): it stays in Redis."""
+def test_a_seed_board_leaves_redis_and_reads_the_same_from_the_archive(stack, db):
+    """dora's best run on a deal that is not her best on the variant board: it leaves Redis with
+    its seed board, and the board (its page, its API, a player's place) reads as before."""
     _, token = stack.register("dora")
+
     def score(game: dict) -> int:
         return scoundrel.replay(game["seed"], game["moves"]).score
 
@@ -136,16 +152,43 @@ def test_a_run_holding_its_seed_boards_place_stays_hot(stack, db):
     lower = next(game for game in games_by_score("archive-seed-b", 3) if score(game) < score(higher))
     best = submit_final(stack, token, higher)
     other = submit_final(stack, token, lower)
-    assert stack.get(f"/v1/seeds/{lower['seed']}/leaderboard").json()["entries"][0]["run_id"] == other["id"]
-    archive_now(stack)
-    assert load_run(db, best["id"]) is not None and load_run(db, other["id"]) is not None
-    assert not archived(db, other["id"])
+    reads = [f"/v1/seeds/{lower['seed']}/leaderboard", f"/v1/seeds/{lower['seed']}/leaderboard/players/dora"]
+    before = [stack.get(path).json() for path in reads]
+    page = stack.get(f"/boards/seed/{lower['seed']}?player=dora")
+    assert before[0]["entries"][0]["run_id"] == other["id"]
+    archive_old_runs(db, 0)
+    assert load_run(db, best["id"]) is None and load_run(db, other["id"]) is None
+    assert not db.redis.exists(keys.seed_board("classic", lower["seed"]), keys.seed_runs("classic", lower["seed"]))
+    assert db.archive.board_places("seed", f"classic:{lower['seed']}")[0].run_id == other["id"]
+    assert [stack.get(path).json() for path in reads] == before
+    assert stack.get(f"/boards/seed/{lower['seed']}?player=dora").text == page.text
+    assert stack.get(f"/v1/runs/{other['id']}/replay").status_code == 200
+
+
+def test_a_verdict_on_an_archived_seed_board_is_merged_then_brought_back(stack, db):
+    """eve plays a deal whose seed board is archived (ada's run on it): the read merges the two
+    copies at once, and the next pass, the board being warm again, brings it back into Redis."""
+    low, high = games_by_score("archive-seed-late", 2)
+    _, ada = stack.register("ada-late")
+    _, eve = stack.register("eve-late")
+    first = submit_final(stack, ada, low)
+    archive_old_runs(db, 0)
+    assert not db.redis.exists(keys.seed_board("classic", low["seed"]))
+    late = submit_final(stack, eve, high)
+    board = stack.get(f"/v1/seeds/{low['seed']}/leaderboard").json()
+    assert [entry["run_id"] for entry in board["entries"]] == [late["id"], first["id"]] and board["total"] == 2
+    assert stack.get(f"/v1/seeds/{low['seed']}/leaderboard/players/ada-late").json()["rank"] == 2
+    assert archive_old_runs(db, 30).boards.brought_back == 1  # eve's run is new: the board is warm
+    assert db.redis.zcard(keys.seed_board("classic", low["seed"])) == 2
+    assert not db.archive.board_places("seed", f"classic:{low['seed']}")
+    assert stack.get(f"/v1/seeds/{low['seed']}/leaderboard").json() == board
+    assert check(db, 3600) == []
 
 
 @pytest.fixture(scope="module")
 def dan(stack, db):
-    """dan's dealt games, three more than the ladder's window holds, then a retention pass: the oldest
-    games (but the best, the dealt board's place) leave Redis and still count in dan's ladder games."""
+    """dan's dealt games, three more than the ladder's window holds, then a retention pass: every game
+    leaves Redis, those in the window and the dealt board's place too, and still counts."""
     stack.register("dan")
     played = [accept_dealt(stack, "dan", game) for game in legal_games(LADDER_GAMES + 3)]
     assert {run["status"] for run in played} == {"verified"}
@@ -154,11 +197,29 @@ def dan(stack, db):
 
 
 def test_archived_dealt_games_still_count_on_the_ladder_and_check_passes(stack, db, dan):
-    gone = [run["id"] for run in dan if archived(db, run["id"])]
-    assert len(gone) >= 2 and all(load_run(db, run_id) is None for run_id in gone)
+    assert all(archived(db, run["id"]) and load_run(db, run["id"]) is None for run in dan)
     assert stack.get("/v1/leaderboards/dealt/classic/ladder/players/dan").json()["games"] == len(dan)
     checked = cli(stack, "check")
     assert checked.returncode == 0, checked.stderr
+
+
+def test_a_void_of_an_archived_game_recomputes_the_ladder_window_from_the_archive(stack, db, dan, moderator):
+    """The window's newest game voided: the window takes the game before the window's oldest, an
+    archived one, and the count every game but the void one."""
+    newest = dan[-1]["id"]
+    _, token = stack.register("dan-watcher")
+    dispute = stack.post(f"/v1/runs/{newest}/disputes", json={"reason": "odd"}, headers=bearer(token)).json()
+    assert dispute.get("id"), dispute
+    voided = stack.post(f"/v1/disputes/{dispute['id']}/resolve", json={"decision": "void", "note": "n"},
+                        headers=bearer(moderator))
+    assert voided.status_code == 200, voided.text
+    window = db.redis.zrange(keys.ladder_window("classic", "dan"), 0, -1)
+    assert [member.split(":")[0] for member in window] == [run["id"] for run in dan[-LADDER_GAMES - 1:-1]]
+    assert stack.get("/v1/leaderboards/dealt/classic/ladder/players/dan").json()["games"] == len(dan) - 1
+    assert check(db, 3600) == []
+    restored = stack.post(f"/v1/runs/{newest}/restore", headers=bearer(moderator))
+    assert restored.status_code == 200, restored.text
+    assert stack.get("/v1/leaderboards/dealt/classic/ladder/players/dan").json()["games"] == len(dan)
 
 
 def test_check_still_reports_a_ladder_count_the_runs_do_not_give(stack, db, dan):

@@ -1,8 +1,8 @@
 """Issue 11: retention runs on its own in the workers, and ``scoundrel archive`` fails in one line.
 
 A stack whose workers pass every half second with ``SCOUNDREL_HOT_DAYS=0``
-(any finished run is old enough) moves a run that holds no place without
-anyone asking.
+(any finished run is old enough) moves runs, the one holding the player's
+place too, and the cold seed board, without anyone asking.
 """
 
 import os
@@ -11,6 +11,7 @@ import sys
 import time
 
 from cli.redis_server import free_port
+from store import keys
 from store.runs import load_run
 from tests.audit.conftest import submit_final
 from tests.support.games import games_by_score
@@ -26,11 +27,12 @@ def test_workers_move_old_runs_on_their_own(tmp_path):
         low_id = submit_final(stack, token, low)["id"]
         high_id = submit_final(stack, token, high)["id"]
         deadline = time.monotonic() + 30
-        while load_run(db, low_id) is not None and time.monotonic() < deadline:
+        while db.redis.exists(keys.seed_board("classic", "scheduled")) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert low_id in db.archive.load([low_id]) and load_run(db, low_id) is None
-        assert load_run(db, high_id) is not None  # fay's place
+        assert set(db.archive.load([low_id, high_id])) == {low_id, high_id}
+        assert load_run(db, low_id) is None and load_run(db, high_id) is None
         assert stack.get(f"/v1/runs/{low_id}").json()["status"] == "verified"
+        assert stack.get("/v1/seeds/scheduled/leaderboard").json()["entries"][0]["run_id"] == high_id
     finally:
         db.close()
         stack.stop()

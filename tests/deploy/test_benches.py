@@ -25,6 +25,7 @@ TINY = {
     "api.py": ["--requests", "20", "--clients", "2", "--rounds", "1"],
     "archive.py": ["--runs", "100", "--archived", "200", "--requests", "10"],
     "board_memory.py": ["--runs", "40"],
+    "cooling.py": ["--runs", "200", "--requests", "10"],
     "engine.py": ["--games", "5", "--searched", "2", "--rounds", "1"],
     "friends_view.py": ["--players", "100", "--follows", "20", "--requests", "10"],
     "games.py": ["--games", "5", "--moves", "30", "--clients", "1"],

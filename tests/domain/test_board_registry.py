@@ -79,11 +79,10 @@ def test_the_orders_best_on_the_variant_seed_and_dealt_boards_first_on_the_days_
     assert LADDER_GAMES == 20
 
 
-def test_only_the_seed_board_keeps_no_run_ids_and_every_place_keeps_its_run_hot():
-    """Memory: "A seed board costs one Redis key per deal played ... it keeps no hash of run ids";
-    retention: a run holding a place on any board stays in Redis."""
-    assert [board.kind for board in BOARDS if not board.names_runs] == ["seed"]
-    assert all(board.keeps_hot for board in BOARDS)
+def test_the_seed_boards_cool_and_only_best_or_first_boards_may():
+    """Memory: the seed boards, one per deal played, leave Redis when cold; a ladder's windows stay hot."""
+    assert "seed" in [board.kind for board in BOARDS if board.cools]
+    assert all(board.order is not Order.LATEST for board in BOARDS if board.cools)
 
 
 def test_the_variants_own_boards_are_those_keyed_by_the_variant_alone():

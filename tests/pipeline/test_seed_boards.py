@@ -1,8 +1,8 @@
 """Issue 10: the seed board, everyone's best open run on one deal (a seed as one variant).
 
 Runs go in through the real HTTP API, one by one and in batches (a batch's
-runs share their submission time, which is how a seed board finds the run
-behind a place: it keeps no run ids of its own).
+runs share their submission time: the board names the run behind each
+place in a hash of its own, so a tie in time is no matter).
 """
 
 import time
@@ -11,6 +11,7 @@ import pytest
 import redis
 
 from store import keys
+from tests.audit.conftest import cli
 from tests.support.games import games_by_score, scoundrel_check
 
 
@@ -107,3 +108,22 @@ def test_runs_verified_before_seed_boards_existed_are_placed_by_scoundrel_check(
     assert "seed board place(s) recomputed" in placed.stdout
     assert stack.get("/v1/seeds/seed-b1/leaderboard").json() == before
     assert stack.get("/v1/seeds/seed-b1/leaderboard?variant=easy").json()["total"] == 1
+
+
+def test_seed_boards_of_the_older_layout_without_run_ids_are_reported_and_migrated(stack, deal):
+    """An older release kept no hash of run ids beside a seed board: ``check`` reports its places as of
+    an older layout and ``migrate --apply`` names their runs again."""
+    before = stack.get("/v1/seeds/seed-b1/leaderboard").json()
+    raw = redis.Redis.from_url(stack.redis.url, decode_responses=True)
+    try:
+        raw.delete(keys.seed_runs("classic", "seed-b1"))
+        checked = scoundrel_check(stack)
+        assert checked.returncode == 1 and "3 seed board places not naming their run" in checked.stderr
+        migrated = cli(stack, "migrate", "--apply")
+        assert migrated.returncode == 0, migrated.stderr
+        assert "3 seed board places not naming their run" in migrated.stdout
+        assert raw.hlen(keys.seed_runs("classic", "seed-b1")) == 3
+    finally:
+        raw.close()
+    assert stack.get("/v1/seeds/seed-b1/leaderboard").json() == before
+    assert scoundrel_check(stack).returncode == 0

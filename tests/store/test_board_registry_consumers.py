@@ -1,7 +1,7 @@
 """Every consumer takes its boards from the registry (``domain.boards``): a kind of board
 registered there is placed by the verdict script, recomputed by the places scripts, checked by
-``scoundrel check`` and keeps its runs in Redis, with no other edit; and no Lua script decides
-which boards a run is on.
+``scoundrel check`` and, for a kind that cools, leaves Redis when cold, with no other edit; and
+no Lua script decides which boards a run is on.
 
 Runs here are accepted and judged in this process against a Redis of its own (no worker), so
 the verdict is recorded under the registry as this test changes it.
@@ -11,15 +11,18 @@ import re
 from importlib import resources
 
 import pytest
+import sqlalchemy as sa
 
 from cli.redis_server import RedisServer
-from domain.boards import BOARDS, LADDER_GAMES, Board, Order
+from domain.boards import BOARDS, LADDER_GAMES, Board, BoardId, Order
 from domain.run import Run
 from store import Database, keys
-from store.boards import holds_place
+from store.archive.tables import archived_board_places
+from store.board_cooling import cool_boards
+from store.boards import board_page, ranking
 from store.consistency import check
 from store.lua import source
-from store.runs import Submission, accept_runs, load_run, load_runs, record_verdicts, remove_runs, stored_hashes
+from store.runs import Submission, accept_runs, load_run, load_runs, now_ms, record_verdicts
 from tests.support.games import legal_games
 from verification import judge, reverify_run
 from worker.jobs import JOBS
@@ -88,16 +91,31 @@ def test_scoundrel_check_recomputes_a_registered_board(db, registered):
     assert check(db, 3600) == [f"{PLACES}: ghost is on the board but has no verified run that belongs there"]
 
 
-def test_a_place_on_a_registered_board_keeps_its_run_in_redis(db, registered):
+@pytest.fixture
+def cooling_registered(db):
+    db.redis.flushdb()
+    cooling = Board("first-cooling", lambda run: not run.dealt and run.variant == "classic", ("variant",),
+                    Order.FIRST, page=lambda variant: f"/boards/cooling-{variant}",
+                    api=lambda variant: f"/v1/cooling/{variant}", cools=True)
+    BOARDS.append(cooling)
+    yield cooling
+    BOARDS.remove(cooling)
+    with db.archive.engine.begin() as connection:
+        connection.execute(sa.delete(archived_board_places))
+
+
+def test_a_registered_board_that_cools_leaves_redis_cold_and_is_read_from_the_archive(db, cooling_registered):
     run = verified(db, "ivy", legal_games(1)[0])
-    db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run.seed))
-    assert holds_place(db, [run]) == [True]  # its one place left is on the registered board
-    assert remove_runs(db, stored_hashes(db, [run.id])) == ["holds"]
-    db.redis.delete(PLACES, HOLDERS)
-    assert holds_place(db, [run]) == [False]
+    board = ranking(BoardId(cooling_registered, ("classic",)))
+    shown = board_page(db, board, 0, 10)
+    assert cool_boards(db, run.submitted_ms).cooled == 0  # a place as new as the cutoff: still warm
+    assert cool_boards(db, now_ms() + 1).cooled == 2  # and the run's seed board
+    assert not db.redis.exists(board.places, board.runs)
+    assert board_page(db, board, 0, 10) == shown == (1, [{**shown[1][0], "run_id": run.id}])
+    assert check(db, 3600) == []
 
 
-def test_a_registered_board_of_the_latest_runs_gets_a_window_a_count_a_check_and_keeps_them_hot(
+def test_a_registered_board_of_the_latest_runs_gets_a_window_a_count_and_a_check(
         db, latest_registered):
     run = verified(db, "ivy", legal_games(1)[0])
     window, games = keys.board_window("latest-classic", ("classic",), "ivy"), keys.board_games("latest-classic",
@@ -107,10 +125,6 @@ def test_a_registered_board_of_the_latest_runs_gets_a_window_a_count_a_check_and
     assert check(db, 3600) == []
     db.redis.hset(games, "ivy", 5)
     assert check(db, 3600) == [f"{games}: ivy counts 5 games, the runs give 1"]
-    db.redis.delete(keys.board("classic"), keys.board_runs("classic"), keys.seed_board("classic", run.seed))
-    assert holds_place(db, [run]) == [True]  # in the player's window: one of their latest
-    db.redis.delete(window)
-    assert holds_place(db, [run]) == [False]
 
 
 def test_no_lua_script_reads_a_runs_origin_challenge_or_day():

@@ -10,9 +10,10 @@ import pytest
 from cli.redis_server import RedisServer
 from domain.seasons import Schedule, parse_season
 from store import Database, keys, season_board
-from store.boards import board_page, ladder_page, season_ladder
+from store.board_cooling import cool_boards
+from store.boards import board_page, board_position, ladder_page, season_ladder
 from store.consistency import check
-from store.runs import Dealt, Submission, accept_runs, load_runs, record_verdicts
+from store.runs import Dealt, Submission, accept_runs, load_runs, now_ms, record_verdicts
 from store.seasons import close_ended_seasons, close_season, known_season, past_seasons
 from tests.support.games import legal_games
 from verification import judge, reverify_run
@@ -118,3 +119,18 @@ def test_weekly_seasons_close_across_the_iso_year(server, tmp_path):
         assert last_week.ends_ms == parse_season("2027-W01").starts_ms
     finally:
         weekly.close()
+
+
+def test_a_closed_seasons_board_leaves_redis_when_cold_and_reads_the_same(db):
+    """A season's dealt board cools (``domain.boards.Board.cools``): once no place is newer than the
+    cutoff it moves to the archive whole, and its page, a player's place and ``check`` read it there."""
+    close_ended_seasons(db, NOV.starts_ms)
+    runs = [accepted(db, player, game, NOV.id) for player, game in zip(("ada", "bob"), legal_games(2), strict=True)]
+    judged(db, runs)
+    assert close_ended_seasons(db, DEC.starts_ms) == [NOV]
+    november = season_board("classic", NOV.id)
+    frozen, place = board_page(db, november, 0, 10), board_position(db, november, "bob", 1)
+    assert cool_boards(db, now_ms() + 1).cooled == 1  # the season's board; the all-time dealt board stays
+    assert not db.redis.exists(november.places, november.runs)
+    assert board_page(db, november, 0, 10) == frozen and board_position(db, november, "bob", 1) == place
+    assert check(db, 3600) == []

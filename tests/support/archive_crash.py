@@ -6,7 +6,12 @@ POINT [ARGS...]`` runs ``scoundrel archive ARGS`` with
 and commit) wrapped to kill the process at ``POINT``:
 
 - ``before-write``: the runs were read from Redis, nothing is written yet;
-- ``after-commit``: the archive committed the batch, Redis still holds it.
+- ``after-commit``: the archive committed the batch, Redis still holds it;
+
+or, for the boards that cool (``store.board_cooling``), at
+
+- ``boards-after-commit``: the archive committed a batch of cold boards, Redis still holds them;
+- ``bring-back-before-delete``: a warm board's archived places are back in Redis, still in the archive.
 """
 
 import functools
@@ -14,8 +19,11 @@ import os
 import signal
 import sys
 
+import store.board_cooling
 import store.retention
 from cli.main import main
+
+POINTS = ("before-write", "after-commit", "boards-after-commit", "bring-back-before-delete")
 
 
 def _killed_at(point: str, write):
@@ -30,9 +38,28 @@ def _killed_at(point: str, write):
     return write_then_die
 
 
+def _die(*_) -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _then_die(step):
+    @functools.wraps(step)
+    def step_then_die(*args):
+        step(*args)
+        _die()
+
+    return step_then_die
+
+
 if __name__ == "__main__":
     point = sys.argv[1]
-    if point not in ("before-write", "after-commit"):
+    if point not in POINTS:
         sys.exit(f"unknown point {point!r}")
-    store.retention.write_archive = _killed_at(point, store.retention.write_archive)
+    store.board_cooling.LOCK_SECONDS = 1  # the lock it dies holding frees the next pass at once
+    if point == "boards-after-commit":
+        store.board_cooling.write_boards = _then_die(store.board_cooling.write_boards)
+    elif point == "bring-back-before-delete":
+        store.board_cooling.drop_archived = _die
+    else:
+        store.retention.write_archive = _killed_at(point, store.retention.write_archive)
     sys.exit(main(["archive", "-q", *sys.argv[2:]]))
