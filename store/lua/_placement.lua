@@ -12,7 +12,7 @@
 -- A ``best`` board holds each player's best verified run (higher rank key:
 -- higher score, then earlier submission); a ``first`` board their
 -- earliest-submitted verified run, whatever its score. Their keys: the
--- places, then the hash naming each place's run, if the board keeps one. A
+-- places, then the hash naming each place's run. A
 -- ``latest`` board (the ladder) ranks players with at least LADDER_GAMES
 -- verified runs on it by the sum of the latest LADDER_GAMES (by submission
 -- time, then run id); its keys: the places, the player's window, which holds
@@ -51,15 +51,14 @@ end
 
 local WINS = {best = outranks, first = earlier}  -- whether a run takes a place from the one held
 
--- The player's place on a best or first board: ``packed`` held by ``run_id``, or no place
--- (nil). ``board_runs`` is nil for a board that keeps no run ids.
+-- The player's place on a best or first board: ``packed`` held by ``run_id``, or no place (nil).
 local function put(board, board_runs, player, packed, run_id)
   if packed then
     redis.call('ZADD', board, string.format('%.0f', packed), player)
-    if board_runs then redis.call('HSET', board_runs, player, run_id) end
+    redis.call('HSET', board_runs, player, run_id)
   else
     redis.call('ZREM', board, player)
-    if board_runs then redis.call('HDEL', board_runs, player) end
+    redis.call('HDEL', board_runs, player)
   end
 end
 
