@@ -18,6 +18,8 @@ from tests.support.games import games_by_score, play_at_machine_speed
 
 from .conftest import archive_now, snapshot
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def dan(stack):

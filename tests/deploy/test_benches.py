@@ -19,6 +19,8 @@ import pytest
 
 from throwaway.postgres import postgres_bin_dir
 
+pytestmark = pytest.mark.slow
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 TINY = {

@@ -20,6 +20,8 @@ from tests.games.conftest import SEALED_SECRET
 from tests.games.table import Table, assert_nothing_shown_early, cards_in
 from tests.support.stack import Stack
 
+pytestmark = pytest.mark.slow
+
 BEFORE_MIDNIGHT = 25  # seconds from the stack's start to the service's midnight (a busy machine starts slowly)
 
 

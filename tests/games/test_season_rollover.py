@@ -24,7 +24,7 @@ from tests.support.stack import Stack
 
 pytestmark = pytest.mark.slow
 
-BEFORE_BOUNDARY = 18  # seconds from the stack's start to the service's next month (a busy machine starts slowly)
+BEFORE_BOUNDARY = 12  # seconds from the stack's start to the service's next month (a busy machine starts slowly)
 
 
 @pytest.fixture(scope="module")
