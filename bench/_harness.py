@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,6 +72,17 @@ class Service:
         return Database.from_settings(Settings(redis_url=self.redis_url, data_dir=str(self.data_dir),
                                                archive_url=self.env.get("SCOUNDREL_ARCHIVE_URL", "")), JOBS,
                                       timeout=timeout)
+
+    def server_times(self, path_matches: Callable[[str], bool]) -> list[float]:
+        """The server time (ms) of every request so far whose path ``path_matches``, in order, from
+        the API's JSON request log (``duration_ms``: from the request's first hook to its last)."""
+        times = []
+        for line in self.log.read_text().splitlines():
+            if line.startswith("{"):
+                entry = json.loads(line)
+                if path_matches(entry.get("path", "")):
+                    times.append(entry["duration_ms"])
+        return times
 
     def register(self, name: str) -> tuple[str, str]:
         """A new player: ``(name, token)``."""

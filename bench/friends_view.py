@@ -31,15 +31,8 @@ from store.boards import board_among
 from store.following import MOST_FOLLOWED, follow, followed_by
 
 
-def server_times(stack) -> list[float]:
-    """The server time (ms) of every classic board request so far, in order, from the API's JSON request log."""
-    times = []
-    for line in stack.log.read_text().splitlines():
-        if line.startswith("{"):
-            entry = json.loads(line)
-            if entry.get("path") == "/v1/leaderboards/classic":
-                times.append(entry["duration_ms"])
-    return times
+def _on_board(path: str) -> bool:
+    return path == "/v1/leaderboards/classic"
 
 
 def main() -> None:
@@ -75,10 +68,10 @@ def main() -> None:
         assert status == 200 and listing["total"] == args.follows + 1, (status, body[:300])
         assert [entry["rank"] for entry in listing["entries"]] == list(range(1, min(100, listing["total"]) + 1))
         latencies_ms(lambda: http.request("GET", path), 100)  # warm up
-        logged = len(server_times(stack))
+        logged = len(stack.server_times(_on_board))
         times = latencies_ms(lambda: http.request("GET", path), args.requests)
         print(f"friends' view, {args.follows} follows, over HTTP: round trip {percentiles(times)}; "
-              f"server {percentiles(server_times(stack)[logged:logged + args.requests])}")
+              f"server {percentiles(stack.server_times(_on_board)[logged:logged + args.requests])}")
         board = BoardId(OPEN_BOARD, ("classic",))
         chosen = [viewer, *followed_by(db, viewer)]
         alone = latencies_ms(lambda: board_among(db, board, chosen, 0, 100), args.requests)

@@ -18,7 +18,6 @@ request log (``duration_ms``: from the request's first hook to its last).
 """
 
 import argparse
-import json
 import time
 
 from _harness import Client, Service, latencies_ms, percentiles
@@ -27,15 +26,8 @@ from store import create_player, variant_board
 from store.standings import board_spread
 
 
-def server_times(stack) -> list[float]:
-    """Every page request's server time so far (ms), in order, from the API's JSON request log."""
-    times = []
-    for line in stack.log.read_text().splitlines():
-        if line.startswith("{"):
-            entry = json.loads(line)
-            if entry.get("path", "").startswith("/boards/"):
-                times.append(entry["duration_ms"])
-    return times
+def _a_page(path: str) -> bool:
+    return path.startswith("/boards/")
 
 
 def main() -> None:
@@ -61,10 +53,10 @@ def main() -> None:
         assert b"better than" in http.request("GET", deep)[1]
         latencies_ms(lambda: http.request("GET", top), 100)  # warm up
         for label, path in (("top 50 + histogram", top), ("page 10,000 + a player", deep)):
-            logged = len(server_times(stack))
+            logged = len(stack.server_times(_a_page))
             times = latencies_ms(lambda path=path: http.request("GET", path), args.requests)
             print(f"board page, {label + ':':28s} round trip {percentiles(times)}; "
-                  f"server {percentiles(server_times(stack)[logged:])}")
+                  f"server {percentiles(stack.server_times(_a_page)[logged:])}")
         spread = board_spread(db, variant_board("classic"))
         print(f"histogram: {len(spread.buckets)} buckets, {spread.total:,} places, median {spread.median}")
         alone = latencies_ms(lambda: board_spread(db, variant_board("classic"), -50), args.requests)
