@@ -5,11 +5,10 @@ from datetime import date
 
 from flask import current_app
 
-from domain import sealing
 from settings import Settings
 from store import Database, daily_secret
 from store.daily import address_secret, sealed_secret
-from store.games import close_sealed_day
+from store.games import sealed_revealed
 
 
 @dataclass
@@ -54,4 +53,4 @@ def db() -> Database:
 
 def revealed(day: date) -> bool:
     """Whether ``day``'s sealed deal may be shown now (``domain.sealing.revealed``), its close recorded first."""
-    return sealing.revealed(day, lambda over: close_sealed_day(db(), over.isoformat()))
+    return sealed_revealed(db(), day)

@@ -32,8 +32,9 @@ game of it still in play. Only a closed day's deal may be shown.
 
 import secrets
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
+from domain import sealing
 from domain.errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
 from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
 from domain.seasons import Schedule, season_at
@@ -195,6 +196,12 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
         raise SealedDayOver(game.date)
     written = game.played(moves, status, at_ms)
     return written if status == PLAYING else _finish(db, written, request_id)
+
+
+def sealed_revealed(db: Database, day: date) -> bool:
+    """Whether ``day``'s sealed deal may be shown now (``domain.sealing.revealed``), its close recorded
+    in ``db`` first: how every process that shows a sealed run binds the rule."""
+    return sealing.revealed(day, lambda over: close_sealed_day(db, over.isoformat()))
 
 
 def close_sealed_day(db: Database, day: str) -> None:

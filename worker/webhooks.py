@@ -19,7 +19,7 @@ import logging
 import time
 import urllib.error
 import urllib.request
-from datetime import date
+from functools import partial
 
 import scoundrel
 from domain import sealing
@@ -27,7 +27,7 @@ from domain.boards import LADDER_GAMES, BoardId, Order, boards_of
 from domain.errors import NoSuchRun
 from schemas.runs import RunSchema
 from store import Database, get_run
-from store.games import close_sealed_day
+from store.games import sealed_revealed
 from store.packing import iso_time, packed_ladder_total, packed_score
 from store.runs import now_ms
 from store.webhooks import (
@@ -67,15 +67,6 @@ def _holder(board: BoardId, player: str, rank: str) -> dict:
     return {"player": player, "score": packed_score(float(rank))}
 
 
-def _revealed(db: Database) -> sealing.Revealed:
-    """``domain.sealing.revealed`` with a day's close recorded in ``db`` first, as the API binds it."""
-
-    def revealed(day: date) -> bool:
-        return sealing.revealed(day, lambda over: close_sealed_day(db, over.isoformat()))
-
-    return revealed
-
-
 def render(db: Database, event: dict, event_id: str) -> str | None:
     """An outbox event's body (compact JSON), or None when its run is gone."""
     body = {"event": event["event"], "id": event_id, "created_at": iso_time(event["at_ms"]), **event.get("fields", {})}
@@ -84,7 +75,7 @@ def render(db: Database, event: dict, event_id: str) -> str | None:
             run = get_run(db, event["run_id"])
         except NoSuchRun:
             return None
-        body["run"] = RUN_SCHEMA.dump(sealing.shown(run, _revealed(db)))
+        body["run"] = RUN_SCHEMA.dump(sealing.shown(run, partial(sealed_revealed, db)))
         if event["event"] == RECORD_BEATEN:
             board = boards_of(run)[int(event["board"]) - 1]  # the script's index: 1 for the first board
             body |= {"board": {"kind": board.board.kind, "path": board.api},
