@@ -80,13 +80,17 @@ def season_at(schedule: Schedule, at_ms: int) -> Season:
 
 def parse_season(text: str) -> Season:
     """The season ``text`` names (``2026-12``, ``2026-W49``); ``ValueError`` for anything else,
-    a month past 12 or a week the ISO year does not have among them."""
-    if match := _MONTH.match(text):
-        year, month = int(match[1]), int(match[2])
-        if year >= 1 and 1 <= month <= 12:
-            return _month(year, month)
-    elif match := _WEEK.match(text):
-        year, week = int(match[1]), int(match[2])
-        if year >= 1 and week >= 1:
-            return _week(year, week)
+    a month past 12, a week the ISO year does not have and a season ending past the calendar's
+    last day (9999-12-31) among them."""
+    try:
+        if match := _MONTH.match(text):
+            year, month = int(match[1]), int(match[2])
+            if year >= 1 and 1 <= month <= 12:
+                return _month(year, month)
+        elif match := _WEEK.match(text):
+            year, week = int(match[1]), int(match[2])
+            if year >= 1 and week >= 1:
+                return _week(year, week)
+    except (ValueError, OverflowError):
+        pass
     raise ValueError(f"not a season: {text!r}")

@@ -61,7 +61,8 @@ def test_an_id_says_its_own_calendar_and_round_trips():
 
 
 @pytest.mark.parametrize("text", ["2026-13", "2026-00", "2026-W00", "2027-W53", "2026-W54", "2026-1", "26-12",
-                                  "2026-12-01", "2026-w49", " 2026-12", "0000-01", "latest", ""])
+                                  "2026-12-01", "2026-w49", " 2026-12", "0000-01", "latest", "",
+                                  "9999-12", "9999-W52"])  # the last two end past 9999-12-31
 def test_what_is_not_a_season_is_refused(text):
     with pytest.raises(ValueError):
         parse_season(text)
