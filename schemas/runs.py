@@ -148,6 +148,7 @@ class VersionSchema(Schema):
 class HealthSchema(Schema):
     status = fields.String()
     redis = fields.String()
+    queues = fields.String()
     queue_depth = fields.Integer()
     ruleset = fields.String()
     deal = fields.String()

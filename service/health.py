@@ -4,6 +4,7 @@ from redis.exceptions import RedisError
 
 import scoundrel
 from schemas.runs import HealthSchema, VersionSchema
+from store.errors import FAILING_OVER
 
 from .api import Blueprint
 from .context import db
@@ -25,18 +26,23 @@ def version():
 
 @blp.route("/health")
 @blp.response(200, HealthSchema)
-@blp.alt_response(503, schema=HealthSchema, description="Redis does not answer (redis: down), or answers but "
-                                                         "refuses writes (redis: refusing_writes)")
+@blp.alt_response(503, schema=HealthSchema, description="The data's Redis does not answer (redis: down), or "
+                                                         "answers but refuses writes (redis: refusing_writes)")
 def health():
     """200 when Redis takes writes; 503 when it does not answer, or refuses writes (full, read-only):
-    a submission would fail either way."""
+    a submission would fail either way. With the queues on a Redis of their own that is away, 200
+    with ``status`` ``degraded`` and ``queues`` ``down``: submissions are taken, their verdicts wait."""
     versions = _versions()
     retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     try:
         writable = db().accepts_writes()
-        depth = db().queue.count
-    except RedisError:
+    except (RedisError, *FAILING_OVER):
         return {"status": "unavailable", "redis": "down", **versions}, 503, retry
+    try:
+        queues = {"queues": "up", "queue_depth": db().queue.count}
+    except RedisError:
+        # the queues' own Redis away: submissions are taken, and verified once it is back
+        queues = {"queues": "down"}
     if not writable:
-        return {"status": "unavailable", "redis": "refusing_writes", "queue_depth": depth, **versions}, 503, retry
-    return {"status": "ok", "redis": "up", "queue_depth": depth, **versions}
+        return {"status": "unavailable", "redis": "refusing_writes", **queues, **versions}, 503, retry
+    return {"status": "ok" if queues["queues"] == "up" else "degraded", "redis": "up", **queues, **versions}

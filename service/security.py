@@ -19,6 +19,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import flask_limiter
 from flask import Flask, g, request
@@ -147,6 +148,15 @@ def _security_headers(response):
     return response
 
 
+def _limiter_storage(settings: Settings) -> str:
+    """Where the limits are counted: the data's Redis, or its cluster (the ``limits`` library's
+    ``redis+cluster`` storage, which finds every master from the node ``REDIS_URL`` names)."""
+    if not settings.redis_cluster:
+        return settings.redis_url
+    parts = urlsplit(settings.redis_url)
+    return parts._replace(scheme="redis+cluster", path="").geturl()
+
+
 def init_app(app: Flask, settings: Settings) -> Limiter:
     if settings.trusted_proxies:
         # Flask's documented way to wrap the WSGI app; mypy sees a method replaced
@@ -161,7 +171,7 @@ def init_app(app: Flask, settings: Settings) -> Limiter:
     limiter = Limiter(
         client_address,
         application_limits=_limits(settings),
-        storage_uri=settings.redis_url,
+        storage_uri=_limiter_storage(settings),
         storage_options=redis_options,
         key_prefix=keys.rate_limit_prefix(),
         strategy="fixed-window",

@@ -68,6 +68,24 @@ def _env_seconds(name: str, default: tuple[float, ...]) -> tuple[float, ...]:
     return seconds
 
 
+def _env_flag(name: str) -> bool:
+    value = (os.environ.get(name) or "false").lower()
+    if value not in ("true", "false", "1", "0", "yes", "no"):
+        raise SettingsError(f"{name}={os.environ[name]!r} is neither true nor false")
+    return value in ("true", "1", "yes")
+
+
+def _queue_url() -> str:
+    """SCOUNDREL_QUEUE_URL, checked; required when REDIS_URL is a cluster (RQ's queues need a plain Redis)."""
+    url = os.environ.get("SCOUNDREL_QUEUE_URL", "")
+    if url:
+        return _checked_redis_url(url, "SCOUNDREL_QUEUE_URL")
+    if _env_flag("SCOUNDREL_REDIS_CLUSTER"):
+        raise SettingsError("SCOUNDREL_QUEUE_URL is not set: with SCOUNDREL_REDIS_CLUSTER=true the queues need a "
+                            "plain Redis of their own (RQ does not run on a cluster)")
+    return ""
+
+
 def _checked_redis_url(url: str, source: str) -> str:
     if not url.startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"{source} is not a Redis URL: use redis://HOST:PORT/DB (or rediss://, unix://)")
@@ -95,6 +113,9 @@ class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
     redis_url_source: str = "the default"  # where redis_url came from, for messages: REDIS_URL, a data directory's file
     data_dir: str = DEFAULT_DATA_DIR  # where ``scoundrel up`` keeps its Redis's data and URL, and the SQLite archive
+    redis_cluster: bool = False  # REDIS_URL names a node of a Redis Cluster (SCOUNDREL_REDIS_CLUSTER=true)
+    queue_url: str = ""  # the plain Redis of RQ's queues; empty: REDIS_URL's (required with a cluster)
+    wait_replicas: int = 0  # replicas that must hold a new run before it is acknowledged (WAIT); 0: its master alone
     queue: str = "verify"
     job_timeout: int = 30  # seconds a verification job may run
     daily_secret: str = ""  # empty: a random secret is generated once and kept in Redis
@@ -154,6 +175,9 @@ class Settings:
             redis_url=_checked_redis_url(redis_url, source),
             redis_url_source=source,
             data_dir=data_dir,
+            redis_cluster=_env_flag("SCOUNDREL_REDIS_CLUSTER"),
+            queue_url=_queue_url(),
+            wait_replicas=_env_int("SCOUNDREL_WAIT_REPLICAS", cls.wait_replicas),
             queue=os.environ.get("SCOUNDREL_QUEUE") or cls.queue,
             job_timeout=_env_int("SCOUNDREL_JOB_TIMEOUT", cls.job_timeout),
             daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET", ""),

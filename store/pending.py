@@ -1,7 +1,8 @@
 """No run stays ``pending``: the index of pending runs and the sweeper over it.
 
-Every accepted run enters ``keys.pending_runs``, scored by when it was
-queued, in the MULTI that stores it, and leaves it in the step that records
+Every accepted run enters its shard's ``keys.pending_runs``, scored by when
+it was queued, in the script that stores it (``store.runs``), and leaves it
+in the step that records
 its verdict (``record_verdict``). The sweeper looks at the runs queued more
 than ``stale_after`` seconds ago and asks whether anything will still
 verify each one (``_in_hand``): it waits in the intake for a job
@@ -13,20 +14,27 @@ worker leaves a job for milliseconds). A job's status alone cannot say: a
 worker killed just after taking a job leaves it ``queued`` in the
 intermediate list, which RQ itself clears only every ten minutes.
 
-Anything else is a lost job — its worker killed or stopped, or its failure
-not written while Redis refused writes — and the run is queued again with a
+Anything else is a lost job — its worker killed or stopped, its failure
+not written while Redis refused writes, or a job the queue's Redis lacks
+(never queued: the process that would have queued it killed, or that Redis
+away; or lost with that Redis's data) — and the run is queued again with a
 job of its own, the lost job deleted once its runs are (so RQ's own
 clean-up does not run it too), up to ``MAX_REQUEUES`` times; after that the run is marked ``error``
 for a moderator (``requeue_run``). A run in hand keeps its time in the
 index, so ``scoundrel_oldest_pending_seconds`` shows a backlog's real age.
 
 Several workers sweep safely: one sweep at a time holds ``keys.sweep_lock``,
-and each re-queue is claimed by a script that moves the run's time to now.
+and each re-queue is claimed by a script (in the run's shard) that moves the
+run's time to now. The job is queued after that, on the queue's Redis
+(``queue_alone``): never in a transaction with the data, which may live
+elsewhere.
 """
 
 import json
 import logging
+import secrets
 from datetime import timedelta
+from typing import Any
 
 from rq.job import Job, JobStatus
 from rq.utils import now as rq_now
@@ -48,16 +56,18 @@ TRANSIT_SECONDS = 2.0  # a job a live worker took from the queue is started long
 log = logging.getLogger(__name__)
 
 
-def queue_alone(db: Database, run_id: str, request_id: str | None = None):
-    """Queue a job for ``run_id`` alone and point the run at it, in one transaction."""
+def queue_alone(db: Database, run_id: str, request_id: str | None = None) -> str:
+    """Point the run at a job of its own, then queue that job on the queue's Redis; the job's id.
+
+    Two steps on two servers, in this order: a process killed between them
+    leaves the run naming a job the queue lacks, which the next sweep queues again.
+    """
     if request_id is None:
         request_id = db.redis.hget(keys.run(run_id), "request_id") or ""
-    with db.raw.pipeline(transaction=True) as pipe:
-        pipe.multi()
-        job = db.enqueue_verification([run_id], request_id, pipeline=pipe)
-        pipe.hset(keys.run(run_id), "job", job.id)
-        pipe.execute()
-    return job
+    job_id = secrets.token_hex(12)
+    db.redis.hset(keys.run(run_id), "job", job_id)
+    db.enqueue_verification([run_id], request_id, job_id=job_id)
+    return job_id
 
 
 def split_pending(db: Database, run_ids: list[str], request_id: str) -> list[str]:
@@ -96,10 +106,17 @@ def requeue_run(db: Database, run_id: str, moderator: str) -> Run:
     return requeued
 
 
+def pending_count(client: Any) -> int:
+    """How many runs are pending, on ``client`` (a Redis client of the data, or ``Database.redis``)."""
+    return sum(client.zcard(index) for index in keys.every(keys.pending_runs))
+
+
 def oldest_pending(db: Database) -> tuple[str, int] | None:
     """``(run id, queued ms)`` of the run pending longest, or None."""
-    oldest = db.redis.zrange(keys.pending_runs(), 0, 0, withscores=True)
-    return (oldest[0][0], int(oldest[0][1])) if oldest else None
+    oldest = [entry for index in keys.every(keys.pending_runs)
+              for entry in db.redis.zrange(index, 0, 0, withscores=True)]
+    run_id, queued = min(oldest, key=lambda entry: entry[1], default=(None, 0))
+    return None if run_id is None else (run_id, int(queued))
 
 
 def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: float = 10.0) -> int:
@@ -107,15 +124,23 @@ def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: flo
 
     ``worker_ttl``: seconds of silence after which a worker is gone
     (``store.workers.roll_call``, whose clean-up runs here too). Does
-    nothing (0) while another process holds the sweep lock.
+    nothing (0) while another process holds the sweep lock. The lock lasts
+    ``lock_seconds``, or ``worker_ttl`` if shorter: a worker frozen mid-sweep
+    (stopped, paused) holds it no longer than it counts as alive, so the
+    others sweep again once it is gone. Sweeps side by side are safe all the
+    same (each re-queue is claimed); the lock only spares the work.
     """
-    if not db.redis.set(keys.sweep_lock(), "1", nx=True, px=int(lock_seconds * 1000)):
+    held_ms = int(min(lock_seconds, worker_ttl) * 1000)
+    if not db.redis.set(keys.sweep_lock(), "1", nx=True, px=held_ms):
         return 0
     try:
         live = roll_call(db, worker_ttl)
         now = now_ms()
         cutoff = now - int(stale_after * 1000)
-        stale = db.redis.zrangebyscore(keys.pending_runs(), "-inf", cutoff, start=0, num=SWEEP_BATCH)
+        with db.redis.pipeline(transaction=False) as pipe:
+            for index in keys.every(keys.pending_runs):
+                pipe.zrangebyscore(index, "-inf", cutoff, start=0, num=SWEEP_BATCH)
+            stale = [run_id for shard_stale in pipe.execute() for run_id in shard_stale]
         if not stale:
             return 0
         with db.redis.pipeline(transaction=False) as pipe:
@@ -123,7 +148,7 @@ def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: flo
                 pipe.hget(keys.run(run_id), "job")
             job_ids = pipe.execute()
         stale, job_ids = _out_of_intake(stale, job_ids)
-        jobs = Job.fetch_many([job_id or "" for job_id in job_ids], connection=db.raw)
+        jobs = Job.fetch_many([job_id or "" for job_id in job_ids], connection=db.queue_redis)
         taken = set(db.queue.intermediate_queue.get_job_ids())
         requeued, in_hand, lost = 0, {}, {}
         for run_id, job in zip(stale, jobs, strict=True):
@@ -184,8 +209,8 @@ def _requeue_lost(db: Database, run_id: str, lost: Job | None, cutoff: int, now:
                    actor="sweeper")
         log.warning("run marked error after repeated re-queues", extra={"run_id": run_id})
         return 0
-    job = queue_alone(db, run_id)
+    job_id = queue_alone(db, run_id)
     db.redis.hincrby(keys.metrics(), "requeues", 1)
-    log.warning("re-queued a run left pending", extra={"run_id": run_id, "job_id": job.id, "requeue": claimed,
+    log.warning("re-queued a run left pending", extra={"run_id": run_id, "job_id": job_id, "requeue": claimed,
                                                        "lost_job": lost.id if lost else ""})
     return 1

@@ -18,7 +18,8 @@ abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.workers``), forfeits the dealt games left idle for ``game_idle``
 seconds (R18), accepts the run of any ended game still without one
-(``store.games``), closes the seasons that have ended (``store.seasons``),
+(``store.games``), finishes the board places of runs whose verdict or void
+was cut short before them (``store.placing``), closes the seasons that have ended (``store.seasons``),
 and queues the webhook delivery retries now due and the events left in
 the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
 worker also moves old finished runs to the archive (``store.retention``;
@@ -49,9 +50,11 @@ from store.errors import first_line, refuses_writes
 from store.games import sweep_games
 from store.intake import dispatch_forever, drain
 from store.pending import sweep
+from store.placing import finish_placements
 from store.retention import scheduled_pass
 from store.seasons import close_ended_seasons
 from store.service_mark import mark_service
+from store.webhooks import mirror_webhooks
 
 from .dequeue import InOrderQueue
 from .jobs import JOBS
@@ -69,12 +72,13 @@ def worker_name() -> str:
 
 
 def wait_for_writes(db: Database, error: Exception) -> None:
-    """Return once Redis takes writes again (``error``: how it failed: not answering, or refusing a write)."""
+    """Return once Redis takes writes again and the queues' Redis answers (``error``: how it failed: not
+    answering, or refusing a write). Either may be the one away: RQ's loop ends for its own Redis."""
     log.warning("redis refuses writes; waiting" if refuses_writes(error) else "redis unavailable; waiting",
                 extra={"error": first_line(error)})
     while True:
         try:
-            if db.accepts_writes():
+            if db.accepts_writes() and db.queue_redis.ping():
                 log.info("redis takes writes again")
                 return
         except RedisError:
@@ -96,7 +100,7 @@ class VerifyWorker(SimpleWorker):
     max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
 
     def __init__(self, db: Database, worker_ttl: int):
-        super().__init__([db.queue.name, db.webhook_queue.name], connection=db.raw, name=worker_name(),
+        super().__init__([db.queue.name, db.webhook_queue.name], connection=db.queue_redis, name=worker_name(),
                          worker_ttl=worker_ttl, queue_class=InOrderQueue)
         self.db = db
         self.stop_asked = False  # SIGINT or SIGTERM: the work loop's end is the end
@@ -149,6 +153,7 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
     while not stopped.wait(settings.sweep_interval):
         try:
             sweep(db, settings.pending_timeout, settings.worker_ttl)
+            finish_placements(db, settings.pending_timeout)
             forfeited, finished = sweep_games(db, settings.game_idle)
             if forfeited or finished:
                 log.info("games swept", extra={"forfeited": forfeited, "finished": finished})
@@ -197,6 +202,7 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
             try:
                 mark_service(db)
                 make_whole(db)  # once: a submission asks the archive until it is
+                mirror_webhooks(db)
                 worker = VerifyWorker(db, settings.worker_ttl)
                 worked = worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
             except RedisError as error:

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from importlib import resources
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .tables import archived_board_places, archived_runs
@@ -55,6 +53,13 @@ _PLAYER_COUNT = (sa.select(sa.func.count()).select_from(archived_runs)
 
 SQLITE_TIMEOUT = 30.0  # seconds a SQLite connection waits for another process's lock
 WAL_RETRY = 0.05  # seconds between tries of switching a locked new file to write-ahead logging
+
+
+def head_revision() -> str:
+    """The newest migration's revision: each migration's revision is the number its file's name starts
+    with, one after another (``tests/archive/test_migrations.py`` checks it against Alembic's reading)."""
+    versions = resources.files(__package__).joinpath("migrations", "versions")
+    return max(entry.name.split("_", 1)[0] for entry in versions.iterdir() if entry.name.endswith(".py"))
 
 
 @dataclass(frozen=True)
@@ -101,16 +106,31 @@ class Archive:
         database = self.engine.url.database
         if self.engine.dialect.name == "sqlite" and database and database != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(database)), exist_ok=True)
+        if self.revision() == head_revision():
+            return  # what every start but the first finds: Alembic (a fifth of a second of CPU) not needed
         with self.engine.connect() as connection:
             if self.engine.dialect.name == "sqlite":
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
             elif self.engine.dialect.name == "postgresql":
                 connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+            # imported here: Alembic (and its templates') import costs a tenth of a second that the
+            # commands which only read the archive need not pay
+            from alembic import command
+            from alembic.config import Config
+
             config = Config()
             config.set_main_option("script_location", str(resources.files(__package__).joinpath("migrations")))
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
             connection.commit()
+
+    def revision(self) -> str | None:
+        """The migration the schema is at (Alembic's ``alembic_version``), or None before the first."""
+        with self.engine.connect() as connection:
+            try:
+                return connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+            except sa.exc.DBAPIError:  # no such table yet
+                return None
 
     def write(self, runs: list[ArchivedRun], archived_ms: int) -> None:
         """Insert or replace ``runs``, committed when this returns: idempotent on the run id."""
