@@ -4,11 +4,12 @@ Without ``REDIS_URL`` these commands find the Redis that ``scoundrel up``
 runs on a data directory (``settings`` resolves it), so they take
 the same ``--data-dir`` as ``up``, with the same default.
 
-The operator commands (``check``, ``moderator``, ``reverify``, ``archive``)
-connect through ``connect``: it names the Redis on stderr, and refuses one
-that holds none of the service's data (``store.service_mark``) unless
-``--any-redis`` says to go on, since a wrong Redis answers as an empty,
-consistent store and takes writes the service never sees.
+The operator commands (``check``, ``moderator``, ``reverify``, ``archive``,
+``migrate``, ``move-to-cluster``) connect through ``connect``: it names the
+Redis on stderr, and refuses one that holds none of the service's data
+(``store.service_mark``) unless ``--any-redis`` says to go on, since a
+wrong Redis answers as an empty, consistent store and takes writes the
+service never sees.
 """
 
 import argparse

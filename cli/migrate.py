@@ -7,13 +7,16 @@ run finds nothing), and beside running workers and the API. Redis:
 ``REDIS_URL``, else the one ``scoundrel up`` runs. The archive is left
 alone: its rows are brought to today's layout by its schema migrations,
 which each process applies when it starts (``store.archive.Archive.upgrade``).
+On a Redis Cluster it refuses (one line, status 1): no older layout was ever
+kept on one, and ``scoundrel move-to-cluster`` copies only today's.
 """
 
-import argparse
 import sys
 
 from scoundrel.wording import plural
+from settings import SettingsError
 
+from .bulk_options import add_bulk_options
 from .connecting import add_operator_options, connect
 from .progress import progress_bar
 
@@ -27,29 +30,21 @@ def register(subparsers) -> None:
                     "and report a count per kind, changing "
                     "nothing; with --apply, rewrite each into today's layout, one run at a time, each in one "
                     "atomic step. Safe to interrupt and run again, and beside running workers and the API.")
-    parser.add_argument("--apply", action="store_true", help="rewrite what is found (without it: only report)")
-    parser.add_argument("--batch", type=_batch, default=None, metavar="N",
-                        help="run keys read and rewritten together (default: 500)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_bulk_options(parser, apply_help="rewrite what is found (without it: only report)",
+                     batch_help="run keys read and rewritten together (default: 500)")
     add_operator_options(parser)
     parser.set_defaults(func=run)
-
-
-def _batch(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
 
 
 def run(args) -> int:
     from store.database import BULK_TIMEOUT
     from store.layout_migration import BATCH, migrate, run_count
 
-    db = connect(args, timeout=BULK_TIMEOUT, )
+    db = connect(args, timeout=BULK_TIMEOUT)
+    if db.cluster:
+        db.close()
+        raise SettingsError("the older layouts it rewrites are one Redis's; a cluster holds only today's "
+                            "(scoundrel move-to-cluster copies a one-Redis store, once migrated, into one)")
     bar = None
     try:
         if sys.stderr.isatty() and not args.quiet:
