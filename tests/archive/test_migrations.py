@@ -11,15 +11,17 @@ import subprocess
 import sys
 import threading
 from importlib import resources
+from pathlib import Path
 
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 
 from store import move_codes
-from store.archive import Archive, ArchivedRun
+from store.archive import Archive, ArchivedRun, head_revision
 from store.archive.tables import metadata
 from store.run_records import run_from_stored
 from tests.support.games import games_by_score
@@ -35,6 +37,26 @@ def test_the_migrations_build_the_described_tables(archive_url):
         with archive.engine.connect() as connection:
             assert compare_metadata(MigrationContext.configure(connection), metadata) == []
             assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0003"]
+    finally:
+        archive.dispose()
+
+
+def test_the_head_read_from_the_file_names_is_alembics():
+    """``upgrade`` skips Alembic when the schema is at ``head_revision``, read from the migrations' file
+    names: each file's revision is its name's number, in one line from the first, as Alembic reads them."""
+    scripts = ScriptDirectory(str(resources.files("store.archive").joinpath("migrations")))
+    assert scripts.get_heads() == [head_revision()]
+    for script in scripts.walk_revisions():
+        assert Path(script.path).name.split("_", 1)[0] == script.revision
+
+
+def test_an_archive_at_an_older_migration_is_upgraded_to_the_head(tmp_path):
+    archive = Archive(f"sqlite:///{tmp_path}/old.sqlite3")
+    try:
+        _upgrade_to(archive, "0002")
+        assert archive.revision() == "0002"
+        archive.upgrade()
+        assert archive.revision() == head_revision()
     finally:
         archive.dispose()
 

@@ -1,16 +1,15 @@
 """Fixtures for moderation: a moderator token, games with known scores, raw Redis access."""
 
 import subprocess
-import sys
 
 import pytest
-import redis
+
+from tests.support.commands import run_command
 
 
 def cli(stack, *args: str) -> subprocess.CompletedProcess:
-    """``scoundrel ARGS`` against the stack's Redis."""
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], env=stack.env(),
-                          capture_output=True, text=True, timeout=120)
+    """``scoundrel ARGS`` against the stack's Redis (in this process: ``tests.support.commands``)."""
+    return run_command(stack.env(), *args)
 
 
 def bearer(token: str) -> dict:
@@ -18,18 +17,11 @@ def bearer(token: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def moderator(stack) -> str:
-    """A moderator's token, made as an operator would: ``scoundrel moderator add``."""
-    added = cli(stack, "moderator", "add", "mia")
-    assert added.returncode == 0, added.stderr
-    return added.stdout.strip().splitlines()[-1]
-
-
-@pytest.fixture(scope="module")
 def redis_client(stack):
-    client = redis.Redis.from_url(stack.redis.url, decode_responses=True)
-    yield client
-    client.close()
+    """The data's Redis (a cluster's, where the stack keeps its data on one), replies as str."""
+    database = stack.database()
+    yield database.redis
+    database.close()
 
 
 def submit_final(stack, token: str, game: dict) -> dict:

@@ -9,13 +9,14 @@ and a player left with fewer than 20 leaves the ladder. Restoring undoes it.
 import time
 
 import pytest
-import redis
 
 from store import keys
 from store.packing import LADDER_GAMES
 from tests.support.games import accept_dealt, games_by_score, legal_games, scoundrel_check
 
 from .conftest import bearer, submit_final
+
+pytestmark = pytest.mark.cluster_too
 
 
 def void(stack, moderator: str, token: str, run_id: str) -> None:
@@ -147,10 +148,11 @@ def test_reverify_puts_a_wrongly_scored_dealt_game_right_on_every_board(stack, s
     (lambda r, day: r.hset(keys.dealt_runs("classic"), "ada", "0000000000000000"), "dealt-board:classic: ada"),
     (lambda r, day: r.zrem(keys.sealed_board(day), "bob"), "sealed-board:"),
 ])
+@pytest.mark.one_redis("scoundrel check on a cluster: test_retention and tests/cli/test_move_to_cluster.py")
 def test_scoundrel_check_names_each_damaged_board(stack, scene, damage, named):
-    raw = redis.Redis.from_url(stack.redis.url)
-    saved = {key: raw.dump(key) for key in raw.scan_iter(match=f"{keys.PREFIX}:*")
-             if raw.type(key) in (b"zset", b"hash")}
+    db = stack.database()  # the data's Redis (on a cluster, scanned on every primary)
+    raw = db.raw
+    saved = {key: raw.dump(key) for key in raw.scan_iter() if raw.type(key) in (b"zset", b"hash")}
     try:
         damage(raw, scene["today"])
         checked = scoundrel_check(stack)
@@ -159,5 +161,5 @@ def test_scoundrel_check_names_each_damaged_board(stack, scene, damage, named):
     finally:
         for key, value in saved.items():
             raw.restore(key, 0, value, replace=True)
-        raw.close()
+        db.close()
     assert scoundrel_check(stack).returncode == 0

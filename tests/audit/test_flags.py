@@ -29,12 +29,16 @@ MIN_MOVES = 6
 ADDRESS = "203.0.113.9"  # TEST-NET-3: two players behind one address
 OTHER_ADDRESS = "198.51.100.4"
 
+pytestmark = pytest.mark.cluster_too
+RULES_ONLY = pytest.mark.one_redis("the rules read move times; "
+                                   "a flag raised and dismissed on a cluster: the module's other tests")
+
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory):
+def stack(tmp_path_factory, data_store):
     env = {"SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_FLAG_FAST_MS": str(FAST_MS),
            "SCOUNDREL_FLAG_MIN_MOVES": str(MIN_MOVES)}
-    running = Stack(tmp_path_factory.mktemp("flags"), env=env).start()
+    running = Stack(tmp_path_factory.mktemp("flags"), env=env, cluster=data_store).start()
     yield running
     running.stop()
 
@@ -64,7 +68,7 @@ def verify_again(stack, run_id: str) -> None:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                if Job.fetch(job.id, connection=db.raw).get_status() == "failed":
+                if Job.fetch(job.id, connection=db.queue_redis).get_status() == "failed":
                     raise AssertionError("the job failed")
             except NoSuchJobError:
                 return  # done (its result is not kept)
@@ -80,6 +84,7 @@ def bot_game(stack):
     return play_dealt(stack, [0.0] * (MIN_MOVES + 2))[0]
 
 
+@RULES_ONLY
 def test_a_game_at_machine_speed_is_flagged_fast_moves_once_with_its_replay(stack, moderator, bot_game):
     run_id = bot_game["run_id"]
     [fast] = [flag for flag in wait_flags(stack, moderator, 1, run_id=run_id) if flag["reason"] == "fast_moves"]
@@ -100,6 +105,7 @@ def test_a_game_at_machine_speed_is_flagged_fast_moves_once_with_its_replay(stac
     assert run["status"] == "verified" and run["forfeit"]  # a flag never changes a verdict
 
 
+@RULES_ONLY
 def test_a_bot_that_waits_between_moves_is_flagged_steady_rhythm_not_fast_moves(stack, moderator):
     # 0.4 s a gap: the request's own time, which a loaded machine makes vary by tens of
     # milliseconds, stays small beside it, as it does for a bot on a real network
@@ -109,6 +115,7 @@ def test_a_bot_that_waits_between_moves_is_flagged_steady_rhythm_not_fast_moves(
     assert steady["detail"]["median_ms"] >= 400 and steady["detail"]["spread"] < steady["detail"]["limit"] == 0.1
 
 
+@RULES_ONLY
 def test_a_person_pace_and_a_game_too_short_to_judge_are_not_flagged(stack, moderator):
     person = play_dealt(stack, [0.07, 0.21, 0.09, 0.32, 0.12, 0.08, 0.26, 0.1])[0]
     short = play_dealt(stack, [0.0] * (MIN_MOVES - 2))[0]
@@ -154,6 +161,20 @@ def test_two_players_starting_the_sealed_daily_from_one_address_are_flagged(stac
     assert flags(stack, moderator, reason="shared_address")["total"] == 1
 
 
+def _values(raw, key: bytes) -> list:
+    """What ``key`` holds, whatever its type."""
+    kind = raw.type(key)
+    if kind == b"hash":
+        return [*raw.hgetall(key).items()]
+    if kind == b"zset":
+        return raw.zrange(key, 0, -1)
+    if kind == b"set":
+        return list(raw.smembers(key))
+    if kind == b"list":
+        return raw.lrange(key, 0, -1)
+    return [raw.get(key)]
+
+
 def test_the_address_is_kept_only_as_a_keyed_hash_and_forgotten_a_week_after_the_day(stack, shared, redis_client):
     day = shared["flag"]["detail"]["date"]
     secret = redis_client.get(keys.address_secret())
@@ -161,17 +182,17 @@ def test_the_address_is_kept_only_as_a_keyed_hash_and_forgotten_a_week_after_the
     assert redis_client.hget(key, shared["players"][0]) is not None
     assert redis_client.expiretime(key) == forget_address_at(day)
     assert forget_address_at(day) - datetime.now(UTC).timestamp() > 7 * 86400  # the rest of the day, then a week
-    raw = redis.Redis.from_url(stack.redis.url)
-    readers = {b"string": lambda k: [raw.get(k)], b"hash": lambda k: [*raw.hgetall(k).items()],
-               b"zset": lambda k: raw.zrange(k, 0, -1), b"set": lambda k: raw.smembers(k),
-               b"list": lambda k: raw.lrange(k, 0, -1)}
+    db = stack.database()
+    queues = redis.Redis.from_url(stack.redis.url)  # the data's own Redis too, where there is no cluster
     try:
-        for found in raw.scan_iter(count=1000):
-            if keys.rate_limit_prefix().encode() in found:
-                continue  # the rate limiter's own counters, named by address for their window (at most a minute)
-            assert ADDRESS.encode() not in found + repr(readers[raw.type(found)](found)).encode(), found
+        for raw in (db.raw, queues):  # every key of the data (on a cluster: every primary) and of the queues
+            for found in raw.scan_iter(count=1000):
+                if keys.rate_limit_prefix().encode() in found:
+                    continue  # the rate limiter's own counters, named by address for their window (at most a minute)
+                assert ADDRESS.encode() not in found + repr(_values(raw, found)).encode(), found
     finally:
-        raw.close()
+        queues.close()
+        db.close()
     for log in stack.root.glob("worker-*.log"):
         assert ADDRESS not in log.read_text()
 

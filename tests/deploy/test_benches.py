@@ -4,11 +4,19 @@ A bench nobody can run is a figure nobody can check, and benches are run
 by hand, rarely: without this, a change to the service breaks one unseen
 (``rankings.py`` stopped at its first rank lookup once names ignored case).
 The figures at these sizes mean nothing; only the exit status is checked.
-Each bench starts its own ``scoundrel up`` (``bench/_harness.py``), as it
-does at full size. A new bench gets its tiny size here, or this fails.
+A new bench gets its tiny size here, or this fails.
+
+At a tiny size, starting the service costs more than the bench: a bench
+listed in ``SERVICES`` is handed an empty stack (``tests.support.stack``)
+with the workers and settings it asks the harness for
+(``SCOUNDREL_BENCH_SERVICE``, which refuses any other), so benches asking
+for the same share one. ``archive.py`` starts its own ``scoundrel up``s
+(``bench/_harness.py``), as every bench does at full size, so that path
+is run too.
 """
 
 import ast
+import json
 import os
 import signal
 import subprocess
@@ -17,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from bench._harness import GIVEN_SERVICE
+from tests.support.stack import StackPool
 from throwaway.postgres import postgres_bin_dir
 
 pytestmark = pytest.mark.slow
@@ -27,6 +37,7 @@ TINY = {
     "api.py": ["--requests", "20", "--clients", "2", "--rounds", "1"],
     "archive.py": ["--runs", "100", "--archived", "200", "--requests", "10"],
     "board_memory.py": ["--runs", "40"],
+    "cluster.py": ["--runs", "30", "--players", "3", "--workers", "1", "--without-replicas"],
     "cooling.py": ["--runs", "200", "--requests", "10"],
     "engine.py": ["--games", "5", "--searched", "2", "--rounds", "1"],
     "friends_view.py": ["--players", "100", "--follows", "20", "--requests", "10"],
@@ -40,6 +51,22 @@ TINY = {
     "webhooks.py": ["--runs", "20", "--workers", "1"],
 }
 NEEDS_POSTGRES = {"archive.py"}
+UNLIMITED = {"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""}
+# The service each bench asks ``Service`` for at its tiny size: (workers, env).
+SERVICES = {
+    "api.py": (0, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2"}),
+    "board_memory.py": (1, {**UNLIMITED, "SCOUNDREL_REDIS_TIMEOUT": "30"}),
+    "cooling.py": (0, {"SCOUNDREL_REDIS_TIMEOUT": "30"}),
+    "friends_view.py": (0, {}),
+    "games.py": (1, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2"}),
+    "memory.py": (1, {**UNLIMITED, "SCOUNDREL_REDIS_TIMEOUT": "30"}),
+    "pages.py": (0, {}),
+    "pipeline.py": (1, UNLIMITED),
+    "rankings.py": (0, {}),
+    "season_rollover.py": (0, {}),
+    "share.py": (1, UNLIMITED),
+    "webhooks.py": (1, UNLIMITED),
+}
 
 
 def benches() -> list[str]:
@@ -59,13 +86,45 @@ def test_no_bench_imports_the_tests():
         assert not [name for name in imported if name.split(".")[0] == "tests"], path.name
 
 
-@pytest.mark.parametrize("bench", benches())
-def test_the_bench_runs_at_a_tiny_size(bench):
+def sharing_a_service_in_turn() -> list[str]:
+    """The benches, those asking for the same service one after another (the pool keeps a few stacks)."""
+    return sorted(benches(), key=lambda bench: (repr(SERVICES.get(bench)), bench))
+
+
+@pytest.fixture(scope="module")
+def bench_stacks(tmp_path_factory):
+    """The benches' stacks: one kept at a time, as the benches sharing one run in turn, and none
+    left to the other modules, whose settings differ."""
+    pool = StackPool(tmp_path_factory.mktemp("bench-stacks"), keep=1)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def service(request, bench_stacks):
+    """The environment that hands the bench its service: an empty stack, if listed."""
+    if request.param not in SERVICES:
+        yield {}
+        return
+    workers, env = SERVICES[request.param]
+    stack = bench_stacks.take(workers=workers, env=env)
+    try:
+        yield {GIVEN_SERVICE: json.dumps({
+            "base": stack.base, "redis_url": stack.data_url, "data_dir": str(stack.root),
+            "archive_url": stack.archive_url, "log": str(stack.root / "api.log"), "workers": workers, "env": env})}
+    finally:
+        bench_stacks.give_back(stack)
+
+
+@pytest.mark.parametrize(("bench", "service"), [(bench, bench) for bench in sharing_a_service_in_turn()],
+                         indirect=["service"], ids=sharing_a_service_in_turn())
+def test_the_bench_runs_at_a_tiny_size(bench, service):
     if bench in NEEDS_POSTGRES and postgres_bin_dir() is None:
         pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
-    # in a session of its own, so that a bench stopped for taking too long takes its stack's processes along
+    # in a session of its own, so that a bench stopped for taking too long takes the processes it started along
     running = subprocess.Popen([sys.executable, str(BENCH / bench), *TINY.get(bench, [])], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=BENCH.parent, start_new_session=True)
+                               stderr=subprocess.PIPE, text=True, cwd=BENCH.parent, start_new_session=True,
+                               env={**os.environ, **service})
     try:
         stdout, stderr = running.communicate(timeout=240)
     except subprocess.TimeoutExpired:

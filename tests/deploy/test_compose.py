@@ -122,3 +122,81 @@ def test_the_image_has_the_postgresql_driver():
     assert "pip install .[postgresql]" in text
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(requirement.startswith("psycopg[binary]") for requirement in extras["postgresql"])
+
+
+# The "cluster" profile: the data on a Redis Cluster, the queues on a Redis of their own.
+
+def _profiled(services, profile: str) -> dict:
+    return {name: service for name, service in services.items() if profile in service.get("profiles", [])}
+
+
+def _environment(service) -> dict:
+    environment = service["environment"]
+    return dict(item.split("=", 1) for item in environment) if isinstance(environment, list) else environment
+
+
+def test_the_services_without_a_profile_are_the_one_redis_stack(services):
+    assert {name for name, service in services.items() if not service.get("profiles")} == {
+        "redis", "postgres", "api", "worker"}
+
+
+def test_the_cluster_profile_runs_six_cluster_nodes_each_on_a_volume_of_its_own(compose, services):
+    cluster = _profiled(services, "cluster")
+    nodes = {name: service for name, service in cluster.items() if name.startswith("redis-node-")}
+    assert len(nodes) == 6
+    volumes = set()
+    for name, node in nodes.items():
+        command = _words(node["command"])
+        assert node["image"].startswith("redis:7") and command[0] == "redis-server"
+        assert command[command.index("--cluster-enabled") + 1] == "yes"
+        assert command[command.index("--port") + 1] == "7000"
+        assert command[command.index("--cluster-announce-hostname") + 1] == name
+        assert command[command.index("--appendonly") + 1] == "yes"
+        assert "-p 7000 ping" in " ".join(_words(node["healthcheck"]["test"]))
+        volume, target = node["volumes"][0].split(":")[:2]
+        assert target == "/data" and volume in compose["volumes"]
+        volumes.add(volume)
+    assert len(volumes) == 6
+
+
+def test_a_one_shot_service_joins_them_as_three_masters_with_a_replica_each(services):
+    init = services["cluster-init"]
+    assert "cluster" in init["profiles"] and init.get("restart") == "no"
+    script = " ".join(_words(init["command"]))
+    assert "redis-cli --cluster create" in script
+    assert "--cluster-replicas 1" in script and "--cluster-yes" in script
+    assert "cluster_state:ok" in script  # joined once: a restart leaves a formed cluster alone
+    for n in range(1, 7):
+        assert f"redis-node-{n}" in script or "redis-node-$$n" in script
+        assert init["depends_on"][f"redis-node-{n}"]["condition"] == "service_healthy"
+
+
+@pytest.mark.parametrize(("name", "command"), [
+    ("api-cluster", ["scoundrel", "api", "--host", "0.0.0.0", "--port", "8000"]),
+    ("worker-cluster", ["scoundrel", "worker"]),
+])
+def test_the_clusters_api_and_worker_use_the_cluster_and_a_queue_redis(services, name, command):
+    service = services[name]
+    assert "cluster" in service["profiles"] and service["build"] == "."
+    assert _words(service["command"]) == command
+    environment = _environment(service)
+    assert environment["SCOUNDREL_REDIS_CLUSTER"] == "true"
+    assert environment["REDIS_URL"].startswith("redis://redis-node-")
+    assert environment["SCOUNDREL_QUEUE_URL"] == "redis://queue-redis:6379/0"
+    assert environment["SCOUNDREL_ARCHIVE_URL"] == _environment(services["api"])["SCOUNDREL_ARCHIVE_URL"]
+    assert service["depends_on"]["cluster-init"]["condition"] == "service_completed_successfully"
+    assert service["depends_on"]["queue-redis"]["condition"] == "service_healthy"
+    assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
+
+
+def test_the_queue_redis_is_a_plain_redis_kept_on_a_volume(compose, services):
+    queue = services["queue-redis"]
+    command = _words(queue["command"])
+    assert "cluster" in queue["profiles"] and "--cluster-enabled" not in command
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert queue["volumes"][0].split(":")[0] in compose["volumes"]
+
+
+def test_the_clusters_api_publishes_a_port_of_its_own_and_its_worker_scales(services):
+    assert "8001:8000" in [str(port) for port in services["api-cluster"]["ports"]]
+    assert "container_name" not in services["worker-cluster"] and "ports" not in services["worker-cluster"]

@@ -169,11 +169,18 @@ def submit_and_wait_for_verdict(base: str, token: str, seed: str) -> dict:
     return wait_for(verdict, 30, "a worker to verify the run")
 
 
-def test_up_serves_verifies_stops_on_sigterm_and_keeps_the_data(start_up, tmp_path):
-    up = start_up(workers=2)
+def test_up_serves_stops_on_sigterm_keeps_the_data_and_stops_when_its_api_dies(start_up, tmp_path):
+    """One ``up``'s life: its banner and processes, the operator commands that find its Redis
+    through the data directory, a verified run, then SIGTERM (exit 0, every process gone, the
+    Redis URL file removed); restarted, it has kept the run, and its API dying stops everything
+    with status 1."""
+    data = tmp_path / "data"
+    up = start_up(data, workers=2)
     assert "Scoundrel Referee is up" in wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
     assert f"{up.base}/v1/docs" in up.output()
     assert len(up.children("worker")) == 2 and len(up.children("api")) == 1 and len(up.redis_children()) == 1
+
+    operator_commands_find_ups_redis(up, data)
 
     token = register(up.base, "ada_lovelace")
     run = submit_and_wait_for_verdict(up.base, token, "abc")
@@ -184,22 +191,44 @@ def test_up_serves_verifies_stops_on_sigterm_and_keeps_the_data(start_up, tmp_pa
     up.process.send_signal(signal.SIGTERM)
     assert up.wait_exit() == 0, up.output()
     assert wait_all_gone(processes, STOP_WITHIN - (time.monotonic() - started)) == []
+    assert not (data / "redis-url").exists()  # stopped: no URL that leads nowhere
+    after = scoundrel_cli("moderator", "list", "--data-dir", str(data))
+    assert after.returncode == 1 and "no scoundrel up is running" in after.stderr
 
-    again = start_up(tmp_path / "data", workers=0)  # only reads
+    again = start_up(data, workers=1)
     kept = requests.get(f"{again.base}/v1/runs/{run['id']}", timeout=5)
     assert kept.status_code == 200
     assert kept.json() == run
 
-
-def test_ctrl_c_stops_everything_too(start_up):
-    up = start_up(workers=1)
-    processes = up.descendants()
-    up.process.send_signal(signal.SIGINT)
-    assert up.wait_exit() == 0, up.output()
+    processes = again.descendants()
+    again.children("api")[0].kill()
+    assert again.wait_exit() == 1
+    assert "the API exited" in again.output()
     assert wait_all_gone(processes, STOP_WITHIN) == []
 
 
-def test_a_worker_that_dies_is_replaced(start_up):
+def operator_commands_find_ups_redis(up: Up, data: Path) -> None:
+    """The operator commands reach a running ``up``'s Redis through its data directory (the option
+    or the variable), and ``REDIS_URL`` still wins over it."""
+    url = (data / "redis-url").read_text().strip()
+    assert url.startswith("redis://127.0.0.1:")
+
+    added = scoundrel_cli("moderator", "add", "mod_one", "--data-dir", str(data))
+    assert added.returncode == 0, added.stderr
+    token = added.stdout.splitlines()[-1]
+    # The moderator is in up's Redis: its token works against up's API.
+    answer = requests.get(f"{up.base}/v1/disputes", headers={"Authorization": f"Bearer {token}"}, timeout=5)
+    assert answer.status_code == 200, answer.text
+    listed = scoundrel_cli("moderator", "list", env={"SCOUNDREL_DATA_DIR": str(data)})  # the variable works too
+    assert "mod_one" in listed.stdout
+    assert scoundrel_cli("check", "--data-dir", str(data)).returncode == 0
+
+    # REDIS_URL still wins over the data directory.
+    elsewhere = scoundrel_cli("moderator", "list", "--data-dir", str(data), env={"REDIS_URL": "redis://127.0.0.1:1/0"})
+    assert elsewhere.returncode == 1 and "cannot reach Redis (REDIS_URL)" in elsewhere.stderr
+
+
+def test_a_worker_that_dies_is_replaced_and_ctrl_c_stops_everything_too(start_up):
     up = start_up(workers=1)
     (victim,) = up.children("worker")
     victim.kill()
@@ -208,13 +237,9 @@ def test_a_worker_that_dies_is_replaced(start_up):
     token = register(up.base, "bob")
     assert submit_and_wait_for_verdict(up.base, token, "replaced")["status"] in ("verified", "rejected")
 
-
-def test_a_dead_api_stops_everything_with_status_1(start_up):
-    up = start_up(workers=1)
     processes = up.descendants()
-    up.children("api")[0].kill()
-    assert up.wait_exit() == 1
-    assert "the API exited" in up.output()
+    up.process.send_signal(signal.SIGINT)
+    assert up.wait_exit() == 0, up.output()
     assert wait_all_gone(processes, STOP_WITHIN) == []
 
 
@@ -282,33 +307,6 @@ def test_the_banner_names_the_redis_server_it_runs(idle_up):
 def test_workers_0_warns_that_nothing_will_be_verified(idle_up):
     up = idle_up
     assert "nothing is verified" in up.output()
-
-
-def test_the_operator_commands_find_ups_redis_through_the_data_dir(start_up, tmp_path):
-    data = tmp_path / "data"
-    up = start_up(data, workers=0)  # the operator commands need Redis, not a worker
-    url = (data / "redis-url").read_text().strip()
-    assert url.startswith("redis://127.0.0.1:")
-
-    added = scoundrel_cli("moderator", "add", "mod_one", "--data-dir", str(data))
-    assert added.returncode == 0, added.stderr
-    token = added.stdout.splitlines()[-1]
-    # The moderator is in up's Redis: its token works against up's API.
-    answer = requests.get(f"{up.base}/v1/disputes", headers={"Authorization": f"Bearer {token}"}, timeout=5)
-    assert answer.status_code == 200, answer.text
-    listed = scoundrel_cli("moderator", "list", env={"SCOUNDREL_DATA_DIR": str(data)})  # the variable works too
-    assert "mod_one" in listed.stdout
-    assert scoundrel_cli("check", "--data-dir", str(data)).returncode == 0
-
-    # REDIS_URL still wins over the data directory.
-    elsewhere = scoundrel_cli("moderator", "list", "--data-dir", str(data), env={"REDIS_URL": "redis://127.0.0.1:1/0"})
-    assert elsewhere.returncode == 1 and "cannot reach Redis (REDIS_URL)" in elsewhere.stderr
-
-    up.process.send_signal(signal.SIGTERM)
-    assert up.wait_exit() == 0
-    assert not (data / "redis-url").exists()  # stopped: no URL that leads nowhere
-    after = scoundrel_cli("moderator", "list", "--data-dir", str(data))
-    assert after.returncode == 1 and "no scoundrel up is running" in after.stderr
 
 
 # --- which Redis runs the data directory (issue 12 item 4, issue 15) ---

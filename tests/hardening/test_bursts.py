@@ -9,22 +9,22 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import redis
 import requests
 
 from store import keys
+from store.pending import pending_count
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.stack import Stack
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.cluster_too]
 
 CLIENTS = 32
 PLAYERS, GAMES = 50, 40  # each player submits every game: 2,000 distinct runs
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("bursts"), workers=3, env={
+def stack(tmp_path_factory, data_store):
+    running = Stack(tmp_path_factory.mktemp("bursts"), workers=3, cluster=data_store, env={
         "SCOUNDREL_API_WORKERS": "2", "SCOUNDREL_API_THREADS": "16", "SCOUNDREL_LOG_LEVEL": "WARNING",
     }).start()
     yield running
@@ -53,6 +53,7 @@ def _post(stack, token: str, body: dict) -> requests.Response:
     return response
 
 
+@pytest.mark.one_redis("the claim step: tests/hardening/test_accept_steps.py, and the 2,000-run burst, on both")
 def test_the_same_run_submitted_1000_times_at_once_is_one_run(stack):
     player, token = stack.register()
     game = legal_games(1)[0]
@@ -75,14 +76,14 @@ def test_2000_distinct_submissions_are_all_verified_and_the_boards_add_up(stack)
     # every submission accepted: 202, or 200 where a retry after a 503 found the run already stored
     assert len(codes) == PLAYERS * GAMES and set(codes) <= {200, 202}  # the run count below: all distinct runs
 
-    store = redis.Redis.from_url(stack.redis.url, decode_responses=True)
+    store = stack.database().redis
     deadline = time.monotonic() + 120
-    while store.zcard(keys.pending_runs()) and time.monotonic() < deadline:
+    while pending_count(store) and time.monotonic() < deadline:
         time.sleep(0.5)
     verified = time.monotonic()
     print(f"{len(codes):,} submissions: accepted in {submitted - started:.1f} s, "
           f"all verified {verified - started:.1f} s after the first")
-    assert store.zcard(keys.pending_runs()) == 0
+    assert pending_count(store) == 0
     player_names = [name for name, _ in players]
     with store.pipeline(transaction=False) as pipe:
         for name in player_names:

@@ -6,21 +6,20 @@ variant the engine does not know), so the engine raises on every attempt.
 """
 
 import pytest
-import redis
 
 from store import keys
 from tests.support.games import legal_games, moderator_token
 
 
 @pytest.fixture(scope="module")
-def idle_stack(stack_pool):
-    running = stack_pool.take(workers=0)
+def idle_stack(stack_pool, data_store):
+    running = stack_pool.take(workers=0, cluster=data_store)
     yield running
     stack_pool.give_back(running)
 
 
 def test_a_job_that_keeps_failing_leaves_its_run_in_error_for_a_moderator(idle_stack):
-    store = redis.Redis.from_url(idle_stack.redis.url, decode_responses=True)
+    store = idle_stack.database().redis
     _, token = idle_stack.register()
     game = legal_games(1)[0]
     run_id = idle_stack.submit(token, game).json()["id"]

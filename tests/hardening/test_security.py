@@ -176,8 +176,8 @@ ADDRESS_LIMIT, TOKEN_LIMIT = 20, 8
 
 
 @pytest.fixture(scope="module")
-def limited(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("limited"), workers=0, env={
+def limited(tmp_path_factory, data_store):
+    running = Stack(tmp_path_factory.mktemp("limited"), workers=0, cluster=data_store, env={
         "SCOUNDREL_RATE_LIMIT_ADDRESS": f"{ADDRESS_LIMIT}/minute",
         "SCOUNDREL_RATE_LIMIT_TOKEN": f"{TOKEN_LIMIT}/minute;1000/hour",
         "SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_LOG_FORMAT": "json",
@@ -196,10 +196,18 @@ def _limited_player(stack, address: str) -> tuple[str, str]:
     return answer.json()["name"], answer.json()["token"]
 
 
+@pytest.mark.cluster_too
 def test_too_many_requests_from_one_address_is_429(limited):
+    """On a cluster too, the limits are counted in Redis (every API process sees one count), never in
+    a process's memory."""
     answers = [limited.get("/v1/daily", headers=_from("10.0.0.1")).status_code for _ in range(ADDRESS_LIMIT + 1)]
     assert answers == [200] * ADDRESS_LIMIT + [429]
     assert limited.get("/v1/health", headers=_from("10.0.0.1")).status_code == 200  # never limited: load balancers
+    db = limited.database()
+    try:
+        assert any("10.0.0.1" in key for key in db.redis.scan_iter(match=f"*{keys.rate_limit_prefix()}*"))
+    finally:
+        db.close()
 
 
 def test_the_rate_limit_headers_count_down_the_limit_that_refuses(limited):

@@ -17,8 +17,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from rq import Worker
 from rq.job import Job
 
-from store import keys
-from store.intake import drain
+from store import keys, shards
+from store.intake import IN_INTAKE, drain
 from store.pending import TRANSIT_SECONDS, oldest_pending, sweep
 from store.workers import live_workers, roll_call
 from tests.support.games import legal_games, scoundrel_check
@@ -26,12 +26,14 @@ from tests.support.stack import Stack
 
 PENDING_TIMEOUT, SWEEP_INTERVAL, WORKER_TTL = 4.0, 0.5, 3
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.cluster_too]
+QUEUES_SIDE = pytest.mark.one_redis("RQ's side: the queues are a plain Redis on either store; "
+                                    "the kill mid-batch runs on both")
 
 
 @pytest.fixture(scope="module")
-def slow_stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("crash"), workers=1, job_delay=1.5, env={
+def slow_stack(tmp_path_factory, data_store):
+    running = Stack(tmp_path_factory.mktemp("crash"), workers=1, job_delay=1.5, cluster=data_store, env={
         "SCOUNDREL_JOB_TIMEOUT": "3", "SCOUNDREL_PENDING_TIMEOUT": str(PENDING_TIMEOUT),
         "SCOUNDREL_SWEEP_INTERVAL": str(SWEEP_INTERVAL), "SCOUNDREL_WORKER_TTL": str(WORKER_TTL),
     }).start()
@@ -44,6 +46,11 @@ def db(slow_stack):
     database = slow_stack.database()
     yield database
     database.close()
+
+
+def _queued_at(db, run_id: str) -> float | None:
+    """When the pending run was last queued (its score in its shard's pending index)."""
+    return db.redis.zscore(keys.pending_runs(shards.of_id(run_id)), run_id)
 
 
 def _metric(stack, name: str) -> float:
@@ -89,14 +96,35 @@ def _verdict_entries(stack, run_id: str) -> int:
     return sum(entry["event"] in ("verified", "rejected", "error") for entry in log)
 
 
+def _started_job(db, run_ids: list[str], timeout: float = 10.0) -> str:
+    """The one job the runs name, once a worker has started it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        named = [db.redis.hget(keys.run(run_id), "job") for run_id in run_ids]
+        job_ids = set(named) - {IN_INTAKE}  # a pass takes each shard's intake in a step of its own
+        assert len(job_ids) <= 1, f"the runs went in {len(job_ids)} jobs"
+        if IN_INTAKE not in named and job_ids:
+            job_id = job_ids.pop()
+            if Job.fetch(job_id, connection=db.queue_redis).get_status() == "started":
+                return job_id
+        time.sleep(0.05)
+    raise AssertionError("no worker started the runs' job")
+
+
 def test_a_worker_killed_mid_batch_loses_no_run_and_verifies_each_once(slow_stack, db):
-    """Single submissions sent together share a job (the intake's); the worker is killed inside it:
-    each run is re-queued alone and verified once, one verdict in its audit log, one board place."""
+    """Single submissions waiting in the intake together share a job; the worker is killed inside it:
+    each run is re-queued alone and verified once, one verdict in its audit log, one board place.
+    The only worker (and so the only dispatcher) is stopped while they are sent, so that however
+    slowly they arrive, one pass of the dispatcher takes them all."""
     player, token = slow_stack.register()
-    run_ids = [slow_stack.submit(token, game).json()["id"] for game in legal_games(3)]
-    time.sleep(0.7)  # the worker is inside the shared job's delay now
+    worker = _only_worker(slow_stack)
+    worker.send_signal(signal.SIGSTOP)
+    try:
+        run_ids = [slow_stack.submit(token, game).json()["id"] for game in legal_games(3)]
+    finally:
+        worker.send_signal(signal.SIGCONT)
+    _started_job(db, run_ids)  # the worker is inside the shared job's delay now
     assert {slow_stack.get(f"/v1/runs/{run_id}").json()["status"] for run_id in run_ids} == {"pending"}
-    assert len({db.redis.hget(keys.run(run_id), "job") for run_id in run_ids}) == 1
     slow_stack.kill_worker(0)
     restarted = time.monotonic()
     slow_stack.start_worker()
@@ -113,10 +141,12 @@ def test_a_worker_killed_mid_batch_loses_no_run_and_verifies_each_once(slow_stac
     assert result.returncode == 0, result.stderr
 
 
+@QUEUES_SIDE
 def test_the_sweeper_counts_its_requeues(slow_stack):
     assert _metric(slow_stack, "scoundrel_requeues_total") >= 1
 
 
+@QUEUES_SIDE
 def test_a_worker_killed_just_after_taking_a_job_strands_no_run(slow_stack, db):
     """SIGSTOP the only worker, submit, SIGKILL it, start another: verified within the sweeper's
     interval (not RQ's ten minutes), its age shown honestly meanwhile, verified and placed once."""
@@ -124,7 +154,7 @@ def test_a_worker_killed_just_after_taking_a_job_strands_no_run(slow_stack, db):
     run_id, job_id = _stranded(slow_stack, db, token, legal_games(8)[3:])
     verdicts = _verdicts(slow_stack)  # after any try of _stranded's that the worker did verify
     submitted = time.monotonic()
-    assert Job.fetch(job_id, connection=db.raw).get_status() == "queued"  # the status that lies
+    assert Job.fetch(job_id, connection=db.queue_redis).get_status() == "queued"  # the status that lies
     slow_stack.kill_worker(slow_stack.workers.index(_only_worker(slow_stack)))
     new_worker = slow_stack.start_worker()
     deadline = time.monotonic() + 30
@@ -152,13 +182,14 @@ def test_a_worker_killed_just_after_taking_a_job_strands_no_run(slow_stack, db):
     assert [entry["run_id"] for entry in board if entry["player"] == player] == [run_id]
 
 
+@QUEUES_SIDE
 def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(slow_stack, db):
     """The sweeper itself, run by hand while the only worker is stopped: a job waiting in the queue is
     left alone with its time unchanged; one the stopped worker took is re-queued, once."""
     _, token = slow_stack.register()
     taken_run, taken_job = _stranded(slow_stack, db, token, legal_games(14)[8:])
     waiting_run = slow_stack.submit(token, legal_games(15)[14]).json()["id"]
-    queued_at = {run_id: db.redis.zscore(keys.pending_runs(), run_id) for run_id in (taken_run, waiting_run)}
+    queued_at = {run_id: _queued_at(db, run_id) for run_id in (taken_run, waiting_run)}
     deadline = time.monotonic() + 15
     while db.redis.exists(keys.sweep_lock()):  # stopped mid-sweep: its lock lapses
         assert time.monotonic() < deadline
@@ -166,13 +197,13 @@ def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(s
     try:
         assert sweep(db, 0, WORKER_TTL) == 0  # the taken job was seen in transit just now
         assert sweep(db, 0, WORKER_TTL) == 0
-        assert {run_id: db.redis.zscore(keys.pending_runs(), run_id) for run_id in queued_at} == queued_at
+        assert {run_id: _queued_at(db, run_id) for run_id in queued_at} == queued_at
         assert oldest_pending(db) == (taken_run, int(queued_at[taken_run]))
         time.sleep(TRANSIT_SECONDS + 0.1)
         assert sweep(db, 0, WORKER_TTL) == 1
-        assert db.redis.zscore(keys.pending_runs(), waiting_run) == queued_at[waiting_run]
+        assert db.redis.zscore(keys.pending_runs(shards.of_id(waiting_run)), waiting_run) == queued_at[waiting_run]
         assert db.redis.hget(keys.run(taken_run), "job") != taken_job
-        assert not Job.exists(taken_job, connection=db.raw)
+        assert not Job.exists(taken_job, connection=db.queue_redis)
         assert sweep(db, 0, WORKER_TTL) == 0  # in the queue now: a backlog
     finally:
         slow_stack.kill_worker(slow_stack.workers.index(_only_worker(slow_stack)))
@@ -181,6 +212,7 @@ def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(s
     assert slow_stack.wait_final(waiting_run, timeout=20)["status"] == "verified"
 
 
+@QUEUES_SIDE
 def test_a_killed_worker_leaves_rqs_registry(slow_stack, db):
     """RQ alone keeps a SIGKILLed worker listed until its key expires, minutes later; the sweeper
     unregisters it once it has been silent for SCOUNDREL_WORKER_TTL seconds."""
@@ -197,18 +229,20 @@ def test_a_killed_worker_leaves_rqs_registry(slow_stack, db):
     while name in _registered(db).values():
         assert time.monotonic() - killed < WORKER_TTL + 2 * SWEEP_INTERVAL + 2, "the dead worker stayed registered"
         time.sleep(0.1)
-    assert name not in {worker.name for worker in Worker.all(connection=db.raw)}  # rq:workers, all queues
+    assert name not in {worker.name for worker in Worker.all(connection=db.queue_redis)}  # rq:workers, all queues
     assert survivor in _registered(db)
     assert _metric(slow_stack, "scoundrel_workers") == 1
 
 
+@QUEUES_SIDE
 def test_reading_the_worker_registry_keeps_the_stores_timeouts(slow_stack):
     """RQ's Worker lengthens its connection's socket timeout to minutes; the sweeper and /metrics read
     the registry over the store's own connection, whose requests must still give up in seconds."""
     db = slow_stack.database()
     try:
         assert live_workers(db, WORKER_TTL) == 1 and len(roll_call(db, WORKER_TTL)) == 1
-        for client in (db.raw, db.redis):
+        # RQ reads the registry on the queues' Redis; on one Redis that is the data's connection too
+        for client in (db.queue_redis, *(() if slow_stack.cluster else (db.raw, db.redis))):
             assert client.connection_pool.connection_kwargs["socket_timeout"] == 0.75
     finally:
         db.close()

@@ -10,11 +10,13 @@ import scoundrel
 from store import keys
 from tests.support.games import legal_games
 
+pytestmark = pytest.mark.cluster_too
+
 
 @pytest.fixture(scope="module")
-def idle_stack(stack_pool):
+def idle_stack(stack_pool, data_store):
     """No worker at first: what the API queued stays in the queue to be counted."""
-    running = stack_pool.take(workers=0)
+    running = stack_pool.take(workers=0, cluster=data_store)
     yield running
     stack_pool.give_back(running)
 
@@ -99,7 +101,7 @@ def test_every_run_of_a_batch_gets_the_engines_verdict_and_one_bad_run_fails_alo
     games = [*legal_games(5), {**legal_games(1)[0], "moves": legal_games(1)[0]["moves"][:-1]}]
     runs = [r["run"] for r in post_batch(idle_stack, token, games).json()["results"]]
     # damage one stored run behind the API's back: its job keeps failing
-    redis.Redis.from_url(idle_stack.redis.url).hset(keys.run(runs[2]["id"]), "variant", "no-such-variant")
+    idle_stack.database().redis.hset(keys.run(runs[2]["id"]), "variant", "no-such-variant")
     idle_stack.start_worker()
     finals = [idle_stack.wait_final(run["id"], timeout=30) for run in runs]
     assert finals[2]["status"] == "error"

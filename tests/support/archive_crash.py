@@ -7,6 +7,8 @@ and commit) wrapped to kill the process at ``POINT``:
 
 - ``before-write``: the runs were read from Redis, nothing is written yet;
 - ``after-commit``: the archive committed the batch, Redis still holds it;
+- ``between-removal-steps``: the runs' hashes are gone from Redis, their players' run lists still name them
+  (``store.runs.remove_runs``'s steps 1 and 2);
 
 or, for the boards that cool (``store.board_cooling``), at
 
@@ -21,9 +23,10 @@ import sys
 
 import store.board_cooling
 import store.retention
+import store.runs
 from cli.main import main
 
-POINTS = ("before-write", "after-commit", "boards-after-commit", "bring-back-before-delete")
+POINTS = ("before-write", "after-commit", "between-removal-steps", "boards-after-commit", "bring-back-before-delete")
 
 
 def _killed_at(point: str, write):
@@ -60,6 +63,8 @@ if __name__ == "__main__":
         store.board_cooling.write_boards = _then_die(store.board_cooling.write_boards)
     elif point == "bring-back-before-delete":
         store.board_cooling.drop_archived = _die
+    elif point == "between-removal-steps":
+        store.runs.unlist_archived = _die
     else:
         store.retention.write_archive = _killed_at(point, store.retention.write_archive)
     sys.exit(main(["archive", "-q", *sys.argv[2:]]))

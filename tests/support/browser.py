@@ -8,6 +8,7 @@ fresh clone. It is evaluated through the DevTools protocol, which the pages'
 strict CSP does not apply to, so the page under test keeps its real policy.
 """
 
+import atexit
 import fcntl
 import shutil
 import subprocess
@@ -27,18 +28,42 @@ SERIOUS = ("serious", "critical")  # axe's two highest impacts: what the pages m
 WIDTHS = (1280, 375)  # desktop, and a small phone: every page is checked at both
 
 
+_LAUNCHED: dict = {}  # this test process's Playwright and Chromium, once launched (see ``chromium``)
+
+
 @contextmanager
 def chromium() -> Iterator:
-    """A headless Chromium browser (Playwright's ``Browser``); skips the test where Chromium is missing."""
+    """A headless Chromium browser (Playwright's ``Browser``); skips the test where Chromium is missing.
+
+    One browser a test process, launched on first use and handed to every module that asks: a
+    launch (Playwright's driver, Chromium's browser, GPU and network processes) costs about a
+    second of CPU, and each test opens a context of its own (``browser.new_context``), as
+    isolated from the others as a browser of its own. What a module leaves open is closed when
+    it is done, as closing its own browser did; the browser is closed when the process exits.
+    """
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
         pytest.skip(f"needs Chromium at {CHROMIUM} (Debian: apt-get install chromium); see the README's test command")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    if "browser" not in _LAUNCHED:
+        playwright = sync_api.sync_playwright().start()
         try:
-            yield browser
-        finally:
-            browser.close()
+            _LAUNCHED["browser"] = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        except BaseException:
+            playwright.stop()
+            raise
+        _LAUNCHED["playwright"] = playwright
+        atexit.register(_close)
+    browser = _LAUNCHED["browser"]
+    try:
+        yield browser
+    finally:
+        for context in browser.contexts:
+            context.close()
+
+
+def _close() -> None:
+    _LAUNCHED.pop("browser").close()
+    _LAUNCHED.pop("playwright").stop()
 
 
 def console_problems(page) -> list[str]:

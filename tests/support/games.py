@@ -4,11 +4,11 @@ import functools
 import random
 import secrets
 import subprocess
-import sys
 import time
 
 import scoundrel
 from scoundrel.strategies import play_game
+from tests.support.commands import run_command
 
 
 @functools.cache
@@ -31,16 +31,19 @@ def games_by_score(seed: str, count: int, variant: str = "classic") -> list[dict
 
 
 def scoundrel_check(stack, *args: str) -> subprocess.CompletedProcess:
-    """``scoundrel check`` against the stack's Redis."""
-    return subprocess.run([sys.executable, "-m", "cli.main", "check", *args], env=stack.env(),
-                          capture_output=True, text=True, timeout=120)
+    """``scoundrel check`` against the stack's Redis (in this process: ``tests.support.commands``)."""
+    return run_command(stack.env(), "check", *args)
 
 
 def moderator_token(stack, name: str = "mod") -> str:
     """A moderator created the operator's way (``scoundrel moderator add``)."""
     from store import create_moderator
 
-    return create_moderator(stack.database(), name)
+    database = stack.database()
+    try:
+        return create_moderator(database, name)
+    finally:
+        database.close()
 
 
 def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: str = "") -> dict:

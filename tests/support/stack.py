@@ -16,27 +16,35 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psutil
 import requests
 
 from cli.redis_server import RedisServer, free_port
-from store import keys
 from store.archive.tables import metadata as archive_tables
 from store.archived_filter import make_whole
+from store.pending import pending_count
 from store.service_mark import mark_service
+from store.shards import Layout
+from throwaway.redis_cluster import RedisClusterServer
 
 
 class Stack:
     def __init__(self, root: Path, workers: int = 1, env: dict | None = None, job_delay: float = 0.0,
-                 clock_offset: int = 0):
+                 clock_offset: int = 0, cluster: tuple[int, int] = (0, 0)):
         """``job_delay``: seconds each job of the workers sleeps first (``slow_worker``), so a
         fault test can kill a worker mid-job. ``clock_offset``: seconds the API's and the
         workers' clock runs ahead (behind, if negative) of the real one, under Debian's
-        ``faketime`` (Redis keeps the real clock), so a test can cross midnight."""
+        ``faketime`` (Redis keeps the real clock), so a test can cross midnight. ``cluster``:
+        ``(masters, replicas)`` of a Redis Cluster for the data, ``redis`` then being the queues'
+        own Redis; ``(0, 0)``: one Redis for both, as ``scoundrel up`` runs."""
         self.root = Path(root)
         self.redis = RedisServer(self.root / "redis", persistent=True)
+        masters, replicas = cluster
+        self.cluster = RedisClusterServer(self.root / "cluster", masters, replicas) if masters else None
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.extra_env = env or {}
@@ -47,6 +55,7 @@ class Stack:
         self.clock_offset = clock_offset
         self.http = requests.Session()
         self._started: list[subprocess.Popen] = []  # the processes start() made (see ``as_started``)
+        self._data = None  # a connection to the data, for ``wait_final``
 
     @property
     def archive_url(self) -> str:
@@ -56,9 +65,19 @@ class Stack:
 
     # processes
 
+    @property
+    def data_url(self) -> str:
+        """Where the data is: the cluster's first node, or the one Redis."""
+        return self.cluster.url if self.cluster else self.redis.url
+
+    def _redis_env(self) -> dict:
+        if self.cluster is None:
+            return {"REDIS_URL": self.redis.url}
+        return {"REDIS_URL": self.cluster.url, "SCOUNDREL_REDIS_CLUSTER": "true", "SCOUNDREL_QUEUE_URL": self.redis.url}
+
     def env(self) -> dict:
         # Rate limits far above what a test sends, unless a test sets its own.
-        return {**os.environ, "REDIS_URL": self.redis.url, "SCOUNDREL_ARCHIVE_URL": self.archive_url,
+        return {**os.environ, **self._redis_env(), "SCOUNDREL_ARCHIVE_URL": self.archive_url,
                 "SCOUNDREL_API_WORKERS": "1",
                 "SCOUNDREL_API_THREADS": "8", "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
                 "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", **self.extra_env}
@@ -90,9 +109,14 @@ class Stack:
         out.close()
         return process
 
-    def start(self) -> "Stack":
+    def start(self, fill: Callable[[], object] | None = None) -> "Stack":
+        """Start the stores, then (after ``fill``, if given: a test filling the stores first) the processes."""
         self.root.mkdir(parents=True, exist_ok=True)
         self.redis.start()
+        if self.cluster:
+            self.cluster.start()
+        if fill is not None:
+            fill()
         self.start_api()
         for _ in range(self.worker_count):
             self.start_worker()
@@ -101,8 +125,12 @@ class Stack:
         except RuntimeError:
             self.stop()  # no fixture teardown follows a failed setup: leave no process behind
             raise
-        self._started = [self.redis.process, self.api, *self.workers]
+        self._started = self._processes()
         return self
+
+    def _processes(self) -> list:
+        nodes = self.cluster.nodes if self.cluster else []
+        return [self.redis.process, *(node.process for node in nodes), self.api, *self.workers]
 
     def start_api(self) -> None:
         self.api = self._spawn("api", "--port", str(self.port), log="api.log")
@@ -164,6 +192,9 @@ class Stack:
         SIGQUIT is gunicorn's quick shutdown and SIGINT an RQ worker's; the
         graceful SIGTERM took about 3 s each, over a minute of a serial run.
         """
+        if self._data is not None:
+            self._data.close()
+            self._data = None
         for process, quick in [(self.api, signal.SIGQUIT), *((worker, signal.SIGINT) for worker in self.workers)]:
             if process and process.poll() is None:
                 process.send_signal(quick)
@@ -174,11 +205,25 @@ class Stack:
                 except subprocess.TimeoutExpired:
                     process.kill()
         self.redis.stop()
+        if self.cluster:
+            self.cluster.stop()
         self.http.close()
+
+    def kill(self) -> None:
+        """SIGKILL the API (its gunicorn workers first) and the workers, then stop Redis: for a stack
+        under ``faketime``, where the quick shutdowns of ``stop`` go through timed waits that never
+        return, so that it waits 5 s for the API and 10 s for each worker before killing them."""
+        for process in [self.api, *self.workers]:
+            if process and process.poll() is None:
+                for child in psutil.Process(process.pid).children(recursive=True):
+                    child.kill()
+                process.kill()
+                process.wait()
+        self.stop()
 
     def as_started(self) -> bool:
         """Whether exactly the processes ``start`` made are running: none killed, restarted or added."""
-        running = [self.redis.process, self.api, *self.workers]
+        running = self._processes()
         return running == self._started and all(process.poll() is None for process in running)
 
     def empty(self, timeout: float = 5.0) -> bool:
@@ -214,7 +259,9 @@ class Stack:
         from store import Database
         from worker.jobs import JOBS
 
-        return Database.from_settings(Settings(redis_url=self.redis.url, archive_url=self.archive_url), JOBS)
+        return Database.from_settings(Settings(redis_url=self.data_url, archive_url=self.archive_url,
+                                               redis_cluster=bool(self.cluster),
+                                               queue_url=self.redis.url if self.cluster else ""), JOBS)
 
     # HTTP
 
@@ -238,32 +285,47 @@ class Stack:
         return self.post("/v1/runs", json=body, headers={"Authorization": f"Bearer {token}", **(headers or {})})
 
     def wait_final(self, run_id: str, timeout: float = 20.0) -> dict:
-        """The run once it is no longer pending."""
+        """The run once it is no longer pending and its board places are written: its verdict step
+        comes first, its board steps right after it (``store.placing``)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             run = self.get(f"/v1/runs/{run_id}").json()
-            if run["status"] != "pending":
+            if run["status"] != "pending" and not self._being_placed(run_id):
                 return run
             time.sleep(0.05)
-        raise AssertionError(f"run {run_id} still pending after {timeout} s")
+        raise AssertionError(f"run {run_id} still pending, or its places owed, after {timeout} s")
+
+    def _being_placed(self, run_id: str) -> bool:
+        """Whether the run's board places are still owed (its shard's ``placing``)."""
+        from store import keys, shards
+
+        previous = keys.layout()  # the test's own, which this stack's connection leaves as it was
+        try:
+            if self._data is None:
+                self._data = self.database()
+            keys.use_layout(Layout.CLUSTER if self.cluster else Layout.SINGLE)
+            return self._data.redis.zscore(keys.placing(shards.of_id(run_id)), run_id) is not None
+        finally:
+            keys.use_layout(previous)
 
 
 # RQ's registrations of the running workers: the workers', kept for as long as they run
-WORKER_REGISTRATIONS = ("rq:worker:", "rq:workers")
+WORKER_REGISTRATIONS = (b"rq:worker:", b"rq:workers")
 
 
 def _forget_all_but_the_workers(db) -> None:
-    """Every key in Redis deleted but the workers' registrations."""
-    doomed = [key for key in db.redis.scan_iter(count=1000) if not key.startswith(WORKER_REGISTRATIONS)]
-    for start in range(0, len(doomed), 1000):
-        db.redis.delete(*doomed[start:start + 1000])
+    """Every key of the data and the queues deleted but the workers' registrations."""
+    for client in dict.fromkeys([db.raw, db.queue_redis]):
+        doomed = [key for key in client.scan_iter(count=1000) if not key.startswith(WORKER_REGISTRATIONS)]
+        for start in range(0, len(doomed), 1000):
+            client.delete(*doomed[start:start + 1000])
 
 
 def _idle(db) -> bool:
     """No run pending, no job queued or running."""
     from rq.registry import StartedJobRegistry
 
-    return (not db.redis.zcard(keys.pending_runs()) and not db.queue.count
+    return (not pending_count(db.redis) and not db.queue.count
             and not StartedJobRegistry(queue=db.queue).count)
 
 
@@ -277,29 +339,37 @@ class StackPool:
     is emptied (``Stack.empty``) and the next module asking for the same
     settings gets it, as empty as a new one. A stack whose processes a test
     killed or added to is stopped instead, and so is the least recently used
-    one beyond ``keep``.
+    one beyond ``keep``: a test process meets about eight settings (one
+    Redis or a cluster, each with the archive's, the dealt games', no
+    workers…), and an idle stack costs well under 1 % of a core, against
+    the seconds a new one would.
     """
 
-    def __init__(self, root: Path, keep: int = 4):
+    def __init__(self, root: Path, keep: int = 8):
         self.root = Path(root)
         self.keep = keep
         self.idle: dict[tuple, Stack] = {}  # oldest first
         self._names = itertools.count()
 
     @staticmethod
-    def _settings(workers: int, env: dict | None, job_delay: float, clock_offset: int) -> tuple:
-        return workers, job_delay, clock_offset, tuple(sorted((env or {}).items()))
+    def _settings(workers: int, env: dict | None, job_delay: float, clock_offset: int,
+                  cluster: tuple[int, int]) -> tuple:
+        return workers, job_delay, clock_offset, tuple(sorted((env or {}).items())), cluster
 
-    def take(self, workers: int = 1, env: dict | None = None, job_delay: float = 0.0, clock_offset: int = 0) -> Stack:
+    def take(self, workers: int = 1, env: dict | None = None, job_delay: float = 0.0, clock_offset: int = 0,
+             cluster: tuple[int, int] = (0, 0)) -> Stack:
         """A running, empty stack with these settings (``Stack``'s own arguments)."""
-        kept = self.idle.pop(self._settings(workers, env, job_delay, clock_offset), None)
-        return kept or Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay, clock_offset).start()
+        kept = self.idle.pop(self._settings(workers, env, job_delay, clock_offset, cluster), None)
+        return kept or Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay, clock_offset,
+                             cluster).start()
 
     def give_back(self, stack: Stack) -> None:
         if not stack.empty():
             stack.stop()
             return
-        self.idle[self._settings(stack.worker_count, stack.extra_env, stack.job_delay, stack.clock_offset)] = stack
+        cluster = (stack.cluster.masters, stack.cluster.replicas) if stack.cluster else (0, 0)
+        self.idle[self._settings(stack.worker_count, stack.extra_env, stack.job_delay, stack.clock_offset,
+                                 cluster)] = stack
         while len(self.idle) > self.keep:
             self.idle.pop(next(iter(self.idle))).stop()
 

@@ -1,0 +1,29 @@
+"""``scoundrel`` commands run in the test process, for tests whose subject is what a command does to
+the store rather than the command as a process.
+
+A command started as a process of its own costs most of a second of CPU,
+nearly all of it importing the service; the suite runs a few hundred. Run
+here, it is the same code from its argument parsing to its output and its
+exit status (``cli.main.main``), with the environment a process of the
+stack's would have. The commands as processes (a terminal's output, a
+signal, an error as one line) are ``tests/cli``'s to test.
+"""
+
+import io
+import os
+import subprocess
+from contextlib import redirect_stderr, redirect_stdout
+from unittest import mock
+
+from cli.main import main
+
+
+def run_command(env: dict, *args: str) -> subprocess.CompletedProcess:
+    """``scoundrel ARGS`` with ``env`` as its whole environment: its status and what it printed."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch.dict(os.environ, env, clear=True), redirect_stdout(out), redirect_stderr(err):
+        try:
+            status = main(list(args))
+        except SystemExit as exit_:  # argparse's refusals
+            status = exit_.code if isinstance(exit_.code, int) else 2
+    return subprocess.CompletedProcess(["scoundrel", *args], status, out.getvalue(), err.getvalue())
