@@ -4,6 +4,10 @@ Benchmarks are scripts, not tests: they print figures, measured in one run
 so that ratios between them are fair on a shared, noisy machine. They
 measure the service as one machine runs it, ``scoundrel up`` (a private
 Redis, the API under gunicorn, RQ workers), in a throwaway data directory.
+
+The test suite runs every bench at a tiny size, where starting a service
+costs more than the bench itself: it hands a bench a running, empty one
+through ``SCOUNDREL_BENCH_SERVICE`` instead (see ``Service``).
 """
 
 import http.client
@@ -16,6 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,11 +34,21 @@ DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_API_THREADS": "8",
             "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second"}
 
 
+# A running service handed to the bench, as JSON: {"base", "redis_url", "data_dir", "archive_url", "log",
+# "workers", "env"}: what ``Service`` would start, given by whoever started it (the test suite's smoke run).
+GIVEN_SERVICE = "SCOUNDREL_BENCH_SERVICE"
+
+
 class Service:
-    """One ``scoundrel up`` on a free port: ``base`` its API, ``redis_url`` its private Redis, ``log``
-    what it and its processes print (the API's JSON request log among it)."""
+    """One ``scoundrel up`` on a free port: ``base`` its API, ``redis_url`` its private Redis (or the
+    data's Redis ``env`` names: one, or a cluster's node), ``log`` what it and its processes print
+    (the API's JSON request log among it)."""
 
     def __init__(self, workers: int, env: dict | None = None):
+        given = os.environ.get(GIVEN_SERVICE)
+        if given:
+            self._use_given(json.loads(given), workers, env or {})
+            return
         self.root = Path(tempfile.mkdtemp(prefix="scoundrel-bench-"))
         self.data_dir = self.root / "data"
         self.base = f"http://127.0.0.1:{free_port()}"
@@ -51,7 +66,21 @@ class Service:
         except RuntimeError:
             self.stop()
             raise
-        self.redis_url = (self.data_dir / REDIS_URL_FILE).read_text().strip()
+        self.redis_url = self.env.get("REDIS_URL") or (self.data_dir / REDIS_URL_FILE).read_text().strip()
+
+    def _use_given(self, service: dict, workers: int, env: dict) -> None:
+        """The service ``SCOUNDREL_BENCH_SERVICE`` describes, instead of one started here: empty,
+        started by someone else with these same ``workers`` and ``env`` (anything else is refused,
+        so that a bench never measures a service set up otherwise than it asks), and left running
+        by ``stop``."""
+        if (service["workers"], service["env"]) != (workers, env):
+            raise RuntimeError(f"{GIVEN_SERVICE} runs {service['workers']} workers with {service['env']}; "
+                               f"this bench asks for {workers} with {env}")
+        self.process = None
+        self.base, self.redis_url, self.log = service["base"], service["redis_url"], Path(service["log"])
+        self.data_dir = Path(service["data_dir"])
+        self.env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", GIVEN_SERVICE)}
+        self.env.update({**DEFAULTS, **env, "SCOUNDREL_ARCHIVE_URL": service["archive_url"]})
 
     def _wait_up(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
@@ -70,7 +99,9 @@ class Service:
         from worker.jobs import JOBS
 
         return Database.from_settings(Settings(redis_url=self.redis_url, data_dir=str(self.data_dir),
-                                               archive_url=self.env.get("SCOUNDREL_ARCHIVE_URL", "")), JOBS,
+                                               archive_url=self.env.get("SCOUNDREL_ARCHIVE_URL", ""),
+                                               redis_cluster=self.env.get("SCOUNDREL_REDIS_CLUSTER") == "true",
+                                               queue_url=self.env.get("SCOUNDREL_QUEUE_URL", "")), JOBS,
                                       timeout=timeout)
 
     def server_times(self, path_matches: Callable[[str], bool]) -> list[float]:
@@ -91,8 +122,9 @@ class Service:
         return name, json.loads(body)["token"]
 
     def stop(self) -> None:
-        """SIGTERM, as Ctrl-C would: ``up`` stops the API and the workers, then Redis."""
-        if self.process.poll() is None:
+        """SIGTERM, as Ctrl-C would: ``up`` stops the API and the workers, then Redis (a given
+        service is left to whoever started it)."""
+        if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(30)
@@ -113,6 +145,22 @@ class Client:
         self.connection.request(method, path, body=payload, headers=all_headers)
         response = self.connection.getresponse()
         return response.status, response.read()
+
+
+def submit_all(base: str, tokens: list[str], bodies: list[dict], threads: int = 8) -> float:
+    """Submit each body over keep-alive connections from ``threads`` threads, by each player (their
+    ``tokens``) in turn; submissions/s. Each must be accepted (202)."""
+    def submit_share(share: list[tuple[str, dict]]) -> None:
+        client = Client(base)
+        for token, body in share:
+            status, text = client.request("POST", "/v1/runs", body, {"Authorization": f"Bearer {token}"})
+            assert status == 202, (status, text[:200])
+
+    work = [(tokens[index % len(tokens)], body) for index, body in enumerate(bodies)]
+    started = time.perf_counter()
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(submit_share, [work[i::threads] for i in range(threads)]))
+    return len(bodies) / (time.perf_counter() - started)
 
 
 def latencies_ms(call, count: int) -> list[float]:

@@ -21,6 +21,7 @@ import redis
 from _harness import Client, Service
 from scoundrel.strategies import play_game
 from store import Submission, accept_runs, keys
+from store.placing import settled
 from store.runs import Dealt
 
 GAMES_PER_PLAYER = 40
@@ -32,9 +33,9 @@ def games(count: int, prefix: str) -> list[dict]:
             for n, seed in enumerate(seeds)]
 
 
-def settle(connection: redis.Redis) -> None:
-    """Until every run has its verdict."""
-    while connection.zcard(keys.pending_runs()):
+def settle(db) -> None:
+    """Until every run has its verdict and its board places (``store.placing.settled``)."""
+    while not settled(db):
         time.sleep(0.05)
 
 
@@ -69,7 +70,7 @@ def main() -> None:
             status, text = client.request("POST", "/v1/runs/batch", {"runs": open_games[first:first + 1000]},
                                           {"Authorization": f"Bearer {token}"})
             assert status == 200, text[:200]
-        settle(connection)
+        settle(db)
         per_open = (connection.info("memory")["used_memory"] - before) / runs
         count, freed = drop(connection, [keys.seed_board("*", "*"), keys.seed_runs("*", "*")])
         assert count == 2 * runs, f"{count} seed board keys: not every run was verified"
@@ -83,7 +84,7 @@ def main() -> None:
             accept_runs(db, player, [Submission(game["seed"], game["variant"], game["moves"],
                                                 dealt=Dealt(secrets.token_hex(16)))
                                      for game in dealt_games[first:first + GAMES_PER_PLAYER]], runs_per_job=100)
-        settle(connection)
+        settle(db)
         per_dealt = (connection.info("memory")["used_memory"] - before) / runs
         count, freed = drop(connection, [keys.dealt_board("*"), keys.dealt_runs("*"), keys.ladder("*"),
                                          keys.ladder_window("*", "*"), keys.ladder_games("*")])

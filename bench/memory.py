@@ -24,6 +24,7 @@ import redis
 from _harness import Client, Service
 from scoundrel.strategies import play_game
 from store import keys
+from store.placing import settled
 
 BATCH = 1000  # the batch path's most submissions per request
 GIB = 2**30
@@ -35,9 +36,9 @@ def batch_of(first: int) -> list[dict]:
             for n in range(first, first + BATCH)]
 
 
-def settle(connection: redis.Redis) -> None:
-    """Until every run has its verdict."""
-    while connection.zcard(keys.pending_runs()):
+def settle(db) -> None:
+    """Until every run has its verdict and its board places (``store.placing.settled``)."""
+    while not settled(db):
         time.sleep(0.2)
 
 
@@ -89,7 +90,11 @@ def main() -> None:
                 assert status == 200 and b'"accepted":1000' in text.replace(b" ", b""), (status, text[:300])
                 if number % 100 == 99:
                     print(f"  {(number + 1) * BATCH:,} runs sent, {time.perf_counter() - started:.0f} s", flush=True)
-        settle(connection)
+        db = stack.database()
+        try:
+            settle(db)
+        finally:
+            db.close()
         seconds = time.perf_counter() - started
         verified = connection.hget(keys.metrics(), "verdicts:verified:")
         used = connection.info("memory")["used_memory"]

@@ -19,35 +19,21 @@ import argparse
 import json
 import random
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import redis
 from rq import Queue
 from rq.registry import StartedJobRegistry
 from rq.suspension import resume, suspend
 
-from _harness import Client, Service, percentiles
+from _harness import Client, Service, percentiles, submit_all
 from scoundrel.strategies import play_game
-from store import keys, load_runs
+from store import load_runs
+from store.pending import pending_count
 
 
 def games(count: int) -> list[dict]:
     return [{"seed": f"bench-{n}", "moves": play_game(f"bench-{n}", rng=random.Random(n), strategy="greedy")}
             for n in range(count)]
-
-
-def submit_all(base: str, token: str, bodies: list[dict], threads: int = 8) -> float:
-    """Submit over keep-alive connections from ``threads`` threads; returns submissions/s."""
-    def submit_share(share: list[dict]) -> None:
-        client = Client(base)
-        for body in share:
-            status, text = client.request("POST", "/v1/runs", body, {"Authorization": f"Bearer {token}"})
-            assert status == 202, (status, text[:200])
-
-    started = time.perf_counter()
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(submit_share, [bodies[i::threads] for i in range(threads)]))
-    return len(bodies) / (time.perf_counter() - started)
 
 
 def submit_batches(base: str, token: str, bodies: list[dict], size: int = 1000) -> float:
@@ -66,7 +52,7 @@ def drain_seconds(connection: redis.Redis, queue: Queue) -> float:
     started_jobs = StartedJobRegistry(queue=queue)
     started = time.perf_counter()
     resume(connection)
-    while connection.zcard(keys.pending_runs()) or queue.count or started_jobs.count:
+    while pending_count(connection) or queue.count or started_jobs.count:
         time.sleep(0.01)
     return time.perf_counter() - started
 
@@ -107,7 +93,7 @@ def main() -> None:
 
         memory_before = connection.info("memory")["used_memory"]
         suspend(connection)
-        rate = submit_all(stack.base, token, single)
+        rate = submit_all(stack.base, [token], single)
         print(f"submitted {args.runs:,} runs over HTTP one by one: {rate:,.0f} submissions/s")
         verified = args.runs / drain_seconds(connection, queue)
         per_run = (connection.info("memory")["used_memory"] - memory_before) / args.runs

@@ -62,11 +62,11 @@ def submit(base: str, token: str, bodies: list[dict]) -> None:
 
 def verdicts_and_deliveries(connection: redis.Redis, runs: int, receiver: Receiver | None) -> tuple[float, float]:
     """Resume the workers: seconds until no run is pending, and until the receiver has ``runs`` posts."""
-    from store import keys
+    from store.pending import pending_count
 
     started = time.perf_counter()
     resume(connection)
-    while connection.zcard(keys.pending_runs()):
+    while pending_count(connection):
         time.sleep(0.01)
     verdicts = time.perf_counter() - started
     while receiver is not None and receiver.count < runs:
