@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from .redis_binaries import embedded_binary
 
@@ -32,6 +34,13 @@ def find_redis_server() -> str:
 REDIS_MEMORY_SETTINGS = ("--hash-max-listpack-value", "1024", "--zset-max-listpack-entries", "1024")
 
 
+PORT_ATTEMPTS = 5  # ports a server that picks its own tries before giving up
+
+
+class PortTaken(RuntimeError):
+    """Another process listens on the port a server was to bind."""
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -44,7 +53,8 @@ class RedisServer:
     def __init__(self, data_dir: Path, port: int | None = None, persistent: bool = True, binary: str | None = None):
         self.data_dir = Path(data_dir)
         self.binary = binary
-        self.port = port or free_port()
+        self.port_given = port is not None
+        self.port = port or self.pick_port()
         self.persistent = persistent
         self.process: subprocess.Popen | None = None
 
@@ -59,29 +69,51 @@ class RedisServer:
                 "--dir", str(self.data_dir), "--save", "", *persistence, "--protected-mode", "yes",
                 *REDIS_MEMORY_SETTINGS, "--loglevel", "warning"]
 
+    @staticmethod
+    def pick_port() -> int:
+        """A port nothing listens on now (another process may take it before this server binds it)."""
+        return free_port()
+
     def start(self, timeout: float = 10.0, **popen_options) -> "RedisServer":
         """Start and wait until it answers; ``popen_options`` go to ``subprocess.Popen``
-        (``scoundrel up`` gives Redis a session of its own, so it is stopped last)."""
+        (``scoundrel up`` gives Redis a session of its own, so it is stopped last). A port this
+        server picked itself that another process took first is given up for another one."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.data_dir / "redis.log", "ab")
-        self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, **popen_options)
-        log.close()
-        self.wait_ready(timeout)
-        return self
+        attempt = 1
+        while True:
+            log_path = self.data_dir / "redis.log"
+            written = log_path.stat().st_size if log_path.exists() else 0
+            with open(log_path, "ab") as log:
+                self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
+                                                stdin=subprocess.DEVNULL, **popen_options)
+            try:
+                self.wait_ready(timeout, log_path, written)
+                return self
+            except PortTaken:
+                self.kill()
+                if self.port_given or attempt == PORT_ATTEMPTS:
+                    raise
+                self.port, attempt = self.pick_port(), attempt + 1
 
-    def wait_ready(self, timeout: float) -> None:
+    def wait_ready(self, timeout: float, log_path: Path, written: int) -> None:
+        """Until this server answers; ``PortTaken`` if another process holds its port (its log, from
+        byte ``written`` on, says so, or another Redis answers there)."""
         assert self.process is not None  # start() spawned it
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+        # Asked once a round, no retries: a listener that is not this server may never answer.
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.2, socket_timeout=0.5,
+                             retry=Retry(NoBackoff(), 0))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {self.process.returncode}; see {self.data_dir}/redis.log")
+                with open(log_path, "rb") as log:
+                    log.seek(written)
+                    if b"Address already in use" in log.read():
+                        raise PortTaken(f"port {self.port} (or its cluster bus port) is taken")
+                raise RuntimeError(f"redis-server exited with {self.process.returncode}; see {log_path}")
             try:
-                # Our server, not another one that took the port first (ours then exits, seen above).
                 if client.info("server")["process_id"] == self.process.pid:
                     return
-                raise RuntimeError(f"another Redis answers on port {self.port}")
+                raise PortTaken(f"another Redis answers on port {self.port}")
             except redis.exceptions.RedisError:
                 time.sleep(0.05)
         raise RuntimeError(f"redis-server did not answer on port {self.port} within {timeout} s")

@@ -205,6 +205,7 @@ class Supervisor:
             except RuntimeError as error:
                 return str(error)
             record(self.redis.data_dir, self.server)
+            self.redis_url = self.env["REDIS_URL"] = self.redis.url  # its port, if another took the first
             (self.data_dir / REDIS_URL_FILE).write_text(self.redis_url + "\n")
         fd = self.listener.fileno()
         self.api = _spawn(["api", "--fd", str(fd)], self.env, pass_fds=(fd,))

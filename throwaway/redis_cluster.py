@@ -48,8 +48,12 @@ class ClusterNode(RedisServer):
     """One ``redis-server --cluster-enabled yes``; ``node_timeout``: ms before its peers call it failed."""
 
     def __init__(self, data_dir: Path, node_timeout: int, persistent: bool):
-        super().__init__(data_dir, port=cluster_port(), persistent=persistent)
+        super().__init__(data_dir, persistent=persistent)
         self.node_timeout = node_timeout
+
+    @staticmethod
+    def pick_port() -> int:
+        return cluster_port()
 
     def command(self) -> list[str]:
         return [*super().command(), "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",

@@ -45,8 +45,8 @@ class Stack:
         self.redis = RedisServer(self.root / "redis", persistent=True)
         masters, replicas = cluster
         self.cluster = RedisClusterServer(self.root / "cluster", masters, replicas) if masters else None
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.port = 0  # the API's, picked once the stores are up: a port picked long before it is bound is
+        # more likely to be taken meanwhile by one of the other test processes
         self.extra_env = env or {}
         self.api: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
@@ -56,6 +56,10 @@ class Stack:
         self.http = requests.Session()
         self._started: list[subprocess.Popen] = []  # the processes start() made (see ``as_started``)
         self._data = None  # a connection to the data, for ``wait_final``
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     @property
     def archive_url(self) -> str:
@@ -117,6 +121,7 @@ class Stack:
             self.cluster.start()
         if fill is not None:
             fill()
+        self.port = self.port or free_port()
         self.start_api()
         for _ in range(self.worker_count):
             self.start_worker()
