@@ -14,9 +14,12 @@ of those runs, of one shard or several (``dispatch``).
 A dispatcher cannot block on every shard's list at once (on a cluster they
 are on several nodes), so it waits on a doorbell (``keys.intake_doorbell``,
 in the service's shard) that the accept path rings when a run is the first
-in its shard's intake, and on a timeout (``wait_for_runs``) it looks at
-every intake all the same: a ring lost with the process that would have
-rung it delays the runs by at most that timeout.
+in its shard's intake, and every ``LOOK_EVERY`` seconds, after a wait on
+the bell that timed out (``wait_for_runs``), it looks at every intake all
+the same: a ring lost with the process that would have rung it delays the
+runs by at most that long. It does not look after every wait: a look is a
+command per shard, and an idle worker's dispatcher waits several times a
+second (on a cluster, most of an idle worker's CPU).
 
 Nothing is lost wherever a process dies: the dispatcher reads the heads,
 takes each shard's (``take_intake``: each run still waiting names the new
@@ -43,6 +46,7 @@ from .errors import first_line
 IN_INTAKE = "intake"  # the ``job`` of a pending run waiting in the intake for a job of its own
 JOB_RUNS = 100  # runs one job of the intake verifies at most
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
+LOOK_EVERY = 2.0  # seconds between a dispatcher's looks at every intake while no bell rings
 
 log = logging.getLogger(__name__)
 
@@ -102,12 +106,12 @@ def drain(db: Database) -> int:
     return total
 
 
-def wait_for_runs(db: Database, block: float) -> bool:
+def wait_for_runs(db: Database, block: float, look: bool = True) -> bool:
     """Whether an intake holds a run, waiting up to ``block`` seconds for the doorbell (in Redis, so no
-    process polls an empty intake more often than that), then looking at every intake."""
+    process polls an empty intake more often than that), then, with ``look``, looking at every intake."""
     if db.redis.blpop([keys.intake_doorbell()], block) is not None:
         return True
-    return intake_depth(db) > 0
+    return look and intake_depth(db) > 0
 
 
 def dispatch_forever(db: Database, window: float, block: float, stopped: threading.Event) -> None:
@@ -121,12 +125,17 @@ def dispatch_forever(db: Database, window: float, block: float, stopped: threadi
     # Runs left in an intake by the last pass: a run that arrived between the pass's reading of the
     # heads and its taking found its intake holding runs, so it rang no bell; it goes in the next pass,
     # not after a wait on the bell.
-    left = False
+    left, next_look = False, 0.0
     while not stopped.is_set():
         try:
-            if not left and not wait_for_runs(db, block):
-                continue
+            if not left:
+                look = time.monotonic() >= next_look
+                if look:
+                    next_look = time.monotonic() + LOOK_EVERY
+                if not wait_for_runs(db, block, look):
+                    continue
             if is_suspended(db.queue_redis):
+                next_look = 0.0  # the runs rung for wait in the intake: look for them after the next wait
                 time.sleep(max(window, 0.05))
                 continue
             time.sleep(window)

@@ -247,6 +247,30 @@ def test_a_run_sent_while_a_dispatcher_takes_the_heads_goes_in_its_next_pass_not
         dispatcher.join(10)
 
 
+def test_an_idle_dispatcher_looks_at_every_intake_only_now_and_then_and_so_finds_a_lost_ring(db, monkeypatch):
+    drain(db)
+    db.redis.delete(keys.intake_doorbell())
+    monkeypatch.setattr(intake, "LOOK_EVERY", 0.5)
+    looks: list[float] = []
+    depth = intake.intake_depth
+    monkeypatch.setattr(intake, "intake_depth", lambda db_: looks.append(time.monotonic()) or depth(db_))
+    stopped = threading.Event()
+    dispatcher = threading.Thread(target=dispatch_forever, args=(db, 0.01, 0.05, stopped), daemon=True)
+    try:
+        dispatcher.start()
+        time.sleep(1.2)  # about 20 waits on the bell: a look after each would be about 20 looks
+        assert 2 <= len(looks) <= 4, looks
+        [(run, _)] = accept_runs(db, "steps_kai", [a_game("k1")])
+        db.redis.delete(keys.intake_doorbell())  # its ring lost, as with an API killed before ringing
+        deadline = time.monotonic() + 3
+        while not all_queued(db, [run.id]):
+            assert time.monotonic() < deadline, "the run whose ring was lost was never queued"
+            time.sleep(0.05)
+    finally:
+        stopped.set()
+        dispatcher.join(5)
+
+
 def test_jobs_lost_with_the_queues_redis_are_queued_again_by_the_sweeper(stack, db):
     if stack.cluster is None:
         pytest.skip("on one Redis the queue's data is the data")
