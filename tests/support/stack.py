@@ -334,6 +334,23 @@ def _idle(db) -> bool:
             and not StartedJobRegistry(queue=db.queue).count)
 
 
+# Seconds of CPU a stack takes to start (Redis, the API's two processes and a worker, each importing the
+# service), on one Redis and on a cluster (three more servers joined); and what an idle one costs, in
+# cores: its worker's sweeper (a sweep's CPU, every sweep interval) and everything else.
+START_CPU = {False: 2.5, True: 3.5}
+SWEEP_CPU = {False: 0.0015, True: 0.022}
+OTHER_IDLE = {False: 0.006, True: 0.017}
+
+
+def _idle_cost(stack: Stack) -> float:
+    """The share of a core an idle ``stack`` costs (measured on idle stacks, 2026-12)."""
+    from settings import Settings
+
+    sweep_interval = float(stack.extra_env.get("SCOUNDREL_SWEEP_INTERVAL", Settings.sweep_interval))
+    on_cluster = bool(stack.cluster)
+    return OTHER_IDLE[on_cluster] + stack.worker_count * SWEEP_CPU[on_cluster] / sweep_interval
+
+
 class StackPool:
     """Stacks kept running from one test module to the next in a test process.
 
@@ -346,14 +363,18 @@ class StackPool:
     killed or added to is stopped instead, and so is the least recently used
     one beyond ``keep``: a test process meets about eight settings (one
     Redis or a cluster, each with the archive's, the dealt games', no
-    workers…), and an idle stack costs well under 1 % of a core, against
-    the seconds a new one would.
+    workers…). An idle stack on one Redis costs well under 1 % of a core,
+    against the seconds a new one would; on a cluster its worker's sweeps
+    cost more (a command per shard), up to about 9 % with the 0.3 s sweeps
+    some modules ask for, so an idle stack is also stopped once it has cost
+    idle what starting it again would (``_idle_cost``).
     """
 
     def __init__(self, root: Path, keep: int = 8):
         self.root = Path(root)
         self.keep = keep
         self.idle: dict[tuple, Stack] = {}  # oldest first
+        self.stale_at: dict[tuple, float] = {}  # when each idle stack has cost what a new one would
         self._names = itertools.count()
 
     @staticmethod
@@ -364,7 +385,10 @@ class StackPool:
     def take(self, workers: int = 1, env: dict | None = None, job_delay: float = 0.0, clock_offset: int = 0,
              cluster: tuple[int, int] = (0, 0)) -> Stack:
         """A running, empty stack with these settings (``Stack``'s own arguments)."""
-        kept = self.idle.pop(self._settings(workers, env, job_delay, clock_offset, cluster), None)
+        settings = self._settings(workers, env, job_delay, clock_offset, cluster)
+        self.stale_at.pop(settings, None)
+        kept = self.idle.pop(settings, None)
+        self._stop_stale()
         return kept or Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay, clock_offset,
                              cluster).start()
 
@@ -373,13 +397,25 @@ class StackPool:
             stack.stop()
             return
         cluster = (stack.cluster.masters, stack.cluster.replicas) if stack.cluster else (0, 0)
-        self.idle[self._settings(stack.worker_count, stack.extra_env, stack.job_delay, stack.clock_offset,
-                                 cluster)] = stack
+        settings = self._settings(stack.worker_count, stack.extra_env, stack.job_delay, stack.clock_offset, cluster)
+        self.idle[settings] = stack
+        self.stale_at[settings] = time.monotonic() + START_CPU[bool(stack.cluster)] / _idle_cost(stack)
         while len(self.idle) > self.keep:
-            self.idle.pop(next(iter(self.idle))).stop()
+            self._stop(next(iter(self.idle)))
+        self._stop_stale()
+
+    def _stop_stale(self) -> None:
+        now = time.monotonic()
+        for settings in [settings for settings, at in self.stale_at.items() if at <= now]:
+            self._stop(settings)
+
+    def _stop(self, settings: tuple) -> None:
+        self.stale_at.pop(settings, None)
+        self.idle.pop(settings).stop()
 
     def close(self) -> None:
         """Stops every stack kept, side by side: each stop is mostly waiting for processes to exit."""
         with ThreadPoolExecutor(len(self.idle) or 1) as stopping:
             list(stopping.map(Stack.stop, self.idle.values()))
         self.idle.clear()
+        self.stale_at.clear()
