@@ -7,6 +7,7 @@ move after midnight is refused and forfeits the game, and the first read
 that shows the deal forfeits every game of the day still in play first.
 """
 
+import math
 import random
 import threading
 import time
@@ -31,7 +32,9 @@ def stack(tmp_path_factory):
     tested here is the move path and the reads, not the sweeper's own close of the day."""
     now = time.time()
     midnight = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(1)
-    offset = int(midnight.timestamp() - BEFORE_MIDNIGHT - now)
+    # faketime's offset is whole seconds: rounded up, the service's clock starts at most 1 s past the aim,
+    # never before it, so however fast the stack starts, midnight is less than BEFORE_MIDNIGHT away
+    offset = math.ceil(midnight.timestamp() - BEFORE_MIDNIGHT - now)
     running = Stack(tmp_path_factory.mktemp("midnight"), clock_offset=offset, env={
         "SCOUNDREL_SEALED_SECRET": SEALED_SECRET, "SCOUNDREL_SWEEP_INTERVAL": "3600",
     }).start()
