@@ -238,7 +238,7 @@ def test_a_run_sent_while_a_dispatcher_takes_the_heads_goes_in_its_next_pass_not
     try:
         dispatcher.start()
         deadline = time.monotonic() + 2  # well before the bell's wait of 5 s ends
-        while not late or any(run.job == IN_INTAKE for run in load_runs(db, [first, *late])):
+        while not late or not all_queued(db, [first, *late]):
             assert time.monotonic() < deadline, "the run sent during the pass waited for the bell"
             time.sleep(0.02)
         queued_alone_or_shared(db, [first, *late])

@@ -105,7 +105,8 @@ def _started_job(db, run_ids: list[str], timeout: float = 10.0) -> str:
         assert len(job_ids) <= 1, f"the runs went in {len(job_ids)} jobs"
         if IN_INTAKE not in named and job_ids:
             job_id = job_ids.pop()
-            if Job.fetch(job_id, connection=db.queue_redis).get_status() == "started":
+            if Job.exists(job_id, connection=db.queue_redis) and (  # named by the runs before it is queued
+                    Job.fetch(job_id, connection=db.queue_redis).get_status() == "started"):
                 return job_id
         time.sleep(0.05)
     raise AssertionError("no worker started the runs' job")
