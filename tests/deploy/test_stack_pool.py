@@ -51,4 +51,4 @@ def test_a_stack_taken_again_before_it_is_stale_is_the_one_kept(tmp_path, clock)
     kept = StubStack(cluster=True)
     pool.give_back(kept)
     clock[0] += 100  # under the 3.5 s / 2.1 % of a core an idle cluster stack with the usual sweeps costs
-    assert pool.take(cluster=(3, 0)) is kept and not kept.stopped and not pool.stale_at
+    assert pool.take(cluster=(3, 0)) is kept and not kept.stopped and not pool.idle

@@ -373,8 +373,8 @@ class StackPool:
     def __init__(self, root: Path, keep: int = 8):
         self.root = Path(root)
         self.keep = keep
-        self.idle: dict[tuple, Stack] = {}  # oldest first
-        self.stale_at: dict[tuple, float] = {}  # when each idle stack has cost what a new one would
+        # each idle stack by its settings, oldest first, with when it will have cost idle what a new one would
+        self.idle: dict[tuple, tuple[Stack, float]] = {}
         self._names = itertools.count()
 
     @staticmethod
@@ -386,11 +386,11 @@ class StackPool:
              cluster: tuple[int, int] = (0, 0)) -> Stack:
         """A running, empty stack with these settings (``Stack``'s own arguments)."""
         settings = self._settings(workers, env, job_delay, clock_offset, cluster)
-        self.stale_at.pop(settings, None)
         kept = self.idle.pop(settings, None)
         self._stop_stale()
-        return kept or Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay, clock_offset,
-                             cluster).start()
+        if kept:
+            return kept[0]
+        return Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay, clock_offset, cluster).start()
 
     def give_back(self, stack: Stack) -> None:
         if not stack.empty():
@@ -398,24 +398,21 @@ class StackPool:
             return
         cluster = (stack.cluster.masters, stack.cluster.replicas) if stack.cluster else (0, 0)
         settings = self._settings(stack.worker_count, stack.extra_env, stack.job_delay, stack.clock_offset, cluster)
-        self.idle[settings] = stack
-        self.stale_at[settings] = time.monotonic() + START_CPU[bool(stack.cluster)] / _idle_cost(stack)
+        self.idle[settings] = stack, time.monotonic() + START_CPU[bool(stack.cluster)] / _idle_cost(stack)
         while len(self.idle) > self.keep:
             self._stop(next(iter(self.idle)))
         self._stop_stale()
 
     def _stop_stale(self) -> None:
         now = time.monotonic()
-        for settings in [settings for settings, at in self.stale_at.items() if at <= now]:
+        for settings in [settings for settings, (_, stale_at) in self.idle.items() if stale_at <= now]:
             self._stop(settings)
 
     def _stop(self, settings: tuple) -> None:
-        self.stale_at.pop(settings, None)
-        self.idle.pop(settings).stop()
+        self.idle.pop(settings)[0].stop()
 
     def close(self) -> None:
         """Stops every stack kept, side by side: each stop is mostly waiting for processes to exit."""
         with ThreadPoolExecutor(len(self.idle) or 1) as stopping:
-            list(stopping.map(Stack.stop, self.idle.values()))
+            list(stopping.map(Stack.stop, [stack for stack, _ in self.idle.values()]))
         self.idle.clear()
-        self.stale_at.clear()
