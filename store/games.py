@@ -50,6 +50,7 @@ from domain.seasons import Schedule, season_at
 
 from . import keys, move_codes, scripts, shards
 from .database import Database
+from .due import due_by_shard
 from .metrics import MOVE_LATENCY_BUCKETS, latency_bucket
 from .players import PLAYERS
 from .runs import Dealt, Submission, accept_runs, now_ms
@@ -276,21 +277,18 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
     """
     now = now_ms()
     close_sealed_day(db, (datetime.fromtimestamp(now / 1000, UTC).date() - timedelta(days=1)).isoformat())
-    forfeited = finished = 0
-    for shard in keys.distinct_shards():
-        forfeited += _forfeit_idle(db, shard, now - int(idle_seconds * 1000))
-        stale = db.redis.zrangebyscore(keys.games_ending(shard), "-inf", now - ENDING_GRACE_MS,
-                                       start=0, num=SWEEP_BATCH)
-        for game_id in stale:
+    idle = due_by_shard(db, keys.games_playing, now - int(idle_seconds * 1000), SWEEP_BATCH)
+    ending = due_by_shard(db, keys.games_ending, now - ENDING_GRACE_MS, SWEEP_BATCH)
+    forfeited = sum(_forfeit_idle(db, shard, game_ids) for shard, game_ids in idle.items())
+    for game_ids in ending.values():
+        for game_id in game_ids:
             finish_game(db, game_id, request_id="sweeper")
-        finished += len(stale)
-    return forfeited, finished
+    return forfeited, sum(len(game_ids) for game_ids in ending.values())
 
 
-def _forfeit_idle(db: Database, shard: int, last_move_before: int) -> int:
-    """Forfeit ``shard``'s games without a move since ``last_move_before`` (ms, R18); how many."""
+def _forfeit_idle(db: Database, shard: int, idle: list[str]) -> int:
+    """Forfeit ``idle``, games of ``shard`` left without a move too long (R18); how many."""
     forfeited = 0
-    idle = db.redis.zrangebyscore(keys.games_playing(shard), "-inf", last_move_before, start=0, num=SWEEP_BATCH)
     for game_id in idle:
         game = load_game(db, game_id)
         if game is None or game.status != PLAYING:

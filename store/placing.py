@@ -65,6 +65,7 @@ from domain.run import Run
 from . import keys, scripts, shards
 from .board_cooling import hot_boards
 from .database import Database
+from .due import due_by_shard
 from .pending import pending_count
 from .placements import Placement, load_board_runs, placements
 from .replication import replicated
@@ -207,27 +208,25 @@ def recomputed(db: Database, run: Run) -> None:
 
 def finish_placements(db: Database, grace_seconds: float = 0) -> int:
     """The sweeper's part (``worker.runner``): finish every run left among the runs being placed or to
-    recompute for more than ``grace_seconds``; how many runs it finished."""
+    recompute for more than ``grace_seconds``; how many runs it finished. A run in both is placed first."""
     cutoff = now_ms() - int(grace_seconds * 1000)
-    finished = 0
-    for shard in keys.distinct_shards():
-        placing = db.redis.zrangebyscore(keys.placing(shard), "-inf", cutoff)
-        placed = load_board_runs(db, placing)
+    placing, replacing = due_by_shard(db, keys.placing, cutoff), due_by_shard(db, keys.replacing, cutoff)
+    for shard, run_ids in placing.items():
+        placed = load_board_runs(db, run_ids)
         place_runs(db, [run for run in placed if run is not None])
         with db.redis.pipeline(transaction=False) as pipe:  # a run gone meanwhile (forgotten) leaves too
-            for run_id, run in zip(placing, placed, strict=True):
+            for run_id, run in zip(run_ids, placed, strict=True):
                 if run is None:
                     pipe.zrem(keys.placing(shard), run_id)
             pipe.execute()
-        replacing = db.redis.zrangebyscore(keys.replacing(shard), "-inf", cutoff)
-        noted = _noted(db, replacing)
-        for run in load_board_runs(db, replacing):
+    for run_ids in replacing.values():
+        noted = _noted(db, run_ids)
+        for run in load_board_runs(db, run_ids):
             if run is not None:
                 with hot_boards(db, boards_of(run)):
                     recompute_places(db, run)
-        _end_recomputes(db, replacing, noted)
-        finished += len(placing) + len(replacing)
-    return finished
+        _end_recomputes(db, run_ids, noted)
+    return sum(len(run_ids) for run_ids in [*placing.values(), *replacing.values()])
 
 
 def settled(db: Database) -> bool:

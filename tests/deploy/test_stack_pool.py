@@ -35,10 +35,10 @@ def test_an_idle_cluster_stack_with_fast_sweeps_is_stopped_once_it_has_cost_a_st
     fast, plain = StubStack(cluster=True, sweep_interval="0.3"), StubStack(cluster=False)
     pool.give_back(fast)
     pool.give_back(plain)
-    clock[0] += 30  # about 9 % of a core for 30 s: less than the 3.5 s a start costs
+    clock[0] += 30  # about 6 % of a core for 30 s: less than the 3.5 s a start costs
     pool.give_back(StubStack(cluster=False, sweep_interval="0.5"))
     assert not fast.stopped
-    clock[0] += 15
+    clock[0] += 30
     pool.take(workers=1, env={"SCOUNDREL_SWEEP_INTERVAL": "0.5"})  # kept: taken, not started
     assert fast.stopped and not plain.stopped
     clock[0] += 300  # on one Redis with the usual sweeps an idle stack costs under 1 % of a core
@@ -50,5 +50,5 @@ def test_a_stack_taken_again_before_it_is_stale_is_the_one_kept(tmp_path, clock)
     pool = stacks.StackPool(tmp_path)
     kept = StubStack(cluster=True)
     pool.give_back(kept)
-    clock[0] += 100  # under the 3.5 s / 2.1 % of a core an idle cluster stack with the usual sweeps costs
+    clock[0] += 100  # under the 3.5 s / 1.9 % of a core an idle cluster stack with the usual sweeps costs
     assert pool.take(cluster=(3, 0)) is kept and not kept.stopped and not pool.idle

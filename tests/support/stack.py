@@ -338,8 +338,8 @@ def _idle(db) -> bool:
 # service), on one Redis and on a cluster (three more servers joined); and what an idle one costs, in
 # cores: its worker's sweeper (a sweep's CPU, every sweep interval) and everything else.
 START_CPU = {False: 2.5, True: 3.5}
-SWEEP_CPU = {False: 0.0015, True: 0.022}
-OTHER_IDLE = {False: 0.006, True: 0.017}
+SWEEP_CPU = {False: 0.0015, True: 0.014}
+OTHER_IDLE = {False: 0.006, True: 0.016}
 
 
 def _idle_cost(stack: Stack) -> float:
@@ -365,7 +365,7 @@ class StackPool:
     Redis or a cluster, each with the archive's, the dealt games', no
     workers…). An idle stack on one Redis costs well under 1 % of a core,
     against the seconds a new one would; on a cluster its worker's sweeps
-    cost more (a command per shard), up to about 9 % with the 0.3 s sweeps
+    cost more (a read of each shard's indexes), up to about 6 % with the 0.3 s sweeps
     some modules ask for, so an idle stack is also stopped once it has cost
     idle what starting it again would (``_idle_cost``).
     """
