@@ -1,8 +1,8 @@
 """What the sweeper finds due in an index kept once per shard, read for every shard at once.
 
 The sweeper's passes look at time-ordered indexes kept once per shard
-(``store.keys.every``): the runs being placed or to recompute, the games in
-play and the ended games waiting for their run. On a cluster that is one key
+(``store.keys.every``): the pending runs, the runs being placed or to
+recompute, the games in play and the ended games waiting for their run. On a cluster that is one key
 in each of 64 shards, nearly always empty: read one after another, an idle
 sweep would be hundreds of round trips and tens of milliseconds of a worker's
 CPU. Read in one pipeline, each master gets its shards' reads at once, and only

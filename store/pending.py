@@ -44,6 +44,7 @@ from domain.run import Run
 
 from . import keys, scripts
 from .database import Database
+from .due import due_by_shard
 from .history import find_run, get_run
 from .intake import IN_INTAKE
 from .runs import now_ms
@@ -137,10 +138,7 @@ def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: flo
         live = roll_call(db, worker_ttl)
         now = now_ms()
         cutoff = now - int(stale_after * 1000)
-        with db.redis.pipeline(transaction=False) as pipe:
-            for index in keys.every(keys.pending_runs):
-                pipe.zrangebyscore(index, "-inf", cutoff, start=0, num=SWEEP_BATCH)
-            stale = [run_id for shard_stale in pipe.execute() for run_id in shard_stale]
+        stale = [run_id for due in due_by_shard(db, keys.pending_runs, cutoff, SWEEP_BATCH).values() for run_id in due]
         if not stale:
             return 0
         with db.redis.pipeline(transaction=False) as pipe:
