@@ -79,9 +79,9 @@ class RedisServer:
         (``scoundrel up`` gives Redis a session of its own, so it is stopped last). A port this
         server picked itself that another process took first is given up for another one."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        log_path = self.data_dir / "redis.log"
         attempt = 1
         while True:
-            log_path = self.data_dir / "redis.log"
             written = log_path.stat().st_size if log_path.exists() else 0
             with open(log_path, "ab") as log:
                 self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
