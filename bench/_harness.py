@@ -41,7 +41,7 @@ GIVEN_SERVICE = "SCOUNDREL_BENCH_SERVICE"
 
 class Service:
     """One ``scoundrel up`` on a free port: ``base`` its API, ``redis_url`` its private Redis (or the
-    data's Redis ``env`` names: one, or a cluster's node), ``log`` what it and its processes print
+    data's Redis ``env`` names), ``log`` what it and its processes print
     (the API's JSON request log among it)."""
 
     def __init__(self, workers: int, env: dict | None = None):
@@ -100,7 +100,6 @@ class Service:
 
         return Database.from_settings(Settings(redis_url=self.redis_url, data_dir=str(self.data_dir),
                                                archive_url=self.env.get("SCOUNDREL_ARCHIVE_URL", ""),
-                                               redis_cluster=self.env.get("SCOUNDREL_REDIS_CLUSTER") == "true",
                                                queue_url=self.env.get("SCOUNDREL_QUEUE_URL", "")), JOBS,
                                       timeout=timeout)
 

@@ -21,7 +21,7 @@ import redis
 from _harness import Client, Service
 from scoundrel.strategies import play_game
 from store import Submission, accept_runs, keys
-from store.placing import settled
+from store.pending import pending_count
 from store.runs import Dealt
 
 GAMES_PER_PLAYER = 40
@@ -34,8 +34,8 @@ def games(count: int, prefix: str) -> list[dict]:
 
 
 def settle(db) -> None:
-    """Until every run has its verdict and its board places (``store.placing.settled``)."""
-    while not settled(db):
+    """Until every run has its verdict, written with its board places."""
+    while pending_count(db.redis):
         time.sleep(0.05)
 
 

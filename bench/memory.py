@@ -24,7 +24,7 @@ import redis
 from _harness import Client, Service
 from scoundrel.strategies import play_game
 from store import keys
-from store.placing import settled
+from store.pending import pending_count
 
 BATCH = 1000  # the batch path's most submissions per request
 GIB = 2**30
@@ -37,8 +37,8 @@ def batch_of(first: int) -> list[dict]:
 
 
 def settle(db) -> None:
-    """Until every run has its verdict and its board places (``store.placing.settled``)."""
-    while not settled(db):
+    """Until every run has its verdict, written with its board places."""
+    while pending_count(db.redis):
         time.sleep(0.2)
 
 

@@ -86,7 +86,6 @@ def run(args) -> int:
     from store import Database
     from store.archived_filter import make_whole
     from store.service_mark import mark_service
-    from store.webhooks import mirror_webhooks
     from worker.jobs import JOBS
 
     settings = settings_for(args)
@@ -98,7 +97,6 @@ def run(args) -> int:
         # not to start (the API answers 503 until it is back); the workers set the mark when they reach it.
         mark_service(db)
         make_whole(db)  # once: a submission asks the archive until it is
-        mirror_webhooks(db)
     except RedisError:
         pass
     finally:

@@ -57,11 +57,10 @@ def run(args) -> int:
         if bar is not None:
             bar.close()
         db.close()
-    finished = f", {tally.finished} of them half removed by an interrupted pass, finished" if tally.finished else ""
     print(f"{tally.archived} {plural('run', tally.archived)} archived; "
           f"kept in Redis: {tally.unfinished} pending or in error, {tally.returned} back from the archive since, "
           f"{tally.changed} changed meanwhile "
-          f"(of {tally.examined} older than {args.older_than:g} days{finished}); "
+          f"(of {tally.examined} older than {args.older_than:g} days); "
           f"{tally.boards.cooled} cold {plural('board', tally.boards.cooled)} archived, "
           f"{tally.boards.brought_back} brought back, {tally.boards.changed} changed meanwhile")
     return 0

@@ -29,10 +29,9 @@ def run(args) -> int:
     db = connect(args, timeout=BULK_TIMEOUT, upgrade_archive=True)
     if args.place_seed_boards:
         print(f"scoundrel check: {place_on_seed_boards(db)} seed board place(s) recomputed")
-    # an older layout is one Redis's: a cluster is filled from today's (``scoundrel move-to-cluster``)
-    old_layout = migrate(db, apply=False) if not db.cluster else None
+    old_layout = migrate(db, apply=False)
     problems = []
-    if old_layout is not None and old_layout.anything:
+    if old_layout.anything:
         problems.append(f"{found(old_layout)}: the store reads only today's; run scoundrel migrate "
                         f"(it shows what it would change), then scoundrel migrate --apply")
     problems += check(db, args.pending_limit)

@@ -7,14 +7,11 @@ run finds nothing), and beside running workers and the API. Redis:
 ``REDIS_URL``, else the one ``scoundrel up`` runs. The archive is left
 alone: its rows are brought to today's layout by its schema migrations,
 which each process applies when it starts (``store.archive.Archive.upgrade``).
-On a Redis Cluster it refuses (one line, status 1): no older layout was ever
-kept on one, and ``scoundrel move-to-cluster`` copies only today's.
 """
 
 import sys
 
 from scoundrel.wording import plural
-from settings import SettingsError
 
 from .bulk_options import add_bulk_options
 from .connecting import add_operator_options, connect
@@ -41,10 +38,6 @@ def run(args) -> int:
     from store.layout_migration import BATCH, migrate, run_count
 
     db = connect(args, timeout=BULK_TIMEOUT)
-    if db.cluster:
-        db.close()
-        raise SettingsError("the older layouts it rewrites are one Redis's; a cluster holds only today's "
-                            "(scoundrel move-to-cluster copies a one-Redis store, once migrated, into one)")
     bar = None
     try:
         if sys.stderr.isatty() and not args.quiet:

@@ -240,15 +240,11 @@ class Supervisor:
         return len(self.deaths) <= RESTARTS_PER_MINUTE
 
     def _banner(self) -> None:
-        settings = Settings.from_env(str(self.data_dir))
         if self.server:
             data = (f"{self.data_dir} (append-only file)\n"
                     f"  redis    {self.redis_url}: {self.server.label}, {self.server.path}")
         else:
             data = f"the Redis at {without_password(self.redis_url)} (REDIS_URL)"
-            if settings.redis_cluster:
-                data = (f"the Redis Cluster at {without_password(self.redis_url)} (REDIS_URL), "
-                        f"queues on {without_password(settings.queue_url)}")
         print(f"Scoundrel Referee is up.\n"
               f"  API      {self.base_url}/v1\n"
               f"  docs     {self.base_url}/v1/docs\n"

@@ -9,11 +9,11 @@ Redis (or the archive, for a run that lives there) being unreachable is a
 503 with ``Retry-After`` (the client should try again), never a 500 and
 never a hang: the Redis clients time out first. Redis answering but
 refusing writes (full, read-only, a failed save: ``store.errors.refuses_writes``)
-is the same 503: nothing of the request was written. So is a Redis Cluster
-failing over (``store.errors.failing_over``: a master lost, its replica not
-yet promoted): the client tries again once the cluster has a master for
-every slot; and so is a new run its replicas did not acknowledge in time
-(``store.errors.NotReplicated``, with ``SCOUNDREL_WAIT_REPLICAS``). Any other unexpected
+is the same 503: nothing of the request was written. So is Redis failing
+over behind Sentinel (the master lost and no replica promoted yet: a
+connection error; the old master demoted: read-only), and a new run its
+replicas did not acknowledge in time (``store.errors.NotReplicated``, with
+``SCOUNDREL_WAIT_REPLICAS``). Any other unexpected
 exception is a 500 in the same JSON shape as every error, with the request
 id to quote and nothing of the exception itself (the log has the traceback
 under that id).
@@ -55,7 +55,7 @@ from domain.errors import (
     SealedDailyStarted,
     SealedDayOver,
 )
-from store.errors import FAILING_OVER, NotReplicated, failing_over, first_line, refuses_writes
+from store.errors import NotReplicated, first_line, refuses_writes
 
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = "Storage is unavailable; try again shortly."
@@ -130,11 +130,9 @@ def _storage_unavailable(error, message: str = UNAVAILABLE):
 
 
 def _redis_refused(error: ResponseError):
-    """Redis answered with an error: a 503 if it refuses writes or fails over, else a bug (500)."""
+    """Redis answered with an error: a 503 if it refuses writes, else a bug (500)."""
     if refuses_writes(error):
         return _storage_unavailable(error, REFUSING_WRITES)
-    if failing_over(error):
-        return _storage_unavailable(error)
     return _internal_error(error)
 
 
@@ -154,6 +152,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(RedisConnectionError, _storage_unavailable)
     app.register_error_handler(RedisTimeoutError, _storage_unavailable)
     app.register_error_handler(ResponseError, _redis_refused)
-    for failing in (*FAILING_OVER, NotReplicated):
-        app.register_error_handler(failing, _storage_unavailable)
+    app.register_error_handler(NotReplicated, _storage_unavailable)
     app.register_error_handler(ArchiveUnavailable, _storage_unavailable)

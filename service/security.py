@@ -19,7 +19,6 @@ import hashlib
 import logging
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 import flask_limiter
 from flask import Flask, g, request
@@ -149,12 +148,12 @@ def _security_headers(response):
 
 
 def _limiter_storage(settings: Settings) -> str:
-    """Where the limits are counted: the data's Redis, or its cluster (the ``limits`` library's
-    ``redis+cluster`` storage, which finds every master from the node ``REDIS_URL`` names)."""
-    if not settings.redis_cluster:
+    """Where the limits are counted: the data's Redis, or the master its sentinels name (the ``limits``
+    library's ``redis+sentinel`` storage, which asks them again after a failover)."""
+    if not settings.sentinels:
         return settings.redis_url
-    parts = urlsplit(settings.redis_url)
-    return parts._replace(scheme="redis+cluster", path="").geturl()
+    return "redis+sentinel://" + ",".join(f"{host}:{port}" for host, port in settings.sentinels) + \
+        f"/{settings.sentinel_master}"
 
 
 def init_app(app: Flask, settings: Settings) -> Limiter:

@@ -27,8 +27,8 @@ from datetime import UTC, date, datetime, timedelta
 
 from flask import Blueprint, make_response, render_template, request
 from marshmallow import Schema, ValidationError
-from redis.exceptions import ClusterError, ResponseError, SlotNotCoveredError
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import scoundrel
@@ -40,7 +40,7 @@ from domain.seasons import Season
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeasonsPageArgs, SeedBoardPageArgs
 from schemas.runs import RunSchema
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
-from store.errors import failing_over, first_line, refuses_writes
+from store.errors import first_line, refuses_writes
 from store.runs import now_ms
 from store.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 from store.standings import Spread, Standing, board_spread, ladder_spread, standings
@@ -91,10 +91,8 @@ def _refused(refusal: Refused):
 
 @blp.errorhandler(RedisConnectionError)
 @blp.errorhandler(RedisTimeoutError)
-@blp.errorhandler(ClusterError)
-@blp.errorhandler(SlotNotCoveredError)
 def _storage_unavailable(error):
-    """The API's 503 for storage that does not answer or fails over (``errors``), as a page: people read these."""
+    """The API's 503 for storage that does not answer (``errors``), as a page: people read these."""
     log.warning("storage unavailable: %s", first_line(error))
     response = _refused(Refused(503, "The boards cannot be read just now; try again in a few seconds."))
     response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
@@ -103,9 +101,8 @@ def _storage_unavailable(error):
 
 @blp.errorhandler(ResponseError)
 def _redis_refused(error: ResponseError):
-    """A page needing a write (a day's secret made on first use) while Redis refuses writes, or a cluster
-    failing over: the same 503."""
-    if not (refuses_writes(error) or failing_over(error)):
+    """A page needing a write (a day's secret made on first use) while Redis refuses writes: the same 503."""
+    if not refuses_writes(error):
         raise error  # a bug: the app's 500
     return _storage_unavailable(error)
 

@@ -76,14 +76,35 @@ def _env_flag(name: str) -> bool:
 
 
 def _queue_url() -> str:
-    """SCOUNDREL_QUEUE_URL, checked; required when REDIS_URL is a cluster (RQ's queues need a plain Redis)."""
+    """SCOUNDREL_QUEUE_URL, checked: RQ's queues on a Redis of their own; empty: on the data's Redis."""
     url = os.environ.get("SCOUNDREL_QUEUE_URL", "")
-    if url:
-        return _checked_redis_url(url, "SCOUNDREL_QUEUE_URL")
+    return _checked_redis_url(url, "SCOUNDREL_QUEUE_URL") if url else ""
+
+
+def _no_cluster() -> None:
+    """The data lives on one Redis (with replicas and Sentinel for failover): a Redis Cluster is refused by
+    name, with the way off one, rather than connected to as if it were one Redis."""
     if _env_flag("SCOUNDREL_REDIS_CLUSTER"):
-        raise SettingsError("SCOUNDREL_QUEUE_URL is not set: with SCOUNDREL_REDIS_CLUSTER=true the queues need a "
-                            "plain Redis of their own (RQ does not run on a cluster)")
-    return ""
+        raise SettingsError("SCOUNDREL_REDIS_CLUSTER is not supported: the data lives on one Redis (failover "
+                            "through Sentinel: SCOUNDREL_SENTINELS); move a cluster's data with "
+                            "'scoundrel move-off-cluster', then unset SCOUNDREL_REDIS_CLUSTER")
+
+
+def _sentinels() -> tuple[tuple[str, int], ...]:
+    """SCOUNDREL_SENTINELS, ``host:port,host:port,...``, checked; with it SCOUNDREL_SENTINEL_MASTER is required."""
+    value = os.environ.get("SCOUNDREL_SENTINELS", "")
+    if not value:
+        return ()
+    found = []
+    for part in value.split(","):
+        host, _, port = part.strip().rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise SettingsError(f"SCOUNDREL_SENTINELS={value!r}: {part.strip()!r} is not HOST:PORT")
+        found.append((host.strip("[]"), int(port)))
+    if not os.environ.get("SCOUNDREL_SENTINEL_MASTER"):
+        raise SettingsError("SCOUNDREL_SENTINELS is set but SCOUNDREL_SENTINEL_MASTER is not: name the master "
+                            "the sentinels watch (their 'sentinel monitor NAME ...')")
+    return tuple(found)
 
 
 def _checked_redis_url(url: str, source: str) -> str:
@@ -113,8 +134,10 @@ class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
     redis_url_source: str = "the default"  # where redis_url came from, for messages: REDIS_URL, a data directory's file
     data_dir: str = DEFAULT_DATA_DIR  # where ``scoundrel up`` keeps its Redis's data and URL, and the SQLite archive
-    redis_cluster: bool = False  # REDIS_URL names a node of a Redis Cluster (SCOUNDREL_REDIS_CLUSTER=true)
-    queue_url: str = ""  # the plain Redis of RQ's queues; empty: REDIS_URL's (required with a cluster)
+    # the sentinels watching the data's Redis (SCOUNDREL_SENTINELS); set, they name the master in place of REDIS_URL
+    sentinels: tuple[tuple[str, int], ...] = ()
+    sentinel_master: str = ""  # the master's name the sentinels know it by (SCOUNDREL_SENTINEL_MASTER)
+    queue_url: str = ""  # a Redis of RQ's queues of their own; empty: the data's Redis
     wait_replicas: int = 0  # replicas that must hold a new run before it is acknowledged (WAIT); 0: its master alone
     queue: str = "verify"
     job_timeout: int = 30  # seconds a verification job may run
@@ -165,6 +188,7 @@ class Settings:
     def from_env(cls, data_dir: str | None = None) -> "Settings":
         """The settings from the environment; ``data_dir`` (a command's ``--data-dir``) over SCOUNDREL_DATA_DIR."""
         data_dir = data_dir or os.environ.get("SCOUNDREL_DATA_DIR") or DEFAULT_DATA_DIR
+        _no_cluster()
         if os.environ.get("REDIS_URL"):
             redis_url, source = os.environ["REDIS_URL"], "REDIS_URL"
         elif running := running_redis_url(data_dir):
@@ -175,7 +199,8 @@ class Settings:
             redis_url=_checked_redis_url(redis_url, source),
             redis_url_source=source,
             data_dir=data_dir,
-            redis_cluster=_env_flag("SCOUNDREL_REDIS_CLUSTER"),
+            sentinels=_sentinels(),
+            sentinel_master=os.environ.get("SCOUNDREL_SENTINEL_MASTER", ""),
             queue_url=_queue_url(),
             wait_replicas=_env_int("SCOUNDREL_WAIT_REPLICAS", cls.wait_replicas),
             queue=os.environ.get("SCOUNDREL_QUEUE") or cls.queue,

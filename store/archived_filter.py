@@ -16,28 +16,17 @@ removal). A run brought back from the archive stays noted: a note too many
 costs a lookup, never a wrong answer.
 """
 
-from . import keys, scripts, shards
+from . import keys, scripts
 from .database import Database
 
 
 def make_whole(db: Database) -> int:
     """Note every run the archive holds, unless the filter is whole already; how many were noted."""
-    wholes = keys.every(keys.archived_filter_whole)
-    if db.redis.exists(*wholes) == len(wholes):
+    if db.redis.exists(keys.archived_filter_whole()):
         return 0
     noted = 0
     for run_ids in db.archive.run_ids():
-        note_archived(db, run_ids)
+        scripts.note_archived(db.redis, run_ids=run_ids)
         noted += len(run_ids)
-    for whole in wholes:
-        db.redis.set(whole, "1")
+    db.redis.set(keys.archived_filter_whole(), "1")
     return noted
-
-
-def note_archived(db: Database, run_ids: list[str]) -> None:
-    """Note ``run_ids`` in their shards' filters."""
-    by_shard: dict[int, list[str]] = {}
-    for run_id in run_ids:
-        by_shard.setdefault(shards.of_id(run_id), []).append(run_id)
-    for shard, noted in by_shard.items():
-        scripts.note_archived(db.redis, shard=shard, run_ids=noted)

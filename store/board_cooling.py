@@ -40,7 +40,6 @@ from . import keys, scripts
 from .archive import BoardPlace
 from .database import Database
 from .packing import LATEST_MS, TIME_SPAN
-from .placements import placement
 from .runs import now_ms
 
 BATCH = 500  # boards read, written and removed together
@@ -123,10 +122,10 @@ def archived_copy(db: Database, board: BoardId) -> list[BoardPlace] | None:
 
 def redis_boards(db: Database, kind: Board, batch: int = BATCH) -> Iterator[list[BoardId]]:
     """Every board of ``kind`` Redis holds places of (as a SCAN finds them), in batches."""
+    prefix = keys.board_places(kind.kind, ("",))  # the parts follow it, ':' between
     found: list[BoardId] = []
-    pattern = keys.any_tag(keys.board_places(kind.kind, ("*",) * len(kind.key)))  # each board under its own tag
-    for places_key in db.redis.scan_iter(match=pattern, count=batch):
-        found.append(BoardId(kind, keys.board_of_key(places_key, len(kind.key))))
+    for places_key in db.redis.scan_iter(match=keys.board_places(kind.kind, ("*",) * len(kind.key)), count=batch):
+        found.append(BoardId(kind, tuple(places_key.removeprefix(prefix).split(":", len(kind.key) - 1))))
         if len(found) == batch:
             yield found
             found = []
@@ -163,7 +162,8 @@ def _settle_batch(db: Database, kind: Board, boards: list[BoardId], cutoff_ms: i
         write_boards(db, kind, written)
         with db.redis.pipeline(transaction=False) as pipe:
             for board, places in cold:
-                scripts.forget_board(pipe, board=placement(board, ""), places=places)
+                places_key, runs_key = board_keys(board)
+                scripts.forget_board(pipe, places_key=places_key, runs_key=runs_key, places=places)
             answers = pipe.execute()
         # a board a verdict changed meanwhile is in both places: the reads merge them, the next pass settles it
         tally.changed += answers.count("changed")

@@ -185,11 +185,13 @@ def _stored_latest(db: Database, frozen: Frozen) -> tuple[set[BoardId], set[tupl
             continue
         parts = len(board.key)
         for key_of in (keys.board_places, keys.board_games):
-            boards |= {BoardId(board, keys.board_of_key(key, parts))
-                       for key in _scan(db, keys.any_tag(key_of(board.kind, ("*",) * parts)))}
-        for key in _scan(db, keys.any_tag(keys.board_window(board.kind, ("*",) * parts, "*"))):
-            named, player = keys.board_and_player_of_window(key, parts)
-            windows.add((BoardId(board, named), player))
+            prefix = key_of(board.kind, ("",))  # the parts follow it, ':' between
+            boards |= {BoardId(board, tuple(key.removeprefix(prefix).split(":", parts - 1)))
+                       for key in _scan(db, key_of(board.kind, ("*",) * parts))}
+        prefix = keys.board_window(board.kind, ("",), "")[:-1]  # the parts, then the player
+        for key in _scan(db, keys.board_window(board.kind, ("*",) * parts, "*")):
+            *named, player = key.removeprefix(prefix).split(":", parts)
+            windows.add((BoardId(board, tuple(named)), player))
     return ({board for board in boards if not frozen(board)},
             {(board, player) for board, player in windows if not frozen(board)})
 
@@ -238,7 +240,7 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
         problems.extend(_board_problems(db, board, expected.get(board, {}), runs_by_id))
     problems.extend(_ladder_problems(db, expected_ladders(every_run, frozen), frozen))
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
-    indexed = {run_id for index in keys.every(keys.pending_runs) for run_id in db.redis.zrange(index, 0, -1)}
+    indexed = {run_id for run_id in db.redis.zrange(keys.pending_runs(), 0, -1)}
     for run in runs:
         if run.status != PENDING:
             continue
@@ -254,5 +256,6 @@ def place_on_seed_boards(db: Database) -> int:
     """Put every player on the seed board of each deal they have a verified open run on,
     as the verdict script does today: for runs verified before seed boards existed.
     Safe beside running workers (each player in one script); the places made."""
-    return sum(scripts.place_seed_boards(db, player=keys.player_of_runs(key))
-               for key in _scan(db, keys.any_tag(keys.player_runs("*"))))
+    prefix = keys.player_runs("")
+    return sum(scripts.place_seed_boards(db, player=key.removeprefix(prefix))
+               for key in _scan(db, keys.player_runs("*")))

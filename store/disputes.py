@@ -1,30 +1,14 @@
 """Disputes: a player asks moderators to look at a run; a moderator upholds or voids it.
 
-A dispute and the open disputes are the service's keys, its run is in the
-run's shard, so filing is two steps: (1) the dispute filed, open, where a
-moderator finds it; (2) the ``disputed`` entry on its run's audit log
-(``log_filing``), unless the log has it. A filing stopped between the two
-leaves an open dispute whose run's log lacks its entry, and the player no
-answer: nothing a moderator acts on is lost, and resolving the dispute
-writes the entry first (``log_filing`` is idempotent). Never the other way
-round: no run's log names a dispute no one filed.
-
-Resolving one is three steps, as the dispute (the service's shard), the run
-(its own) and the boards (theirs) are apart: the run's step (the decision's
-audit entry naming the dispute and, for a void, the run void with its
-event, its places owed a recompute: ``lua/resolve_dispute.lua``), the
-recompute of the player's places (``store.placing``), then the dispute
-closed (``lua/close_dispute.lua``). A resolve cut short leaves the dispute
-open: resolving it again finds the run's step done (its log names the
-dispute) and takes the decision written there, so the dispute is never
-resolved without its run being voided, nor the other way round; the
-sweeper finishes a recompute left undone.
+Filing a dispute and resolving it each change the dispute, the run's audit
+log and (for a void) the boards in one Lua script, so a dispute is never
+resolved without its run being voided, nor the other way round.
 """
 
 import secrets
 
 from domain.boards import boards_of
-from domain.errors import AlreadyResolved, NoSuchDispute, RunPending
+from domain.errors import AlreadyResolved, NoSuchDispute, NoSuchRun, RunPending
 
 from . import keys, scripts
 from .board_cooling import hot_boards
@@ -32,7 +16,6 @@ from .database import Database
 from .history import hot_run
 from .listing import indexed_page
 from .packing import iso_time
-from .placing import recomputed
 from .runs import now_ms
 from .webhooks import wake_if_waiting
 
@@ -41,7 +24,6 @@ OPEN = "open"
 RESOLVED = "resolved"
 STATUSES = (OPEN, RESOLVED)
 DECISIONS = ("uphold", "void")
-_DECISIONS_WRITTEN = {"upheld": "uphold", "voided": "void"}  # the run's audit entry of each decision
 
 
 def dispute_view(fields: dict) -> dict:
@@ -69,27 +51,13 @@ def get_dispute(db: Database, dispute_id: str) -> dict:
 
 
 def file_dispute(db: Database, run_id: str, player: str, reason: str) -> dict:
-    """Open a dispute of ``run_id`` by ``player`` (an archived run comes back to Redis first), in the
-    steps the module describes. Raises ``NoSuchRun``."""
+    """Open a dispute of ``run_id`` by ``player`` (an archived run comes back to Redis first). Raises ``NoSuchRun``."""
     hot_run(db, run_id)
     dispute_id = secrets.token_hex(8)
-    scripts.file_dispute(db.redis, run_id=run_id, dispute_id=dispute_id, player=player, reason=reason,
-                         filed_ms=now_ms(), open_status=OPEN)
-    log_filing(db, dispute_id)
+    if not scripts.file_dispute(db.redis, run_id=run_id, dispute_id=dispute_id, player=player, reason=reason,
+                                filed_ms=now_ms(), open_status=OPEN):
+        raise NoSuchRun(run_id)
     return get_dispute(db, dispute_id)
-
-
-def log_filing(db: Database, dispute_id: str) -> bool:
-    """The second step of filing: the ``disputed`` entry on the dispute's run's audit log, from what
-    the dispute records, unless an entry of the log names the dispute (its filing, or a decision on
-    it). Whether it was written.
-    Raises ``NoSuchDispute``."""
-    fields = db.redis.hgetall(keys.dispute(dispute_id))
-    if not fields:
-        raise NoSuchDispute(dispute_id)
-    return scripts.note_dispute_filed(db.redis, run_id=fields["run_id"], dispute_id=dispute_id,
-                                      player=fields["player"], reason=fields["reason"],
-                                      filed_ms=int(fields["filed_ms"]))
 
 
 def list_disputes(db: Database, status: str, offset: int, limit: int) -> tuple[int, list[dict]]:
@@ -104,23 +72,15 @@ def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str
 
     Raises ``NoSuchDispute``, ``AlreadyResolved`` or ``RunPending``.
     """
-    dispute = get_dispute(db, dispute_id)
-    if dispute["status"] != OPEN:
-        raise AlreadyResolved()
-    run = hot_run(db, dispute["run_id"])  # a Run
-    log_filing(db, dispute_id)  # its filing's entry first, if a filing was cut short before it
-    at_ms = now_ms()
+    run = hot_run(db, get_dispute(db, dispute_id)["run_id"])  # a Run
     with hot_boards(db, boards_of(run)):
-        written = scripts.resolve_dispute(db.redis, run_id=run.id, dispute_id=dispute_id, moderator=moderator,
-                                          decision=decision, note=note, at_ms=at_ms)
-        if written == "pending":
-            raise RunPending("The run has no verdict yet; resolve the dispute once it has one.")
-        decision = _DECISIONS_WRITTEN[written]  # the one written first, if a resolve was cut short after it
-        if decision == "void":
-            recomputed(db, run)
-    if scripts.close_dispute(db.redis, dispute_id=dispute_id, moderator=moderator, decision=decision, note=note,
-                             at_ms=at_ms, open_status=OPEN, resolved_status=RESOLVED) == "resolved":
+        answer = scripts.resolve_dispute(db, dispute_id=dispute_id, run=run, moderator=moderator,
+                                         decision=decision, note=note, at_ms=now_ms(), open_status=OPEN,
+                                         resolved_status=RESOLVED)
+    if answer == "resolved":
         raise AlreadyResolved()
+    if answer == "pending":
+        raise RunPending("The run has no verdict yet; resolve the dispute once it has one.")
     if decision == "void":
         wake_if_waiting(db)  # its run.voided event, if it recorded one, delivered without waiting for the sweeper
     return get_dispute(db, dispute_id)

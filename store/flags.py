@@ -13,13 +13,6 @@ and run, so a verification job that runs twice raises it once. Only the
 newest ``flags_kept`` (a setting) are kept: raising one more forgets the
 oldest in the same script, so flags take a bounded share of Redis.
 
-Every flag key is the service's (one slot of a Redis Cluster); a run is
-in its own shard. So a dismissal is two steps: (1) the flag dismissed, with
-who, when and the note; (2) the entry on its run's audit log, written from
-what the flag records, unless the log has it. A dismissal
-stopped between the two leaves the flag dismissed and its run's entry
-missing: dismissing it again (``FlagDismissed``) writes the entry first.
-
 Addresses are never stored: the API hashes the client address with a
 secret key (HMAC-SHA-256, ``service.start_flags``) and the players of one
 (day, hash) are kept until a week after the day (``keys.flag_address``); the
@@ -113,16 +106,16 @@ def run_flag_id(reason: str, run_id: str) -> str:
 
 
 def raise_run_flags(db: Database, run: Run, findings: list[Finding], kept: int) -> list[bool]:
-    """Flag ``run`` for each finding, one script each; True where a flag is new."""
+    """Flag ``run`` for each finding, in one round trip; True where a flag is new."""
     raised = now_ms()
-    answers = []
-    for finding in findings:
-        fields = {"reason": finding.reason, "status": OPEN, "created_ms": raised, "players": run.player,
-                  "runs": run.id, "detail": json.dumps(finding.detail, separators=(",", ":"))}
-        answers.append(bool(scripts.raise_flag(
-            db.redis, flag_id=run_flag_id(finding.reason, run.id), listed_in=_listed_in(finding.reason, OPEN),
-            every_index=every_index(), raised_ms=raised, kept=kept, runs=[run.id], fields=fields)))
-    return answers
+    with db.redis.pipeline(transaction=False) as pipe:
+        for finding in findings:
+            fields = {"reason": finding.reason, "status": OPEN, "created_ms": raised, "players": run.player,
+                      "runs": run.id, "detail": json.dumps(finding.detail, separators=(",", ":"))}
+            scripts.raise_flag(pipe, flag_id=run_flag_id(finding.reason, run.id),
+                               listed_in=_listed_in(finding.reason, OPEN), every_index=every_index(),
+                               raised_ms=raised, kept=kept, runs=[run.id], fields=fields)
+        return [bool(answer) for answer in pipe.execute()]
 
 
 def forget_address_at(day: str) -> int:
@@ -179,34 +172,21 @@ def dismiss_flag(db: Database, flag_id: str, moderator: str, note: str) -> Flag:
     """Dismiss an open flag: it stays, dismissed, with who, when and the note; a run's flag leaves a
     ``flag_dismissed`` entry in that run's audit log (an archived run comes back to Redis first).
 
-    Two steps, the flag (the service's keys) then its run's entry (the run's shard), in the order
-    the module describes. Raises ``NoSuchFlag`` or ``FlagDismissed`` (having written the run's entry
-    if a dismissal stopped before it).
+    Raises ``NoSuchFlag`` or ``FlagDismissed``.
     """
-    reason = get_flag(db, flag_id).reason
+    flag = get_flag(db, flag_id)
+    run_id = flag.run_id
+    if run_id is not None:
+        try:
+            hot_run(db, run_id)
+        except NoSuchRun:
+            run_id = None  # a run no store holds: the flag is dismissed all the same, with no run to log it on
     answer = scripts.dismiss_flag(
-        db.redis, flag_id=flag_id, open_indexes=_listed_in(reason, OPEN)[2:],
-        dismissed_indexes=_listed_in(reason, DISMISSED)[2:], moderator=moderator, at_ms=now_ms(), note=note,
-        open_status=OPEN, dismissed_status=DISMISSED)
+        db.redis, flag_id=flag_id, open_indexes=_listed_in(flag.reason, OPEN)[2:],
+        dismissed_indexes=_listed_in(flag.reason, DISMISSED)[2:], run_id=run_id, moderator=moderator,
+        at_ms=now_ms(), note=note, open_status=OPEN, dismissed_status=DISMISSED, event=DISMISSED_EVENT)
     if answer == "missing":
         raise NoSuchFlag(flag_id)
-    dismissed = get_flag(db, flag_id)
-    log_dismissal(db, dismissed)
     if answer == "dismissed":
         raise FlagDismissed()
-    return dismissed
-
-
-def log_dismissal(db: Database, flag: Flag) -> bool:
-    """The second step of a dismissal: the entry on the dismissed ``flag``'s run's audit log, from the
-    dismissal the flag records, unless the log has it. Whether it was written (not for a flag of no
-    run, or of a run no store holds)."""
-    if flag.run_id is None or flag.dismissed_by is None or flag.dismissed_ms is None:
-        return False
-    try:
-        hot_run(db, flag.run_id)
-    except NoSuchRun:
-        return False  # a run no store holds: the flag is dismissed all the same, with no run to log it on
-    return bool(scripts.note_flag_dismissed(db.redis, run_id=flag.run_id, flag_id=flag.id, reason=flag.reason,
-                                            moderator=flag.dismissed_by, at_ms=flag.dismissed_ms,
-                                            event=DISMISSED_EVENT))
+    return get_flag(db, flag_id)

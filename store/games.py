@@ -25,18 +25,9 @@ give one game. A free game is dealt from the player's next deal
 (``next_deal``), committed to before it starts and taken by the start.
 
 The sealed daily of a day closes at the end of that UTC day (R18):
-``close_sealed_day`` marks it closed in every shard, after which
-``play_moves.lua`` forfeits any game of it instead of applying a move, then
-forfeits every game of it still in play. Only a closed day's deal may be
-shown.
-
-A game's keys, its player's (their slots, next deal, streak) and its
-shard's indexes (games in play and ending, the day's sealed games, closed
-days) are of one shard, as its id begins with its player's shard
-(``new_game_id``): starting a game and each move are one script in it.
-Authenticating a move reads the token's key and its holder
-(``tokens.queue_holder_lookup``), and accepting an ended game's run is
-``accept_runs``'s steps.
+``close_sealed_day`` marks it closed, after which ``play_moves.lua``
+forfeits any game of it instead of applying a move, then forfeits every
+game of it still in play. Only a closed day's deal may be shown.
 """
 
 import secrets
@@ -48,9 +39,8 @@ from domain.errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame
 from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
 from domain.seasons import Schedule, season_at
 
-from . import keys, move_codes, scripts, shards
+from . import keys, move_codes, scripts
 from .database import Database
-from .due import due_by_shard
 from .metrics import MOVE_LATENCY_BUCKETS, latency_bucket
 from .players import PLAYERS
 from .runs import Dealt, Submission, accept_runs, now_ms
@@ -62,14 +52,12 @@ ENDING_GRACE_MS = 10_000  # an ended game whose run is not accepted after this i
 SWEEP_BATCH = 500  # games looked at per sweep, of each kind
 FORFEITED_IDLE = "forfeited_idle"  # the metric a sweeper's forfeit counts under (games:forfeited_idle)
 
-_closed_days: set[tuple[str, str]] = set()  # (store, day): the sealed days this process has closed in each store it
-# talks to (its data URL): a day once closed stays closed
+_closed_days: set[str] = set()  # sealed days this process has closed: a day once closed stays closed
 
 
-def new_game_id(player: str) -> str:
-    """The player's shard (``store.shards.game_id_prefix``: the game's keys and the player's change
-    together), then 120 random bits: a game's id cannot be guessed."""
-    return shards.game_id_prefix(player) + secrets.token_hex(15)
+def new_game_id() -> str:
+    """128 random bits: a game's id cannot be guessed."""
+    return secrets.token_hex(16)
 
 
 def is_game_id(text: str) -> bool:
@@ -114,10 +102,10 @@ def load_game(db: Database, game_id: str) -> Game | None:
 
 
 def load_game_as(db: Database, game_id: str, token: str) -> tuple[str | None, Game | None]:
-    """``(the token's player or None, the game or None)``: a move's authentication and read together,
-    in one round trip and the read of the token's holder (``tokens.queue_holder_lookup``)."""
+    """``(the token's player or None, the game or None)`` in one round trip: a move's
+    authentication and read together, so that a move costs this and its compare-and-set."""
     with db.redis.pipeline(transaction=False) as pipe:
-        holder = queue_holder_lookup(db, pipe, PLAYERS, token)
+        holder = queue_holder_lookup(pipe, PLAYERS, token)
         if is_game_id(game_id):
             _read_game(pipe, game_id)
         owner, *game = pipe.execute()
@@ -150,7 +138,7 @@ def start_game(db: Database, player: str, variant: str, seed: str, *, server_see
     a second start raises ``SealedDailyStarted`` with the first one's id,
     and one of a closed day ``SealedDayOver``.
     """
-    game_id, created = new_game_id(player), now_ms()
+    game_id, created = new_game_id(), now_ms()
     sealed = challenge == DAILY
     fields = {"player": player, "variant": variant, "challenge": challenge, "date": date, "seed": seed,
               "status": PLAYING, "created_ms": created, "last_ms": created, "count": 0, "chunks": 0, "log0": ""}
@@ -220,29 +208,22 @@ def close_sealed_day(db: Database, day: str) -> None:
     """Close ``day``'s sealed daily (a day that is over, R18): mark it closed, so that no game of it
     takes a move from then on, and forfeit each game of it still in play.
 
-    Shard by shard (a game's keys and its shard's closed days are one
-    shard's), each shard marked closed before its games are forfeited, then
-    the service's set of closed days. It returns only once every shard is
-    closed, and whatever shows the day's deal calls this first, so nothing
-    shows a deal whose games can still move. A call stopped midway leaves
-    the rest to the next (this process's again, or any other's). Idempotent
-    and safe in several processes at once (a forfeit is a move's
-    compare-and-set); each process does it once a day and store.
+    Whatever shows the day's deal calls this first. Idempotent and safe in
+    several processes at once (a forfeit is a move's compare-and-set);
+    each process does it once a day.
     """
-    if (db.url, day) in _closed_days:
+    if day in _closed_days:
         return
-    for shard in keys.distinct_shards():
-        for game_id in scripts.close_sealed_day(db.redis, date=day, shard=shard):
-            game = load_game(db, game_id)
-            if game is None:
-                db.redis.srem(keys.sealed_playing(day, shard), game_id)
-                continue
-            try:
-                play_moves(db, game, [], FORFEIT, request_id="sealed-close")  # R18
-            except (GameMoved, GameOver, NoSuchGame):
-                continue
-    db.redis.sadd(keys.sealed_closed(), day)  # the service's word, once every shard is closed
-    _closed_days.add((db.url, day))
+    for game_id in scripts.close_sealed_day(db.redis, date=day):
+        game = load_game(db, game_id)
+        if game is None:
+            db.redis.srem(keys.sealed_playing(day), game_id)
+            continue
+        try:
+            play_moves(db, game, [], FORFEIT, request_id="sealed-close")  # R18
+        except (GameMoved, GameOver, NoSuchGame):
+            continue
+    _closed_days.add(day)
 
 
 def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
@@ -255,14 +236,14 @@ def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
     if game is not None and game.status != PLAYING:
         _finish(db, game, request_id)
     else:
-        db.redis.zrem(keys.games_ending(shards.of_game(game_id)), game_id)
+        db.redis.zrem(keys.games_ending(), game_id)
 
 
 def _finish(db: Database, game: Game, request_id: str) -> Game:
     """Accept the run of ``game`` (ended) and take it off ``games_ending``; the game with its run's status."""
     submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game, db.seasons))
     [(run, _)] = accept_runs(db, game.player, [submission], request_id=request_id)
-    db.redis.zrem(keys.games_ending(shards.of_game(game.id)), game.id)
+    db.redis.zrem(keys.games_ending(), game.id)
     return replace(game, run_status=run.status, run_score=run.score)
 
 
@@ -277,29 +258,23 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
     """
     now = now_ms()
     close_sealed_day(db, (datetime.fromtimestamp(now / 1000, UTC).date() - timedelta(days=1)).isoformat())
-    idle = due_by_shard(db, keys.games_playing, now - int(idle_seconds * 1000), SWEEP_BATCH)
-    ending = due_by_shard(db, keys.games_ending, now - ENDING_GRACE_MS, SWEEP_BATCH)
-    forfeited = sum(_forfeit_idle(db, shard, game_ids) for shard, game_ids in idle.items())
-    for game_ids in ending.values():
-        for game_id in game_ids:
-            finish_game(db, game_id, request_id="sweeper")
-    return forfeited, sum(len(game_ids) for game_ids in ending.values())
-
-
-def _forfeit_idle(db: Database, shard: int, idle: list[str]) -> int:
-    """Forfeit ``idle``, games of ``shard`` left without a move too long (R18); how many."""
     forfeited = 0
+    idle = db.redis.zrangebyscore(keys.games_playing(), "-inf", now - int(idle_seconds * 1000),
+                                  start=0, num=SWEEP_BATCH)
     for game_id in idle:
         game = load_game(db, game_id)
         if game is None or game.status != PLAYING:
-            db.redis.zrem(keys.games_playing(shard), game_id)
+            db.redis.zrem(keys.games_playing(), game_id)
             continue
         try:
             play_moves(db, game, [], FORFEIT, request_id="sweeper", counted_as=FORFEITED_IDLE)  # R18
             forfeited += 1
         except (GameMoved, GameOver, NoSuchGame):
             continue
-    return forfeited
+    stale = db.redis.zrangebyscore(keys.games_ending(), "-inf", now - ENDING_GRACE_MS, start=0, num=SWEEP_BATCH)
+    for game_id in stale:
+        finish_game(db, game_id, request_id="sweeper")
+    return forfeited, len(stale)
 
 
 def game_bytes(db: Database, game_id: str) -> int:
@@ -309,6 +284,4 @@ def game_bytes(db: Database, game_id: str) -> int:
 
 def playing_index(db: Database) -> tuple[int, int]:
     """``(games in play, bytes of their index)``, for the benchmark."""
-    indexes = keys.every(keys.games_playing)
-    return (sum(db.redis.zcard(index) for index in indexes),
-            sum(int(db.redis.memory_usage(index, samples=0) or 0) for index in indexes))
+    return db.redis.zcard(keys.games_playing()), int(db.redis.memory_usage(keys.games_playing(), samples=0) or 0)

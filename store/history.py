@@ -85,7 +85,6 @@ def player_runs(db: Database, player: str, offset: int, limit: int) -> tuple[int
     page = sorted(newest.values(), reverse=True)[offset:wanted]
     hot_ids = [run_id for _, run_id, is_hot in page if is_hot]
     found = {run.id: run for run in load_runs(db, hot_ids) if run}
-    # listed but its hash gone: a removal between its steps (``store.runs.remove_runs``), the archive's
-    archived = db.archive.load([run_id for _, run_id, is_hot in page if not is_hot or run_id not in found])
+    archived = db.archive.load([run_id for _, run_id, is_hot in page if not is_hot])
     found.update({run_id: run_from_stored(run_id, copy.fields) for run_id, copy in archived.items()})
     return hot_total + archived_total, [found[run_id] for _, run_id, _ in page if run_id in found]

@@ -29,10 +29,6 @@ read again and rewritten with the change. The index of every run goes last,
 once each player's place in ``keys.run_players`` is written. A spelling is
 claimed only where none is (as registering does), earliest registration
 first: of two older holders differing only in case, the earlier holds it.
-
-Only one Redis ever held an older layout, and only there does this run
-(``scoundrel migrate`` refuses a cluster, ``scoundrel check`` asks it only
-of one Redis): its SCANs match and parse keys by their one-Redis names.
 """
 
 import json
@@ -41,7 +37,7 @@ from dataclasses import dataclass
 
 from domain.boards import SEED_BOARD
 
-from . import keys, move_codes, scripts, shards
+from . import keys, move_codes, scripts
 from .audit import decode_log, encode_log
 from .board_cooling import board_keys, redis_boards
 from .database import Database
@@ -49,7 +45,6 @@ from .moderators import MODERATORS
 from .origins import DEALT
 from .packing import iso_time
 from .players import PLAYERS
-from .run_index import players_with_runs
 from .runs import fingerprint, open_run_id
 from .tokens import Holders
 
@@ -112,7 +107,7 @@ def run_count(db: Database) -> int:
     if db.redis.exists(keys.old_run_index()):
         return db.redis.zcard(keys.old_run_index())
     with db.redis.pipeline(transaction=False) as pipe:
-        for player in players_with_runs(db):
+        for player in db.redis.zrange(keys.run_players(), 0, -1):
             pipe.zcard(keys.player_runs(player))
         return sum(pipe.execute())
 
@@ -225,8 +220,7 @@ def _replace_run_index(db: Database) -> None:
     for key in db.redis.scan_iter(match=keys.player_runs("*"), count=BATCH):
         oldest = db.redis.zrange(key, 0, 0, withscores=True)
         if oldest:
-            player = key.removeprefix(prefix)
-            db.redis.zadd(keys.run_players(shards.of_name(player)), {player: oldest[0][1]}, lt=True)
+            db.redis.zadd(keys.run_players(), {key.removeprefix(prefix): oldest[0][1]}, lt=True)
     db.redis.delete(keys.old_run_index())
 
 

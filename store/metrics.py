@@ -43,22 +43,12 @@ def count_job_failure(db: Database) -> None:
 def read_tallies(db: Database) -> Tallies:
     """The counters and histograms as numbers, and the games in play now (Redis' own count,
     right whichever process asks)."""
-    indexes = [[keys.metrics(), *keys.every(keys.metrics)], keys.every(keys.latency), keys.every(keys.move_latency)]
     with db.redis.pipeline(transaction=False) as pipe:
-        for index in (key for kind in indexes for key in dict.fromkeys(kind)):
-            pipe.hgetall(index)
-        for index in keys.every(keys.games_playing):
-            pipe.zcard(index)
-        replies = iter(pipe.execute())
-    counters, latency, move_latency = (_summed(next(replies) for _ in dict.fromkeys(kind)) for kind in indexes)
-    return Tallies({name: int(value) for name, value in counters.items()}, latency, move_latency,
-                   sum(int(count) for count in replies))
-
-
-def _summed(hashes) -> dict[str, float]:
-    """The counts of several shards' hashes, added up by name."""
-    total: dict[str, float] = {}
-    for counts in hashes:
-        for name, value in counts.items():
-            total[name] = total.get(name, 0) + float(value)
-    return total
+        pipe.hgetall(keys.metrics())
+        pipe.hgetall(keys.latency())
+        pipe.hgetall(keys.move_latency())
+        pipe.zcard(keys.games_playing())
+        counters, latency, move_latency, in_play = pipe.execute()
+    return Tallies({name: int(value) for name, value in counters.items()},
+                   {name: float(value) for name, value in latency.items()},
+                   {name: float(value) for name, value in move_latency.items()}, int(in_play))

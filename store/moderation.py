@@ -1,10 +1,9 @@
 """Moderators' changes to a run: restoring a voided run, recording a re-verification.
 
-Each is a step in the run's shard that changes the run and its audit entry and
-owes the player's places a recompute (``scripts.restore_run``, ``scripts.reverify_run``),
-then the recompute, from all the player's runs, the archived ones too
-(``store.placing``); the run's boards the archive holds come back to Redis
-first (``store.board_cooling.hot_boards``).
+Each is one Lua script that changes the run, its audit entry and the
+player's board places together (``scripts.restore_run``, ``scripts.reverify_run``),
+from all the player's runs, the archived ones too; the run's boards the
+archive holds come back to Redis first (``store.board_cooling.hot_boards``).
 """
 
 from domain.boards import boards_of
@@ -15,7 +14,6 @@ from . import scripts
 from .board_cooling import hot_boards
 from .database import Database
 from .history import hot_run
-from .placing import recomputed
 from .run_index import stored_run_ids
 from .runs import now_ms
 from .verdicts import verdict_fields
@@ -29,9 +27,7 @@ def restore_run(db: Database, run_id: str, moderator: str) -> None:
     """
     run = hot_run(db, run_id)
     with hot_boards(db, boards_of(run)):
-        answer = scripts.restore_run(db.redis, run_id=run.id, moderator=moderator, at_ms=now_ms())
-        if answer != "not_void":
-            recomputed(db, run)
+        answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=now_ms())
     if answer == "not_void":
         raise NotVoid()
 
@@ -45,11 +41,9 @@ def record_reverification(db: Database, run: Run, verdict: dict, actor_kind: str
     """
     at = now_ms()
     with hot_boards(db, boards_of(run)):
-        answer = scripts.reverify_run(db.redis, run_id=run.id, actor_kind=actor_kind, actor=actor, at_ms=at,
+        answer = scripts.reverify_run(db, run=run, actor_kind=actor_kind, actor=actor, at_ms=at,
                                       log_unchanged=log_unchanged,
                                       fields={**verdict_fields(verdict), "reverified_ms": at})
-        if answer != "pending":
-            recomputed(db, run)
     if answer == "pending":
         raise RunPending()
     return answer == "changed"

@@ -41,9 +41,8 @@ def revoke_moderator(db: Database, name: str) -> str | None:
     if token_hash is None:
         return None
     spelling_held = db.redis.get(keys.moderator_name(name)) == name  # not an older namesake's in another case
-    with db.redis.pipeline(transaction=True) as pipe:  # a moderator's keys are the service's: one slot
-        pipe.delete(keys.moderator(name))
-        pipe.delete(keys.moderator_token(token_hash))
+    with db.redis.pipeline() as pipe:
+        pipe.delete(keys.moderator(name), keys.moderator_token(token_hash))
         if spelling_held:
             pipe.delete(keys.moderator_name(name))  # the name is free again, in every case
         pipe.srem(keys.moderators(), name)

@@ -1,8 +1,8 @@
 """No run stays ``pending``: the index of pending runs and the sweeper over it.
 
-Every accepted run enters its shard's ``keys.pending_runs``, scored by when
-it was queued, in the script that stores it (``store.runs``), and leaves it
-in the step that records
+Every accepted run enters ``keys.pending_runs``, scored by when it was
+queued, in the script that stores it (``store.runs``), and leaves it in the
+script that records
 its verdict (``record_verdict``). The sweeper looks at the runs queued more
 than ``stale_after`` seconds ago and asks whether anything will still
 verify each one (``_in_hand``): it waits in the intake for a job
@@ -24,10 +24,9 @@ for a moderator (``requeue_run``). A run in hand keeps its time in the
 index, so ``scoundrel_oldest_pending_seconds`` shows a backlog's real age.
 
 Several workers sweep safely: one sweep at a time holds ``keys.sweep_lock``,
-and each re-queue is claimed by a script (in the run's shard) that moves the
-run's time to now. The job is queued after that, on the queue's Redis
-(``queue_alone``): never in a transaction with the data, which may live
-elsewhere.
+and each re-queue is claimed by a script that moves the run's time to now.
+The job is queued after that, on the queue's Redis (``queue_alone``): never
+in a transaction with the data, which may live elsewhere.
 """
 
 import json
@@ -44,7 +43,6 @@ from domain.run import Run
 
 from . import keys, scripts
 from .database import Database
-from .due import due_by_shard
 from .history import find_run, get_run
 from .intake import IN_INTAKE
 from .runs import now_ms
@@ -109,15 +107,13 @@ def requeue_run(db: Database, run_id: str, moderator: str) -> Run:
 
 def pending_count(client: Any) -> int:
     """How many runs are pending, on ``client`` (a Redis client of the data, or ``Database.redis``)."""
-    return sum(client.zcard(index) for index in keys.every(keys.pending_runs))
+    return int(client.zcard(keys.pending_runs()))
 
 
 def oldest_pending(db: Database) -> tuple[str, int] | None:
     """``(run id, queued ms)`` of the run pending longest, or None."""
-    oldest = [entry for index in keys.every(keys.pending_runs)
-              for entry in db.redis.zrange(index, 0, 0, withscores=True)]
-    run_id, queued = min(oldest, key=lambda entry: entry[1], default=(None, 0))
-    return None if run_id is None else (run_id, int(queued))
+    oldest = db.redis.zrange(keys.pending_runs(), 0, 0, withscores=True)
+    return (oldest[0][0], int(oldest[0][1])) if oldest else None
 
 
 def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: float = 10.0) -> int:
@@ -138,7 +134,7 @@ def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: flo
         live = roll_call(db, worker_ttl)
         now = now_ms()
         cutoff = now - int(stale_after * 1000)
-        stale = [run_id for due in due_by_shard(db, keys.pending_runs, cutoff, SWEEP_BATCH).values() for run_id in due]
+        stale = db.redis.zrangebyscore(keys.pending_runs(), "-inf", cutoff, start=0, num=SWEEP_BATCH)
         if not stale:
             return 0
         with db.redis.pipeline(transaction=False) as pipe:

@@ -8,10 +8,7 @@ apply the order and never decide which boards a run is on. A board that
 closes (a season's, ``domain.boards.Board.closed_by``) has the set of closed
 values as its last key and its own value after the count
 (``<order>:<count>:<value>``): the scripts leave it alone once that value is
-in the set: the board's own shard's copy of it (``keys.closed(part, shard)``), so
-each board's script touches its own shard alone. Each board also has its
-fence (``versions``) and the runs still being placed that it holds
-(``placed``): ``store.placing`` says how they keep it exactly once.
+in the set.
 """
 
 from dataclasses import dataclass
@@ -34,21 +31,6 @@ class Placement:
     keys: tuple[str, ...]
 
     @property
-    def shard(self) -> int:
-        """The board's shard: every key of it is there."""
-        return keys.board_shard(self.board.board.kind, self.board.parts)
-
-    @property
-    def versions(self) -> str:
-        """The board's fence: player → their version there (``keys.board_versions``)."""
-        return keys.board_versions(self.board.board.kind, self.board.parts)
-
-    @property
-    def placed(self) -> str:
-        """The runs still being placed whose place the board holds (``keys.board_placed``)."""
-        return keys.board_placed(self.board.board.kind, self.board.parts)
-
-    @property
     def spec(self) -> str:
         """The board's ARGV item: its order, how many of KEYS are its own, and what closes it."""
         closer = self.board.closer
@@ -58,8 +40,7 @@ class Placement:
 def placement(board: BoardId, player: str) -> Placement:
     """The keys of ``player``'s place on ``board``."""
     kind, parts = board.board.kind, board.parts
-    closed_by = board.board.closed_by
-    closes = () if closed_by is None else (keys.closed(closed_by, keys.board_shard(kind, parts)),)
+    closes = () if board.board.closed_by is None else (keys.closed(board.board.closed_by),)
     if board.board.order is Order.LATEST:
         return Placement(board, (keys.board_places(kind, parts), keys.board_window(kind, parts, player),
                                  keys.board_games(kind, parts), *closes))

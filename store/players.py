@@ -1,8 +1,10 @@
 """Players and their bearer tokens (issued and checked as ``tokens`` does for every holder)."""
 
+from redis.exceptions import WatchError
+
 from . import keys
 from .database import Database
-from .tokens import Holders, create_holder, find_holder, holder_for_token, replace_holder_token
+from .tokens import Holders, create_holder, find_holder, holder_for_token, new_token
 
 PLAYERS = Holders(token_prefix="sr_", holder=keys.player, token=keys.token, spelling=keys.player_name)
 
@@ -25,6 +27,22 @@ def find_player(db: Database, name: str) -> str | None:
 def replace_token(db: Database, name: str) -> str | None:
     """Revoke the player's token and return a new one; None if there is no such player.
 
-    The old token stops working in the step that makes the new one work (``tokens.replace_holder_token``).
+    The old token stops working in the same transaction that creates the new one.
     """
-    return replace_holder_token(db, PLAYERS, name)
+    token, token_hash = new_token(PLAYERS)
+    with db.redis.pipeline() as pipe:
+        while True:
+            try:
+                pipe.watch(keys.player(name))
+                old_hash = pipe.hget(keys.player(name), "token_hash")
+                if old_hash is None:
+                    pipe.reset()
+                    return None
+                pipe.multi()
+                pipe.delete(keys.token(old_hash))
+                pipe.hset(keys.player(name), "token_hash", token_hash)
+                pipe.set(keys.token(token_hash), name)
+                pipe.execute()
+                return token
+            except WatchError:
+                continue

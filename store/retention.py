@@ -11,20 +11,12 @@ batches, each in three steps:
 2. write them to the archive and commit (an upsert on the run id);
 3. remove them from Redis (``store.runs.remove_runs``), each only if it is
    unchanged since step 1; a run that changed meanwhile stays in Redis and
-   its fresh row is taken back out. That removal is itself two steps, each
-   in one shard (the run's hash, then its player's run list), so it holds
-   on a Redis Cluster, where a run and its player are in different shards.
+   its fresh row is taken back out.
 
 A crash after step 1 leaves everything in Redis; a crash after step 2
 leaves the batch in both places, which reads answer from Redis and the
 next pass finishes (the upsert writes the same rows again; and when such a
 run must stay in Redis after all, an hour later the pass drops its row).
-A crash inside step 3, a run's hash deleted and its player's list still
-naming it, leaves the run in the archive, where reads find it; the next
-pass walking that list finds the hash gone and the archive holding the
-run, and finishes the removal (``Tally.finished``). A listed run in
-neither place is left as it is (a run coming back from the archive,
-``store.runs.reinstate_run``, is listed before its hash is written).
 Nothing is lost and nothing is archived twice. Then the boards of the kinds
 that cool and had no verdict for as long move the same way
 (``store.board_cooling``).
@@ -44,7 +36,7 @@ from .board_cooling import cool_boards
 from .database import Database
 from .run_index import players_with_runs, runs_between
 from .run_records import run_from_stored
-from .runs import now_ms, remove_runs, stored_hashes, unlist_archived
+from .runs import now_ms, remove_runs, stored_hashes
 
 FINISHED = ("verified", "rejected", "void")  # the statuses a run leaves Redis in; pending and error stay
 BATCH = 500  # runs read, written and removed together
@@ -63,7 +55,6 @@ class Tally:
     unfinished: int = 0  # pending or in error
     returned: int = 0  # brought back from the archive more recently than the cutoff
     changed: int = 0  # changed while being moved: the next pass tries again
-    finished: int = 0  # removals an interrupted pass left half done (the hash gone, still listed), finished
     boards: BoardTally = field(default_factory=BoardTally)  # cold boards moved, warm ones brought back
 
 
@@ -106,7 +97,6 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally,
     if progress is not None:
         progress(len(run_ids))
     hashes = {fields["id"]: fields for fields in stored_hashes(db, run_ids) if fields is not None}
-    _finish_removals(db, [run_id for run_id in run_ids if run_id not in hashes], tally)
     runs = [run_from_stored(run_id, fields) for run_id, fields in hashes.items()]
     finished = [run for run in runs if run.status in FINISHED]
     tally.unfinished += len(runs) - len(finished)
@@ -127,18 +117,6 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally,
     db.archive.delete(kept)  # still hot: Redis is their one home
     tally.changed += len(kept)
     tally.archived += len(archived) - len(kept)
-
-
-def _finish_removals(db: Database, unhashed: list[str], tally: Tally) -> None:
-    """Unlist the listed runs whose hash is gone and whose archive row holds them: a removal a crash
-    interrupted between its two steps (``store.runs.remove_runs``)."""
-    if not unhashed:
-        return
-    archived = db.archive.load(unhashed)
-    gone = [run_id for run_id, found in zip(archived, stored_hashes(db, list(archived)), strict=True)
-            if found is None]  # looked at again, the archive read took a while
-    unlist_archived(db, [run_from_stored(run_id, archived[run_id].fields) for run_id in gone])
-    tally.finished += len(gone)
 
 
 def write_archive(db: Database, runs: list[ArchivedRun]) -> None:

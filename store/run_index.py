@@ -18,8 +18,7 @@ SCAN_BATCH = 1000
 
 def players_with_runs(db: Database, before_ms: float | str = "+inf") -> list[str]:
     """The players with a run in Redis submitted at or before ``before_ms``."""
-    return [player for index in keys.every(keys.run_players)
-            for player in db.redis.zrangebyscore(index, "-inf", before_ms)]
+    return db.redis.zrangebyscore(keys.run_players(), "-inf", before_ms)
 
 
 def runs_between(db: Database, player: str, low: float | str, high: float | str,

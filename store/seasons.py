@@ -2,18 +2,14 @@
 
 A season's boards (``domain.boards.SEASON_BOARD``, ``SEASON_LADDER``) are
 ordinary registry boards under their ordinary keys, placed by the generic
-placement. Closing a season is two steps. First its id goes into every
-shard's own set of closed seasons (``keys.closed(part, shard)``: a board's
-script reads its own shard's, ``lua/_placement.lua``), which freezes its
-boards; then one script (``lua/close_season.lua``) lists it in the
-service's set (``keys.closed(part)``), scored by its end, with its
-``season.ended`` event in the same step: idempotent, and its reply says
-whether this call closed it. Both are ``ZADD NX``: a close cut short
-between them is done again by the next pass, which reads the service's set.
-So from the instant a season is listed as past its boards are frozen, and
-from then on its standings never change: a late verdict of one of its runs
-lands on the all-time boards only, and a void or re-verification moves no
-frozen place.
+placement. Closing a season is one script (``lua/close_season.lua``): a
+``ZADD NX`` of its id into the set of closed seasons (``keys.closed``),
+scored by its end, and its ``season.ended`` event in the same step: atomic
+and idempotent, and its reply says whether this call closed it. Every placing script reads that set
+in the same script as it would place (``lua/_placement.lua``), so from the
+instant a season is listed as past its standings never change: a late
+verdict of one of its runs lands on the all-time boards only, and a void or
+re-verification moves no frozen place.
 
 Which seasons close: every season that has ended, from the one in force when
 the service began keeping seasons (``keys.seasons_began``, set by the first
@@ -42,13 +38,7 @@ def close_season(db: Database, season: Season) -> bool:
     it was closed already. Its ``season.ended`` event (the season as ``schemas.seasons.SeasonSchema``
     shows it) is recorded in the same step, so it is told once, whatever process dies when."""
     shown = {"id": season.id, "starts_at": iso_time(season.starts_ms), "ends_at": iso_time(season.ends_ms)}
-    service = keys.closed(SEASON_PART)
-    with db.redis.pipeline(transaction=False) as pipe:
-        for shard in keys.distinct_shards():
-            if keys.closed(SEASON_PART, shard) != service:  # on one Redis, the service's own set
-                pipe.zadd(keys.closed(SEASON_PART, shard), {season.id: season.ends_ms}, nx=True)
-        pipe.execute()
-    closed = bool(scripts.close_season(db.redis, closed=service, season=season.id,
+    closed = bool(scripts.close_season(db.redis, closed=keys.closed(SEASON_PART), season=season.id,
                                        ends_ms=season.ends_ms, at_ms=now_ms(), event={"season": shown}))
     if closed:
         wake_if_waiting(db)

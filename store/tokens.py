@@ -11,28 +11,6 @@ shown): each holder's lower-case spelling names it (``Holders.spelling``).
 Two holders may still differ only in case where an older release let them
 register so: each keeps its name, token, runs and places and is found by
 its exact spelling; any other spelling finds the earliest registered of them.
-
-A token's key is in the token's shard and its holder's keys in the
-holder's (a player's name's; a moderator's are the service's), so on a
-Redis Cluster they are written in steps, each in one shard:
-
-- Registering: (1) the token's key, naming the holder; (2) the holder and
-  its spelling (and the moderators' set), claimed in one script, or refused
-  if the name is taken; (3) on a refusal, the token's key is deleted again.
-- Replacing a player's token: (1) the new token's key; (2) the old
-  token's key deleted; (3) the holder's token hash swapped, old for new,
-  where it is still the old one.
-
-A token counts only where its key names a holder whose hash is the token's
-own (``holder_for_token`` reads both), so a crash between steps loses no
-name and lets no token act for anyone else: a token key left by a
-registration that stopped before (2), or by a replacement that stopped
-before (3), names a holder that does not hold that token, and that token
-was never shown. A registration that stopped so is not done: the caller
-tries again. A replacement that stopped after (2) has revoked the old
-token already (what was asked first), and a retry issues the new one. So
-every token anyone was given is either refused by both reads or counts by
-both: a check of the token's key alone (the accept path's) agrees.
 """
 
 import hashlib
@@ -42,8 +20,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-from redis.exceptions import WatchError
 
 from domain.errors import NameTaken
 
@@ -74,43 +50,17 @@ def new_token(holders: Holders) -> tuple[str, str]:
 
 def create_holder(db: Database, holders: Holders, name: str) -> str:
     """Register ``name`` and return its token, shown this once. Raises ``NameTaken``, also for ``name`` in
-    another case. In the steps the module describes."""
+    another case."""
     token, token_hash = new_token(holders)
-    db.redis.set(holders.token(token_hash), name)
+
     created = scripts.create_token_holder(
-        db.redis, holder_key=holders.holder(name), spelling_key=holders.spelling(name),
-        members_key=holders.members, name=name, token_hash=token_hash, created_ms=int(time.time() * 1000),
+        db.redis, holder_key=holders.holder(name), token_key=holders.token(token_hash),
+        spelling_key=holders.spelling(name), members_key=holders.members,
+        name=name, token_hash=token_hash, created_ms=int(time.time() * 1000),
     )
     if not created:
-        db.redis.delete(holders.token(token_hash))
         raise NameTaken(name, find_holder(db, holders, name))
     return token
-
-
-def replace_holder_token(db: Database, holders: Holders, name: str) -> str | None:
-    """Revoke the token of holder ``name`` and return a new one; None if there is no such holder.
-
-    In the steps the module describes: the old token is refused before the new one works.
-    """
-    token, token_hash = new_token(holders)
-    holder = holders.holder(name)
-    db.redis.set(holders.token(token_hash), name)
-    with db.redis.pipeline(transaction=True) as pipe:
-        while True:
-            try:
-                pipe.watch(holder)
-                old_hash = pipe.hget(holder, "token_hash")
-                if old_hash is None:
-                    pipe.reset()
-                    db.redis.delete(holders.token(token_hash))
-                    return None
-                db.redis.delete(holders.token(old_hash))
-                pipe.multi()
-                pipe.hset(holder, "token_hash", token_hash)
-                pipe.execute()
-                return token
-            except WatchError:
-                continue
 
 
 def find_holder(db: Database, holders: Holders, name: str) -> str | None:
@@ -127,24 +77,22 @@ def find_holder(db: Database, holders: Holders, name: str) -> str | None:
 
 
 def holder_for_token(db: Database, holders: Holders, token: str) -> str | None:
-    """The name of whoever holds ``token``, or None: the holder its key names, where that holder's
-    stored hash is the token's (compared in constant time)."""
+    """The name of whoever holds ``token``, or None; one round trip, compared in constant time."""
     token_hash = hash_token(token)
-    return _holding(db, holders, token_hash, db.redis.get(holders.token(token_hash)))
+    owner = scripts.token_owner(db.redis, token_key=holders.token(token_hash), holder_prefix=holders.holder(""))
+    return _checked(owner, token_hash)
 
 
-def queue_holder_lookup(db: Database, pipe: Any, holders: Holders, token: str) -> Callable[[Any], str | None]:
-    """Queue ``holder_for_token``'s first read (the token's key) in ``pipe``, so a read can share its
-    round trip; the function returned takes that read's reply (from ``execute``) and answers the
-    holder's name or None, reading the holder's hash."""
+def queue_holder_lookup(pipe: Any, holders: Holders, token: str) -> Callable[[Any], str | None]:
+    """Queue ``holder_for_token``'s lookup in ``pipe``, so a read can share its round trip;
+    the function returned turns the lookup's reply (from ``execute``) into the holder's name or None."""
     token_hash = hash_token(token)
-    pipe.get(holders.token(token_hash))
-    return lambda named: _holding(db, holders, token_hash, named)
+    scripts.token_owner(pipe, token_key=holders.token(token_hash), holder_prefix=holders.holder(""))
+    return lambda reply: _checked(reply, token_hash)
 
 
-def _holding(db: Database, holders: Holders, token_hash: str, named: str | None) -> str | None:
-    """``named`` if that holder's stored token hash is ``token_hash``, else None."""
-    if not named:
+def _checked(owner, token_hash: str) -> str | None:
+    if not owner:
         return None
-    stored = db.redis.hget(holders.holder(named), "token_hash") or ""
-    return named if hmac.compare_digest(stored, token_hash) else None
+    name, stored = owner
+    return name if hmac.compare_digest(stored, token_hash) else None

@@ -7,25 +7,17 @@ scripts, ``lua/_events.lua``), any other by ``emit``. Draining the
 outbox (``drain_outbox``: a job of its own on the webhook queue, which
 the verification job, the void and ``emit`` queue, and the workers'
 sweeper) makes each event one delivery job per webhook that takes it, on
-the webhook queue. The outboxes are data (one per shard, and the
-service's: ``outboxes``) and the queue is on a Redis of its own
-(``db.queue_redis``), so nothing is in one MULTI with both; each step is
-written before the step that forgets what it needs:
+the webhook queue, in the MULTI that takes the events out: an event
+recorded is queued for delivery once, and a process that dies before
+that MULTI leaves it in the outbox for the next drain.
 
-- ``emit`` records the event, then queues a drain job: a wake lost between
-  the two leaves the event in the outbox, which the sweeper drains.
-- A drain queues a batch's delivery jobs, then takes the batch out of its
-  outbox: a drain stopped between the two leaves the batch there, queued
-  again by the next drain (the same event ids: receivers tell a repeat).
-- A delivery job posts the event's body, signed with its webhook's secret;
-  a failed attempt schedules the next in RQ's scheduled registry of the
-  webhook queue, then the attempt is recorded (``record_attempt``): a job
-  stopped between the two has its retry, with the attempt unrecorded.
-
-``release_due`` queues the retries whose time has come: the workers'
-sweeper calls it (RQ's own scheduler is a process forked from the worker,
-which the workers do not run). So an event is delivered at least once,
-until its retries run out.
+A delivery job posts the event's body, signed with its webhook's secret,
+and records the attempt (``record_attempt``); a failed attempt schedules
+the next in RQ's scheduled registry of the webhook queue, in the MULTI
+that records it. ``release_due`` queues those whose time has come: the
+workers' sweeper calls it (RQ's own scheduler is a process forked from
+the worker, which the workers do not run). So an event is delivered at
+least once, until its retries run out.
 
 A webhook's secret is shown once, when it is registered, and kept only
 here: no view of a webhook, no delivery record, no job and no log line
@@ -60,7 +52,7 @@ SEASON_ENDED = "season.ended"
 EVENTS = (RUN_VERIFIED, RUN_VOIDED, RECORD_BEATEN, SEASON_ENDED)
 
 DELIVERIES_KEPT = 50  # delivery attempts kept per webhook, newest first
-DRAIN_BATCH = 100  # outbox events queued per MULTI of the queue's Redis
+DRAIN_BATCH = 100  # outbox events queued per MULTI
 LOCK_MS = 30_000  # a drain's or a release's lock expires: a process dying with it holds nothing for long
 SECRET_PREFIX = "whsec_"
 ATTEMPTS_COUNTED = "webhook_attempts"  # the metrics' counters of attempts: ``<this>:delivered``, ``<this>:failed``
@@ -87,29 +79,13 @@ def create_webhook(db: Database, url: str, events: list[str], moderator: str) ->
     """Register ``url`` for ``events`` (names of ``EVENTS``): the webhook and its signing secret."""
     hook = Webhook(secrets.token_hex(8), url, tuple(dict.fromkeys(events)), moderator, now_ms())
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
-    with db.redis.pipeline(transaction=True) as pipe:  # the service's keys: one slot
+    with db.redis.pipeline() as pipe:
         pipe.hset(keys.webhook(hook.id), mapping={
             "id": hook.id, "url": hook.url, "events": ",".join(hook.events), "moderator": moderator,
             "created_ms": hook.created_ms, "secret": secret})
         pipe.zadd(keys.webhooks(), {hook.id: hook.created_ms})
         pipe.execute()
-    mirror_webhooks(db)
     return hook, secret
-
-
-def mirror_webhooks(db: Database) -> bool:
-    """Mark every shard while a webhook is registered, or clear the marks when none is
-    (``keys.webhooks_registered``): after a webhook comes or goes, and as every process starts (a
-    process stopped between the two leaves the marks to the next). Whether one is registered."""
-    registered = bool(db.redis.exists(keys.webhooks()))
-    with db.redis.pipeline(transaction=False) as pipe:
-        for mark in keys.every(keys.webhooks_registered):
-            if registered:
-                pipe.set(mark, "1")
-            else:
-                pipe.delete(mark)
-        pipe.execute()
-    return registered
 
 
 def get_webhook(db: Database, hook_id: str) -> Webhook:
@@ -128,12 +104,10 @@ def webhook_page(db: Database, offset: int, limit: int) -> tuple[int, list[Webho
 
 def delete_webhook(db: Database, hook_id: str) -> None:
     """Forget a webhook and its deliveries; its deliveries still queued are dropped. Raises ``NoSuchWebhook``."""
-    with db.redis.pipeline(transaction=True) as pipe:  # the service's keys: one slot
-        pipe.delete(keys.webhook(hook_id))
-        pipe.delete(keys.webhook_deliveries(hook_id))
+    with db.redis.pipeline() as pipe:
+        pipe.delete(keys.webhook(hook_id), keys.webhook_deliveries(hook_id))
         pipe.zrem(keys.webhooks(), hook_id)
-        deleted, *_ = pipe.execute()
-    mirror_webhooks(db)
+        deleted, _ = pipe.execute()
     if not deleted:
         raise NoSuchWebhook(hook_id)
 
@@ -203,19 +177,22 @@ def _job_timeout(timeout: float) -> int:
 
 def record_attempt(db: Database, delivery: Delivery, attempt: Attempt, retry_in: float | None,
                    timeout: float) -> None:
-    """Given ``retry_in`` (seconds), schedule the next attempt then; then keep ``attempt`` in the
-    webhook's deliveries (unless it was deleted meanwhile) and count it."""
+    """Keep ``attempt`` in the webhook's deliveries (unless it was deleted meanwhile) and, given
+    ``retry_in`` (seconds), schedule the next attempt then, in one MULTI."""
     retry_ms = None if retry_in is None else attempt.at_ms + int(retry_in * 1000)
     entry = {"event": delivery.event, "event_id": delivery.event_id, "attempt": delivery.attempt,
              "status": attempt.status, "error": attempt.error, "duration_ms": attempt.duration_ms,
              "delivered": attempt.delivered, "at_ms": attempt.at_ms, "retry_at_ms": retry_ms}
-    if retry_in is not None:
-        retry = Delivery(delivery.hook_id, delivery.event, delivery.event_id, delivery.body, delivery.attempt + 1)
-        db.webhook_queue.enqueue_in(timedelta(seconds=retry_in), db.jobs.deliver_webhook, args=retry.args(),
-                                    description=retry.description, job_timeout=_job_timeout(timeout),
-                                    **_job_options())
-    scripts.record_delivery(db.redis, hook_id=delivery.hook_id, attempt=json.dumps(entry), kept=DELIVERIES_KEPT,
-                            counter=f"{ATTEMPTS_COUNTED}:{'delivered' if attempt.delivered else 'failed'}")
+    with db.raw.pipeline() as pipe:
+        pipe.multi()
+        scripts.record_delivery(pipe, hook_id=delivery.hook_id, attempt=json.dumps(entry), kept=DELIVERIES_KEPT)
+        pipe.hincrby(keys.metrics(), f"{ATTEMPTS_COUNTED}:{'delivered' if attempt.delivered else 'failed'}", 1)
+        if retry_in is not None:
+            retry = Delivery(delivery.hook_id, delivery.event, delivery.event_id, delivery.body, delivery.attempt + 1)
+            db.webhook_queue.enqueue_in(timedelta(seconds=retry_in), db.jobs.deliver_webhook, args=retry.args(),
+                                        description=retry.description, job_timeout=_job_timeout(timeout),
+                                        pipeline=pipe, **_job_options())
+        pipe.execute()
 
 
 @dataclass(frozen=True)
@@ -229,7 +206,7 @@ class Backlog:
 
 def backlog(db: Database) -> Backlog:
     """The webhooks' backlog now (``/metrics``)."""
-    return Backlog(_waiting(db), db.webhook_queue.count,
+    return Backlog(db.redis.llen(keys.webhook_outbox()), db.webhook_queue.count,
                    ScheduledJobRegistry(queue=db.webhook_queue).count)
 
 
@@ -243,8 +220,8 @@ def release_due(db: Database) -> int:
         return 0
     try:
         due = registry.get_jobs_to_schedule(current_timestamp())
-        jobs = Job.fetch_many(due, connection=db.queue_redis)
-        with db.queue_redis.pipeline() as pipe:
+        jobs = Job.fetch_many(due, connection=db.raw)
+        with db.raw.pipeline() as pipe:
             pipe.multi()
             for job_id, job in zip(due, jobs, strict=True):
                 if job is not None:
@@ -290,36 +267,14 @@ def drain_outbox(db: Database, render: Render, timeout: float) -> int:
     drains until the outbox is empty; another finding it busy leaves it
     that one (the sweeper drains what is left behind).
     """
-    if not _waiting(db):
+    outbox = keys.webhook_outbox()
+    if not db.redis.llen(outbox):
         return 0
     if not db.redis.set(keys.webhook_outbox_lock(), "1", nx=True, px=LOCK_MS):
         return 0
     queued = 0
     try:
-        for outbox in outboxes():
-            queued += _drain(db, outbox, render, timeout)
-    finally:
-        db.redis.delete(keys.webhook_outbox_lock())
-    return queued
-
-
-def outboxes() -> list[str]:
-    """Every outbox: the service's and each shard's (one key on one Redis)."""
-    return list(dict.fromkeys([keys.webhook_outbox(), *keys.every(keys.webhook_outbox)]))
-
-
-def _waiting(db: Database) -> int:
-    """How many events the outboxes hold."""
-    with db.redis.pipeline(transaction=False) as pipe:
-        for outbox in outboxes():
-            pipe.llen(outbox)
-        return sum(pipe.execute())
-
-
-def _drain(db: Database, outbox: str, render: Render, timeout: float) -> int:
-    """Queue the deliveries of the events in one outbox until it is empty: how many."""
-    queued = 0
-    while recorded := db.redis.lrange(outbox, 0, DRAIN_BATCH - 1):
+        while recorded := db.redis.lrange(outbox, 0, DRAIN_BATCH - 1):
             takers = _takers(db)
             batch = []
             for text in recorded:
@@ -330,28 +285,31 @@ def _drain(db: Database, outbox: str, render: Render, timeout: float) -> int:
                 body = render(event, identity)
                 if body is not None:
                     batch += [Delivery(hook_id, event["event"], identity, body) for hook_id in takers[event["event"]]]
-            with db.queue_redis.pipeline() as pipe:
+            with db.raw.pipeline() as pipe:
                 pipe.multi()
                 for delivery in batch:
                     db.webhook_queue.enqueue_call(db.jobs.deliver_webhook, args=delivery.args(), pipeline=pipe,
                                                   description=delivery.description, timeout=_job_timeout(timeout),
                                                   **_job_options())
+                pipe.ltrim(outbox, len(recorded), -1)
                 pipe.execute()
-            db.redis.ltrim(outbox, len(recorded), -1)  # after: a drain stopped before it queues the batch again
             queued += len(batch)
+    finally:
+        db.redis.delete(keys.webhook_outbox_lock())
     return queued
 
 
-def wake(db: Database) -> None:
-    """Queue a job draining the outboxes on the webhook queue, behind any verification: the events
-    are delivered without waiting for the sweeper, and making their bodies holds up no verdict."""
-    db.webhook_queue.enqueue_call(db.jobs.drain_webhooks, result_ttl=0, failure_ttl=24 * 3600)
+def wake(db: Database, pipeline=None) -> None:
+    """Queue a job draining the outbox (in ``pipeline``'s MULTI, if given) on the webhook queue, behind
+    any verification: the events are delivered without waiting for the sweeper, and making their
+    bodies holds up no verdict."""
+    db.webhook_queue.enqueue_call(db.jobs.drain_webhooks, pipeline=pipeline, result_ttl=0, failure_ttl=24 * 3600)
 
 
 def wake_if_waiting(db: Database) -> bool:
     """``wake`` if the outbox holds events (one Redis call when it holds none) and no drain job is
     queued that will take them (``drain_starts``): whether it did."""
-    if not _waiting(db):
+    if not db.redis.llen(keys.webhook_outbox()):
         return False
     if not db.redis.set(keys.webhook_drain_queued(), "1", nx=True, px=LOCK_MS):
         return False
@@ -370,8 +328,7 @@ def emit(db: Database, event: str, fields: dict, run_id: str | None = None) -> s
 
     Its body is ``{"event", "id", "created_at", **fields}``, with ``run``
     (the run ``run_id`` names, as ``GET /v1/runs/<id>`` shows it) if given.
-    The event is recorded, then a job is queued to drain it (a wake lost
-    between the two leaves it to the sweeper's drain).
+    The event and the job that queues its deliveries are written in one MULTI.
     """
     if event not in EVENTS:
         raise ValueError(f"unknown event {event!r}: one of {', '.join(EVENTS)}")
@@ -380,6 +337,9 @@ def emit(db: Database, event: str, fields: dict, run_id: str | None = None) -> s
     identity = secrets.token_hex(12)
     recorded = {"event": event, "id": identity, "at_ms": now_ms(), "fields": fields,
                 **({"run_id": run_id} if run_id else {})}
-    db.redis.rpush(keys.webhook_outbox(), json.dumps(recorded))
-    wake(db)
+    with db.raw.pipeline() as pipe:
+        pipe.multi()
+        pipe.rpush(keys.webhook_outbox(), json.dumps(recorded))
+        wake(db, pipe)
+        pipe.execute()
     return identity

@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from store import keys
-from store.shards import Layout
 from tests.support.games import moderator_token
 from tests.support.stack import StackPool
-from tests.support.stores import KINDS, throwaway_store
+from tests.support.stores import emptied_database, throwaway_redis
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -35,9 +33,18 @@ def pytest_sessionstart(session):
             compileall.compile_dir(root / package, quiet=1)
 
 
+# The fixtures that start the service's processes: a test using one is a ``stack`` test.
+PROCESS_FIXTURES = frozenset(("stack", "stack_pool"))
+
+
 def pytest_collection_modifyitems(items):
-    """The modules marked ``slow`` first, so that none of them starts last and runs on alone
-    while the other test processes have finished (the others keep their order)."""
+    """Every test that starts the service's processes (through a fixture of ``PROCESS_FIXTURES``) is
+    marked ``stack``, so ``-m "not stack"`` runs the fast rest; then the modules marked ``slow``
+    first, so that none of them starts last and runs on alone while the other test processes have
+    finished (the others keep their order)."""
+    for item in items:
+        if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.stack)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
@@ -49,50 +56,28 @@ def stack_pool(tmp_path_factory):
     pool.close()
 
 
-# The stores a ``cluster_too`` module's tests run on: one Redis, and three masters of a Redis
-# Cluster with the queues on a Redis of their own (``Stack``'s ``cluster``).
-STORES = {"one-redis": (0, 0), "cluster": (3, 0)}
-
-
-def pytest_generate_tests(metafunc):
-    """A ``cluster_too`` module's tests that use a stack, once on each of ``STORES``; one marked
-    ``one_redis`` too, on one Redis only."""
-    if "data_store" in metafunc.fixturenames and metafunc.definition.get_closest_marker("cluster_too"):
-        stores = ["one-redis"] if metafunc.definition.get_closest_marker("one_redis") else list(STORES)
-        metafunc.parametrize("data_store", stores, indirect=True, scope="module")
-
-
 @pytest.fixture(scope="module")
-def data_store(request) -> tuple[int, int]:
-    """Where the module's stack keeps its data (``Stack``'s ``cluster``): one Redis, or for a
-    ``cluster_too`` module each of ``STORES`` in turn."""
-    return STORES[getattr(request, "param", "one-redis")]
-
-
-@pytest.fixture(scope="module")
-def stack(stack_pool, data_store):
+def stack(stack_pool):
     """Redis, the API and one worker, shared by the tests of one module: empty when the module
     starts (the stack a module before used, emptied, or a new one)."""
-    running = stack_pool.take(cluster=data_store)
+    running = stack_pool.take()
     yield running
     stack_pool.give_back(running)
 
 
-@pytest.fixture(scope="module", params=KINDS)
-def store_urls(request, tmp_path_factory):
-    """A throwaway data store without the service's processes, of each kind in turn: one Redis, a
-    one-master cluster (``tests.support.stores``); ``(data URL, queue URL)``."""
-    with throwaway_store(tmp_path_factory.mktemp(request.param), request.param) as urls:
-        yield urls
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    """A throwaway Redis of this test process, without the service's processes."""
+    with throwaway_redis(tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_redis_layout():
-    """Every module starts, and leaves, naming keys as on one Redis: a cluster's ``Database`` sets its
-    process's layout (``store.keys.use_layout``), which would otherwise stay for the next module."""
-    keys.use_layout(Layout.SINGLE)
-    yield
-    keys.use_layout(Layout.SINGLE)
+@pytest.fixture(scope="module")
+def store_db(redis_url):
+    """A ``Database`` on this test process's throwaway Redis, emptied for the module: for the store's own
+    tests, which need no API or worker."""
+    with emptied_database(redis_url) as database:
+        yield database
 
 
 @pytest.fixture(scope="module")

@@ -17,10 +17,8 @@ from rq import get_current_job
 from domain.run import PENDING
 from store import load_runs, record_verdicts
 from store.database import Jobs
-from store.errors import FAILING_OVER
 from store.metrics import count_job_failure
 from store.pending import mark_error, split_pending
-from store.runs import index_runs
 from verification import judge
 from verification.move_timing import TimingLimits
 
@@ -41,8 +39,7 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
     """Replay each run with the current engine; returns each run's status afterwards.
 
     One job verifies one submitted run, or a share of a batch: the runs are
-    loaded in one round trip, indexed under their players again in one more (idempotent: the last
-    step of accepting them, ``store.runs``), and their verdicts recorded in one more.
+    loaded in one round trip and their verdicts recorded in one more.
     The events recorded with them are handed to the webhook queue
     (``worker.webhooks``), never waited for. Then a dealt game's move timing may raise flags for moderators
     (``worker.flags``), whatever the verdict and however often this runs.
@@ -59,8 +56,6 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
             verdict = judge(run)
             verdicts.append((run, verdict))
             statuses[run_id] = verdict["status"]
-    # Accepting a run indexes it under its player last (``store.runs``): again here, in case that step was cut short.
-    index_runs(db, [(run.player, run.id, run.submitted_ms) for run, _ in verdicts])
     for (run, verdict), written in zip(verdicts, record_verdicts(db, verdicts, worker=_worker_name()), strict=True):
         if written:
             log.info("verdict recorded", extra={"run_id": run.id, "request_id": run.request_id,
@@ -79,10 +74,9 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     failure, never its internals; the worker's log has the traceback under
     the run's request id. A job of several runs (a batch's share) is split
     into one job per run still pending, so one bad run does not take its
-    neighbours down with it. A last attempt cut short by Redis (away,
-    refusing writes, or a cluster failing over) is no fault of the runs: they
-    stay pending, and the sweeper queues them again once nothing runs their
-    job (``store.pending``).
+    neighbours down with it. A last attempt cut short by Redis (away, or
+    refusing writes) is no fault of the runs: they stay pending, and the
+    sweeper queues them again once nothing runs their job (``store.pending``).
     """
     db = database()
     run_ids = list(job.args)
@@ -93,7 +87,7 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
         log.warning("verification failed; retrying", exc_info=(exc_type, exc_value, traceback),
                     extra={**context, "retries_left": job.retries_left})
         return
-    if issubclass(exc_type, (RedisError, *FAILING_OVER)):
+    if issubclass(exc_type, RedisError):
         log.warning("verification cut short by redis; its runs stay pending for the sweeper",
                     exc_info=(exc_type, exc_value, traceback), extra=context)
         return

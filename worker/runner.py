@@ -18,8 +18,7 @@ abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.workers``), forfeits the dealt games left idle for ``game_idle``
 seconds (R18), accepts the run of any ended game still without one
-(``store.games``), finishes the board places of runs whose verdict or void
-was cut short before them (``store.placing``), closes the seasons that have ended (``store.seasons``),
+(``store.games``), closes the seasons that have ended (``store.seasons``),
 and queues the webhook delivery retries now due and the events left in
 the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
 worker also moves old finished runs to the archive (``store.retention``;
@@ -50,11 +49,9 @@ from store.errors import first_line, refuses_writes
 from store.games import sweep_games
 from store.intake import dispatch_forever, drain
 from store.pending import sweep
-from store.placing import finish_placements
 from store.retention import scheduled_pass
 from store.seasons import close_ended_seasons
 from store.service_mark import mark_service
-from store.webhooks import mirror_webhooks
 
 from .dequeue import InOrderQueue
 from .jobs import JOBS
@@ -153,7 +150,6 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
     while not stopped.wait(settings.sweep_interval):
         try:
             sweep(db, settings.pending_timeout, settings.worker_ttl)
-            finish_placements(db, settings.pending_timeout)
             forfeited, finished = sweep_games(db, settings.game_idle)
             if forfeited or finished:
                 log.info("games swept", extra={"forfeited": forfeited, "finished": finished})
@@ -202,7 +198,6 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
             try:
                 mark_service(db)
                 make_whole(db)  # once: a submission asks the archive until it is
-                mirror_webhooks(db)
                 worker = VerifyWorker(db, settings.worker_ttl)
                 worked = worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
             except RedisError as error:

@@ -16,10 +16,7 @@ from importlib import resources
 from typing import Any
 
 from redis.client import Pipeline
-from redis.cluster import ClusterPipeline
 from redis.exceptions import NoScriptError
-
-PIPELINES = (Pipeline, ClusterPipeline)  # what queues a call rather than sending it: one Redis's, a cluster's
 
 _INCLUDE = re.compile(r"^--#include (\w+)$", re.MULTILINE)
 
@@ -57,9 +54,8 @@ class LuaScript:
         script was loaded would answer NOSCRIPT for part of a transaction.
         Redis still caches the compiled script.
         """
-        if isinstance(client, PIPELINES):
-            # the command itself: a cluster pipeline's ``eval`` is another method (redis-py 8)
-            return client.execute_command("EVAL", self.source, len(keys), *keys, *args)
+        if isinstance(client, Pipeline):
+            return client.eval(self.source, len(keys), *keys, *args)
         try:
             return client.evalsha(self.sha, len(keys), *keys, *args)
         except NoScriptError:

@@ -1,8 +1,7 @@
 -- Events for the webhooks (``store.webhooks``, whose EVENTS names them): a
 -- script records each in the outbox in the step that makes it true, so a
 -- verdict or a void is never written without its event. Only while a webhook
--- is registered (the shard's ``webhooks_registered`` mark, or the service's
--- index of webhooks, exists): without one, nothing is kept.
+-- is registered (the webhooks index exists): without one, nothing is kept.
 local function events_wanted(hooks)
   return redis.call('EXISTS', hooks) == 1
 end

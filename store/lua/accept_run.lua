@@ -1,36 +1,66 @@
 --#include _archived_filter
--- KEYS: run, pending runs, metrics, intake, the archived-runs filter, the
--- key saying it is whole. All of the run's shard.
--- ARGV: run id, submission time (ms), "1" if the archive holds the run,
--- "0" if it does not, "" to ask the archived-runs filter, "1" to push a new
--- run onto the intake (a single submission: a dispatcher queues its job),
--- then the run's fields as name/value pairs (its audit log's first entry
--- among them).
--- The run's step of accepting a submission (``store.runs``): creates the
--- run unless it exists. {'new', intake length} (0 when not pushed onto the
--- intake: the caller queues its job), {'existing', its submission time}
--- when Redis holds the run, {'archived'} when the archive does, or
--- {'ask_archive'} when the filter says the archive may hold the run (or is
--- not whole yet): nothing is stored then, and the caller asks the archive
--- and tries again. A new run enters the pending runs here, with it.
-local submitted = redis.call('HGET', KEYS[1], 'submitted_ms')
-if submitted then
-  redis.call('HINCRBY', KEYS[3], 'submissions:duplicate', 1)
-  return {'existing', submitted}
+-- KEYS: idempotency key (any key when there is none), the key naming the
+-- player's run of this game when its id is not derived from them
+-- (``keys.submission``), run, player runs, players with runs, pending runs,
+-- metrics, intake, the token key of the request (any key when it is not
+-- checked here), the archived-runs filter, the key saying it is whole.
+-- ARGV: run id, fingerprint, submission time (ms), the Idempotency-Key's
+-- lifetime in seconds ("" when there is none), "1" if the archive holds
+-- the run, "0" if it does not, "" to ask the archived-runs filter, the player, "1" to push a new run onto the intake (a single
+-- submission: a dispatcher queues its job), "1" to check that the token
+-- key still names the player, then the run's fields as name/value pairs
+-- (its audit log's first entry among them).
+-- Accepts a submission once: {'new'}, {'existing', run id} when the player
+-- already submitted this game (its run id, derived from the player and the
+-- game, is taken, in Redis or in the archive; or its submission key names a
+-- run kept under an id of its own; or this Idempotency-Key named it),
+-- {'conflict'} when the Idempotency-Key names a different game, or
+-- {'unauthorized'} when the token checked names no one or someone else
+-- (revoked since the API learnt whose it was), or {'ask_archive'} when the
+-- filter says the archive may hold the run (or is not whole yet): nothing
+-- is stored then, and the caller asks the archive and tries again. A
+-- run not pushed onto the intake is in the same MULTI as its RQ job, which
+-- drop_unclaimed_job then removes unless a run was created for it.
+if ARGV[8] == '1' and redis.call('GET', KEYS[9]) ~= ARGV[6] then
+  return {'unauthorized'}
 end
-if ARGV[3] == '1' then
-  redis.call('HINCRBY', KEYS[3], 'submissions:duplicate', 1)
-  return {'archived'}
+local existing = false
+if ARGV[4] ~= '' then
+  local held = redis.call('GET', KEYS[1])
+  if held then
+    local space = string.find(held, ' ', 1, true)
+    if string.sub(held, space + 1) ~= ARGV[2] then
+      return {'conflict'}
+    end
+    existing = string.sub(held, 1, space - 1)
+  end
 end
-if ARGV[3] == '' and
-    (redis.call('EXISTS', KEYS[6]) == 0 or may_be_archived(KEYS[5], ARGV[1])) then
+if not existing and ARGV[5] == '1' then
+  existing = ARGV[1]
+end
+if not existing then
+  existing = redis.call('GET', KEYS[2])
+end
+if not existing and redis.call('EXISTS', KEYS[3]) == 1 then
+  existing = ARGV[1]
+end
+if not existing and ARGV[5] == '' and
+    (redis.call('EXISTS', KEYS[11]) == 0 or may_be_archived(KEYS[10], ARGV[1])) then
   return {'ask_archive'}
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 5))
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-local waiting = 0
-if ARGV[4] == '1' then
-  waiting = redis.call('RPUSH', KEYS[4], ARGV[1])
+if existing then
+  redis.call('HINCRBY', KEYS[7], 'submissions:duplicate', 1)
+  return {'existing', existing}
 end
-redis.call('HINCRBY', KEYS[3], 'submissions:accepted', 1)
-return {'new', waiting}
+if ARGV[4] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'EX', ARGV[4])
+end
+redis.call('HSET', KEYS[3], unpack(ARGV, 9))
+redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[5], 'LT', ARGV[3], ARGV[6])
+redis.call('ZADD', KEYS[6], ARGV[3], ARGV[1])
+if ARGV[7] == '1' then
+  redis.call('RPUSH', KEYS[8], ARGV[1])
+end
+redis.call('HINCRBY', KEYS[7], 'submissions:accepted', 1)
+return {'new'}

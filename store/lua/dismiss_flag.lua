@@ -1,12 +1,13 @@
+--#include _audit
 -- KEYS: the flag; the open flags of any reason and of its reason, the
--- dismissed flags of any reason and of its reason. All the service's.
+-- dismissed flags of any reason and of its reason; then the run it is about
+-- (the flag again for a flag of no run).
 -- ARGV: flag id, moderator, time (ms), note, the open status, the dismissed
--- status.
--- A moderator's dismissal: the flag stays, dismissed, with who and when.
--- 'missing' without the flag, 'dismissed' if it already is, else 'ok'. The
--- entry on its run's audit log is the next step (note_flag_dismissed.lua,
--- in the run's shard: store.flags).
-local flag = redis.call('HMGET', KEYS[1], 'status', 'created_ms')
+-- status, the audit event, "1" when KEYS[6] is a run.
+-- A moderator's dismissal: the flag stays, dismissed, with who and when;
+-- the run's audit log gets an entry naming the flag. 'missing' without the
+-- flag, 'dismissed' if it already is, else 'ok'.
+local flag = redis.call('HMGET', KEYS[1], 'status', 'reason', 'created_ms')
 if not flag[1] then
   return 'missing'
 end
@@ -16,6 +17,11 @@ end
 redis.call('HSET', KEYS[1], 'status', ARGV[6], 'dismissed_by', ARGV[2], 'dismissed_ms', ARGV[3], 'note', ARGV[4])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('ZADD', KEYS[4], flag[2], ARGV[1])
-redis.call('ZADD', KEYS[5], flag[2], ARGV[1])
+redis.call('ZADD', KEYS[4], flag[3], ARGV[1])
+redis.call('ZADD', KEYS[5], flag[3], ARGV[1])
+if ARGV[8] == '1' and redis.call('EXISTS', KEYS[6]) == 1 then
+  local unchanged = snapshot(KEYS[6])
+  audit(KEYS[6], ARGV[7], 'moderator', ARGV[2], ARGV[3], unchanged, unchanged,
+    {flag = ARGV[1], reason = flag[2]})
+end
 return 'ok'

@@ -1,9 +1,8 @@
--- KEYS: a board's places, its run-id hash, its versions, its placed runs (``store.placing``).
+-- KEYS: a board's places, its run-id hash.
 -- ARGV: (player, packed rank key, run id) per place, as read.
--- Removes a board once the archive holds it (``store.board_cooling``), its versions and placed
--- runs with it, unless it changed since it was read (a verdict placed meanwhile): 'ok', or
--- 'changed' changing nothing. (A board that cools ranks the best: a run offered again after it
--- left keeps the better place, as the merged reads show it.)
+-- Removes a board once the archive holds it (``store.board_cooling``), unless it
+-- changed since it was read (a verdict placed meanwhile): 'ok', or 'changed'
+-- changing nothing.
 local count = #ARGV / 3
 if redis.call('ZCARD', KEYS[1]) ~= count or redis.call('HLEN', KEYS[2]) ~= count then
   return 'changed'
@@ -14,5 +13,5 @@ for i = 1, #ARGV, 3 do
     return 'changed'
   end
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[1], KEYS[2])
 return 'ok'

@@ -1,10 +1,17 @@
--- KEYS: run.
--- ARGV: the fields to store as name/value pairs (its audit log among them).
--- Step 2 of putting an archived run back into Redis (``store.runs.reinstate_run``), after its
--- player's shard lists it (``list_run.lua``): writes its hash as it was archived. 1, or 0
--- (changing nothing) if Redis holds the run already.
+-- KEYS: run, player-runs, players with runs, the key naming the run under its
+-- game (``keys.submission``, for a run whose id is not derived from its player
+-- and game; else the run key again).
+-- ARGV: run id, submission time (ms), player, then the fields to store as
+-- name/value pairs (its audit log among them).
+-- Puts an archived run back into Redis as it was archived (``store.history.hot_run``):
+-- 1, or 0 (changing nothing) if Redis holds the run already.
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[3], 'LT', ARGV[2], ARGV[3])
+if KEYS[4] ~= KEYS[1] then
+  redis.call('SET', KEYS[4], ARGV[1], 'NX')
+end
 return 1

@@ -17,17 +17,6 @@ BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
     postgres_bin_dir() is None, reason="PostgreSQL is not installed (.ci/run installs Debian's postgresql)"))]
 
 
-def pytest_collection_modifyitems(config, items):
-    """The archive's tests on a cluster against SQLite only: the cluster's part (Redis's steps) is
-    the same whichever database archives, and PostgreSQL's is run on one Redis already."""
-    both = [item for item in items if item.nodeid.startswith("tests/archive/") and hasattr(item, "callspec")
-            and item.callspec.params.get("archive_url") == "postgresql"
-            and item.callspec.params.get("data_store") == "cluster"]
-    if both:
-        config.hook.pytest_deselected(items=both)
-        items[:] = [item for item in items if item not in both]
-
-
 @pytest.fixture(scope="session")
 def sqlite_archive_url(tmp_path_factory) -> str:
     return f"sqlite:///{tmp_path_factory.mktemp('archive')}/archive.sqlite3"
@@ -49,8 +38,8 @@ def archive_url(request) -> str:
 
 
 @pytest.fixture(scope="module")
-def stack(stack_pool, archive_url, data_store):
-    running = stack_pool.take(env={"SCOUNDREL_ARCHIVE_URL": archive_url}, cluster=data_store)
+def stack(stack_pool, archive_url):
+    running = stack_pool.take(env={"SCOUNDREL_ARCHIVE_URL": archive_url})
     yield running
     stack_pool.give_back(running)
 

@@ -11,14 +11,14 @@ import time
 
 import pytest
 
-from store import keys, shards
+from store import keys
 from store.runs import load_run
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score, play_at_machine_speed
 
 from .conftest import archive_now, snapshot
 
-pytestmark = [pytest.mark.slow, pytest.mark.cluster_too]
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +100,7 @@ def test_a_run_brought_back_stays_hot_for_the_hot_days(stack, db, dan, moderator
     assert stack.post(f"/v1/runs/{low_id}/reverify", headers=bearer(moderator)).status_code == 200
     # as if submitted in 1970: old enough for any cutoff
     db.redis.zadd(keys.player_runs("dan"), {low_id: 1})
-    db.redis.zadd(keys.run_players(shards.of_name("dan")), {"dan": 1})
+    db.redis.zadd(keys.run_players(), {"dan": 1})
     try:
         kept = cli(stack, "archive", "--older-than", "1")
         assert kept.returncode == 0, kept.stderr
@@ -109,7 +109,7 @@ def test_a_run_brought_back_stays_hot_for_the_hot_days(stack, db, dan, moderator
     finally:
         db.redis.zadd(keys.player_runs("dan"), {low_id: load_run(db, low_id).submitted_ms})
         [(_, oldest)] = db.redis.zrange(keys.player_runs("dan"), 0, 0, withscores=True)
-        db.redis.zadd(keys.run_players(shards.of_name("dan")), {"dan": oldest})
+        db.redis.zadd(keys.run_players(), {"dan": oldest})
 
 
 def test_a_flag_of_an_archived_run_still_resolves_and_dismissing_it_brings_the_run_back(stack, db, moderator):

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from store import history, keys, scripts
+from store import keys
 from store.consistency import check
 from store.retention import archive_old_runs
 from store.runs import load_run
@@ -24,8 +24,6 @@ from tests.audit.conftest import cli, submit_final
 from tests.support.games import games_by_score
 
 from .conftest import archive_now, snapshot
-
-pytestmark = pytest.mark.cluster_too
 
 
 @pytest.fixture
@@ -52,7 +50,6 @@ def killed_archiver(stack, point: str, older_than: str = "0") -> subprocess.Comp
                           env=stack.env(), capture_output=True, text=True, timeout=120, check=False)
 
 
-@pytest.mark.one_redis("the archiver's database side; its Redis steps on a cluster are the module's other tests'")
 @pytest.mark.parametrize("point", ["before-write", "after-commit"])
 def test_a_killed_archiver_loses_nothing_and_archives_nothing_twice(stack, db, player_runs, point):
     name, seed, movable = player_runs
@@ -121,78 +118,4 @@ def test_a_board_killed_coming_back_leaves_both_copies_read_alike(stack, db, pla
     assert db.archive.board_places("seed", f"classic:{seed}") == []
     assert board_reads(stack, name, seed) == before
     assert before[0]["entries"][0]["run_id"] == runs[-1]
-    assert check(db, 3600) == []
-
-
-def test_a_removal_killed_between_its_steps_is_finished_by_the_next_pass(stack, db, player_runs):
-    """The runs' hashes are gone (the run's shard), their player's list still names them (the player's):
-    reads find them in the archive, ``check`` finds nothing wrong, and the next pass unlists them."""
-    name, seed, movable = player_runs
-    before = {run_id: snapshot(stack, run_id) for run_id in movable}
-    boards_before = board_reads(stack, name, seed)
-    killed = killed_archiver(stack, "between-removal-steps")
-    assert killed.returncode == -signal.SIGKILL, killed.stderr
-    assert all(load_run(db, run_id) is None for run_id in movable)
-    assert set(db.redis.zrange(keys.player_runs(name), 0, -1)) == set(movable)
-    assert set(db.archive.load(movable)) == set(movable)
-    for run_id, seen in before.items():
-        assert snapshot(stack, run_id) == seen
-    assert board_reads(stack, name, seed) == boards_before
-    half_listed = stack.get(f"/v1/players/{name}/runs").json()  # its total counts each run twice meanwhile
-    assert [run["id"] for run in half_listed["runs"]] == list(reversed(movable))
-    assert check(db, 3600) == []
-
-    assert archive_old_runs(db, 0).finished >= len(movable)  # with any other player's runs it moved
-    assert db.redis.zcard(keys.player_runs(name)) == 0
-    assert name not in {player for index in keys.every(keys.run_players) for player in db.redis.zrange(index, 0, -1)}
-    listing = stack.get(f"/v1/players/{name}/runs").json()
-    assert listing["total"] == 4 and [run["id"] for run in listing["runs"]] == list(reversed(movable))
-    assert board_reads(stack, name, seed) == boards_before
-    assert cli(stack, "check").returncode == 0
-
-
-def test_a_run_coming_back_interrupted_after_its_listing_stays_archived(stack, db, player_runs, monkeypatch):
-    """``reinstate_run`` lists the run (the player's shard), then dies before writing its hash (the run's):
-    the run is still the archive's, and the next pass unlists it; bringing it back again works."""
-    name, seed, movable = player_runs
-    archive_now(stack)
-    run_id = movable[0]
-    before = snapshot(stack, run_id)
-
-    def dies(*_, **__):
-        raise ConnectionError("killed")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(scripts, "reinstate_run", dies)
-        with pytest.raises(ConnectionError):
-            history.hot_run(db, run_id)
-    assert db.redis.zrange(keys.player_runs(name), 0, -1) == [run_id] and load_run(db, run_id) is None
-    assert snapshot(stack, run_id) == before
-    assert check(db, 3600) == []
-    assert archive_old_runs(db, 0).finished >= 1
-    assert db.redis.zcard(keys.player_runs(name)) == 0
-
-    assert history.hot_run(db, run_id).id == run_id
-    assert db.redis.zrange(keys.player_runs(name), 0, -1) == [run_id]
-    assert db.archive.load([run_id]) == {}
-    assert check(db, 3600) == []
-
-
-def test_a_run_brought_back_between_the_removal_steps_stays_listed(stack, db, player_runs, monkeypatch):
-    """A dispute brings a run back (``hot_run``) just after the pass deleted its hash and before it takes
-    the run out of its player's list: the run is in Redis, and in the list."""
-    name, seed, movable = player_runs
-    wanted = movable[0]
-    unlist = scripts.unlist_run
-
-    def back_first(client, *, run_id, **named):
-        if run_id == wanted and load_run(db, run_id) is None:
-            history.hot_run(db, run_id)
-        return unlist(client, run_id=run_id, **named)
-
-    monkeypatch.setattr(scripts, "unlist_run", back_first)
-    archive_old_runs(db, 0)
-    monkeypatch.undo()
-    assert load_run(db, wanted) is not None and db.archive.load([wanted]) == {}
-    assert wanted in db.redis.zrange(keys.player_runs(name), 0, -1)
     assert check(db, 3600) == []

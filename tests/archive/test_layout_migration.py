@@ -25,7 +25,7 @@ import threading
 import time
 
 from domain.run import Run
-from store import keys, move_codes, shards
+from store import keys, move_codes
 from store.audit import audit_log, run_snapshot
 from store.packing import iso_time
 from store.runs import fingerprint, load_run, now_ms
@@ -64,7 +64,7 @@ def _old_run(redis, player: str, game: dict, run_id: str, submitted_ms: int, *, 
     pipe.zadd(keys.player_runs(player), {run_id: submitted_ms})
     pipe.zadd(keys.old_run_index(), {run_id: submitted_ms})
     if not judged:
-        pipe.zadd(keys.pending_runs(shards.of_id(run_id)), {run_id: now_ms()})  # just queued: not the sweeper's yet
+        pipe.zadd(keys.pending_runs(), {run_id: now_ms()})  # just queued: not the sweeper's yet
     ids = pipe.execute()[1:1 + len(stream)]
     return [{"id": entry_id, "event": event, "actor": {"kind": kind, "name": actor}, "at": iso_time(at),
              "before": before, "after": after, "detail": {}}
@@ -77,7 +77,7 @@ def _short(game: dict) -> dict:
 
 
 _RUN_KEYS = (keys.run("*"), keys.old_audit_stream("*"), keys.submission("*", "*"), keys.player_runs("*"),
-             keys.old_run_index(), *keys.every(keys.run_players), *keys.every(keys.pending_runs))
+             keys.old_run_index(), keys.run_players(), keys.pending_runs())
 
 
 def _everything(redis) -> dict:
@@ -123,7 +123,7 @@ def test_dry_run_counts_apply_rewrites_and_each_run_lives_on_as_todays(stack, db
     for run_id, game in ((rejected_id, _short(low)), (pending_id, high)):
         _assert_todays(db.redis, run_id, game)
     assert not db.redis.exists(keys.old_run_index())
-    assert db.redis.zscore(keys.run_players(shards.of_name(player)), player) == base
+    assert db.redis.zscore(keys.run_players(), player) == base
     assert audit_log(db, rejected_id) == rejected_log  # the stream's entry ids too
     assert audit_log(db, pending_id) == pending_log
     again = cli(stack, "migrate", "--apply")

@@ -8,17 +8,12 @@ archived. (A Redis of an older layout: ``test_layout_migration``.)
 
 import time
 
-import pytest
-
-from store import keys, move_codes, shards
-from store.pending import pending_count
+from store import keys, move_codes
 from store.runs import fingerprint
 from tests.audit.conftest import bearer, submit_final
 from tests.support.games import games_by_score
 
 from .conftest import archive_now
-
-pytestmark = pytest.mark.cluster_too
 
 
 def test_a_new_run_is_one_compact_hash(stack, db):
@@ -54,7 +49,7 @@ def test_a_game_sent_again_is_its_run_in_redis_and_once_archived(stack, db):
     batch = stack.post("/v1/runs/batch", json={"runs": [low]}, headers=bearer(token)).json()
     assert (batch["accepted"], batch["existing"]) == (0, 1) and batch["results"][0]["run"] == low_run
     assert not db.redis.exists(keys.run(low_run["id"]))  # still archived, not accepted anew
-    assert not db.redis.zscore(keys.pending_runs(shards.of_id(low_run["id"])), low_run["id"])
+    assert not db.redis.zscore(keys.pending_runs(), low_run["id"])
 
 
 def test_a_verified_run_costs_a_few_hundred_bytes(stack, db):
@@ -68,7 +63,7 @@ def test_a_verified_run_costs_a_few_hundred_bytes(stack, db):
     answer = stack.post("/v1/runs/batch", json={"runs": games}, headers=bearer(token)).json()
     assert answer["accepted"] == count
     deadline = time.monotonic() + 60
-    while pending_count(db.redis) and time.monotonic() < deadline:
+    while db.redis.zcard(keys.pending_runs()) and time.monotonic() < deadline:
         time.sleep(0.05)
     run_keys = [keys.run(result["run"]["id"]) for result in answer["results"]]
     assert [db.redis.hget(key, "status") for key in run_keys] == ["verified"] * count

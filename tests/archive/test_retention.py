@@ -12,7 +12,7 @@ import time
 import pytest
 
 import scoundrel
-from store import keys, shards
+from store import keys
 from store.archive import ArchivedRun
 from store.consistency import check
 from store.history import hot_run
@@ -23,9 +23,6 @@ from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import accept_dealt, games_by_score, legal_games
 
 from .conftest import archive_now, snapshot
-
-pytestmark = pytest.mark.cluster_too
-ARCHIVE_READING = pytest.mark.one_redis("the archive's reading; a void recomputed from archived runs runs on both")
 
 
 @pytest.fixture(scope="module")
@@ -79,14 +76,14 @@ def test_a_pending_run_stays_in_redis(stack, db, cat):
     db.redis.hset(keys.run(run_id), mapping={"player": "cat", "seed": "x", "variant": "classic",
                                              "status": "pending", "submitted_ms": 1})
     db.redis.zadd(keys.player_runs("cat"), {run_id: 1})
-    db.redis.zadd(keys.run_players(shards.of_name("cat")), {"cat": 1})
+    db.redis.zadd(keys.run_players(), {"cat": 1})
     try:
         assert "1 pending or in error" in archive_now(stack).stdout
         assert load_run(db, run_id) is not None and not archived(db, run_id)
     finally:
         db.redis.delete(keys.run(run_id))
         db.redis.zrem(keys.player_runs("cat"), run_id)
-        db.redis.zrem(keys.run_players(shards.of_name("cat")), "cat")
+        db.redis.zrem(keys.run_players(), "cat")
 
 
 def test_check_passes_over_redis_and_the_archive(stack, cat):
@@ -95,7 +92,6 @@ def test_check_passes_over_redis_and_the_archive(stack, cat):
     assert "every run is in Redis or the archive" in checked.stdout
 
 
-@ARCHIVE_READING
 def test_check_reports_a_run_in_both_places_and_the_next_pass_ends_it(stack, db, cat):
     high_id = cat["runs"]["high"]["id"]
     hot_run(db, high_id)  # back in Redis, as a dispute brings it
@@ -200,7 +196,6 @@ def dan(stack, db):
     return played
 
 
-@ARCHIVE_READING
 def test_archived_dealt_games_still_count_on_the_ladder_and_check_passes(stack, db, dan):
     assert all(archived(db, run["id"]) and load_run(db, run["id"]) is None for run in dan)
     assert stack.get("/v1/leaderboards/dealt/classic/ladder/players/dan").json()["games"] == len(dan)

@@ -18,9 +18,8 @@ from tests.support.games import games_by_score
 from tests.support.stack import Stack
 
 
-def test_workers_move_old_runs_on_their_own(tmp_path, data_store):
-    stack = Stack(tmp_path, env={"SCOUNDREL_HOT_DAYS": "0", "SCOUNDREL_ARCHIVE_INTERVAL": "0.5"},
-                  cluster=data_store).start()
+def test_workers_move_old_runs_on_their_own(tmp_path):
+    stack = Stack(tmp_path, env={"SCOUNDREL_HOT_DAYS": "0", "SCOUNDREL_ARCHIVE_INTERVAL": "0.5"}).start()
     db = stack.database()
     try:
         token = stack.register("fay")[1]

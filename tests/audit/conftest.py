@@ -18,7 +18,7 @@ def bearer(token: str) -> dict:
 
 @pytest.fixture(scope="module")
 def redis_client(stack):
-    """The data's Redis (a cluster's, where the stack keeps its data on one), replies as str."""
+    """The data's Redis, replies as str."""
     database = stack.database()
     yield database.redis
     database.close()

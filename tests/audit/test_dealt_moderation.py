@@ -16,8 +16,6 @@ from tests.support.games import accept_dealt, games_by_score, legal_games, scoun
 
 from .conftest import bearer, submit_final
 
-pytestmark = pytest.mark.cluster_too
-
 
 def void(stack, moderator: str, token: str, run_id: str) -> None:
     dispute = stack.post(f"/v1/runs/{run_id}/disputes", json={"reason": "bot"}, headers=bearer(token)).json()
@@ -148,9 +146,8 @@ def test_reverify_puts_a_wrongly_scored_dealt_game_right_on_every_board(stack, s
     (lambda r, day: r.hset(keys.dealt_runs("classic"), "ada", "0000000000000000"), "dealt-board:classic: ada"),
     (lambda r, day: r.zrem(keys.sealed_board(day), "bob"), "sealed-board:"),
 ])
-@pytest.mark.one_redis("scoundrel check on a cluster: test_retention and tests/cli/test_move_to_cluster.py")
 def test_scoundrel_check_names_each_damaged_board(stack, scene, damage, named):
-    db = stack.database()  # the data's Redis (on a cluster, scanned on every primary)
+    db = stack.database()
     raw = db.raw
     saved = {key: raw.dump(key) for key in raw.scan_iter() if raw.type(key) in (b"zset", b"hash")}
     try:

@@ -14,8 +14,6 @@ from tests.support.games import games_by_score
 
 from .conftest import bearer, submit_final
 
-pytestmark = pytest.mark.cluster_too
-
 
 @pytest.fixture(scope="module")
 def scene(stack):

@@ -30,16 +30,14 @@ ADDRESS = "203.0.113.9"  # TEST-NET-3: two players behind one address
 OTHER_ADDRESS = "198.51.100.4"
 PERSON = [0.14, 0.42, 0.18, 0.64, 0.24, 0.16, 0.52, 0.2]  # pauses (s): median 0.22, spread 0.32
 
-pytestmark = pytest.mark.cluster_too
-RULES_ONLY = pytest.mark.one_redis("the rules read move times; "
-                                   "a flag raised and dismissed on a cluster: the module's other tests")
+
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory, data_store):
+def stack(tmp_path_factory):
     env = {"SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_FLAG_FAST_MS": str(FAST_MS),
            "SCOUNDREL_FLAG_MIN_MOVES": str(MIN_MOVES)}
-    running = Stack(tmp_path_factory.mktemp("flags"), env=env, cluster=data_store).start()
+    running = Stack(tmp_path_factory.mktemp("flags"), env=env).start()
     yield running
     running.stop()
 
@@ -100,7 +98,6 @@ def bot_game(stack):
     return play_dealt(stack, [0.0] * (MIN_MOVES + 2))[0]
 
 
-@RULES_ONLY
 def test_a_game_at_machine_speed_is_flagged_fast_moves_once_with_its_replay(stack, moderator, bot_game):
     run_id = bot_game["run_id"]
     [fast] = [flag for flag in wait_flags(stack, moderator, 1, run_id=run_id) if flag["reason"] == "fast_moves"]
@@ -121,7 +118,6 @@ def test_a_game_at_machine_speed_is_flagged_fast_moves_once_with_its_replay(stac
     assert run["status"] == "verified" and run["forfeit"]  # a flag never changes a verdict
 
 
-@RULES_ONLY
 def test_a_bot_that_waits_between_moves_is_flagged_steady_rhythm_not_fast_moves(stack, moderator):
     # 0.4 s a gap: the request's own time, which a loaded machine makes vary by tens of
     # milliseconds, stays small beside it, as it does for a bot on a real network
@@ -131,7 +127,6 @@ def test_a_bot_that_waits_between_moves_is_flagged_steady_rhythm_not_fast_moves(
     assert steady["detail"]["median_ms"] >= 400 and steady["detail"]["spread"] < steady["detail"]["limit"] == 0.1
 
 
-@RULES_ONLY
 def test_a_person_pace_and_a_game_too_short_to_judge_are_not_flagged(stack, moderator):
     person = play_dealt(stack, PERSON)[0]
     short = play_dealt(stack, [0.0] * (MIN_MOVES - 2))[0]
@@ -198,17 +193,14 @@ def test_the_address_is_kept_only_as_a_keyed_hash_and_forgotten_a_week_after_the
     assert redis_client.hget(key, shared["players"][0]) is not None
     assert redis_client.expiretime(key) == forget_address_at(day)
     assert forget_address_at(day) - datetime.now(UTC).timestamp() > 7 * 86400  # the rest of the day, then a week
-    db = stack.database()
-    queues = redis.Redis.from_url(stack.redis.url)  # the data's own Redis too, where there is no cluster
+    raw = redis.Redis.from_url(stack.redis.url)  # the data and the queues: every key
     try:
-        for raw in (db.raw, queues):  # every key of the data (on a cluster: every primary) and of the queues
-            for found in raw.scan_iter(count=1000):
-                if keys.rate_limit_prefix().encode() in found:
-                    continue  # the rate limiter's own counters, named by address for their window (at most a minute)
-                assert ADDRESS.encode() not in found + repr(_values(raw, found)).encode(), found
+        for found in raw.scan_iter(count=1000):
+            if keys.rate_limit_prefix().encode() in found:
+                continue  # the rate limiter's own counters, named by address for their window (at most a minute)
+            assert ADDRESS.encode() not in found + repr(_values(raw, found)).encode(), found
     finally:
-        queues.close()
-        db.close()
+        raw.close()
     for log in stack.root.glob("worker-*.log"):
         assert ADDRESS not in log.read_text()
 

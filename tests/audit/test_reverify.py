@@ -16,8 +16,6 @@ from tests.support.games import games_by_score
 
 from .conftest import bearer, cli, submit_final
 
-pytestmark = pytest.mark.cluster_too
-
 
 def corrupt_as_verified(redis_client, run: dict, score: int) -> None:
     """Store ``run`` as verified with ``score`` and give it its player's place, as a wrong engine would have."""
@@ -159,7 +157,6 @@ def test_bulk_reverify_fixes_changed_runs_and_reports_them(stack, moderator, red
     assert " 0 changed" in again.stdout.strip().splitlines()[-1]
 
 
-@pytest.mark.one_redis("the selection reads the run index; a bulk re-verification runs on both")
 def test_bulk_reverify_filters_by_date_and_needs_a_selection(stack):
     future = cli(stack, "reverify", "--since", "2999-01-01")
     assert future.returncode == 0

@@ -118,44 +118,12 @@ def test_the_api_marks_its_redis_as_it_starts(tmp_path, fresh_redis):
         api.wait(10)
 
 
-@pytest.fixture(scope="module")
-def empty_cluster(tmp_path_factory):
-    """A one-master Redis Cluster no API or worker has started on (and the plain Redis of its queues)."""
-    from throwaway.redis_cluster import RedisClusterServer
-
-    root = tmp_path_factory.mktemp("cluster")
-    cluster = RedisClusterServer(root / "nodes", 1, 0).start()
-    queues = RedisServer(root / "queues", persistent=False).start()
-    yield cluster, queues
-    cluster.stop()
-    queues.stop()
-
-
-def on_cluster(cluster, queues, tmp_path) -> dict:
-    return {"REDIS_URL": cluster.url, "SCOUNDREL_REDIS_CLUSTER": "true", "SCOUNDREL_QUEUE_URL": queues.url,
-            "SCOUNDREL_ARCHIVE_URL": f"sqlite:///{tmp_path}/archive.sqlite3"}
-
-
-@pytest.mark.parametrize("args", OPERATOR_COMMANDS)
-def test_a_cluster_without_the_services_data_is_refused_and_left_alone(scoundrel_command, tmp_path, empty_cluster,
-                                                                        args):
-    cluster, queues = empty_cluster
-    result = run_scoundrel(scoundrel_command, *args, env=on_cluster(cluster, queues, tmp_path), tmp_path=tmp_path)
-    assert_one_line_failure(result, f"the Redis at {cluster.url} (REDIS_URL) holds no Scoundrel Referee data")
-    assert cluster.nodes[0].client().dbsize() == 0
-
-
-def test_the_operator_commands_work_on_a_marked_cluster_and_migrate_refuses_it(scoundrel_command, tmp_path,
-                                                                                empty_cluster):
-    """The service's mark is a key of the service's own tag: one slot, found by any node's client."""
-    cluster, queues = empty_cluster
-    env = on_cluster(cluster, queues, tmp_path)
-    cluster.nodes[0].client().set(keys.service_mark(), "scoundrel-referee")
-    try:
-        for args in OPERATOR_COMMANDS:
-            done = run_scoundrel(scoundrel_command, *args, env=env, tmp_path=tmp_path)
-            assert done.returncode == 0, (args, done.stderr)
-        refused = run_scoundrel(scoundrel_command, "migrate", env=env, tmp_path=tmp_path)
-        assert_one_line_failure(refused, "scoundrel migrate: the older layouts it rewrites are one Redis's")
-    finally:
-        cluster.nodes[0].client().flushall()
+def test_a_cluster_setting_is_refused_in_one_line_with_the_way_off(scoundrel_command, tmp_path, fresh_redis):
+    """The data lives on one Redis: a deployment still configured for a Redis Cluster is told how to move,
+    before anything connects."""
+    env = {"REDIS_URL": fresh_redis.url, "SCOUNDREL_REDIS_CLUSTER": "true",
+           "SCOUNDREL_ARCHIVE_URL": f"sqlite:///{tmp_path}/archive.sqlite3"}
+    for args in (["check"], ["moderator", "list"]):
+        result = run_scoundrel(scoundrel_command, *args, env=env, tmp_path=tmp_path)
+        assert_one_line_failure(result, "SCOUNDREL_REDIS_CLUSTER is not supported")
+        assert "scoundrel move-off-cluster" in result.stderr

@@ -1,6 +1,6 @@
 """A throwaway Redis that picked its own port and finds it taken, by another Redis or by any other
 listener (on the port or on a cluster node's bus port), starts on another one; one given its port
-fails with ``PortTaken`` (``cli.redis_server``, ``throwaway.redis_cluster``). Many processes pick
+fails with ``PortTaken`` (``cli.redis_server``, ``tests.support.redis_cluster``). Many processes pick
 free ports side by side (the suite's test processes, ``scoundrel up`` beside them), so two can
 pick the same before either binds it."""
 
@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from cli.redis_server import PortTaken, RedisServer, free_port
-from throwaway.redis_cluster import ClusterNode
+from tests.support.redis_cluster import ClusterNode
 
 
 def listening(port: int) -> socket.socket:

@@ -37,7 +37,6 @@ TINY = {
     "api.py": ["--requests", "20", "--clients", "2", "--rounds", "1"],
     "archive.py": ["--runs", "100", "--archived", "200", "--requests", "10"],
     "board_memory.py": ["--runs", "40"],
-    "cluster.py": ["--runs", "30", "--players", "3", "--workers", "1", "--without-replicas"],
     "cooling.py": ["--runs", "200", "--requests", "10"],
     "engine.py": ["--games", "5", "--searched", "2", "--rounds", "1"],
     "friends_view.py": ["--players", "100", "--follows", "20", "--requests", "10"],
@@ -110,7 +109,7 @@ def service(request, bench_stacks):
     stack = bench_stacks.take(workers=workers, env=env)
     try:
         yield {GIVEN_SERVICE: json.dumps({
-            "base": stack.base, "redis_url": stack.data_url, "data_dir": str(stack.root),
+            "base": stack.base, "redis_url": stack.redis.url, "data_dir": str(stack.root),
             "archive_url": stack.archive_url, "log": str(stack.root / "api.log"), "workers": workers, "env": env})}
     finally:
         bench_stacks.give_back(stack)

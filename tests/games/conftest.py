@@ -7,10 +7,10 @@ GAME_IDLE = 3.0  # seconds: the sweeper forfeits a game left this long without a
 
 
 @pytest.fixture(scope="module")
-def stack(stack_pool, data_store):
+def stack(stack_pool):
     running = stack_pool.take(env={
         "SCOUNDREL_SEALED_SECRET": SEALED_SECRET, "SCOUNDREL_GAME_IDLE": str(GAME_IDLE),
         "SCOUNDREL_SWEEP_INTERVAL": "0.3",
-    }, cluster=data_store)
+    })
     yield running
     stack_pool.give_back(running)

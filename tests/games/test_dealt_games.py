@@ -34,10 +34,6 @@ from store.games import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
 from tests.games.table import CARD, Table, assert_nothing_shown_early, card_of, cards_in
 
-pytestmark = pytest.mark.cluster_too
-ENGINE_SIDE = pytest.mark.one_redis("what a response shows is the engine's; "
-                                    "a game's steps on a cluster: the module's other tests")
-
 SEEDS: list[str] = []  # every seed dealt in this module, for the log check at the end
 
 
@@ -60,7 +56,6 @@ def check_run(stack, game: dict, seed: str, headers: dict | None = None) -> dict
     return run
 
 
-@ENGINE_SIDE
 @pytest.mark.parametrize("variant", scoundrel.VARIANTS)
 def test_free_games_show_no_card_before_it_is_face_up_and_reveal_the_committed_seed(stack, variant):
     name, token = stack.register()
@@ -352,16 +347,13 @@ def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack,
 
 def _game_reads(stack, game_id: str, request) -> tuple[requests.Response, int]:
     """The response to ``request()`` and how often the game's hash was read whole (HGETALL) meanwhile,
-    by any process: Redis's MONITOR (of the node holding it) shows every command, up to a marker sent
-    after the response."""
+    by any process: Redis's MONITOR shows every command, up to a marker sent after the response."""
     db = stack.database()
     marker = secrets.token_hex(8)
-    # on a cluster, the node that holds the game: MONITOR and the marker there
-    node = {"target_nodes": db.redis.get_node_from_key(store.keys.game(game_id))} if db.cluster else {}
     try:
-        with db.redis.monitor(*node.values()) as monitor:
+        with db.redis.monitor() as monitor:
             response = request()
-            db.redis.echo(marker, **node)
+            db.redis.echo(marker)
             reads = 0
             while (command := monitor.next_command()["command"]) != f"ECHO {marker}":
                 reads += command == f"HGETALL {store.keys.game(game_id)}"
@@ -456,7 +448,6 @@ def test_a_forfeit_reads_its_game_once_and_answers_with_the_game_as_written(stac
     assert _as_written(stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()) == _as_written(forfeited)
 
 
-@pytest.mark.one_redis("the engine's limit; a game's steps on a cluster: the module's other tests")
 def test_a_game_never_grows_past_the_moves_a_run_may_have(stack):
     """Easy allows avoiding forever; a dealt game stops at RULES.md's 200 moves, so its run can be verified."""
     _, token = stack.register()
@@ -559,7 +550,6 @@ def test_the_deal_comes_from_the_committed_server_seed_and_the_players_seed(stac
     assert committed(ended["seed"]) == fresh and ended["server_seed"] is None and ended["client_seed"] is None
 
 
-@ENGINE_SIDE
 def test_no_log_line_names_a_seed_or_a_card(stack):
     logs = "".join(path.read_text() for path in stack.root.glob("*.log"))
     # a player's name as a path asked for it, in any case: a random name spelt in capitals ("P-C8DA…")

@@ -5,12 +5,8 @@ API, whose reads would close them too)."""
 
 import time
 
-import pytest
-
 from domain.seasons import Schedule, season_at
 from store import keys
-
-pytestmark = pytest.mark.cluster_too
 
 
 def test_the_workers_pass_closes_every_ended_season_by_itself(stack):

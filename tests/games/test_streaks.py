@@ -18,8 +18,6 @@ from PIL import Image
 from store import keys
 from tests.games.table import Table, cards_in
 
-pytestmark = pytest.mark.cluster_too
-
 SUITS = ("Spades", "Clubs", "Diamonds", "Hearts")
 
 

@@ -16,15 +16,15 @@ from store.pending import pending_count
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.stack import Stack
 
-pytestmark = [pytest.mark.slow, pytest.mark.cluster_too]
+pytestmark = pytest.mark.slow
 
 CLIENTS = 32
 PLAYERS, GAMES = 50, 40  # each player submits every game: 2,000 distinct runs
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory, data_store):
-    running = Stack(tmp_path_factory.mktemp("bursts"), workers=3, cluster=data_store, env={
+def stack(tmp_path_factory):
+    running = Stack(tmp_path_factory.mktemp("bursts"), workers=3, env={
         "SCOUNDREL_API_WORKERS": "2", "SCOUNDREL_API_THREADS": "16", "SCOUNDREL_LOG_LEVEL": "WARNING",
     }).start()
     yield running
@@ -53,7 +53,6 @@ def _post(stack, token: str, body: dict) -> requests.Response:
     return response
 
 
-@pytest.mark.one_redis("the claim step: tests/hardening/test_accept_steps.py, and the 2,000-run burst, on both")
 def test_the_same_run_submitted_1000_times_at_once_is_one_run(stack):
     player, token = stack.register()
     game = legal_games(1)[0]

@@ -12,8 +12,8 @@ from tests.support.games import legal_games, moderator_token
 
 
 @pytest.fixture(scope="module")
-def idle_stack(stack_pool, data_store):
-    running = stack_pool.take(workers=0, cluster=data_store)
+def idle_stack(stack_pool):
+    running = stack_pool.take(workers=0)
     yield running
     stack_pool.give_back(running)
 

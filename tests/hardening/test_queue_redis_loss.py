@@ -1,4 +1,4 @@
-"""The queues' own Redis lost mid-burst, the data on a cluster staying up: nothing accepted is lost.
+"""The queues' own Redis (``SCOUNDREL_QUEUE_URL``) lost mid-burst, the data's staying up: nothing accepted is lost.
 
 A submission never needs the queues' Redis to be accepted: its run is
 stored with its way to a job in the data (``store.runs``: the intake, or a
@@ -28,7 +28,7 @@ SETTLE_SECONDS = 60  # the sweeper's timeout (2 s) and a few sweeps, with room f
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("queue-loss"), workers=1, cluster=(3, 0),
+    running = Stack(tmp_path_factory.mktemp("queue-loss"), workers=1, queues_apart=True,
                     env={"SCOUNDREL_PENDING_TIMEOUT": "2", "SCOUNDREL_SWEEP_INTERVAL": "0.5"}).start()
     yield running
     running.stop()
@@ -81,7 +81,7 @@ def _verified_once(stack, db, run_ids: list[str]) -> None:
 
 def _lose_its_data(stack) -> None:
     """What a queue Redis lost whole comes back with: nothing (its append-only file gone)."""
-    for path in stack.redis.data_dir.iterdir():
+    for path in stack.queues.data_dir.iterdir():
         if path.name.startswith("appendonly") or path.suffix == ".rdb":
             shutil.rmtree(path) if path.is_dir() else path.unlink()
 
@@ -90,11 +90,11 @@ def test_submissions_while_the_queues_redis_is_down_are_accepted_and_verified_on
     _, token = stack.register()
     with Burst(stack, token, legal_games(40)) as burst:
         time.sleep(0.5)
-        stack.kill_redis()
+        stack.queues.kill()
         time.sleep(1.0)
         health = stack.get("/v1/health")  # no false all-clear, and no 503 while submissions are taken
         time.sleep(1.0)
-        stack.start_redis()
+        stack.queues.start()
     assert health.status_code == 200, health.text
     assert (health.json()["status"], health.json()["queues"]) == ("degraded", "down")
     assert stack.get("/v1/health").json()["queues"] == "up"
@@ -111,11 +111,11 @@ def test_jobs_lost_with_the_queues_redis_data_are_queued_again(stack, db):
         pass
     drain(db)  # the intake's runs get their jobs, on a queue about to be lost
     assert db.queue.count > 0
-    stack.kill_redis()
+    stack.queues.kill()
     _lose_its_data(stack)
     with Burst(stack, token, legal_games(72)[60:]) as during:
         pass
-    stack.start_redis()
+    stack.queues.start()
     assert db.queue.count == 0
     stack.start_worker()
     assert set(burst.statuses) | set(during.statuses) <= {200, 202, 503}, (burst.statuses, during.statuses)

@@ -176,8 +176,8 @@ ADDRESS_LIMIT, TOKEN_LIMIT = 20, 8
 
 
 @pytest.fixture(scope="module")
-def limited(tmp_path_factory, data_store):
-    running = Stack(tmp_path_factory.mktemp("limited"), workers=0, cluster=data_store, env={
+def limited(tmp_path_factory):
+    running = Stack(tmp_path_factory.mktemp("limited"), workers=0, env={
         "SCOUNDREL_RATE_LIMIT_ADDRESS": f"{ADDRESS_LIMIT}/minute",
         "SCOUNDREL_RATE_LIMIT_TOKEN": f"{TOKEN_LIMIT}/minute;1000/hour",
         "SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_LOG_FORMAT": "json",
@@ -196,7 +196,6 @@ def _limited_player(stack, address: str) -> tuple[str, str]:
     return answer.json()["name"], answer.json()["token"]
 
 
-@pytest.mark.cluster_too
 def test_too_many_requests_from_one_address_is_429(limited):
     """On a cluster too, the limits are counted in Redis (every API process sees one count), never in
     a process's memory."""

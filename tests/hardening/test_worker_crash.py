@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from rq import Worker
 from rq.job import Job
 
-from store import keys, shards
+from store import keys
 from store.intake import IN_INTAKE, drain
 from store.pending import TRANSIT_SECONDS, oldest_pending, sweep
 from store.workers import live_workers, roll_call
@@ -26,14 +26,12 @@ from tests.support.stack import Stack
 
 PENDING_TIMEOUT, SWEEP_INTERVAL, WORKER_TTL = 4.0, 0.5, 3
 
-pytestmark = [pytest.mark.slow, pytest.mark.cluster_too]
-QUEUES_SIDE = pytest.mark.one_redis("RQ's side: the queues are a plain Redis on either store; "
-                                    "the kill mid-batch runs on both")
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def slow_stack(tmp_path_factory, data_store):
-    running = Stack(tmp_path_factory.mktemp("crash"), workers=1, job_delay=1.5, cluster=data_store, env={
+def slow_stack(tmp_path_factory):
+    running = Stack(tmp_path_factory.mktemp("crash"), workers=1, job_delay=1.5, env={
         "SCOUNDREL_JOB_TIMEOUT": "3", "SCOUNDREL_PENDING_TIMEOUT": str(PENDING_TIMEOUT),
         "SCOUNDREL_SWEEP_INTERVAL": str(SWEEP_INTERVAL), "SCOUNDREL_WORKER_TTL": str(WORKER_TTL),
     }).start()
@@ -50,7 +48,7 @@ def db(slow_stack):
 
 def _queued_at(db, run_id: str) -> float | None:
     """When the pending run was last queued (its score in its shard's pending index)."""
-    return db.redis.zscore(keys.pending_runs(shards.of_id(run_id)), run_id)
+    return db.redis.zscore(keys.pending_runs(), run_id)
 
 
 def _metric(stack, name: str) -> float:
@@ -142,12 +140,10 @@ def test_a_worker_killed_mid_batch_loses_no_run_and_verifies_each_once(slow_stac
     assert result.returncode == 0, result.stderr
 
 
-@QUEUES_SIDE
 def test_the_sweeper_counts_its_requeues(slow_stack):
     assert _metric(slow_stack, "scoundrel_requeues_total") >= 1
 
 
-@QUEUES_SIDE
 def test_a_worker_killed_just_after_taking_a_job_strands_no_run(slow_stack, db):
     """SIGSTOP the only worker, submit, SIGKILL it, start another: verified within the sweeper's
     interval (not RQ's ten minutes), its age shown honestly meanwhile, verified and placed once."""
@@ -183,7 +179,6 @@ def test_a_worker_killed_just_after_taking_a_job_strands_no_run(slow_stack, db):
     assert [entry["run_id"] for entry in board if entry["player"] == player] == [run_id]
 
 
-@QUEUES_SIDE
 def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(slow_stack, db):
     """The sweeper itself, run by hand while the only worker is stopped: a job waiting in the queue is
     left alone with its time unchanged; one the stopped worker took is re-queued, once."""
@@ -202,7 +197,7 @@ def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(s
         assert oldest_pending(db) == (taken_run, int(queued_at[taken_run]))
         time.sleep(TRANSIT_SECONDS + 0.1)
         assert sweep(db, 0, WORKER_TTL) == 1
-        assert db.redis.zscore(keys.pending_runs(shards.of_id(waiting_run)), waiting_run) == queued_at[waiting_run]
+        assert db.redis.zscore(keys.pending_runs(), waiting_run) == queued_at[waiting_run]
         assert db.redis.hget(keys.run(taken_run), "job") != taken_job
         assert not Job.exists(taken_job, connection=db.queue_redis)
         assert sweep(db, 0, WORKER_TTL) == 0  # in the queue now: a backlog
@@ -213,7 +208,6 @@ def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(s
     assert slow_stack.wait_final(waiting_run, timeout=20)["status"] == "verified"
 
 
-@QUEUES_SIDE
 def test_a_killed_worker_leaves_rqs_registry(slow_stack, db):
     """RQ alone keeps a SIGKILLed worker listed until its key expires, minutes later; the sweeper
     unregisters it once it has been silent for SCOUNDREL_WORKER_TTL seconds."""
@@ -235,7 +229,6 @@ def test_a_killed_worker_leaves_rqs_registry(slow_stack, db):
     assert _metric(slow_stack, "scoundrel_workers") == 1
 
 
-@QUEUES_SIDE
 def test_reading_the_worker_registry_keeps_the_stores_timeouts(slow_stack):
     """RQ's Worker lengthens its connection's socket timeout to minutes; the sweeper and /metrics read
     the registry over the store's own connection, whose requests must still give up in seconds."""
@@ -243,7 +236,7 @@ def test_reading_the_worker_registry_keeps_the_stores_timeouts(slow_stack):
     try:
         assert live_workers(db, WORKER_TTL) == 1 and len(roll_call(db, WORKER_TTL)) == 1
         # RQ reads the registry on the queues' Redis; on one Redis that is the data's connection too
-        for client in (db.queue_redis, *(() if slow_stack.cluster else (db.raw, db.redis))):
+        for client in (db.queue_redis, db.raw, db.redis):
             assert client.connection_pool.connection_kwargs["socket_timeout"] == 0.75
     finally:
         db.close()

@@ -16,8 +16,6 @@ from tests.archive.conftest import archive_now
 from tests.audit.conftest import submit_final
 from tests.support.games import games_by_score, legal_games
 
-pytestmark = pytest.mark.cluster_too
-
 
 @pytest.fixture(scope="module")
 def cat(stack):
@@ -50,7 +48,6 @@ def _submit(db, game: dict):
     return run, created
 
 
-@pytest.mark.one_redis("the archive's reading; the accept step asking the archive: the module's other tests")
 def test_an_archived_game_sent_again_is_the_run_the_archive_holds(stack, cat):
     again = stack.submit(cat["token"], cat["low"])
     assert again.status_code == 200 and again.json()["id"] == cat["low_id"]
@@ -65,8 +62,7 @@ def test_a_new_game_asks_no_archive_and_an_archived_one_asks_once(cat, lookups):
 
 def test_until_the_filter_is_whole_every_new_game_asks_the_archive(stack, cat, lookups):
     db = cat["db"]
-    # as an older release left it
-    db.redis.delete(*keys.every(keys.archived_filter), *keys.every(keys.archived_filter_whole))
+    db.redis.delete(keys.archived_filter(), keys.archived_filter_whole())  # as an older release left it
     run, created = _submit(db, legal_games(2)[1])
     assert created and lookups == [[run.id]]
     assert stack.submit(cat["token"], cat["low"]).json()["id"] == cat["low_id"]

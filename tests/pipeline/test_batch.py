@@ -10,13 +10,11 @@ import scoundrel
 from store import keys
 from tests.support.games import legal_games
 
-pytestmark = pytest.mark.cluster_too
-
 
 @pytest.fixture(scope="module")
-def idle_stack(stack_pool, data_store):
+def idle_stack(stack_pool):
     """No worker at first: what the API queued stays in the queue to be counted."""
-    running = stack_pool.take(workers=0, cluster=data_store)
+    running = stack_pool.take(workers=0)
     yield running
     stack_pool.give_back(running)
 

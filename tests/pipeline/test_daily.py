@@ -5,12 +5,8 @@ import random
 import re
 from datetime import UTC, date, datetime, timedelta
 
-import pytest
-
 import scoundrel
 from scoundrel.strategies import play_game
-
-pytestmark = pytest.mark.cluster_too
 
 
 def test_todays_seed_is_valid_stable_and_dated(stack):

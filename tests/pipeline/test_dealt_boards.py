@@ -13,8 +13,6 @@ import pytest
 from store.packing import LADDER_GAMES
 from tests.support.games import accept_dealt, games_by_score, legal_games
 
-pytestmark = pytest.mark.cluster_too
-
 
 def finished(stack, name: str, games: list[dict], **dealt) -> list[dict]:
     """``name``'s dealt games, one after another (distinct submission times), verified."""
@@ -109,7 +107,6 @@ def mean_of_last(runs: list[dict]) -> float:
     return round(sum(run["score"] for run in runs[-LADDER_GAMES:]) / LADDER_GAMES, 2)
 
 
-@pytest.mark.one_redis("the ladder's rules; its window and count on a cluster: tests/store/test_placing.py")
 def test_the_ladder_ranks_the_mean_of_the_last_20_games(stack, ladder):
     page = stack.get("/v1/leaderboards/dealt/classic/ladder").json()
     assert page["variant"] == "classic" and page["total"] == 2

@@ -22,8 +22,6 @@ from store.packing import LADDER_GAMES, pack, pack_ladder, parse_iso_time
 from store.runs import Dealt
 from tests.support.games import games_by_score, legal_games
 
-pytestmark = pytest.mark.cluster_too
-
 PLAYERS = 30
 SEED = "friends-1"
 

@@ -7,8 +7,6 @@ import pytest
 
 from tests.support.games import games_by_score
 
-pytestmark = pytest.mark.cluster_too
-
 
 @pytest.fixture(scope="module")
 def board(stack):

@@ -14,8 +14,6 @@ from store import keys
 from tests.audit.conftest import cli
 from tests.support.games import games_by_score, scoundrel_check
 
-pytestmark = pytest.mark.cluster_too
-
 
 @pytest.fixture(scope="module")
 def deal(stack):
@@ -111,8 +109,6 @@ def test_runs_verified_before_seed_boards_existed_are_placed_by_scoundrel_check(
 def test_seed_boards_of_the_older_layout_without_run_ids_are_reported_and_migrated(stack, deal):
     """An older release kept no hash of run ids beside a seed board: ``check`` reports its places as of
     an older layout and ``migrate --apply`` names their runs again."""
-    if stack.cluster:
-        pytest.skip("an older release's data lives on one Redis")
     before = stack.get("/v1/seeds/seed-b1/leaderboard").json()
     raw = redis.Redis.from_url(stack.redis.url, decode_responses=True)
     try:

@@ -12,8 +12,6 @@ from store.tokens import hash_token
 from tests.audit.conftest import cli
 from tests.support.games import moderator_token
 
-pytestmark = pytest.mark.cluster_too
-
 GAME_SEED = "pipeline-1"
 
 
@@ -219,8 +217,6 @@ def test_a_name_is_one_name_in_every_case_and_keeps_its_spelling(stack):
 
 def test_players_an_older_release_let_differ_only_in_case_keep_working_once_migrated(stack):
     """Data an older release wrote: two players differing only in case, no spelling naming either."""
-    if stack.cluster:
-        pytest.skip("an older release's data lives on one Redis")
     raw = stack.database().redis
     tokens = {}
     for created_ms, name in ((1_000, "old_Bea"), (2_000, "OLD_BEA")):

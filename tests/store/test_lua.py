@@ -91,9 +91,9 @@ def test_a_void_run_shows_its_verdict_under_voided_status_in_both(client):
 
 
 def test_a_fragment_included_twice_is_inlined_once():
-    text = source("place_player")  # includes _places, which includes _placement, then _rank
+    text = source("resolve_dispute")  # includes _audit and _places, which includes _placement, then _rank
     assert "--#include" not in text
-    for function in ("place_on", "put", "outranks", "pack_rank"):
+    for function in ("snapshot", "place", "put", "outranks", "pack_rank"):
         assert text.count(f"local function {function}(") == 1
     board = source("board_page")
     assert board.count("local function rank_score(") == 1 and "local function put(" not in board

@@ -1,7 +1,7 @@
-"""``SCOUNDREL_WAIT_REPLICAS``: a new run is acknowledged only once that many replicas hold it,
-and a verdict's board steps are kept on them before its placing ends (``store.replication``).
-With a replica, the replica has the run the moment ``accept_runs`` answers; without one,
-acceptance raises ``NotReplicated`` (the API's 503), the run kept for a retry to find."""
+"""``SCOUNDREL_WAIT_REPLICAS``: a new run is acknowledged only once that many replicas hold it, and so
+is a verdict with its board places (``store.replicas``). With a replica, the replica has the run the
+moment ``accept_runs`` answers; without one, acceptance raises ``NotReplicated`` (the API's 503), the
+run kept for a retry to find."""
 
 import os
 import signal
@@ -11,30 +11,20 @@ import pytest
 import redis
 
 from cli.redis_server import RedisServer
-from store import Database, keys, placing, shards
+from store import Database, keys
 from store.archived_filter import make_whole
 from store.errors import NotReplicated
 from store.placements import placements
 from store.runs import Submission, accept_runs, load_runs, record_verdicts
 from tests.support.games import legal_games
-from throwaway.redis_cluster import RedisClusterServer
 from worker.jobs import JOBS
 
 
-def _database(url: str, wait: int, cluster: bool = False, queue_url: str = "") -> Database:
-    database = Database(url, JOBS, cluster=cluster, queue_url=queue_url, wait_replicas=wait)
+def _database(url: str, wait: int) -> Database:
+    database = Database(url, JOBS, wait_replicas=wait)
     database.archive.upgrade()  # an empty archive (SQLite in memory)
     make_whole(database)  # as every process does when it starts: no submission asks the archive
     return database
-
-
-def _replica_has(replica: redis.Redis, key: str) -> bool:
-    """Whether a cluster's replica holds ``key`` (READONLY first, on the same connection: a replica
-    redirects reads to its master otherwise)."""
-    with replica.pipeline(transaction=False) as pipe:
-        pipe.execute_command("READONLY")
-        pipe.exists(key)
-        return pipe.execute()[1] == 1
 
 
 def _submission(number: int) -> Submission:
@@ -68,9 +58,9 @@ def test_a_run_acknowledged_is_on_the_replica_already(master_and_replica):
         db.close()
 
 
-def test_a_verdicts_placing_ends_only_once_the_replica_holds_its_board_places(master_and_replica):
-    """The board steps wait for the replica too: with the replica stalled, the verdict's placing is
-    not ended (the sweeper drives it again); once it answers, the places are on it when it ends."""
+def test_a_verdict_is_answered_only_once_the_replica_holds_it_with_its_board_places(master_and_replica):
+    """With the replica stalled the verdict is not acknowledged (the job fails, and is retried: a
+    verdict written is not written twice); once it answers, the replica holds the places."""
     master, replica = master_and_replica
     db = _database(master.url, wait=1)
     verified = {"status": "verified", "outcome": "won", "score": 7, "health": 7, "ruleset": "r", "engine": "e"}
@@ -83,11 +73,9 @@ def test_a_verdicts_placing_ends_only_once_the_replica_holds_its_board_places(ma
                 record_verdicts(db, [(stored, verified)])
         finally:
             os.kill(replica.process.pid, signal.SIGCONT)
-        assert db.redis.zscore(keys.placing(shards.of_id(run.id)), run.id)  # owed still
-        placing.place_runs(db, [stored])  # as the sweeper does
+        assert record_verdicts(db, [(stored, verified)]) == [False]  # the retry: written already, and kept
         board = placements(stored)[0]
         assert redis.Redis(port=replica.port, decode_responses=True).zscore(board.keys[0], "bea") is not None
-        assert not db.redis.zscore(keys.placing(shards.of_id(run.id)), run.id)
     finally:
         db.close()
 
@@ -104,23 +92,3 @@ def test_without_the_replicas_asked_for_a_run_is_not_acknowledged_but_kept(tmp_p
     finally:
         db.close()
         alone.stop()
-
-
-def test_on_a_cluster_each_master_waits_for_its_own_replica(tmp_path):
-    cluster = RedisClusterServer(tmp_path / "cluster", masters=3, replicas=1).start()
-    queues = RedisServer(tmp_path / "queues", persistent=False).start()
-    db = _database(cluster.url, wait=1, cluster=True, queue_url=queues.url)
-    try:
-        accepted = accept_runs(db, "ada", [_submission(n) for n in range(2, 8)], runs_per_job=10)
-        assert all(created for _, created in accepted)
-        for run, _ in accepted:
-            master = cluster.master_of(keys.run(run.id))
-            replicas = [node for node in cluster.nodes if node is not master
-                        and node.client().execute_command("ROLE")[0] == "slave"
-                        and node.client().info("replication")["master_port"] == master.port]
-            assert [_replica_has(node.client(), keys.run(run.id)) for node in replicas] == [True]
-    finally:
-        db.close()
-        queues.stop()
-        cluster.stop()
-        keys.use_layout(keys.Layout.SINGLE)

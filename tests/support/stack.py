@@ -28,23 +28,20 @@ from store.archive.tables import metadata as archive_tables
 from store.archived_filter import make_whole
 from store.pending import pending_count
 from store.service_mark import mark_service
-from store.shards import Layout
-from throwaway.redis_cluster import RedisClusterServer
 
 
 class Stack:
     def __init__(self, root: Path, workers: int = 1, env: dict | None = None, job_delay: float = 0.0,
-                 clock_offset: int = 0, cluster: tuple[int, int] = (0, 0)):
+                 clock_offset: int = 0, queues_apart: bool = False):
         """``job_delay``: seconds each job of the workers sleeps first (``slow_worker``), so a
         fault test can kill a worker mid-job. ``clock_offset``: seconds the API's and the
         workers' clock runs ahead (behind, if negative) of the real one, under Debian's
-        ``faketime`` (Redis keeps the real clock), so a test can cross midnight. ``cluster``:
-        ``(masters, replicas)`` of a Redis Cluster for the data, ``redis`` then being the queues'
-        own Redis; ``(0, 0)``: one Redis for both, as ``scoundrel up`` runs."""
+        ``faketime`` (Redis keeps the real clock), so a test can cross midnight. One Redis holds
+        the data and the queues, as ``scoundrel up`` runs it; with ``queues_apart`` the queues have a
+        Redis of their own (``queues``, ``SCOUNDREL_QUEUE_URL``), which a test may lose on its own."""
         self.root = Path(root)
         self.redis = RedisServer(self.root / "redis", persistent=True)
-        masters, replicas = cluster
-        self.cluster = RedisClusterServer(self.root / "cluster", masters, replicas) if masters else None
+        self.queues = RedisServer(self.root / "queues", persistent=True) if queues_apart else None
         self.port = 0  # the API's, picked once the stores are up: a port picked long before it is bound is
         # more likely to be taken meanwhile by one of the other test processes
         self.extra_env = env or {}
@@ -55,7 +52,6 @@ class Stack:
         self.clock_offset = clock_offset
         self.http = requests.Session()
         self._started: list[subprocess.Popen] = []  # the processes start() made (see ``as_started``)
-        self._data = None  # a connection to the data, for ``wait_final``
 
     @property
     def base(self) -> str:
@@ -69,20 +65,13 @@ class Stack:
 
     # processes
 
-    @property
-    def data_url(self) -> str:
-        """Where the data is: the cluster's first node, or the one Redis."""
-        return self.cluster.url if self.cluster else self.redis.url
-
-    def _redis_env(self) -> dict:
-        if self.cluster is None:
-            return {"REDIS_URL": self.redis.url}
-        return {"REDIS_URL": self.cluster.url, "SCOUNDREL_REDIS_CLUSTER": "true", "SCOUNDREL_QUEUE_URL": self.redis.url}
+    def _queue_env(self) -> dict:
+        return {"SCOUNDREL_QUEUE_URL": self.queues.url} if self.queues else {}
 
     def env(self) -> dict:
         # Rate limits far above what a test sends, unless a test sets its own.
-        return {**os.environ, **self._redis_env(), "SCOUNDREL_ARCHIVE_URL": self.archive_url,
-                "SCOUNDREL_API_WORKERS": "1",
+        return {**os.environ, "REDIS_URL": self.redis.url, **self._queue_env(),
+                "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1",
                 "SCOUNDREL_API_THREADS": "8", "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
                 "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", **self.extra_env}
 
@@ -117,8 +106,8 @@ class Stack:
         """Start the stores, then (after ``fill``, if given: a test filling the stores first) the processes."""
         self.root.mkdir(parents=True, exist_ok=True)
         self.redis.start()
-        if self.cluster:
-            self.cluster.start()
+        if self.queues:
+            self.queues.start()
         if fill is not None:
             fill()
         self.port = self.port or free_port()
@@ -134,8 +123,7 @@ class Stack:
         return self
 
     def _processes(self) -> list:
-        nodes = self.cluster.nodes if self.cluster else []
-        return [self.redis.process, *(node.process for node in nodes), self.api, *self.workers]
+        return [self.redis.process, *([self.queues.process] if self.queues else []), self.api, *self.workers]
 
     def start_api(self) -> None:
         self.api = self._spawn("api", "--port", str(self.port), log="api.log")
@@ -197,9 +185,6 @@ class Stack:
         SIGQUIT is gunicorn's quick shutdown and SIGINT an RQ worker's; the
         graceful SIGTERM took about 3 s each, over a minute of a serial run.
         """
-        if self._data is not None:
-            self._data.close()
-            self._data = None
         for process, quick in [(self.api, signal.SIGQUIT), *((worker, signal.SIGINT) for worker in self.workers)]:
             if process and process.poll() is None:
                 process.send_signal(quick)
@@ -210,8 +195,8 @@ class Stack:
                 except subprocess.TimeoutExpired:
                     process.kill()
         self.redis.stop()
-        if self.cluster:
-            self.cluster.stop()
+        if self.queues:
+            self.queues.stop()
         self.http.close()
 
     def kill(self) -> None:
@@ -264,9 +249,8 @@ class Stack:
         from store import Database
         from worker.jobs import JOBS
 
-        return Database.from_settings(Settings(redis_url=self.data_url, archive_url=self.archive_url,
-                                               redis_cluster=bool(self.cluster),
-                                               queue_url=self.redis.url if self.cluster else ""), JOBS)
+        return Database.from_settings(Settings(redis_url=self.redis.url, archive_url=self.archive_url,
+                                               queue_url=self.queues.url if self.queues else ""), JOBS)
 
     # HTTP
 
@@ -290,28 +274,14 @@ class Stack:
         return self.post("/v1/runs", json=body, headers={"Authorization": f"Bearer {token}", **(headers or {})})
 
     def wait_final(self, run_id: str, timeout: float = 20.0) -> dict:
-        """The run once it is no longer pending and its board places are written: its verdict step
-        comes first, its board steps right after it (``store.placing``)."""
+        """The run once it is no longer pending: its verdict and its board places are written together."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             run = self.get(f"/v1/runs/{run_id}").json()
-            if run["status"] != "pending" and not self._being_placed(run_id):
+            if run["status"] != "pending":
                 return run
             time.sleep(0.05)
-        raise AssertionError(f"run {run_id} still pending, or its places owed, after {timeout} s")
-
-    def _being_placed(self, run_id: str) -> bool:
-        """Whether the run's board places are still owed (its shard's ``placing``)."""
-        from store import keys, shards
-
-        previous = keys.layout()  # the test's own, which this stack's connection leaves as it was
-        try:
-            if self._data is None:
-                self._data = self.database()
-            keys.use_layout(Layout.CLUSTER if self.cluster else Layout.SINGLE)
-            return self._data.redis.zscore(keys.placing(shards.of_id(run_id)), run_id) is not None
-        finally:
-            keys.use_layout(previous)
+        raise AssertionError(f"run {run_id} still pending after {timeout} s")
 
 
 # RQ's registrations of the running workers: the workers', kept for as long as they run
@@ -335,11 +305,11 @@ def _idle(db) -> bool:
 
 
 # Seconds of CPU a stack takes to start (Redis, the API's two processes and a worker, each importing the
-# service), on one Redis and on a cluster (three more servers joined); and what an idle one costs, in
-# cores: its worker's sweeper (a sweep's CPU, every sweep interval) and everything else.
-START_CPU = {False: 2.5, True: 3.5}
-SWEEP_CPU = {False: 0.0015, True: 0.014}
-OTHER_IDLE = {False: 0.006, True: 0.016}
+# service); and what an idle one costs, in cores: its worker's sweeper (a sweep's CPU, every sweep
+# interval) and everything else.
+START_CPU = 2.5
+SWEEP_CPU = 0.0015
+OTHER_IDLE = 0.006
 
 
 def _idle_cost(stack: Stack) -> float:
@@ -347,8 +317,7 @@ def _idle_cost(stack: Stack) -> float:
     from settings import Settings
 
     sweep_interval = float(stack.extra_env.get("SCOUNDREL_SWEEP_INTERVAL", Settings.sweep_interval))
-    on_cluster = bool(stack.cluster)
-    return OTHER_IDLE[on_cluster] + stack.worker_count * SWEEP_CPU[on_cluster] / sweep_interval
+    return OTHER_IDLE + stack.worker_count * SWEEP_CPU / sweep_interval
 
 
 class StackPool:
@@ -361,11 +330,9 @@ class StackPool:
     is emptied (``Stack.empty``) and the next module asking for the same
     settings gets it, as empty as a new one. A stack whose processes a test
     killed or added to is stopped instead, and so is the least recently used
-    one beyond ``keep``: a test process meets about eight settings (one
-    Redis or a cluster, each with the archive's, the dealt games', no
-    workers…). An idle stack on one Redis costs well under 1 % of a core,
-    against the seconds a new one would; on a cluster its worker's sweeps
-    cost more (a read of each shard's indexes), up to about 6 % with the 0.3 s sweeps
+    one beyond ``keep``: a test process meets about eight settings (the
+    archive's, the dealt games', no workers…). An idle stack costs well
+    under 1 % of a core with the usual sweeps, more with the 0.3 s sweeps
     some modules ask for, so an idle stack is also stopped once it has cost
     idle what starting it again would (``_idle_cost``).
     """
@@ -378,27 +345,24 @@ class StackPool:
         self._names = itertools.count()
 
     @staticmethod
-    def _settings(workers: int, env: dict | None, job_delay: float, clock_offset: int,
-                  cluster: tuple[int, int]) -> tuple:
-        return workers, job_delay, clock_offset, tuple(sorted((env or {}).items())), cluster
+    def _settings(workers: int, env: dict | None, job_delay: float, clock_offset: int) -> tuple:
+        return workers, job_delay, clock_offset, tuple(sorted((env or {}).items()))
 
-    def take(self, workers: int = 1, env: dict | None = None, job_delay: float = 0.0, clock_offset: int = 0,
-             cluster: tuple[int, int] = (0, 0)) -> Stack:
+    def take(self, workers: int = 1, env: dict | None = None, job_delay: float = 0.0, clock_offset: int = 0) -> Stack:
         """A running, empty stack with these settings (``Stack``'s own arguments)."""
-        settings = self._settings(workers, env, job_delay, clock_offset, cluster)
+        settings = self._settings(workers, env, job_delay, clock_offset)
         kept = self.idle.pop(settings, None)
         self._stop_stale()
         if kept:
             return kept[0]
-        return Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay, clock_offset, cluster).start()
+        return Stack(self.root / f"stack-{next(self._names)}", workers, env, job_delay, clock_offset).start()
 
     def give_back(self, stack: Stack) -> None:
         if not stack.empty():
             stack.stop()
             return
-        cluster = (stack.cluster.masters, stack.cluster.replicas) if stack.cluster else (0, 0)
-        settings = self._settings(stack.worker_count, stack.extra_env, stack.job_delay, stack.clock_offset, cluster)
-        self.idle[settings] = stack, time.monotonic() + START_CPU[bool(stack.cluster)] / _idle_cost(stack)
+        settings = self._settings(stack.worker_count, stack.extra_env, stack.job_delay, stack.clock_offset)
+        self.idle[settings] = stack, time.monotonic() + START_CPU / _idle_cost(stack)
         while len(self.idle) > self.keep:
             self._stop(next(iter(self.idle)))
         self._stop_stale()

@@ -16,10 +16,6 @@ from domain.daily_seed import today
 from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token
 from tests.support.stack import Stack
 
-pytestmark = pytest.mark.cluster_too
-DELIVERY_SIDE = pytest.mark.one_redis("a delivery is the queues' side; "
-                                      "the events each shard records: the module's other tests")
-
 RETRIES = "0.2,0.2"  # seconds: three tries, the second and third due at once (RQ schedules by the second)
 
 
@@ -66,15 +62,15 @@ class Receiver:
 
 
 @pytest.fixture(scope="module")
-def stack(stack_pool, data_store):
+def stack(stack_pool):
     running = stack_pool.take(env={"SCOUNDREL_WEBHOOK_RETRIES": RETRIES, "SCOUNDREL_SWEEP_INTERVAL": "0.2",
-                                   "SCOUNDREL_WEBHOOK_TIMEOUT": "2"}, cluster=data_store)
+                                   "SCOUNDREL_WEBHOOK_TIMEOUT": "2"})
     yield running
     stack_pool.give_back(running)
 
 
 @pytest.fixture(scope="module")
-def receiver(data_store):
+def receiver():
     """An endpoint of the module's tests on one store (one per store: none hears another's events)."""
     running = Receiver()
     yield running
@@ -109,7 +105,6 @@ def verified(stack: Stack, token: str, game: dict) -> dict:
     return run
 
 
-@DELIVERY_SIDE
 def test_a_delivery_refused_once_is_retried_signed_alike_and_both_attempts_are_listed(stack, receiver, moderator):
     hook = register(stack, moderator, receiver.url("/retried"), ["run.verified"])
     assert hook["secret"].startswith("whsec_") and hook["events"] == ["run.verified"]
@@ -144,7 +139,6 @@ def test_a_delivery_refused_once_is_retried_signed_alike_and_both_attempts_are_l
         assert attempt["at"].endswith("Z")
 
 
-@DELIVERY_SIDE
 def test_an_endpoint_that_never_answers_2xx_gets_every_try_then_is_given_up(stack, receiver, moderator):
     hook = register(stack, moderator, receiver.url("/down"), ["run.verified"])
     receiver.plans["/down"] = [503] * 10
@@ -159,7 +153,6 @@ def test_an_endpoint_that_never_answers_2xx_gets_every_try_then_is_given_up(stac
     assert attempts[0]["retry_at"] is None and not any(attempt["delivered"] for attempt in attempts)
 
 
-@DELIVERY_SIDE
 def test_a_refused_connection_is_an_error_recorded_and_retried(stack, moderator):
     closed = Receiver()
     url = closed.url("/gone")
@@ -352,7 +345,6 @@ def test_the_close_of_a_season_is_season_ended_once(stack, receiver, moderator):
     assert len(receiver.received["/season-ends"]) == 1
 
 
-@DELIVERY_SIDE
 def test_the_attempts_and_the_backlog_are_in_the_metrics(stack):
     text = stack.get("/metrics").text
     counted = {result: float(line.rsplit(" ", 1)[1]) for line in text.splitlines() for result in ("delivered", "failed")

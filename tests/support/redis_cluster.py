@@ -1,10 +1,8 @@
-"""A throwaway Redis Cluster on free ports, for the tests and the benchmarks.
+"""A throwaway Redis Cluster on free ports: the source of ``scoundrel move-off-cluster``'s tests, filled
+as a deployment of the older cluster layout left it (the service itself runs on one Redis).
 
 ``masters`` nodes share the 16,384 slots in equal ranges (as ``redis-cli
---cluster create`` gives them), each with ``replicas`` replicas. One master
-alone is a cluster too: it holds every slot and refuses, as any cluster
-does, a script or a MULTI whose keys are of several slots, so the suite can
-run the whole service on it for the price of one server. The nodes are
+--cluster create`` gives them), each with ``replicas`` replicas. The nodes are
 joined over redis-py (CLUSTER MEET, ADDSLOTSRANGE, REPLICATE), the steps
 ``redis-cli --cluster create`` takes, so no ``redis-cli`` is needed.
 
