@@ -26,7 +26,8 @@ import sqlalchemy as sa
 from _harness import Client, Service, latencies_ms, percentiles
 from store import Submission, accept_runs, load_runs, record_verdicts
 from store.archive.tables import archived_runs
-from store.retention import archive_old_runs
+from store.operations.retention import archive_old_runs
+from store.queue.queues import verify_queue
 from throwaway.postgres import PostgresServer
 from verification import judge
 
@@ -44,7 +45,7 @@ def store_finished_runs(db, count: int) -> list[str]:
         for first in range(0, len(submissions), 1000):
             accepted = accept_runs(db, f"bench{number:03d}", submissions[first:first + 1000], runs_per_job=1000)
             run_ids += [run.id for run, _ in accepted]
-    db.raw.delete(db.queue.key)  # the jobs: judged right here instead
+    db.raw.delete(verify_queue(db).key)  # the jobs: judged right here instead
     for first in range(0, len(run_ids), 1000):
         runs = [run for run in load_runs(db, run_ids[first:first + 1000]) if run]
         record_verdicts(db, [(run, judge(run)) for run in runs], worker="bench")

@@ -20,9 +20,10 @@ import redis
 
 from _harness import Client, Service
 from scoundrel.strategies import play_game
-from store import Submission, accept_runs, keys
-from store.pending import pending_count
-from store.runs import Dealt
+from store import Submission, accept_runs
+from store.base import keys
+from store.queue.pending import pending_count
+from store.runs.accepting import Dealt
 
 GAMES_PER_PLAYER = 40
 

@@ -29,8 +29,9 @@ from _harness import Client, Service, latencies_ms, percentiles
 from scoundrel import replay
 from scoundrel.strategies import play_game
 from store import Submission, accept_runs, load_runs, record_verdicts
-from store.database import BULK_TIMEOUT
-from store.retention import archive_old_runs
+from store.base.database import BULK_TIMEOUT
+from store.operations.retention import archive_old_runs
+from store.queue.queues import verify_queue
 
 PER_PLAYER = 1000
 GAMES = 1000  # real games whose moves and verdicts the runs take in turn
@@ -54,7 +55,7 @@ def store_runs(db, count: int, games: list[tuple[list[str], dict]]) -> None:
         accepted = accept_runs(db, f"p{first // PER_PLAYER:05d}",
                                [Submission(f"s{number}", "classic", games[number % GAMES][0]) for number in numbers],
                                runs_per_job=PER_PLAYER)
-        db.raw.delete(db.queue.key)  # the jobs: the verdicts are recorded right here instead
+        db.raw.delete(verify_queue(db).key)  # the jobs: the verdicts are recorded right here instead
         runs = [run for run in load_runs(db, [run.id for run, _ in accepted]) if run]
         record_verdicts(db, [(run, games[int(run.seed[1:]) % GAMES][1]) for run in runs], worker="bench")
         if (first // PER_PLAYER) % 100 == 99:

@@ -2,7 +2,7 @@
 
 Fills the classic board with 1,000,000 ranked players (``rankings.load_board``:
 the store's keys and packing, pipelined), registers one of them, has them
-follow 200 others picked at random (``store.following``), and times, p50
+follow 200 others picked at random (``store.accounts.following``), and times, p50
 and p99:
 
 - ``/v1/leaderboards/classic?among=<name>&limit=100`` over HTTP: round trip,
@@ -26,9 +26,10 @@ import redis
 from _harness import Client, Service, latencies_ms, percentiles
 from domain.boards import OPEN_BOARD, BoardId
 from rankings import load_board
-from store import create_player, keys
-from store.boards import board_among
-from store.following import MOST_FOLLOWED, follow, followed_by
+from store import create_player
+from store.accounts.following import MOST_FOLLOWED, follow, followed_by
+from store.base import keys
+from store.boards.pages import board_among
 
 
 def _on_board(path: str) -> bool:

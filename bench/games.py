@@ -27,14 +27,7 @@ import scoundrel
 from _harness import Client, Service, percentiles
 from domain.dealer import fresh_seed, judge, position
 from domain.game import PLAYING
-from store.games import (
-    game_bytes,
-    load_game,
-    next_deal,
-    play_moves,
-    playing_index,
-    start_game,
-)
+from store.games.dealt import game_bytes, load_game, next_deal, play_moves, playing_index, start_game
 
 RANDOM_GAMES = 200  # easy games played at random for the largest game hash (fewer if --games is smaller)
 

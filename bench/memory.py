@@ -23,8 +23,8 @@ import redis
 
 from _harness import Client, Service
 from scoundrel.strategies import play_game
-from store import keys
-from store.pending import pending_count
+from store.base import keys
+from store.queue.pending import pending_count
 
 BATCH = 1000  # the batch path's most submissions per request
 GIB = 2**30

@@ -23,7 +23,7 @@ import time
 from _harness import Client, Service, latencies_ms, percentiles
 from rankings import load_board
 from store import create_player, variant_board
-from store.standings import board_spread
+from store.boards.standings import board_spread
 
 
 def _a_page(path: str) -> bool:

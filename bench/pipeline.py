@@ -28,7 +28,7 @@ from rq.suspension import resume, suspend
 from _harness import Client, Service, percentiles, submit_all
 from scoundrel.strategies import play_game
 from store import load_runs
-from store.pending import pending_count
+from store.queue.pending import pending_count
 
 
 def games(count: int) -> list[dict]:

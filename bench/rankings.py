@@ -19,8 +19,9 @@ import time
 import redis
 
 from _harness import Client, Service, latencies_ms, percentiles
-from store import create_player, keys
-from store.packing import pack
+from store import create_player
+from store.base import keys
+from store.base.packing import pack
 
 LOOKED_UP = 1000  # players registered to have their ranks looked up
 

@@ -27,10 +27,11 @@ from _harness import Client, Service, latencies_ms, percentiles
 from domain.boards import SEASON_LADDER
 from domain.seasons import Schedule, season_at
 from scoundrel.strategies import play_game
-from store import Submission, accept_runs, create_player, keys, load_runs, record_verdicts
-from store.packing import LADDER_GAMES, pack, pack_ladder
-from store.runs import Dealt
-from store.seasons import close_ended_seasons
+from store import Submission, accept_runs, create_player, load_runs, record_verdicts
+from store.base import keys
+from store.base.packing import LADDER_GAMES, pack, pack_ladder
+from store.boards.seasons import close_ended_seasons
+from store.runs.accepting import Dealt
 from verification import judge
 
 LOOKED_UP = 200  # players registered to have their ranks looked up

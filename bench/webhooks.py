@@ -62,7 +62,7 @@ def submit(base: str, token: str, bodies: list[dict]) -> None:
 
 def verdicts_and_deliveries(connection: redis.Redis, runs: int, receiver: Receiver | None) -> tuple[float, float]:
     """Resume the workers: seconds until no run is pending, and until the receiver has ``runs`` posts."""
-    from store.pending import pending_count
+    from store.queue.pending import pending_count
 
     started = time.perf_counter()
     resume(connection)

@@ -84,8 +84,8 @@ def run(args) -> int:
     from redis.exceptions import RedisError
 
     from store import Database
-    from store.archived_filter import make_whole
-    from store.service_mark import mark_service
+    from store.base.service_mark import mark_service
+    from store.runs.archived_filter import make_whole
     from worker.jobs import JOBS
 
     settings = settings_for(args)

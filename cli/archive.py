@@ -43,8 +43,8 @@ _days.__name__ = "number of days"  # argparse names the type in its error
 
 
 def run(args) -> int:
-    from store.database import BULK_TIMEOUT
-    from store.retention import archive_old_runs, due
+    from store.base.database import BULK_TIMEOUT
+    from store.operations.retention import archive_old_runs, due
 
     db = connect(args, timeout=BULK_TIMEOUT, upgrade_archive=True)
     bar = None

@@ -20,9 +20,9 @@ def _seconds(text: str) -> float:
 
 
 def run(args) -> int:
-    from store.consistency import check, place_on_seed_boards
-    from store.database import BULK_TIMEOUT
-    from store.layout_migration import migrate
+    from store.base.database import BULK_TIMEOUT
+    from store.operations.consistency import check, place_on_seed_boards
+    from store.operations.migration import migrate
 
     from .migrate import found
 

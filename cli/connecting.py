@@ -7,7 +7,7 @@ the same ``--data-dir`` as ``up``, with the same default.
 The operator commands (``check``, ``moderator``, ``reverify``, ``archive``,
 ``migrate``, ``move-to-cluster``) connect through ``connect``: it names the
 Redis on stderr, and refuses one that holds none of the service's data
-(``store.service_mark``) unless ``--any-redis`` says to go on, since a
+(``store.base.service_mark``) unless ``--any-redis`` says to go on, since a
 wrong Redis answers as an empty, consistent store and takes writes the
 service never sees.
 """
@@ -62,7 +62,7 @@ def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_a
     date first, so an unreachable archive is reported as such.
     """
     from store import Database
-    from store.service_mark import holds_service_data
+    from store.base.service_mark import holds_service_data
     from worker.jobs import JOBS
 
     settings = settings_for(args)

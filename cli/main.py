@@ -44,7 +44,7 @@ def failure_message(error: BaseException, args: argparse.Namespace | None) -> st
         return (f"cannot reach Redis ({settings.redis_url_source}): {error} "
                 f"Start it (scoundrel up), or point REDIS_URL or --data-dir at a running one.")
     if redis is not None:
-        from store.errors import refuses_writes
+        from store.base.errors import refuses_writes
 
         if refuses_writes(error):
             settings = Settings.from_env(getattr(args, "data_dir", None))

@@ -1,7 +1,7 @@
 """``scoundrel migrate``: rewrite every run and key of an older layout into the one the store reads.
 
 Without ``--apply`` it only reports what it would change (a count per
-kind) and changes nothing; with it, it rewrites (``store.layout_migration``).
+kind) and changes nothing; with it, it rewrites (``store.operations.migration``).
 Safe to interrupt and run again (it carries on), to run twice (the second
 run finds nothing), and beside running workers and the API. Redis:
 ``REDIS_URL``, else the one ``scoundrel up`` runs. The archive is left
@@ -34,8 +34,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from store.database import BULK_TIMEOUT
-    from store.layout_migration import BATCH, migrate, run_count
+    from store.base.database import BULK_TIMEOUT
+    from store.operations.migration import BATCH, migrate, run_count
 
     db = connect(args, timeout=BULK_TIMEOUT)
     bar = None

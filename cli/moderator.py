@@ -31,7 +31,7 @@ def add(args) -> int:
 
 def show(args) -> int:
     from store import list_moderators
-    from store.packing import iso_time
+    from store.base.packing import iso_time
 
     for moderator in list_moderators(connect(args)):
         print(f"{moderator['name']}\t{iso_time(moderator['created_ms'])}")

@@ -14,7 +14,7 @@ on a kind of board, and ``key`` which of the run's fields tell its boards
 apart (two runs are on the same board when those fields match).
 
 A board of a season (``domain.seasons``) closes: ``closed_by`` names the key
-part whose value, once closed, freezes it (``store.seasons``); from then on
+part whose value, once closed, freezes it (``store.boards.seasons``); from then on
 no script changes it, whatever verdict, void or recompute comes.
 """
 
@@ -46,7 +46,7 @@ class Board:
     parts); ``page`` and ``api`` give its page's and its JSON's paths from
     those parts. ``cools``: a board of the kind that no verdict changed for
     ``SCOUNDREL_HOT_DAYS`` leaves Redis for the archive as a whole, as its
-    runs do (``store.board_cooling``): a kind with a board per deal, the long
+    runs do (``store.boards.cooling``): a kind with a board per deal, the long
     tail, and a season's board, frozen once its season closes. Only a best or
     first board may cool (a ladder's windows stay hot).
     ``closed_by``: the key part (``season``) whose close freezes the board,

@@ -1,7 +1,7 @@
 """A dealt game: the value every layer passes around, and the rules that follow from its fields alone.
 
 The store loads it from one hash and writes it back move by move
-(``store.games``); the dealer replays it (``domain.dealer``); the API shows
+(``store.games.dealt``); the dealer replays it (``domain.dealer``); the API shows
 it. Its position is not part of it: the deck is dealt from ``seed`` and the
 moves replayed whenever the position is wanted (``domain.dealer.position``).
 """

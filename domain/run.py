@@ -2,7 +2,7 @@
 
 A frozen value with every field a run has. Its stored form (a Redis hash of
 strings, the moves as one-character codes) is the store's to read and write
-(``store.run_records``); its API view is the schema's (``schemas.runs.RunSchema``).
+(``store.runs.records``); its API view is the schema's (``schemas.runs.RunSchema``).
 The boards read the fields that decide which boards it counts on and where.
 """
 

@@ -9,9 +9,9 @@ exactly one season. An id says its own calendar, so a season is known from
 its id alone (``parse_season``), whatever the service's setting is now.
 
 A dealt run counts on the season in which its game ended (its ``season``,
-set where its run is built, ``store.games``); the seasonal boards
+set where its run is built, ``store.games.dealt``); the seasonal boards
 (``domain.boards``) are keyed by it, and the close of a season that has
-ended freezes them (``store.seasons``).
+ended freezes them (``store.boards.seasons``).
 """
 
 import enum

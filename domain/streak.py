@@ -5,7 +5,7 @@ day: played to its end (won or lost) or forfeited before midnight (given
 up, or left idle until the sweeper forfeited it). A game the day's close
 forfeited (RULES.md R18) does not count: the player did not finish it.
 
-The store keeps three values a player (``store.streaks``), updated in the
+The store keeps three values a player (``store.games.streaks``), updated in the
 same Lua step that ends the game (``lua/_streak.lua``): the last day
 counted, the run of days in a row ending there, and the longest run ever.
 Whether that run is still alive is a question of today's date, answered

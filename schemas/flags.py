@@ -2,7 +2,7 @@
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
-from store.flags import REASONS, STATUSES
+from store.moderation.flags import REASONS, STATUSES
 
 from .paging import PageArgs
 

@@ -2,7 +2,7 @@
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
-from store.disputes import OPEN, STATUSES
+from store.moderation.disputes import OPEN, STATUSES
 
 from .paging import PageArgs
 from .runs import RuleErrorSchema, RunSchema

@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, fields
 
-from store.packing import iso_time
+from store.base.packing import iso_time
 
 
 class Time(fields.String):

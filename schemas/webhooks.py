@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from settings import without_password
-from store.webhooks import EVENTS
+from store.webhooks.hooks import EVENTS
 
 from .runs import Time
 

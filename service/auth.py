@@ -7,8 +7,8 @@ from flask import g, request
 from werkzeug.exceptions import HTTPException
 
 from store import moderator_for_token, player_for_token
-from store.errors import TokenRevoked
-from store.tokens import hash_token
+from store.accounts.tokens import hash_token
+from store.base.errors import TokenRevoked
 
 from .api import error_response
 from .context import db, referee

@@ -8,8 +8,8 @@ registry (``domain.boards``), so a board added there lists both ways.
 
 from domain.boards import BoardId, Order
 from store import board_page, find_player, ladder_page
-from store.boards import board_among, ranking
-from store.following import followed_by
+from store.accounts.following import followed_by
+from store.boards.pages import board_among, ranking
 
 from .context import db
 from .errors import abort

@@ -37,7 +37,7 @@ from domain.daily_seed import DAY_PATTERN, parse_day
 from domain.run import Run
 from domain.seasons import SEASON_PATTERN, Season, parse_season
 from store import LADDER_GAMES, Board
-from store.boards import ranking
+from store.boards.pages import ranking
 
 _DATE = DAY_PATTERN
 _VARIANT = "|".join(scoundrel.VARIANTS)
@@ -54,7 +54,7 @@ class UnknownBoard(LookupError):
 class NamedBoard:
     """A board as the pages show it.
 
-    ``board`` is what ``store.boards`` reads; a ladder has none (it ranks means,
+    ``board`` is what ``store.boards.pages`` reads; a ladder has none (it ranks means,
     ``ladder_page``) and is ``ladder`` instead. ``day`` is set for the daily
     boards: what is on them stops changing once the day is over; ``season``
     for a season's boards.

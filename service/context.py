@@ -7,8 +7,8 @@ from flask import current_app
 
 from settings import Settings
 from store import Database, daily_secret
-from store.daily import address_secret, sealed_secret
-from store.games import sealed_revealed
+from store.games.day_secrets import address_secret, sealed_secret
+from store.games.dealt import sealed_revealed
 
 
 @dataclass

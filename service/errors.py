@@ -55,7 +55,7 @@ from domain.errors import (
     SealedDailyStarted,
     SealedDayOver,
 )
-from store.errors import NotReplicated, first_line, refuses_writes
+from store.base.errors import NotReplicated, first_line, refuses_writes
 
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = "Storage is unavailable; try again shortly."

@@ -19,15 +19,8 @@ from schemas.games import (
     NextDealSchema,
     RefusedMovesSchema,
 )
-from store.games import (
-    games_in_play,
-    load_game,
-    load_game_as,
-    next_deal,
-    play_moves,
-    start_game,
-)
-from store.runs import now_ms
+from store.base.clock import now_ms
+from store.games.dealt import games_in_play, load_game, load_game_as, next_deal, play_moves, start_game
 
 from .api import Blueprint, error_response
 from .auth import (

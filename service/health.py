@@ -4,6 +4,7 @@ from redis.exceptions import RedisError
 
 import scoundrel
 from schemas.runs import HealthSchema, VersionSchema
+from store.queue.queues import verify_queue
 
 from .api import Blueprint
 from .context import db
@@ -38,7 +39,7 @@ def health():
     except RedisError:
         return {"status": "unavailable", "redis": "down", **versions}, 503, retry
     try:
-        queues = {"queues": "up", "queue_depth": db().queue.count}
+        queues = {"queues": "up", "queue_depth": verify_queue(db()).count}
     except RedisError:
         # the queues' own Redis away: submissions are taken, and verified once it is back
         queues = {"queues": "down"}

@@ -1,7 +1,7 @@
 """``/metrics``: the service's counters in Prometheus' text format.
 
 Nothing is counted in this process: the API processes and the workers all
-add to counters in Redis (``store.metrics``), and a scrape reads them there,
+add to counters in Redis (``store.base.metrics``), and a scrape reads them there,
 with what Redis itself knows at that moment (the queue's depth, the failed
 jobs, the games in play, the live workers). So any API process answers for
 the whole service, and no shared multiprocess directory is needed.
@@ -11,13 +11,14 @@ from flask import Blueprint, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 
-from store.games import FORFEITED_IDLE
-from store.intake import intake_depth
-from store.metrics import LATENCY_BUCKETS, MOVE_LATENCY_BUCKETS, read_tallies
-from store.pending import oldest_pending
-from store.runs import now_ms
-from store.webhooks import ATTEMPTS_COUNTED, backlog
-from store.workers import live_workers
+from store.base.clock import now_ms
+from store.base.metrics import LATENCY_BUCKETS, MOVE_LATENCY_BUCKETS, read_tallies
+from store.games.dealt import FORFEITED_IDLE
+from store.queue.intake import intake_depth
+from store.queue.pending import oldest_pending
+from store.queue.queues import verify_queue
+from store.queue.workers import live_workers
+from store.webhooks.hooks import ATTEMPTS_COUNTED, backlog
 
 from .context import db, referee
 
@@ -71,11 +72,11 @@ class RedisCollector:
         yield CounterMetricFamily("scoundrel_requeues", "Runs re-queued by the sweeper",
                                   value=counters.get("requeues", 0))
         yield GaugeMetricFamily("scoundrel_queue_depth", "Jobs waiting in the verification queue",
-                                value=self.db.queue.count)
+                                value=verify_queue(self.db).count)
         yield GaugeMetricFamily("scoundrel_intake_depth", "Single submissions waiting in the intake for a job",
                                 value=intake_depth(self.db))
         yield GaugeMetricFamily("scoundrel_failed_jobs", "Jobs in RQ's failed-job registry",
-                                value=self.db.queue.failed_job_registry.count)
+                                value=verify_queue(self.db).failed_job_registry.count)
         oldest = oldest_pending(self.db)
         yield GaugeMetricFamily("scoundrel_oldest_pending_seconds",
                                 "Seconds since the longest-pending run was (last) queued",

@@ -5,10 +5,11 @@ from flask import g
 from domain.sealing import is_sealed
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
-from store import flags, get_run
-from store.history import run_audit_log
-from store.moderation import restore_run
-from store.runs import dealt_move_times
+from store import get_run
+from store.moderation import flags
+from store.moderation.restoring import restore_run
+from store.runs.history import run_audit_log
+from store.runs.records import dealt_move_times
 from verification import reverify_run
 
 from .api import Blueprint, error_response

@@ -3,7 +3,7 @@
 A season's boards answer in the shape of the all-time ones
 (``service.leaderboards``), from the same store reads; a past season's are
 its frozen standings. Every read closes the seasons that have ended first
-(``store.seasons``), so an ended season is never read while it can still change.
+(``store.boards.seasons``), so an ended season is never read while it can still change.
 """
 
 import re
@@ -17,7 +17,7 @@ from schemas.paging import AroundArgs, BoardArgs, PageArgs
 from schemas.runs import BoardPositionSchema, LadderPositionSchema
 from schemas.seasons import SeasonBoardPageSchema, SeasonLadderPageSchema, SeasonsSchema
 from store import LADDER_GAMES, find_player, ladder_position, season_board, season_ladder
-from store.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
+from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 
 from .api import Blueprint, error_response
 from .board_listing import board_listing

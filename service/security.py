@@ -30,7 +30,8 @@ from redis.retry import Retry
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from settings import Settings
-from store import keys, player_for_token
+from store import player_for_token
+from store.base import keys
 
 from .auth import bearer_token
 from .context import db

@@ -26,7 +26,7 @@ from flask import Blueprint, Response, render_template, request, url_for
 from domain.daily_seed import DayNotBegun, day_over, parse_day
 from domain.share_card import ShareCard
 from store import find_player
-from store.streaks import share_card
+from store.games.streaks import share_card
 
 from .context import db
 from .share_image import HEIGHT, WIDTH, card_png

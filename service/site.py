@@ -1,7 +1,7 @@
 """The pages people read: ``/boards``, ``/boards/<board>``, ``/players/<name>``, ``/daily``, ``/seasons``.
 
 Server-rendered from the store functions the API's views use (``board_page``,
-``ladder_page``, ``board_position``, ``player_runs``), plus ``store.standings``
+``ladder_page``, ``board_position``, ``player_runs``), plus ``store.boards.standings``
 for a board's spread and a player's places; every view only turns the
 request into those calls and their answers into a template. They work
 without JavaScript; ``site.js`` (an ES module) only fills in the line of the
@@ -40,11 +40,11 @@ from domain.seasons import Season
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeasonsPageArgs, SeedBoardPageArgs
 from schemas.runs import RunSchema
 from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
-from store.errors import first_line, refuses_writes
-from store.runs import now_ms
-from store.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
-from store.standings import Spread, Standing, board_spread, ladder_spread, standings
-from store.streaks import load_streak
+from store.base.clock import now_ms
+from store.base.errors import first_line, refuses_writes
+from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
+from store.boards.standings import Spread, Standing, board_spread, ladder_spread, standings
+from store.games.streaks import load_streak
 
 from . import board_names, charts
 from .board_listing import friends_view

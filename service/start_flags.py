@@ -6,7 +6,7 @@ hashed here with the address secret (HMAC-SHA-256) before anything leaves
 the request, so the address itself is never stored, queued or logged; the
 worker notes the hash with the player (``worker.flags``) and raises
 ``shared_address`` when a second player starts the same day's sealed daily
-from it (``store.flags``).
+from it (``store.moderation.flags``).
 
 Flags never block play: the game is dealt before this runs, and a Redis
 failure here is logged (without the address) and the start answered as usual.
@@ -19,8 +19,8 @@ import logging
 from redis.exceptions import RedisError
 
 from domain.game import DAILY, Game, game_run_id
-from store.errors import first_line
-from store.flags import queue_sealed_start
+from store.base.errors import first_line
+from store.moderation.flags import queue_sealed_start
 
 from .context import db, referee
 from .security import client_address

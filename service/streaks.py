@@ -11,7 +11,7 @@ from dataclasses import asdict
 from domain.daily_seed import today
 from schemas.streaks import ShareCardSchema, StreakSchema
 from store import find_player
-from store.streaks import load_streak, share_card
+from store.games.streaks import load_streak, share_card
 
 from .api import Blueprint, error_response
 from .context import db

@@ -1,4 +1,4 @@
-"""``/v1/webhooks``: moderators' endpoints told of events (``store.webhooks``, ``docs/webhooks.md``)."""
+"""``/v1/webhooks``: moderators' endpoints told of events (``store.webhooks.hooks``, ``docs/webhooks.md``)."""
 
 from dataclasses import asdict
 
@@ -12,7 +12,7 @@ from schemas.webhooks import (
     WebhookPageSchema,
     WebhookSchema,
 )
-from store.webhooks import create_webhook, delete_webhook, deliveries, get_webhook, webhook_page
+from store.webhooks.hooks import create_webhook, delete_webhook, deliveries, get_webhook, webhook_page
 
 from .api import Blueprint, error_response
 from .auth import moderator_endpoint

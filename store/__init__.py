@@ -1,13 +1,17 @@
 """The data layer: every read and write of Redis goes through this package.
 
-Key names live in ``store.keys`` alone, the Lua scripts in ``store/lua``
+Key names live in ``store.base.keys`` alone, the Lua scripts in ``store/lua``
 (each called through its wrapper in ``store.scripts``); what it refuses is
-in ``domain.errors`` and Redis refusing writes in ``store.errors``. The
+in ``domain.errors`` and Redis refusing writes in ``store.base.errors``. The
 modules here offer named operations (``submit_run``, ``record_verdicts``, ``board_page``…)
 so that views and jobs never touch Redis directly.
 """
 
-from .boards import (
+from store.accounts.moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
+from store.accounts.players import create_player, find_player, player_for_token, replace_token
+from store.base.database import Database
+from store.base.packing import LADDER_GAMES
+from store.boards.pages import (
     Board,
     board_page,
     board_position,
@@ -22,21 +26,12 @@ from .boards import (
     variant_board,
     variant_ladder,
 )
-from .daily import daily_secret
-from .database import Database
-from .history import get_run, player_runs
-from .moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator
-from .packing import LADDER_GAMES
-from .pending import requeue_run
-from .players import create_player, find_player, player_for_token, replace_token
-from .runs import (
-    Submission,
-    accept_runs,
-    load_run,
-    load_runs,
-    record_verdicts,
-    submit_run,
-)
+from store.games.day_secrets import daily_secret
+from store.moderation.restoring import requeue_run
+from store.runs.accepting import Submission, accept_runs, submit_run
+from store.runs.history import get_run, player_runs
+from store.runs.records import load_run, load_runs
+from store.runs.verdicts import record_verdicts
 
 __all__ = [
     "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "daily_board", "dealt_board",

@@ -3,18 +3,17 @@
 Domain code that the worker (``worker.jobs``), the API (``POST
 /v1/runs/<id>/reverify``) and ``scoundrel reverify`` all use, so none of
 them imports another's package. The verdict, the player's board places and
-the audit entry change together (``store.moderation``).
+the audit entry change together (``store.moderation.restoring``).
 """
 
 import scoundrel
 from domain.errors import RunPending
 from domain.run import PENDING, Run
 from store import Database
-from store.history import hot_run
-from store.moderation import record_reverification
-from store.run_records import stored_fields
-from store.runs import load_run
-from store.verdicts import verdict_differs, verdict_summary
+from store.moderation.restoring import record_reverification
+from store.runs.history import hot_run
+from store.runs.records import load_run, stored_fields
+from store.runs.verdicts import verdict_differs, verdict_summary
 
 
 def judge(run: Run) -> dict:

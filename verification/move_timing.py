@@ -1,6 +1,6 @@
 """Judging how a dealt game's moves were timed: what a moderator should look at, never a verdict.
 
-The server times every move of a dealt game (``store.games``: the gap in
+The server times every move of a dealt game (``store.games.dealt``: the gap in
 ms since the move before). A person reads each room before moving, so
 their gaps are hundreds of milliseconds and vary with how hard the choice
 is; a program's are a few milliseconds (``fast_moves``), or, when it waits
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from statistics import median
 
 from settings import Settings
-from store.flags import FAST_MOVES, STEADY_RHYTHM, Finding
+from store.moderation.flags import FAST_MOVES, STEADY_RHYTHM, Finding
 
 
 @dataclass(frozen=True)

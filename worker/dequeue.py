@@ -2,7 +2,7 @@
 
 RQ takes a job from one queue with ``BLMOVE`` into that queue's
 intermediate list, so a worker killed just after taking a job leaves it
-where the sweeper finds it (``store.pending``); from several queues it falls
+where the sweeper finds it (``store.queue.pending``); from several queues it falls
 back to ``BLPOP``, and a job taken so leaves no trace at all. A worker
 listens to the verification queue and, behind it, the webhook queue, so
 this queue class takes from several queues the one-queue way: each queue in

@@ -1,4 +1,4 @@
-"""The workers' part in the flags for moderators (``store.flags``): a verified game's move timing,
+"""The workers' part in the flags for moderators (``store.moderation.flags``): a verified game's move timing,
 and the sealed daily starts the API queues.
 
 Both are safe to run twice: a run's flag has an id of its own, and a start
@@ -10,8 +10,8 @@ import logging
 
 from domain.run import Run
 from store import Database
-from store.flags import note_sealed_start as note_start
-from store.flags import raise_run_flags
+from store.moderation.flags import note_sealed_start as note_start
+from store.moderation.flags import raise_run_flags
 from verification.move_timing import TimingLimits, timing_findings
 
 from .process import database, settings

@@ -5,7 +5,7 @@ a share of a batch otherwise): it loads what it needs, replays, and records
 each verdict in one atomic, idempotent step, so running it twice changes
 nothing. A job that raises is retried; when it keeps failing,
 ``verification_failed`` marks its run ``error`` with the reason, so no run
-is silently dropped (and a worker killed mid-job is ``store.pending``'s
+is silently dropped (and a worker killed mid-job is ``store.queue.pending``'s
 business).
 """
 
@@ -16,9 +16,9 @@ from rq import get_current_job
 
 from domain.run import PENDING
 from store import load_runs, record_verdicts
-from store.database import Jobs
-from store.metrics import count_job_failure
-from store.pending import mark_error, split_pending
+from store.base.database import Jobs
+from store.base.metrics import count_job_failure
+from store.queue.pending import mark_error, split_pending
 from verification import judge
 from verification.move_timing import TimingLimits
 
@@ -76,7 +76,7 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     into one job per run still pending, so one bad run does not take its
     neighbours down with it. A last attempt cut short by Redis (away, or
     refusing writes) is no fault of the runs: they stay pending, and the
-    sweeper queues them again once nothing runs their job (``store.pending``).
+    sweeper queues them again once nothing runs their job (``store.queue.pending``).
     """
     db = database()
     run_ids = list(job.args)

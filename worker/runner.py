@@ -4,11 +4,11 @@
 (measured: about 80 no-op jobs/s per core forking, 480 without) while RQ
 still handles failures, timeouts and retries for it.
 
-Each worker also runs a dispatcher (``store.intake``) in a thread of its
+Each worker also runs a dispatcher (``store.queue.intake``) in a thread of its
 own: it turns the single submissions waiting in the intake into jobs of up
 to 100 runs, ``intake_window`` seconds after the first of them arrives.
 
-Each worker also sweeps the pending runs on a timer (``store.pending``), so
+Each worker also sweeps the pending runs on a timer (``store.queue.pending``), so
 a run whose job nothing will run any more (its worker killed or stopped,
 mid-job or just after taking it) is queued again within
 ``pending_timeout + sweep_interval`` seconds (a few more when its worker
@@ -16,19 +16,19 @@ was killed mid-job, until the job is past its timeout or the worker silent
 for ``worker_ttl``) — no separate process to deploy, and RQ's own
 abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
-(``store.workers``), forfeits the dealt games left idle for ``game_idle``
+(``store.queue.workers``), forfeits the dealt games left idle for ``game_idle``
 seconds (R18), accepts the run of any ended game still without one
-(``store.games``), closes the seasons that have ended (``store.seasons``),
+(``store.games.dealt``), closes the seasons that have ended (``store.boards.seasons``),
 and queues the webhook delivery retries now due and the events left in
 the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
-worker also moves old finished runs to the archive (``store.retention``;
+worker also moves old finished runs to the archive (``store.operations.retention``;
 one worker at a time).
 
 When Redis goes away, or answers but refuses writes (full, read-only), the
 worker waits for it to take writes again and carries on; it never exits
 for it and never needs a restart. A job cut short meanwhile leaves its run
 pending, for the sweeper. Once it reaches Redis it sets the service's mark
-there (``store.service_mark``), as the API does.
+there (``store.base.service_mark``), as the API does.
 """
 
 import logging
@@ -44,14 +44,15 @@ from sqlalchemy.exc import SQLAlchemyError
 import log_lines
 from settings import Settings
 from store import Database
-from store.archived_filter import make_whole
-from store.errors import first_line, refuses_writes
-from store.games import sweep_games
-from store.intake import dispatch_forever, drain
-from store.pending import sweep
-from store.retention import scheduled_pass
-from store.seasons import close_ended_seasons
-from store.service_mark import mark_service
+from store.base.errors import first_line, refuses_writes
+from store.base.service_mark import mark_service
+from store.boards.seasons import close_ended_seasons
+from store.games.dealt import sweep_games
+from store.operations.retention import scheduled_pass
+from store.queue.intake import dispatch_forever, drain
+from store.queue.pending import sweep
+from store.queue.queues import verify_queue, webhook_queue
+from store.runs.archived_filter import make_whole
 
 from .dequeue import InOrderQueue
 from .jobs import JOBS
@@ -88,7 +89,7 @@ class VerifyWorker(SimpleWorker):
 
     RQ beats only between jobs and quits its loop on any Redis error but a
     lost connection; this worker beats every third of ``worker_ttl``, job
-    or no job (so ``store.workers`` can tell a silent worker from a busy
+    or no job (so ``store.queue.workers`` can tell a silent worker from a busy
     one), and waits out a refused write instead of quitting. It takes its
     jobs through RQ's intermediate lists (``worker.dequeue``), the webhook
     queue's behind the verification queue's.
@@ -97,7 +98,7 @@ class VerifyWorker(SimpleWorker):
     max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
 
     def __init__(self, db: Database, worker_ttl: int):
-        super().__init__([db.queue.name, db.webhook_queue.name], connection=db.queue_redis, name=worker_name(),
+        super().__init__([verify_queue(db).name, webhook_queue(db).name], connection=db.queue_redis, name=worker_name(),
                          worker_ttl=worker_ttl, queue_class=InOrderQueue)
         self.db = db
         self.stop_asked = False  # SIGINT or SIGTERM: the work loop's end is the end

@@ -8,7 +8,7 @@ sealed daily run's seed and moves hidden while its day is on:
 every attempt. Each attempt is signed with its webhook's secret, read when
 it is sent. An answer outside 2xx, or none within ``webhook_timeout``
 seconds, is a failure: the next attempt follows after the next of
-``webhook_retries``' delays, until they run out (``store.webhooks``).
+``webhook_retries``' delays, until they run out (``store.webhooks.hooks``).
 """
 
 import hashlib
@@ -27,10 +27,10 @@ from domain.boards import LADDER_GAMES, BoardId, Order, boards_of
 from domain.errors import NoSuchRun
 from schemas.runs import RunSchema
 from store import Database, get_run
-from store.games import sealed_revealed
-from store.packing import iso_time, packed_ladder_total, packed_score
-from store.runs import now_ms
-from store.webhooks import (
+from store.base.clock import now_ms
+from store.base.packing import iso_time, packed_ladder_total, packed_score
+from store.games.dealt import sealed_revealed
+from store.webhooks.hooks import (
     RECORD_BEATEN,
     Attempt,
     Delivery,

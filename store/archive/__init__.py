@@ -5,8 +5,8 @@ as SQLAlchemy Core expressions over ``tables``; Alembic's migrations
 (``migrations/``, shipped with the package) build and change its schema,
 applied by ``upgrade`` when a process starts. Writing is idempotent on the
 run id (an upsert), so moving a run out of Redis can be repeated after a
-crash without duplicating it (``store.retention``). A cold board is
-written whole, replacing what the archive held of it (``store.board_cooling``).
+crash without duplicating it (``store.operations.retention``). A cold board is
+written whole, replacing what the archive held of it (``store.boards.cooling``).
 """
 
 import os

@@ -2,7 +2,7 @@
 
 ``archived_runs`` holds one row per archived run: the columns the archive is searched by (the run
 id, the player with the submission time for a player's history) and the
-run itself in its stored form (its hash's fields, ``store.run_records``) with its
+run itself in its stored form (its hash's fields, ``store.runs.records``) with its
 audit log as the API shows it, so an archived run answers every read a hot
 one does, whatever Redis's layout becomes.
 """

@@ -60,3 +60,8 @@ class LuaScript:
             return client.evalsha(self.sha, len(keys), *keys, *args)
         except NoScriptError:
             return client.eval(self.source, len(keys), *keys, *args)
+
+
+def flatten(mapping: dict) -> list[str]:
+    """A mapping as the alternating name/value ARGV the scripts read (HSET's order)."""
+    return [str(item) for pair in mapping.items() for item in pair]

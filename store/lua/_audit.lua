@@ -31,7 +31,7 @@ local function differs(before, after)
   return false
 end
 
--- A snapshot as the log holds it (``store.audit``): comma-joined fields, '' for
+-- A snapshot as the log holds it (``store.runs.audit``): comma-joined fields, '' for
 -- null, trailing nulls left out (but the first comma).
 local function snapshot_text(view)
   local parts = {}
@@ -46,7 +46,7 @@ local function snapshot_text(view)
   return table.concat(parts, ',')
 end
 
--- The fields of a log entry (``store.audit``): the entry's text split at
+-- The fields of a log entry (``store.runs.audit``): the entry's text split at
 -- '\31', left-out trailing fields as '', the submission's own entry ('s') spelt out.
 local function entry_fields(text)
   if text == 's' then text = 'submitted\31player\31\0310\31\31pending' end
@@ -70,7 +70,7 @@ local function entry_text(fields)
 end
 
 -- Appends one entry to the run's audit log: the ``log`` field of its hash,
--- encoded as ``store.audit`` reads it.
+-- encoded as ``store.runs.audit`` reads it.
 local function audit(run_key, event, actor_kind, actor, at, before, after, detail)
   local r = redis.call('HMGET', run_key, 'log', 'player', 'submitted_ms')
   local log = r[1] or ''

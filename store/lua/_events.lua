@@ -1,4 +1,4 @@
--- Events for the webhooks (``store.webhooks``, whose EVENTS names them): a
+-- Events for the webhooks (``store.webhooks.hooks``, whose EVENTS names them): a
 -- script records each in the outbox in the step that makes it true, so a
 -- verdict or a void is never written without its event. Only while a webhook
 -- is registered (the webhooks index exists): without one, nothing is kept.

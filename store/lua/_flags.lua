@@ -1,4 +1,4 @@
--- Shared by the scripts that raise a flag for moderators (``store.flags``).
+-- Shared by the scripts that raise a flag for moderators (``store.moderation.flags``).
 -- ``add_flag`` stores a new flag and lists it; ``keep_newest`` forgets the
 -- oldest flags past the cap, so that flags take a bounded share of Redis.
 

@@ -2,7 +2,7 @@
 -- Board placement: the ranking rules, applied to the boards the caller
 -- names. Which boards a run counts on is decided in Python
 -- (``domain.boards``); a script gets each board's keys and order
--- (``store.placements``): ARGV[a] says how many boards, then one
+-- (``store.boards.placements``): ARGV[a] says how many boards, then one
 -- ``<order>:<key count>`` each, and the boards' keys follow one another in
 -- KEYS from KEYS[k] (``boards_from``). A board that closes (a season's)
 -- says ``<order>:<key count>:<its closing value>``, its last key being the

@@ -1,4 +1,4 @@
--- The board rank key, in Lua: the same packing as ``store/packing.py``
+-- The board rank key, in Lua: the same packing as ``store/base/packing.py``
 -- (a test holds the two equal). Exact: doubles hold integers below 2^53.
 local SCORE_OFFSET = 256
 local TIME_SPAN = 8796093022208  -- 2^43

@@ -2,7 +2,7 @@
 -- KEYS: a best or first board's places, its run-id hash.
 -- ARGV: the board's order ('best', 'first'), then (player, packed rank key,
 -- run id) per place the archive holds of it.
--- Brings an archived board back into Redis (``store.board_cooling``): each
+-- Brings an archived board back into Redis (``store.boards.cooling``): each
 -- place is offered as a verdict's run would be, so a place Redis holds
 -- already (a verdict placed since the board left) is kept where it wins.
 -- Running it twice changes nothing more.

@@ -1,6 +1,6 @@
 -- KEYS: a board's places, its run-id hash.
 -- ARGV: (player, packed rank key, run id) per place, as read.
--- Removes a board once the archive holds it (``store.board_cooling``), unless it
+-- Removes a board once the archive holds it (``store.boards.cooling``), unless it
 -- changed since it was read (a verdict placed meanwhile): 'ok', or 'changed'
 -- changing nothing.
 local count = #ARGV / 3

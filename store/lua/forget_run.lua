@@ -2,7 +2,7 @@
 -- game (``keys.submission``, for a run whose id is not derived from its player
 -- and game; else the run key again).
 -- ARGV: run id, player, then the run's fields as read (name/value pairs).
--- Removes a run from Redis once the archive holds it (``store.retention``), unless it
+-- Removes a run from Redis once the archive holds it (``store.operations.retention``), unless it
 -- changed since it was read: 'ok', 'gone' (removed before) or 'changed' (changing
 -- nothing). Its board places stay: each names the run by id, wherever it lives.
 if redis.call('EXISTS', KEYS[1]) == 0 then

@@ -3,7 +3,7 @@
 -- ARGV: run id, how many entries the stream had when read, the number n of
 -- fields read, those fields (n name/value pairs), the number d of fields to
 -- delete, their names, then the fields to write (name/value pairs).
--- Rewrites one run of an older layout into today's (``store.layout_migration``)
+-- Rewrites one run of an older layout into today's (``store.operations.migration``)
 -- if the run and its stream are as they were read: 'ok', 'gone' (no such run),
 -- or 'changed' (nothing written: read it again).
 if redis.call('EXISTS', KEYS[1]) == 0 then

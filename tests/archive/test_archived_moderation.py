@@ -10,13 +10,12 @@ brought back a moment ago as old enough to leave again.)
 import time
 
 import pytest
+from .conftest import archive_now, snapshot
 
-from store import keys
-from store.runs import load_run
+from store.base import keys
+from store.runs.records import load_run
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score, play_at_machine_speed
-
-from .conftest import archive_now, snapshot
 
 pytestmark = pytest.mark.slow
 

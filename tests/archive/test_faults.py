@@ -15,15 +15,14 @@ import sys
 import time
 
 import pytest
+from .conftest import archive_now, snapshot
 
-from store import keys
-from store.consistency import check
-from store.retention import archive_old_runs
-from store.runs import load_run
+from store.base import keys
+from store.operations.consistency import check
+from store.operations.retention import archive_old_runs
+from store.runs.records import load_run
 from tests.audit.conftest import cli, submit_final
 from tests.support.games import games_by_score
-
-from .conftest import archive_now, snapshot
 
 
 @pytest.fixture

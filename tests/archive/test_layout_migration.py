@@ -24,17 +24,21 @@ import sys
 import threading
 import time
 
+from .conftest import archive_now, snapshot
+
 from domain.run import Run
-from store import keys, move_codes
-from store.audit import audit_log, run_snapshot
-from store.packing import iso_time
-from store.runs import fingerprint, load_run, now_ms
-from store.verdicts import verdict_fields
+from store.base import keys
+from store.base.clock import now_ms
+from store.base.packing import iso_time
+from store.queue.queues import enqueue_verification
+from store.runs import move_codes
+from store.runs.accepting import fingerprint
+from store.runs.audit import audit_log, run_snapshot
+from store.runs.records import load_run
+from store.runs.verdicts import verdict_fields
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score
 from verification import judge
-
-from .conftest import archive_now, snapshot
 
 PENDING = {"status": "pending", "outcome": None, "score": None, "health": None, "error": None}
 
@@ -130,7 +134,7 @@ def test_dry_run_counts_apply_rewrites_and_each_run_lives_on_as_todays(stack, db
     assert again.returncode == 0 and "nothing to change" in again.stdout, again.stdout
     assert cli(stack, "migrate").stdout == again.stdout
 
-    db.enqueue_verification([pending_id])  # verifies as a run of today: its moves are read from its codes
+    enqueue_verification(db, [pending_id])  # verifies as a run of today: its moves are read from its codes
     verified = stack.wait_final(pending_id)
     assert verified["status"] == "verified" and verified["moves"] == high["moves"]
     assert db.redis.hget(keys.board_runs("classic"), player) == pending_id

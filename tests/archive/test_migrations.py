@@ -20,10 +20,10 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from store import move_codes
 from store.archive import Archive, ArchivedRun, head_revision
 from store.archive.tables import metadata
-from store.run_records import run_from_stored
+from store.runs import move_codes
+from store.runs.records import run_from_stored
 from tests.support.games import games_by_score
 
 UPGRADE = "import sys; from store.archive import Archive; Archive(sys.argv[1]).upgrade()"

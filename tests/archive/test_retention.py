@@ -10,19 +10,18 @@ still name the high run, which every read finds in the archive.
 import time
 
 import pytest
+from .conftest import archive_now, snapshot
 
 import scoundrel
-from store import keys
 from store.archive import ArchivedRun
-from store.consistency import check
-from store.history import hot_run
-from store.packing import LADDER_GAMES
-from store.retention import archive_old_runs
-from store.runs import load_run, stored_hashes
+from store.base import keys
+from store.base.packing import LADDER_GAMES
+from store.operations.consistency import check
+from store.operations.retention import archive_old_runs
+from store.runs.history import hot_run
+from store.runs.records import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import accept_dealt, games_by_score, legal_games
-
-from .conftest import archive_now, snapshot
 
 
 @pytest.fixture(scope="module")

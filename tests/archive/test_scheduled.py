@@ -11,8 +11,8 @@ import sys
 import time
 
 from cli.redis_server import free_port
-from store import keys
-from store.runs import load_run
+from store.base import keys
+from store.runs.records import load_run
 from tests.audit.conftest import submit_final
 from tests.support.games import games_by_score
 from tests.support.stack import Stack

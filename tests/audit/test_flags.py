@@ -14,15 +14,16 @@ import pytest
 import redis
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
+from .conftest import bearer
 
 from service.start_flags import address_hash
-from store import keys
-from store.flags import forget_address_at
-from store.runs import Dealt, load_run
+from store.base import keys
+from store.moderation.flags import forget_address_at
+from store.queue.queues import enqueue_verification
+from store.runs.accepting import Dealt
+from store.runs.records import load_run
 from tests.support.games import play_dealt
 from tests.support.stack import Stack
-
-from .conftest import bearer
 
 FAST_MS = 150  # far above a loaded machine's request time, far below PERSON's median pause
 MIN_MOVES = 6
@@ -87,7 +88,7 @@ def verify_again(stack, run_id: str) -> None:
     """Queue the run's verification job once more, as RQ may run a job twice, and wait until it has run."""
     db = stack.database()
     try:
-        wait_job_done(db, db.enqueue_verification([run_id]).id)
+        wait_job_done(db, enqueue_verification(db, [run_id]).id)
     finally:
         db.close()
 

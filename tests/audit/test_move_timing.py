@@ -5,7 +5,7 @@ rules the README's "Fair play" states.
 """
 
 from settings import Settings
-from store.flags import FAST_MOVES, STEADY_RHYTHM
+from store.moderation.flags import FAST_MOVES, STEADY_RHYTHM
 from verification.move_timing import TimingLimits, decision_gaps, spread, timing_findings
 
 LIMITS = TimingLimits.from_settings(Settings())

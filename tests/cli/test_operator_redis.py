@@ -5,7 +5,7 @@ Redis: there ``check`` would find every board consistent and ``moderator
 add`` would write where the service never looks. Each case runs the
 installed ``scoundrel`` against a throwaway Redis of its own (never the one
 on 6379), empty until a worker or the API has started on it
-(``store.service_mark``).
+(``store.base.service_mark``).
 """
 
 import os
@@ -16,11 +16,10 @@ import time
 import pytest
 import redis
 import requests
+from .test_cli_errors import assert_one_line_failure, run_scoundrel
 
 from cli.redis_server import RedisServer, free_port
-from store import keys
-
-from .test_cli_errors import assert_one_line_failure, run_scoundrel
+from store.base import keys
 
 OPERATOR_COMMANDS = [["check"], ["moderator", "list"], ["moderator", "add", "mia"], ["reverify", "--all"],
                      ["archive", "--older-than", "0"]]

@@ -23,7 +23,7 @@ from domain.boards import (
     boards_of,
 )
 from domain.run import Run
-from store.run_records import run_from_stored
+from store.runs.records import run_from_stored
 
 OPEN_FIELDS = {"player": "ada", "variant": "easy", "seed": "abc", "status": "verified", "score": "12",
                "submitted_ms": "1700000000000"}

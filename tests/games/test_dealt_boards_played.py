@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from store.packing import LADDER_GAMES
+from store.base.packing import LADDER_GAMES
 from tests.games.table import Table
 from tests.support.games import scoundrel_check
 

@@ -23,14 +23,14 @@ import requests
 
 import domain.errors
 import scoundrel
-import store.games
-import store.keys
+import store.base.keys
+import store.games.dealt
 from domain.daily_seed import closes_ms, sealed_seed, today
 from domain.dealer import fresh_seed, judge
 from domain.errors import MovesRefused
 from domain.game import FORFEIT, PLAYING
-from store import scripts
-from store.games import start_game
+from store.games import scripts
+from store.games.dealt import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
 from tests.games.table import CARD, Table, assert_nothing_shown_early, card_of, cards_in
 
@@ -306,7 +306,7 @@ def test_r18_the_sweeper_closes_yesterdays_sealed_daily_and_forfeits_its_games(s
     db = stack.database()
     assert not db.redis.sismember(store.keys.sealed_closed(), game["date"])
     midnight = closes_ms(game["date"])
-    monkeypatch.setattr(store.games, "now_ms", lambda: midnight + 5_000)
+    monkeypatch.setattr(store.games.dealt, "now_ms", lambda: midnight + 5_000)
     store.games.sweep_games(db, 3600)
     assert db.redis.sismember(store.keys.sealed_closed(), game["date"])
     final = stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()
@@ -336,7 +336,7 @@ def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack,
     scripts.play_moves(db.redis, game_id=game["id"], played=0, codes="", at_ms=int(time.time() * 1000),
                        status="forfeit", ended_ttl=60, player=name, slot=stored.slot, date="", closes_ms=None)
     assert stack.get(f"/v1/players/{name}/runs").json()["total"] == 0
-    monkeypatch.setattr(store.games, "ENDING_GRACE_MS", 0)
+    monkeypatch.setattr(store.games.dealt, "ENDING_GRACE_MS", 0)
     assert store.games.sweep_games(db, 3600) == (0, 1)
     store.games.finish_game(db, stored.id)  # again: the same run, not a second one
     runs = stack.get(f"/v1/players/{name}/runs").json()

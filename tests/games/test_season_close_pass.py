@@ -6,7 +6,7 @@ API, whose reads would close them too)."""
 import time
 
 from domain.seasons import Schedule, season_at
-from store import keys
+from store.base import keys
 
 
 def test_the_workers_pass_closes_every_ended_season_by_itself(stack):

@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 import pytest
 
 from domain.seasons import Schedule, season_at
-from store import keys
-from store.packing import LADDER_GAMES
+from store.base import keys
+from store.base.packing import LADDER_GAMES
 from tests.games.table import Table
 from tests.support.browser import WIDTHS, chromium, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.stack import Stack

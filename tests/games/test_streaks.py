@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 import pytest
 from PIL import Image
 
-from store import keys
+from store.base import keys
 from tests.games.table import Table, cards_in
 
 SUITS = ("Spades", "Clubs", "Diamonds", "Hearts")

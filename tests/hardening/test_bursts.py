@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from store import keys
-from store.pending import pending_count
+from store.base import keys
+from store.queue.pending import pending_count
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.stack import Stack
 

@@ -2,7 +2,7 @@
 
 A single submission is acknowledged with no job of its own: it waits in the
 intake until a worker's dispatcher queues a job for it with up to 99 others
-(``store.intake``). Here the API is killed while its runs wait there, and a
+(``store.queue.intake``). Here the API is killed while its runs wait there, and a
 dispatcher is killed between reading the intake's head and taking it
 (``slow_worker``'s dispatch delay): every acknowledged run is still verified
 once, with one verdict in its audit log and one board place. (A worker
@@ -16,8 +16,10 @@ import time
 import pytest
 from rq import Worker
 
-from store import keys, load_runs
-from store.intake import IN_INTAKE
+from store import load_runs
+from store.base import keys
+from store.queue.intake import IN_INTAKE
+from store.queue.queues import verify_queue
 from tests.support.games import legal_games
 from tests.support.stack import Stack
 
@@ -46,7 +48,7 @@ def _waiting(db) -> list[str]:
 
 def _registered(db, worker) -> None:
     deadline = time.monotonic() + 20
-    while worker.pid not in {registered.pid for registered in Worker.all(queue=db.queue)}:
+    while worker.pid not in {registered.pid for registered in Worker.all(queue=verify_queue(db))}:
         assert time.monotonic() < deadline, "the worker never registered"
         time.sleep(0.05)
 
@@ -70,7 +72,7 @@ def _verified_once(stack, db, player: str, run_ids: list[str]) -> None:
         assert [entry["event"] for entry in log].count("verified") == 1
     board = stack.get("/v1/leaderboards/classic", params={"limit": 100}).json()["entries"]
     assert [entry["run_id"] for entry in board if entry["player"] == player] in ([run_id] for run_id in run_ids)
-    assert not _waiting(db) and not db.queue.count
+    assert not _waiting(db) and not verify_queue(db).count
 
 
 def test_runs_acknowledged_by_an_api_killed_before_their_job_are_verified(stack, db):

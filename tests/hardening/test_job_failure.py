@@ -7,7 +7,7 @@ variant the engine does not know), so the engine raises on every attempt.
 
 import pytest
 
-from store import keys
+from store.base import keys
 from tests.support.games import legal_games, moderator_token
 
 

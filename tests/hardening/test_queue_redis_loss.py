@@ -1,11 +1,11 @@
 """The queues' own Redis (``SCOUNDREL_QUEUE_URL``) lost mid-burst, the data's staying up: nothing accepted is lost.
 
 A submission never needs the queues' Redis to be accepted: its run is
-stored with its way to a job in the data (``store.runs``: the intake, or a
+stored with its way to a job in the data (``store.runs.accepting``: the intake, or a
 batch's job queued after). So while that Redis is away submissions are
 accepted (202, or a batch's 200 with its items' 202) or refused with a 503,
 never a 500; and once it is back every accepted run is verified, once: the
-dispatcher queues what waits in the intake, the sweeper (``store.pending``)
+dispatcher queues what waits in the intake, the sweeper (``store.queue.pending``)
 what names a job the queue lacks, whether the job was never queued or lost
 with that Redis's data.
 """
@@ -17,7 +17,8 @@ import time
 import pytest
 
 from store import load_runs
-from store.intake import drain
+from store.queue.intake import drain
+from store.queue.queues import verify_queue
 from tests.support.games import legal_games
 from tests.support.stack import Stack
 
@@ -110,13 +111,13 @@ def test_jobs_lost_with_the_queues_redis_data_are_queued_again(stack, db):
     with Burst(stack, token, games) as burst:
         pass
     drain(db)  # the intake's runs get their jobs, on a queue about to be lost
-    assert db.queue.count > 0
+    assert verify_queue(db).count > 0
     stack.queues.kill()
     _lose_its_data(stack)
     with Burst(stack, token, legal_games(72)[60:]) as during:
         pass
     stack.queues.start()
-    assert db.queue.count == 0
+    assert verify_queue(db).count == 0
     stack.start_worker()
     assert set(burst.statuses) | set(during.statuses) <= {200, 202, 503}, (burst.statuses, during.statuses)
     _verified_once(stack, db, [*burst.accepted, *during.accepted])

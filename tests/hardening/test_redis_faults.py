@@ -14,6 +14,7 @@ import redis
 from rq import Worker
 
 from service.errors import RETRY_AFTER_SECONDS
+from store.queue.queues import verify_queue
 from tests.support.games import legal_games, moderator_token, scoundrel_check
 from tests.support.stack import Stack
 
@@ -127,7 +128,7 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
     dealt = stack.post("/v1/games", json={"variant": "classic"}, headers=auth).json()
 
     db = stack.database()
-    workers = {worker.name for worker in Worker.all(queue=db.queue)}
+    workers = {worker.name for worker in Worker.all(queue=verify_queue(db))}
     for worker in stack.workers:  # a backlog the workers are in the middle of when Redis fills up
         worker.send_signal(signal.SIGSTOP)
     backlog = [stack.submit(token, game).json()["id"] for game in games[1:21]]
@@ -169,8 +170,8 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
     # one the sweeper judged gone while its beats were refused registers again at a beat (each second), which
     # a loaded machine may delay: two worker TTLs
     deadline = time.monotonic() + 6
-    while {worker.name for worker in Worker.all(queue=db.queue)} != workers:
-        assert time.monotonic() < deadline, (Worker.all(queue=db.queue), workers)
+    while {worker.name for worker in Worker.all(queue=verify_queue(db))} != workers:
+        assert time.monotonic() < deadline, (Worker.all(queue=verify_queue(db)), workers)
         time.sleep(0.2)
     listed = stack.get(f"/v1/players/{player}/runs", params={"limit": 100}).json()
     assert sorted(run["id"] for run in listed["runs"]) == sorted([verified, *backlog])  # nothing refused was kept

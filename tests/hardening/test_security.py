@@ -14,7 +14,7 @@ import redis
 import requests
 
 from cli.redis_server import RedisServer
-from store import keys
+from store.base import keys
 from tests.support.games import legal_games, moderator_token
 from tests.support.stack import Stack
 

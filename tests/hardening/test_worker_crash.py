@@ -17,10 +17,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from rq import Worker
 from rq.job import Job
 
-from store import keys
-from store.intake import IN_INTAKE, drain
-from store.pending import TRANSIT_SECONDS, oldest_pending, sweep
-from store.workers import live_workers, roll_call
+from store.base import keys
+from store.queue.intake import IN_INTAKE, drain
+from store.queue.pending import TRANSIT_SECONDS, oldest_pending, sweep
+from store.queue.queues import verify_queue
+from store.queue.workers import live_workers, roll_call
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.stack import Stack
 
@@ -69,7 +70,7 @@ def _only_worker(stack):
 
 def _registered(db) -> dict[int, str]:
     """pid → name of each worker RQ lists on the queue."""
-    return {worker.pid: worker.name for worker in Worker.all(queue=db.queue)}
+    return {worker.pid: worker.name for worker in Worker.all(queue=verify_queue(db))}
 
 
 def _stranded(stack, db, token, games) -> tuple[str, str]:
@@ -82,7 +83,7 @@ def _stranded(stack, db, token, games) -> tuple[str, str]:
         drain(db)  # the stopped worker's dispatcher cannot: this test is one
         job_id = db.redis.hget(keys.run(run_id), "job")
         time.sleep(0.2)
-        if job_id in db.queue.intermediate_queue.get_job_ids():
+        if job_id in verify_queue(db).intermediate_queue.get_job_ids():
             return run_id, job_id
         worker.send_signal(signal.SIGCONT)
         stack.wait_final(run_id)
@@ -170,7 +171,7 @@ def test_a_worker_killed_just_after_taking_a_job_strands_no_run(slow_stack, db):
     # then its transit, the job's delay, and slack
     promised = max(submitted + PENDING_TIMEOUT, running) + 2 * SWEEP_INTERVAL + TRANSIT_SECONDS + 1.5 + 2
     assert time.monotonic() < promised
-    assert job_id not in db.queue.intermediate_queue.get_job_ids()
+    assert job_id not in verify_queue(db).intermediate_queue.get_job_ids()
     time.sleep(2)  # any second run of the job would have landed
     log = slow_stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"]
     assert [entry["event"] for entry in log].count("verified") == 1

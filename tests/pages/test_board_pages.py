@@ -17,8 +17,8 @@ import pytest
 import scoundrel
 from domain.daily_seed import sealed_seed
 from scoundrel.strategies import find_win, play_game
-from store.daily import sealed_secret
-from store.packing import LADDER_GAMES
+from store.base.packing import LADDER_GAMES
+from store.games.day_secrets import sealed_secret
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.games import accept_dealt, games_by_score, legal_games
 

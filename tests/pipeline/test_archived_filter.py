@@ -10,8 +10,9 @@ older release) asks the archive for every new submission until
 
 import pytest
 
-from store import Submission, accept_runs, keys
-from store.archived_filter import make_whole
+from store import Submission, accept_runs
+from store.base import keys
+from store.runs.archived_filter import make_whole
 from tests.archive.conftest import archive_now
 from tests.audit.conftest import submit_final
 from tests.support.games import games_by_score, legal_games

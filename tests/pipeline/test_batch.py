@@ -7,7 +7,7 @@ import redis
 from rq import Queue
 
 import scoundrel
-from store import keys
+from store.base import keys
 from tests.support.games import legal_games
 
 

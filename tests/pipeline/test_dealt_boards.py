@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from store.packing import LADDER_GAMES
+from store.base.packing import LADDER_GAMES
 from tests.support.games import accept_dealt, games_by_score, legal_games
 
 

@@ -15,11 +15,12 @@ import secrets
 import pytest
 
 from domain.boards import SEED_BOARD, BoardId
-from store import Submission, keys, submit_run
-from store.boards import board_among
-from store.following import MOST_FOLLOWED
-from store.packing import LADDER_GAMES, pack, pack_ladder, parse_iso_time
-from store.runs import Dealt
+from store import Submission, submit_run
+from store.accounts.following import MOST_FOLLOWED
+from store.base import keys
+from store.base.packing import LADDER_GAMES, pack, pack_ladder, parse_iso_time
+from store.boards.pages import board_among
+from store.runs.accepting import Dealt
 from tests.support.games import games_by_score, legal_games
 
 PLAYERS = 30

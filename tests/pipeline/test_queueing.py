@@ -8,8 +8,9 @@ import pytest
 import redis
 from rq import Queue
 
-from store import keys, load_run
-from store.intake import IN_INTAKE, drain
+from store import load_run
+from store.base import keys
+from store.queue.intake import IN_INTAKE, drain
 
 
 @pytest.fixture(scope="module")

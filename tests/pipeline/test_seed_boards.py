@@ -10,7 +10,7 @@ import time
 import pytest
 import redis
 
-from store import keys
+from store.base import keys
 from tests.audit.conftest import cli
 from tests.support.games import games_by_score, scoundrel_check
 

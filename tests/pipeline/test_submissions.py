@@ -7,8 +7,8 @@ import pytest
 
 import scoundrel
 from scoundrel.strategies import play_game
-from store import keys
-from store.tokens import hash_token
+from store.accounts.tokens import hash_token
+from store.base import keys
 from tests.audit.conftest import cli
 from tests.support.games import moderator_token
 

@@ -16,13 +16,17 @@ import sqlalchemy as sa
 from cli.redis_server import RedisServer
 from domain.boards import BOARDS, LADDER_GAMES, Board, BoardId, Order
 from domain.run import Run
-from store import Database, keys
+from store import Database
 from store.archive.tables import archived_board_places
-from store.board_cooling import cool_boards
-from store.boards import board_page, ranking
-from store.consistency import check
+from store.base import keys
+from store.base.clock import now_ms
+from store.boards.cooling import cool_boards
+from store.boards.pages import board_page, ranking
 from store.lua import source
-from store.runs import Submission, accept_runs, load_run, load_runs, now_ms, record_verdicts
+from store.operations.consistency import check
+from store.runs.accepting import Submission, accept_runs
+from store.runs.records import load_run, load_runs
+from store.runs.verdicts import record_verdicts
 from tests.support.games import legal_games
 from verification import judge, reverify_run
 from worker.jobs import JOBS

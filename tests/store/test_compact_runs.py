@@ -1,6 +1,6 @@
 """Issue 11: a run's audit log and moves, kept compact in its hash, read back exactly.
 
-``store.audit`` encodes an audit log (what the API shows) into the run
+``store.runs.audit`` encodes an audit log (what the API shows) into the run
 hash's ``log`` field and back; ``lua/_audit.lua`` appends entries in the
 same encoding. These hold the round trip to every shape an entry can take,
 and ``tests/store/test_lua.py`` the Lua writer to what Python reads.
@@ -8,9 +8,9 @@ and ``tests/store/test_lua.py`` the Lua writer to what Python reads.
 
 import pytest
 
-from store import move_codes
-from store.audit import SUBMITTED, decode_log, encode_log
-from store.packing import iso_time
+from store.base.packing import iso_time
+from store.runs import move_codes
+from store.runs.audit import SUBMITTED, decode_log, encode_log
 
 SUBMITTED_MS = 1_795_966_213_791
 RUN = {"player": "ann", "submitted_ms": str(SUBMITTED_MS), "status": "verified", "outcome": "won", "score": "12",

@@ -1,4 +1,4 @@
-"""The flags' store (``store.flags``) in a throwaway Redis: raised once, bounded, and the address
+"""The flags' store (``store.moderation.flags``) in a throwaway Redis: raised once, bounded, and the address
 players of a day forgotten a week after it.
 
 The HTTP side (raised by the real workers, listed and dismissed by moderators) is
@@ -13,9 +13,10 @@ import pytest
 
 from cli.redis_server import RedisServer
 from domain.run import DEALT, Run
-from store import Database, keys
-from store import flags as store_flags
-from store.flags import (
+from store import Database
+from store.base import keys
+from store.moderation import flags as store_flags
+from store.moderation.flags import (
     FAST_MOVES,
     STEADY_RHYTHM,
     Finding,

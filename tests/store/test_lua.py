@@ -1,10 +1,10 @@
 """The Lua side of the store agrees with the Python side where both must know a thing.
 
-Rank packing lives once in Python (``store/packing.py``) and once in Lua
+Rank packing lives once in Python (``store/base/packing.py``) and once in Lua
 (``store/lua/_rank.lua``); which verdict fields matter lives once in Python
 (``store.verdicts.verdict_summary``) and once in Lua (``snapshot`` in
 ``store/lua/_audit.lua``), and so does the audit log's encoding
-(``store.audit``, appended to by ``audit`` in ``_audit.lua``). These run the
+(``store.runs.audit``, appended to by ``audit`` in ``_audit.lua``). These run the
 Lua in a throwaway Redis and hold each pair equal; they also check the
 ``--#include`` loader.
 """
@@ -16,10 +16,10 @@ import pytest
 import redis
 
 from cli.redis_server import RedisServer
-from store.audit import SUBMITTED, decode_log
+from store.base.packing import LADDER_OFFSET, LADDER_SPAN, LATEST_MS, SCORE_OFFSET, pack, pack_ladder
 from store.lua import source
-from store.packing import LADDER_OFFSET, LADDER_SPAN, LATEST_MS, SCORE_OFFSET, pack, pack_ladder
-from store.verdicts import verdict_summary
+from store.runs.audit import SUBMITTED, decode_log
+from store.runs.verdicts import verdict_summary
 from tests.store.test_compact_runs import PENDING, SUBMITTED_MS, VERIFIED
 from tests.store.test_compact_runs import entry as log_entry
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from store.packing import LATEST_MS, SCORE_OFFSET, iso_time, pack
+from store.base.packing import LATEST_MS, SCORE_OFFSET, iso_time, pack
 
 
 def test_a_higher_score_ranks_above_any_submission_time():

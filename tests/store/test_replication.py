@@ -1,5 +1,5 @@
 """``SCOUNDREL_WAIT_REPLICAS``: a new run is acknowledged only once that many replicas hold it, and so
-is a verdict with its board places (``store.replicas``). With a replica, the replica has the run the
+is a verdict with its board places (``store.base.replicas``). With a replica, the replica has the run the
 moment ``accept_runs`` answers; without one, acceptance raises ``NotReplicated`` (the API's 503), the
 run kept for a retry to find."""
 
@@ -11,11 +11,14 @@ import pytest
 import redis
 
 from cli.redis_server import RedisServer
-from store import Database, keys
-from store.archived_filter import make_whole
-from store.errors import NotReplicated
-from store.placements import placements
-from store.runs import Submission, accept_runs, load_runs, record_verdicts
+from store import Database
+from store.base import keys
+from store.base.errors import NotReplicated
+from store.boards.placements import placements
+from store.runs.accepting import Submission, accept_runs
+from store.runs.archived_filter import make_whole
+from store.runs.records import load_runs
+from store.runs.verdicts import record_verdicts
 from tests.support.games import legal_games
 from worker.jobs import JOBS
 

@@ -4,9 +4,9 @@ import json
 
 from domain.run import DEALT, Run
 from schemas.runs import RunSchema
-from store import move_codes
-from store.audit import SUBMITTED
-from store.run_records import BOARD_FIELDS, run_from_stored, stored_fields
+from store.runs import move_codes
+from store.runs.audit import SUBMITTED
+from store.runs.records import BOARD_FIELDS, run_from_stored, stored_fields
 
 MOVES = ["H4", "S5b", "flee", "D7", "C3w"]
 DEALT_HASH = {

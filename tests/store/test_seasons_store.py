@@ -1,4 +1,4 @@
-"""Closing seasons in the store (``store.seasons``) with the store's clock moved: each ended season
+"""Closing seasons in the store (``store.boards.seasons``) with the store's clock moved: each ended season
 closes once, in order, and from its close its boards never change, whatever verdict or recompute
 comes; ``scoundrel check`` leaves the frozen boards alone.
 
@@ -9,12 +9,16 @@ import pytest
 
 from cli.redis_server import RedisServer
 from domain.seasons import Schedule, parse_season
-from store import Database, keys, season_board
-from store.board_cooling import cool_boards
-from store.boards import board_page, board_position, ladder_page, season_ladder
-from store.consistency import check
-from store.runs import Dealt, Submission, accept_runs, load_runs, now_ms, record_verdicts
-from store.seasons import close_ended_seasons, close_season, known_season, past_seasons
+from store import Database, season_board
+from store.base import keys
+from store.base.clock import now_ms
+from store.boards.cooling import cool_boards
+from store.boards.pages import board_page, board_position, ladder_page, season_ladder
+from store.boards.seasons import close_ended_seasons, close_season, known_season, past_seasons
+from store.operations.consistency import check
+from store.runs.accepting import Dealt, Submission, accept_runs
+from store.runs.records import load_runs
+from store.runs.verdicts import record_verdicts
 from tests.support.games import legal_games
 from verification import judge, reverify_run
 from worker.jobs import JOBS

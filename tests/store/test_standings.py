@@ -7,10 +7,10 @@ import pytest
 import redis
 
 from cli.redis_server import RedisServer
-from store import keys
-from store.boards import dealt_board, variant_board, variant_ladder
-from store.packing import LADDER_GAMES, pack, pack_ladder
-from store.standings import SPREAD_BUCKETS, Standing, board_spread, ladder_spread, standings
+from store.base import keys
+from store.base.packing import LADDER_GAMES, pack, pack_ladder
+from store.boards.pages import dealt_board, variant_board, variant_ladder
+from store.boards.standings import SPREAD_BUCKETS, Standing, board_spread, ladder_spread, standings
 
 
 class Reads:

@@ -17,10 +17,11 @@ from domain.daily_seed import sealed_seed
 from domain.errors import SealedDayOver
 from domain.game import FORFEIT
 from domain.streak import Streak
-from store import Database, games
-from store.games import close_sealed_day, next_deal, start_game
-from store.games import play_moves as store_play_moves
-from store.streaks import load_streak
+from store import Database
+from store.games import dealt as games
+from store.games.dealt import close_sealed_day, next_deal, start_game
+from store.games.dealt import play_moves as store_play_moves
+from store.games.streaks import load_streak
 from worker.jobs import JOBS
 
 FIRST = date(2026, 3, 2)

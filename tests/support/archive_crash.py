@@ -2,15 +2,13 @@
 
 Test-only, and kept out of the service: ``python -m tests.support.archive_crash
 POINT [ARGS...]`` runs ``scoundrel archive ARGS`` with
-``store.retention.write_archive`` (step 2: write the batch to the archive
+``store.operations.retention.write_archive`` (step 2: write the batch to the archive
 and commit) wrapped to kill the process at ``POINT``:
 
 - ``before-write``: the runs were read from Redis, nothing is written yet;
 - ``after-commit``: the archive committed the batch, Redis still holds it;
-- ``between-removal-steps``: the runs' hashes are gone from Redis, their players' run lists still name them
-  (``store.runs.remove_runs``'s steps 1 and 2);
 
-or, for the boards that cool (``store.board_cooling``), at
+or, for the boards that cool (``store.boards.cooling``), at
 
 - ``boards-after-commit``: the archive committed a batch of cold boards, Redis still holds them;
 - ``bring-back-before-delete``: a warm board's archived places are back in Redis, still in the archive.
@@ -21,12 +19,11 @@ import os
 import signal
 import sys
 
-import store.board_cooling
-import store.retention
-import store.runs
+import store.boards.cooling
+import store.operations.retention
 from cli.main import main
 
-POINTS = ("before-write", "after-commit", "between-removal-steps", "boards-after-commit", "bring-back-before-delete")
+POINTS = ("before-write", "after-commit", "boards-after-commit", "bring-back-before-delete")
 
 
 def _killed_at(point: str, write):
@@ -58,13 +55,11 @@ if __name__ == "__main__":
     point = sys.argv[1]
     if point not in POINTS:
         sys.exit(f"unknown point {point!r}")
-    store.board_cooling.LOCK_SECONDS = 1  # the lock it dies holding frees the next pass at once
+    store.boards.cooling.LOCK_SECONDS = 1  # the lock it dies holding frees the next pass at once
     if point == "boards-after-commit":
-        store.board_cooling.write_boards = _then_die(store.board_cooling.write_boards)
+        store.boards.cooling.write_boards = _then_die(store.boards.cooling.write_boards)
     elif point == "bring-back-before-delete":
-        store.board_cooling.drop_archived = _die
-    elif point == "between-removal-steps":
-        store.runs.unlist_archived = _die
+        store.boards.cooling.drop_archived = _die
     else:
-        store.retention.write_archive = _killed_at(point, store.retention.write_archive)
+        store.operations.retention.write_archive = _killed_at(point, store.operations.retention.write_archive)
     sys.exit(main(["archive", "-q", *sys.argv[2:]]))

@@ -51,7 +51,7 @@ def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: s
     (``store.accept_runs`` with the run's dealt fields) and verified by the stack's
     worker: the run once it has its verdict."""
     from store import Submission, submit_run
-    from store.runs import Dealt
+    from store.runs.accepting import Dealt
 
     db = stack.database()
     try:
@@ -66,7 +66,7 @@ def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: s
 def _dealt_seed(stack, game_id: str) -> str:
     """The seed a game in play was dealt from, read where only the service may read it: the test
     knows the deck so its moves can keep the player alive."""
-    from store.games import load_game
+    from store.games.dealt import load_game
 
     db = stack.database()
     try:

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import store.intake
+import store.queue.intake
 import worker.jobs
 from cli.main import main
 

@@ -25,9 +25,10 @@ import requests
 
 from cli.redis_server import RedisServer, free_port
 from store.archive.tables import metadata as archive_tables
-from store.archived_filter import make_whole
-from store.pending import pending_count
-from store.service_mark import mark_service
+from store.base.service_mark import mark_service
+from store.queue.pending import pending_count
+from store.queue.queues import verify_queue
+from store.runs.archived_filter import make_whole
 
 
 class Stack:
@@ -300,8 +301,8 @@ def _idle(db) -> bool:
     """No run pending, no job queued or running."""
     from rq.registry import StartedJobRegistry
 
-    return (not pending_count(db.redis) and not db.queue.count
-            and not StartedJobRegistry(queue=db.queue).count)
+    return (not pending_count(db.redis) and not verify_queue(db).count
+            and not StartedJobRegistry(queue=verify_queue(db)).count)
 
 
 # Seconds of CPU a stack takes to start (Redis, the API's two processes and a worker, each importing the

@@ -226,7 +226,7 @@ def test_a_sealed_daily_runs_event_hides_its_seed_and_moves_while_its_day_is_on(
 
 
 def test_any_code_can_emit_an_event_to_the_webhooks_that_take_it(stack, receiver, moderator):
-    from store.webhooks import emit
+    from store.webhooks.hooks import emit
 
     seasons = register(stack, moderator, receiver.url("/seasons"), ["season.ended"])
     db = stack.database()
@@ -310,7 +310,7 @@ def test_an_unknown_webhook_is_a_404(stack, moderator):
 def test_an_event_left_in_the_outbox_by_a_process_that_died_is_delivered_by_the_sweeper(stack, receiver, moderator):
     """As if a worker died between recording a verdict (its event in the outbox, the same script)
     and queueing its deliveries: no job drains it, the workers' sweeper does."""
-    from store import keys
+    from store.base import keys
 
     register(stack, moderator, receiver.url("/orphan"), ["run.verified"])
     _, token = stack.register()
@@ -329,7 +329,7 @@ def test_an_event_left_in_the_outbox_by_a_process_that_died_is_delivered_by_the_
 
 def test_the_close_of_a_season_is_season_ended_once(stack, receiver, moderator):
     from domain.seasons import parse_season
-    from store.seasons import close_season
+    from store.boards.seasons import close_season
 
     register(stack, moderator, receiver.url("/season-ends"), ["season.ended"])
     season = parse_season("2026-10")

@@ -1,7 +1,7 @@
 """Archived runs keep their moves as the store does: one character each (``codes``), not spelt out.
 
 A row whose run holds ``moves`` (one space-separated string) gets ``codes``
-(``store.move_codes``) instead, so the archive's reader knows one shape.
+(``store.runs.move_codes``) instead, so the archive's reader knows one shape.
 
 Revision ID: 0002
 Revises: 0001
@@ -11,7 +11,7 @@ Create Date: 2026-12-01
 import sqlalchemy as sa
 from alembic import op
 
-from store import move_codes
+from store.runs import move_codes
 
 revision = "0002"
 down_revision = "0001"

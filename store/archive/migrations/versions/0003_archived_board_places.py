@@ -1,4 +1,4 @@
-"""The places of boards that left Redis whole (``store.board_cooling``).
+"""The places of boards that left Redis whole (``store.boards.cooling``).
 
 Revision ID: 0003
 Revises: 0002

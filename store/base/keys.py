@@ -1,0 +1,458 @@
+"""Every Redis key name of the service; nothing else spells a key.
+
+Every key starts with ``PREFIX``, the service's namespace on its one Redis
+(RQ's own queue keys are RQ's business): the names every release has
+written, so a store needs no renaming from one release to the next. The
+Lua scripts that change several keys atomically live in ``store/lua``, each
+called through its wrapper in the ``scripts`` module of its subject
+(``store.runs.scripts``, ``store.games.scripts``…).
+"""
+
+PREFIX = "{scoundrel}"
+
+
+def player(name: str) -> str:
+    """Hash: the player's name, token hash and creation time."""
+    return f"{PREFIX}:player:{name}"
+
+
+def player_name(name: str) -> str:
+    """String: the player's name as registered, under its lower-case spelling: ``Ada`` and ``ADA`` are one name.
+
+    Names are ASCII, so ``lower`` is the whole case fold.
+    """
+    return f"{PREFIX}:player-name:{name.lower()}"
+
+
+def old_player_names_indexed() -> str:
+    """String of an older layout, set once every player had their ``player_name``: read only by
+    ``store.operations.migration``, which gives each player theirs."""
+    return f"{PREFIX}:player-names-indexed"
+
+
+def token(token_hash: str) -> str:
+    """String: the name of the player whose token hashes to ``token_hash``."""
+    return f"{PREFIX}:token:{token_hash}"
+
+
+def run(run_id: str) -> str:
+    """Hash: a submitted run, its verdict once there is one, its audit log (``store.runs.audit``).
+
+    Its id is this key's last part (scripts read it so: ``lua/_placement.lua``).
+    """
+    return f"{PREFIX}:run:{run_id}"
+
+
+def player_runs(name: str) -> str:
+    """Sorted set: a player's run ids scored by submission time (ms)."""
+    return f"{PREFIX}:player-runs:{name}"
+
+
+def following(name: str) -> str:
+    """Sorted set: the players ``name`` follows (their names as registered) → when they were followed (ms)."""
+    return f"{PREFIX}:following:{name}"
+
+
+def submission(name: str, fingerprint: str) -> str:
+    """String: the id of the player's open run of a game (``store.runs.fingerprint``), for a run whose id
+    is not the one its player and game give (``store.runs.open_run_id``): an id given at random, kept
+    because clients hold it. The same game sent again finds its run here."""
+    return f"{PREFIX}:submission:{name}:{fingerprint}"
+
+
+def idempotency(name: str, key: str) -> str:
+    """String: ``run_id fingerprint`` for a player's Idempotency-Key."""
+    return f"{PREFIX}:idempotency:{name}:{key}"
+
+
+# The places' and run-id hash's names of the kinds of board (``domain.boards``) not named
+# ``<kind>-board`` and ``<kind>-runs``.
+_PLACES = {"open": "board", "ladder": "ladder"}
+_HOLDERS = {"open": "board-runs"}
+
+
+def board_places(kind: str, parts: tuple[str, ...]) -> str:
+    """Sorted set: player → packed rank key of their place on one board of ``kind``, the board
+    its key ``parts`` name (``domain.boards.Board.parts``: a variant, a day, a deal)."""
+    return f"{PREFIX}:{_PLACES.get(kind, f'{kind}-board')}:{':'.join(parts)}"
+
+
+def board_holders(kind: str, parts: tuple[str, ...]) -> str:
+    """Hash: player → the run id that holds their place on that board (a kind that names its runs)."""
+    return f"{PREFIX}:{_HOLDERS.get(kind, f'{kind}-runs')}:{':'.join(parts)}"
+
+
+def board_window(kind: str, parts: tuple[str, ...], player: str) -> str:
+    """Sorted set: ``<run id>:<score>`` of the player's latest verified runs on a board ranking the
+    latest (the ladder), by submission time (ms)."""
+    return f"{PREFIX}:{kind}-window:{':'.join(parts)}:{player}"
+
+
+def board_games(kind: str, parts: tuple[str, ...]) -> str:
+    """Hash: player → how many verified runs they have on a board ranking the latest (the ladder)."""
+    return f"{PREFIX}:{kind}-games:{':'.join(parts)}"
+
+
+def closed(part: str) -> str:
+    """Sorted set: the values of a board key part that have closed (``domain.boards.Board.closed_by``:
+    the seasons) → when each ended (ms). A board whose part holds one of them is frozen: no placing
+    script changes it (``lua/_placement.lua``). Kept for good, one short member a season."""
+    return f"{PREFIX}:closed:{part}"
+
+
+def seasons_began() -> str:
+    """String: when the service began keeping seasons (ms): the seasons that closes start with the one in
+    force then (``store.boards.seasons``)."""
+    return f"{PREFIX}:seasons-began"
+
+
+def board(variant: str) -> str:
+    """Sorted set: player → packed (score, submission time) of their best verified run."""
+    return board_places("open", (variant,))
+
+
+def board_runs(variant: str) -> str:
+    """Hash: player → the run id that holds their place on the variant's board."""
+    return board_holders("open", (variant,))
+
+
+def daily_board(date: str) -> str:
+    """Sorted set: player → packed score of their first verified run on the day's seed."""
+    return board_places("daily", (date,))
+
+
+def daily_runs(date: str) -> str:
+    """Hash: player → the run id that holds their place on the day's board."""
+    return board_holders("daily", (date,))
+
+
+def dealt_board(variant: str) -> str:
+    """Sorted set: player → packed rank key of their best verified dealt game of a variant."""
+    return board_places("dealt", (variant,))
+
+
+def dealt_runs(variant: str) -> str:
+    """Hash: player → the run id that holds their place on the variant's dealt board."""
+    return board_holders("dealt", (variant,))
+
+
+def sealed_board(date: str) -> str:
+    """Sorted set: player → packed rank key of their first verified game on the day's sealed seed."""
+    return board_places("sealed", (date,))
+
+
+def sealed_runs(date: str) -> str:
+    """Hash: player → the run id that holds their place on the day's sealed board."""
+    return board_holders("sealed", (date,))
+
+
+def seed_board(variant: str, seed: str) -> str:
+    """Sorted set: player → packed rank key of their best verified open run on one (variant, seed).
+
+    Beside it ``seed_runs`` names each place's run. A seed board no verdict
+    changed for ``SCOUNDREL_HOT_DAYS`` leaves Redis for the archive
+    (``store.boards.cooling``): one key per deal played, the long tail.
+    """
+    return board_places("seed", (variant, seed))
+
+
+def seed_runs(variant: str, seed: str) -> str:
+    """Hash: player → the run id that holds their place on one (variant, seed)'s seed board."""
+    return board_holders("seed", (variant, seed))
+
+
+def ladder(variant: str) -> str:
+    """Sorted set: player → packed ladder key (sum of their last games, then when they finished the last)."""
+    return board_places("ladder", (variant,))
+
+
+def ladder_window(variant: str, player: str) -> str:
+    """Sorted set: ``<run id>:<score>`` of the player's latest verified dealt games, by submission time (ms)."""
+    return board_window("ladder", (variant,), player)
+
+
+def ladder_games(variant: str) -> str:
+    """Hash: player → how many verified dealt games of the variant they have."""
+    return board_games("ladder", (variant,))
+
+
+def daily_secret() -> str:
+    """String: the secret the daily seeds are derived from when none is configured."""
+    return f"{PREFIX}:daily-secret"
+
+
+def moderator(name: str) -> str:
+    """Hash: a moderator's name, token hash and creation time."""
+    return f"{PREFIX}:moderator:{name}"
+
+
+def moderator_name(name: str) -> str:
+    """String: the moderator's name as registered, under its lower-case spelling: ``Ada`` and ``ADA`` are one name.
+
+    Names are ASCII, so ``lower`` is the whole case fold.
+    """
+    return f"{PREFIX}:moderator-name:{name.lower()}"
+
+
+def old_moderator_names_indexed() -> str:
+    """String of an older layout, set once every moderator had their ``moderator_name``: read only by
+    ``store.operations.migration``, which gives each moderator theirs."""
+    return f"{PREFIX}:moderator-names-indexed"
+
+
+def moderator_token(token_hash: str) -> str:
+    """String: the name of the moderator whose token hashes to ``token_hash``.
+
+    Apart from players' tokens, so a player's token can never act as a moderator's.
+    """
+    return f"{PREFIX}:moderator-token:{token_hash}"
+
+
+def moderators() -> str:
+    """Set: every moderator's name."""
+    return f"{PREFIX}:moderators"
+
+
+def pending_runs() -> str:
+    """Sorted set: run id → when it was last queued (ms), for every run still pending.
+
+    Added in the same MULTI that accepts a run; the sweeper re-queues what
+    stays here too long and drops what has a verdict.
+    """
+    return f"{PREFIX}:pending-runs"
+
+
+def intake() -> str:
+    """List: the ids of accepted single submissions waiting for a verification job, oldest first.
+
+    Pushed in the MULTI that accepts a run (whose ``job`` then says
+    ``store.intake.IN_INTAKE``); a dispatcher (``store.queue.intake``) takes up
+    to a job's worth from its head in the same MULTI that queues their job.
+    """
+    return f"{PREFIX}:intake"
+
+
+def archived_filter() -> str:
+    """String (a bitmap): the Bloom filter of the run ids the archive may hold (``store.runs.archived_filter``)."""
+    return f"{PREFIX}:archived-filter"
+
+
+def archived_filter_whole() -> str:
+    """String: set once every run the archive holds is noted in ``archived_filter``; until then a new
+    run's submission asks the archive."""
+    return f"{PREFIX}:archived-filter-whole"
+
+
+def sweep_lock() -> str:
+    """String: held (with an expiry) by the one worker sweeping the pending runs right now."""
+    return f"{PREFIX}:sweep-lock"
+
+
+def write_probe() -> str:
+    """String: written (with a short expiry) by ``Database.accepts_writes`` to learn whether Redis takes writes."""
+    return f"{PREFIX}:write-probe"
+
+
+def rate_limit_prefix() -> str:
+    """Prefix of Flask-Limiter's counters (it spells the rest of their names itself)."""
+    return f"{PREFIX}:rate"
+
+
+def metrics() -> str:
+    """Hash: counter name (with its labels) → count, written by the API and the workers alike."""
+    return f"{PREFIX}:metrics"
+
+
+def latency() -> str:
+    """Hash: verification latency histogram: bucket bound → count, plus ``sum`` and ``count``."""
+    return f"{PREFIX}:latency"
+
+
+def move_latency() -> str:
+    """Hash: move request latency histogram: bucket bound → count, plus ``sum`` and ``count``."""
+    return f"{PREFIX}:move-latency"
+
+
+def old_run_index() -> str:
+    """Sorted set: every run id scored by submission time (ms), of an older layout: read only by
+    ``store.operations.migration``, which replaces it with ``run_players``."""
+    return f"{PREFIX}:runs"
+
+
+def run_players() -> str:
+    """Sorted set: every player with a run in Redis → their oldest run's submission time (ms)."""
+    return f"{PREFIX}:run-players"
+
+
+def old_audit_stream(run_id: str) -> str:
+    """Stream: a run's audit log, one entry per change, of an older layout: read only by
+    ``store.operations.migration``, which moves it into the run's hash (``store.runs.audit``)."""
+    return f"{PREFIX}:audit:{run_id}"
+
+
+def dispute(dispute_id: str) -> str:
+    """Hash: a player's dispute of a run, and its resolution once there is one."""
+    return f"{PREFIX}:dispute:{dispute_id}"
+
+
+def disputes(status: str) -> str:
+    """Sorted set: dispute ids with ``status`` (open, resolved) scored by filing time (ms)."""
+    return f"{PREFIX}:disputes:{status}"
+
+
+# Dealt games (``store.games.dealt``); their scripts are in ``store/lua``.
+
+def game(game_id: str) -> str:
+    """Hash: a dealt game: its player, variant, seed, moves and their times, status.
+
+    No expiry while it is played (an expiring game would be a free reroll);
+    kept ``GAME_KEPT`` seconds once it ends (its run keeps the record).
+    """
+    return f"{PREFIX}:game:{game_id}"
+
+
+def games_playing() -> str:
+    """Sorted set: the id of every game being played → its last move's time (ms), for idle forfeits."""
+    return f"{PREFIX}:games-playing"
+
+
+def games_ending() -> str:
+    """Sorted set: ended games whose run may not be accepted yet → when they ended (ms).
+
+    The move that ends a game puts it here in the same script; accepting its
+    run takes it out. The sweeper accepts the run of any game left here.
+    """
+    return f"{PREFIX}:games-ending"
+
+
+def sealed_game(date: str, player: str) -> str:
+    """String: the id of the player's sealed daily game of ``date`` (one a day)."""
+    return f"{PREFIX}:sealed-game:{date}:{player}"
+
+
+def player_games_playing(player: str) -> str:
+    """Hash: the player's dealt games in play: slot (the variant, or ``daily:<date>``) → game id.
+
+    One game a slot: ``start_game.lua`` refuses a second, ``play_moves.lua``
+    frees the slot in the script that ends the game.
+    """
+    return f"{PREFIX}:player-games-playing:{player}"
+
+
+def next_deal(player: str) -> str:
+    """String: the server seed of the player's next free game, committed to (``next-deal``) before it starts.
+
+    No expiry: a commitment shown must hold until its game starts, which takes it.
+    """
+    return f"{PREFIX}:next-deal:{player}"
+
+
+def streak(player: str) -> str:
+    """Hash: the player's streak of sealed dailies (``domain.streak``): ``last`` (the last day counted),
+    ``run`` (days in a row ending there), ``best``. Set by the script that ends a sealed daily game
+    (``lua/_streak.lua``); kept for good (three short fields a player)."""
+    return f"{PREFIX}:streak:{player}"
+
+
+def sealed_playing(date: str) -> str:
+    """Set: the sealed daily games of ``date`` still in play, for the close of that day to forfeit."""
+    return f"{PREFIX}:sealed-playing:{date}"
+
+
+def sealed_closed() -> str:
+    """Set: the dates whose sealed daily is closed: no game of it takes a move, its seed may be shown.
+
+    Kept for good (one short member a day): a day once closed stays closed.
+    """
+    return f"{PREFIX}:sealed-closed"
+
+
+def sealed_secret() -> str:
+    """String: the secret the sealed daily seeds are derived from when none is configured."""
+    return f"{PREFIX}:sealed-secret"
+
+
+def service_mark() -> str:
+    """String: ``store.service_mark.SERVICE``, set by the API and every worker as they start: this
+    Redis holds the service's data (the operator commands refuse a Redis without it)."""
+    return f"{PREFIX}:service"
+
+
+def board_archive_lock() -> str:
+    """String: held (with an expiry) while boards move between Redis and the archive, or a player's
+    places on boards the archive holds are recomputed (``store.boards.cooling``): one writer at a time."""
+    return f"{PREFIX}:board-archive-lock"
+
+
+def archive_lock() -> str:
+    """String: held (with an expiry) by the one process moving old runs to the archive right now."""
+    return f"{PREFIX}:archive-lock"
+
+
+# Flags for moderators (``store.moderation.flags``); their scripts are in ``store/lua``.
+
+def flag(flag_id: str) -> str:
+    """Hash: a flag for moderators: its reason, status, players, runs, detail, time, and its dismissal."""
+    return f"{PREFIX}:flag:{flag_id}"
+
+
+def flags(reason: str = "", status: str = "") -> str:
+    """Sorted set: the ids of the flags of ``reason`` with ``status`` (either empty: any) → when raised (ms)."""
+    return f"{PREFIX}:flags:{reason or 'all'}:{status or 'all'}"
+
+
+def run_flags(run_id: str) -> str:
+    """Set: the ids of the flags that name a run."""
+    return f"{PREFIX}:run-flags:{run_id}"
+
+
+def flag_address(date: str, address_hash: str) -> str:
+    """Hash: player → run id of each player who started ``date``'s sealed daily from one client address
+    (its keyed hash, never the address), and ``:flag`` → the id of its shared_address flag. It expires
+    a week after the day."""
+    return f"{PREFIX}:flag-address:{date}:{address_hash}"
+
+
+def address_secret() -> str:
+    """String: the key of the client address hashes when none is configured."""
+    return f"{PREFIX}:address-secret"
+
+
+# Webhooks (``store.webhooks.hooks``): the moderators' endpoints and the events on their way to them.
+
+def webhook(hook_id: str) -> str:
+    """Hash: a webhook: its URL, the events it takes, its signing secret, who registered it and when."""
+    return f"{PREFIX}:webhook:{hook_id}"
+
+
+def webhooks() -> str:
+    """Sorted set: every webhook's id → when it was registered (ms). Absent when there is none, so
+    the scripts that record events skip them (``lua/_events.lua``)."""
+    return f"{PREFIX}:webhooks"
+
+
+def webhook_deliveries(hook_id: str) -> str:
+    """List: the webhook's latest delivery attempts, newest first, as JSON (capped: ``store.webhooks.hooks``)."""
+    return f"{PREFIX}:webhook-deliveries:{hook_id}"
+
+
+def webhook_outbox() -> str:
+    """List: events recorded (as JSON) in the step that made them true, oldest first, until
+    their deliveries are queued (``store.webhooks.drain_outbox``)."""
+    return f"{PREFIX}:webhook-outbox"
+
+
+def webhook_outbox_lock() -> str:
+    """String: held (with an expiry) by the one process draining the outbox right now."""
+    return f"{PREFIX}:webhook-outbox-lock"
+
+
+def webhook_release_lock() -> str:
+    """String: held (with an expiry) by the one process queueing the delivery retries now due."""
+    return f"{PREFIX}:webhook-release-lock"
+
+
+def webhook_drain_queued() -> str:
+    """String: set (with an expiry) while a job draining the outbox is queued and not yet started: the
+    events recorded meanwhile are that job's, so no other is queued for them."""
+    return f"{PREFIX}:webhook-drain-queued"

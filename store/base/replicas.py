@@ -1,0 +1,38 @@
+"""Acknowledging a change only once replicas hold it (``SCOUNDREL_WAIT_REPLICAS``).
+
+Redis replicates asynchronously: a master that takes a write answers at
+once and sends it to its replicas after. A master killed in between loses
+the write for good once Sentinel promotes a replica, so a run acknowledged
+with a 202 could vanish. WAIT closes that gap: sent on the connection that
+made the writes, it answers once that many replicas have acknowledged them
+(or its timeout passes), so a change is acknowledged only when a replica
+that could take over holds it.
+
+WAIT counts the writes of its own connection, so the writes and the WAIT go
+in one pipeline, WAIT last. Fewer replicas than asked within the timeout
+raise ``NotReplicated`` (a 503: the client tries again, and finds the run if
+it was kept).
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from store.base.database import Database
+from store.base.errors import NotReplicated
+
+
+def written(db: Database, client: Any, calls: list[Callable[[Any], Any]]) -> list:
+    """Each call's reply (a function of a pipeline of ``client``: ``db.redis`` or ``db.raw``), sent in one
+    pipeline; with ``db.wait_replicas``, a WAIT for that many replicas ends it. Raises
+    ``NotReplicated`` when fewer acknowledge in time."""
+    with client.pipeline(transaction=False) as pipe:
+        for call in calls:
+            call(pipe)
+        if not db.wait_replicas:
+            return pipe.execute()
+        timeout_ms = max(1, int(db.socket_timeout * 1000 / 2))  # answered well within the socket's timeout
+        pipe.execute_command("WAIT", db.wait_replicas, timeout_ms)
+        *replies, acknowledged = pipe.execute()
+    if int(acknowledged) < db.wait_replicas:
+        raise NotReplicated(f"{acknowledged} of {db.wait_replicas} replicas acknowledged in {timeout_ms} ms")
+    return replies

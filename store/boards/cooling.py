@@ -1,0 +1,206 @@
+"""Cold boards leave Redis for the archive whole, and come back when they warm up.
+
+A kind of board the registry says ``cools`` (``domain.boards``: the seed
+boards, one per deal played) costs Redis two keys a board for as long as it
+is there. A board of such a kind whose newest place is older than
+``SCOUNDREL_HOT_DAYS`` (no verdict placed on it since) is cold: a retention
+pass (``store.operations.retention``) moves it to the archive's
+``archived_board_places``, one indexed row a place with what the board shows
+(player, rank key, run id), and reads find it there (``store.boards.pages``).
+
+A move is three steps, as a run's is: read the board from Redis; write it
+to the archive and commit (replacing what the archive held of it, so a
+second write changes nothing); remove it from Redis only if it is unchanged
+since the read (``lua/forget_board.lua``). A crash between the commit and
+the removal leaves both copies, alike.
+
+A verdict placed on a board the archive holds goes into Redis as usual,
+beside the archive's copy: a read merges the two, each player's place the
+better one by the board's order (``merged``), which is what placing the
+archive's places as verdicts would give. The next pass settles such a board:
+cold, its Redis part joins the archive's (merged, then removed as above);
+warm, the archive's places come back into Redis (offered as verdicts,
+``lua/bring_back_board.lua``, then removed from the archive). A crash
+between those two steps leaves both copies, and the merge reads them right.
+
+A void, restore or re-verification recomputes a player's places from their
+runs, which the merge cannot follow (a place taken away would still show in
+the archive's copy): so it first brings the run's boards back from the
+archive (``hot_boards``). Moving boards and recomputing on moved boards take
+one lock (``keys.board_archive_lock``), so neither sees the other half done.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from domain.boards import BOARDS, Board, BoardId, Order
+from store.archive import BoardPlace
+from store.base import keys
+from store.base.clock import now_ms
+from store.base.database import Database
+from store.base.packing import LATEST_MS, TIME_SPAN
+from store.boards import scripts
+
+BATCH = 500  # boards read, written and removed together
+LOCK_SECONDS = 20  # the lock's expiry: a process killed holding it frees it so soon (a batch takes far less)
+LOCK_WAIT = 25  # seconds a recompute or a pass waits for the lock: longer than a dead holder keeps it
+
+
+@dataclass
+class Tally:
+    """What a pass did to the boards that cool: moved to the archive, brought back, left as they changed."""
+
+    cooled: int = 0
+    brought_back: int = 0
+    changed: int = 0
+
+
+def board_name(board: BoardId) -> str:
+    """The board's name in the archive: its key parts, ':' between (as its Redis keys end)."""
+    return ":".join(board.parts)
+
+
+def board_keys(board: BoardId) -> tuple[str, str]:
+    """A best or first board's keys in Redis: its places, and the hash naming their runs."""
+    return keys.board_places(board.board.kind, board.parts), keys.board_holders(board.board.kind, board.parts)
+
+
+def submitted_ms(rank_key: int) -> int:
+    """The submission time a rank key packs (``packing.pack``'s second part)."""
+    return LATEST_MS - rank_key % TIME_SPAN
+
+
+def wins(order: Order, rank_key: int, held: int | None) -> bool:
+    """Whether a place of ``rank_key`` takes the player's place from the one ``held`` (``_placement.lua``'s rule)."""
+    if held is None:
+        return True
+    if order is Order.FIRST:
+        return submitted_ms(rank_key) < submitted_ms(held)
+    return rank_key > held
+
+
+def merged(order: Order, *copies: list[BoardPlace]) -> list[BoardPlace]:
+    """One board's copies as one: each player's place the winner among theirs, best first."""
+    places: dict[str, BoardPlace] = {}
+    for copy in copies:
+        for place in copy:
+            held = places.get(place.player)
+            if wins(order, place.rank_key, None if held is None else held.rank_key):
+                places[place.player] = place
+    # best first; equal rank keys by player, descending, as Redis' ZREVRANGE orders them
+    return sorted(places.values(), key=lambda place: (place.rank_key, place.player), reverse=True)
+
+
+@contextmanager
+def _board_lock(db: Database) -> Iterator[None]:
+    with db.redis.lock(keys.board_archive_lock(), timeout=LOCK_SECONDS, blocking_timeout=LOCK_WAIT):
+        yield
+
+
+def redis_places(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
+    """Each board's places in Redis, in one round trip."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        for board in boards:
+            places_key, runs_key = board_keys(board)
+            pipe.zrange(places_key, 0, -1, withscores=True)
+            pipe.hgetall(runs_key)
+        replies = pipe.execute()
+    return [[BoardPlace(player, int(packed), holders.get(player, "")) for player, packed in ranked]
+            for ranked, holders in zip(replies[::2], replies[1::2], strict=True)]
+
+
+def archived_copy(db: Database, board: BoardId) -> list[BoardPlace] | None:
+    """The board's places merged from Redis and the archive, or None when the archive holds none of it."""
+    if not board.board.cools:
+        return None
+    archived = db.archive.board_places(board.board.kind, board_name(board))
+    if not archived:
+        return None
+    return merged(board.board.order, archived, redis_places(db, [board])[0])
+
+
+def redis_boards(db: Database, kind: Board, batch: int = BATCH) -> Iterator[list[BoardId]]:
+    """Every board of ``kind`` Redis holds places of (as a SCAN finds them), in batches."""
+    prefix = keys.board_places(kind.kind, ("",))  # the parts follow it, ':' between
+    found: list[BoardId] = []
+    for places_key in db.redis.scan_iter(match=keys.board_places(kind.kind, ("*",) * len(kind.key)), count=batch):
+        found.append(BoardId(kind, tuple(places_key.removeprefix(prefix).split(":", len(kind.key) - 1))))
+        if len(found) == batch:
+            yield found
+            found = []
+    if found:
+        yield found
+
+
+def cool_boards(db: Database, cutoff_ms: int, batch: int = BATCH) -> Tally:
+    """Move every cold board of a kind that cools to the archive, and bring back from it every
+    board a verdict warmed (one the archive holds whose Redis part has a place newer than ``cutoff_ms``)."""
+    tally = Tally()
+    for kind in BOARDS:
+        if kind.cools:
+            for boards in redis_boards(db, kind, batch):
+                _settle_batch(db, kind, boards, cutoff_ms, tally)
+    return tally
+
+
+def _settle_batch(db: Database, kind: Board, boards: list[BoardId], cutoff_ms: int, tally: Tally) -> None:
+    with _board_lock(db):
+        hot = redis_places(db, boards)
+        held = db.archive.boards_held(kind.kind, [board_name(board) for board in boards])
+        cold = [(board, places) for board, places in zip(boards, hot, strict=True)
+                if places and max(submitted_ms(place.rank_key) for place in places) < cutoff_ms]
+        cold_names = {board_name(board) for board, _ in cold}
+        warm = [board for board, places in zip(boards, hot, strict=True)
+                if places and board_name(board) in held and board_name(board) not in cold_names]
+        _bring_back(db, warm)
+        tally.brought_back += len(warm)
+        if not cold:
+            return
+        written = {board_name(board): merged(kind.order, db.archive.board_places(kind.kind, board_name(board)), places)
+                   if board_name(board) in held else places for board, places in cold}
+        write_boards(db, kind, written)
+        with db.redis.pipeline(transaction=False) as pipe:
+            for board, places in cold:
+                places_key, runs_key = board_keys(board)
+                scripts.forget_board(pipe, places_key=places_key, runs_key=runs_key, places=places)
+            answers = pipe.execute()
+        # a board a verdict changed meanwhile is in both places: the reads merge them, the next pass settles it
+        tally.changed += answers.count("changed")
+        tally.cooled += answers.count("ok")
+
+
+def _bring_back(db: Database, boards: list[BoardId]) -> None:
+    """Each board's archived places back into Redis (merged with what Redis holds), then out of the archive."""
+    for board in boards:
+        archived = db.archive.board_places(board.board.kind, board_name(board))
+        if archived:
+            places_key, runs_key = board_keys(board)
+            scripts.bring_back_board(db.redis, places_key=places_key, runs_key=runs_key,
+                                     order=board.board.order.value, places=archived)
+            drop_archived(db, board)
+
+
+def write_boards(db: Database, kind: Board, boards: dict[str, list[BoardPlace]]) -> None:
+    """A move's step 2: the boards into the archive, committed (a fault test kills the pass on either side)."""
+    db.archive.write_boards(kind.kind, boards, now_ms())
+
+
+def drop_archived(db: Database, board: BoardId) -> None:
+    """A bringing back's last step: the board out of the archive, once Redis holds it merged (a fault
+    test kills the pass before it)."""
+    db.archive.delete_boards(board.board.kind, [board_name(board)])
+
+
+@contextmanager
+def hot_boards(db: Database, boards: list[BoardId]) -> Iterator[None]:
+    """For a recompute of a player's places on ``boards``: those the archive holds are brought back
+    into Redis first, and no pass moves any of them until the recompute is done (the lock)."""
+    cooling = [board for board in boards if board.board.cools]
+    if not cooling:
+        yield
+        return
+    with _board_lock(db):
+        _bring_back(db, [board for board in cooling
+                         if board_name(board) in db.archive.boards_held(board.board.kind, [board_name(board)])])
+        yield

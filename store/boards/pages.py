@@ -1,0 +1,199 @@
+"""Reading the rankings: a page of a board, and one player's place on it.
+
+A board is a sorted set of players by packed rank key (see ``packing``) and
+a hash naming the run behind each place: what a board shows (player, score,
+time, run id) is in its entries, so reading it reads no run, and a run may
+leave Redis for the archive while it holds a place. A board of a kind that
+cools may be in the archive, whole or in part (``store.boards.cooling``):
+its reads find it there. Ranks are 1-based and distinct. The ladder ranks
+means, not runs: ``ladder_page``, ``ladder_position``. ``board_among``
+reads chosen players' places on any board of the registry.
+"""
+
+from dataclasses import dataclass
+
+from domain.boards import (
+    DAILY_BOARD,
+    DEALT_BOARD,
+    LADDER,
+    OPEN_BOARD,
+    SEALED_BOARD,
+    SEASON_BOARD,
+    SEASON_LADDER,
+    SEED_BOARD,
+    BoardId,
+    Order,
+)
+from store.archive import BoardPlace
+from store.base.database import Database
+from store.base.packing import LADDER_GAMES, iso_time, packed_score
+from store.boards import scripts
+from store.boards.cooling import archived_copy, board_keys, board_name, submitted_ms
+
+
+@dataclass(frozen=True)
+class Board:
+    """The keys one ranking lives in: its places, and the hash naming each place's run; and which board it is."""
+
+    places: str
+    runs: str
+    of: BoardId
+
+
+def ranking(board: BoardId) -> Board:
+    """The keys of a best or first board of the registry (``domain.boards``)."""
+    return Board(*board_keys(board), of=board)
+
+
+def variant_board(variant: str) -> Board:
+    """Each player's best verified open run of a variant."""
+    return ranking(BoardId(OPEN_BOARD, (variant,)))
+
+
+def daily_board(date: str) -> Board:
+    """Each player's first verified classic run on the day's seed."""
+    return ranking(BoardId(DAILY_BOARD, (date,)))
+
+
+def dealt_board(variant: str) -> Board:
+    """Each player's best verified dealt game of a variant."""
+    return ranking(BoardId(DEALT_BOARD, (variant,)))
+
+
+def sealed_board(date: str) -> Board:
+    """Each player's first verified game on the day's sealed seed."""
+    return ranking(BoardId(SEALED_BOARD, (date,)))
+
+
+def seed_board(variant: str, seed: str) -> Board:
+    """Each player's best verified open run on one deal: ``seed`` played as ``variant``."""
+    return ranking(BoardId(SEED_BOARD, (variant, seed)))
+
+
+def _entries(first_rank: int, flat: list) -> list[dict]:
+    """Board entries from the scripts' flat (player, score, submission ms, run id) places."""
+    return [
+        {"rank": first_rank + offset, "player": player, "score": score, "run_id": run_id or None,
+         "submitted_at": iso_time(submitted_ms)}
+        for offset, (player, score, submitted_ms, run_id) in enumerate(zip(*[iter(flat)] * 4, strict=True))
+    ]
+
+
+def _flat(places: list[BoardPlace]) -> list:
+    """Archived places as the scripts list them (``_entries``)."""
+    return [item for place in places
+            for item in (place.player, packed_score(place.rank_key), submitted_ms(place.rank_key), place.run_id)]
+
+
+def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
+    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1)
+    if board.of.board.cools:
+        total, archived = db.archive.board_page(board.of.board.kind, board_name(board.of), offset, limit)
+        if total and not reply[0]:
+            return total, _entries(offset + 1, _flat(archived))
+        if total and (copy := archived_copy(db, board.of)) is not None:  # in both: merged
+            return len(copy), _entries(offset + 1, _flat(copy[offset:offset + limit]))
+    return reply[0], _entries(offset + 1, reply[1:])
+
+
+def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
+    """The player's place with ``around`` places either side (the player included), or None if unranked."""
+    copy = archived_copy(db, board.of)
+    if copy is not None:
+        index = next((index for index, place in enumerate(copy) if place.player == player), None)
+        if index is None:
+            return None
+        first = max(0, index - around)
+        window = _entries(first + 1, _flat(copy[first:index + around + 1]))
+    else:
+        reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
+        if not reply:
+            return None
+        index, first = reply[0], reply[1]
+        window = _entries(first + 1, reply[2:])
+    mine = window[index - first]
+    return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
+
+
+def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
+    """Ladder entries from the scripts' flat (player, sum of the last games' scores, the latest
+    game's submission ms, its run id, games) places.
+
+    ``mean`` is exact at two decimals: a sum of ``LADDER_GAMES`` (20) integer scores over 20.
+    """
+    return [
+        {"rank": first_rank + offset, "player": player, "mean": round(total / LADDER_GAMES, 2), "games": int(games),
+         "run_id": run_id or None, "submitted_at": iso_time(latest_ms)}
+        for offset, (player, total, latest_ms, run_id, games) in enumerate(zip(*[iter(flat)] * 5, strict=True))
+    ]
+
+
+def variant_ladder(variant: str) -> BoardId:
+    """Each player's mean over their last dealt games of a variant."""
+    return BoardId(LADDER, (variant,))
+
+
+def season_board(variant: str, season: str) -> Board:
+    """Each player's best verified dealt game of a variant that ended in ``season``."""
+    return ranking(BoardId(SEASON_BOARD, (variant, season)))
+
+
+def season_ladder(variant: str, season: str) -> BoardId:
+    """Each player's mean over their last dealt games of a variant that ended in ``season``."""
+    return BoardId(SEASON_LADDER, (variant, season))
+
+
+def ladder_page(db: Database, ladder: BoardId, offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(total, entries)``: a ladder (a board ranking the latest) from rank ``offset + 1``."""
+    reply = scripts.ladder_page(db.redis, ladder=ladder, first=offset, last=offset + limit - 1)
+    return reply[0], _ladder_entries(offset + 1, reply[1:])
+
+
+def ladder_position(db: Database, ladder: BoardId, player: str, around: int) -> dict | None:
+    """The player's place on the ladder with ``around`` places either side, or None if not on it."""
+    reply = scripts.ladder_position(db.redis, ladder=ladder, player=player, around=around)
+    if not reply:
+        return None
+    index, first = reply[0], reply[1]
+    window = _ladder_entries(first + 1, reply[2:])
+    mine = window[index - first]
+    return {"rank": mine["rank"], "mean": mine["mean"], "games": mine["games"], "run_id": mine["run_id"],
+            "around": window}
+
+
+def board_among(db: Database, board: BoardId, players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(how many of players have a place, entries)``: the places of ``players`` on any board of the
+    registry ranked among themselves, ``limit`` of them from ``offset``.
+
+    Each entry is the board's own (a ladder's, or a best or first board's)
+    with ``rank`` among the players and ``global_rank`` on the whole board;
+    a player without a place (none yet, or no such player) is left out. One
+    script (``lua/_among.lua``): one ZMSCORE for the F players, ordered by
+    their rank keys, then a ZREVRANK, O(log N), for each one listed; at most
+    O(F log N) on a board of N places, never a scan of the board.
+    """
+    players = list(dict.fromkeys(players))
+    first, last = offset, offset + limit - 1
+    if board.board.order is Order.LATEST:
+        reply = scripts.ladder_among(db.redis, ladder=board, players=players, first=first, last=last)
+        entries = _ladder_entries(offset + 1, reply[2 + reply[1]:])
+    elif (copy := archived_copy(db, board)) is not None:
+        return _among_archived(copy, players, offset, limit)
+    else:
+        ranked = ranking(board)
+        reply = scripts.board_among(db.redis, places=ranked.places, runs=ranked.runs, players=players,
+                                    first=first, last=last)
+        entries = _entries(offset + 1, reply[2 + reply[1]:])
+    return reply[0], [{"rank": entry["rank"], "global_rank": index + 1, **entry}
+                      for entry, index in zip(entries, reply[2:2 + reply[1]], strict=True)]
+
+
+def _among_archived(copy: list[BoardPlace], players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``board_among`` on a board the archive holds (``copy``: its places, best first)."""
+    chosen = set(players)
+    found = [(index, place) for index, place in enumerate(copy) if place.player in chosen]
+    listed = found[offset:offset + limit]
+    entries = _entries(offset + 1, _flat([place for _, place in listed]))
+    return len(found), [{"rank": entry["rank"], "global_rank": index + 1, **entry}
+                        for entry, (index, _) in zip(entries, listed, strict=True)]

@@ -1,0 +1,54 @@
+"""A run's boards as the store's scripts take them: each board's keys and ranking order.
+
+Which boards a run counts on is the registry's to say (``domain.boards``);
+this maps each of them to its Redis keys (``store.base.keys``) for one player, in
+the shape every placing script reads (``lua/_placement.lua``): the keys in
+KEYS, and per board an ARGV item ``<order>:<how many keys>``. The scripts
+apply the order and never decide which boards a run is on. A board that
+closes (a season's, ``domain.boards.Board.closed_by``) has the set of closed
+values as its last key and its own value after the count
+(``<order>:<count>:<value>``): the scripts leave it alone once that value is
+in the set.
+"""
+
+from dataclasses import dataclass
+
+from domain.boards import BoardId, Order, boards_of
+from domain.run import Run
+from store.base import keys
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One board of one player: a best or first board's places and the hash naming their runs,
+    or a latest board's places, the player's window and the game counts; then, for a board that
+    closes, the set of closed values."""
+
+    board: BoardId
+    keys: tuple[str, ...]
+
+    @property
+    def spec(self) -> str:
+        """The board's ARGV item: its order, how many of KEYS are its own, and what closes it."""
+        closer = self.board.closer
+        return f"{self.board.board.order.value}:{len(self.keys)}" + ("" if closer is None else f":{closer}")
+
+
+def placement(board: BoardId, player: str) -> Placement:
+    """The keys of ``player``'s place on ``board``."""
+    kind, parts = board.board.kind, board.parts
+    closes = () if board.board.closed_by is None else (keys.closed(board.board.closed_by),)
+    if board.board.order is Order.LATEST:
+        return Placement(board, (keys.board_places(kind, parts), keys.board_window(kind, parts, player),
+                                 keys.board_games(kind, parts), *closes))
+    return Placement(board, (keys.board_places(kind, parts), keys.board_holders(kind, parts), *closes))
+
+
+def placements(run: Run) -> list[Placement]:
+    """Every board ``run`` counts on once verified, as the scripts take them."""
+    return [placement(board, run.player) for board in boards_of(run)]
+
+
+def script_args(boards: list[Placement]) -> tuple[list[str], list[str]]:
+    """The boards' KEYS, and their ARGV: how many boards, then each one's ``spec``."""
+    return [key for board in boards for key in board.keys], [str(len(boards)), *(board.spec for board in boards)]

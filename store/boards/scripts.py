@@ -1,0 +1,127 @@
+"""One Python wrapper per Lua script (``store/lua/<name>.lua``), naming its KEYS and ARGV.
+
+The store's modules call these with named values; the positional contract
+of each script (documented at its top) is spelt here alone, next to the
+key names it uses. ``client`` is a Redis client, or a pipeline to queue the
+call in (its reply then comes from ``execute``).
+
+The boards a run counts on come from the registry (``domain.boards``), as
+keys and orders (``store.boards.placements``): the scripts rank, they do not
+decide which boards a run is on.
+
+Voiding, restoring or re-verifying a run can move a player's place either
+way, so those scripts look at every run of the player: the wrapper passes
+the run keys (declared, as Redis Cluster wants) and, per board, which of
+them count on it; the script refuses, changing nothing, if the player
+submitted another run since they were read; the wrapper then reads them
+again (``_with_player_runs``).
+"""
+
+import json
+from typing import Any
+
+from domain.boards import BoardId
+from store.base import keys
+from store.lua import LuaScript
+
+_BOARD_PAGE = LuaScript("board_page")
+
+
+_BOARD_POSITION = LuaScript("board_position")
+
+
+_LADDER_PAGE = LuaScript("ladder_page")
+
+
+_LADDER_POSITION = LuaScript("ladder_position")
+
+
+_BOARD_AMONG = LuaScript("board_among")
+
+
+_LADDER_AMONG = LuaScript("ladder_among")
+
+
+_BOARD_SPREAD = LuaScript("board_spread")
+
+
+_CLOSE_SEASON = LuaScript("close_season")
+
+
+_FORGET_BOARD = LuaScript("forget_board")
+
+
+_BRING_BACK_BOARD = LuaScript("bring_back_board")
+
+
+def board_page(client: Any, *, places: str, runs: str, first: int, last: int) -> list:
+    """The board's total, then (player, score, submission ms, run id) per place from index ``first`` to ``last``."""
+    return _BOARD_PAGE.run(client, [places, runs], [first, last])
+
+
+def board_position(client: Any, *, places: str, runs: str, player: str, around: int) -> list:
+    """The player's index and the window's first index, then its places as ``board_page``; [] if unranked."""
+    return _BOARD_POSITION.run(client, [places, runs], [player, around])
+
+
+def _ladder_keys(ladder: BoardId) -> tuple[list[str], str]:
+    """A board ranking the latest: its places and game counts, and its windows' key prefix."""
+    kind, parts = ladder.board.kind, ladder.parts
+    return [keys.board_places(kind, parts), keys.board_games(kind, parts)], keys.board_window(kind, parts, "")
+
+
+def ladder_page(client: Any, *, ladder: BoardId, first: int, last: int) -> list:
+    """The ladder's total, then (player, sum of the last games' scores, the latest game's
+    submission ms, its run id, games) per place from index ``first`` to ``last``."""
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_PAGE.run(client, ladder_keys, [first, last, windows])
+
+
+def ladder_position(client: Any, *, ladder: BoardId, player: str, around: int) -> list:
+    """The player's index and the window's first index, then its places as ``ladder_page``; [] if not on it."""
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_POSITION.run(client, ladder_keys, [player, around, windows])
+
+
+def board_among(client: Any, *, places: str, runs: str, players: list[str], first: int, last: int) -> list:
+    """How many of ``players`` have a place on the board, how many are listed (those from index ``first`` to
+    ``last`` among them, best first), each listed one's 0-based index on the board, then their places as
+    ``board_page``."""
+    return _BOARD_AMONG.run(client, [places, runs], [first, last, *players])
+
+
+def ladder_among(client: Any, *, ladder: BoardId, players: list[str], first: int, last: int) -> list:
+    """As ``board_among``, on a board ranking the latest (a ladder), the places as ``ladder_page``."""
+    ladder_keys, windows = _ladder_keys(ladder)
+    return _LADDER_AMONG.run(client, ladder_keys, [first, last, windows, *players])
+
+
+def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int, most: int,
+                 below: int | None) -> list:
+    """How the values of the rank keys in ``places`` spread: total, first bucket's low value, bucket
+    width, the middle place's value, places under value ``below`` (-1 if None), then each bucket's count."""
+    return _BOARD_SPREAD.run(client, [places], [span, offset, unit, most, *([] if below is None else [below])])
+
+
+def close_season(client: Any, *, closed: str, season: str, ends_ms: int, at_ms: int, event: dict) -> int:
+    """List ``season`` in ``closed`` (the closed seasons) and record its ``season.ended`` event
+    (``event``'s fields) in one step; 1 if this call closed it, 0 if it was closed already."""
+    return _CLOSE_SEASON.run(client, [closed, keys.webhook_outbox(), keys.webhooks()],
+                             [season, ends_ms, at_ms, json.dumps(event)])
+
+
+def _flat_places(places: list) -> list:
+    """Places (``player``, ``rank_key``, ``run_id`` each) as the board scripts' ARGV reads them."""
+    return [item for place in places for item in (place.player, place.rank_key, place.run_id)]
+
+
+def forget_board(client: Any, *, places_key: str, runs_key: str, places: list) -> Any:
+    """Remove a board the archive holds now (its keys ``places_key`` and ``runs_key``) if it still
+    holds exactly ``places`` (``archive.BoardPlace`` each, as read): 'ok', or 'changed' changing nothing."""
+    return _FORGET_BOARD.run(client, [places_key, runs_key], _flat_places(places))
+
+
+def bring_back_board(client: Any, *, places_key: str, runs_key: str, order: str, places: list) -> Any:
+    """Offer the archive's ``places`` of a best or first board (``order``) to it in Redis, each as a
+    verdict's run would be (``_placement``): the board in Redis is then the two merged."""
+    return _BRING_BACK_BOARD.run(client, [places_key, runs_key], [order, *_flat_places(places)])

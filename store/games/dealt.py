@@ -1,0 +1,289 @@
+"""Dealt games: the server's record of a game it deals card by card.
+
+One hash per game (``keys.game``) holds all of it: player, variant,
+challenge and date, the seed, the status, the times of the deal and of the
+last move, and the log of moves: per move one character (``store.runs.move_codes``)
+and the milliseconds since the move before, in fields of at most 64 bytes
+so Redis keeps the hash in its compact encoding (``play_moves.lua``). The position is not stored: the service deals
+the seed and replays the moves on every request (about 50 µs), so there is
+one source of truth and a game in play stays well under 1 KB.
+
+A move is a compare-and-set on the move count the caller judged the game
+at (``play_moves.lua``): of two requests racing on one game, one applies
+and the other gets ``GameMoved``. The move that ends a game (or a forfeit)
+moves it from ``games_playing`` to ``games_ending`` in that same script;
+its run is then accepted exactly like a submitted one (``accept_runs``:
+the same record, audit entry and verification job) and the game leaves
+``games_ending``. A process dying in between leaves the game there, and the
+sweeper (``sweep_games``) accepts its run; accepting it twice finds the
+first (the run id and fingerprint come from the game id).
+
+A player has at most one game in play per slot: a variant for free games,
+the day for the sealed daily (``keys.player_games_playing``), taken and
+freed in the same scripts that start and end games, so two racing starts
+give one game. A free game is dealt from the player's next deal
+(``next_deal``), committed to before it starts and taken by the start.
+
+The sealed daily of a day closes at the end of that UTC day (R18):
+``close_sealed_day`` marks it closed, after which ``play_moves.lua``
+forfeits any game of it instead of applying a move, then forfeits every
+game of it still in play. Only a closed day's deal may be shown.
+"""
+
+import secrets
+from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
+
+from domain import sealing
+from domain.errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
+from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
+from domain.seasons import Schedule, season_at
+from store.accounts.players import PLAYERS
+from store.accounts.tokens import queue_holder_lookup
+from store.base import keys
+from store.base.clock import now_ms
+from store.base.database import Database
+from store.base.metrics import MOVE_LATENCY_BUCKETS, latency_bucket
+from store.games import scripts
+from store.runs import move_codes
+from store.runs.accepting import Dealt, Submission, accept_runs
+
+GAME_KEPT = 7 * 24 * 3600  # seconds an ended game is kept (its run keeps the record for good)
+SEALED_KEPT = 2 * 24 * 3600  # seconds the one-a-day mark of a sealed daily game is kept: past its day
+ENDING_GRACE_MS = 10_000  # an ended game whose run is not accepted after this is the sweeper's
+SWEEP_BATCH = 500  # games looked at per sweep, of each kind
+FORFEITED_IDLE = "forfeited_idle"  # the metric a sweeper's forfeit counts under (games:forfeited_idle)
+
+_closed_days: set[str] = set()  # sealed days this process has closed: a day once closed stays closed
+
+
+def new_game_id() -> str:
+    """128 random bits: a game's id cannot be guessed."""
+    return secrets.token_hex(16)
+
+
+def is_game_id(text: str) -> bool:
+    return len(text) == 32 and all(c in "0123456789abcdef" for c in text)
+
+
+def dealt(game: Game, schedule: Schedule) -> Dealt:
+    """Where the game's run comes from, as the run records it: with the season of ``schedule`` it ended in."""
+    season = season_at(schedule, game.ended_ms).id if game.ended_ms is not None else ""
+    return Dealt(game.id, game.challenge, game.date, forfeit=game.status == FORFEIT, dealt_ms=game.created_ms,
+                 move_gaps=game.move_gaps, season=season)
+
+
+def _stored_game(game_id: str, fields: dict, run: list) -> Game:
+    created = int(fields["created_ms"])
+    log = "".join(fields[f"log{chunk}"] for chunk in range(int(fields["chunks"]) + 1))
+    entries = log.split(",")[:-1]  # each: the move's character, then its gap in ms
+    return Game(
+        id=game_id, player=fields["player"], variant=fields["variant"], challenge=fields["challenge"],
+        date=fields["date"], seed=fields["seed"], server_seed=fields.get("server_seed") or fields["seed"],
+        client_seed=fields.get("client_seed", ""), moves=move_codes.decode("".join(entry[0] for entry in entries)),
+        move_gaps=" ".join(entry[1:] for entry in entries), status=fields["status"], created_ms=created,
+        last_ms=int(fields["last_ms"]),
+        ended_ms=int(fields["ended_ms"]) if fields.get("ended_ms") else None,
+        run_status=run[0] or None, run_score=int(run[1]) if run[1] not in (None, "") else None,
+    )
+
+
+def _read_game(pipe, game_id: str) -> None:
+    pipe.hgetall(keys.game(game_id))
+    pipe.hmget(keys.run(game_run_id(game_id)), "status", "score")
+
+
+def load_game(db: Database, game_id: str) -> Game | None:
+    """The game with its run's status and score, in one round trip; None if there is none."""
+    if not is_game_id(game_id):
+        return None
+    with db.redis.pipeline(transaction=False) as pipe:
+        _read_game(pipe, game_id)
+        fields, run = pipe.execute()
+    return _stored_game(game_id, fields, run) if fields else None
+
+
+def load_game_as(db: Database, game_id: str, token: str) -> tuple[str | None, Game | None]:
+    """``(the token's player or None, the game or None)`` in one round trip: a move's
+    authentication and read together, so that a move costs this and its compare-and-set."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        holder = queue_holder_lookup(pipe, PLAYERS, token)
+        if is_game_id(game_id):
+            _read_game(pipe, game_id)
+        owner, *game = pipe.execute()
+    player = holder(owner)
+    if not game or not game[0]:
+        return player, None
+    return player, _stored_game(game_id, *game)
+
+
+def next_deal(db: Database, player: str, fresh_seed: str) -> str:
+    """The server seed of the player's next free game: ``fresh_seed`` if none is drawn yet.
+
+    It stays the same until a game of the player's starts from it (``start_game`` takes it).
+    """
+    with db.redis.pipeline(transaction=False) as pipe:
+        pipe.set(keys.next_deal(player), fresh_seed, nx=True)
+        pipe.get(keys.next_deal(player))
+        return pipe.execute()[1]
+
+
+def start_game(db: Database, player: str, variant: str, seed: str, *, server_seed: str = "",
+               client_seed: str = "", challenge: str = "", date: str = "") -> Game:
+    """Store a new game dealt from ``seed``; the game as stored.
+
+    A free game is dealt from the player's next deal, ``server_seed``
+    (``seed`` itself, or derived from it and ``client_seed``), which it
+    takes: ``DealTaken`` if another start took it first. One free game in
+    play per player and variant: ``GameInPlay`` with the one in play.
+    A sealed daily game (``challenge="daily"``) is one per player and day:
+    a second start raises ``SealedDailyStarted`` with the first one's id,
+    and one of a closed day ``SealedDayOver``.
+    """
+    game_id, created = new_game_id(), now_ms()
+    sealed = challenge == DAILY
+    fields = {"player": player, "variant": variant, "challenge": challenge, "date": date, "seed": seed,
+              "status": PLAYING, "created_ms": created, "last_ms": created, "count": 0, "chunks": 0, "log0": ""}
+    if client_seed:
+        fields |= {"server_seed": server_seed, "client_seed": client_seed}
+    reply = scripts.start_game(db.redis, game_id=game_id, created_ms=created, slot=slot_of(variant, date),
+                               player=player, date=date if sealed else "", server_seed=server_seed,
+                               sealed_ttl=SEALED_KEPT, fields=fields)
+    if reply[0] == "existing":
+        raise SealedDailyStarted(reply[1]) if sealed else GameInPlay(reply[1], variant)
+    if reply[0] == "redeal":
+        raise DealTaken()
+    if reply[0] == "closed":
+        raise SealedDayOver(date)
+    return _stored_game(game_id, {name: str(value) for name, value in fields.items()}, [None, None])
+
+
+def games_in_play(db: Database, player: str) -> list[Game]:
+    """The player's games in play, oldest first."""
+    ids = db.redis.hvals(keys.player_games_playing(player))
+    games = [load_game(db, game_id) for game_id in ids]
+    return sorted((game for game in games if game is not None and game.status == PLAYING),
+                  key=lambda game: game.created_ms)
+
+
+def play_moves(db: Database, game: Game, moves: list[str], status: str, *, request_id: str = "",
+               latency: float | None = None, counted_as: str = "") -> Game:
+    """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
+    (none and ``FORFEIT`` for a forfeit, R18); the game as written (``Game.played``), with its
+    run's status and score if it ended here, so nothing is read back. A move request passes its
+    ``latency`` so far (seconds), counted with the moves (``scoundrel_move_latency_seconds``); a
+    game that ends here is counted by its status, and under ``counted_as`` too when given, in the
+    same step.
+
+    Raises ``GameMoved`` when the game changed since it was loaded,
+    ``GameOver`` when it has ended, ``NoSuchGame``; ``SealedDayOver`` when
+    the moves came for a sealed daily game whose day has closed, which
+    forfeits it instead (R18). A game that ends here gets its run
+    (``finish_game``).
+    """
+    at_ms = now_ms()
+    reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
+                               codes=move_codes.encode(moves), at_ms=at_ms, status=status,
+                               ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
+                               closes_ms=game.closes_ms, latency=latency, counted_as=counted_as,
+                               latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
+    if reply[0] == "missing":
+        raise NoSuchGame(game.id)
+    if reply[0] == "over":
+        raise GameOver(reply[1])
+    if reply[0] == "moved":
+        raise GameMoved(int(reply[1]))
+    if reply[0] == "closed":  # forfeited with the moves it had instead (R18)
+        _finish(db, game.played([], FORFEIT, at_ms), request_id)
+        raise SealedDayOver(game.date)
+    written = game.played(moves, status, at_ms)
+    return written if status == PLAYING else _finish(db, written, request_id)
+
+
+def sealed_revealed(db: Database, day: date) -> bool:
+    """Whether ``day``'s sealed deal may be shown now (``domain.sealing.revealed``), its close recorded
+    in ``db`` first: how every process that shows a sealed run binds the rule."""
+    return sealing.revealed(day, lambda over: close_sealed_day(db, over.isoformat()))
+
+
+def close_sealed_day(db: Database, day: str) -> None:
+    """Close ``day``'s sealed daily (a day that is over, R18): mark it closed, so that no game of it
+    takes a move from then on, and forfeit each game of it still in play.
+
+    Whatever shows the day's deal calls this first. Idempotent and safe in
+    several processes at once (a forfeit is a move's compare-and-set);
+    each process does it once a day.
+    """
+    if day in _closed_days:
+        return
+    for game_id in scripts.close_sealed_day(db.redis, date=day):
+        game = load_game(db, game_id)
+        if game is None:
+            db.redis.srem(keys.sealed_playing(day), game_id)
+            continue
+        try:
+            play_moves(db, game, [], FORFEIT, request_id="sealed-close")  # R18
+        except (GameMoved, GameOver, NoSuchGame):
+            continue
+    _closed_days.add(day)
+
+
+def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
+    """Accept the run of an ended game, as a submission is accepted, and take it off ``games_ending``.
+
+    Idempotent: a run already accepted is found again (its id is the game's
+    ``Dealt.run_id``). A game gone or still played just leaves the list.
+    """
+    game = load_game(db, game_id)
+    if game is not None and game.status != PLAYING:
+        _finish(db, game, request_id)
+    else:
+        db.redis.zrem(keys.games_ending(), game_id)
+
+
+def _finish(db: Database, game: Game, request_id: str) -> Game:
+    """Accept the run of ``game`` (ended) and take it off ``games_ending``; the game with its run's status."""
+    submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game, db.seasons))
+    [(run, _)] = accept_runs(db, game.player, [submission], request_id=request_id)
+    db.redis.zrem(keys.games_ending(), game.id)
+    return replace(game, run_status=run.status, run_score=run.score)
+
+
+def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
+    """Close yesterday's sealed daily (R18), forfeit the games left without a move for
+    ``idle_seconds`` (R18), and accept the run of every ended game still waiting for
+    one; ``(forfeited, finished)``.
+
+    Safe in several workers at once: a forfeit is the same compare-and-set
+    as a move, so a player's move that lands first wins, and accepting a
+    run twice finds the first.
+    """
+    now = now_ms()
+    close_sealed_day(db, (datetime.fromtimestamp(now / 1000, UTC).date() - timedelta(days=1)).isoformat())
+    forfeited = 0
+    idle = db.redis.zrangebyscore(keys.games_playing(), "-inf", now - int(idle_seconds * 1000),
+                                  start=0, num=SWEEP_BATCH)
+    for game_id in idle:
+        game = load_game(db, game_id)
+        if game is None or game.status != PLAYING:
+            db.redis.zrem(keys.games_playing(), game_id)
+            continue
+        try:
+            play_moves(db, game, [], FORFEIT, request_id="sweeper", counted_as=FORFEITED_IDLE)  # R18
+            forfeited += 1
+        except (GameMoved, GameOver, NoSuchGame):
+            continue
+    stale = db.redis.zrangebyscore(keys.games_ending(), "-inf", now - ENDING_GRACE_MS, start=0, num=SWEEP_BATCH)
+    for game_id in stale:
+        finish_game(db, game_id, request_id="sweeper")
+    return forfeited, len(stale)
+
+
+def game_bytes(db: Database, game_id: str) -> int:
+    """What one game costs Redis (MEMORY USAGE of its hash), for the benchmark."""
+    return int(db.redis.memory_usage(keys.game(game_id), samples=0) or 0)
+
+
+def playing_index(db: Database) -> tuple[int, int]:
+    """``(games in play, bytes of their index)``, for the benchmark."""
+    return db.redis.zcard(keys.games_playing()), int(db.redis.memory_usage(keys.games_playing(), samples=0) or 0)

@@ -1,0 +1,71 @@
+"""One Python wrapper per Lua script (``store/lua/<name>.lua``), naming its KEYS and ARGV.
+
+The store's modules call these with named values; the positional contract
+of each script (documented at its top) is spelt here alone, next to the
+key names it uses. ``client`` is a Redis client, or a pipeline to queue the
+call in (its reply then comes from ``execute``).
+
+The boards a run counts on come from the registry (``domain.boards``), as
+keys and orders (``store.boards.placements``): the scripts rank, they do not
+decide which boards a run is on.
+
+Voiding, restoring or re-verifying a run can move a player's place either
+way, so those scripts look at every run of the player: the wrapper passes
+the run keys (declared, as Redis Cluster wants) and, per board, which of
+them count on it; the script refuses, changing nothing, if the player
+submitted another run since they were read; the wrapper then reads them
+again (``_with_player_runs``).
+"""
+
+from typing import Any
+
+from domain.streak import day_before
+from store.base import keys
+from store.lua import LuaScript, flatten
+
+_START_GAME = LuaScript("start_game")
+
+
+_PLAY_MOVES = LuaScript("play_moves")
+
+
+_CLOSE_SEALED_DAY = LuaScript("close_sealed_day")
+
+
+def start_game(client: Any, *, game_id: str, created_ms: int, slot: str, player: str, date: str,
+               server_seed: str, sealed_ttl: int, fields: dict) -> list:
+    """Store a new dealt game as being played: ``['new']``, or ``['existing', id]`` when the player has
+    a game in ``slot`` (a free game) or that day's sealed daily (``date``, one a day) already;
+    ``['redeal']`` when the player's next deal is no longer ``server_seed``; ``['closed']`` for a
+    sealed day that is closed."""
+    game_key = keys.game(game_id)
+    sealed = bool(date)
+    return _START_GAME.run(
+        client,
+        [game_key, keys.games_playing(), keys.player_games_playing(player),
+         keys.sealed_game(date, player) if sealed else game_key, game_key if sealed else keys.next_deal(player),
+         keys.sealed_closed(), keys.sealed_playing(date) if sealed else game_key, keys.metrics()],
+        [game_id, created_ms, slot, "1" if sealed else "", sealed_ttl, date, server_seed, *flatten(fields)])
+
+
+def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int, status: str,
+               ended_ttl: int, player: str, slot: str, date: str, closes_ms: int | None,
+               latency_bucket: str = "", latency: float | None = None, counted_as: str = "") -> list:
+    """Append the moves ``codes`` to a game still played with ``played`` moves, and set ``status``:
+    ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``; a sealed daily game
+    (``date``) whose day is closed, or past ``closes_ms``, is forfeited instead (``['closed']`` if
+    ``codes`` had moves). A move request's ``latency`` (seconds, in ``latency_bucket``) is counted
+    with it, and a game that ends here under ``counted_as`` too (the metric ``games:<counted_as>``); a
+    sealed daily game that ends here before its close counts its day in the player's streak."""
+    return _PLAY_MOVES.run(
+        client,
+        [keys.game(game_id), keys.games_playing(), keys.games_ending(), keys.player_games_playing(player),
+         keys.sealed_closed(), keys.sealed_playing(date) if date else keys.game(game_id), keys.metrics(),
+         keys.move_latency(), keys.streak(player) if date else keys.game(game_id)],
+        [game_id, played, codes, at_ms, status, ended_ttl, slot, date, "" if closes_ms is None else closes_ms,
+         latency_bucket, "" if latency is None else latency, counted_as, day_before(date) if date else ""])
+
+
+def close_sealed_day(client: Any, *, date: str) -> list[str]:
+    """Mark ``date``'s sealed daily closed; the ids of its games still in play."""
+    return _CLOSE_SEALED_DAY.run(client, [keys.sealed_closed(), keys.sealed_playing(date)], [date])

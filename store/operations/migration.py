@@ -1,0 +1,268 @@
+"""Rewriting a Redis of an older layout into the one the store reads (``scoundrel migrate``).
+
+An older release kept a run's id as a field of its hash too, its moves as
+one space-separated string (``moves``), its audit log in a stream of its
+own (``keys.old_audit_stream``), empty fields, and an index of every run
+(``keys.old_run_index``). Today a run's id is its key's last part, its
+moves are one character each (``codes``, ``store.runs.move_codes``), its log is
+its hash's ``log`` field (``store.runs.audit``), and ``keys.run_players`` with
+each player's run list say which runs Redis holds (``store.runs.index``).
+An older release also kept players and moderators without the key naming
+them under their lower-case spelling (``store.accounts.tokens``), and a flag saying
+when they all had one, and seed boards without the hash naming each place's
+run (``keys.seed_runs``: its run was found from the player's runs, which
+kept every run holding a place in Redis). This module is the one place that
+knows the older layout; nothing else reads it.
+
+A run's id stays what it is: clients hold it. An open run whose id was
+given at random, not derived from its player and game
+(``store.runs.open_run_id``), keeps the key naming it under its game
+(``keys.submission``), which today's duplicate check reads for such runs;
+the rewrite writes it where it is missing.
+
+The walk is a SCAN over the run keys, so it can be stopped and started
+again: a rewritten run is in today's layout and is passed over. Each run is
+rewritten by one script (``lua/migrate_run.lua``) that first checks the
+run and its stream are as they were read, so a worker or the API changing
+the run meanwhile (a verdict, a dispute) is never overwritten: the run is
+read again and rewritten with the change. The index of every run goes last,
+once each player's place in ``keys.run_players`` is written. A spelling is
+claimed only where none is (as registering does), earliest registration
+first: of two older holders differing only in case, the earlier holds it.
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from domain.boards import SEED_BOARD
+from store.accounts.moderators import MODERATORS
+from store.accounts.players import PLAYERS
+from store.accounts.tokens import Holders
+from store.base import keys
+from store.base.database import Database
+from store.base.packing import iso_time
+from store.boards.cooling import board_keys, redis_boards
+from store.operations import scripts
+from store.runs import move_codes
+from store.runs.accepting import fingerprint, open_run_id
+from store.runs.audit import decode_log, encode_log
+from store.runs.origins import DEALT
+
+BATCH = 500  # run keys a SCAN step asks for, read and rewritten together
+REREADS = 10  # times a run changed meanwhile is read again before the pass leaves it to the next
+_MARKS = ("id", "moves")  # the fields only a run of an older layout has (and its stream)
+# each kind of token holder, with the flag an older release set once each had its spelling
+_NAMES = ((PLAYERS, keys.old_player_names_indexed()), (MODERATORS, keys.old_moderator_names_indexed()))
+
+
+@dataclass
+class Tally:
+    """Runs looked at, and of them those of an older layout, per way they differ from today's."""
+
+    examined: int = 0
+    old: int = 0  # runs with any of the three below
+    id_fields: int = 0  # their id kept as a field too
+    spelt_moves: int = 0  # their moves spelt out in one string
+    audit_streams: int = 0  # their audit log in a stream
+    run_index: bool = False  # the index of every run is there
+    unspelt_names: int = 0  # players and moderators whose lower-case spelling names nobody
+    name_flags: int = 0  # flags saying every holder's spelling was written
+    unnamed_places: int = 0  # seed board places whose run is not named (``keys.seed_runs``)
+    rewritten: int = 0  # runs rewritten (``apply``)
+    changed: int = 0  # runs changing under every reread: left for the next pass
+
+    @property
+    def anything(self) -> bool:
+        """Whether anything of an older layout was found."""
+        return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places)
+
+    def kinds(self) -> str:
+        """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
+        parts = [f"{count} {what}" for count, what in (
+            (self.id_fields, "with an id field"), (self.spelt_moves, "with their moves spelt out"),
+            (self.audit_streams, "with an audit stream")) if count]
+        return ", ".join(parts)
+
+
+def _is_old(marks: list, stream_length: int) -> bool:
+    return any(mark is not None for mark in marks) or stream_length > 0
+
+
+def _count(tally: Tally, marks: list, stream_length: int) -> None:
+    run_id, moves = marks
+    tally.old += 1
+    tally.id_fields += run_id is not None
+    tally.spelt_moves += moves is not None
+    tally.audit_streams += stream_length > 0
+
+
+def _run_ids(batch_keys: list[str]) -> list[str]:
+    prefix = keys.run("")
+    return [key.removeprefix(prefix) for key in batch_keys]
+
+
+def run_count(db: Database) -> int:
+    """About how many runs Redis holds (for a progress bar): the index of every run's size where it is
+    still there, else the sum of the players' run lists."""
+    if db.redis.exists(keys.old_run_index()):
+        return db.redis.zcard(keys.old_run_index())
+    with db.redis.pipeline(transaction=False) as pipe:
+        for player in db.redis.zrange(keys.run_players(), 0, -1):
+            pipe.zcard(keys.player_runs(player))
+        return sum(pipe.execute())
+
+
+def migrate(db: Database, *, apply: bool, batch: int = BATCH,
+            progress: Callable[[int], object] | None = None) -> Tally:
+    """Find (``apply`` False: change nothing) or rewrite every run and key of an older layout.
+
+    ``progress`` is told how many run keys each SCAN step looked at.
+    """
+    tally = Tally(run_index=bool(db.redis.exists(keys.old_run_index())))
+    cursor = 0
+    while True:
+        cursor, batch_keys = db.redis.scan(cursor, match=keys.run("*"), count=batch)
+        run_ids = _run_ids(batch_keys)
+        with db.redis.pipeline(transaction=False) as pipe:
+            for run_id in run_ids:
+                pipe.hmget(keys.run(run_id), *_MARKS)
+                pipe.xlen(keys.old_audit_stream(run_id))
+            replies = pipe.execute()
+        old = []
+        for run_id, marks, stream_length in zip(run_ids, replies[::2], replies[1::2], strict=True):
+            tally.examined += 1
+            if _is_old(marks, stream_length):
+                _count(tally, marks, stream_length)
+                old.append(run_id)
+        if apply and old:
+            _rewrite(db, old, tally)
+        if progress is not None:
+            progress(len(run_ids))
+        if cursor == 0:
+            break
+    if apply and tally.run_index:
+        _replace_run_index(db)
+    for holders, flag in _NAMES:
+        _spell_names(db, holders, flag, tally, apply)
+    _name_seed_runs(db, tally, apply)
+    return tally
+
+
+def _rewrite(db: Database, run_ids: list[str], tally: Tally) -> None:
+    """Rewrite the runs of an older layout among ``run_ids``, reading again those changed meanwhile."""
+    for _ in range(REREADS):
+        with db.redis.pipeline(transaction=False) as pipe:
+            for run_id in run_ids:
+                pipe.hgetall(keys.run(run_id))
+                pipe.xrange(keys.old_audit_stream(run_id))
+            replies = pipe.execute()
+        read = [(run_id, fields, stream) for run_id, fields, stream in zip(run_ids, replies[::2], replies[1::2],
+                                                                            strict=True)
+                if _is_old([fields.get(mark) for mark in _MARKS], len(stream))]  # not rewritten meanwhile
+        with db.redis.pipeline(transaction=False) as pipe:
+            for run_id, fields, stream in read:
+                _queue_rewrite(pipe, run_id, fields, stream)
+            answers = pipe.execute()
+        tally.rewritten += answers.count("ok")
+        run_ids = [run_id for (run_id, _, _), answer in zip(read, answers, strict=True) if answer == "changed"]
+        if not run_ids:
+            return
+    tally.changed += len(run_ids)
+
+
+def _queue_rewrite(pipe, run_id: str, fields: dict, stream: list) -> None:
+    """Queue ``migrate_run`` for one run as read: its hash's ``fields`` and its audit ``stream``."""
+    run = {name: value for name, value in fields.items() if name != "id" and value != ""}
+    moves = run.pop("moves", None)
+    dropped = [name for name, value in fields.items() if name in ("id", "moves") or value == ""]
+    new: dict = {}
+    if moves:
+        new["codes"] = move_codes.encode(moves.split(" "))
+    if stream:
+        run_so_far = {**run, "id": run_id}
+        entries = [_stream_entry(entry_id, entry) for entry_id, entry in stream]
+        if run.get("log"):  # entries a newer release appended meanwhile
+            entries += decode_log(run["log"], run_so_far)
+        new["log"] = encode_log(entries, run_so_far)
+    scripts.migrate_run(pipe, run_id=run_id, fields_read=fields, stream_entries=len(stream), dropped=dropped,
+                        new_fields=new, submission_key=_submission_key(run_id, fields))
+
+
+def _stream_entry(entry_id: str, fields: dict) -> dict:
+    """An entry of an audit stream, as the API shows it (``store.audit.audit_log``)."""
+    detail = json.loads(fields.get("detail") or "{}")
+    return {
+        "id": entry_id,
+        "event": fields["event"],
+        "actor": {"kind": fields["actor_kind"], "name": fields["actor"]},
+        "at": iso_time(fields["at"]),
+        "before": json.loads(fields["before"]),
+        "after": json.loads(fields["after"]),
+        "detail": detail if isinstance(detail, dict) else {},  # an empty Lua table may read as []
+    }
+
+
+def _submission_key(run_id: str, fields: dict) -> str | None:
+    """The key naming an open run under its game, for a run whose id is not derived from them."""
+    if fields.get("origin") == DEALT or "player" not in fields:
+        return None
+    moves = fields["moves"].split(" ") if fields.get("moves") else move_codes.decode(fields.get("codes", ""))
+    game = fingerprint(fields["seed"], fields["variant"], moves)
+    if run_id == open_run_id(fields["player"], game):
+        return None
+    return keys.submission(fields["player"], game)
+
+
+def _replace_run_index(db: Database) -> None:
+    """Every player with runs gets their place in ``keys.run_players``, then the index of every run goes.
+    Safe beside running workers: a player's place only ever moves earlier here."""
+    prefix = keys.player_runs("")
+    for key in db.redis.scan_iter(match=keys.player_runs("*"), count=BATCH):
+        oldest = db.redis.zrange(key, 0, 0, withscores=True)
+        if oldest:
+            db.redis.zadd(keys.run_players(), {key.removeprefix(prefix): oldest[0][1]}, lt=True)
+    db.redis.delete(keys.old_run_index())
+
+
+def _spell_names(db: Database, holders: Holders, flag: str, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` write) the spellings of the holders whose spelling names nobody, and the flag."""
+    prefix = holders.holder("")
+    names = [key.removeprefix(prefix) for key in db.redis.scan_iter(match=prefix + "*", count=BATCH)]
+    with db.redis.pipeline(transaction=False) as pipe:
+        for name in names:
+            pipe.exists(holders.spelling(name))
+            pipe.hget(holders.holder(name), "created_ms")
+        replies = pipe.execute()
+    unspelt = sorted((int(created or 0), name) for name, spelt, created in zip(names, replies[::2], replies[1::2],
+                                                                                 strict=True) if not spelt)
+    flagged = db.redis.exists(flag)
+    tally.unspelt_names += len(unspelt)
+    tally.name_flags += flagged
+    if apply:
+        with db.redis.pipeline(transaction=False) as pipe:
+            for _, name in unspelt:
+                pipe.set(holders.spelling(name), name, nx=True)
+            pipe.delete(flag)
+            pipe.execute()
+
+
+def _name_seed_runs(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` name) the seed boards' places whose run no hash names: each player
+    with one has their seed places offered and named from their runs (``scripts.place_seed_boards``),
+    which Redis all holds in that layout."""
+    players: set[str] = set()
+    for boards in redis_boards(db, SEED_BOARD):
+        with db.redis.pipeline(transaction=False) as pipe:
+            for board in boards:
+                places_key, runs_key = board_keys(board)
+                pipe.zrange(places_key, 0, -1)
+                pipe.hkeys(runs_key)
+            replies = pipe.execute()
+        for ranked, named in zip(replies[::2], replies[1::2], strict=True):
+            unnamed = set(ranked) - set(named)
+            tally.unnamed_places += len(unnamed)
+            players |= unnamed
+    if apply:
+        for player in sorted(players):
+            scripts.place_seed_boards(db, player=player)

@@ -1,0 +1,60 @@
+"""One Python wrapper per Lua script (``store/lua/<name>.lua``), naming its KEYS and ARGV.
+
+The store's modules call these with named values; the positional contract
+of each script (documented at its top) is spelt here alone, next to the
+key names it uses. ``client`` is a Redis client, or a pipeline to queue the
+call in (its reply then comes from ``execute``).
+
+The boards a run counts on come from the registry (``domain.boards``), as
+keys and orders (``store.boards.placements``): the scripts rank, they do not
+decide which boards a run is on.
+
+Voiding, restoring or re-verifying a run can move a player's place either
+way, so those scripts look at every run of the player: the wrapper passes
+the run keys (declared, as Redis Cluster wants) and, per board, which of
+them count on it; the script refuses, changing nothing, if the player
+submitted another run since they were read; the wrapper then reads them
+again (``_with_player_runs``).
+"""
+
+from typing import Any
+
+from domain.boards import SEED_BOARD, boards_of
+from store.base import keys
+from store.base.database import Database
+from store.boards.placements import placement
+from store.lua import LuaScript, flatten
+from store.runs.places import STALE, player_runs
+
+_PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
+
+
+_MIGRATE_RUN = LuaScript("migrate_run")
+
+
+def place_seed_boards(db: Database, *, player: str) -> int:
+    """Offer each of the player's runs in Redis that counts on a seed board its place there, and name
+    the run of each place one holds (runs verified before seed boards existed, or before they named
+    their runs); the number of seed boards they are on."""
+    while True:
+        run_ids, runs = player_runs(db, player)
+        on_seeds = [(run, placement(board, player)) for run in runs if run is not None
+                    for board in boards_of(run) if board.board is SEED_BOARD]
+        answer = _PLACE_SEED_BOARDS.run(
+            db.redis, [keys.player_runs(player), *(keys.run(run.id) for run, _ in on_seeds),
+                       *(board.keys[0] for _, board in on_seeds), *(board.keys[1] for _, board in on_seeds)],
+            [player, len(run_ids)])
+        if answer != STALE:
+            return int(answer)
+
+
+def migrate_run(client: Any, *, run_id: str, fields_read: dict, stream_entries: int, dropped: list[str],
+                new_fields: dict, submission_key: str | None) -> Any:
+    """Rewrite a run of an older layout (its hash's ``fields_read`` and ``stream_entries`` audit stream
+    entries, as read): delete ``dropped``, write ``new_fields``, delete the stream and write the run's
+    ``submission_key``: 'ok', 'gone', or 'changed' (changing nothing) if it is not as read."""
+    run_key = keys.run(run_id)
+    return _MIGRATE_RUN.run(
+        client, [run_key, keys.old_audit_stream(run_id), submission_key or run_key],
+        [run_id, stream_entries, len(fields_read), *flatten(fields_read), len(dropped), *dropped,
+         *flatten(new_fields)])

@@ -1,0 +1,100 @@
+"""The intake: single submissions waiting to share a verification job.
+
+One RQ job costs about 50 Redis commands whatever it carries, and an engine
+verifies a game in tens of microseconds, so a job per single submission
+would be most of a run's cost. A single submission is therefore stored and
+acknowledged with no job of its own: the script that accepts it
+(``store.runs.accepting``) also pushes its id onto ``keys.intake`` and gives it the
+``job`` ``IN_INTAKE``. A dispatcher (each worker runs one,
+``worker.runner``) waits for the intake to hold something, lets the window
+(``SCOUNDREL_INTAKE_WINDOW`` seconds) fill it, then queues one job for up
+to ``JOB_RUNS`` ids at its head (``dispatch``).
+
+Nothing is lost wherever a process dies: the dispatcher reads the head,
+takes it (``take_intake``: each run still waiting names the new job,
+atomically with leaving the intake), then queues the job on the queue's
+Redis with the runs that name it. A run is either in the intake (in hand
+for the sweeper, ``store.queue.pending``) or names a job; a job never queued (the
+process killed, the queue's Redis away) is one the queue lacks, and the
+sweeper queues its runs again, as it does for a worker killed mid-job.
+"""
+
+import logging
+import secrets
+import threading
+import time
+
+from redis.exceptions import RedisError
+from rq.suspension import is_suspended
+
+from store.base import keys
+from store.base.database import Database
+from store.base.errors import first_line
+from store.queue import scripts
+from store.queue.queues import enqueue_verification
+
+IN_INTAKE = "intake"  # the ``job`` of a pending run waiting in the intake for a job of its own
+JOB_RUNS = 100  # runs one job of the intake verifies at most
+REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
+
+log = logging.getLogger(__name__)
+
+
+def intake_depth(db: Database) -> int:
+    """Runs waiting in the intake for a job."""
+    return db.redis.llen(keys.intake())
+
+
+def dispatch(db: Database, most: int = JOB_RUNS) -> int:
+    """Queue one verification job for up to ``most`` runs at the intake's head; how many it took
+    (0: the intake was empty, or another dispatcher took the same runs first)."""
+    run_ids = db.redis.lrange(keys.intake(), 0, most - 1)
+    return take(db, run_ids) if run_ids else 0
+
+
+def take(db: Database, run_ids: list[str]) -> int:
+    """Take ``run_ids``, read at the intake's head (each run still waiting names the new job, atomically
+    with leaving the intake), then queue the job for the runs that name it; how many it took."""
+    job_id = secrets.token_hex(12)
+    taken, *naming = scripts.take_intake(db.redis, job_id=job_id, waiting=IN_INTAKE, run_ids=run_ids)
+    if naming:
+        enqueue_verification(db, naming, job_id=job_id)
+    return int(taken)
+
+
+def drain(db: Database) -> int:
+    """Queue jobs for everything in the intake now; how many runs they carry."""
+    taken = total = dispatch(db)
+    while taken:
+        taken = dispatch(db)
+        total += taken
+    return total
+
+
+def wait_for_runs(db: Database, block: float) -> bool:
+    """Whether the intake holds a run, waiting up to ``block`` seconds for one (in Redis, so no
+    process polls an empty intake): a blocking move of its last id onto its own end, which leaves it as it was."""
+    return db.redis.blmove(keys.intake(), keys.intake(), block, "RIGHT", "RIGHT") is not None
+
+
+def dispatch_forever(db: Database, window: float, block: float, stopped: threading.Event) -> None:
+    """A worker's dispatcher: whenever the intake holds runs, wait ``window`` seconds for more to
+    arrive, then queue jobs for them (at once again while the intake holds a full job's worth).
+
+    Sleeps rather than waiting on ``stopped`` with a timeout: under ``faketime`` (the tests' moved
+    clock) a thread's timed wait never returns. While RQ's workers are suspended it queues nothing,
+    so a suspended service keeps its backlog in the intake.
+    """
+    while not stopped.is_set():
+        try:
+            if not wait_for_runs(db, block):
+                continue
+            if is_suspended(db.queue_redis):
+                time.sleep(max(window, 0.05))
+                continue
+            time.sleep(window)
+            while dispatch(db) == JOB_RUNS:
+                pass
+        except RedisError as error:
+            log.warning("dispatch skipped: redis unavailable", extra={"error": first_line(error)})
+            time.sleep(REDIS_WAIT)

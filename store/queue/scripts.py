@@ -1,0 +1,54 @@
+"""One Python wrapper per Lua script (``store/lua/<name>.lua``), naming its KEYS and ARGV.
+
+The store's modules call these with named values; the positional contract
+of each script (documented at its top) is spelt here alone, next to the
+key names it uses. ``client`` is a Redis client, or a pipeline to queue the
+call in (its reply then comes from ``execute``).
+
+The boards a run counts on come from the registry (``domain.boards``), as
+keys and orders (``store.boards.placements``): the scripts rank, they do not
+decide which boards a run is on.
+
+Voiding, restoring or re-verifying a run can move a player's place either
+way, so those scripts look at every run of the player: the wrapper passes
+the run keys (declared, as Redis Cluster wants) and, per board, which of
+them count on it; the script refuses, changing nothing, if the player
+submitted another run since they were read; the wrapper then reads them
+again (``_with_player_runs``).
+"""
+
+from typing import Any
+
+from store.base import keys
+from store.lua import LuaScript
+
+_TAKE_INTAKE = LuaScript("take_intake")
+
+
+_CLAIM_STALE_RUN = LuaScript("claim_stale_run")
+
+
+_MARK_ERROR = LuaScript("mark_error")
+
+
+
+
+def take_intake(client: Any, *, job_id: str, waiting: str, run_ids: list[str]) -> Any:
+    """Take ``run_ids`` from the intake's head for job ``job_id`` (each run whose ``job`` is ``waiting``
+    names it then), if they are its head still: how many were taken (0 if none), then the ids of the
+    runs that name the job."""
+    return _TAKE_INTAKE.run(client, [keys.intake()], [job_id, keys.run(""), waiting, *run_ids])
+
+
+def claim_stale_run(client: Any, *, run_id: str, cutoff_ms: int, now_ms: int, most_requeues: int) -> int:
+    """0 (nothing to do), -1 (re-queued too often) or the run's re-queue count, now claimed."""
+    return int(_CLAIM_STALE_RUN.run(client, [keys.run(run_id), keys.pending_runs()],
+                                    [run_id, cutoff_ms, now_ms, most_requeues]))
+
+
+def mark_error(client: Any, *, run_id: str, reason: str, at_ms: int, actor: str) -> bool:
+    """Give a pending run the status ``error`` (``reason``: the error JSON); False if it had a verdict."""
+    return bool(_MARK_ERROR.run(client, [keys.run(run_id), keys.pending_runs(), keys.metrics()],
+                                [run_id, reason, at_ms, actor]))
+
+

@@ -1,0 +1,240 @@
+"""Runs: accepting a submission exactly once, and recording its verdict.
+
+Accepting a submission is one script (``lua/accept_run.lua``), and a batch
+one MULTI/EXEC of them, one round trip: the token checked, the
+Idempotency-Key claimed, the run stored unless the player already
+submitted that game (so the same player submitting the same game again
+gets the run they already have), its player's run list, the pending runs,
+and for a single submission the intake (``store.queue.intake``: a dispatcher
+queues one job for many of them). A batch's runs name the jobs they share,
+which are queued right after, on the queue's Redis: a job never queued
+(the process killed, that Redis away) leaves its runs pending, and the
+sweeper queues them again (``store.queue.pending``). So there is never a run
+without a way to its verdict.
+"""
+
+import hashlib
+import logging
+import secrets
+from dataclasses import dataclass, replace
+
+from redis.exceptions import RedisError
+
+from domain.errors import IdempotencyConflict
+from domain.game import game_run_id
+from domain.run import PENDING, Run
+from store.base.clock import now_ms
+from store.base.database import Database
+from store.base.errors import TokenRevoked, first_line
+from store.base.replicas import written
+from store.queue.intake import IN_INTAKE
+from store.queue.queues import enqueue_verification
+from store.runs import scripts
+from store.runs.audit import SUBMITTED
+from store.runs.origins import DEALT
+from store.runs.records import load_runs, run_from_stored, stored_fields
+
+IDEMPOTENCY_TTL = 24 * 3600  # seconds an Idempotency-Key is remembered
+
+
+log = logging.getLogger(__name__)
+
+
+def fingerprint(seed: str, variant: str, moves: list[str]) -> str:
+    """What makes two submissions the same game."""
+    return hashlib.sha256(f"{variant}\n{seed}\n{' '.join(moves)}".encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """Where a run of a dealt game comes from (``store.games.dealt``): the fields an open run lacks."""
+
+    game_id: str
+    challenge: str = ""  # "daily" for the sealed daily
+    date: str = ""  # the sealed daily's UTC date
+    forfeit: bool = False  # the player gave the game up (R18)
+    dealt_ms: int = 0  # when the game was dealt
+    move_gaps: str = ""  # each move's server time: ms since the one before (or the deal), space-separated
+    season: str = ""  # the season the game ended in (``domain.seasons``)
+
+    @property
+    def run_id(self) -> str:
+        """The game's run id, the same every time: accepting it twice finds the first."""
+        return game_run_id(self.game_id)
+
+    def run(self, run: Run) -> Run:
+        """``run`` as this game's run: the fields an open run lacks filled in."""
+        return replace(run, origin=DEALT, game_id=self.game_id, challenge=self.challenge or None,
+                       date=self.date or None, forfeit=self.forfeit, dealt_ms=self.dealt_ms, move_gaps=self.move_gaps,
+                       season=self.season or None)
+
+
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One well-formed game to accept for a player, with what the API knows of it."""
+
+    seed: str
+    variant: str
+    moves: list[str]
+    daily: str = ""  # the date whose daily seed this run plays, if it does
+    idempotency_key: str = ""
+    dealt: Dealt | None = None  # set for the run of a dealt game
+
+    def fingerprint(self) -> str:
+        """What makes two submissions the same game: a dealt game is its own id."""
+        if self.dealt is not None:
+            return hashlib.sha256(f"dealt\n{self.dealt.game_id}".encode()).hexdigest()[:32]
+        return fingerprint(self.seed, self.variant, self.moves)
+
+
+def open_run_id(player: str, fingerprint: str) -> str:
+    """An open run's id, derived from its player and game: the same game sent again is the same
+    run, so no index of what a player submitted is needed. A run whose id was given at random keeps
+    it, and the key naming it under its game (``submission_key``)."""
+    return hashlib.sha256(f"run\n{player}\n{fingerprint}".encode()).hexdigest()[:16]
+
+
+@dataclass
+class _Pending:
+    """A submission on its way into Redis: the run it would become, and its hash."""
+
+    submission: Submission
+    run: Run
+    stored: dict[str, str]
+
+
+def _prepare(player: str, submission: Submission, submitted: int, job_id: str, request_id: str) -> _Pending:
+    dealt = submission.dealt
+    run_id = dealt.run_id if dealt else open_run_id(player, submission.fingerprint())
+    run = Run(run_id, player, submission.variant, submission.seed, PENDING, None, submitted,
+              daily=submission.daily or None, moves=tuple(submission.moves), request_id=request_id, job=job_id)
+    if dealt:
+        run = dealt.run(run)
+    stored = stored_fields(run)
+    return _Pending(submission, run, {**stored, "log": SUBMITTED})
+
+
+def _accept(client, player: str, pending: _Pending, archived: bool | None, to_intake: bool, token_hash: str):
+    """``accept_run`` for one submission, on ``client`` or queued in a MULTI (``archived`` None: the filter answers)."""
+    submission = pending.submission
+    return scripts.accept_run(
+        client, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
+        submitted_ms=pending.run.submitted_ms, idempotency_key=submission.idempotency_key,
+        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, to_intake=to_intake, token_hash=token_hash,
+        fields=pending.stored,
+    )
+
+
+def _queue_jobs(db: Database, jobs: list[tuple[str, list[str]]], request_id: str) -> None:
+    """Queue each ``(job id, new run ids)`` job, after the runs naming it are stored. A job not queued
+    (the queue's Redis away, the process killed) leaves its runs pending, naming a job the queue lacks:
+    the sweeper (``store.queue.pending``) queues them again."""
+    try:
+        for job_id, run_ids in jobs:
+            enqueue_verification(db, run_ids, request_id, job_id=job_id)
+    except RedisError as error:
+        log.warning("batch's jobs not queued; the sweeper will queue its runs",
+                    extra={"error": first_line(error), "request_id": request_id})
+
+
+def _outcomes(db: Database, replies: list[list[str]], batch: list[_Pending],
+              archived: dict) -> list[tuple[Run, bool]]:
+    """``(run, created)`` per submission (``replies``: ``accept_run``'s, in order): created runs as
+    written, existing ones read back.
+
+    Raises ``IdempotencyConflict`` when a submission's Idempotency-Key named
+    another game, ``TokenRevoked`` when the token checked named no one
+    (``accept_run`` then stored nothing of it).
+    """
+    results: list[tuple[Run | str, bool]] = []
+    existing_ids = []
+    for pending, reply in zip(batch, replies, strict=True):
+        if reply[0] == "conflict":
+            raise IdempotencyConflict()
+        if reply[0] == "unauthorized":
+            raise TokenRevoked()
+        if reply[0] == "new":
+            results.append((pending.run, True))
+        else:
+            results.append((reply[1], False))
+            existing_ids.append(reply[1])
+    known = {run_id: run_from_stored(run_id, run.fields) for run_id, run in archived.items()}
+    if existing_ids:
+        known.update({run.id: run for run in load_runs(db, existing_ids) if run})
+    return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
+
+
+def _store(db: Database, player: str, batch: list[_Pending], to_intake: bool, archived: dict | None,
+           token_hash: str) -> list[list[str]]:
+    """``accept_run`` for each of ``batch``, in one round trip (with ``SCOUNDREL_WAIT_REPLICAS``, answered
+    once that many replicas hold them: ``store.base.replicas``); each submission's reply. ``archived`` None:
+    the archived-runs filter answers. Each script is atomic alone; a batch's are sent together."""
+    def accept(pending: _Pending):
+        held = None if archived is None else pending.run.id in archived
+        return lambda pipe: _accept(pipe, player, pending, held, to_intake, token_hash)
+
+    replies = written(db, db.redis, [accept(pending) for pending in batch])
+    return [[str(part) for part in reply] for reply in replies]
+
+
+def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
+                runs_per_job: int | None = None, token_hash: str = "") -> list[tuple[Run, bool]]:
+    """Accept well-formed submissions in one step: one script each, in one round trip.
+
+    Each gets ``(run, True)`` when new, ``(existing run, False)`` when the
+    player already submitted that game (or that Idempotency-Key for it).
+    Raises ``IdempotencyConflict`` when an Idempotency-Key names another
+    game (a batch's submissions carry none). New runs go onto the intake
+    (``store.queue.intake``), or, given ``runs_per_job``, share a job per that
+    many of them, queued once they are stored (a batch: few jobs, at once).
+    A game whose run the archive holds is that run too: a batch's are looked
+    up before they are stored, a single one's only where the archived-runs
+    filter says the archive may hold it (``store.runs.archived_filter``; then its
+    script runs again with the archive's answer). ``token_hash``, unless empty, is the request's token:
+    when it no longer names ``player`` (revoked since the caller learnt
+    whose it was) nothing is stored and ``TokenRevoked`` raised.
+    """
+    submitted = now_ms()
+    batch: list[_Pending] = []
+    if runs_per_job is None:
+        batch = [_prepare(player, submission, submitted, IN_INTAKE, request_id) for submission in submissions]
+    else:
+        for first in range(0, len(submissions), runs_per_job):
+            job_id = secrets.token_hex(12)
+            batch += [_prepare(player, submission, submitted, job_id, request_id)
+                      for submission in submissions[first:first + runs_per_job]]
+    to_intake = runs_per_job is None
+    # A batch asks the archive once for all its runs; the intake's runs ask the filter in their script,
+    # and the archive only where it says "may be" (``store.runs.archived_filter``).
+    archived = None if to_intake else db.archive.load([pending.run.id for pending in batch])
+    replies = _store(db, player, batch, to_intake, archived, token_hash)
+    asking = [position for position, reply in enumerate(replies) if reply == ["ask_archive"]]
+    if asking:
+        found = db.archive.load([batch[position].run.id for position in asking])
+        archived = {**(archived or {}), **found}
+        again = _store(db, player, [batch[position] for position in asking], to_intake, found, token_hash)
+        for position, reply in zip(asking, again, strict=True):
+            replies[position] = reply
+    outcomes = _outcomes(db, replies, batch, archived or {})
+    if not to_intake:
+        shares: dict[str, list[str]] = {}
+        for pending, reply in zip(batch, replies, strict=True):
+            if reply[0] == "new":
+                shares.setdefault(pending.run.job or "", []).append(pending.run.id)
+        _queue_jobs(db, list(shares.items()), request_id)
+    return outcomes
+
+
+def submit_run(db: Database, player: str, submission: Submission, *, request_id: str = "",
+               token_hash: str = "") -> tuple[Run, bool]:
+    """Accept one submission: ``(run, True)`` when new, ``(existing run, False)`` when not.
+
+    ``request_id`` is kept with the run, so the logs follow it; its job is
+    the intake's to queue (``store.queue.intake``). Raises ``IdempotencyConflict``
+    when its Idempotency-Key names another game, ``TokenRevoked`` as
+    ``accept_runs``.
+    """
+    [(run, created)] = accept_runs(db, player, [submission], request_id=request_id, token_hash=token_hash)
+    return run, created

@@ -1,0 +1,101 @@
+"""One Python wrapper per Lua script (``store/lua/<name>.lua``), naming its KEYS and ARGV.
+
+The store's modules call these with named values; the positional contract
+of each script (documented at its top) is spelt here alone, next to the
+key names it uses. ``client`` is a Redis client, or a pipeline to queue the
+call in (its reply then comes from ``execute``).
+
+The boards a run counts on come from the registry (``domain.boards``), as
+keys and orders (``store.boards.placements``): the scripts rank, they do not
+decide which boards a run is on.
+
+Voiding, restoring or re-verifying a run can move a player's place either
+way, so those scripts look at every run of the player: the wrapper passes
+the run keys (declared, as Redis Cluster wants) and, per board, which of
+them count on it; the script refuses, changing nothing, if the player
+submitted another run since they were read; the wrapper then reads them
+again (``_with_player_runs``).
+"""
+
+from typing import Any
+
+from domain.run import Run
+from store.base import keys
+from store.boards.placements import placements, script_args
+from store.lua import LuaScript, flatten
+
+_ACCEPT_RUN = LuaScript("accept_run")
+
+
+_NOTE_ARCHIVED = LuaScript("note_archived")
+
+
+_RECORD_VERDICT = LuaScript("record_verdict")
+
+
+_FORGET_RUN = LuaScript("forget_run")
+
+
+_REINSTATE_RUN = LuaScript("reinstate_run")
+
+
+def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submitted_ms: int,
+               idempotency_key: str, idempotency_ttl: int, archived: bool | None, to_intake: bool, token_hash: str,
+               fields: dict) -> Any:
+    """Store a submission unless the player sent that game (or that Idempotency-Key) before, or
+    the archive holds its run (``archived``): ``['new']``, ``['existing', run id]`` or ``['conflict']``.
+    ``archived`` None: the archived-runs filter answers, ``['ask_archive']`` (nothing stored) when
+    the archive may hold it. ``to_intake``: a new run's id goes onto the intake too; ``token_hash``,
+    unless empty: the token must still name ``player``, else ``['unauthorized']`` and nothing stored."""
+    idempotency = keys.idempotency(player, idempotency_key) if idempotency_key else keys.metrics()
+    return _ACCEPT_RUN.run(
+        client,
+        [idempotency, keys.submission(player, fingerprint), keys.run(run_id), keys.player_runs(player),
+         keys.run_players(), keys.pending_runs(), keys.metrics(), keys.intake(),
+         keys.token(token_hash) if token_hash else keys.metrics(), keys.archived_filter(),
+         keys.archived_filter_whole()],
+        [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "",
+         "" if archived is None else "1" if archived else "0",
+         player, "1" if to_intake else "", "1" if token_hash else "", *flatten(fields)],
+    )
+
+
+def note_archived(client: Any, *, run_ids: list[str]) -> Any:
+    """Note ``run_ids`` in the archived-runs filter (``store.runs.archived_filter``)."""
+    return _NOTE_ARCHIVED.run(client, [keys.archived_filter()], run_ids)
+
+
+def record_verdict(client: Any, *, run: Run, worker: str, at_ms: int, metric: str, latency_bucket: str,
+                   latency: float, fields: dict) -> Any:
+    """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
+    run is offered its places on every board it counts on, and its events recorded (``lua/_events.lua``).
+    1 if written, 0 if it had a verdict."""
+    board_keys, boards = script_args(placements(run))
+    return _RECORD_VERDICT.run(
+        client,
+        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys, keys.webhook_outbox(),
+         keys.webhooks()],
+        [run.id, worker, at_ms, metric, latency_bucket, latency, *boards, *flatten(fields)],
+    )
+
+
+def forget_run(client: Any, *, run: dict[str, str], submission_key: str | None) -> Any:
+    """Remove archived ``run`` (its fields as read) and every key it owns (its ``submission_key`` too,
+    if it has one): 'ok', 'gone', or 'changed' (changing nothing). Its board places stay."""
+    run_key = keys.run(run["id"])
+    return _FORGET_RUN.run(
+        client,
+        [run_key, keys.player_runs(run["player"]), keys.run_players(), submission_key or run_key],
+        [run["id"], run["player"], *flatten({name: value for name, value in run.items() if name != "id"})],
+    )
+
+
+def reinstate_run(client: Any, *, run_id: str, player: str, submitted_ms: int, fields: dict,
+                  submission_key: str | None) -> bool:
+    """Put an archived run back: its stored ``fields`` and its indexes (and its ``submission_key``, if
+    it has one); False (nothing written) if Redis holds it already."""
+    run_key = keys.run(run_id)
+    return bool(_REINSTATE_RUN.run(
+        client, [run_key, keys.player_runs(player), keys.run_players(), submission_key or run_key],
+        [run_id, submitted_ms, player, *flatten(fields)],
+    ))

@@ -1,0 +1,83 @@
+"""A verdict as the run hash keeps it, and the parts of it that matter.
+
+The engine's verdict JSON (``Verdict.to_dict()``) becomes run-hash fields
+in one place, ``verdict_fields``, whether the worker records it or a
+moderator's re-verification writes it over an older one. ``verdict_summary``
+is the Python list of the fields a changed verdict differs in; Lua's is
+``snapshot`` in ``lua/_audit.lua``, and a test holds the two to the same fields.
+"""
+
+import functools
+import json
+
+from domain.run import Run
+from store.base.clock import now_ms
+from store.base.database import Database
+from store.base.metrics import latency_bucket
+from store.base.replicas import written
+from store.runs import scripts
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def verdict_fields(verdict: dict) -> dict[str, str]:
+    """The run-hash fields (strings; empty for none) that store an engine verdict."""
+    return {
+        "status": verdict["status"],
+        "outcome": _text(verdict.get("outcome")),
+        "score": _text(verdict.get("score")),
+        "health": _text(verdict.get("health")),
+        "error": json.dumps(verdict["error"]) if verdict.get("error") else "",
+        "ruleset": verdict.get("ruleset", ""),
+        "engine": verdict.get("engine", ""),
+    }
+
+
+def stored_int(value: str | None) -> int | None:
+    return int(value) if value not in (None, "") else None
+
+
+def verdict_summary(fields: dict) -> dict:
+    """What a stored verdict says: status (a void run's verdict under it), outcome,
+    score, health and error code; two verdicts that agree here are the same."""
+    error = fields.get("error")
+    return {
+        "status": fields.get("voided_status") or fields["status"],
+        "outcome": fields.get("outcome") or None,
+        "score": stored_int(fields.get("score")),
+        "health": stored_int(fields.get("health")),
+        "error": json.loads(error).get("code") if error else None,
+    }
+
+
+def verdict_differs(stored: dict, verdict: dict) -> bool:
+    """Whether the engine's ``verdict`` differs from the run's stored one in what matters."""
+    return verdict_summary(stored) != verdict_summary(verdict_fields(verdict))
+
+
+def _record_verdict(pipe, *, run: Run, verdict: dict, worker: str, at_ms: int) -> None:
+    """Queue ``record_verdict`` for one run's verdict in ``pipe``."""
+    status = verdict["status"]
+    code = (verdict.get("error") or {}).get("code", "")
+    latency = max(0.0, (at_ms - run.submitted_ms) / 1000)
+    scripts.record_verdict(
+        pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
+        latency_bucket=latency_bucket(latency), latency=latency,
+        fields=verdict_fields(verdict),  # its time is the audit entry's (``store.audit.verdict_ms``)
+    )
+
+
+def record_verdicts(db: Database, verdicts: list[tuple[Run, dict]], worker: str = "worker") -> list[bool]:
+    """Store each ``(run, verdict)``: the verdict, its audit entry, its counts and, for
+    a verified run, its board places, each run in one atomic step, all in one round trip.
+
+    ``run`` is the pending run (``load_runs``), ``verdict`` the engine's verdict
+    JSON, ``worker`` the name the audit log shows. Idempotent: False, and
+    nothing changed, for a run that already has a verdict.
+    """
+    at_ms = now_ms()
+    replies = written(db, db.redis, [functools.partial(_record_verdict, run=run, verdict=verdict, worker=worker,
+                                                       at_ms=at_ms) for run, verdict in verdicts])
+    return [bool(reply) for reply in replies]
