@@ -43,6 +43,7 @@ TINY = {
     "games.py": ["--games", "5", "--moves", "30", "--clients", "1"],
     "memory.py": ["--runs", "1000", "--per-player", "1000", "--workers", "1"],
     "pages.py": ["--players", "100", "--requests", "10"],
+    "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.5"],
     "pipeline.py": ["--runs", "20", "--workers", "1", "--quiet-runs", "5"],
     "rankings.py": ["--players", "100", "--requests", "10"],
     "season_rollover.py": ["--players", "200", "--requests", "5"],

@@ -1,0 +1,157 @@
+"""Par (``scoundrel.par``): exact where it says so, bounds that never cross, lines that replay.
+
+Exactness is checked against searches written here without the solver's
+ideas: every line tried (small positions, all variants), and for ``hard``
+a plain memoised dynamic programme through the engine's own ``apply``.
+"""
+
+import random
+from functools import cache
+
+import pytest
+
+import scoundrel
+from scoundrel.par import Par, par, solve
+from tests.engine.positions import play, snapshot
+
+
+def best_by_brute_force(state: scoundrel.State, variant: str, path: frozenset = frozenset()) -> int | None:
+    """The best score of every line from ``state``, through the engine's rules. A line that comes back
+    to a position already on it (avoiding in a circle, R14's easy) is never better than without the
+    circle, so it is cut: None when every line from here does."""
+    if state.over:
+        return state.score()
+    here = snapshot(state)
+    if here in path:
+        return None
+    scores = []
+    for notation in scoundrel.legal_moves(state, variant):
+        after = state.copy()
+        play(after, notation, variant)
+        score = best_by_brute_force(after, variant, path | {here})
+        if score is not None:
+            scores.append(score)
+    return max(scores, default=None)
+
+
+def hard_par_by_dynamic_programme(dungeon: list[str]) -> int:
+    """``hard``'s par by the simplest dynamic programme: the best over every legal move, memoised on
+    the whole position (the dungeon by its length: without avoiding its order never changes, R14)."""
+
+    @cache
+    def best(room: tuple, left: int, health: int, weapon, kills: tuple, played: int, drunk: bool) -> int:
+        state = scoundrel.State(room=list(room), dungeon=dungeon[len(dungeon) - left:], health=health, weapon=weapon,
+                                kills=list(kills), played_in_room=played, potion_drunk=drunk)
+        scores = []
+        for notation in scoundrel.legal_moves(state, "hard"):
+            after = state.copy()
+            play(after, notation, "hard")
+            if after.over:
+                scores.append(after.score())
+            else:
+                scores.append(best(tuple(after.room), len(after.dungeon), after.health, after.weapon,
+                                   tuple(after.kills[-1:]), after.played_in_room, after.potion_drunk))
+        return max(scores)
+
+    opening = scoundrel.start(dungeon)
+    return best(tuple(opening.room), len(opening.dungeon), opening.health, None, (), 0, False)
+
+
+def small_position(rng: random.Random, cards: int) -> scoundrel.State:
+    """A room of four and a short dungeon drawn from the 44 cards, at a random health, sometimes armed."""
+    deck = rng.sample(scoundrel.CANONICAL_ORDER, cards + 1)
+    weapon = deck.pop() if rng.random() < 0.5 and deck[-1][0] == "D" else None
+    kills = [rng.choice(["S5", "C9", "S13"])] if weapon and rng.random() < 0.5 else []
+    kills = [kill for kill in kills if kill not in deck]
+    return scoundrel.State(room=deck[:4], dungeon=deck[4:cards], health=rng.randint(3, 20), weapon=weapon, kills=kills)
+
+
+def replayed_score(state: scoundrel.State, line, variant: str) -> int:
+    """The score ``line`` reaches from ``state``; it must be legal and finish the game."""
+    state = state.copy()
+    for notation in line:
+        play(state, notation, variant)
+    assert state.over, line
+    return state.score()
+
+
+@pytest.mark.parametrize("variant", scoundrel.VARIANTS)
+def test_par_of_small_positions_is_what_every_line_tried_finds(variant):
+    rng = random.Random(f"par/{variant}")
+    for _ in range(40):
+        state = small_position(rng, rng.randint(6, 7 if variant == "easy" else 9))
+        found = solve(state, variant)
+        assert found.exact and found.score == found.upper
+        assert found.score == best_by_brute_force(state, variant), (state, found)
+        assert replayed_score(state, found.line, variant) == found.score
+
+
+@pytest.mark.parametrize("cards", [13, 16, 19])
+@pytest.mark.parametrize("seed", ["par-0", "par-2", "par-7", "par-9", "par-12"])
+def test_hard_par_of_truncated_deals_is_the_dynamic_programmes(seed, cards):
+    dungeon = scoundrel.deal(seed)[:cards]
+    found = solve(scoundrel.start(dungeon), "hard")
+    assert found.exact
+    assert found.score == hard_par_by_dynamic_programme(dungeon)
+    assert replayed_score(scoundrel.start(dungeon), found.line, "hard") == found.score
+
+
+@pytest.mark.parametrize("seed", ["par-0", "par-1", "par-4", "par-11"])
+def test_hard_par_of_whole_deals_is_the_dynamic_programmes(seed):
+    found = par(seed, "hard")
+    assert found.exact
+    assert found.score == hard_par_by_dynamic_programme(scoundrel.deal(seed))
+
+
+@pytest.mark.parametrize("variant", scoundrel.VARIANTS)
+def test_every_line_replays_from_its_seed_to_its_score(variant):
+    for number in range(3):
+        seed = f"par-{number}"
+        found = par(seed, variant, positions=3000)
+        verdict = scoundrel.replay(seed, list(found.line), variant)
+        assert verdict.status == "verified"
+        assert verdict.score == found.score
+
+
+@pytest.mark.parametrize("variant", [scoundrel.CLASSIC, scoundrel.EASY])
+def test_a_stopped_search_brackets_par_and_never_calls_a_bound_exact(variant):
+    rng = random.Random(f"par/stopped/{variant}")
+    bracketed = 0
+    for _ in range(30):
+        state = small_position(rng, 9)
+        exact = solve(state, variant)
+        stopped = solve(state, variant, positions=3)
+        assert stopped.score <= exact.score <= stopped.upper
+        assert stopped.exact == (stopped.score == stopped.upper)
+        assert replayed_score(state, stopped.line, variant) == stopped.score
+        bracketed += not stopped.exact
+    assert bracketed, "a budget of 3 positions stops some searches short"
+
+
+def test_a_deal_too_big_for_its_budget_is_an_interval():
+    found = par("par-1", "classic", positions=2000)
+    assert not found.exact
+    assert found.score < found.upper <= 30  # R15: no score above 30
+
+
+def test_par_is_a_typed_value_whose_bounds_cannot_cross():
+    with pytest.raises(AssertionError):
+        Par(score=5, exact=False, upper=4, line=(), positions=0)
+    with pytest.raises(AssertionError):
+        Par(score=4, exact=True, upper=5, line=(), positions=0)
+
+
+def test_hard_par_of_a_short_room_before_a_whole_one_is_every_line_tried():
+    """R5: a room of fewer than four is played out, then four cards are dealt, not three."""
+    state = scoundrel.State(room=["S9", "H2"], dungeon=["C12", "S10", "S11", "D10", "C3", "H9"], health=20)
+    assert solve(state, "hard").score == best_by_brute_force(state, "hard")
+
+
+def test_a_finished_position_is_its_own_par():
+    won = scoundrel.State(room=[], dungeon=[], health=17)
+    assert solve(won, "classic") == Par(17, True, 17, (), 0)
+
+
+def test_an_unknown_variant_is_refused():
+    with pytest.raises(ValueError):
+        par("abc", "sideways")
