@@ -7,6 +7,7 @@ errors list messages per field (``{"errors": {"seed": [...]}}``), as an
 
 import flask_smorest
 from apispec import BasePlugin
+from flask import current_app
 from flask_smorest import Api
 from flask_smorest.error_handler import ErrorSchema
 from marshmallow import missing
@@ -69,6 +70,9 @@ class RefereeApi(Api):
         data = getattr(error, "data", None) or {}
         if "messages" in data and "errors" not in data:
             payload["errors"] = _flatten_locations(data["messages"])
+        if code == 413:
+            payload.setdefault("message", f"The body is larger than the {current_app.config['MAX_CONTENT_LENGTH']:,} "
+                                          "bytes this service accepts.")
         payload.setdefault("message", _MESSAGES.get(code, error.description))
         payload.update(data.get("extra", {}))  # fields an error of one operation adds (``abort(..., extra=)``)
         return payload, code, headers

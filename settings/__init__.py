@@ -136,7 +136,7 @@ class Settings:
     host: str = "127.0.0.1"  # the address ``scoundrel api`` and ``up`` listen on
     port: int = 8000  # the port ``scoundrel api`` and ``up`` listen on
     api_workers: int = 2  # gunicorn processes
-    api_threads: int = 4  # threads per gunicorn process
+    api_connections: int = 1000  # connections each gunicorn process serves at once (gevent: one greenlet each)
     access_log: str = ""  # gunicorn's access log ("-" for stderr, or a file); empty: off
     color: bool = True  # False when NO_COLOR is set (https://no-color.org): terminal output stays plain
     archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
@@ -198,7 +198,7 @@ class Settings:
             host=os.environ.get("SCOUNDREL_HOST", cls.host),
             port=_env_int("SCOUNDREL_PORT", cls.port),
             api_workers=_env_int("SCOUNDREL_API_WORKERS", cls.api_workers),
-            api_threads=_env_int("SCOUNDREL_API_THREADS", cls.api_threads),
+            api_connections=_env_int("SCOUNDREL_API_CONNECTIONS", cls.api_connections),
             access_log=os.environ.get("SCOUNDREL_ACCESS_LOG", ""),
             color="NO_COLOR" not in os.environ,
             archive_url=os.environ.get("SCOUNDREL_ARCHIVE_URL", ""),

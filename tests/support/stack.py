@@ -83,7 +83,7 @@ class Stack:
         # Rate limits far above what a test sends, unless a test sets its own.
         return {**os.environ, **self._redis_env(), "SCOUNDREL_ARCHIVE_URL": self.archive_url,
                 "SCOUNDREL_API_WORKERS": "1",
-                "SCOUNDREL_API_THREADS": "8", "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
+                "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
                 "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", **self.extra_env}
 
     def _clock(self) -> dict:
