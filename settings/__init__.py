@@ -15,6 +15,7 @@ there (its port changes at every start); else the default. Every process
 and command resolves it here, so they all find the same Redis.
 """
 
+import ipaddress
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,18 @@ def _env_seconds(name: str, default: tuple[float, ...]) -> tuple[float, ...]:
     if any(second < 0 for second in seconds):
         raise SettingsError(f"{name}={value!r} has a negative delay")
     return seconds
+
+
+def _env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """A comma-separated list of addresses and networks (``127.0.0.1,10.1.0.0/16,fd00::/8``); unset: none."""
+    value = os.environ.get(name, "")
+    networks = []
+    for part in filter(None, (part.strip() for part in value.split(","))):
+        try:
+            networks.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise SettingsError(f"{name}={value!r}: {part!r} is neither an address nor a network") from None
+    return tuple(networks)
 
 
 def _env_flag(name: str) -> bool:
@@ -151,6 +164,8 @@ class Settings:
     webhook_timeout: float = 10.0  # seconds a webhook delivery attempt may take before it counts as failed
     # seconds before each retry of a failed webhook delivery: 6 tries over about an hour
     webhook_retries: tuple[float, ...] = (10.0, 60.0, 300.0, 900.0, 2700.0)
+    # addresses and networks webhooks may reach although they are not public (webhook_targets); empty: none
+    webhook_allow: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -212,6 +227,7 @@ class Settings:
             season=_env_choice("SCOUNDREL_SEASON", cls.season, SEASONS),
             webhook_timeout=_env_float("SCOUNDREL_WEBHOOK_TIMEOUT", cls.webhook_timeout),
             webhook_retries=_env_seconds("SCOUNDREL_WEBHOOK_RETRIES", cls.webhook_retries),
+            webhook_allow=_env_networks("SCOUNDREL_WEBHOOK_ALLOW"),
         )
 
 
