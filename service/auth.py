@@ -6,6 +6,7 @@ from typing import NoReturn
 from flask import g, request
 from werkzeug.exceptions import HTTPException
 
+from schemas.players import name_key
 from store import moderator_for_token, player_for_token
 from store.errors import TokenRevoked
 from store.tokens import hash_token
@@ -87,7 +88,7 @@ def player_required(view):
 
 def own(name: str) -> None:
     """403 unless this request's player (``player_required``) is the one ``name`` names, in any case."""
-    if name.casefold() != g.player.casefold():
+    if name_key(name) != name_key(g.player):
         abort(403, message="Only the player themselves may do this, with their own token.")
 
 
