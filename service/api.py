@@ -83,6 +83,8 @@ RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying aga
 
 # Answers any operation may give, documented on every one of them.
 COMMON_ERRORS = {
+    414: ("The request line (method, path and query) is longer than the server reads", {}),
+    431: ("The request's headers are more or larger than the server reads", {}),
     429: ("Too many requests for this token or address", RETRY_AFTER),
     503: ("Storage is unavailable; try again after Retry-After seconds", RETRY_AFTER),
 }
@@ -102,6 +104,9 @@ class ErrorResponses(BasePlugin):
             errors = COMMON_ERRORS | (BODY_ERRORS if method in ("post", "put", "patch") else {})
             responses = operation.setdefault("responses", {})
             for code, (description, headers) in errors.items():
+                if isinstance(responses.get(code), dict):  # the operation's own answer (``alt_response``)
+                    continue
+                responses.pop(code, None)  # flask-smorest's generic one, for a 422 of its arguments
                 responses.setdefault(str(code), {"description": description, "content": ERROR_REF,
                                                  **({"headers": headers} if headers else {})})
 

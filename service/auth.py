@@ -156,6 +156,8 @@ def require_moderator() -> str:
 
 # the OpenAPI security requirement of token-guarded operations
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+# ... and of operations that take a token but answer without one too (``optional_player``)
+OPTIONAL_BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
 
 
 def moderator_endpoint(blp):
