@@ -23,6 +23,7 @@ COPY cli ./cli
 COPY settings ./settings
 COPY log_lines ./log_lines
 COPY verification ./verification
+COPY webhook_targets ./webhook_targets
 # the JS client module as published, which the /play page imports (package data, see pyproject.toml)
 COPY clients/js/src ./clients/js/src
 # with the PostgreSQL driver: compose keeps the archive in PostgreSQL

@@ -29,8 +29,9 @@ sys.path.insert(0, str(ROOT))
 from cli.redis_server import find_redis_server, free_port  # noqa: E402  (the repository root is on sys.path only now)
 from settings import REDIS_URL_FILE, Settings  # noqa: E402
 
-# One gunicorn process of 8 threads, and rate limits far above what a bench sends, unless a bench sets its own.
-DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_API_THREADS": "8",
+# One gunicorn process, rate limits far above what a bench sends, and webhooks allowed to the benches'
+# receivers on 127.0.0.1, unless a bench sets its own.
+DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
             "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second"}
 
 

@@ -65,7 +65,7 @@ def main() -> None:
                 rate, times = drive(stack.base, load)
                 if rate > best.get(name, (0.0, []))[0]:
                     best[name] = (rate, times)
-        print(f"{args.clients} clients, 2 gunicorn workers x 8 threads, best of {args.rounds} rounds of "
+        print(f"{args.clients} clients, 2 gunicorn workers (gevent), best of {args.rounds} rounds of "
               f"{per_round * args.clients:,} requests per endpoint")
         for name, (rate, times) in best.items():
             print(f"{name + ':':17} {rate:,.0f} req/s, {percentiles(times)}")

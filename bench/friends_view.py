@@ -7,7 +7,7 @@ and p99:
 
 - ``/v1/leaderboards/classic?among=<name>&limit=100`` over HTTP: round trip,
   and the server's own time from the API's request log (``duration_ms``);
-- ``store.boards.board_among`` alone, straight to Redis: one script, a
+- ``store.boards.pages.board_among`` alone, straight to Redis: one script, a
   ZREVRANK a player (O(F log N)), never a scan;
 - the same at the cap (``MOST_FOLLOWED`` follows), and a plain page of 100 for scale.
 

@@ -5,7 +5,7 @@ the store's keys and packing, pipelined), registers one of them as a player,
 and times over HTTP, p50 and p99:
 
 - ``/boards/classic``: the first 50 places and the histogram of all scores
-  (``store.standings.board_spread``: one ZCOUNT per bucket, no scan);
+  (``store.boards.standings.board_spread``: one ZCOUNT per bucket, no scan);
 - ``/boards/classic?page=10000&player=…``: a deep page, plus a player's line
   (their place, and the places below their score);
 - the spread script alone, straight to Redis, for its own share.

@@ -3,7 +3,7 @@
 Loads 1,000,000 places on last month's dealt board and ladder (through the
 store's own key functions and packing, in pipelined batches, as
 ``rankings.py`` does), makes the service's seasons begin with that month,
-then closes it the workers' way (``store.seasons.close_ended_seasons``):
+then closes it the workers' way (``store.boards.seasons.close_ended_seasons``):
 its time, and the Redis bytes it adds. Closing freezes the season where it
 stands (one member in the set of closed seasons, which every placing
 script reads), so neither figure grows with the board. Then a late verdict

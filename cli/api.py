@@ -1,6 +1,7 @@
 """``scoundrel api``: the HTTP API under gunicorn, a production WSGI server."""
 
 import argparse
+import sys
 
 import log_lines
 from settings import Settings
@@ -36,12 +37,13 @@ def gunicorn_options(bind: str, settings: Settings) -> dict:
     return {
         "bind": bind,
         "workers": settings.api_workers,
-        "threads": settings.api_threads,
-        "worker_class": "service.server_refusals.JsonRefusalsWorker",  # gthread, refusing in JSON
+        # gevent: a connection waiting on its client holds no thread (service.server_refusals says why)
+        "worker_class": "service.server_refusals.JsonRefusalsWorker",
+        "worker_connections": settings.api_connections,
         "timeout": 30,
         # An idle connection kept longer than a load balancer's or a client's own idle timeout
         # (commonly 60 s): a server that closes first races the next request sent on it, which
-        # then fails with no answer. gthread keeps idle connections off its threads.
+        # then fails with no answer. It is also how long a request's line and headers may take to come.
         "keepalive": 75,
         "graceful_timeout": 5,
         "proc_name": "scoundrel-api",
@@ -89,6 +91,10 @@ def run(args) -> int:
     from worker.jobs import JOBS
 
     settings = settings_for(args)
+    if settings.api_threads:
+        print("scoundrel api: SCOUNDREL_API_THREADS has no effect: each API process serves up to "
+              f"SCOUNDREL_API_CONNECTIONS ({settings.api_connections}) connections, one greenlet each",
+              file=sys.stderr)
     db = Database.from_settings(settings, JOBS)
     try:
         # The archive's schema, once, before gunicorn starts its workers (the workers do the same).

@@ -41,7 +41,7 @@ class Order(enum.Enum):
 class Board:
     """One kind of board.
 
-    ``kind`` names it (and its keys, ``store.keys.board_places``); ``key``
+    ``kind`` names it (and its keys, ``store.base.keys.board_places``); ``key``
     lists the run's fields whose values name one board of the kind (its
     parts); ``page`` and ``api`` give its page's and its JSON's paths from
     those parts. ``cools``: a board of the kind that no verdict changed for

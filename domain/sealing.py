@@ -13,7 +13,7 @@ then they are as secret as its seed: every view of the run a non-moderator
 gets shows both as null, and its replay is refused. Moderators see all.
 
 The rule is here; recording the close is the store's act
-(``store.games.close_sealed_day``), which the caller hands to ``revealed``.
+(``store.games.dealt.close_sealed_day``), which the caller hands to ``revealed``.
 Everything else that asks takes a ``Revealed``: ``revealed`` with that act
 bound (``service.context.revealed``).
 """

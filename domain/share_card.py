@@ -14,7 +14,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class ShareCard:
     """``player``'s sealed daily of ``date``: ``score``, better than ``better_than`` % of the day's
-    board (``store.standings.Spread.share_below``) of ``total`` places, and the streak as it stood
+    board (``store.boards.standings.Spread.share_below``) of ``total`` places, and the streak as it stood
     that day (``domain.streak.Streak.on``; None where it is not known any more)."""
 
     date: str

@@ -69,7 +69,7 @@ class MovesSchema(Schema):
                      metadata={"description": f"1-{MOVES_PER_REQUEST} moves in RULES.md notation, applied in order, "
                                               "all or none; a move after one that deals new cards is refused "
                                               "(room_not_dealt)"})
-    expected_moves = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0),
+    expected_moves = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0),
                                     metadata={"description": "409 unless the game has this many moves played"})
 
 
@@ -77,7 +77,7 @@ class ForfeitSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    expected_moves = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
+    expected_moves = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
 
 
 class GameSchema(Schema):

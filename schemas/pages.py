@@ -3,7 +3,7 @@
 from marshmallow import EXCLUDE, Schema, fields, validate
 
 from .paging import MAX_OFFSET, DealArgs
-from .players import NAME_MESSAGE, NAME_PATTERN
+from .players import NAME_PATTERN, player_name
 
 PAGE_SIZE = 50  # places on one page of a board page
 MAX_PAGE_NUMBER = MAX_OFFSET // PAGE_SIZE
@@ -15,8 +15,8 @@ class PlayerArgs(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    player = fields.String(load_default=None, validate=validate.Regexp(NAME_PATTERN, error=NAME_MESSAGE),
-                           metadata={"description": "the player whose place the page shows"})
+    player = fields.String(load_default=None, validate=player_name,
+                           metadata={"description": "the player whose place the page shows", "pattern": NAME_PATTERN})
 
 
 class BoardPageArgs(PlayerArgs):

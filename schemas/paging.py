@@ -9,7 +9,7 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 
 import scoundrel
 
-from .players import NAME_MESSAGE, NAME_PATTERN
+from .players import NAME_PATTERN, player_name
 
 MAX_PAGE = 100
 MAX_OFFSET = 1_000_000_000  # far beyond any board or listing; an offset past the end gives an empty page
@@ -29,8 +29,9 @@ class PageArgs(Schema):
 class BoardArgs(PageArgs):
     """A page of a board; with ``among``, of that player and the players they follow."""
 
-    among = fields.String(load_default=None, validate=validate.Regexp(NAME_PATTERN, error=NAME_MESSAGE),
-                          metadata={"description": "a player's name (any case): list that player and the players "
+    among = fields.String(load_default=None, validate=player_name, metadata={
+                              "pattern": NAME_PATTERN,
+                              "description": "a player's name (any case): list that player and the players "
                                                    "they follow, ranked among themselves (rank) with each one's "
                                                    "rank on the whole board (global_rank); paged by limit and "
                                                    "offset, total counts them"})

@@ -1,17 +1,37 @@
 """Player registration: names and the token shown once."""
 
-from marshmallow import RAISE, Schema, fields, validate
+import re
+
+from marshmallow import RAISE, Schema, ValidationError, fields
 
 NAME_PATTERN = r"^(?=.*[A-Za-z0-9])[A-Za-z0-9_-]{3,32}$"  # one letter or digit at least: no "___" or "-_-"
 NAME_MESSAGE = "Name must be 3-32 characters from A-Z a-z 0-9 _ -, at least one of them a letter or digit."
+_NAME = re.compile(NAME_PATTERN, re.ASCII)
+
+
+def name_key(text: str) -> str | None:
+    """The form in which names are compared (``Ada`` and ``ADA`` are one name), or None for text that is no
+    name at all: what registering a name and finding one both go by.
+
+    The whole text must match (a name and a newline is not a name), and only ASCII folds: Python's
+    ``lower()`` would make the Kelvin sign ``K`` a ``k``, finding ``kate`` by a name she could not have
+    registered. So a lookup never reaches the store with a name the store would fold into another.
+    """
+    return text.lower() if _NAME.fullmatch(text) else None
+
+
+def player_name(text: str) -> str:
+    """A marshmallow validator: ``text`` is a name (``name_key``)."""
+    if name_key(text) is None:
+        raise ValidationError(NAME_MESSAGE)
+    return text
 
 
 class PlayerCreateSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(required=True, validate=validate.Regexp(NAME_PATTERN, error=NAME_MESSAGE),
-                         metadata={"example": "ada"})
+    name = fields.String(required=True, validate=player_name, metadata={"example": "ada", "pattern": NAME_PATTERN})
 
 
 class PlayerTokenSchema(Schema):

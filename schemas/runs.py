@@ -6,7 +6,7 @@ from store.base.packing import iso_time
 
 
 class Time(fields.String):
-    """A time in milliseconds since 1970, shown as ISO 8601 UTC (``store.packing.iso_time``); null for none."""
+    """A time in milliseconds since 1970, shown as ISO 8601 UTC (``store.base.packing.iso_time``); null for none."""
 
     def _serialize(self, value, attr, obj, **kwargs) -> str | None:
         return iso_time(value)

@@ -1,54 +1,51 @@
 """Webhooks in API requests and responses: registering one, reading it, its deliveries."""
 
-from urllib.parse import urlsplit
-
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from settings import without_password
 from store.webhooks.hooks import EVENTS
+from webhook_targets import MAX_URL, UnusableUrl, parse
 
 from .runs import Time
 
-MAX_URL = 2048
 
+class WebhookUrlField(fields.String):
+    """A webhook's URL: read as ``webhook_targets.parse`` reads it for delivery (a ``WebhookUrl``), and shown
+    as it is delivered to. A URL stored before credentials were refused shows them as ``***``."""
 
-def _http_url(url: str) -> None:
-    """An absolute http or https URL with a host, as the workers will post to it."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname
-    except ValueError:
-        raise ValidationError("Not a URL.") from None
-    if parts.scheme not in ("http", "https") or not host:
-        raise ValidationError("Must be an http:// or https:// URL with a host.")
-    if any(character.isspace() or not character.isprintable() for character in url):
-        raise ValidationError("Must not hold spaces or control characters.")
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            return parse(super()._deserialize(value, attr, data, **kwargs))
+        except UnusableUrl as unusable:
+            raise ValidationError(str(unusable)) from None
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        try:
+            return parse(value).text
+        except UnusableUrl:
+            return without_password(value)
 
 
 class WebhookCreateSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    url = fields.String(required=True, validate=[validate.Length(1, MAX_URL), _http_url],
-                        metadata={"example": "https://studio.example/scoundrel-events"})
+    url = WebhookUrlField(required=True, metadata={
+        "format": "uri", "minLength": 1, "maxLength": MAX_URL, "example": "https://studio.example/scoundrel-events",
+        "description": "an http:// or https:// URL without credentials or a fragment, whose host is public: "
+                       "not a loopback, private, link-local, multicast or reserved address, unless the operator "
+                       "allows it (SCOUNDREL_WEBHOOK_ALLOW)"})
     events = fields.List(fields.String(validate=validate.OneOf(EVENTS)), required=True,
                          validate=validate.Length(1, len(EVENTS)),
                          metadata={"description": f"the events to send it: one or more of {', '.join(EVENTS)}",
                                    "example": ["run.verified", "record.beaten"]})
 
 
-class ShownUrl(fields.String):
-    """A webhook's URL with its password, if it has one, shown as ``***``."""
-
-    def _serialize(self, value, attr, obj, **kwargs) -> str:
-        return without_password(value)
-
-
 class WebhookSchema(Schema):
-    """A webhook (``store.webhooks.Webhook``) as moderators read it: never its secret."""
+    """A webhook (``store.webhooks.hooks.Webhook``) as moderators read it: never its secret."""
 
     id = fields.String()
-    url = ShownUrl()
+    url = WebhookUrlField(metadata={"format": "uri"})
     events = fields.List(fields.String())
     moderator = fields.String(metadata={"description": "who registered it"})
     created_at = Time(attribute="created_ms")

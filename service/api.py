@@ -7,6 +7,7 @@ errors list messages per field (``{"errors": {"seed": [...]}}``), as an
 
 import flask_smorest
 from apispec import BasePlugin
+from flask import current_app
 from flask_smorest import Api
 from flask_smorest.error_handler import ErrorSchema
 from marshmallow import missing
@@ -69,6 +70,9 @@ class RefereeApi(Api):
         data = getattr(error, "data", None) or {}
         if "messages" in data and "errors" not in data:
             payload["errors"] = _flatten_locations(data["messages"])
+        if code == 413:
+            payload.setdefault("message", f"The body is larger than the {current_app.config['MAX_CONTENT_LENGTH']:,} "
+                                          "bytes this service accepts.")
         payload.setdefault("message", _MESSAGES.get(code, error.description))
         payload.update(data.get("extra", {}))  # fields an error of one operation adds (``abort(..., extra=)``)
         return payload, code, headers
@@ -79,6 +83,8 @@ RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying aga
 
 # Answers any operation may give, documented on every one of them.
 COMMON_ERRORS = {
+    414: ("The request line (method, path and query) is longer than the server reads", {}),
+    431: ("The request's headers are more or larger than the server reads", {}),
     429: ("Too many requests for this token or address", RETRY_AFTER),
     503: ("Storage is unavailable; try again after Retry-After seconds", RETRY_AFTER),
 }
@@ -98,6 +104,9 @@ class ErrorResponses(BasePlugin):
             errors = COMMON_ERRORS | (BODY_ERRORS if method in ("post", "put", "patch") else {})
             responses = operation.setdefault("responses", {})
             for code, (description, headers) in errors.items():
+                if isinstance(responses.get(code), dict):  # the operation's own answer (``alt_response``)
+                    continue
+                responses.pop(code, None)  # flask-smorest's generic one, for a 422 of its arguments
                 responses.setdefault(str(code), {"description": description, "content": ERROR_REF,
                                                  **({"headers": headers} if headers else {})})
 

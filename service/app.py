@@ -83,6 +83,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)
+    app.url_map.converters["run_id"] = runs.RunIdConverter
+    api.register_converter(runs.RunIdConverter, runs.run_id_parameter)
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,

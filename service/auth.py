@@ -6,6 +6,7 @@ from typing import NoReturn
 from flask import g, request
 from werkzeug.exceptions import HTTPException
 
+from schemas.players import name_key
 from store import moderator_for_token, player_for_token
 from store.accounts.tokens import hash_token
 from store.base.errors import TokenRevoked
@@ -87,7 +88,7 @@ def player_required(view):
 
 def own(name: str) -> None:
     """403 unless this request's player (``player_required``) is the one ``name`` names, in any case."""
-    if name.casefold() != g.player.casefold():
+    if name_key(name) != name_key(g.player):
         abort(403, message="Only the player themselves may do this, with their own token.")
 
 
@@ -155,6 +156,8 @@ def require_moderator() -> str:
 
 # the OpenAPI security requirement of token-guarded operations
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+# ... and of operations that take a token but answer without one too (``optional_player``)
+OPTIONAL_BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}, {}]
 
 
 def moderator_endpoint(blp):

@@ -7,12 +7,13 @@ registry (``domain.boards``), so a board added there lists both ways.
 """
 
 from domain.boards import BoardId, Order
-from store import board_page, find_player, ladder_page
+from store import board_page, ladder_page
 from store.accounts.following import followed_by
 from store.boards.pages import board_among, ranking
 
 from .context import db
 from .errors import abort
+from .players import player_named
 
 
 def friends_view(board: BoardId, player: str, offset: int, limit: int) -> tuple[int, list[dict]]:
@@ -22,7 +23,7 @@ def friends_view(board: BoardId, player: str, offset: int, limit: int) -> tuple[
 
 def _among_player(name: str) -> str:
     """The player ``?among=`` names, as registered, found in any case; else 404."""
-    player = find_player(db(), name)
+    player = player_named(name)
     if player is None:
         abort(404, message=f"No player named {name!r}.")
     return player

@@ -8,11 +8,11 @@ answers in the one error shape, so a view just lets it propagate.
 Redis (or the archive, for a run that lives there) being unreachable is a
 503 with ``Retry-After`` (the client should try again), never a 500 and
 never a hang: the Redis clients time out first. Redis answering but
-refusing writes (full, read-only, a failed save: ``store.errors.refuses_writes``)
+refusing writes (full, read-only, a failed save: ``store.base.errors.refuses_writes``)
 is the same 503: nothing of the request was written. So is Redis failing
 over behind Sentinel (the master lost and no replica promoted yet: a
 connection error; the old master demoted: read-only), and a new run its
-replicas did not acknowledge in time (``store.errors.NotReplicated``, with
+replicas did not acknowledge in time (``store.base.errors.NotReplicated``, with
 ``SCOUNDREL_WAIT_REPLICAS``). Any other unexpected
 exception is a 500 in the same JSON shape as every error, with the request
 id to quote and nothing of the exception itself (the log has the traceback

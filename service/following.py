@@ -4,14 +4,14 @@ from flask import g
 
 from schemas.following import FollowingPageSchema
 from schemas.paging import PageArgs
-from store import find_player
+from schemas.players import name_key
 from store.accounts.following import follow, following_page, unfollow
 
 from .api import Blueprint, error_response
 from .auth import BEARER, own, player_required
 from .context import db
 from .errors import abort
-from .players import registered
+from .players import player_named, registered
 
 blp = Blueprint("following", __name__, url_prefix="/v1/players", description="Whom players follow")
 
@@ -44,7 +44,8 @@ def follow_player(name, other):
 def unfollow_player(name, other):
     """Stop following a player; the name in any case."""
     own(name)
-    unfollow(db(), g.player, find_player(db(), other) or other)
+    if name_key(other) is not None:  # text that is no name is followed by no one
+        unfollow(db(), g.player, player_named(other) or other)
 
 
 @blp.route("/<name>/following")

@@ -25,6 +25,7 @@ from store.games.dealt import games_in_play, load_game, load_game_as, next_deal,
 from .api import Blueprint, error_response
 from .auth import (
     BEARER,
+    OPTIONAL_BEARER,
     bearer_token,
     optional_player,
     own,
@@ -107,7 +108,7 @@ def _deal_free(variant: str, client_seed: str | None) -> Game:
 
 
 @blp.route("/<game_id>")
-@blp.doc(security=BEARER)
+@blp.doc(security=OPTIONAL_BEARER)
 @blp.response(200, GameSchema)
 @error_response(blp, 404, "No such game, or not yours while it is played")
 @error_response(blp, 401, "A token that is neither a player's nor a moderator's")
@@ -126,7 +127,8 @@ def show(game_id):
 @blp.arguments(MovesSchema())
 @blp.response(200, GameSchema, description="Every move applied")
 @blp.alt_response(422, schema=RefusedMovesSchema, description="A move was refused and none was applied: error "
-                                                              "names the first (index, code, message, ruling)")
+                                                              "names the first (index, code, message, ruling); "
+                                                              "or the body is malformed: errors lists each field")
 @blp.alt_response(409, schema=GameMovedSchema, description="expected_moves differs from the moves played "
                                                             "(moves), another request moved first, the game is "
                                                             "over, or its sealed day has closed (reason "

@@ -6,13 +6,14 @@ import scoundrel
 from domain.boards import DEALT_BOARD, LADDER, OPEN_BOARD, BoardId
 from schemas.paging import AroundArgs, BoardArgs
 from schemas.runs import BoardPageSchema, BoardPositionSchema, LadderPageSchema, LadderPositionSchema
-from store import LADDER_GAMES, dealt_board, find_player, ladder_position, variant_board, variant_ladder
+from store import LADDER_GAMES, dealt_board, ladder_position, variant_board, variant_ladder
 
 from .api import Blueprint, error_response
 from .board_listing import board_listing
 from .context import db
 from .errors import abort
 from .places import place_or_404
+from .players import player_named
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/v1/leaderboards", description="Rankings")
 
@@ -80,7 +81,7 @@ def ladder(page_args, variant):
 @error_response(blp, 404, "No such board, or the player is not on it")
 def ladder_place(args, variant, name):
     """A player's rank on the ladder and the places around it."""
-    player = find_player(db(), name)
+    player = player_named(name)
     found = ladder_position(db(), variant_ladder(known_variant(variant)), player, args["around"]) if player else None
     if found is None:
         abort(404, message=f"{name!r} has fewer than {LADDER_GAMES} finished dealt {variant} games.")

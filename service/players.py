@@ -2,7 +2,7 @@
 
 from domain.sealing import shown
 from schemas.paging import PageArgs
-from schemas.players import PlayerCreateSchema, PlayerTokenSchema
+from schemas.players import PlayerCreateSchema, PlayerTokenSchema, name_key
 from schemas.runs import RunPageSchema
 from store import create_player, find_player, player_runs, replace_token
 
@@ -14,9 +14,15 @@ from .errors import abort
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
 
 
+def player_named(name: str) -> str | None:
+    """The player ``name`` names, as registered (found in any case: ``schemas.players.name_key``), or None.
+    Text that is no name finds no one, and never reaches the store, whose keys fold case more widely."""
+    return find_player(db(), name) if name_key(name) is not None else None
+
+
 def registered(name: str) -> str:
     """The player's name as registered, found in any case; else 404."""
-    player = find_player(db(), name)
+    player = player_named(name)
     if player is None:
         abort(404, message=f"No player named {name!r}.")
     return player

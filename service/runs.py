@@ -1,6 +1,7 @@
 """``/v1/runs``: submitting a game and reading a run."""
 
 from flask import g, jsonify, request, url_for
+from werkzeug.routing import BaseConverter
 
 import scoundrel
 from domain.daily_seed import daily_seed, today
@@ -17,6 +18,20 @@ from .errors import abort
 from .request_log import request_id
 
 blp = Blueprint("runs", __name__, url_prefix="/v1/runs", description="Submitted runs and their verdicts")
+
+BATCH = "batch"  # ``/v1/runs/batch``, the batch submission: never a run's id
+
+
+class RunIdConverter(BaseConverter):
+    """``<run_id:…>``: a path segment other than ``batch``, so ``/v1/runs/batch`` is the batch submission alone
+    (its ``Allow`` lists POST, not a run's GET)."""
+
+    regex = f"(?!{BATCH}$)[^/]+"
+
+
+def run_id_parameter(converter: RunIdConverter) -> dict:
+    """The OpenAPI schema of a ``<run_id:…>`` path parameter."""
+    return {"type": "string", "pattern": f"^(?!{BATCH}$)[^/]+$", "description": "a run's id"}
 
 MAX_IDEMPOTENCY_KEY = 255
 
@@ -62,7 +77,7 @@ def submit(submission):
     return run, 202 if created else 200, {"Location": url_for("runs.show", run_id=run.id)}
 
 
-@blp.route("/batch", methods=["POST"])
+@blp.route(f"/{BATCH}", methods=["POST"])
 @blp.doc(security=BEARER)
 @player_required
 @blp.arguments(BatchSchema())
@@ -87,7 +102,7 @@ def submit_batch(batch):
                    results=results)
 
 
-@blp.route("/<run_id>")
+@blp.route("/<run_id:run_id>")
 @blp.response(200, RunSchema)
 @error_response(blp, 404, "No such run")
 def show(run_id):

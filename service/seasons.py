@@ -16,7 +16,7 @@ from domain.seasons import SEASON_PATTERN, Season
 from schemas.paging import AroundArgs, BoardArgs, PageArgs
 from schemas.runs import BoardPositionSchema, LadderPositionSchema
 from schemas.seasons import SeasonBoardPageSchema, SeasonLadderPageSchema, SeasonsSchema
-from store import LADDER_GAMES, find_player, ladder_position, season_board, season_ladder
+from store import LADDER_GAMES, ladder_position, season_board, season_ladder
 from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 
 from .api import Blueprint, error_response
@@ -25,6 +25,7 @@ from .context import db
 from .errors import abort
 from .leaderboards import known_variant
 from .places import place_or_404
+from .players import player_named
 
 blp = Blueprint("seasons", __name__, url_prefix="/v1/seasons", description="Seasons")
 
@@ -110,7 +111,7 @@ def ladder(page_args, season, variant):
 def ladder_place(args, season, variant, name):
     """A player's rank on the season's ladder and the places around it."""
     found = _season(season)
-    player = find_player(db(), name)
+    player = player_named(name)
     ladder_of = season_ladder(known_variant(variant), found.id)
     place = ladder_position(db(), ladder_of, player, args["around"]) if player else None
     if place is None:

@@ -25,10 +25,10 @@ from flask import Blueprint, Response, render_template, request, url_for
 
 from domain.daily_seed import DayNotBegun, day_over, parse_day
 from domain.share_card import ShareCard
-from store import find_player
 from store.games.streaks import share_card
 
 from .context import db
+from .players import player_named
 from .share_image import HEIGHT, WIDTH, card_png
 from .site import REFUSED, Refused
 
@@ -49,7 +49,7 @@ def _card(day_text: str, name: str) -> ShareCard:
     except ValueError:
         raise Refused(422, f"{day_text!r} is not a date.", {"day": ["Not a date: YYYY-MM-DD, a day that exists."]}) \
             from None
-    player = find_player(db(), name)
+    player = player_named(name)
     card = None if player is None else share_card(db(), day, player)
     if card is None:
         raise Refused(404, f"{name} has no finished sealed daily game on {day_text}.")

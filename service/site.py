@@ -39,7 +39,7 @@ from domain.sealing import shown
 from domain.seasons import Season
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeasonsPageArgs, SeedBoardPageArgs
 from schemas.runs import RunSchema
-from store import board_page, board_position, find_player, ladder_page, ladder_position, player_runs
+from store import board_page, board_position, ladder_page, ladder_position, player_runs
 from store.base.clock import now_ms
 from store.base.errors import first_line, refuses_writes
 from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
@@ -51,6 +51,7 @@ from .board_listing import friends_view
 from .board_names import NamedBoard, UnknownBoard
 from .context import db, referee, revealed
 from .errors import RETRY_AFTER_SECONDS
+from .players import player_named
 from .sealed import sealed_daily
 
 blp = Blueprint("site", __name__, template_folder="templates")
@@ -165,7 +166,7 @@ def _place(named: NamedBoard, name: str | None) -> dict | None:
     """The line of player ``name`` on the board: their rank and score (or why there is none)."""
     if name is None:
         return None
-    player = find_player(db(), name)
+    player = player_named(name)
     if player is None:
         return {"name": name, "rank": None, "missing": "There is no player of that name."}
     found = (ladder_position(db(), named.ladder, player, 0) if named.ladder is not None
@@ -180,7 +181,7 @@ def _place(named: NamedBoard, name: str | None) -> dict | None:
 def _friends(named: NamedBoard, name: str | None) -> dict | None:
     """The friends' view of player ``name`` (whose line the page shows): them and those they follow,
     ranked among themselves, as the JSON's ``?among=`` lists them; None for no such player."""
-    player = find_player(db(), name) if name is not None else None
+    player = player_named(name) if name is not None else None
     if player is None or named.of is None:
         return None
     total, entries = friends_view(named.of, player, 0, FRIENDS_LISTED)
@@ -304,7 +305,7 @@ def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standin
 @blp.route("/players/<name>")
 def player(name):
     """A player: their place on every board they hold one on, their recent runs, win rate and scores."""
-    found = find_player(db(), name)
+    found = player_named(name)
     if found is None:
         raise Refused(404, f"There is no player called {name!r}.")
     total, runs = player_runs(db(), found, 0, RECENT_RUNS)

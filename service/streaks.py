@@ -10,13 +10,13 @@ from dataclasses import asdict
 
 from domain.daily_seed import today
 from schemas.streaks import ShareCardSchema, StreakSchema
-from store import find_player
 from store.games.streaks import load_streak, share_card
 
 from .api import Blueprint, error_response
 from .context import db
 from .daily import begun_day
 from .errors import abort
+from .players import player_named
 from .share_page import links
 
 blp = Blueprint("streaks", __name__, url_prefix="/v1",
@@ -29,7 +29,7 @@ blp = Blueprint("streaks", __name__, url_prefix="/v1",
 def streak_of(name):
     """UTC days in a row on which the player finished the sealed daily (played to its end or given up
     in its day; not forfeited by its close, R18)."""
-    player = find_player(db(), name)
+    player = player_named(name)
     if player is None:
         abort(404, message=f"No player named {name!r}.")
     streak = load_streak(db(), player)
@@ -43,7 +43,7 @@ def streak_of(name):
 def share_of(day, name):
     """The player's share card of the day's sealed daily: score, standing, streak, and the text and
     links to share them (the page with Open Graph tags, its PNG)."""
-    player = find_player(db(), name)
+    player = player_named(name)
     card = None if player is None else share_card(db(), begun_day(day), player)
     if card is None:
         abort(404, message=f"{name!r} has no verified sealed daily game on {day}.")

@@ -13,10 +13,12 @@ from schemas.webhooks import (
     WebhookSchema,
 )
 from store.webhooks.hooks import create_webhook, delete_webhook, deliveries, get_webhook, webhook_page
+from webhook_targets import registration_refusal
 
 from .api import Blueprint, error_response
 from .auth import moderator_endpoint
-from .context import db
+from .context import db, referee
+from .errors import abort
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
                 description="Webhooks: signed POSTs to a studio's backend when a run is verified or voided, "
@@ -28,8 +30,13 @@ blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
 @blp.arguments(WebhookCreateSchema())
 @blp.response(201, WebhookCreatedSchema, description="Registered: the secret is shown here only")
 def register(body):
-    """Register an endpoint for events; its signing secret is in this answer and never shown again."""
-    hook, secret = create_webhook(db(), body["url"], body["events"], g.moderator)
+    """Register an endpoint for events; its signing secret is in this answer and never shown again.
+
+    Its URL must not name an address of the service's own network (loopback, private, link-local…);
+    a host name is checked again, resolved, at each delivery."""
+    if refused := registration_refusal(body["url"], referee().settings.webhook_allow):
+        abort(422, errors={"url": [refused]})
+    hook, secret = create_webhook(db(), body["url"].text, body["events"], g.moderator)
     return {**asdict(hook), "secret": secret}, 201, {"Location": url_for("webhooks.show", hook_id=hook.id)}
 
 

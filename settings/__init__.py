@@ -15,6 +15,7 @@ there (its port changes at every start); else the default. Every process
 and command resolves it here, so they all find the same Redis.
 """
 
+import ipaddress
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,18 @@ def _env_seconds(name: str, default: tuple[float, ...]) -> tuple[float, ...]:
     if any(second < 0 for second in seconds):
         raise SettingsError(f"{name}={value!r} has a negative delay")
     return seconds
+
+
+def _env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """A comma-separated list of addresses and networks (``127.0.0.1,10.1.0.0/16,fd00::/8``); unset: none."""
+    value = os.environ.get(name, "")
+    networks = []
+    for part in filter(None, (part.strip() for part in value.split(","))):
+        try:
+            networks.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise SettingsError(f"{name}={value!r}: {part!r} is neither an address nor a network") from None
+    return tuple(networks)
 
 
 def _env_flag(name: str) -> bool:
@@ -159,7 +172,10 @@ class Settings:
     host: str = "127.0.0.1"  # the address ``scoundrel api`` and ``up`` listen on
     port: int = 8000  # the port ``scoundrel api`` and ``up`` listen on
     api_workers: int = 2  # gunicorn processes
-    api_threads: int = 4  # threads per gunicorn process
+    api_connections: int = 1000  # connections each gunicorn process serves at once (gevent: one greenlet each)
+    # SCOUNDREL_API_THREADS, still accepted (a whole number) so a deployment setting it starts as before; the
+    # API serves connections with greenlets, not threads, so it changes nothing and ``scoundrel api`` says so
+    api_threads: int = 0
     access_log: str = ""  # gunicorn's access log ("-" for stderr, or a file); empty: off
     color: bool = True  # False when NO_COLOR is set (https://no-color.org): terminal output stays plain
     archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
@@ -174,6 +190,8 @@ class Settings:
     webhook_timeout: float = 10.0  # seconds a webhook delivery attempt may take before it counts as failed
     # seconds before each retry of a failed webhook delivery: 6 tries over about an hour
     webhook_retries: tuple[float, ...] = (10.0, 60.0, 300.0, 900.0, 2700.0)
+    # addresses and networks webhooks may reach although they are not public (webhook_targets); empty: none
+    webhook_allow: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -223,6 +241,7 @@ class Settings:
             host=os.environ.get("SCOUNDREL_HOST", cls.host),
             port=_env_int("SCOUNDREL_PORT", cls.port),
             api_workers=_env_int("SCOUNDREL_API_WORKERS", cls.api_workers),
+            api_connections=_env_int("SCOUNDREL_API_CONNECTIONS", cls.api_connections),
             api_threads=_env_int("SCOUNDREL_API_THREADS", cls.api_threads),
             access_log=os.environ.get("SCOUNDREL_ACCESS_LOG", ""),
             color="NO_COLOR" not in os.environ,
@@ -237,6 +256,7 @@ class Settings:
             season=_env_choice("SCOUNDREL_SEASON", cls.season, SEASONS),
             webhook_timeout=_env_float("SCOUNDREL_WEBHOOK_TIMEOUT", cls.webhook_timeout),
             webhook_retries=_env_seconds("SCOUNDREL_WEBHOOK_RETRIES", cls.webhook_retries),
+            webhook_allow=_env_networks("SCOUNDREL_WEBHOOK_ALLOW"),
         )
 
 

@@ -20,7 +20,7 @@ def pytest_xdist_auto_num_workers(config):
 
 # What the processes the tests start import from the checkout (the service's packages, the throwaway servers').
 SOURCES = ("scoundrel", "domain", "schemas", "service", "worker", "store", "cli", "settings", "log_lines",
-           "verification", "throwaway")
+           "verification", "webhook_targets", "throwaway")
 
 
 def pytest_sessionstart(session):

@@ -103,6 +103,6 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
                actor=job.worker_name or "worker")
 
 
-# The jobs every process hands its ``Database`` (``store.database.Jobs``): these functions, by reference.
+# The jobs every process hands its ``Database`` (``store.base.database.Jobs``): these functions, by reference.
 JOBS = Jobs(verify_runs=verify_runs, verification_failed=verification_failed, note_sealed_start=note_sealed_start,
             deliver_webhook=deliver_webhook, drain_webhooks=drain_webhooks)

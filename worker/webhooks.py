@@ -22,6 +22,7 @@ import urllib.request
 from functools import partial
 
 import scoundrel
+import webhook_targets
 from domain import sealing
 from domain.boards import LADDER_GAMES, BoardId, Order, boards_of
 from domain.errors import NoSuchRun
@@ -85,13 +86,13 @@ def render(db: Database, event: dict, event_id: str) -> str | None:
 
 
 def drain_events(db: Database, timeout: float) -> int:
-    """Queue the deliveries of the events in the outbox (``store.webhooks.drain_outbox``): how many."""
+    """Queue the deliveries of the events in the outbox (``store.webhooks.hooks.drain_outbox``): how many."""
     return drain_outbox(db, lambda event, event_id: render(db, event, event_id), timeout)
 
 
 def after_verdicts(db: Database) -> None:
     """What a verification job does for the webhooks once its verdicts are written: the events they
-    recorded are drained by a job of their own on the webhook queue (``store.webhooks.wake``), so
+    recorded are drained by a job of their own on the webhook queue (``store.webhooks.hooks.wake``), so
     making their bodies never holds up a verification. A failure is logged, never raised into the
     verification: the sweeper drains the events."""
     try:
@@ -125,7 +126,6 @@ class _Unredirected(urllib.request.HTTPRedirectHandler):
         return None
 
 
-_OPENER = urllib.request.build_opener(_Unredirected)
 
 
 def _reason(failure: Exception) -> str:
@@ -138,9 +138,15 @@ def _reason(failure: Exception) -> str:
     return f"{type(reason).__name__}: {reason}"[:MOST_ERROR]
 
 
-def post(url: str, secret: str, delivery: Delivery, timeout: float) -> Attempt:
-    """One attempt: the body POSTed, signed; its status, or why there was none."""
+def post(url: str, secret: str, delivery: Delivery, timeout: float, allowed: tuple = ()) -> Attempt:
+    """One attempt: the body POSTed, signed, only to an address a webhook may reach (``webhook_targets``,
+    ``allowed`` its SCOUNDREL_WEBHOOK_ALLOW); its status, or why there was none."""
     body = delivery.body.encode()
+    try:
+        url = webhook_targets.parse(url).text
+    except webhook_targets.UnusableUrl as unusable:
+        return Attempt(None, f"not delivered: {unusable}"[:MOST_ERROR], 0, now_ms())
+    opener = urllib.request.build_opener(_Unredirected, *webhook_targets.guarded_handlers(allowed))
     request = urllib.request.Request(url, data=body, method="POST", headers={
         "Content-Type": "application/json", "User-Agent": f"scoundrel-referee/{scoundrel.ENGINE_VERSION}",
         EVENT: delivery.event, DELIVERY: delivery.event_id, ATTEMPT: str(delivery.attempt),
@@ -148,7 +154,7 @@ def post(url: str, secret: str, delivery: Delivery, timeout: float) -> Attempt:
     at, started = now_ms(), time.monotonic()
     status, error = None, None
     try:
-        with _OPENER.open(request, timeout=timeout) as response:
+        with opener.open(request, timeout=timeout) as response:
             status = response.status
     except urllib.error.HTTPError as refused:
         status = refused.code
@@ -166,7 +172,7 @@ def deliver_webhook(hook_id: str, event: str, event_id: str, body: str, attempt:
     if target is None:
         return "gone"
     delivery = Delivery(hook_id, event, event_id, body, attempt)
-    result = post(*target, delivery, config.webhook_timeout)
+    result = post(*target, delivery, config.webhook_timeout, config.webhook_allow)
     delays = config.webhook_retries
     retry_in = None if result.delivered or attempt > len(delays) else delays[attempt - 1]
     record_attempt(db, delivery, result, retry_in, config.webhook_timeout)

@@ -26,8 +26,8 @@ archived_runs = sa.Table(
 
 # One row per place on a board that left Redis whole (a kind that ``cools``, ``domain.boards``):
 # what the board shows of it, so reading the board needs no run. ``board`` is the board's key
-# parts joined by ':' (``store.keys.board_places``' tail); ``rank_key`` the packed rank key
-# (``store.packing.pack``: score, then submission time).
+# parts joined by ':' (``store.base.keys.board_places``' tail); ``rank_key`` the packed rank key
+# (``store.base.packing.pack``: score, then submission time).
 archived_board_places = sa.Table(
     "archived_board_places", metadata,
     sa.Column("kind", sa.String(32), primary_key=True),

@@ -226,7 +226,7 @@ def intake() -> str:
     """List: the ids of accepted single submissions waiting for a verification job, oldest first.
 
     Pushed in the MULTI that accepts a run (whose ``job`` then says
-    ``store.intake.IN_INTAKE``); a dispatcher (``store.queue.intake``) takes up
+    ``store.queue.intake.IN_INTAKE``); a dispatcher (``store.queue.intake``) takes up
     to a job's worth from its head in the same MULTI that queues their job.
     """
     return f"{PREFIX}:intake"
@@ -373,7 +373,7 @@ def sealed_secret() -> str:
 
 
 def service_mark() -> str:
-    """String: ``store.service_mark.SERVICE``, set by the API and every worker as they start: this
+    """String: ``store.base.service_mark.SERVICE``, set by the API and every worker as they start: this
     Redis holds the service's data (the operator commands refuse a Redis without it)."""
     return f"{PREFIX}:service"
 
@@ -438,7 +438,7 @@ def webhook_deliveries(hook_id: str) -> str:
 
 def webhook_outbox() -> str:
     """List: events recorded (as JSON) in the step that made them true, oldest first, until
-    their deliveries are queued (``store.webhooks.drain_outbox``)."""
+    their deliveries are queued (``store.webhooks.hooks.drain_outbox``)."""
     return f"{PREFIX}:webhook-outbox"
 
 

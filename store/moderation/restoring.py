@@ -3,7 +3,7 @@
 Each is one Lua script that changes the run, its audit entry and the
 player's board places together (``scripts.restore_run``, ``scripts.reverify_run``),
 from all the player's runs, the archived ones too; the run's boards the
-archive holds come back to Redis first (``store.board_cooling.hot_boards``).
+archive holds come back to Redis first (``store.boards.cooling.hot_boards``).
 """
 
 from domain.boards import boards_of

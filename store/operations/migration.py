@@ -190,7 +190,7 @@ def _queue_rewrite(pipe, run_id: str, fields: dict, stream: list) -> None:
 
 
 def _stream_entry(entry_id: str, fields: dict) -> dict:
-    """An entry of an audit stream, as the API shows it (``store.audit.audit_log``)."""
+    """An entry of an audit stream, as the API shows it (``store.runs.audit.audit_log``)."""
     detail = json.loads(fields.get("detail") or "{}")
     return {
         "id": entry_id,

@@ -108,7 +108,7 @@ def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: flo
     """Re-queue the runs pending longer than ``stale_after`` seconds that nothing will verify; returns how many.
 
     ``worker_ttl``: seconds of silence after which a worker is gone
-    (``store.workers.roll_call``, whose clean-up runs here too). Does
+    (``store.queue.workers.roll_call``, whose clean-up runs here too). Does
     nothing (0) while another process holds the sweep lock. The lock lasts
     ``lock_seconds``, or ``worker_ttl`` if shorter: a worker frozen mid-sweep
     (stopped, paused) holds it no longer than it counts as alive, so the

@@ -180,7 +180,7 @@ def archived_fields(run: dict) -> dict:
 
 
 def audit_log(db: Database, run_id: str) -> list[dict]:
-    """Every audit entry of the run in Redis, oldest first (``store.history.run_audit_log``: archived too)."""
+    """Every audit entry of the run in Redis, oldest first (``store.runs.history.run_audit_log``: archived too)."""
     [entries] = audit_logs(db, [run_id])
     return entries
 

@@ -6,7 +6,7 @@ the store decodes them, so the domain only ever sees notations); the error
 as JSON; ``forfeit`` "1" or nothing. The audit log (``log``) is
 ``store.runs.audit``'s, and not part of the Run: the Run's ``verified_ms`` is the
 hash's where it holds one (a run back from the archive), else the time of
-the log's last verdict entry (``store.audit.verdict_ms``).
+the log's last verdict entry (``store.runs.audit.verdict_ms``).
 
 ``run_from_stored`` and ``stored_fields`` are the one conversion each way.
 ``run_from_stored`` reads a part of a hash too: the boards read only
@@ -25,7 +25,7 @@ from store.base.database import Database
 from store.runs import move_codes
 from store.runs.audit import verdict_ms
 
-# The hash fields the boards read (``store.placements.load_board_runs``).
+# The hash fields the boards read (``store.boards.placements.load_board_runs``).
 BOARD_FIELDS = ("player", "variant", "seed", "status", "score", "submitted_ms", "origin", "daily", "challenge",
                 "date", "season")
 

@@ -49,7 +49,7 @@ def remove_runs(db: Database, runs: list[dict[str, str]]) -> list[str]:
 
 def reinstate_run(db: Database, run: Run, audit_entries: list[dict]) -> bool:
     """Put an archived run back into Redis: its fields (``reinstated_ms`` now), its audit
-    entries (as ``store.audit.audit_log`` shows them) as its hash's log, and its indexes.
+    entries (as ``store.runs.audit.audit_log`` shows them) as its hash's log, and its indexes.
 
     False, writing nothing, when Redis holds the run already.
     """

@@ -65,7 +65,7 @@ def _record_verdict(pipe, *, run: Run, verdict: dict, worker: str, at_ms: int) -
     scripts.record_verdict(
         pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
         latency_bucket=latency_bucket(latency), latency=latency,
-        fields=verdict_fields(verdict),  # its time is the audit entry's (``store.audit.verdict_ms``)
+        fields=verdict_fields(verdict),  # its time is the audit entry's (``store.runs.audit.verdict_ms``)
     )
 
 

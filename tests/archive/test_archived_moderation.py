@@ -2,7 +2,7 @@
 
 dan plays two classic games (low, then high). With both archived but the
 high one holding his place, each test archives the low run and acts on it:
-the change brings it back to Redis (``store.history.hot_run``) with its
+the change brings it back to Redis (``store.runs.history.hot_run``) with its
 audit log, and the usual change follows. (``--older-than 0`` counts a run
 brought back a moment ago as old enough to leave again.)
 """
@@ -10,12 +10,13 @@ brought back a moment ago as old enough to leave again.)
 import time
 
 import pytest
-from .conftest import archive_now, snapshot
 
 from store.base import keys
 from store.runs.records import load_run
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score, play_at_machine_speed
+
+from .conftest import archive_now, snapshot
 
 pytestmark = pytest.mark.slow
 

@@ -15,7 +15,6 @@ import sys
 import time
 
 import pytest
-from .conftest import archive_now, snapshot
 
 from store.base import keys
 from store.operations.consistency import check
@@ -23,6 +22,8 @@ from store.operations.retention import archive_old_runs
 from store.runs.records import load_run
 from tests.audit.conftest import cli, submit_final
 from tests.support.games import games_by_score
+
+from .conftest import archive_now, snapshot
 
 
 @pytest.fixture

@@ -24,8 +24,6 @@ import sys
 import threading
 import time
 
-from .conftest import archive_now, snapshot
-
 from domain.run import Run
 from store.base import keys
 from store.base.clock import now_ms
@@ -39,6 +37,8 @@ from store.runs.verdicts import verdict_fields
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score
 from verification import judge
+
+from .conftest import archive_now, snapshot
 
 PENDING = {"status": "pending", "outcome": None, "score": None, "health": None, "error": None}
 

@@ -8,13 +8,13 @@ archived. (A Redis of an older layout: ``test_layout_migration``.)
 
 import time
 
-from .conftest import archive_now
-
 from store.base import keys
 from store.runs import move_codes
 from store.runs.accepting import fingerprint
 from tests.audit.conftest import bearer, submit_final
 from tests.support.games import games_by_score
+
+from .conftest import archive_now
 
 
 def test_a_new_run_is_one_compact_hash(stack, db):

@@ -10,7 +10,6 @@ still name the high run, which every read finds in the archive.
 import time
 
 import pytest
-from .conftest import archive_now, snapshot
 
 import scoundrel
 from store.archive import ArchivedRun
@@ -22,6 +21,8 @@ from store.runs.history import hot_run
 from store.runs.records import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import accept_dealt, games_by_score, legal_games
+
+from .conftest import archive_now, snapshot
 
 
 @pytest.fixture(scope="module")

@@ -2,9 +2,9 @@
 
 from datetime import datetime
 
-from .conftest import bearer, submit_final
-
 from tests.support.games import games_by_score
+
+from .conftest import bearer, submit_final
 
 
 def test_the_audit_log_tells_a_runs_whole_story_in_order(stack, moderator):

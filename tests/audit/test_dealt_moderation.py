@@ -9,11 +9,12 @@ and a player left with fewer than 20 leaves the ladder. Restoring undoes it.
 import time
 
 import pytest
-from .conftest import bearer, submit_final
 
 from store.base import keys
 from store.base.packing import LADDER_GAMES
 from tests.support.games import accept_dealt, games_by_score, legal_games, scoundrel_check
+
+from .conftest import bearer, submit_final
 
 
 def void(stack, moderator: str, token: str, run_id: str) -> None:

@@ -9,9 +9,10 @@ next earliest (daily) verified run; restoring gives it back.
 import time
 
 import pytest
-from .conftest import bearer, submit_final
 
 from tests.support.games import games_by_score
+
+from .conftest import bearer, submit_final
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ import pytest
 import redis
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
-from .conftest import bearer
 
 from service.start_flags import address_hash
 from store.base import keys
@@ -24,6 +23,8 @@ from store.runs.accepting import Dealt
 from store.runs.records import load_run
 from tests.support.games import play_dealt
 from tests.support.stack import Stack
+
+from .conftest import bearer
 
 FAST_MS = 150  # far above a loaded machine's request time, far below PERSON's median pause
 MIN_MOVES = 6

@@ -1,6 +1,7 @@
 """Issue 4: every moderator endpoint answers 401 without a token and 403 to a player's token."""
 
 import pytest
+
 from .conftest import bearer, cli
 
 MODERATOR_ENDPOINTS = [

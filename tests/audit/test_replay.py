@@ -1,10 +1,10 @@
 """Issue 4: ``GET /v1/runs/<id>/replay``, the run move by move."""
 
-from .conftest import submit_final
-
 import scoundrel
 from store.base import keys
 from tests.support.games import games_by_score
+
+from .conftest import submit_final
 
 
 def test_a_verified_run_replays_one_step_per_move_with_its_final_verdict(stack):

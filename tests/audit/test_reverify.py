@@ -9,11 +9,12 @@ import json
 import time
 
 import pytest
-from .conftest import bearer, cli, submit_final
 
 from store.base import keys
 from store.base.packing import pack
 from tests.support.games import games_by_score
+
+from .conftest import bearer, cli, submit_final
 
 
 def corrupt_as_verified(redis_client, run: dict, score: int) -> None:

@@ -8,7 +8,6 @@ import random
 import time
 
 import pytest
-from .conftest import submit_final
 
 import scoundrel
 from scoundrel.strategies import find_win
@@ -22,6 +21,8 @@ from tests.support.browser import (
     serious_violations,
 )
 from tests.support.games import play_at_machine_speed
+
+from .conftest import submit_final
 
 WON_SEED = "view-1"
 

@@ -16,10 +16,11 @@ import time
 import pytest
 import redis
 import requests
-from .test_cli_errors import assert_one_line_failure, run_scoundrel
 
 from cli.redis_server import RedisServer, free_port
 from store.base import keys
+
+from .test_cli_errors import assert_one_line_failure, run_scoundrel
 
 OPERATOR_COMMANDS = [["check"], ["moderator", "list"], ["moderator", "add", "mia"], ["reverify", "--all"],
                      ["archive", "--older-than", "0"]]

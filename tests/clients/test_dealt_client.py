@@ -16,9 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from .conftest import CLIENT, play_dealt_game
 
 from tests.support.stack import Stack
+
+from .conftest import CLIENT, play_dealt_game
 
 # Dealt games and R18 are the fair branch's (issue 10): until it is merged there is nothing to run against.
 

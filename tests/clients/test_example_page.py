@@ -13,6 +13,7 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
+
 from .conftest import CLIENT, play_dealt_game
 
 expect = pytest.importorskip("playwright.sync_api").expect

@@ -397,7 +397,7 @@ def test_a_move_reads_its_game_once_and_answers_with_the_game_as_written(stack):
 
 
 def test_a_write_returns_the_game_as_reading_it_back_finds_it(stack):
-    """What a move's answer is built from, ``store.games.play_moves``' return (the moves, each one's
+    """What a move's answer is built from, ``store.games.dealt.play_moves``' return (the moves, each one's
     time, the status, when it ended), is what the game's hash holds after it: for a new game, a
     batch of two moves, and a forfeit (which ends the game and accepts its run)."""
     name, _ = stack.register()

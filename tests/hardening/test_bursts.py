@@ -25,7 +25,7 @@ PLAYERS, GAMES = 50, 40  # each player submits every game: 2,000 distinct runs
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     running = Stack(tmp_path_factory.mktemp("bursts"), workers=3, env={
-        "SCOUNDREL_API_WORKERS": "2", "SCOUNDREL_API_THREADS": "16", "SCOUNDREL_LOG_LEVEL": "WARNING",
+        "SCOUNDREL_API_WORKERS": "2", "SCOUNDREL_LOG_LEVEL": "WARNING",
     }).start()
     yield running
     running.stop()

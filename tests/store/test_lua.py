@@ -2,7 +2,7 @@
 
 Rank packing lives once in Python (``store/base/packing.py``) and once in Lua
 (``store/lua/_rank.lua``); which verdict fields matter lives once in Python
-(``store.verdicts.verdict_summary``) and once in Lua (``snapshot`` in
+(``store.runs.verdicts.verdict_summary``) and once in Lua (``snapshot`` in
 ``store/lua/_audit.lua``), and so does the audit log's encoding
 (``store.runs.audit``, appended to by ``audit`` in ``_audit.lua``). These run the
 Lua in a throwaway Redis and hold each pair equal; they also check the

@@ -37,7 +37,7 @@ def store_root(tmp_path_factory):
 
 
 class Clock:
-    """The store's clock (``store.games.now_ms``), set by the test."""
+    """The store's clock (``store.games.dealt.now_ms``), set by the test."""
 
     def __init__(self):
         self.at = datetime(2026, 3, 2, 12, tzinfo=UTC)

@@ -4,7 +4,7 @@
 Test-only, and kept out of the service: ``python -m tests.support.slow_worker
 JOB_SECONDS [DISPATCH_SECONDS]`` runs ``scoundrel worker`` with
 ``worker.jobs.verify_runs`` wrapped to sleep ``JOB_SECONDS`` before
-verifying, and ``store.intake.take`` to sleep ``DISPATCH_SECONDS`` before
+verifying, and ``store.queue.intake.take`` to sleep ``DISPATCH_SECONDS`` before
 taking the runs its dispatcher read. RQ looks a job's function up by name
 when it runs it, and the worker (a ``SimpleWorker``) runs jobs in this very
 process, so every job it takes runs the wrapper; its dispatcher calls
@@ -38,5 +38,5 @@ if __name__ == "__main__":
     if job_delay:
         worker.jobs.verify_runs = delayed(job_delay, worker.jobs.verify_runs)
     if dispatch_delay:
-        store.intake.take = delayed(dispatch_delay, store.intake.take)
+        store.queue.intake.take = delayed(dispatch_delay, store.queue.intake.take)
     sys.exit(main(["worker"]))

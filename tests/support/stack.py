@@ -70,11 +70,13 @@ class Stack:
         return {"SCOUNDREL_QUEUE_URL": self.queues.url} if self.queues else {}
 
     def env(self) -> dict:
-        # Rate limits far above what a test sends, unless a test sets its own.
+        # Rate limits far above what a test sends, and webhooks allowed to the tests' receivers on
+        # 127.0.0.1, unless a test sets its own.
         return {**os.environ, "REDIS_URL": self.redis.url, **self._queue_env(),
                 "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1",
-                "SCOUNDREL_API_THREADS": "8", "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
-                "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", **self.extra_env}
+                "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
+                "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
+                **self.extra_env}
 
     def _clock(self) -> dict:
         """The environment that runs a process under ``faketime``'s library, ``clock_offset`` seconds
