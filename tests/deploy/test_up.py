@@ -149,6 +149,35 @@ def idle_up(tmp_path_factory):
         up.stop()
 
 
+# --- a newcomer's first hour: the JS example and the defaults of up (issue 32 items 8, 9) ---
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "clients" / "js" / "examples" / "play-dealt.mjs"
+
+
+@pytest.fixture(scope="module")
+def default_up(tmp_path_factory):
+    """``up`` as the README starts it, its rate limits and its logs as they are by default (one worker)."""
+    up = Up(tmp_path_factory.mktemp("default") / "data", workers=1)
+    try:
+        up.wait_healthy()
+        yield up
+    finally:
+        up.stop()
+
+
+def test_the_js_example_plays_to_the_end_through_the_default_rate_limit(default_up):
+    """``play-dealt.mjs``, three players at once as fast as the API answers: past a token's 10
+    requests a second, whose 429s the client waits out (Retry-After), so each game ends checked."""
+    environment = {key: value for key, value in os.environ.items() if key not in ("SCOUNDREL_TOKEN", "CHALLENGE")}
+    players = [subprocess.Popen(["node", str(EXAMPLE)], env={**environment, "SCOUNDREL_URL": default_up.base,
+                                                            "SCOUNDREL_PLAYER": f"example-{index}"},
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for index in range(3)]
+    for player in players:
+        out, err = player.communicate(timeout=240)
+        assert player.returncode == 0, out + err
+        assert "the deal checks out" in out, out
+
+
 def register(base: str, name: str) -> str:
     response = requests.post(f"{base}/v1/players", json={"name": name}, timeout=5)
     assert response.status_code == 201, response.text

@@ -256,13 +256,14 @@ def test_a_token_the_referee_does_not_know_is_explained_when_a_game_starts(opene
 
 
 @pytest.mark.parametrize(("status", "said"), [
-    (429, "Too many requests for now: try again in 7 s."),
-    (503, "The referee is unavailable for a moment: try again in 7 s."),
+    (429, "Too many requests for now: try again in 30 s."),
+    (503, "The referee is unavailable for a moment: try again in 30 s."),
 ])
 def test_a_busy_referee_is_explained_with_its_retry_after(opened, status, said):
+    """A wait longer than the client waits by itself (its RETRY) is said at once."""
     sign_up(opened)
     opened.route("**/v1/games", lambda route: route.fulfill(
-        status=status, headers={"Retry-After": "7"}, content_type="application/json",
+        status=status, headers={"Retry-After": "30"}, content_type="application/json",
         body=json.dumps({"code": status, "status": "busy", "message": "Slow down."})))
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_have_text(said)
