@@ -72,7 +72,7 @@ def _logging(level: str, log_format: str, access_log: str) -> dict:
         "handlers": handlers,
         "root": {"handlers": ["stderr"], "level": level.upper()},
         "loggers": {
-            "gunicorn.error": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+            "gunicorn.error": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
             "gunicorn.access": access,
         },
     }
