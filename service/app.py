@@ -41,7 +41,7 @@ from . import (
     streaks,
     webhooks,
 )
-from .api import CrossFieldRules, ErrorResponses, RefereeApi
+from .api import CrossFieldRules, ErrorResponses, MarkdownLiterals, RefereeApi
 from .context import Referee
 from .errors import abort
 
@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     db = Database.from_settings(settings, JOBS)
     app.extensions["referee"] = Referee(settings=settings, db=db)
 
-    api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses(), CrossFieldRules()]})
+    api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses(), CrossFieldRules(), MarkdownLiterals()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)

@@ -63,6 +63,14 @@ def test_rules_is_the_ruleset_as_a_page(client):
     assert 'id="the-deal-deal-v1"' in html  # a section can be linked
 
 
+def test_the_api_docs_show_markdown_literals_not_the_docstrings_rst(client):
+    """Swagger UI renders an operation's summary and description as CommonMark: ``x`` would show its backticks."""
+    document = client.get("/v1/openapi.json").get_data(as_text=True)
+    assert "``" not in document
+    health = client.get("/v1/openapi.json").get_json()["paths"]["/v1/health"]["get"]
+    assert "with `status` `degraded` and `queues` `down`" in health["summary"]
+
+
 def test_the_favicon_is_served(client):
     for path in ("/favicon.ico", "/assets/favicon.svg"):
         answer = client.get(path)
