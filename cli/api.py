@@ -74,7 +74,7 @@ def _logging(level: str, log_format: str, access_log: str) -> dict:
         "handlers": handlers,
         "root": {"handlers": ["stderr"], "level": level.upper()},
         "loggers": {
-            "gunicorn.error": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+            "gunicorn.error": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
             "gunicorn.access": access,
         },
     }
@@ -90,7 +90,7 @@ def run(args) -> int:
     from store.runs.archived_filter import make_whole
     from worker.jobs import JOBS
 
-    settings = settings_for(args)
+    settings = settings_for(args, default_redis=True)
     if settings.api_threads:
         print("scoundrel api: SCOUNDREL_API_THREADS has no effect: each API process serves up to "
               f"SCOUNDREL_API_CONNECTIONS ({settings.api_connections}) connections, one greenlet each",

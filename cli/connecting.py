@@ -2,7 +2,8 @@
 
 Without ``REDIS_URL`` these commands find the Redis that ``scoundrel up``
 runs on a data directory (``settings`` resolves it), so they take
-the same ``--data-dir`` as ``up``, with the same default.
+the same ``--data-dir`` as ``up``, with the same default; with no ``up``
+running there they refuse in one line.
 
 The operator commands (``check``, ``moderator``, ``reverify``, ``archive``,
 ``migrate``, ``move-to-cluster``) connect through ``connect``: it names the
@@ -13,6 +14,7 @@ service never sees.
 """
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -43,14 +45,22 @@ def add_operator_options(parser: argparse.ArgumentParser) -> None:
                              "has started on it)")
 
 
-def settings_for(args: argparse.Namespace) -> Settings:
-    """The settings, with ``--data-dir``; a data directory named there must have its ``scoundrel up`` running
-    (falling back to the default Redis would reach some other Redis, or none)."""
+def settings_for(args: argparse.Namespace, *, default_redis: bool = False) -> Settings:
+    """The settings, with ``--data-dir``. Without REDIS_URL (or the sentinels) the Redis is the one
+    ``scoundrel up`` runs on the data directory (``--data-dir``, SCOUNDREL_DATA_DIR or the default one),
+    and no ``up`` running there is a refusal: falling back to a Redis on the default port would reach
+    some other Redis, or none, and the person would read about a URL they never gave. ``default_redis``
+    (``scoundrel api`` and ``scoundrel worker``): with no data directory named, the default Redis, as
+    docs/configuration.md says."""
     settings = Settings.from_env(args.data_dir)
-    if args.data_dir and not settings.redis_url_given and running_redis_url(args.data_dir) is None:
-        raise SettingsError(f"no scoundrel up is running on {args.data_dir} (no {REDIS_URL_FILE} file there); "
-                            f"start one with scoundrel up --data-dir {args.data_dir}, or set REDIS_URL")
-    return settings
+    if settings.redis_url_given or settings.sentinels or running_redis_url(settings.data_dir) is not None:
+        return settings
+    named = args.data_dir or os.environ.get("SCOUNDREL_DATA_DIR")
+    if default_redis and not named:
+        return settings
+    start = f"scoundrel up --data-dir {settings.data_dir}" if named else "scoundrel up"
+    raise SettingsError(f"no scoundrel up is running on {settings.data_dir} (no {REDIS_URL_FILE} file there); "
+                        f"start one with {start}, or set REDIS_URL")
 
 
 def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_archive: bool = False) -> "Database":

@@ -21,11 +21,28 @@ from . import api, archive, check, conformance, deal, migrate, moderator, replay
 COMMANDS = (deal, verify, replay, conformance, api, worker, up, moderator, check, migrate, reverify, archive)
 
 
+def version() -> str:
+    """``scoundrel 1.0.0 (ruleset scoundrel-1, deal deal-v1, engine 1.0.0)``: the release, and what it verifies with."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    import scoundrel
+
+    try:
+        release = installed("scoundrel-referee")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        release = "(not installed)"
+    return (f"scoundrel {release} (ruleset {scoundrel.RULESET}, deal {scoundrel.DEAL_VERSION}, "
+            f"engine {scoundrel.ENGINE_VERSION})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scoundrel",
         description="Scoundrel Referee: deal, verify and replay games of the ruleset scoundrel-1.",
     )
+    parser.add_argument("--version", action="version", version=version(),
+                        help="print the release and the ruleset, deal and engine it verifies with, then exit")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, dest="command")
     for command in COMMANDS:
         command.register(subparsers)

@@ -13,12 +13,13 @@ import scoundrel
 from schemas import load_submission
 
 WHOLE_INPUT = "_schema"  # marshmallow's key for errors that concern no single field
+SHAPE = '{"seed", "moves", "variant"}'  # a submission, as the messages name it
 
 
 def load_json_submission(text: str) -> tuple[dict | None, dict | None]:
     """``(submission, None)`` for a well-formed JSON submission, ``(None, errors)`` otherwise."""
     if not text.strip():
-        return None, {WHOLE_INPUT: ["Blank line: expected a JSON object {\"seed\", \"moves\", \"variant\"}."]}
+        return None, {WHOLE_INPUT: [f"Blank line: expected a JSON object {SHAPE}."]}
     try:
         payload = json.loads(text)
     except json.JSONDecodeError as error:
@@ -27,7 +28,20 @@ def load_json_submission(text: str) -> tuple[dict | None, dict | None]:
         return None, {WHOLE_INPUT: ["Not valid JSON: nested too deeply."]}
     except ValueError as error:  # e.g. an integer literal past Python's digit limit
         return None, {WHOLE_INPUT: [f"Not valid JSON: {error}."]}
+    if not isinstance(payload, dict):
+        return None, {WHOLE_INPUT: [f"Not a submission: expected a JSON object {SHAPE}, got {_kind(payload)}."]}
     return load_submission(payload)
+
+
+def _kind(payload: object) -> str:
+    """What JSON value ``payload`` is, in words: ``a list``, ``null``, ``a string``…"""
+    if payload is None:
+        return "null"
+    if isinstance(payload, bool):
+        return "true" if payload else "false"
+    if isinstance(payload, list):
+        return "a list"
+    return "a string" if isinstance(payload, str) else "a number"
 
 
 def judge(submission: dict) -> scoundrel.Verdict:

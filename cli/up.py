@@ -15,6 +15,9 @@ and N workers (``scoundrel worker``) as child processes, and promises:
 - If the API or the private Redis dies, restarting it would hide the fault
   from the one person watching: ``up`` says which one died, stops the rest
   and exits with status 1.
+- The banner, once the API answers, is the last thing printed: the
+  children log warnings and errors only, unless ``--verbose`` (INFO: a line
+  per request) or SCOUNDREL_LOG_LEVEL asks for more.
 
 Before starting anything it binds the API's port itself and hands the
 listening socket to the API (so the API that answers there is its own, and a
@@ -40,7 +43,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from settings import REDIS_URL_FILE, Settings, without_password
 
@@ -51,6 +54,7 @@ STOP_TIMEOUT = 6.0  # seconds the API and workers get to stop; gunicorn's gracef
 REDIS_STOP_TIMEOUT = 10.0  # seconds Redis gets to flush its AOF before SIGKILL
 RESTARTS_PER_MINUTE = 5
 TICK = 0.2  # seconds between looks at the children
+QUIET = "WARNING"  # the children's log level unless --verbose or SCOUNDREL_LOG_LEVEL says otherwise
 
 _PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
@@ -160,7 +164,7 @@ class Supervisor:
     """The running service: Redis (when private), the API and the workers."""
 
     def __init__(self, host: str, listener: socket.socket, worker_count: int, data_dir: Path,
-                 redis_url: str | None, server: Server | None):
+                 redis_url: str | None, server: Server | None, logs: "Logs"):
         from .redis_server import RedisServer  # redis-py: loaded by up, not by every command
 
         self.host, self.listener, self.worker_count, self.data_dir = host, listener, worker_count, data_dir
@@ -169,7 +173,9 @@ class Supervisor:
         self.redis = None if server is None else RedisServer(data_dir / "redis", persistent=True, binary=server.path)
         self.redis_url = redis_url or self.redis.url  # type: ignore[union-attr]  # one of the two is given
         # the children's archive, unless SCOUNDREL_ARCHIVE_URL names one: SQLite in this data directory
-        self.env = {**os.environ, "REDIS_URL": self.redis_url, "SCOUNDREL_DATA_DIR": str(data_dir)}
+        self.env = {**os.environ, "REDIS_URL": self.redis_url, "SCOUNDREL_DATA_DIR": str(data_dir),
+                    "SCOUNDREL_LOG_LEVEL": logs.level}
+        self.logs = logs.said
         self.api: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
         self.stop_requested = False
@@ -246,11 +252,32 @@ class Supervisor:
         else:
             data = f"the Redis at {without_password(self.redis_url)} (REDIS_URL)"
         print(f"Scoundrel Referee is up.\n"
+              f"  play     {self.base_url}/play\n"
+              f"  boards   {self.base_url}/boards\n"
               f"  API      {self.base_url}/v1\n"
               f"  docs     {self.base_url}/v1/docs\n"
               f"  data     {data}\n"
               f"  workers  {self.worker_count}\n"
+              f"  logs     {self.logs}\n"
               f"Ctrl-C stops everything.", flush=True)
+
+
+class Logs(NamedTuple):
+    """The children's log level, and what the banner says of it."""
+
+    level: str
+    said: str
+
+
+def _logs(verbose: bool) -> Logs:
+    """INFO with ``--verbose``, else SCOUNDREL_LOG_LEVEL when it is set, else QUIET: the person at the
+    terminal reads the banner last, then only what needs them (no line per request, no start-up
+    chatter of gunicorn, Alembic and RQ)."""
+    if verbose:
+        return Logs("INFO", "every request, and each process's start-up (--verbose)")
+    if os.environ.get("SCOUNDREL_LOG_LEVEL"):
+        return Logs(os.environ["SCOUNDREL_LOG_LEVEL"], f"{os.environ['SCOUNDREL_LOG_LEVEL']} (SCOUNDREL_LOG_LEVEL)")
+    return Logs(QUIET, "warnings and errors only (--verbose: every request too)")
 
 
 def run(args) -> int:
@@ -278,7 +305,7 @@ def run(args) -> int:
         if lock:
             lock.close()
         return 1
-    supervisor = Supervisor(args.host, listener, args.workers, data_dir, redis_url, server)
+    supervisor = Supervisor(args.host, listener, args.workers, data_dir, redis_url, server, _logs(args.verbose))
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)
     try:
@@ -305,4 +332,7 @@ def register(subparsers) -> None:
     parser.add_argument("--redis-server", metavar="PATH",
                         help="the redis-server or valkey-server to run (default: one of the version that wrote "
                              "the data directory, else the embedded one)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="log every request and each process's start-up (INFO); by default the processes log "
+                             "warnings and errors only (or as SCOUNDREL_LOG_LEVEL says)")
     parser.set_defaults(func=run)

@@ -8,7 +8,7 @@ from .connecting import add_data_dir_option, settings_for
 def run(args) -> int:
     from worker.runner import run_worker
 
-    settings = settings_for(args)
+    settings = settings_for(args, default_redis=True)
     # Each job reads the settings again, in its own work-horse process: pin the Redis found here.
     os.environ["REDIS_URL"] = settings.redis_url
     run_worker(settings, burst=args.burst)

@@ -25,8 +25,13 @@ class ShareCard:
     streak: int | None
 
     @property
+    def first(self) -> bool:
+        """The only place on the day's board: nobody to be better than, so no share of them to give."""
+        return self.total == 1
+
+    @property
     def standing(self) -> str:
-        return f"better than {self.better_than} % of {self.total} {'player' if self.total == 1 else 'players'}"
+        return "the first to play it" if self.first else f"better than {self.better_than} % of {self.total} players"
 
     @property
     def streak_line(self) -> str | None:

@@ -145,6 +145,23 @@ class VersionSchema(Schema):
     engine = fields.String()
 
 
+class ApiRootLinksSchema(Schema):
+    openapi = fields.String(metadata={"description": "the OpenAPI document of this API", "example": "/v1/openapi.json"})
+    docs = fields.String(metadata={"description": "the API's docs (Swagger UI)", "example": "/v1/docs"})
+    health = fields.String(metadata={"example": "/v1/health"})
+    play = fields.String(metadata={"description": "the page to play a dealt game in a browser", "example": "/play"})
+    boards = fields.String(metadata={"description": "the boards as pages", "example": "/boards"})
+    daily = fields.String(metadata={"description": "today's daily as a page", "example": "/daily"})
+    rules = fields.String(metadata={"description": "the ruleset as a page", "example": "/rules"})
+
+
+class ApiRootSchema(VersionSchema):
+    """The API's root (``/v1``, and ``/`` for a client that asks for JSON)."""
+
+    name = fields.String(metadata={"example": "Scoundrel Referee"})
+    links = fields.Nested(ApiRootLinksSchema)
+
+
 class HealthSchema(Schema):
     status = fields.String()
     redis = fields.String()

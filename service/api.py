@@ -5,6 +5,8 @@ errors list messages per field (``{"errors": {"seed": [...]}}``), as an
 ``invalid`` verdict does, whatever part of the request they came from.
 """
 
+import re
+
 import flask_smorest
 from apispec import BasePlugin
 from flask import current_app
@@ -109,6 +111,32 @@ class ErrorResponses(BasePlugin):
                 responses.pop(code, None)  # flask-smorest's generic one, for a 422 of its arguments
                 responses.setdefault(str(code), {"description": description, "content": ERROR_REF,
                                                  **({"headers": headers} if headers else {})})
+
+
+_RST_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
+
+
+def markdown_literals(text: str) -> str:
+    """The docstrings' reStructuredText literals (````x````) as Markdown's (```x```), which Swagger UI renders."""
+    return _RST_LITERAL.sub(r"`\1`", text)
+
+
+def _with_markdown_literals(node):
+    if isinstance(node, dict):
+        return {key: markdown_literals(value) if key in ("summary", "description") and isinstance(value, str)
+                else _with_markdown_literals(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_with_markdown_literals(item) for item in node]
+    return node
+
+
+class MarkdownLiterals(BasePlugin):
+    """The views' docstrings, written for Python's tools, become the operations' summaries and descriptions,
+    which the OpenAPI document gives as CommonMark: their literals are rewritten in its spelling."""
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for method, operation in (operations or {}).items():
+            operations[method] = _with_markdown_literals(operation)
 
 
 class CrossFieldRules(BasePlugin):

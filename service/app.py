@@ -21,6 +21,7 @@ from . import (
     errors,
     flags,
     following,
+    front_door,
     games,
     health,
     leaderboards,
@@ -40,7 +41,7 @@ from . import (
     streaks,
     webhooks,
 )
-from .api import CrossFieldRules, ErrorResponses, RefereeApi
+from .api import CrossFieldRules, ErrorResponses, MarkdownLiterals, RefereeApi
 from .context import Referee
 from .errors import abort
 
@@ -79,7 +80,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     db = Database.from_settings(settings, JOBS)
     app.extensions["referee"] = Referee(settings=settings, db=db)
 
-    api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses(), CrossFieldRules()]})
+    api = RefereeApi(app, spec_kwargs={"extra_plugins": [ErrorResponses(), CrossFieldRules(), MarkdownLiterals()]})
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)
@@ -87,12 +88,13 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.register_converter(runs.RunIdConverter, runs.run_id_parameter)
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
-    for module in (health, players, runs, games, leaderboards, daily, sealed, seeds, disputes, moderation,
-                   flags, streaks, seasons, webhooks):
+    for module in (front_door, health, players, runs, games, leaderboards, daily, sealed, seeds, disputes,
+                   moderation, flags, streaks, seasons, webhooks):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
     api.register_blueprint(following.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
+    app.register_blueprint(front_door.pages_blp)
     app.register_blueprint(pages.blp)
     app.register_blueprint(play_page.blp)
     app.register_blueprint(site.blp)

@@ -13,7 +13,8 @@ from .errors import RETRY_AFTER_SECONDS
 blp = Blueprint("health", __name__, url_prefix="/v1", description="Service health")
 
 
-def _versions() -> dict:
+def versions() -> dict:
+    """The ruleset, deal and engine this server verifies with."""
     return {"ruleset": scoundrel.RULESET, "deal": scoundrel.DEAL_VERSION, "engine": scoundrel.ENGINE_VERSION}
 
 
@@ -21,7 +22,7 @@ def _versions() -> dict:
 @blp.response(200, VersionSchema)
 def version():
     """The ruleset, deal and engine this server verifies with; touches nothing but memory."""
-    return _versions()
+    return versions()
 
 
 @blp.route("/health")
@@ -32,17 +33,17 @@ def health():
     """200 when Redis takes writes; 503 when it does not answer, or refuses writes (full, read-only):
     a submission would fail either way. With the queues on a Redis of their own that is away, 200
     with ``status`` ``degraded`` and ``queues`` ``down``: submissions are taken, their verdicts wait."""
-    versions = _versions()
+    answered = versions()
     retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     try:
         writable = db().accepts_writes()
     except RedisError:
-        return {"status": "unavailable", "redis": "down", **versions}, 503, retry
+        return {"status": "unavailable", "redis": "down", **answered}, 503, retry
     try:
         queues = {"queues": "up", "queue_depth": verify_queue(db()).count}
     except RedisError:
         # the queues' own Redis away: submissions are taken, and verified once it is back
         queues = {"queues": "down"}
     if not writable:
-        return {"status": "unavailable", "redis": "refusing_writes", **queues, **versions}, 503, retry
-    return {"status": "ok" if queues["queues"] == "up" else "degraded", "redis": "up", **queues, **versions}
+        return {"status": "unavailable", "redis": "refusing_writes", **queues, **answered}, 503, retry
+    return {"status": "ok" if queues["queues"] == "up" else "degraded", "redis": "up", **queues, **answered}

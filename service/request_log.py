@@ -18,6 +18,10 @@ _SENSIBLE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 log = logging.getLogger("service.requests")
 
+# Load balancers and Prometheus poll these: a line a poll would bury the requests people make. An
+# answer of 200 is logged at DEBUG, any other at INFO as every request is.
+POLLED_PATHS = ("/v1/health", "/metrics")
+
 
 def request_id() -> str:
     return g.get("request_id", "")
@@ -36,7 +40,8 @@ def _begin():
 
 def _finish(response):
     response.headers[REQUEST_ID_HEADER] = request_id()
-    log.info("request", extra={
+    polled = request.path in POLLED_PATHS and response.status_code == 200
+    log.log(logging.DEBUG if polled else logging.INFO, "request", extra={
         "request_id": request_id(), "method": request.method, "path": request.path,
         "status": response.status_code, "player": g.get("player"), "client": request.remote_addr,
         "duration_ms": round(elapsed() * 1000, 1),

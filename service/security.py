@@ -36,12 +36,12 @@ from store.base import keys
 from .auth import bearer_token
 from .context import db
 from .errors import RETRY_AFTER_SECONDS
-from .request_log import request_id
+from .request_log import POLLED_PATHS, request_id
 
 log = logging.getLogger(__name__)
 
 LIMITER_TIMEOUT = 0.25  # seconds the limiter waits for Redis before counting in memory
-UNLIMITED_PATHS = ("/v1/health", "/metrics")  # load balancers and Prometheus poll these
+UNLIMITED_PATHS = POLLED_PATHS  # load balancers and Prometheus poll these
 
 # The HTML pages load their scripts and styles from this origin only. The
 # replay viewer has no inline script or style; Swagger UI's page has both,

@@ -49,15 +49,19 @@ def _draw(card: ShareCard) -> bytes:
     draw.text((MARGIN, 210), "SCORE", font=_font(30), fill=MUTED)
     draw.text((MARGIN, 246), str(card.score), font=_font(150), fill=INK)
     right = WIDTH // 2 + 20
-    draw.text((right, 210), "BETTER THAN", font=_font(30), fill=MUTED)
-    draw.text((right, 246), f"{card.better_than} %", font=_font(96), fill=INK)
-    draw.text((right, 356), f"of {card.total} {'player' if card.total == 1 else 'players'}", font=_font(30),
-              fill=MUTED)
-    bar = (right, 404, WIDTH - MARGIN, 428)
-    draw.rounded_rectangle(bar, radius=12, fill=FELT_DARK)
-    if card.better_than:
-        filled = bar[0] + (bar[2] - bar[0]) * card.better_than // 100
-        draw.rounded_rectangle((bar[0], bar[1], max(filled, bar[0] + 24), bar[3]), radius=12, fill=GREEN)
+    if card.first:
+        draw.text((right, 210), "STANDING", font=_font(30), fill=MUTED)
+        draw.text((right, 246), "first", font=_font(96), fill=INK)
+        draw.text((right, 356), "to play it", font=_font(30), fill=MUTED)
+    else:
+        draw.text((right, 210), "BETTER THAN", font=_font(30), fill=MUTED)
+        draw.text((right, 246), f"{card.better_than} %", font=_font(96), fill=INK)
+        draw.text((right, 356), f"of {card.total} players", font=_font(30), fill=MUTED)
+        bar = (right, 404, WIDTH - MARGIN, 428)
+        draw.rounded_rectangle(bar, radius=12, fill=FELT_DARK)
+        if card.better_than:
+            filled = bar[0] + (bar[2] - bar[0]) * card.better_than // 100
+            draw.rounded_rectangle((bar[0], bar[1], max(filled, bar[0] + 24), bar[3]), radius=12, fill=GREEN)
     streak = card.streak_line or "streak not known for this day"
     draw.text((MARGIN, HEIGHT - 48), streak[0].upper() + streak[1:], font=_font(40), fill=GOLD, anchor="lm")
     draw.text((WIDTH - MARGIN, HEIGHT - 48), "Scoundrel Referee", font=_font(30), fill=MUTED, anchor="rm")

@@ -127,7 +127,12 @@ export function playerPanel(onChange) {
     render(player);
     showSignedIn(player?.name ?? null);
     onChange(player);
-    focus?.focus();
+    if (player === null) return focus?.focus();
+    // Just signed up or in: the note on the token, then "New game" right below it, both on the screen (a phone's
+    // too), rather than the token scrolled to the foot of the screen with "New game" above, out of sight.
+    $("start").before($("player"));
+    $("player").scrollIntoView({ block: "start" });
+    focus?.focus({ preventScroll: true });
   };
 
   $("signup").addEventListener("submit", async (event) => {

@@ -243,8 +243,29 @@ function note(text) {
   return item;
 }
 
+/**
+ * How a verified run's score is made, in the words of the CLI's verdict line (cli/trace_table.py):
+ * the health left when won (R15), the health at death less the monsters left when lost (R16), none of
+ * the health and every monster not yet defeated when given up (R18).
+ */
+function scoreMade(run) {
+  if (run.status !== "verified" || run.score === null || run.score === undefined) return "";
+  const beyondHealth = run.score - run.health;
+  if (run.outcome === "won") {
+    return beyondHealth
+      ? `= health ${run.health} + ${beyondHealth}, a potion drunk at full health as the last card (R15)`
+      : `= health ${run.health} (R15)`;
+  }
+  if (run.outcome === "forfeit") {
+    return `= 0 - ${-run.score}, the monsters not yet defeated, in the room and the dungeon: a game given up ` +
+      "scores as dying at once (R18)";
+  }
+  return `= health ${run.health} - ${-beyondHealth}, the monsters left in the dungeon (R16)`;
+}
+
 function showRun(run) {
   $("verdict-score").textContent = run.score === null || run.score === undefined ? "none" : String(run.score);
+  $("verdict-score-made").textContent = scoreMade(run);
   const code = run.error?.code ?? run.outcome;
   $("verdict-run").replaceChildren(`${run.status}${code ? " · " : ""}`);
   if (code) {
@@ -268,6 +289,7 @@ async function finish(focus) {
   $("verdict").hidden = false;
   $("verdict-line").textContent = OUTCOMES[state.status](state);
   $("verdict-score").textContent = "waiting for the referee…";
+  $("verdict-score-made").textContent = "";
   $("verdict-run").textContent = "…";
   $("verdict-commitment").textContent = state.commitment;
   $("verdict-seed").textContent = state.seed ?? `sealed until the UTC day ${state.date} is over`;

@@ -202,7 +202,10 @@ import { cardFace } from "./cards.js";
   // and the run's flags (and a sealed daily run before its day is over).
   const TOKEN_KEY = "scoundrel-moderator-token";
   const headers = { Accept: "application/json" };
-  if (sessionStorage.getItem(TOKEN_KEY)) headers.Authorization = `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`;
+  if (sessionStorage.getItem(TOKEN_KEY)) {
+    headers.Authorization = `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`;
+    $("moderator-panel").open = true; // a moderator at work: the panel stays where they left it
+  }
 
   function flagSummary(flag) {
     // What was seen, in words: the timing figures against their limit, or who shared an address.

@@ -181,6 +181,26 @@ def test_the_viewer_fits_the_width_and_has_no_serious_accessibility_violation(st
     assert problems == []
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_visitor_sees_no_token_field_only_the_moderators_closed_panel(stack, browser, won, width):
+    """The moderators' token field is behind "For moderators"; opened, it is styled as the page is."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    open_viewer(stack, page, won["id"])
+    assert page.is_hidden("#moderator-token") and page.is_visible("#moderator-panel summary")
+    assert "Moderator token" not in page.inner_text("main")
+    page.click("#moderator-panel summary")
+    assert page.is_visible("#moderator-token")
+    field = page.eval_on_selector("#moderator-token", "input => { const s = getComputedStyle(input); "
+                                                     "return [s.backgroundColor, s.borderRadius]; }")
+    assert field == ["rgba(0, 0, 0, 0.35)", "8px"]  # the site's field, not the browser's white box
+    assert serious_violations(page) == []
+    assert not scrolls_sideways(page)
+    page.locator("#moderator-panel").scroll_into_view_if_needed()
+    screenshot(page, f"viewer-moderator-{width}", full_page=False)
+    context.close()
+
+
 def test_an_unknown_run_gets_a_404_page(stack, page):
     response = page.goto(stack.url("/runs/0000000000000000"))
     assert response.status == 404
@@ -208,6 +228,7 @@ def test_a_moderator_sees_the_server_time_of_each_move_of_a_dealt_game(stack, pa
     stack.wait_final(game["run_id"])
     open_viewer(stack, page, game["run_id"])
     assert page.eval_on_selector_all("#moves .move-time", "times => times.length") == 0
+    page.click("#moderator-panel summary")
     page.fill("#moderator-token", moderator)
     page.click("#moderator-show")
     page.wait_for_selector("body[data-ready='true']", timeout=10_000)
@@ -228,6 +249,7 @@ def test_a_moderator_sees_a_run_s_flags_on_the_viewer_and_dismisses_one(stack, p
 
     open_viewer(stack, page, run["id"])
     assert page.is_hidden("#flags")  # not a moderator yet: nothing of the flags is shown
+    page.click("#moderator-panel summary")
     page.fill("#moderator-token", moderator)
     page.click("#moderator-show")
     page.wait_for_selector("body[data-ready='true']", timeout=10_000)

@@ -5,12 +5,14 @@ with its causes real: a Redis port nobody listens on, a URL that is not one,
 a data directory that is a file, options out of range.
 """
 
+import importlib.metadata
 import os
 import socket
 import subprocess
 
 import pytest
 
+import scoundrel
 from cli.redis_server import free_port
 
 
@@ -70,6 +72,39 @@ def test_a_data_dir_without_a_running_up_is_one_line_not_some_other_redis(scound
     empty.mkdir()
     result = run_scoundrel(scoundrel_command, "check", "--data-dir", str(empty), tmp_path=tmp_path)
     assert_one_line_failure(result, f"no scoundrel up is running on {empty}", "scoundrel up --data-dir")
+
+
+@pytest.mark.parametrize("args", [["moderator", "add", "mia"], ["moderator", "list"], ["check"], ["worker"]])
+def test_no_up_on_the_data_dir_of_the_environment_is_one_line_naming_it(scoundrel_command, tmp_path, args):
+    """SCOUNDREL_DATA_DIR naming a stopped up (its Redis's files there, no redis-url): no talk of a
+    Redis at a default URL the person never gave."""
+    stopped = tmp_path / "stopped"
+    (stopped / "redis").mkdir(parents=True)
+    result = run_scoundrel(scoundrel_command, *args, env={"SCOUNDREL_DATA_DIR": str(stopped)}, tmp_path=tmp_path)
+    last = assert_one_line_failure(result, f"scoundrel {args[0]}: no scoundrel up is running on {stopped}",
+                                   f"scoundrel up --data-dir {stopped}", "or set REDIS_URL")
+    assert "6379" not in result.stderr and result.stderr.strip() == last
+
+
+def test_no_up_at_all_is_one_line_naming_the_default_data_dir(scoundrel_command, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("REDIS_URL", "SCOUNDREL_DATA_DIR", "XDG_DATA_HOME")}
+    result = subprocess.run([*scoundrel_command, "moderator", "add", "mia"], check=False, capture_output=True,
+                            text=True, timeout=60, env={**environment, "HOME": str(home)})
+    default = home / ".local" / "share" / "scoundrel-referee"
+    last = assert_one_line_failure(result, f"no scoundrel up is running on {default}",
+                                   "start one with scoundrel up, or set REDIS_URL")
+    assert "6379" not in result.stderr and result.stderr.strip() == last
+
+
+def test_version_prints_the_release_and_what_it_verifies_with(scoundrel_command):
+    result = subprocess.run([*scoundrel_command, "--version"], check=False, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    release = importlib.metadata.version("scoundrel-referee")
+    assert result.stdout == (f"scoundrel {release} (ruleset {scoundrel.RULESET}, deal {scoundrel.DEAL_VERSION}, "
+                             f"engine {scoundrel.ENGINE_VERSION})\n")
 
 
 def test_up_with_a_data_dir_that_is_a_file(scoundrel_command, tmp_path):

@@ -41,7 +41,8 @@ def test_mixed_lines_keep_their_order_and_never_stop_the_command(scoundrel, won_
     assert out[0]["outcome"] == "won" and out[0]["score"] == 19
     assert out[1]["errors"]["_schema"][0].startswith("Not valid JSON")
     assert out[2]["errors"]["_schema"][0].startswith("Blank line")
-    assert "_schema" in out[3]["errors"]
+    assert out[3]["errors"] == {"_schema": ['Not a submission: expected a JSON object {"seed", "moves", "variant"}, '
+                                          'got a list.']}
     assert set(out[4]["errors"]) == {"seed", "moves"}
     assert out[5]["errors"] == {"colour": ["Unknown field."]}
     assert "seed" in out[6]["errors"]
@@ -145,3 +146,11 @@ def test_each_verdict_is_written_as_soon_as_its_line_is_read(scoundrel_command, 
     finally:
         process.stdin.close()
         assert process.wait(timeout=30) == 0
+
+
+def test_json_that_is_no_object_says_what_was_expected_and_what_came(scoundrel):
+    given = "[]\nnull\n\"abc\"\n7\nfalse\n"
+    out = verdicts(scoundrel("verify", input=given))
+    expected = 'Not a submission: expected a JSON object {"seed", "moves", "variant"}, got '
+    assert [verdict["errors"]["_schema"] for verdict in out] == [
+        [f"{expected}{kind}."] for kind in ("a list", "null", "a string", "a number", "false")]

@@ -149,6 +149,73 @@ def idle_up(tmp_path_factory):
         up.stop()
 
 
+# --- a newcomer's first hour: the JS example and the defaults of up (issue 32 items 8, 9) ---
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "clients" / "js" / "examples" / "play-dealt.mjs"
+
+
+@pytest.fixture(scope="module")
+def default_up(tmp_path_factory):
+    """``up`` as the README starts it, its rate limits and its logs as they are by default (one worker)."""
+    up = Up(tmp_path_factory.mktemp("default") / "data", workers=1)
+    try:
+        up.wait_healthy()
+        yield up
+    finally:
+        up.stop()
+
+
+def test_the_banner_is_the_last_thing_up_prints_and_names_the_pages(default_up):
+    """By default the processes log warnings and errors only: no Alembic or gunicorn start-up lines,
+    no line per request (health polls included), so the banner stays the last thing on the screen.
+    (First in the module: the example's test below meets the rate limit, a warning.)"""
+    up = default_up
+    wait_for(lambda: "Ctrl-C stops everything" in up.output(), 10, "the banner")
+    for _ in range(3):
+        assert requests.get(f"{up.base}/v1/health", timeout=5).status_code == 200
+    front = requests.get(f"{up.base}/", timeout=5)
+    assert front.status_code == 200 and "text/html" in front.headers["Content-Type"] and 'href="/play"' in front.text
+    root = requests.get(f"{up.base}/", headers={"Accept": "application/json"}, timeout=5)
+    assert root.json()["links"]["openapi"] == "/v1/openapi.json"
+    assert requests.get(f"{up.base}/v1", timeout=5).json() == root.json()
+    token = register(up.base, "first-hour")
+    assert submit_and_wait_for_verdict(up.base, token, "first-hour")["status"] in ("verified", "rejected")
+    out = up.output()
+    banner = out[out.index("Scoundrel Referee is up."):]
+    assert banner.rstrip().endswith("Ctrl-C stops everything."), banner
+    for page in ("/play", "/boards", "/v1", "/v1/docs"):
+        assert f"{up.base}{page}\n" in banner, page
+    assert "--verbose" in banner
+    for chatter in ("alembic", "/v1/health", "/v1/players", "Booting worker", "Listening at"):
+        assert chatter not in out, chatter
+
+
+def test_up_verbose_logs_every_request_and_the_start_up(tmp_path):
+    up = Up(tmp_path / "data", workers=0, args=("--verbose",))
+    try:
+        up.wait_healthy()
+        register(up.base, "loud-one")
+        out = wait_for(lambda: "/v1/players" in up.output() and up.output(), 10, "the request's line")
+        assert "Booting worker" in out
+        assert "/v1/health" not in out  # a poll answered 200 is at DEBUG
+        assert "every request, and each process's start-up (--verbose)" in out
+    finally:
+        up.stop()
+
+
+def test_the_js_example_plays_to_the_end_through_the_default_rate_limit(default_up):
+    """``play-dealt.mjs``, three players at once as fast as the API answers: past a token's 10
+    requests a second, whose 429s the client waits out (Retry-After), so each game ends checked."""
+    environment = {key: value for key, value in os.environ.items() if key not in ("SCOUNDREL_TOKEN", "CHALLENGE")}
+    players = [subprocess.Popen(["node", str(EXAMPLE)], env={**environment, "SCOUNDREL_URL": default_up.base,
+                                                            "SCOUNDREL_PLAYER": f"example-{index}"},
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for index in range(3)]
+    for player in players:
+        out, err = player.communicate(timeout=240)
+        assert player.returncode == 0, out + err
+        assert "the deal checks out" in out, out
+
+
 def register(base: str, name: str) -> str:
     response = requests.post(f"{base}/v1/players", json={"name": name}, timeout=5)
     assert response.status_code == 201, response.text

@@ -99,13 +99,12 @@ def test_the_share_page_has_open_graph_and_twitter_card_tags_with_the_card_image
                                                                                       "summary_large_image")
     assert tags["og:url"] == stack.url(f"/share/sealed/{day}/{name}")
     assert name in tags["og:title"] and day in tags["og:title"]
-    assert f"Score {score}, better than 0 % of" in tags["og:description"]
-    assert "streak 1 day in a row" in tags["og:description"]
     share = stack.get(f"/v1/daily/{day}/sealed/share/{name}").json()
+    standing = "the first to play it" if share["total"] == 1 else f"better than 0 % of {share['total']} players"
+    assert f"Score {score}, {standing}" in tags["og:description"]
+    assert "streak 1 day in a row" in tags["og:description"]
     assert share["url"] == tags["og:url"] and share["image"] == image
-    assert share["text"].splitlines() == [f"Scoundrel sealed daily {day}",
-                                          f"Score {score}, better than 0 % of {share['total']} "
-                                          f"{'player' if share['total'] == 1 else 'players'}",
+    assert share["text"].splitlines() == [f"Scoundrel sealed daily {day}", f"Score {score}, {standing}",
                                           "Streak 1 day in a row", tags["og:url"]]
 
 

@@ -144,11 +144,24 @@ def run_of(stack, page) -> dict:
     return stack.wait_final(run_id)
 
 
+def score_made(run: dict) -> str:
+    """How the page says a verified run's score is made: as ``scoundrel replay`` says it (R15, R16, R18)."""
+    score, health = run["score"], run["health"]
+    if run["outcome"] == "won":
+        return f"= health {health} + {score - health}, a potion drunk at full health as the last card (R15)" \
+            if score != health else f"= health {health} (R15)"
+    if run["outcome"] == "forfeit":
+        return (f"= 0 - {-score}, the monsters not yet defeated, in the room and the dungeon: a game given up "
+                "scores as dying at once (R18)")
+    return f"= health {health} - {health - score}, the monsters left in the dungeon (R16)"
+
+
 def assert_verdict_is_the_referees(stack, page) -> dict:
     run = run_of(stack, page)
     shown = shown_verdict(page)
     assert run["status"] == "verified"
     assert shown["score"] == str(run["score"])
+    expect(page.locator("#verdict-score-made")).to_have_text(score_made(run))
     assert shown["run"] == f"verified · {run['outcome']}"
     assert shown["seed"] == run["seed"]
     # the page deals from the committed server seed and a client seed: both steps, recomputed here
@@ -255,14 +268,31 @@ def test_a_token_the_referee_does_not_know_is_explained_when_a_game_starts(opene
     clean(opened, 401)
 
 
+def test_signing_up_on_a_phone_lands_with_new_game_in_view(browser, stack):
+    """At 375 px the token's note and the next thing to do, a new game, are both on the screen."""
+    context = browser.new_context(viewport={"width": 375, "height": 667})
+    page = context.new_page()
+    page.problems = console_problems(page)
+    open_play(stack, page)
+    sign_up(page)
+    expect(page.locator("#token-note")).to_contain_text("keep a copy")
+    expect(page.locator("#token-show")).to_be_focused()
+    for shown in ("#token-note", "#start-title", "#start [data-variant='classic']"):
+        expect(page.locator(shown)).to_be_in_viewport()
+    screenshot(page, "play-signed-up-375", full_page=False)
+    clean(page)
+    context.close()
+
+
 @pytest.mark.parametrize(("status", "said"), [
-    (429, "Too many requests for now: try again in 7 s."),
-    (503, "The referee is unavailable for a moment: try again in 7 s."),
+    (429, "Too many requests for now: try again in 30 s."),
+    (503, "The referee is unavailable for a moment: try again in 30 s."),
 ])
 def test_a_busy_referee_is_explained_with_its_retry_after(opened, status, said):
+    """A wait longer than the client waits by itself (its RETRY) is said at once."""
     sign_up(opened)
     opened.route("**/v1/games", lambda route: route.fulfill(
-        status=status, headers={"Retry-After": "7"}, content_type="application/json",
+        status=status, headers={"Retry-After": "30"}, content_type="application/json",
         body=json.dumps({"code": status, "status": "busy", "message": "Slow down."})))
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_have_text(said)
@@ -312,10 +342,10 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack):
     keyboard.type(f"kb-{uuid.uuid4().hex[:10]}")
     keyboard.press("Enter")
     expect(opened.locator("#token-show")).to_be_focused()
-    for _ in range(8):  # back to the first of the new-game buttons
+    for _ in range(8):  # on to the new-game buttons, right after the player's panel
         if opened.evaluate("() => document.activeElement.dataset.variant") == "hard":
             break
-        keyboard.press("Shift+Tab")
+        keyboard.press("Tab")
     keyboard.press("Enter")  # hard: never an avoid, every move a card
     expect(opened.locator("#game")).to_have_attribute("data-moves", "0")
     keys = ["Enter", "Space"]
@@ -496,7 +526,10 @@ def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_pa
     link = stack.url(f"/share/sealed/{day}/{name}")
     text = page.inner_text("#share-text")
     assert text.splitlines()[0] == f"Scoundrel sealed daily {day}"
-    assert text.splitlines()[1].startswith(f"Score {run['score']}, better than ")
+    share = stack.get(f"/v1/daily/{day}/sealed/share/{name}").json()
+    standing = "the first to play it" if share["total"] == 1 else f"better than {share['better_than']} % of "
+    assert text.splitlines()[1].startswith(f"Score {run['score']}, {standing}")
+    assert "of 1 player" not in text
     assert text.splitlines()[2:] == ["Streak 1 day in a row", link]
     assert not cards_in(text)
     expect(page.locator("#share-link")).to_have_attribute("href", link)
@@ -586,6 +619,7 @@ def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_h
     page.click("#forfeit-yes")
     run = run_of(stack, page)
     expect(page.locator("#verdict-score")).to_have_text(str(run["score"]))
+    expect(page.locator("#verdict-score-made")).to_have_text(score_made(run))  # R18: the forfeit's own words
     server_seed, client_seed = page.inner_text("#verdict-server-seed"), page.inner_text("#verdict-client-seed")
     expect(page.locator("#checks")).to_contain_text(f"printf %s {server_seed} | sha256sum gives the commitment, and "
                                                     f"printf %s {client_seed} | openssl dgst -sha256 -hmac "

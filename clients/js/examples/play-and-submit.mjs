@@ -9,6 +9,11 @@
 // it a player named SCOUNDREL_PLAYER, default "example-<time>", is registered),
 // SEED (default "example": any seed deals a game; today's daily seed is the
 // one GET /v1/daily answers), VARIANT (classic, easy or hard).
+//
+// The API allows a token 10 requests a second and 300 a minute (the service's defaults,
+// SCOUNDREL_RATE_LIMIT_TOKEN); the client waits out a 429's Retry-After and sends the
+// request again (RETRY in src/api.js: 3 retries, 10 s of waiting at most), so a game
+// played faster than that pauses for a second now and then.
 import { ApiError, Game, VALUE, VARIANTS, isValidSeed, registerPlayer, submitRun, waitForVerdict } from "../src/index.js";
 
 /** A simple player: heal when hurt, take a stronger weapon, use the weapon while it may fight, else the smallest monster. */

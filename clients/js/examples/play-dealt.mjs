@@ -10,6 +10,11 @@
 // it a player named SCOUNDREL_PLAYER, default "dealt-<time>", is registered),
 // VARIANT (classic, easy or hard), CHALLENGE ("daily" for the sealed daily:
 // its seed, and so the check, waits until the UTC day is over).
+//
+// The API allows a token 10 requests a second and 300 a minute (the service's defaults,
+// SCOUNDREL_RATE_LIMIT_TOKEN); the client waits out a 429's Retry-After and sends the
+// request again (RETRY in src/api.js: 3 retries, 10 s of waiting at most), so a game
+// played faster than that pauses for a second now and then.
 import { ApiError, ConflictError, MoveError, VALUE, registerPlayer, resumeGame, startGame } from "../src/index.js";
 
 /** A cautious player who sees only the state: a weapon fight, a weapon, a potion when hurt, else the weakest monster. */

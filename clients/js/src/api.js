@@ -1,7 +1,8 @@
 /**
  * Helpers for the referee's HTTP API: register a player, submit a run or a
  * batch of runs, wait for a verdict. They use the global `fetch` (browsers, Node 18+) unless
- * one is passed in, and turn every failure into one error class, ApiError.
+ * one is passed in, wait out a 429 or 503 as `Retry-After` asks (RETRY: bounded,
+ * `{retry}` to change it), and turn every failure into one error class, ApiError.
  */
 
 /** The `code` of an ApiError for each HTTP status the API answers with. */
@@ -90,11 +91,61 @@ function conflictingGame(body) {
 }
 
 /**
+ * How `request` retries an answer of 429 (rate limited) or 503 (the service's
+ * store is away): it waits out the answer's `Retry-After` (1 s without one)
+ * and sends the request again, at most `retries` times and for at most
+ * `maxWaitMs` of waiting in all; an answer asking for a wait past that is
+ * thrown at once, as is the last refusal. The service counts 10 requests a
+ * second and 300 a minute per token by default, so a client that plays
+ * faster than that waits a second now and then. A retry is safe with this
+ * API: a 429 was refused before anything happened, a dealt game's move
+ * carries the moves the client saw (a repeat is a 409 that `play`
+ * recognises), and a run sent twice is the same run. `{retries: 0}` (or
+ * `retry: false`) throws the first refusal, with its `retryAfter`.
+ */
+export const RETRY = Object.freeze({ retries: 3, maxWaitMs: 10000 });
+
+/** The statuses `request` retries after `Retry-After`. */
+const RETRIED = new Set([429, 503]);
+
+/** Resolve after `ms`, or reject with the signal's reason once it aborts. */
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    function abort() {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
+/**
  * One request to the API: JSON in, JSON out. Resolves to `{status, headers,
  * body}` for a 2xx answer; throws ApiError (ConflictError for a 409) for any
- * other, or for no answer at all.
+ * other, or for no answer at all. A 429 or 503 is retried as `retry` says
+ * (RETRY by default; `false` for none).
  */
-export async function request(url, { fetch = globalThis.fetch, method = "GET", token, headers = {}, body, signal } = {}) {
+export async function request(url, { retry = RETRY, ...options } = {}) {
+  const { retries, maxWaitMs } = retry === false ? { retries: 0, maxWaitMs: 0 } : { ...RETRY, ...retry };
+  let waited = 0;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await requestOnce(url, options);
+    } catch (error) {
+      const wait = error instanceof ApiError && RETRIED.has(error.status) ? (error.retryAfter ?? 1) * 1000 : null;
+      if (wait === null || attempt >= retries || waited + wait > maxWaitMs) throw error;
+      waited += wait;
+      await sleep(wait, options.signal);
+    }
+  }
+}
+
+async function requestOnce(url, { fetch = globalThis.fetch, method = "GET", token, headers = {}, body, signal } = {}) {
   if (typeof fetch !== "function") throw new TypeError("no fetch: pass {fetch} or use a runtime with a global fetch");
   const sent = { Accept: "application/json", ...headers };
   if (token !== undefined && token !== null) sent.Authorization = `Bearer ${token}`;
@@ -123,10 +174,11 @@ export async function request(url, { fetch = globalThis.fetch, method = "GET", t
 
 /**
  * Register a player name. Resolves to `{name, token}`; keep the token, it is
- * shown once. A taken name throws ApiError with status 409, code "conflict".
+ * shown once. A taken name throws ApiError with status 409, code "conflict"
+ * (so may a retry after a 503 whose registration did get through).
  */
-export async function registerPlayer(baseUrl, name, { fetch, signal } = {}) {
-  const { body } = await request(endpoint(baseUrl, "/v1/players"), { fetch, method: "POST", body: { name }, signal });
+export async function registerPlayer(baseUrl, name, { fetch, retry, signal } = {}) {
+  const { body } = await request(endpoint(baseUrl, "/v1/players"), { fetch, retry, method: "POST", body: { name }, signal });
   return body;
 }
 
@@ -140,10 +192,11 @@ export async function registerPlayer(baseUrl, name, { fetch, signal } = {}) {
  * missing or wrong token, 422 with field `errors`, 429/503 with `retryAfter`.
  * `idempotencyKey` is sent as the `Idempotency-Key` header.
  */
-export async function submitRun(baseUrl, token, run, { fetch, idempotencyKey, signal } = {}) {
+export async function submitRun(baseUrl, token, run, { fetch, retry, idempotencyKey, signal } = {}) {
   const headers = idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {};
   const response = await request(endpoint(baseUrl, "/v1/runs"), {
     fetch,
+    retry,
     method: "POST",
     token,
     headers,
@@ -187,7 +240,7 @@ export function batchErrors(runs) {
  * of 1 to MAX_BATCH items is refused before anything is sent: ApiError code
  * "invalid", status null, with the `errors` the service would answer.
  */
-export async function submitBatch(baseUrl, token, runs, { fetch, signal } = {}) {
+export async function submitBatch(baseUrl, token, runs, { fetch, retry, signal } = {}) {
   const errors = batchErrors(runs);
   if (errors) {
     throw new ApiError(`not sent: runs must be an array of 1 to ${MAX_BATCH} submissions (${errors.runs[0]})`, {
@@ -197,6 +250,7 @@ export async function submitBatch(baseUrl, token, runs, { fetch, signal } = {}) 
   }
   const { body } = await request(endpoint(baseUrl, "/v1/runs/batch"), {
     fetch,
+    retry,
     method: "POST",
     token,
     body: { runs },
@@ -206,16 +260,15 @@ export async function submitBatch(baseUrl, token, runs, { fetch, signal } = {}) 
 }
 
 /** Fetch a run object by id (`GET /v1/runs/<id>`). */
-export async function getRun(baseUrl, runId, { fetch, token, signal } = {}) {
+export async function getRun(baseUrl, runId, { fetch, retry, token, signal } = {}) {
   const { body } = await request(endpoint(baseUrl, `/v1/runs/${encodeURIComponent(runId)}`), {
     fetch,
+    retry,
     token,
     signal,
   });
   return body;
 }
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Poll a run until it leaves "pending" and resolve to the run object
@@ -233,16 +286,15 @@ export async function waitForVerdict(baseUrl, runId, { intervalMs = 500, timeout
   for (;;) {
     let wait = intervalMs;
     try {
-      last = await getRun(baseUrl, runId, { fetch, token, signal });
+      last = await getRun(baseUrl, runId, { fetch, token, signal, retry: false }); // its own waits, within timeoutMs
       if (last?.status !== "pending") return last;
     } catch (error) {
-      const retryable = error instanceof ApiError && (error.status === 429 || error.status === 503);
-      if (!retryable) throw error;
+      if (!(error instanceof ApiError && RETRIED.has(error.status))) throw error;
       wait = Math.max(intervalMs, (error.retryAfter ?? 0) * 1000);
     }
     if (Date.now() + wait > deadline) {
       throw new ApiError(`run ${runId} has no verdict after ${timeoutMs} ms`, { code: "timeout", body: last });
     }
-    await sleep(wait);
+    await sleep(wait, signal);
   }
 }

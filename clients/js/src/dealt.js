@@ -91,9 +91,10 @@ function illegalMove(error, sent, played) {
   return new IllegalMoveError(inGame, sent[refused.move_index] ?? null, { cause: error });
 }
 
-/** One request as `api` (`{baseUrl, token, fetch?}`) makes it; resolves to the answer's body. */
+/** One request as `api` (`{baseUrl, token, fetch?, retry?}`) makes it; resolves to the answer's body. */
 async function call(api, method, path, { body, signal } = {}) {
-  const answer = await request(endpoint(api.baseUrl, path), { fetch: api.fetch, method, token: api.token, body, signal });
+  const { fetch, retry, token } = api;
+  const answer = await request(endpoint(api.baseUrl, path), { fetch, retry, method, token, body, signal });
   return answer.body;
 }
 
@@ -294,8 +295,9 @@ for (const field of ["id", "variant", "status", "commitment", "seed", "serverSee
 
 /**
  * Start a dealt game (`POST /v1/games`) and resolve to its DealtGame.
- * `api` is `{baseUrl, token, fetch?}`: the API, the player's token, and a
- * fetch other than the global one if need be. `clientSeed` (1-64 of
+ * `api` is `{baseUrl, token, fetch?, retry?}`: the API, the player's token, a
+ * fetch other than the global one if need be, and how a 429 or 503 is retried
+ * (`request`'s `retry`, RETRY by default). `clientSeed` (1-64 of
  * `A-Z a-z 0-9 _ -`, e.g. `drawClientSeed()`) makes the deck come from the
  * server seed `nextDeal` committed to and this seed together; give
  * `commitment` (what `nextDeal` showed) to have the start rejected with an

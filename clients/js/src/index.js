@@ -23,6 +23,7 @@ export {
   ApiError,
   ConflictError,
   MAX_BATCH,
+  RETRY,
   batchErrors,
   getRun,
   parseRetryAfter,

@@ -171,17 +171,20 @@ test("413 for a body over the limit, 429 and 503 with Retry-After", async () => 
     server.state.maxBodyBytes = 4 * 1024 * 1024;
   }
   server.state.rateLimitNext = 1;
-  await assert.rejects(submitBatch(server.baseUrl, token, many(1, "limited")), {
+  await assert.rejects(submitBatch(server.baseUrl, token, many(1, "limited"), { retry: false }), {
     status: 429,
     code: "rate_limited",
     retryAfter: 1,
   });
   server.state.unavailableNext = 1;
-  await assert.rejects(submitBatch(server.baseUrl, token, many(1, "down")), {
+  await assert.rejects(submitBatch(server.baseUrl, token, many(1, "down"), { retry: false }), {
     status: 503,
     code: "unavailable",
     retryAfter: 1,
   });
+  server.state.rateLimitNext = 1; // by default the client waits the Retry-After second and sends the batch again
+  const answer = await submitBatch(server.baseUrl, token, many(1, "retried"));
+  assert.equal(answer.accepted, 1);
 });
 
 test("an injected fetch is used, and a network failure is ApiError network_error", async () => {

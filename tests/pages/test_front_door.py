@@ -1,0 +1,107 @@
+"""Issue 32: what a newcomer meets first: ``/``, ``/v1``, ``/rules`` and the favicon.
+
+``/`` leads a browser to the pages and a program that asks for JSON to the
+API's root, which ``/v1`` is for everyone; ``/rules`` is RULES.md as a page.
+Their answers are read through the app (they touch no store); the pages are
+looked at in Chromium at 1280 and 375 px, screenshots in ``test-artifacts/``.
+"""
+
+import pytest
+
+from cli.redis_server import free_port
+from service.app import create_app
+from settings import Settings
+from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
+
+PAGE_LINKS = {"play": "/play", "boards": "/boards", "daily": "/daily", "rules": "/rules"}
+API_LINKS = {"openapi": "/v1/openapi.json", "docs": "/v1/docs", "health": "/v1/health"}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    """The app on a Redis that is not there: the front door needs none."""
+    root = tmp_path_factory.mktemp("front")
+    app = create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0",
+                              archive_url=f"sqlite:///{root}/archive.sqlite3"))
+    return app.test_client()
+
+
+def test_v1_is_the_apis_root_with_links_to_its_description_and_the_pages(client):
+    answer = client.get("/v1")
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    root = answer.get_json()
+    assert root["name"] == "Scoundrel Referee" and root["ruleset"] == "scoundrel-1" and root["deal"] == "deal-v1"
+    assert root["links"] == {**API_LINKS, **PAGE_LINKS}
+    assert client.get("/v1/").status_code == 308 and client.get("/v1/").headers["Location"].endswith("/v1")
+    assert "/v1" in client.get("/v1/openapi.json").get_json()["paths"]
+
+
+@pytest.mark.parametrize("accept", ["application/json", "application/json, text/html;q=0.5"])
+def test_the_root_answers_a_program_that_asks_for_json_with_the_apis_root(client, accept):
+    answer = client.get("/", headers={"Accept": accept})
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    assert answer.get_json() == client.get("/v1").get_json()
+    assert "Accept" in answer.headers["Vary"]
+
+
+@pytest.mark.parametrize("accept", [None, "*/*", "text/html,application/xhtml+xml,*/*;q=0.8"])
+def test_the_root_is_a_page_of_links_for_a_browser(client, accept):
+    answer = client.get("/", headers={"Accept": accept} if accept else {})
+    assert answer.status_code == 200 and answer.mimetype == "text/html"
+    html = answer.get_data(as_text=True)
+    for path in (*PAGE_LINKS.values(), "/v1/docs", "/v1/openapi.json"):
+        assert f'href="{path}"' in html, path
+    assert "Accept" in answer.headers["Vary"]
+
+
+def test_rules_is_the_ruleset_as_a_page(client):
+    answer = client.get("/rules")
+    assert answer.status_code == 200 and answer.mimetype == "text/html"
+    html = answer.get_data(as_text=True)
+    assert "<h1" in html and "the official ruleset the service verifies" in html
+    assert "<strong>R1 Deck.</strong>" in html  # the rulings, rendered from the Markdown
+    assert 'id="the-deal-deal-v1"' in html  # a section can be linked
+
+
+def test_the_api_docs_show_markdown_literals_not_the_docstrings_rst(client):
+    """Swagger UI renders an operation's summary and description as CommonMark: ``x`` would show its backticks."""
+    document = client.get("/v1/openapi.json").get_data(as_text=True)
+    assert "``" not in document
+    health = client.get("/v1/openapi.json").get_json()["paths"]["/v1/health"]["get"]
+    assert "with `status` `degraded` and `queues` `down`" in health["summary"]
+
+
+def test_the_favicon_is_served(client):
+    for path in ("/favicon.ico", "/assets/favicon.svg"):
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        assert answer.mimetype == "image/svg+xml"
+        assert b"<svg" in answer.data
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_front_door_and_the_rules_in_a_browser(browser, stack, width):
+    """Both pages at the width, every link answering, no console error (a favicon's 404 would be one)."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    problems = console_problems(page)
+    try:
+        assert page.goto(stack.url("/")).status == 200
+        screenshot(page, f"front-door-{width}")
+        assert not scrolls_sideways(page)
+        assert serious_violations(page) == []
+        hrefs = page.eval_on_selector_all("main a", "links => links.map(a => a.getAttribute('href'))")
+        assert set(PAGE_LINKS.values()) | {"/v1/docs", "/v1/openapi.json"} <= set(hrefs)
+        for href in hrefs:
+            assert stack.get(href).status_code == 200, href
+        page.click("main a[href='/rules']")
+        page.wait_for_url(stack.url("/rules"))
+        assert page.inner_text("h1").startswith("Scoundrel")
+        screenshot(page, f"rules-{width}", full_page=False)
+        assert not scrolls_sideways(page)
+        assert serious_violations(page) == []
+        page.goto(stack.url("/v1/docs"))
+        page.wait_for_selector(".swagger-ui .info")
+        assert problems == []
+    finally:
+        context.close()
