@@ -1,10 +1,12 @@
-"""The data layer: every read and write of Redis goes through this package.
+"""The data layer: every read and write of Redis goes through this package, grouped by subject.
 
 Key names live in ``store.base.keys`` alone, the Lua scripts in ``store/lua``
-(each called through its wrapper in ``store.scripts``); what it refuses is
-in ``domain.errors`` and Redis refusing writes in ``store.base.errors``. The
-modules here offer named operations (``submit_run``, ``record_verdicts``, ``board_page``…)
-so that views and jobs never touch Redis directly.
+(each called through its wrapper in its subject's ``scripts`` module); what
+it refuses is in ``domain.errors`` and Redis refusing writes in
+``store.base.errors``. Each operation is one script (or one MULTI) on one
+Redis. The subjects offer named operations (``submit_run``,
+``record_verdicts``, ``board_page``…), the most used gathered here, so that
+views and jobs never touch Redis directly.
 """
 
 from store.accounts.moderators import create_moderator, list_moderators, moderator_for_token, revoke_moderator

@@ -1,0 +1,1 @@
+"""Webhooks: the endpoints moderators register, the events' outbox, and deliveries (``hooks``)."""

@@ -152,8 +152,9 @@ def _api_log(stack, env: dict, terminal: bool, tmp_path) -> str:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                if requests.get(f"http://127.0.0.1:{port}/v1/health", headers={"X-Request-ID": "watched"},
-                                timeout=1).status_code == 200:
+                if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).status_code == 200:
+                    # the watched request: a health poll's line is a debug one (service.request_log)
+                    requests.get(f"http://127.0.0.1:{port}/v1/version", headers={"X-Request-ID": "watched"}, timeout=5)
                     break
             except requests.RequestException:
                 time.sleep(0.1)
@@ -178,7 +179,7 @@ def test_a_terminal_gets_short_readable_lines(stack, tmp_path):
     text = _api_log(stack, {}, terminal=True, tmp_path=tmp_path)
     request = [line for line in text.splitlines() if "request_id=watched" in line]
     assert request, text
-    assert re.match(r"^\d\d:\d\d:\d\d INFO +service.requests  GET /v1/health 200 [\d.]+ ms  request_id=watched ",
+    assert re.match(r"^\d\d:\d\d:\d\d INFO +service.requests  GET /v1/version 200 [\d.]+ ms  request_id=watched ",
                     request[0]), request[0]
     assert "{" not in text.split("request_id=watched")[0].splitlines()[-1]  # not JSON
 
@@ -186,7 +187,7 @@ def test_a_terminal_gets_short_readable_lines(stack, tmp_path):
 def test_json_when_asked_even_in_a_terminal_and_text_when_asked_in_a_pipe(stack, tmp_path):
     asked_json = _api_log(stack, {"SCOUNDREL_LOG_FORMAT": "json"}, terminal=True, tmp_path=tmp_path)
     line = next(line for line in asked_json.splitlines() if '"watched"' in line)
-    assert json.loads(line)["path"] == "/v1/health"
+    assert json.loads(line)["path"] == "/v1/version"
     asked_text = _api_log(stack, {"SCOUNDREL_LOG_FORMAT": "text"}, terminal=False, tmp_path=tmp_path)
     assert any("request_id=watched" in line and not line.startswith("{") for line in asked_text.splitlines())
 

@@ -190,6 +190,21 @@ def _from(address: str, token: str | None = None) -> dict:
     return {"X-Forwarded-For": address, **(_bearer(token) if token else {})}
 
 
+def _one_window(send, limit: int) -> list:
+    """The answers ``send()`` gets up to its first refusal, from the start of the window that refusal is
+    in: a loaded machine's requests may cross the minute, and a window that ends mid-sequence
+    (``X-RateLimit-Reset`` moves on) starts the count again. At most three windows' worth of requests."""
+    answers: list = []
+    for _ in range(3 * (limit + 1)):
+        answer = send()
+        if answers and answer.headers.get("X-RateLimit-Reset") != answers[-1].headers.get("X-RateLimit-Reset"):
+            answers = []
+        answers.append(answer)
+        if answer.status_code == 429:
+            return answers
+    raise AssertionError(f"no refusal in {3 * (limit + 1)} requests")
+
+
 def _limited_player(stack, address: str) -> tuple[str, str]:
     answer = stack.post("/v1/players", json={"name": f"p-{uuid.uuid4().hex[:12]}"}, headers=_from(address))
     assert answer.status_code == 201, answer.text
@@ -197,10 +212,9 @@ def _limited_player(stack, address: str) -> tuple[str, str]:
 
 
 def test_too_many_requests_from_one_address_is_429(limited):
-    """On a cluster too, the limits are counted in Redis (every API process sees one count), never in
-    a process's memory."""
-    answers = [limited.get("/v1/daily", headers=_from("10.0.0.1")).status_code for _ in range(ADDRESS_LIMIT + 1)]
-    assert answers == [200] * ADDRESS_LIMIT + [429]
+    """The limits are counted in Redis (every API process sees one count), never in a process's memory."""
+    answers = _one_window(lambda: limited.get("/v1/daily", headers=_from("10.0.0.1")), ADDRESS_LIMIT)
+    assert [answer.status_code for answer in answers] == [200] * ADDRESS_LIMIT + [429]
     assert limited.get("/v1/health", headers=_from("10.0.0.1")).status_code == 200  # never limited: load balancers
     db = limited.database()
     try:
@@ -213,20 +227,18 @@ def test_the_rate_limit_headers_count_down_the_limit_that_refuses(limited):
     """The address allows 20 a minute, the token 8 (and 1,000 an hour): the headers describe the token's
     8, and the request after the one that said 0 remaining is the 429."""
     _, token = _limited_player(limited, "10.0.0.2")
-    seen = []
-    for _ in range(TOKEN_LIMIT + 1):
-        answer = limited.get("/v1/daily", headers=_from("10.0.0.2", token))
-        seen.append((answer.status_code, int(answer.headers["X-RateLimit-Limit"]),
-                     int(answer.headers["X-RateLimit-Remaining"])))
+    answers = _one_window(lambda: limited.get("/v1/daily", headers=_from("10.0.0.2", token)), TOKEN_LIMIT)
+    seen = [(answer.status_code, int(answer.headers["X-RateLimit-Limit"]), int(answer.headers["X-RateLimit-Remaining"]))
+            for answer in answers]
+    answer = answers[-1]
     assert seen == [(200, TOKEN_LIMIT, left) for left in range(TOKEN_LIMIT - 1, -1, -1)] + [(429, TOKEN_LIMIT, 0)]
     assert int(answer.headers["X-RateLimit-Reset"]) - time.time() <= 61  # the minute's window, not the hour's
 
 
 def test_a_refusal_is_logged_naming_the_player_never_the_token_or_its_hash(limited):
     name, token = _limited_player(limited, "10.0.0.3")
-    answers = [limited.get("/v1/version", headers=_from("10.0.0.3", token)).status_code
-               for _ in range(TOKEN_LIMIT + 1)]
-    assert answers[-1] == 429
+    assert _one_window(lambda: limited.get("/v1/version", headers=_from("10.0.0.3", token)),
+                       TOKEN_LIMIT)[-1].status_code == 429
     log = (limited.root / "api.log").read_text()
     assert token not in log and hashlib.sha256(token.encode()).hexdigest() not in log
     refusals = [line for line in map(json.loads, filter(None, log.splitlines()))

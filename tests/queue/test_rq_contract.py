@@ -1,0 +1,68 @@
+"""What the worker's and the sweeper's overrides of RQ rely on, held to the RQ installed.
+
+RQ's major version is pinned in pyproject.toml, and these overrides use
+parts of RQ that are not its documented API: ``worker.dequeue.InOrderQueue``
+(``Queue.dequeue_any``, ``Queue.lmove``, ``Queue._fetch_dequeued_job``),
+``store.queue.workers`` (``BaseWorker._set_connection``), ``store.queue.pending``
+(each queue's intermediate list) and ``worker.runner.VerifyWorker`` (the work
+loop's hooks). An RQ upgrade that changes any of them fails here, before a
+worker loses a job or the sweeper misjudges one.
+"""
+
+import inspect
+
+import pytest
+from rq import Queue, SimpleWorker
+from rq.exceptions import DequeueTimeout
+from rq.worker import BaseWorker
+
+from store.queue.queues import verify_queue
+from store.queue.workers import _Registration
+from worker.dequeue import InOrderQueue
+from worker.runner import VerifyWorker
+
+
+def _parameters(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def test_the_methods_the_overrides_replace_or_call_keep_their_signatures():
+    assert _parameters(Queue.dequeue_any) == [
+        "queues", "timeout", "connection", "job_class", "serializer", "death_penalty_class"]
+    assert _parameters(Queue.lmove) == ["connection", "queue_key", "timeout"]
+    assert _parameters(Queue._fetch_dequeued_job)[:3] == ["connection", "queue_key", "job_id"]
+    assert {"job_class", "serializer", "death_penalty_class"} <= set(_parameters(Queue._fetch_dequeued_job))
+    assert _parameters(BaseWorker._set_connection) == ["self", "connection"]
+    assert _parameters(SimpleWorker.dequeue_job_and_maintain_ttl)[1:3] == ["timeout", "max_idle_time"]
+    assert _parameters(SimpleWorker.execute_job) == ["self", "job", "queue"]
+    assert _parameters(SimpleWorker.request_stop) == ["self", "signum", "frame"]
+    assert "pipeline" in _parameters(SimpleWorker.heartbeat)
+    for hook in ("bootstrap", "teardown"):
+        assert callable(getattr(SimpleWorker, hook)) and hook in VerifyWorker.__dict__
+
+
+def test_in_order_dequeue_takes_the_first_queues_job_first_through_its_intermediate_list(store_db):
+    """The one-queue way for several queues: the job leaves its queue for the intermediate list, where the
+    sweeper finds a job whose worker was killed the moment it took it (``store.queue.pending``)."""
+    first = verify_queue(store_db)
+    second = Queue(f"{first.name}-second", connection=store_db.queue_redis)
+    later = second.enqueue_call(print, args=("later",))
+    sooner = first.enqueue_call(print, args=("sooner",))
+    job, queue = InOrderQueue.dequeue_any([first, second], None, connection=store_db.queue_redis)
+    assert (job.id, queue.name) == (sooner.id, first.name)
+    assert first.intermediate_queue.get_job_ids() == [sooner.id]
+    first.intermediate_queue.remove(sooner.id)
+    assert first.intermediate_queue.get_job_ids() == []
+    job, queue = InOrderQueue.dequeue_any([first, second], None, connection=store_db.queue_redis)
+    assert (job.id, queue.name) == (later.id, second.name)
+    assert InOrderQueue.dequeue_any([first, second], None, connection=store_db.queue_redis) is None
+    with pytest.raises(DequeueTimeout):
+        InOrderQueue.dequeue_any([first, second], 1, connection=store_db.queue_redis)
+
+
+def test_a_registration_read_keeps_the_stores_socket_timeout(store_db):
+    """RQ's worker lengthens its connection's socket timeout; a registration read through the store's
+    connection must not (``store.queue.workers._Registration``)."""
+    timeout = store_db.queue_redis.connection_pool.connection_kwargs["socket_timeout"]
+    _Registration([verify_queue(store_db)], connection=store_db.queue_redis)
+    assert store_db.queue_redis.connection_pool.connection_kwargs["socket_timeout"] == timeout
