@@ -17,8 +17,7 @@ for ``worker_ttl``) — no separate process to deploy, and RQ's own
 abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.queue.workers``), forfeits the dealt games left idle for ``game_idle``
-seconds (R18), accepts the run of any ended game still without one
-(``store.games.dealt``), closes the seasons that have ended (``store.boards.seasons``),
+seconds (R18, ``store.games.dealt``), closes the seasons that have ended (``store.boards.seasons``),
 and queues the webhook delivery retries now due and the events left in
 the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
 worker also moves old finished runs to the archive (``store.operations.retention``;
@@ -151,9 +150,9 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
     while not stopped.wait(settings.sweep_interval):
         try:
             sweep(db, settings.pending_timeout, settings.worker_ttl)
-            forfeited, finished = sweep_games(db, settings.game_idle)
-            if forfeited or finished:
-                log.info("games swept", extra={"forfeited": forfeited, "finished": finished})
+            forfeited = sweep_games(db, settings.game_idle)
+            if forfeited:
+                log.info("games swept", extra={"forfeited": forfeited})
             for season in close_ended_seasons(db):
                 log.info("season closed", extra={"season": season.id})
             sweep_events(db, settings.webhook_timeout)

@@ -316,15 +316,6 @@ def games_playing() -> str:
     return f"{PREFIX}:games-playing"
 
 
-def games_ending() -> str:
-    """Sorted set: ended games whose run may not be accepted yet → when they ended (ms).
-
-    The move that ends a game puts it here in the same script; accepting its
-    run takes it out. The sweeper accepts the run of any game left here.
-    """
-    return f"{PREFIX}:games-ending"
-
-
 def sealed_game(date: str, player: str) -> str:
     """String: the id of the player's sealed daily game of ``date`` (one a day)."""
     return f"{PREFIX}:sealed-game:{date}:{player}"

@@ -11,12 +11,10 @@ one source of truth and a game in play stays well under 1 KB.
 A move is a compare-and-set on the move count the caller judged the game
 at (``play_moves.lua``): of two requests racing on one game, one applies
 and the other gets ``GameMoved``. The move that ends a game (or a forfeit)
-moves it from ``games_playing`` to ``games_ending`` in that same script;
-its run is then accepted exactly like a submitted one (``accept_runs``:
-the same record, audit entry and verification job) and the game leaves
-``games_ending``. A process dying in between leaves the game there, and the
-sweeper (``sweep_games``) accepts its run; accepting it twice finds the
-first (the run id and fingerprint come from the game id).
+stores its run in that same script, the record a submitted run gets
+(``store.runs.accepting.new_run_fields``: the same fields and audit entry,
+on the intake for its verification job): no ended game is ever without its
+run, whatever process dies when.
 
 A player has at most one game in play per slot: a variant for free games,
 the day for the sealed daily (``keys.player_games_playing``), taken and
@@ -37,6 +35,7 @@ from datetime import UTC, date, datetime, timedelta
 from domain import sealing
 from domain.errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
 from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
+from domain.run import PENDING
 from domain.seasons import Schedule, season_at
 from store.accounts.players import PLAYERS
 from store.accounts.tokens import queue_holder_lookup
@@ -46,11 +45,10 @@ from store.base.database import Database
 from store.base.metrics import MOVE_LATENCY_BUCKETS, latency_bucket
 from store.games import scripts
 from store.runs import move_codes
-from store.runs.accepting import Dealt, Submission, accept_runs
+from store.runs.accepting import Dealt, Submission, new_run_fields
 
 GAME_KEPT = 7 * 24 * 3600  # seconds an ended game is kept (its run keeps the record for good)
 SEALED_KEPT = 2 * 24 * 3600  # seconds the one-a-day mark of a sealed daily game is kept: past its day
-ENDING_GRACE_MS = 10_000  # an ended game whose run is not accepted after this is the sweeper's
 SWEEP_BATCH = 500  # games looked at per sweep, of each kind
 FORFEITED_IDLE = "forfeited_idle"  # the metric a sweeper's forfeit counts under (games:forfeited_idle)
 
@@ -170,22 +168,25 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
                latency: float | None = None, counted_as: str = "") -> Game:
     """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
     (none and ``FORFEIT`` for a forfeit, R18); the game as written (``Game.played``), with its
-    run's status and score if it ended here, so nothing is read back. A move request passes its
-    ``latency`` so far (seconds), counted with the moves (``scoundrel_move_latency_seconds``); a
-    game that ends here is counted by its status, and under ``counted_as`` too when given, in the
-    same step.
+    run's status if it ended here, so nothing is read back. A move request passes its ``latency``
+    so far (seconds), counted with the moves (``scoundrel_move_latency_seconds``); a game that
+    ends here is counted by its status, and under ``counted_as`` too when given, in the same step.
 
     Raises ``GameMoved`` when the game changed since it was loaded,
     ``GameOver`` when it has ended, ``NoSuchGame``; ``SealedDayOver`` when
     the moves came for a sealed daily game whose day has closed, which
-    forfeits it instead (R18). A game that ends here gets its run
-    (``finish_game``).
+    forfeits it instead (R18). A game that ends here gets its run in the same script.
     """
     at_ms = now_ms()
+    written = game.played(moves, status, at_ms)
+    forfeited = game.played([], FORFEIT, at_ms)  # as its day's close would end a sealed daily game
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
                                codes=move_codes.encode(moves), at_ms=at_ms, status=status,
                                ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
-                               closes_ms=game.closes_ms, latency=latency, counted_as=counted_as,
+                               closes_ms=game.closes_ms, run_id=game_run_id(game.id),
+                               ended_run=None if status == PLAYING else _run_fields(db, written, at_ms, request_id),
+                               closed_run=_run_fields(db, forfeited, at_ms, request_id) if game.date else None,
+                               latency=latency, counted_as=counted_as,
                                latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
     if reply[0] == "missing":
         raise NoSuchGame(game.id)
@@ -194,10 +195,14 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
     if reply[0] == "moved":
         raise GameMoved(int(reply[1]))
     if reply[0] == "closed":  # forfeited with the moves it had instead (R18)
-        _finish(db, game.played([], FORFEIT, at_ms), request_id)
         raise SealedDayOver(game.date)
-    written = game.played(moves, status, at_ms)
-    return written if status == PLAYING else _finish(db, written, request_id)
+    return written if status == PLAYING else replace(written, run_status=PENDING, run_score=None)
+
+
+def _run_fields(db: Database, ended: Game, at_ms: int, request_id: str) -> dict:
+    """The hash of ``ended``'s run, as a submitted run's (``store.runs.accepting``)."""
+    submission = Submission(ended.seed, ended.variant, ended.moves, dealt=dealt(ended, db.seasons))
+    return new_run_fields(ended.player, submission, at_ms, request_id)[1]
 
 
 def sealed_revealed(db: Database, day: date) -> bool:
@@ -228,35 +233,12 @@ def close_sealed_day(db: Database, day: str) -> None:
     _closed_days.add(day)
 
 
-def finish_game(db: Database, game_id: str, *, request_id: str = "") -> None:
-    """Accept the run of an ended game, as a submission is accepted, and take it off ``games_ending``.
-
-    Idempotent: a run already accepted is found again (its id is the game's
-    ``Dealt.run_id``). A game gone or still played just leaves the list.
-    """
-    game = load_game(db, game_id)
-    if game is not None and game.status != PLAYING:
-        _finish(db, game, request_id)
-    else:
-        db.redis.zrem(keys.games_ending(), game_id)
-
-
-def _finish(db: Database, game: Game, request_id: str) -> Game:
-    """Accept the run of ``game`` (ended) and take it off ``games_ending``; the game with its run's status."""
-    submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game, db.seasons))
-    [(run, _)] = accept_runs(db, game.player, [submission], request_id=request_id)
-    db.redis.zrem(keys.games_ending(), game.id)
-    return replace(game, run_status=run.status, run_score=run.score)
-
-
-def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
-    """Close yesterday's sealed daily (R18), forfeit the games left without a move for
-    ``idle_seconds`` (R18), and accept the run of every ended game still waiting for
-    one; ``(forfeited, finished)``.
+def sweep_games(db: Database, idle_seconds: float) -> int:
+    """Close yesterday's sealed daily (R18) and forfeit the games left without a move for
+    ``idle_seconds`` (R18); how many were forfeited.
 
     Safe in several workers at once: a forfeit is the same compare-and-set
-    as a move, so a player's move that lands first wins, and accepting a
-    run twice finds the first.
+    as a move, so a player's move that lands first wins.
     """
     now = now_ms()
     close_sealed_day(db, (datetime.fromtimestamp(now / 1000, UTC).date() - timedelta(days=1)).isoformat())
@@ -273,10 +255,7 @@ def sweep_games(db: Database, idle_seconds: float) -> tuple[int, int]:
             forfeited += 1
         except (GameMoved, GameOver, NoSuchGame):
             continue
-    stale = db.redis.zrangebyscore(keys.games_ending(), "-inf", now - ENDING_GRACE_MS, start=0, num=SWEEP_BATCH)
-    for game_id in stale:
-        finish_game(db, game_id, request_id="sweeper")
-    return forfeited, len(stale)
+    return forfeited
 
 
 def game_bytes(db: Database, game_id: str) -> int:

@@ -1,4 +1,5 @@
 --#include _archived_filter
+--#include _new_run
 -- KEYS: idempotency key (any key when there is none), the key naming the
 -- player's run of this game when its id is not derived from them
 -- (``keys.submission``), run, player runs, players with runs, pending runs,
@@ -55,12 +56,6 @@ end
 if ARGV[4] ~= '' then
   redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'EX', ARGV[4])
 end
-redis.call('HSET', KEYS[3], unpack(ARGV, 9))
-redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
-redis.call('ZADD', KEYS[5], 'LT', ARGV[3], ARGV[6])
-redis.call('ZADD', KEYS[6], ARGV[3], ARGV[1])
-if ARGV[7] == '1' then
-  redis.call('RPUSH', KEYS[8], ARGV[1])
-end
-redis.call('HINCRBY', KEYS[7], 'submissions:accepted', 1)
+store_new_run({KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]}, ARGV[1], ARGV[6], ARGV[3], ARGV[7] == '1',
+              {unpack(ARGV, 9)})
 return {'new'}

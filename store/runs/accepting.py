@@ -116,6 +116,13 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
     return _Pending(submission, run, {**stored, "log": SUBMITTED})
 
 
+def new_run_fields(player: str, submission: Submission, submitted_ms: int, request_id: str = "") -> tuple[str, dict]:
+    """``(run id, its hash's fields)`` of ``submission`` as a new run waiting in the intake: for a script
+    that stores a run along with another change (a dealt game's end, ``store.games.dealt``)."""
+    pending = _prepare(player, submission, submitted_ms, IN_INTAKE, request_id)
+    return pending.run.id, pending.stored
+
+
 def _accept(client, player: str, pending: _Pending, archived: bool | None, to_intake: bool, token_hash: str):
     """``accept_run`` for one submission, on ``client`` or queued in a MULTI (``archived`` None: the filter answers)."""
     submission = pending.submission

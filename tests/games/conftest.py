@@ -1,9 +1,11 @@
-"""Fixtures for dealt games: a stack with a known sealed secret and a short idle time."""
+"""Fixtures for dealt games: a stack with a known sealed secret, and an idle time no test's pauses reach
+on a loaded machine (the sweeper's idle forfeit is tested at a moved clock, and over real processes in
+tests/hardening/test_observability.py)."""
 
 import pytest
 
 SEALED_SECRET = "test-sealed-secret"
-GAME_IDLE = 3.0  # seconds: the sweeper forfeits a game left this long without a move
+GAME_IDLE = 600.0  # seconds: the sweeper forfeits a game left this long without a move
 
 
 @pytest.fixture(scope="module")

@@ -27,9 +27,8 @@ import store.base.keys
 import store.games.dealt
 from domain.daily_seed import closes_ms, sealed_seed, today
 from domain.dealer import fresh_seed, judge
-from domain.errors import MovesRefused
+from domain.errors import GameOver, MovesRefused
 from domain.game import FORFEIT, PLAYING
-from store.games import scripts
 from store.games.dealt import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
 from tests.games.table import CARD, Table, assert_nothing_shown_early, card_of, cards_in
@@ -197,17 +196,24 @@ def test_forfeit_scores_as_dying_at_once_and_reveals_the_seed(stack):
                       headers=bearer(token)).status_code == 409
 
 
-def test_a_game_left_idle_is_forfeited_by_the_sweeper(stack):
+def test_a_game_left_idle_is_forfeited_by_the_sweeper(stack, monkeypatch):
+    """The workers' sweep (``sweep_games``) at a clock moved past the idle time: a game left alone is
+    forfeited with its run, a game moved since is not."""
     _, token = stack.register()
     table = Table(stack, token, random.Random(6))
     table.start()
     table.step()
-    deadline = time.monotonic() + GAME_IDLE + 10
-    while time.monotonic() < deadline:
-        game = table.reload()
-        if game["status"] != "playing":
-            break
-        time.sleep(0.2)
+    db = stack.database()
+    try:
+        idle_at = store.games.dealt.load_game(db, table.game["id"]).last_ms + int(GAME_IDLE * 1000)
+        monkeypatch.setattr(store.games.dealt, "now_ms", lambda: idle_at - 1_000)
+        store.games.dealt.sweep_games(db, GAME_IDLE)
+        assert table.reload()["status"] == "playing"
+        monkeypatch.setattr(store.games.dealt, "now_ms", lambda: idle_at + 1_000)
+        assert store.games.dealt.sweep_games(db, GAME_IDLE) >= 1  # this one, and any an earlier test left
+    finally:
+        db.close()
+    game = table.reload()
     assert game["status"] == "forfeit" and game["run_id"] is not None
     SEEDS.append(game["seed"])
     run = check_run(stack, game, game["seed"])
@@ -307,7 +313,7 @@ def test_r18_the_sweeper_closes_yesterdays_sealed_daily_and_forfeits_its_games(s
     assert not db.redis.sismember(store.keys.sealed_closed(), game["date"])
     midnight = closes_ms(game["date"])
     monkeypatch.setattr(store.games.dealt, "now_ms", lambda: midnight + 5_000)
-    store.games.sweep_games(db, 3600)
+    store.games.dealt.sweep_games(db, 3600)
     assert db.redis.sismember(store.keys.sealed_closed(), game["date"])
     final = stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()
     assert final["status"] == "forfeit" and final["seed"] == seed
@@ -322,27 +328,26 @@ def test_a_game_in_play_stays_under_a_kilobyte(stack):
     while table.game["status"] == "playing" and len(table.game["moves"]) < 45:
         table.step()
         if table.game["status"] == "playing":
-            assert store.games.game_bytes(db, table.game["id"]) <= 1024
+            assert store.games.dealt.game_bytes(db, table.game["id"]) <= 1024
 
 
-def test_an_ended_game_left_without_its_run_gets_it_from_the_sweeper_once(stack, monkeypatch):
-    """A process dying between the move that ends a game and accepting its run loses nothing."""
+def test_the_script_that_ends_a_game_stores_its_run_on_the_intake(stack):
+    """No ended game is ever without its run: the ending move's one script stores it (no later step, no
+    sweeper), and a second ending is refused without a second run."""
     name, token = stack.register()
     db = stack.database()
     game = Table(stack, token, random.Random(11)).start()
-    stored = store.games.load_game(db, game["id"])
-    # The ending move's script alone, as if the API died before accepting the run:
-    # (now: the workers' own sweeper would take it after its 10 s of grace)
-    scripts.play_moves(db.redis, game_id=game["id"], played=0, codes="", at_ms=int(time.time() * 1000),
-                       status="forfeit", ended_ttl=60, player=name, slot=stored.slot, date="", closes_ms=None)
-    assert stack.get(f"/v1/players/{name}/runs").json()["total"] == 0
-    monkeypatch.setattr(store.games.dealt, "ENDING_GRACE_MS", 0)
-    assert store.games.sweep_games(db, 3600) == (0, 1)
-    store.games.finish_game(db, stored.id)  # again: the same run, not a second one
+    stored = store.games.dealt.load_game(db, game["id"])
+    forfeited = store.games.dealt.play_moves(db, stored, [], FORFEIT)
+    run_id = forfeited.run_id
+    assert db.redis.hget(store.base.keys.run(run_id), "game_id") == game["id"]
+    assert db.redis.zscore(store.base.keys.player_runs(name), run_id) is not None
+    with pytest.raises(GameOver):
+        store.games.dealt.play_moves(db, stored, [], FORFEIT)
     runs = stack.get(f"/v1/players/{name}/runs").json()
     assert runs["total"] == 1 and runs["runs"][0]["game_id"] == game["id"]
-    assert stack.wait_final(runs["runs"][0]["id"])["outcome"] == "forfeit"
-    assert store.games.sweep_games(db, 3600) == (0, 0)
+    assert stack.wait_final(run_id)["outcome"] == "forfeit"
+    assert not db.redis.exists("{scoundrel}:games-ending")
 
 
 def _game_reads(stack, game_id: str, request) -> tuple[requests.Response, int]:
@@ -389,7 +394,7 @@ def test_a_move_reads_its_game_once_and_answers_with_the_game_as_written(stack):
         assert _as_written(table.reload()) == _as_written(table.game)
     db = stack.database()
     try:
-        stored = store.games.load_game(db, game["id"])
+        stored = store.games.dealt.load_game(db, game["id"])
         assert stored is not None and len(stored.move_gaps.split(" ")) == len(stored.moves)
         assert db.redis.hget(store.keys.run(table.game["run_id"]), "move_gaps") == stored.move_gaps
     finally:
@@ -405,16 +410,16 @@ def test_a_write_returns_the_game_as_reading_it_back_finds_it(stack):
     try:
         seed, moves = next((seed, pair) for seed in (fresh_seed() for _ in range(20))
                            if (pair := two_moves_that_go_on(seed)))
-        assert store.games.next_deal(db, name, seed) == seed  # a new player's next deal: the seed given
+        assert store.games.dealt.next_deal(db, name, seed) == seed  # a new player's next deal: the seed given
         game = start_game(db, name, "classic", seed, server_seed=seed)
-        assert store.games.load_game(db, game.id) == game
+        assert store.games.dealt.load_game(db, game.id) == game
         time.sleep(0.01)  # the first move's time is then some ms after the deal, the second's 0 after it
-        written = store.games.play_moves(db, game, moves, PLAYING)
-        assert store.games.load_game(db, game.id) == written
+        written = store.games.dealt.play_moves(db, game, moves, PLAYING)
+        assert store.games.dealt.load_game(db, game.id) == written
         assert written.move_gaps.split(" ")[1] == "0" and int(written.move_gaps.split(" ")[0]) >= 10
-        forfeited = store.games.play_moves(db, written, [], FORFEIT)
+        forfeited = store.games.dealt.play_moves(db, written, [], FORFEIT)
         assert forfeited.status == FORFEIT and forfeited.run_status == "pending"
-        read = store.games.load_game(db, game.id)
+        read = store.games.dealt.load_game(db, game.id)
         assert read is not None and replace(read, run_status="pending", run_score=None) == forfeited
     finally:
         db.close()
