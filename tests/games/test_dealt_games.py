@@ -310,11 +310,11 @@ def test_r18_the_sweeper_closes_yesterdays_sealed_daily_and_forfeits_its_games(s
     sweep, run here at a moved clock: the day after a day no one has read)."""
     token, game, seed = _game_of_a_past_day(stack, 5)
     db = stack.database()
-    assert not db.redis.sismember(store.keys.sealed_closed(), game["date"])
+    assert not db.redis.sismember(store.base.keys.sealed_closed(), game["date"])
     midnight = closes_ms(game["date"])
     monkeypatch.setattr(store.games.dealt, "now_ms", lambda: midnight + 5_000)
     store.games.dealt.sweep_games(db, 3600)
-    assert db.redis.sismember(store.keys.sealed_closed(), game["date"])
+    assert db.redis.sismember(store.base.keys.sealed_closed(), game["date"])
     final = stack.get(f"/v1/games/{game['id']}", headers=bearer(token)).json()
     assert final["status"] == "forfeit" and final["seed"] == seed
     check_run(stack, final, seed)
@@ -361,7 +361,7 @@ def _game_reads(stack, game_id: str, request) -> tuple[requests.Response, int]:
             db.redis.echo(marker)
             reads = 0
             while (command := monitor.next_command()["command"]) != f"ECHO {marker}":
-                reads += command == f"HGETALL {store.keys.game(game_id)}"
+                reads += command == f"HGETALL {store.base.keys.game(game_id)}"
     finally:
         db.close()
     return response, reads
@@ -396,7 +396,7 @@ def test_a_move_reads_its_game_once_and_answers_with_the_game_as_written(stack):
     try:
         stored = store.games.dealt.load_game(db, game["id"])
         assert stored is not None and len(stored.move_gaps.split(" ")) == len(stored.moves)
-        assert db.redis.hget(store.keys.run(table.game["run_id"]), "move_gaps") == stored.move_gaps
+        assert db.redis.hget(store.base.keys.run(table.game["run_id"]), "move_gaps") == stored.move_gaps
     finally:
         db.close()
 
