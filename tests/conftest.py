@@ -1,6 +1,7 @@
 """Fixtures shared by every suite: the real service as processes."""
 
 import compileall
+import inspect
 import os
 from pathlib import Path
 
@@ -33,17 +34,29 @@ def pytest_sessionstart(session):
             compileall.compile_dir(root / package, quiet=1)
 
 
-# The fixtures that start the service's processes: a test using one is a ``stack`` test.
+# What starts processes: the fixtures of the service's stacks, and the modules a test module reaches
+# them through (the stacks, ``scoundrel`` run as a command, a browser, PostgreSQL, any subprocess).
 PROCESS_FIXTURES = frozenset(("stack", "stack_pool"))
+PROCESS_MODULES = frozenset(("subprocess", "tests.support.stack", "tests.support.commands", "tests.support.browser",
+                             "tests.support.sentinel", "tests.support.redis_cluster", "throwaway.postgres",
+                             "playwright.sync_api"))
+
+
+def _starts_processes(module) -> bool:
+    """Whether a test module uses anything of ``PROCESS_MODULES`` (a module, or a name from one)."""
+    return any((value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", None)) in PROCESS_MODULES
+               for value in vars(module).values())
 
 
 def pytest_collection_modifyitems(items):
-    """Every test that starts the service's processes (through a fixture of ``PROCESS_FIXTURES``) is
-    marked ``stack``, so ``-m "not stack"`` runs the fast rest; then the modules marked ``slow``
-    first, so that none of them starts last and runs on alone while the other test processes have
-    finished (the others keep their order)."""
+    """Every test that starts processes (a stack's fixture, or a module that runs commands, a browser or
+    servers of its own) is marked ``stack``, so ``-m "not stack"`` runs the fast rest: the engine, the
+    domain, the store against this process's throwaway Redis, views through Flask's test client. Then
+    the modules marked ``slow`` first, so that none of them starts last and runs on alone while the
+    other test processes have finished (the others keep their order)."""
     for item in items:
-        if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+        module = getattr(item, "module", None)
+        if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())) or (module and _starts_processes(module)):
             item.add_marker(pytest.mark.stack)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 

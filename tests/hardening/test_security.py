@@ -193,11 +193,13 @@ def _from(address: str, token: str | None = None) -> dict:
 def _one_window(send, limit: int) -> list:
     """The answers ``send()`` gets up to its first refusal, from the start of the window that refusal is
     in: a loaded machine's requests may cross the minute, and a window that ends mid-sequence
-    (``X-RateLimit-Reset`` moves on) starts the count again. At most three windows' worth of requests."""
+    (``X-RateLimit-Reset`` moves on by most of a minute; within a window it wavers by a second, being
+    the time now plus the window's whole seconds left) starts the count again. At most three windows'
+    worth of requests."""
     answers: list = []
     for _ in range(3 * (limit + 1)):
         answer = send()
-        if answers and answer.headers.get("X-RateLimit-Reset") != answers[-1].headers.get("X-RateLimit-Reset"):
+        if answers and int(answer.headers["X-RateLimit-Reset"]) - int(answers[-1].headers["X-RateLimit-Reset"]) > 5:
             answers = []
         answers.append(answer)
         if answer.status_code == 429:
