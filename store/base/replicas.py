@@ -22,9 +22,12 @@ from store.base.errors import NotReplicated
 
 
 def written(db: Database, client: Any, calls: list[Callable[[Any], Any]]) -> list:
-    """Each call's reply (a function of a pipeline of ``client``: ``db.redis`` or ``db.raw``), sent in one
-    pipeline; with ``db.wait_replicas``, a WAIT for that many replicas ends it. Raises
-    ``NotReplicated`` when fewer acknowledge in time."""
+    """Each call's reply (a function of ``client``, ``db.redis`` or ``db.raw``, or of a pipeline of it),
+    sent in one pipeline; with ``db.wait_replicas``, a WAIT for that many replicas ends it. Raises
+    ``NotReplicated`` when fewer acknowledge in time. A call alone, not waited for, goes on the client
+    itself: a script then by its SHA, where a pipeline sends its text."""
+    if len(calls) == 1 and not db.wait_replicas:
+        return [calls[0](client)]
     with client.pipeline(transaction=False) as pipe:
         for call in calls:
             call(pipe)
