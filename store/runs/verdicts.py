@@ -57,13 +57,13 @@ def verdict_differs(stored: dict, verdict: dict) -> bool:
     return verdict_summary(stored) != verdict_summary(verdict_fields(verdict))
 
 
-def _record_verdict(pipe, *, run: Run, verdict: dict, worker: str, at_ms: int) -> None:
-    """Queue ``record_verdict`` for one run's verdict in ``pipe``."""
+def _record_verdict(client, *, run: Run, verdict: dict, worker: str, at_ms: int):
+    """``record_verdict`` for one run's verdict, on ``client`` or queued in a pipeline."""
     status = verdict["status"]
     code = (verdict.get("error") or {}).get("code", "")
     latency = max(0.0, (at_ms - run.submitted_ms) / 1000)
-    scripts.record_verdict(
-        pipe, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
+    return scripts.record_verdict(
+        client, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
         latency_bucket=latency_bucket(latency), latency=latency,
         fields=verdict_fields(verdict),  # its time is the audit entry's (``store.runs.audit.verdict_ms``)
     )
