@@ -10,6 +10,7 @@ costs more than the bench itself: it hands a bench a running, empty one
 through ``SCOUNDREL_BENCH_SERVICE`` instead (see ``Service``).
 """
 
+import collections
 import http.client
 import json
 import os
@@ -67,6 +68,7 @@ class Service:
     instead of this one's: the same bench then measures both in one run."""
 
     def __init__(self, workers: int, env: dict | None = None, checkout: Path | None = None):
+        self.checkout = checkout
         given = os.environ.get(GIVEN_SERVICE)
         if given and checkout is None:
             self._use_given(json.loads(given), workers, env or {})
@@ -140,27 +142,36 @@ class Service:
                     times.append(entry["duration_ms"])
         return times
 
-    def verdicts_logged(self) -> int:
-        """How many verdicts the workers have logged so far (``verdict recorded``, once a verdict and
-        its board places are written): read from their log, so that waiting for the workers sends
+    def verdicts_logged(self) -> collections.Counter:
+        """The verdicts the workers have logged so far by status (``verdict recorded``, once a verdict
+        and its board places are written): read from their log, so that waiting for the workers sends
         the Redis being measured nothing, whatever the checkout's layout of keys."""
         self._log_ends = getattr(self, "_log_ends", {})
+        self._verdicts = getattr(self, "_verdicts", collections.Counter())
         for log in self.logs:
             with open(log, "rb") as lines:
-                lines.seek(self._log_ends.get(log, (0, 0))[0])
+                lines.seek(self._log_ends.get(log, 0))
                 read = lines.read()
             end = read.rfind(b"\n") + 1  # a line being written is counted once it is whole
-            offset, counted = self._log_ends.get(log, (0, 0))
-            self._log_ends[log] = (offset + end, counted + read[:end].count(b'"verdict recorded"'))
-        return sum(counted for _, counted in self._log_ends.values())
+            self._log_ends[log] = self._log_ends.get(log, 0) + end
+            self._verdicts.update(json.loads(line).get("status", "") for line in read[:end].splitlines()
+                                  if b'"verdict recorded"' in line)
+        return self._verdicts
 
-    def wait_for_verdicts(self, count: int, timeout: float = 600.0) -> None:
+    def wait_for_verdicts(self, count: int, timeout: float = 3600.0) -> None:
         """Until the workers have logged ``count`` verdicts since the service started."""
         deadline = time.monotonic() + timeout
-        while self.verdicts_logged() < count:
+        while (logged := self.verdicts_logged().total()) < count:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"{self.verdicts_logged()} verdicts of {count} after {timeout:.0f} s")
+                raise RuntimeError(f"{logged} verdicts of {count} after {timeout:.0f} s")
             time.sleep(0.01)
+
+    def command(self, *args: str) -> str:
+        """Run a ``scoundrel`` command of this service's checkout on its Redis and archive; its output."""
+        scoundrel = [sys.executable, "-m", "cli.main"] if self.checkout is None else [
+            str(self.checkout / ".venv" / "bin" / "scoundrel")]
+        return subprocess.run([*scoundrel, *args], env={**self.env, "REDIS_URL": self.redis_url},
+                              cwd=self.checkout or ROOT, capture_output=True, text=True, check=True).stdout
 
     def register(self, name: str) -> tuple[str, str]:
         """A new player: ``(name, token)``."""
@@ -192,6 +203,13 @@ class Client:
         self.connection.request(method, path, body=payload, headers=all_headers)
         response = self.connection.getresponse()
         return response.status, response.read()
+
+
+def kind_of(key: str) -> str:
+    """A key's kind: ``{scoundrel}:run:…`` → ``run`` (whatever its tag: a shard's too), ``rq:job:…`` → ``rq:job``."""
+    if key.startswith("{"):
+        return key.split("}", 1)[1].lstrip(":").split(":")[0] or key
+    return ":".join(key.split(":")[:2])
 
 
 def submit_all(base: str, tokens: list[str], bodies: list[dict], threads: int = 8) -> float:

@@ -125,7 +125,7 @@ def _largest_game_bytes(db, games: int) -> int:
         clock[0] += rng.randint(1_000, 100_000)
         return int(clock[0])
 
-    with mock.patch("store.games.now_ms", now):
+    with mock.patch("store.games.dealt.now_ms", now):
         for _ in range(games):
             seed = next_deal(db, "bench-memory", fresh_seed())
             game = start_game(db, "bench-memory", "easy", seed, server_seed=seed)

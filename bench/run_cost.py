@@ -9,7 +9,10 @@ logged N verdicts (``verdict recorded``, logged once a verdict and its board
 places are written: read from their log, so that waiting sends the measured
 Redis nothing). ``INFO commandstats`` before the first submission and after
 the last verdict gives every command's calls and microseconds, divided by
-N: commands a run, submission to board places, queue included. Redis counts
+N: commands a run, submission to board places, queue included. The
+microseconds are the time spent inside commands, so a server the machine
+takes off its core mid-command counts the wait: on a shared machine the
+lowest round is the nearest to the CPU itself. Redis counts
 the commands a script runs under their own names as well as in the script's
 call (whose microseconds include theirs), so the commands a run are all of
 them, inside scripts or not, and its CPU counts a script's commands once, in
@@ -24,7 +27,12 @@ and those scripts run, and to name who sends them (the first key's kind:
 ``rq:…`` is RQ's own bookkeeping, ``LIMITER…`` Flask-Limiter's counters); its
 split is applied to the timed rounds' microseconds.
 
-    .venv/bin/python bench/run_cost.py [--runs 1000] [--players 40] [--workers 2] [--rounds 3] [--against PATH]
+Without rate limits, unless ``--limits`` asks for limits shaped as the
+defaults (a second's and a minute's window, by address and by token) but
+never reached, so that Flask-Limiter's counters in the same Redis count too.
+
+    .venv/bin/python bench/run_cost.py [--runs 1000] [--players 40] [--workers 2] [--rounds 3] [--limits]
+                                       [--against PATH]
 """
 
 import argparse
@@ -43,13 +51,19 @@ from pathlib import Path
 import redis
 from rq.suspension import resume, suspend
 
-from _harness import ROOT, Service, checkout_argument, label, submit_all
+from _harness import ROOT, Service, checkout_argument, kind_of, label, submit_all
 from scoundrel.strategies import play_game
 
+UNLIMITED = {"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""}
+# Limits shaped as the defaults (a second's and a minute's, by address and by token), far above the bench's rate.
+LIMITS = {"SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second;6000000/minute",
+          "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second;6000000/minute"}
 # Scripts' own calls: their microseconds include the commands they run.
 SCRIPT_CALLS = {"eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro"}
-# What the bench itself sends between its two readings: the readings, and RQ's suspension set and lifted.
-OWN = {"info": None, "set": 1, "del": 1}
+# What the bench itself sends between its two readings: the readings (left out), and RQ's suspension set
+# and lifted (taken off).
+READINGS = "info"
+OWN = {"set": 1, "del": 1}
 
 
 def games(count: int, first: int) -> list[dict]:
@@ -76,7 +90,7 @@ class Stats:
         spent = {}
         for name, (calls, usec) in self.commands.items():
             was_calls, was_usec = before.commands.get(name, (0, 0))
-            if name in OWN and OWN[name] is None:
+            if name == READINGS:
                 continue
             spent[name] = (calls - was_calls - OWN.get(name, 0), usec - was_usec)
         return {name: counts for name, counts in spent.items() if counts[0] > 0}
@@ -151,15 +165,6 @@ def unescaped(argument: str) -> bytes:
     return ESCAPE.sub(byte, argument).encode("latin-1")
 
 
-def kind_of(key: str) -> str:
-    """A key's kind: ``{scoundrel}:run:…`` → ``run`` (a shard's tag too), ``rq:job:…`` → ``rq:job``."""
-    if key.startswith("{"):
-        parts = key.split("}", 1)[1].lstrip(":").split(":")
-        return parts[0] or key
-    parts = key.split(":")
-    return ":".join(parts[:2]) if len(parts) > 1 else key
-
-
 def sender(args: list[str], names: dict[str, str]) -> str:
     """The command and what it works on: a script call by its script's name, else the command's first
     argument's kind."""
@@ -210,8 +215,7 @@ class Side:
     def __init__(self, checkout: Path | None, args):
         self.name = label(checkout)
         self.script_names = script_names(checkout)
-        self.service = Service(workers=args.workers, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "",
-                                                            "SCOUNDREL_RATE_LIMIT_ADDRESS": ""}, checkout=checkout)
+        self.service = Service(workers=args.workers, env=LIMITS if args.limits else UNLIMITED, checkout=checkout)
         self.redis = redis.Redis.from_url(self.service.redis_url)
         self.tokens = [self.service.register(f"cost-{index}")[1] for index in range(args.players)]
         self.verdicts = 0
@@ -254,14 +258,18 @@ def report(side: Side, top: int) -> None:
     assert split is not None
     inside = split.share_inside()
     commands = statistics.median(round_.commands() for round_ in side.rounds)
-    usec = statistics.median(round_.usec(inside) for round_ in side.rounds)
-    process = statistics.median(round_.process_cpu / round_.runs * 1e6 for round_ in side.rounds)
+    usec = [round_.usec(inside) for round_ in side.rounds]
+    process = [round_.process_cpu / round_.runs * 1e6 for round_ in side.rounds]
     sent = sum(split.sent.values()) / split.runs
     print(f"\n{side.name}: per run, median of {len(side.rounds)} rounds: **{commands:.1f} Redis commands** "
-          f"({sent:.1f} sent by clients, the rest run by their scripts), **{usec:.0f} µs of Redis CPU** in "
-          f"commands (the server process: {process:.0f} µs); "
+          f"({sent:.1f} sent by clients, the rest run by their scripts), **{statistics.median(usec):.0f} µs of "
+          f"Redis CPU** in commands (lowest round {min(usec):.0f}; the server process: median "
+          f"{statistics.median(process):.0f}, lowest {min(process):.0f}); "
           f"{statistics.median(r.verified for r in side.rounds):,.0f} verdicts/s, "
           f"{statistics.median(r.submitted for r in side.rounds):,.0f} submissions/s")
+    print("  each round: " + "; ".join(f"{r.commands():.1f} commands, {u:.0f} µs, process {c:.0f} µs, "
+                                       f"{r.verified:,.0f} verdicts/s" for r, u, c in zip(side.rounds, usec, process,
+                                                                                          strict=True)))
     last = side.rounds[-1]
     print("  top commands a run (last timed round; sent by clients / run inside scripts, by MONITOR's round):")
     for name, (calls, spent) in sorted(last.spent.items(), key=lambda item: -item[1][0])[:top]:
@@ -285,6 +293,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--top", type=int, default=12)
+    parser.add_argument("--limits", action="store_true",
+                        help="rate limits on (as the defaults, but never reached): their counters counted too")
     parser.add_argument("--against", type=checkout_argument, help="another checkout, measured beside this one")
     args = parser.parse_args()
 
