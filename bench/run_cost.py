@@ -179,8 +179,8 @@ def sender(args: list[str], names: dict[str, str]) -> str:
 
 
 def monitor(server: redis.Redis, split: Split, names: dict[str, str], stop: threading.Event) -> None:
-    """Read ``MONITOR`` into ``split`` until ``stop`` (and the line after it) comes; ``names``: the
-    scripts' names by SHA."""
+    """Read ``MONITOR`` into ``split`` until ``stop`` is set and nothing more is waiting; ``names``:
+    the scripts' names by SHA."""
     calling = "(no script)"
     with server.monitor() as watching:
         connection = watching.connection
