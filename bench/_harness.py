@@ -10,6 +10,7 @@ costs more than the bench itself: it hands a bench a running, empty one
 through ``SCOUNDREL_BENCH_SERVICE`` instead (see ``Service``).
 """
 
+import collections
 import http.client
 import json
 import os
@@ -35,33 +36,59 @@ DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1"
             "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second"}
 
 
-# A running service handed to the bench, as JSON: {"base", "redis_url", "data_dir", "archive_url", "log",
-# "workers", "env"}: what ``Service`` would start, given by whoever started it (the test suite's smoke run).
+# A running service handed to the bench, as JSON: {"base", "redis_url", "data_dir", "archive_url", "log", "logs",
+# "workers", "env"} (``log`` the API's, ``logs`` every process's): what ``Service`` would start, given by whoever
+# started it (the test suite's smoke run).
 GIVEN_SERVICE = "SCOUNDREL_BENCH_SERVICE"
+
+
+def checkout_argument(path: str) -> Path:
+    """``--against PATH``: another checkout of the service with its own ``.venv`` (``python3 -m venv .venv
+    && .venv/bin/pip install -e .`` there), whose ``scoundrel`` a bench runs beside this one's."""
+    checkout = Path(path).resolve()
+    if not (checkout / ".venv" / "bin" / "scoundrel").is_file():
+        raise SystemExit(f"{checkout} has no .venv/bin/scoundrel: install that checkout in a venv of its own first")
+    return checkout
+
+
+def label(checkout: Path | None) -> str:
+    """What a bench's lines call a checkout: ``this`` one, or the other by its commit."""
+    if checkout is None:
+        return "this checkout"
+    commit = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    return f"{checkout.name} ({commit or 'not a git checkout'})"
 
 
 class Service:
     """One ``scoundrel up`` on a free port: ``base`` its API, ``redis_url`` its private Redis (or the
     data's Redis ``env`` names), ``log`` what it and its processes print
-    (the API's JSON request log among it)."""
+    (the API's JSON request log among it), ``logs`` every file they print to.
 
-    def __init__(self, workers: int, env: dict | None = None):
+    ``checkout``: another checkout's ``scoundrel`` (``checkout_argument``), run in that checkout,
+    instead of this one's: the same bench then measures both in one run."""
+
+    def __init__(self, workers: int, env: dict | None = None, checkout: Path | None = None):
+        self.checkout = checkout
         given = os.environ.get(GIVEN_SERVICE)
-        if given:
+        if given and checkout is None:
             self._use_given(json.loads(given), workers, env or {})
             return
         self.root = Path(tempfile.mkdtemp(prefix="scoundrel-bench-"))
         self.data_dir = self.root / "data"
         self.base = f"http://127.0.0.1:{free_port()}"
         self.log = self.root / "up.log"
-        self.env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+        self.logs = [self.log]
+        self.env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", GIVEN_SERVICE)}
         self.env.update({**DEFAULTS, **(env or {})})
+        scoundrel = [sys.executable, "-m", "cli.main"] if checkout is None else [
+            str(checkout / ".venv" / "bin" / "scoundrel")]
         # the redis-server on PATH, as the figures were measured, else the embedded one
-        command = [sys.executable, "-m", "cli.main", "up", "--port", self.base.rsplit(":", 1)[1],
+        command = [*scoundrel, "up", "--port", self.base.rsplit(":", 1)[1],
                    "--data-dir", str(self.data_dir), "--workers", str(workers), "--redis-server", find_redis_server()]
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(command, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL)
+                                            stdin=subprocess.DEVNULL, cwd=checkout or ROOT)
         try:
             self._wait_up()
         except RuntimeError:
@@ -79,6 +106,7 @@ class Service:
                                f"this bench asks for {workers} with {env}")
         self.process = None
         self.base, self.redis_url, self.log = service["base"], service["redis_url"], Path(service["log"])
+        self.logs = [Path(log) for log in service["logs"]]
         self.data_dir = Path(service["data_dir"])
         self.env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", GIVEN_SERVICE)}
         self.env.update({**DEFAULTS, **env, "SCOUNDREL_ARCHIVE_URL": service["archive_url"]})
@@ -115,6 +143,37 @@ class Service:
                     times.append(entry["duration_ms"])
         return times
 
+    def verdicts_logged(self) -> collections.Counter:
+        """The verdicts the workers have logged so far by status (``verdict recorded``, once a verdict
+        and its board places are written): read from their log, so that waiting for the workers sends
+        the Redis being measured nothing, whatever the checkout's layout of keys."""
+        self._log_ends = getattr(self, "_log_ends", {})
+        self._verdicts = getattr(self, "_verdicts", collections.Counter())
+        for log in self.logs:
+            with open(log, "rb") as lines:
+                lines.seek(self._log_ends.get(log, 0))
+                read = lines.read()
+            end = read.rfind(b"\n") + 1  # a line being written is counted once it is whole
+            self._log_ends[log] = self._log_ends.get(log, 0) + end
+            self._verdicts.update(json.loads(line).get("status", "") for line in read[:end].splitlines()
+                                  if b'"verdict recorded"' in line)
+        return self._verdicts
+
+    def wait_for_verdicts(self, count: int, timeout: float = 3600.0) -> None:
+        """Until the workers have logged ``count`` verdicts since the service started."""
+        deadline = time.monotonic() + timeout
+        while (logged := self.verdicts_logged().total()) < count:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{logged} verdicts of {count} after {timeout:.0f} s")
+            time.sleep(0.01)
+
+    def command(self, *args: str) -> str:
+        """Run a ``scoundrel`` command of this service's checkout on its Redis and archive; its output."""
+        scoundrel = [sys.executable, "-m", "cli.main"] if self.checkout is None else [
+            str(self.checkout / ".venv" / "bin" / "scoundrel")]
+        return subprocess.run([*scoundrel, *args], env={**self.env, "REDIS_URL": self.redis_url},
+                              cwd=self.checkout or ROOT, capture_output=True, text=True, check=True).stdout
+
     def register(self, name: str) -> tuple[str, str]:
         """A new player: ``(name, token)``."""
         status, body = Client(self.base).request("POST", "/v1/players", {"name": name})
@@ -145,6 +204,13 @@ class Client:
         self.connection.request(method, path, body=payload, headers=all_headers)
         response = self.connection.getresponse()
         return response.status, response.read()
+
+
+def kind_of(key: str) -> str:
+    """A key's kind: ``{scoundrel}:run:…`` → ``run`` (whatever its tag: a shard's too), ``rq:job:…`` → ``rq:job``."""
+    if key.startswith("{"):
+        return key.split("}", 1)[1].lstrip(":").split(":")[0] or key
+    return ":".join(key.split(":")[:2])
 
 
 def submit_all(base: str, tokens: list[str], bodies: list[dict], threads: int = 8) -> float:

@@ -8,9 +8,15 @@ registered) and once every run has its verdict gives the bytes per
 verified run, board entries and indexes included; the breakdown sums
 ``MEMORY USAGE`` over every key by kind (``{scoundrel}:<kind>:…``), so a
 kind with one key per run shows its per-run cost and a shared index its
-share.
+share. Then one retention pass, ``scoundrel archive --older-than 0`` (every
+run old enough), moves them to the archive (SQLite in the data directory),
+and ``used_memory`` again gives the bytes per archived run.
 
-    .venv/bin/python bench/memory.py [--runs 1000000] [--per-player 1000] [--workers 2]
+With ``--against PATH`` (another checkout, run with its own venv's
+``scoundrel``) the same is measured on that checkout's service after this
+one's, and the two compared.
+
+    .venv/bin/python bench/memory.py [--runs 1000000] [--per-player 1000] [--workers 2] [--against PATH]
 """
 
 import argparse
@@ -18,13 +24,12 @@ import collections
 import multiprocessing
 import random
 import time
+from pathlib import Path
 
 import redis
 
-from _harness import Client, Service
+from _harness import Client, Service, checkout_argument, kind_of, label
 from scoundrel.strategies import play_game
-from store.base import keys
-from store.queue.pending import pending_count
 
 BATCH = 1000  # the batch path's most submissions per request
 GIB = 2**30
@@ -34,17 +39,6 @@ def batch_of(first: int) -> list[dict]:
     """``BATCH`` short games on seeds of their own, the ``first``-th game's onwards."""
     return [{"seed": f"m{n}", "moves": play_game(f"m{n}", rng=random.Random(n), strategy="random")}
             for n in range(first, first + BATCH)]
-
-
-def settle(db) -> None:
-    """Until every run has its verdict, written with its board places."""
-    while pending_count(db.redis):
-        time.sleep(0.2)
-
-
-def kind_of(key: bytes) -> str:
-    parts = key.decode().split(":")
-    return parts[1] if parts[0] == keys.PREFIX else ":".join(parts[:2])
 
 
 def breakdown(connection: redis.Redis) -> dict[str, tuple[int, int]]:
@@ -57,25 +51,25 @@ def breakdown(connection: redis.Redis) -> dict[str, tuple[int, int]]:
             for key in found:
                 pipe.memory_usage(key, samples=0)
             for key, used in zip(found, pipe.execute(), strict=True):
-                totals[kind_of(key)][0] += 1
-                totals[kind_of(key)][1] += used or 0
+                totals[kind_of(key.decode())][0] += 1
+                totals[kind_of(key.decode())][1] += used or 0
         if cursor == 0:
             return {kind: (count, used) for kind, (count, used) in totals.items()}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=1_000_000)
-    parser.add_argument("--per-player", type=int, default=1000, help="runs each player submits (a multiple of 1,000)")
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
+def print_breakdown(connection: redis.Redis, runs: int, top: int) -> None:
+    for kind, (count, size) in sorted(breakdown(connection).items(), key=lambda item: -item[1][1])[:top]:
+        print(f"    {kind:<20} {count:>10,} keys {size:>14,} bytes {size / runs:>8,.1f} per run")
+
+
+def measure(checkout: Path | None, args) -> tuple[float, float]:
+    """One checkout's service filled with the batches, then every run archived: bytes per run, hot and archived."""
     batches = args.runs // BATCH
     runs = batches * BATCH
     per_player = max(1, args.per_player // BATCH)
-
     stack = Service(workers=args.workers, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "",
                                                    "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
-                                                   "SCOUNDREL_REDIS_TIMEOUT": "30"})
+                                                   "SCOUNDREL_REDIS_TIMEOUT": "30"}, checkout=checkout)
     try:
         connection = redis.Redis.from_url(stack.redis_url)
         tokens = [stack.register(f"bench{n}")[1] for n in range((batches + per_player - 1) // per_player)]
@@ -90,27 +84,47 @@ def main() -> None:
                 assert status == 200 and b'"accepted":1000' in text.replace(b" ", b""), (status, text[:300])
                 if number % 100 == 99:
                     print(f"  {(number + 1) * BATCH:,} runs sent, {time.perf_counter() - started:.0f} s", flush=True)
-        db = stack.database()
-        try:
-            settle(db)
-        finally:
-            db.close()
+        stack.wait_for_verdicts(runs)  # each logged once its verdict and board places are written
         seconds = time.perf_counter() - started
-        verified = connection.hget(keys.metrics(), "verdicts:verified:")
         used = connection.info("memory")["used_memory"]
-        per_run = (used - before) / runs
-        print(f"{runs:,} runs by {len(tokens):,} players ({int(verified or 0):,} verified) in {seconds:.0f} s: "
-              f"**{per_run:,.0f} bytes of Redis per verified run** (used_memory {before:,} → {used:,}); "
-              f"a 64 GB Redis then holds about {64 * GIB / per_run / 1e6:,.0f} million runs")
+        hot = (used - before) / runs
+        print(f"{label(checkout)}: {runs:,} runs by {len(tokens):,} players "
+              f"({stack.verdicts_logged()['verified']:,} verified) in {seconds:.0f} s: "
+              f"**{hot:,.0f} bytes of Redis per verified run** (used_memory {before:,} → {used:,}); "
+              f"a 64 GB Redis then holds about {64 * GIB / hot / 1e6:,.0f} million runs")
         stats = connection.memory_stats()
         main = stats.get("db.0", {}).get("overhead.hashtable.main", 0)
-        print(f"MEMORY STATS: {stats['keys.count']:,} keys; the keyspace's own table {main:,} bytes "
+        print(f"  MEMORY STATS: {stats['keys.count']:,} keys; the keyspace's own table {main:,} bytes "
               f"({main / runs:,.1f} per run); Lua scripts {stats.get('lua.caches', 0):,} bytes")
-        print("by kind of key (MEMORY USAGE), per run:")
-        for kind, (count, size) in sorted(breakdown(connection).items(), key=lambda item: -item[1][1]):
-            print(f"  {kind:<20} {count:>10,} keys {size:>14,} bytes {size / runs:>8,.1f} per run")
+        print("  by kind of key (MEMORY USAGE), per run:")
+        print_breakdown(connection, runs, args.top)
+        if args.without_retention:
+            return hot, float("nan")
+        started = time.perf_counter()
+        stack.command("archive", "--older-than", "0", "--quiet")
+        archived = (connection.info("memory")["used_memory"] - before) / runs
+        print(f"  after `scoundrel archive --older-than 0` ({time.perf_counter() - started:.0f} s): "
+              f"**{archived:,.0f} bytes of Redis per archived run**; what is left, per run:")
+        print_breakdown(connection, runs, args.top)
+        return hot, archived
     finally:
         stack.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=1_000_000)
+    parser.add_argument("--per-player", type=int, default=1000, help="runs each player submits (a multiple of 1,000)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--top", type=int, default=12, help="kinds of key listed")
+    parser.add_argument("--without-retention", action="store_true", help="no retention pass")
+    parser.add_argument("--against", type=checkout_argument, help="another checkout, measured after this one")
+    args = parser.parse_args()
+    hot, archived = measure(None, args)
+    if args.against:
+        other_hot, other_archived = measure(args.against, args)
+        print(f"bytes per run, this checkout / {label(args.against)}: hot {hot / other_hot:.2f}, "
+              f"archived {archived / other_archived:.2f}")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ TINY = {
     "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.5"],
     "pipeline.py": ["--runs", "20", "--workers", "1", "--quiet-runs", "5"],
     "rankings.py": ["--players", "100", "--requests", "10"],
+    "run_cost.py": ["--runs", "20", "--players", "2", "--workers", "1", "--rounds", "1"],
     "season_rollover.py": ["--players", "200", "--requests", "5"],
     "share.py": ["--players", "3", "--requests", "5"],
     "webhooks.py": ["--runs", "20", "--workers", "1"],
@@ -63,6 +64,7 @@ SERVICES = {
     "pages.py": (0, {}),
     "pipeline.py": (1, UNLIMITED),
     "rankings.py": (0, {}),
+    "run_cost.py": (1, UNLIMITED),
     "season_rollover.py": (0, {}),
     "share.py": (1, UNLIMITED),
     "webhooks.py": (1, UNLIMITED),
@@ -111,7 +113,8 @@ def service(request, bench_stacks):
     try:
         yield {GIVEN_SERVICE: json.dumps({
             "base": stack.base, "redis_url": stack.redis.url, "data_dir": str(stack.root),
-            "archive_url": stack.archive_url, "log": str(stack.root / "api.log"), "workers": workers, "env": env})}
+            "archive_url": stack.archive_url, "log": str(stack.root / "api.log"),
+            "logs": [str(log) for log in sorted(stack.root.glob("*.log"))], "workers": workers, "env": env})}
     finally:
         bench_stacks.give_back(stack)
 
