@@ -99,8 +99,8 @@ def _no_cluster() -> None:
     name, with the way off one, rather than connected to as if it were one Redis."""
     if _env_flag("SCOUNDREL_REDIS_CLUSTER"):
         raise SettingsError("SCOUNDREL_REDIS_CLUSTER is not supported: the data lives on one Redis (failover "
-                            "through Sentinel: SCOUNDREL_SENTINELS); move a cluster's data with "
-                            "'scoundrel move-off-cluster', then unset SCOUNDREL_REDIS_CLUSTER")
+                            "through Sentinel: SCOUNDREL_SENTINELS); unset SCOUNDREL_REDIS_CLUSTER, and move a "
+                            "cluster's data with 'scoundrel move-off-cluster CLUSTER_URL'")
 
 
 def _sentinels() -> tuple[tuple[str, int], ...]:

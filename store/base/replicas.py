@@ -17,8 +17,11 @@ it was kept).
 from collections.abc import Callable
 from typing import Any
 
+from redis.exceptions import NoScriptError
+
 from store.base.database import Database
 from store.base.errors import NotReplicated
+from store.lua import BY_SHA
 
 
 def written(db: Database, client: Any, calls: list[Callable[[Any], Any]]) -> list:
@@ -28,14 +31,33 @@ def written(db: Database, client: Any, calls: list[Callable[[Any], Any]]) -> lis
     itself: a script then by its SHA, where a pipeline sends its text."""
     if len(calls) == 1 and not db.wait_replicas:
         return [calls[0](client)]
+    replies, acknowledged = _sent(db, client, calls, by_sha=True)
+    unknown = [position for position, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+    if unknown:  # a Redis restarted, or promoted, since the scripts were loaded: those calls again, by text
+        # (a later WAIT on any connection waits for every write before it: this one's covers both sends)
+        again, acknowledged = _sent(db, client, [calls[position] for position in unknown], by_sha=False)
+        for position, reply in zip(unknown, again, strict=True):
+            replies[position] = reply
+    if acknowledged < db.wait_replicas:
+        raise NotReplicated(f"{acknowledged} of {db.wait_replicas} replicas acknowledged in time")
+    for reply in replies:
+        if isinstance(reply, Exception):
+            raise reply
+    return replies
+
+
+def _sent(db: Database, client: Any, calls: list[Callable[[Any], Any]], *, by_sha: bool) -> tuple[list, int]:
+    """The calls' replies, errors among them, in one pipeline (its scripts by SHA, or by text), and how
+    many replicas acknowledged them: a WAIT last when ``db.wait_replicas`` asks for one."""
     with client.pipeline(transaction=False) as pipe:
+        setattr(pipe, BY_SHA, by_sha)
         for call in calls:
             call(pipe)
         if not db.wait_replicas:
-            return pipe.execute()
+            return pipe.execute(raise_on_error=False), 0
         timeout_ms = max(1, int(db.socket_timeout * 1000 / 2))  # answered well within the socket's timeout
         pipe.execute_command("WAIT", db.wait_replicas, timeout_ms)
-        *replies, acknowledged = pipe.execute()
-    if int(acknowledged) < db.wait_replicas:
-        raise NotReplicated(f"{acknowledged} of {db.wait_replicas} replicas acknowledged in {timeout_ms} ms")
-    return replies
+        *replies, acknowledged = pipe.execute(raise_on_error=False)
+    if isinstance(acknowledged, Exception):
+        raise acknowledged
+    return replies, int(acknowledged)

@@ -6,8 +6,10 @@ loader puts in its place, once per script however often it is named, and
 fragments may include fragments. So a fragment is one file, written once.
 
 ``LuaScript`` runs a loaded script: by SHA (EVALSHA, loading it again after a
-Redis restart), or inside a MULTI by its text (EVAL; see ``run``). The
-Python wrapper of each script, naming its KEYS and ARGV, is in ``store.scripts``.
+Redis restart), or in a pipeline by its text (EVAL; see ``run``), but in a
+pipeline that asks for SHAs (``by_sha``), whose runner sends again, by text,
+each call answered NOSCRIPT (``store.base.replicas``). The Python wrapper of
+each script, naming its KEYS and ARGV, is its subject's ``scripts`` module.
 """
 
 import hashlib
@@ -39,6 +41,9 @@ def source(name: str, included: set[str] | None = None) -> str:
     return _INCLUDE.sub(expand, _text(name))
 
 
+BY_SHA = "scripts_by_sha"  # a pipeline's attribute: its scripts go by SHA (``LuaScript.run``)
+
+
 class LuaScript:
     """One script, loaded once per process; ``run`` it on a client or in a pipeline."""
 
@@ -52,9 +57,13 @@ class LuaScript:
 
         EVAL, not EVALSHA, inside a pipeline: a Redis restarted since the
         script was loaded would answer NOSCRIPT for part of a transaction.
-        Redis still caches the compiled script.
+        Redis still caches the compiled script, but hashes the text of each
+        EVAL first (tens of microseconds for the longest): a pipeline marked
+        ``by_sha`` gets EVALSHA, and its runner answers a NOSCRIPT.
         """
         if isinstance(client, Pipeline):
+            if getattr(client, BY_SHA, False):
+                return client.evalsha(self.sha, len(keys), *keys, *args)
             return client.eval(self.source, len(keys), *keys, *args)
         try:
             return client.evalsha(self.sha, len(keys), *keys, *args)
