@@ -16,9 +16,9 @@ import argparse
 import os
 import sys
 
-from . import api, archive, check, deal, migrate, moderator, replay, reverify, up, verify, worker
+from . import api, archive, check, deal, migrate, moderator, move_off_cluster, replay, reverify, up, verify, worker
 
-COMMANDS = (deal, verify, replay, api, worker, up, moderator, check, migrate, reverify, archive)
+COMMANDS = (deal, verify, replay, api, worker, up, moderator, check, migrate, move_off_cluster, reverify, archive)
 
 
 def build_parser() -> argparse.ArgumentParser:
