@@ -106,11 +106,13 @@ def summary(tally, applied: bool, source: str) -> str:
         line += (f"; {len(tally.unknown)} {plural('key', len(tally.unknown))} of no kind the service knows "
                  f"{'were' if applied else 'would be'} left ({_named(tally.unknown)}): this release cannot place them")
     if tally.conflicts:
+        one = len(tally.conflicts) == 1
+        them = "it" if one else "them"
+        left = ("was" if one else "were") if applied else "would be"
         line += (f"; {len(tally.conflicts)} {plural('key', len(tally.conflicts))} of this Redis "
-                 f"{'hold' if len(tally.conflicts) > 1 else 'holds'} something else than the cluster's copy and "
-                 f"{'were' if applied else 'would be'} left as "
-                 f"{'they are' if len(tally.conflicts) > 1 else 'it is'} ({_named(tally.conflicts)}): were the "
-                 f"writers stopped? Delete them here to copy them again")
+                 f"{'holds' if one else 'hold'} something else than the cluster's copy and {left} left as "
+                 f"{'it is' if one else 'they are'} ({_named(tally.conflicts)}): were the writers stopped? "
+                 f"Delete {them} here to copy {them} again")
     if not applied:
         return line + "; nothing written: run it with --apply"
     if not tally.whole:

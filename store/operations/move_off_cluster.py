@@ -96,7 +96,7 @@ def refusal(cluster: Any, db: Database, source: str) -> str | None:
         return "the cluster holds no Scoundrel Referee data (no API or worker has started on it)"
     moved = db.redis.hget(keys.moved_off(), "from")
     if moved is not None and moved != source:
-        return f"this Redis is being filled from another cluster ({moved}), not this one"
+        return f"this Redis holds a move from another cluster ({moved}), not from this one"
     if moved is None and db.redis.dbsize():
         what = "Scoundrel Referee data" if holds_service_data(db) else "keys of another program"
         return f"this Redis holds {what} already: move into an empty Redis"

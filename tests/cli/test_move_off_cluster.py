@@ -38,6 +38,7 @@ from tests.support.games import games_by_score, moderator_token, play_dealt
 from tests.support.old_cluster import leave_steps, spread
 from tests.support.redis_cluster import RedisClusterServer
 from tests.support.stack import Stack
+from tests.support.stores import throwaway_redis
 
 SEED = "off-the-cluster"
 FLAG_SETTINGS = {"SCOUNDREL_FLAG_FAST_MS": "150", "SCOUNDREL_FLAG_MIN_MOVES": "6"}  # a machine-speed game: flagged
@@ -225,3 +226,27 @@ def test_a_url_naming_no_cluster_is_refused_in_one_line(source):
     refused = run_command(source.stack.env(), "move-off-cluster", source.stack.redis.url)
     assert refused.returncode == 1
     assert "not a reachable Redis Cluster" in refused.stderr.splitlines()[-1], refused.stderr
+
+
+def test_a_key_holding_something_else_is_left_named_and_the_move_not_finished(source, cluster, tmp_path):
+    with throwaway_redis(tmp_path / "partly") as url:
+        partial = _client(url)
+        partial.hset(keys.moved_off(), "from", cluster.url)  # this move's own partial copy
+        partial.set(keys.daily_secret(), "not the cluster's")
+        moved = run_command({**source.stack.env(), "REDIS_URL": url}, "move-off-cluster", cluster.url, "--apply")
+        assert moved.returncode == 1
+        assert (f"1 key of this Redis holds something else than the cluster's copy and was left as it is "
+                f"({keys.daily_secret()})") in moved.stderr, moved.stderr
+        assert "the move is not finished" in moved.stderr
+        assert partial.get(keys.daily_secret()) == "not the cluster's"
+        assert not partial.hexists(keys.moved_off(), "finished_ms") and partial.exists(keys.run(source.run_ids[0]))
+
+
+def test_a_redis_holding_a_move_from_another_cluster_is_refused_in_one_line(source, cluster, tmp_path):
+    with throwaway_redis(tmp_path / "elsewhere") as url:
+        _client(url).hset(keys.moved_off(), "from", "redis://10.0.0.9:7000/0")
+        refused = run_command({**source.stack.env(), "REDIS_URL": url}, "move-off-cluster", cluster.url, "--apply")
+        assert refused.returncode == 1
+        assert refused.stderr.splitlines()[-1].endswith(
+            "this Redis holds a move from another cluster (redis://10.0.0.9:7000/0), not from this one")
+        assert _client(url).dbsize() == 1
