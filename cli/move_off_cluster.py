@@ -84,9 +84,12 @@ def run(args) -> int:
     return 1 if failed else 0
 
 
+SHOWN = 5  # keys named in a summary
+
+
 def _named(keys: list[str]) -> str:
-    shown = ", ".join(keys[:5])
-    return shown + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+    shown = ", ".join(keys[:SHOWN])
+    return shown + (f" and {len(keys) - SHOWN} more" if len(keys) > SHOWN else "")
 
 
 def summary(tally, applied: bool, source: str) -> str:

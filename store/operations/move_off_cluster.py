@@ -57,14 +57,14 @@ from store.operations.old_layouts import Home
 
 BATCH = 500  # keys a SCAN step asks for, read and written together
 CHUNK = 5_000  # members of a per-shard key read and written in one command
-SHOWN = 5  # keys named in a summary
 SCANNED = "done"  # a master's cursor once its SCAN is done
 _WHOLE = (Home.SAME, Home.OWNER)
 _MERGED = (Home.SPLIT, Home.EVERY, Home.FIRST)
 
 
 class MoveRefused(Exception):
-    """The one Redis cannot take this copy (it holds other data), or the cluster holds no service data."""
+    """Why the move cannot go on: the one Redis holds other data or refuses a copy, the cluster holds no
+    service data, or another move writes into the one Redis at the same time."""
 
 
 @dataclass
