@@ -1,4 +1,4 @@
-"""The options of the commands that rewrite the store in batches (``migrate``, ``move-to-cluster``): a
+"""The options of the commands that rewrite the store in batches (``migrate``, ``move-off-cluster``): a
 dry run unless ``--apply``, the batch's size, and ``-q`` for no progress bar."""
 
 import argparse

@@ -6,11 +6,12 @@ the same ``--data-dir`` as ``up``, with the same default; with no ``up``
 running there they refuse in one line.
 
 The operator commands (``check``, ``moderator``, ``reverify``, ``archive``,
-``migrate``, ``move-to-cluster``) connect through ``connect``: it names the
+``migrate``, ``move-off-cluster``) connect through ``connect``: it names the
 Redis on stderr, and refuses one that holds none of the service's data
 (``store.base.service_mark``) unless ``--any-redis`` says to go on, since a
 wrong Redis answers as an empty, consistent store and takes writes the
-service never sees.
+service never sees. ``move-off-cluster`` fills a Redis holding nothing yet,
+and makes its own checks of what it holds.
 """
 
 import argparse
@@ -63,13 +64,15 @@ def settings_for(args: argparse.Namespace, *, default_redis: bool = False) -> Se
                         f"start one with {start}, or set REDIS_URL")
 
 
-def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_archive: bool = False) -> "Database":
+def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_archive: bool = False,
+            to_fill: bool = False) -> "Database":
     """The operator command's ``Database``, once its Redis is known to be the service's.
 
     Says which Redis on stderr (one line, its password hidden); raises
     ``SettingsError`` for a Redis without the service's mark, unless
-    ``--any-redis``. ``upgrade_archive`` brings the archive's schema up to
-    date first, so an unreachable archive is reported as such.
+    ``--any-redis`` or ``to_fill`` (a command that fills a new Redis).
+    ``upgrade_archive`` brings the archive's schema up to date first, so an
+    unreachable archive is reported as such.
     """
     from store import Database
     from store.base.service_mark import holds_service_data
@@ -81,7 +84,7 @@ def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_a
         db.archive.upgrade()
     where = f"{without_password(settings.redis_url)} ({settings.redis_url_source})"
     if not holds_service_data(db):
-        if not args.any_redis:
+        if not (to_fill or args.any_redis):
             db.close()
             raise SettingsError(f"the Redis at {where} holds no Scoundrel Referee data (no API or worker has "
                                 f"started on it): point REDIS_URL or --data-dir at the service's Redis, "

@@ -16,9 +16,24 @@ import argparse
 import os
 import sys
 
-from . import api, archive, check, conformance, deal, migrate, moderator, replay, reverify, up, verify, worker
+from . import (
+    api,
+    archive,
+    check,
+    conformance,
+    deal,
+    migrate,
+    moderator,
+    move_off_cluster,
+    replay,
+    reverify,
+    up,
+    verify,
+    worker,
+)
 
-COMMANDS = (deal, verify, replay, conformance, api, worker, up, moderator, check, migrate, reverify, archive)
+COMMANDS = (deal, verify, replay, conformance, api, worker, up, moderator, check, migrate, move_off_cluster, reverify,
+            archive)
 
 
 def version() -> str:

@@ -4,9 +4,11 @@ Without ``--apply`` it only reports what it would change (a count per
 kind) and changes nothing; with it, it rewrites (``store.operations.migration``).
 Safe to interrupt and run again (it carries on), to run twice (the second
 run finds nothing), and beside running workers and the API. Redis:
-``REDIS_URL``, else the one ``scoundrel up`` runs. The archive is left
-alone: its rows are brought to today's layout by its schema migrations,
-which each process applies when it starts (``store.archive.Archive.upgrade``).
+``REDIS_URL``, else the one ``scoundrel up`` runs. The archive's rows are
+brought to today's layout by its schema migrations, which each process
+applies when it starts (``store.archive.Archive.upgrade``); this command
+applies them too, first, since a run owed its board places has them
+recomputed from its player's archived runs as well.
 """
 
 import sys
@@ -23,10 +25,12 @@ def register(subparsers) -> None:
         "migrate", help="rewrite the runs and keys of an older layout (a dry run without --apply)",
         description="Find every run and key Redis holds in an older layout (an id field in a run's hash, moves "
                     "spelt out, an audit stream, the index of every run, a name without its lower-case spelling, "
-                    "a seed board place not naming its run) "
-                    "and report a count per kind, changing "
-                    "nothing; with --apply, rewrite each into today's layout, one run at a time, each in one "
-                    "atomic step. Safe to interrupt and run again, and beside running workers and the API.")
+                    "a seed board place not naming its run; the previous release's step keys: runs whose board "
+                    "places were still owed, the boards' version hashes and sets of runs being placed, its "
+                    "other marks) and report a count per kind, changing nothing; with --apply, rewrite each "
+                    "into today's layout, each run in one atomic step (a run owed its places gets its player's "
+                    "places recomputed from all their runs, as a restore does; then the step keys are deleted). "
+                    "Safe to interrupt and run again, and beside running workers and the API.")
     add_bulk_options(parser, apply_help="rewrite what is found (without it: only report)",
                      batch_help="run keys read and rewritten together (default: 500)")
     add_operator_options(parser)
@@ -37,7 +41,7 @@ def run(args) -> int:
     from store.base.database import BULK_TIMEOUT
     from store.operations.migration import BATCH, migrate, run_count
 
-    db = connect(args, timeout=BULK_TIMEOUT)
+    db = connect(args, timeout=BULK_TIMEOUT, upgrade_archive=True)
     bar = None
     try:
         if sys.stderr.isatty() and not args.quiet:
@@ -67,6 +71,15 @@ def found(tally) -> str:
     if tally.unnamed_places:
         parts.append(f"{tally.unnamed_places} seed board {plural('place', tally.unnamed_places)} "
                      f"not naming their run")
+    if tally.owed_places:
+        parts.append(f"{tally.owed_places} {plural('run', tally.owed_places)} whose board places "
+                     f"{'was' if tally.owed_places == 1 else 'were'} still owed")
+    if tally.board_versions:
+        parts.append(f"{tally.board_versions} board version {plural('hash', tally.board_versions, 'hashes')}")
+    if tally.placed_sets:
+        parts.append(f"{tally.placed_sets} board {plural('set', tally.placed_sets)} of runs being placed")
+    if tally.step_marks:
+        parts.append(f"{tally.step_marks} other {plural('key', tally.step_marks)} of the older layout's steps")
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 

@@ -363,6 +363,14 @@ def sealed_secret() -> str:
     return f"{PREFIX}:sealed-secret"
 
 
+def moved_off() -> str:
+    """Hash: ``from``, the Redis Cluster (its URL, password hidden) whose keys ``scoundrel move-off-cluster``
+    copies into this Redis, its progress while it runs, and ``finished_ms`` once it copied them all
+    (``store.operations.move_off_cluster``): a second move from it carries on an unfinished one, and
+    none follows a finished one."""
+    return f"{PREFIX}:moved-off"
+
+
 def service_mark() -> str:
     """String: ``store.base.service_mark.SERVICE``, set by the API and every worker as they start: this
     Redis holds the service's data (the operator commands refuse a Redis without it)."""

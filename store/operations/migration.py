@@ -29,25 +29,34 @@ read again and rewritten with the change. The index of every run goes last,
 once each player's place in ``keys.run_players`` is written. A spelling is
 claimed only where none is (as registering does), earliest registration
 first: of two older holders differing only in case, the earlier holds it.
+
+The previous release also left the keys of its steps (``old_layouts``):
+runs whose board places were still owed, each board's fences, a few marks.
+Each run owed its places gets them as a restore gives them: the player's
+places on the run's boards recomputed from all their runs, and the run
+taken off the lists, in one script (``scripts.finish_places``), safe beside
+the workers and the API. Once no run is owed anything, the fences and marks
+are deleted: today's store never reads them.
 """
 
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.boards import SEED_BOARD
+from domain.boards import SEED_BOARD, boards_of
 from store.accounts.moderators import MODERATORS
 from store.accounts.players import PLAYERS
 from store.accounts.tokens import Holders
 from store.base import keys
 from store.base.database import Database
 from store.base.packing import iso_time
-from store.boards.cooling import board_keys, redis_boards
-from store.operations import scripts
+from store.boards.cooling import board_keys, hot_boards, redis_boards
+from store.operations import old_layouts, scripts
 from store.runs import move_codes
 from store.runs.accepting import fingerprint, open_run_id
 from store.runs.audit import decode_log, encode_log
 from store.runs.origins import DEALT
+from store.runs.records import load_board_runs, run_from_stored
 
 BATCH = 500  # run keys a SCAN step asks for, read and rewritten together
 REREADS = 10  # times a run changed meanwhile is read again before the pass leaves it to the next
@@ -69,13 +78,18 @@ class Tally:
     unspelt_names: int = 0  # players and moderators whose lower-case spelling names nobody
     name_flags: int = 0  # flags saying every holder's spelling was written
     unnamed_places: int = 0  # seed board places whose run is not named (``keys.seed_runs``)
+    owed_places: int = 0  # runs whose board places the older layout's steps still owed
+    board_versions: int = 0  # the boards' version hashes of those steps
+    placed_sets: int = 0  # the boards' sets of runs being placed
+    step_marks: int = 0  # the other keys of those steps (``old_layouts.step_marks``)
     rewritten: int = 0  # runs rewritten (``apply``)
     changed: int = 0  # runs changing under every reread: left for the next pass
 
     @property
     def anything(self) -> bool:
         """Whether anything of an older layout was found."""
-        return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places)
+        return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places
+                    or self.owed_places or self.board_versions or self.placed_sets or self.step_marks)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -146,6 +160,7 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
     for holders, flag in _NAMES:
         _spell_names(db, holders, flag, tally, apply)
     _name_seed_runs(db, tally, apply)
+    _finish_steps(db, tally, apply)
     return tally
 
 
@@ -266,3 +281,45 @@ def _name_seed_runs(db: Database, tally: Tally, apply: bool) -> None:
     if apply:
         for player in sorted(players):
             scripts.place_seed_boards(db, player=player)
+
+
+def _finish_steps(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` finish, then delete) what the older layout's steps left: the runs
+    whose places were owed get them (``scripts.finish_places``), then the fences and marks go."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        pipe.zrange(old_layouts.placing(), 0, -1)
+        pipe.zrange(old_layouts.replacing(), 0, -1)
+        for mark in old_layouts.step_marks():
+            pipe.exists(mark)
+        placing, replacing, *marks = pipe.execute()
+    owed = list(dict.fromkeys([*placing, *replacing]))
+    fences = [key for key in db.redis.scan_iter(match=old_layouts.FENCE_PATTERN, count=BATCH)
+              if old_layouts.is_fence(key)]
+    tally.owed_places += len(owed)
+    tally.board_versions += sum(map(old_layouts.is_version_hash, fences))
+    tally.placed_sets += sum(not old_layouts.is_version_hash(key) for key in fences)
+    tally.step_marks += sum(marks)
+    if not apply:
+        return
+    for start in range(0, len(owed), BATCH):
+        _finish_places(db, owed[start:start + BATCH])
+    for start in range(0, len(fences), BATCH):
+        db.redis.delete(*fences[start:start + BATCH])
+    db.redis.delete(*old_layouts.step_marks())
+
+
+def _finish_places(db: Database, run_ids: list[str]) -> None:
+    """Give each run of ``run_ids`` the places the older layout's steps owed it: Redis's runs, then the
+    archive's; a run in neither has no places to give, and only leaves the lists."""
+    runs = {run.id: run for run in load_board_runs(db, run_ids) if run is not None}
+    archived = db.archive.load([run_id for run_id in run_ids if run_id not in runs])
+    runs |= {run_id: run_from_stored(run_id, copy.fields) for run_id, copy in archived.items()}
+    for run in runs.values():
+        with hot_boards(db, boards_of(run)):
+            scripts.finish_places(db, run=run)
+    gone = [run_id for run_id in run_ids if run_id not in runs]
+    if gone:
+        with db.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(old_layouts.placing(), *gone)
+            pipe.zrem(old_layouts.replacing(), *gone)
+            pipe.execute()

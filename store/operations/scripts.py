@@ -7,16 +7,21 @@ reply then comes from ``execute``).
 from typing import Any
 
 from domain.boards import SEED_BOARD, boards_of
+from domain.run import Run
 from store.base import keys
 from store.base.database import Database
 from store.boards.placements import placement
 from store.lua import LuaScript, flatten
-from store.runs.places import STALE, player_runs
+from store.operations import old_layouts
+from store.runs.places import STALE, player_runs, with_player_runs
 
 _PLACE_SEED_BOARDS = LuaScript("place_seed_boards")
 
 
 _MIGRATE_RUN = LuaScript("migrate_run")
+
+
+_FINISH_PLACES = LuaScript("finish_places")
 
 
 def place_seed_boards(db: Database, *, player: str) -> int:
@@ -45,3 +50,10 @@ def migrate_run(client: Any, *, run_id: str, fields_read: dict, stream_entries: 
         client, [run_key, keys.old_audit_stream(run_id), submission_key or run_key],
         [run_id, stream_entries, len(fields_read), *flatten(fields_read), len(dropped), *dropped,
          *flatten(new_fields)])
+
+
+def finish_places(db: Database, *, run: Run) -> None:
+    """Recompute the player's places on ``run``'s boards from all their runs and take the run off the
+    older layout's lists of places owed (``old_layouts.placing``, ``old_layouts.replacing``), in one step."""
+    with_player_runs(db, _FINISH_PLACES, run, [old_layouts.placing(), old_layouts.replacing()],
+                     [run.id, run.player], [])
