@@ -5,7 +5,7 @@ runs on a data directory (``settings`` resolves it), so they take
 the same ``--data-dir`` as ``up``, with the same default.
 
 The operator commands (``check``, ``moderator``, ``reverify``, ``archive``,
-``migrate``, ``move-to-cluster``) connect through ``connect``: it names the
+``migrate``) connect through ``connect``: it names the
 Redis on stderr, and refuses one that holds none of the service's data
 (``store.service_mark``) unless ``--any-redis`` says to go on, since a
 wrong Redis answers as an empty, consistent store and takes writes the
