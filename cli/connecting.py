@@ -25,7 +25,6 @@ from settings import (
     Settings,
     SettingsError,
     running_redis_url,
-    without_password,
 )
 
 if TYPE_CHECKING:  # imported when used: redis and rq are heavy for the commands that need neither
@@ -82,7 +81,8 @@ def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_a
     db = Database.from_settings(settings, JOBS, timeout=timeout)
     if upgrade_archive:
         db.archive.upgrade()
-    where = f"{without_password(settings.redis_url)} ({settings.redis_url_source})"
+    # behind Sentinel, REDIS_URL is not used: the master is where the sentinels say
+    where = db.where if settings.sentinels else f"{db.where} ({settings.redis_url_source})"
     if not holds_service_data(db):
         if not (to_fill or args.any_redis):
             db.close()

@@ -71,6 +71,9 @@ def found(tally) -> str:
     if tally.unnamed_places:
         parts.append(f"{tally.unnamed_places} seed board {plural('place', tally.unnamed_places)} "
                      f"not naming their run")
+    if tally.owed_runs:
+        parts.append(f"{tally.owed_runs} ended {plural('game', tally.owed_runs)} whose run "
+                     f"{'was' if tally.owed_runs == 1 else 'were'} still to be accepted")
     if tally.owed_places:
         parts.append(f"{tally.owed_places} {plural('run', tally.owed_places)} whose board places "
                      f"{'was' if tally.owed_places == 1 else 'were'} still owed")

@@ -44,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.boards import SEED_BOARD, boards_of
+from domain.game import PLAYING
 from store.accounts.moderators import MODERATORS
 from store.accounts.players import PLAYERS
 from store.accounts.tokens import Holders
@@ -51,9 +52,10 @@ from store.base import keys
 from store.base.database import Database
 from store.base.packing import iso_time
 from store.boards.cooling import board_keys, hot_boards, redis_boards
+from store.games.dealt import dealt, load_game
 from store.operations import old_layouts, scripts
 from store.runs import move_codes
-from store.runs.accepting import fingerprint, open_run_id
+from store.runs.accepting import Submission, accept_runs, fingerprint, open_run_id
 from store.runs.audit import decode_log, encode_log
 from store.runs.origins import DEALT
 from store.runs.records import load_board_runs, run_from_stored
@@ -79,6 +81,7 @@ class Tally:
     name_flags: int = 0  # flags saying every holder's spelling was written
     unnamed_places: int = 0  # seed board places whose run is not named (``keys.seed_runs``)
     owed_places: int = 0  # runs whose board places the older layout's steps still owed
+    owed_runs: int = 0  # ended dealt games whose run those steps had still to accept (``old_layouts.games_ending``)
     board_versions: int = 0  # the boards' version hashes of those steps
     placed_sets: int = 0  # the boards' sets of runs being placed
     step_marks: int = 0  # the other keys of those steps (``old_layouts.step_marks``)
@@ -89,7 +92,7 @@ class Tally:
     def anything(self) -> bool:
         """Whether anything of an older layout was found."""
         return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places
-                    or self.owed_places or self.board_versions or self.placed_sets or self.step_marks)
+                    or self.owed_places or self.owed_runs or self.board_versions or self.placed_sets or self.step_marks)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -289,23 +292,37 @@ def _finish_steps(db: Database, tally: Tally, apply: bool) -> None:
     with db.redis.pipeline(transaction=False) as pipe:
         pipe.zrange(old_layouts.placing(), 0, -1)
         pipe.zrange(old_layouts.replacing(), 0, -1)
+        pipe.zrange(old_layouts.games_ending(), 0, -1)
         for mark in old_layouts.step_marks():
             pipe.exists(mark)
-        placing, replacing, *marks = pipe.execute()
+        placing, replacing, ending, *marks = pipe.execute()
     owed = list(dict.fromkeys([*placing, *replacing]))
     fences = [key for key in db.redis.scan_iter(match=old_layouts.FENCE_PATTERN, count=BATCH)
               if old_layouts.is_fence(key)]
     tally.owed_places += len(owed)
+    tally.owed_runs += len(ending)
     tally.board_versions += sum(map(old_layouts.is_version_hash, fences))
     tally.placed_sets += sum(not old_layouts.is_version_hash(key) for key in fences)
     tally.step_marks += sum(marks)
     if not apply:
         return
+    for game_id in ending:
+        _accept_ended(db, game_id)
     for start in range(0, len(owed), BATCH):
         _finish_places(db, owed[start:start + BATCH])
     for start in range(0, len(fences), BATCH):
         db.redis.delete(*fences[start:start + BATCH])
     db.redis.delete(*old_layouts.step_marks())
+
+
+def _accept_ended(db: Database, game_id: str) -> None:
+    """Accept the run of an ended game the older layout's steps left without one, as a submission's
+    (accepting it again finds the first), then take the game off their list."""
+    game = load_game(db, game_id)
+    if game is not None and game.status != PLAYING:
+        submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game, db.seasons))
+        accept_runs(db, game.player, [submission], request_id="migrate")
+    db.redis.zrem(old_layouts.games_ending(), game_id)
 
 
 def _finish_places(db: Database, run_ids: list[str]) -> None:

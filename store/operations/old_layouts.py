@@ -75,6 +75,11 @@ def replacing() -> str:
     return one_redis_key("replacing")
 
 
+def games_ending() -> str:
+    """Sorted set: ended dealt games whose run may not have been accepted yet → when they ended (ms)."""
+    return one_redis_key("games-ending")
+
+
 def step_marks() -> tuple[str, ...]:
     """The steps' keys of the service as a whole: the mark that a webhook is registered, the
     dispatchers' doorbell, the record of a move into a cluster."""
@@ -115,7 +120,7 @@ _HOMES: dict[str, Home] = {
         keys.old_audit_stream("_"), keys.game("_"))},
     **dict.fromkeys(_BOARD_FAMILIES, Home.OWNER),
     **{_family_of(key): Home.SPLIT for key in (
-        keys.pending_runs(), keys.intake(), keys.run_players(), keys.games_playing(), keys.games_ending(),
+        keys.pending_runs(), keys.intake(), keys.run_players(), keys.games_playing(), games_ending(),
         keys.sealed_playing("_"), keys.webhook_outbox(), placing(), replacing())},
     **{_family_of(key): Home.EVERY for key in (keys.closed("_"), keys.sealed_closed())},
     **{_family_of(key): Home.FIRST for key in (keys.latency(), keys.move_latency(), keys.metrics())},

@@ -110,3 +110,27 @@ def test_the_places_owed_are_finished_and_the_step_keys_deleted(stack, db):
     assert checked.returncode == 0, checked.stderr
     again = cli(stack, "migrate", "--apply")
     assert again.returncode == 0 and "nothing to change" in again.stdout, again.stdout
+
+
+def test_an_ended_game_the_steps_left_without_its_run_gets_it_once(stack, db):
+    """The previous release ended a game in one step and accepted its run in the next, the game waiting
+    in ``games-ending`` between them: ``migrate --apply`` accepts its run, once."""
+    name, token = stack.register()
+    game = stack.post("/v1/games", json={"variant": "classic"}, headers={"Authorization": f"Bearer {token}"}).json()
+    ended_ms = 1_700_000_000_000
+    with db.redis.pipeline(transaction=True) as pipe:  # where a crash between the two steps left it
+        pipe.hset(keys.game(game["id"]), mapping={"status": "forfeit", "ended_ms": ended_ms})
+        pipe.zrem(keys.games_playing(), game["id"])
+        pipe.hdel(keys.player_games_playing(name), "classic")
+        pipe.zadd(old_layouts.games_ending(), {game["id"]: ended_ms})
+        pipe.execute()
+    assert stack.get(f"/v1/players/{name}/runs").json()["total"] == 0
+    dry = cli(stack, "migrate")
+    assert "1 ended game whose run was still to be accepted" in dry.stdout, dry.stdout
+    applied = cli(stack, "migrate", "--apply")
+    assert applied.returncode == 0, applied.stderr
+    assert not db.redis.exists(old_layouts.games_ending())
+    runs = stack.get(f"/v1/players/{name}/runs").json()
+    assert runs["total"] == 1 and runs["runs"][0]["game_id"] == game["id"]
+    assert stack.wait_final(runs["runs"][0]["id"])["outcome"] == "forfeit"
+    assert "nothing to change" in cli(stack, "migrate", "--apply").stdout

@@ -124,7 +124,10 @@ def test_the_image_has_the_postgresql_driver():
     assert any(requirement.startswith("psycopg[binary]") for requirement in extras["postgresql"])
 
 
-# The "cluster" profile: the data on a Redis Cluster, the queues on a Redis of their own.
+# The "sentinel" profile: the data's Redis with failover, a primary, a replica and three sentinels.
+
+SENTINELS = ("sentinel-1", "sentinel-2", "sentinel-3")
+
 
 def _profiled(services, profile: str) -> dict:
     return {name: service for name, service in services.items() if profile in service.get("profiles", [])}
@@ -135,68 +138,99 @@ def _environment(service) -> dict:
     return dict(item.split("=", 1) for item in environment) if isinstance(environment, list) else environment
 
 
+def _option(command: list[str], name: str) -> str:
+    return command[command.index(name) + 1]
+
+
 def test_the_services_without_a_profile_are_the_one_redis_stack(services):
     assert {name for name, service in services.items() if not service.get("profiles")} == {
         "redis", "postgres", "api", "worker"}
 
 
-def test_the_cluster_profile_runs_six_cluster_nodes_each_on_a_volume_of_its_own(compose, services):
-    cluster = _profiled(services, "cluster")
-    nodes = {name: service for name, service in cluster.items() if name.startswith("redis-node-")}
-    assert len(nodes) == 6
-    volumes = set()
-    for name, node in nodes.items():
-        command = _words(node["command"])
-        assert node["image"].startswith("redis:7") and command[0] == "redis-server"
-        assert command[command.index("--cluster-enabled") + 1] == "yes"
-        assert command[command.index("--port") + 1] == "7000"
-        assert command[command.index("--cluster-announce-hostname") + 1] == name
-        assert command[command.index("--appendonly") + 1] == "yes"
-        assert "-p 7000 ping" in " ".join(_words(node["healthcheck"]["test"]))
-        volume, target = node["volumes"][0].split(":")[:2]
-        assert target == "/data" and volume in compose["volumes"]
-        volumes.add(volume)
-    assert len(volumes) == 6
+def test_no_service_runs_a_redis_cluster(services):
+    """The data lives on one Redis; a cluster's setting is refused by every process."""
+    for name, service in services.items():
+        assert "--cluster-enabled" not in _words(service.get("command", [])), name
+        assert "SCOUNDREL_REDIS_CLUSTER" not in (_environment(service) if "environment" in service else {}), name
 
 
-def test_a_one_shot_service_joins_them_as_three_masters_with_a_replica_each(services):
-    init = services["cluster-init"]
-    assert "cluster" in init["profiles"] and init.get("restart") == "no"
-    script = " ".join(_words(init["command"]))
-    assert "redis-cli --cluster create" in script
-    assert "--cluster-replicas 1" in script and "--cluster-yes" in script
-    assert "cluster_state:ok" in script  # joined once: a restart leaves a formed cluster alone
-    for n in range(1, 7):
-        assert f"redis-node-{n}" in script or "redis-node-$$n" in script
-        assert init["depends_on"][f"redis-node-{n}"]["condition"] == "service_healthy"
+def test_the_sentinel_profile_is_a_primary_a_replica_three_sentinels_the_api_and_workers(services):
+    assert set(_profiled(services, "sentinel")) == {"redis-primary", "redis-replica", *SENTINELS,
+                                                     "api-sentinel", "worker-sentinel"}
+
+
+@pytest.mark.parametrize("name", ["redis-primary", "redis-replica"])
+def test_the_primary_and_the_replica_are_kept_like_the_one_redis_each_on_a_volume(compose, services, name):
+    server = services[name]
+    command = _words(server["command"])
+    assert server["image"].startswith("redis:7") and command[0] == "redis-server"
+    assert _option(command, "--appendonly") == "yes" and _option(command, "--appendfsync") == "everysec"
+    one_redis = _words(services["redis"]["command"])
+    assert _option(command, "--hash-max-listpack-value") == _option(one_redis, "--hash-max-listpack-value")
+    assert _option(command, "--zset-max-listpack-entries") == _option(one_redis, "--zset-max-listpack-entries")
+    assert _option(command, "--replica-announce-ip") == name  # either may be the primary after a failover
+    assert "redis-cli ping" in " ".join(_words(server["healthcheck"]["test"]))
+    volume, target = server["volumes"][0].split(":")[:2]
+    assert target == "/data" and volume in compose["volumes"]
+
+
+def test_the_replica_replicates_the_primary(services):
+    command = _words(services["redis-replica"]["command"])
+    assert command[command.index("--replicaof") + 1:command.index("--replicaof") + 3] == ["redis-primary", "6379"]
+    assert "--replicaof" not in _words(services["redis-primary"]["command"])
+    assert services["redis-replica"]["depends_on"]["redis-primary"]["condition"] == "service_healthy"
+
+
+@pytest.mark.parametrize("name", SENTINELS)
+def test_each_sentinel_watches_the_primary_by_the_master_name_the_service_uses(compose, services, name):
+    sentinel = services[name]
+    assert sentinel["image"].startswith("redis:7")
+    script = " ".join(_words(sentinel["command"]))
+    master = _environment(services["api-sentinel"])["SCOUNDREL_SENTINEL_MASTER"]
+    assert f"sentinel monitor {master} redis-primary 6379 2" in script  # two of the three agree it is down
+    assert f"sentinel down-after-milliseconds {master} " in script
+    assert "sentinel resolve-hostnames yes" in script and "sentinel announce-hostnames yes" in script
+    assert "sentinel announce-ip $$SENTINEL_NAME" in script and _environment(sentinel)["SENTINEL_NAME"] == name
+    assert "port 26379" in script and script.endswith("redis-server /data/sentinel.conf --sentinel")
+    assert script.startswith("sh -c test -f /data/sentinel.conf ||")  # its learnt state kept over a restart
+    volume, target = sentinel["volumes"][0].split(":")[:2]
+    assert target == "/data" and volume in compose["volumes"]
+    assert "-p 26379 ping" in " ".join(_words(sentinel["healthcheck"]["test"]))
+
+
+def test_the_sentinels_keep_their_state_on_volumes_of_their_own(services):
+    assert len({services[name]["volumes"][0].split(":")[0] for name in SENTINELS}) == len(SENTINELS)
 
 
 @pytest.mark.parametrize(("name", "command"), [
-    ("api-cluster", ["scoundrel", "api", "--host", "0.0.0.0", "--port", "8000"]),
-    ("worker-cluster", ["scoundrel", "worker"]),
+    ("api-sentinel", ["scoundrel", "api", "--host", "0.0.0.0", "--port", "8000"]),
+    ("worker-sentinel", ["scoundrel", "worker"]),
 ])
-def test_the_clusters_api_and_worker_use_the_cluster_and_a_queue_redis(services, name, command):
+def test_the_api_and_worker_find_the_primary_through_the_three_sentinels(services, name, command):
     service = services[name]
-    assert "cluster" in service["profiles"] and service["build"] == "."
+    assert "sentinel" in service["profiles"] and service["build"] == "."
     assert _words(service["command"]) == command
     environment = _environment(service)
-    assert environment["SCOUNDREL_REDIS_CLUSTER"] == "true"
-    assert environment["REDIS_URL"].startswith("redis://redis-node-")
-    assert environment["SCOUNDREL_QUEUE_URL"] == "redis://queue-redis:6379/0"
+    assert environment["SCOUNDREL_SENTINELS"].split(",") == [f"{sentinel}:26379" for sentinel in SENTINELS]
+    assert environment["SCOUNDREL_WAIT_REPLICAS"] == "1"  # a run acknowledged only once the replica has it
+    assert "REDIS_URL" not in environment and "SCOUNDREL_QUEUE_URL" not in environment
     assert environment["SCOUNDREL_ARCHIVE_URL"] == _environment(services["api"])["SCOUNDREL_ARCHIVE_URL"]
-    assert service["depends_on"]["cluster-init"]["condition"] == "service_completed_successfully"
-    assert service["depends_on"]["queue-redis"]["condition"] == "service_healthy"
+    for sentinel in SENTINELS:
+        assert service["depends_on"][sentinel]["condition"] == "service_healthy"
     assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
 
 
-def test_the_queue_redis_is_a_plain_redis_kept_on_a_volume(compose, services):
-    queue = services["queue-redis"]
-    command = _words(queue["command"])
-    assert "cluster" in queue["profiles"] and "--cluster-enabled" not in command
-    assert command[command.index("--appendonly") + 1] == "yes"
-    assert queue["volumes"][0].split(":")[0] in compose["volumes"]
+def test_the_sentinel_profiles_api_publishes_a_port_of_its_own_and_its_worker_scales(services):
+    assert "8001:8000" in [str(port) for port in services["api-sentinel"]["ports"]]
+    assert "container_name" not in services["worker-sentinel"] and "ports" not in services["worker-sentinel"]
 
 
-def test_the_clusters_api_publishes_a_port_of_its_own_and_its_worker_scales(services):
-    assert "8001:8000" in [str(port) for port in services["api-cluster"]["ports"]]
-    assert "container_name" not in services["worker-cluster"] and "ports" not in services["worker-cluster"]
+def test_the_sentinel_settings_in_compose_are_ones_the_service_accepts(services, monkeypatch):
+    from settings import Settings
+
+    for name, value in _environment(services["api-sentinel"]).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    settings = Settings.from_env()
+    assert settings.sentinels == tuple((sentinel, 26379) for sentinel in SENTINELS)
+    assert settings.sentinel_master == "scoundrel" and settings.wait_replicas == 1

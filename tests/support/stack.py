@@ -1,8 +1,9 @@
 """The real service as separate processes: a throwaway Redis, the API under
 gunicorn and RQ workers, driven over HTTP as a client would.
 
-Never the shared Redis on 6379: every stack starts its own on a free port,
-and its archive is a SQLite file of its own (or the URL a test passes as
+Never the shared Redis on 6379: every stack starts its own on a free port
+(or a Sentinel setup's, ``tests.support.sentinel``), and its archive is a
+SQLite file of its own (or the URL a test passes as
 ``SCOUNDREL_ARCHIVE_URL``: ``throwaway.postgres`` starts a PostgreSQL).
 A test process keeps its stacks in a ``StackPool``: a module gets one as
 empty as a new one, most often the one the module before used.
@@ -29,19 +30,28 @@ from store.base.service_mark import mark_service
 from store.queue.pending import pending_count
 from store.queue.queues import verify_queue
 from store.runs.archived_filter import make_whole
+from tests.support.sentinel import SentinelSetup
+
+# REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
+# root), so a process reaching past the sentinels fails instead of finding some Redis
+NO_REDIS_URL = "redis://127.0.0.1:1/0"
 
 
 class Stack:
     def __init__(self, root: Path, workers: int = 1, env: dict | None = None, job_delay: float = 0.0,
-                 clock_offset: int = 0, queues_apart: bool = False):
+                 clock_offset: int = 0, queues_apart: bool = False, sentinel: SentinelSetup | None = None):
         """``job_delay``: seconds each job of the workers sleeps first (``slow_worker``), so a
         fault test can kill a worker mid-job. ``clock_offset``: seconds the API's and the
         workers' clock runs ahead (behind, if negative) of the real one, under Debian's
         ``faketime`` (Redis keeps the real clock), so a test can cross midnight. One Redis holds
         the data and the queues, as ``scoundrel up`` runs it; with ``queues_apart`` the queues have a
-        Redis of their own (``queues``, ``SCOUNDREL_QUEUE_URL``), which a test may lose on its own."""
+        Redis of their own (``queues``, ``SCOUNDREL_QUEUE_URL``), which a test may lose on its own. With
+        ``sentinel``, the data's Redis is that setup's master, which every process finds through its
+        sentinels (``SCOUNDREL_SENTINELS``), as a deployment with failover does; the stack starts and
+        stops the setup, and has no ``redis`` of its own."""
         self.root = Path(root)
-        self.redis = RedisServer(self.root / "redis", persistent=True)
+        self.sentinel = sentinel
+        self.redis = None if sentinel else RedisServer(self.root / "redis", persistent=True)
         self.queues = RedisServer(self.root / "queues", persistent=True) if queues_apart else None
         self.port = 0  # the API's, picked once the stores are up: a port picked long before it is bound is
         # more likely to be taken meanwhile by one of the other test processes
@@ -69,10 +79,15 @@ class Stack:
     def _queue_env(self) -> dict:
         return {"SCOUNDREL_QUEUE_URL": self.queues.url} if self.queues else {}
 
+    def _data_env(self) -> dict:
+        if self.sentinel:
+            return {"REDIS_URL": NO_REDIS_URL, **self.sentinel.env()}
+        return {"REDIS_URL": self.redis.url}
+
     def env(self) -> dict:
         # Rate limits far above what a test sends, and webhooks allowed to the tests' receivers on
         # 127.0.0.1, unless a test sets its own.
-        return {**os.environ, "REDIS_URL": self.redis.url, **self._queue_env(),
+        return {**os.environ, **self._data_env(), **self._queue_env(),
                 "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1",
                 "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
                 "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
@@ -108,7 +123,7 @@ class Stack:
     def start(self, fill: Callable[[], object] | None = None) -> "Stack":
         """Start the stores, then (after ``fill``, if given: a test filling the stores first) the processes."""
         self.root.mkdir(parents=True, exist_ok=True)
-        self.redis.start()
+        (self.sentinel or self.redis).start()
         if self.queues:
             self.queues.start()
         if fill is not None:
@@ -126,7 +141,8 @@ class Stack:
         return self
 
     def _processes(self) -> list:
-        return [self.redis.process, *([self.queues.process] if self.queues else []), self.api, *self.workers]
+        data = self.sentinel.processes() if self.sentinel else [self.redis.process]
+        return [*data, *([self.queues.process] if self.queues else []), self.api, *self.workers]
 
     def start_api(self) -> None:
         self.api = self._spawn("api", "--port", str(self.port), log="api.log")
@@ -197,7 +213,7 @@ class Stack:
                     process.wait(10)
                 except subprocess.TimeoutExpired:
                     process.kill()
-        self.redis.stop()
+        (self.sentinel or self.redis).stop()
         if self.queues:
             self.queues.stop()
         self.http.close()
@@ -229,7 +245,7 @@ class Stack:
         db = self.database()
         try:
             deadline = time.monotonic() + timeout
-            while self.workers and not _idle(db):  # with no worker, nothing is left to finish
+            while self.workers and not idle(db):  # with no worker, nothing is left to finish
                 if time.monotonic() > deadline:
                     return False
                 time.sleep(0.05)
@@ -252,7 +268,9 @@ class Stack:
         from store import Database
         from worker.jobs import JOBS
 
-        return Database.from_settings(Settings(redis_url=self.redis.url, archive_url=self.archive_url,
+        data = (dict(redis_url=NO_REDIS_URL, sentinels=self.sentinel.endpoints,
+                     sentinel_master=self.sentinel.master_name) if self.sentinel else dict(redis_url=self.redis.url))
+        return Database.from_settings(Settings(**data, archive_url=self.archive_url,
                                                queue_url=self.queues.url if self.queues else ""), JOBS)
 
     # HTTP
@@ -299,7 +317,7 @@ def _forget_all_but_the_workers(db) -> None:
             client.delete(*doomed[start:start + 1000])
 
 
-def _idle(db) -> bool:
+def idle(db) -> bool:
     """No run pending, no job queued or running."""
     from rq.registry import StartedJobRegistry
 

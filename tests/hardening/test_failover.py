@@ -1,0 +1,188 @@
+"""Failover through Redis Sentinel: the primary SIGKILLed mid-burst loses and duplicates nothing acknowledged.
+
+The API and two workers find the data's Redis through three sentinels
+(``SCOUNDREL_SENTINELS``, ``SCOUNDREL_SENTINEL_MASTER``), and acknowledge a
+new run only once the replica holds it (``SCOUNDREL_WAIT_REPLICAS=1``).
+Clients submit from several threads; the primary is killed. Until the
+replica is promoted and has a replica of its own again (the lost primary,
+back as its replica), a submission is answered 503 with Retry-After, never
+a 500, and a client trying again after it gets its run. Then every run
+ever acknowledged is there and verified exactly once, the boards agree
+with the runs (``scoundrel check``), and the workers carried on without a
+restart. The operator commands find the master through the sentinels too.
+"""
+
+import threading
+import time
+
+import pytest
+import requests
+from rq import Worker
+from store.pending import pending_count
+from store.service_mark import mark_service
+
+from service.errors import RETRY_AFTER_SECONDS
+from store import Database, load_runs
+from tests.support.commands import run_command
+from tests.support.games import legal_games, scoundrel_check
+from tests.support.sentinel import SentinelSetup
+from tests.support.stack import NO_REDIS_URL, Stack
+from worker.jobs import JOBS
+
+PLAYERS, GAMES_EACH = 6, 25
+RETRY_PAUSE = 0.1  # seconds a client here waits after a 503 (a real one waits its Retry-After)
+SETTLE_SECONDS = 60  # for the runs to be verified: the sweeper's timeouts and a few sweeps, on a busy machine
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    root = tmp_path_factory.mktemp("failover")
+    running = Stack(root, workers=2, sentinel=SentinelSetup(root / "sentinel"), env={
+        "SCOUNDREL_PENDING_TIMEOUT": "3", "SCOUNDREL_SWEEP_INTERVAL": "0.5", "SCOUNDREL_WORKER_TTL": "3",
+        "SCOUNDREL_REDIS_TIMEOUT": "0.5", "SCOUNDREL_WAIT_REPLICAS": "1",
+        # A job the failover cut short stays in RQ's started jobs, so the sweeper takes it for running until
+        # its timeout has passed (30 s by default) before it queues its runs again: 5 s keeps the test short.
+        "SCOUNDREL_JOB_TIMEOUT": "5",
+    }).start()
+    yield running
+    running.stop()
+
+
+class Burst:
+    """Players submitting their games from a thread each, as clients do: after a 503 with Retry-After
+    the same submission is sent again until a 202 (new) or a 200 (kept by a try that was refused)
+    acknowledges its run; any other answer, or none, is a failure."""
+
+    def __init__(self, stack: Stack):
+        self.stack = stack
+        self.acknowledged: dict[str, str] = {}  # run id → its player
+        self.after_a_503: list[str] = []  # runs acknowledged to a client that was answered 503 first
+        self.unavailable = 0
+        self.failures: list[str] = []
+        self.lock = threading.Lock()
+        self.threads: list[threading.Thread] = []
+
+    def start(self, players: list[tuple[str, str]], games) -> None:
+        self.threads = [threading.Thread(target=self._submit_all, args=(name, token, games[index::len(players)]))
+                        for index, (name, token) in enumerate(players)]
+        for thread in self.threads:
+            thread.start()
+
+    def join(self) -> None:
+        for thread in self.threads:
+            thread.join(120)
+        assert not any(thread.is_alive() for thread in self.threads), "clients still submitting after 120 s"
+
+    def _submit_all(self, player: str, token: str, games) -> None:
+        with requests.Session() as session:
+            for game in games:
+                if not self._submit(session, player, token, game):
+                    return
+
+    def _submit(self, session: requests.Session, player: str, token: str, game: dict) -> bool:
+        refused = False
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                response = session.post(self.stack.url("/v1/runs"), json=game, timeout=10,
+                                        headers={"Authorization": f"Bearer {token}"})
+            except requests.RequestException as error:
+                return self._fail(f"no answer: {error}")
+            if response.status_code in (200, 202):
+                with self.lock:
+                    self.acknowledged[response.json()["id"]] = player
+                    if refused:
+                        self.after_a_503.append(response.json()["id"])
+                return True
+            if response.status_code != 503 or response.headers.get("Retry-After") != str(RETRY_AFTER_SECONDS):
+                return self._fail(f"{response.status_code} {response.headers.get('Retry-After')} {response.text[:200]}")
+            with self.lock:
+                self.unavailable += 1
+            refused = True
+            time.sleep(RETRY_PAUSE)
+        return self._fail("still 503 after 60 s")
+
+    def _fail(self, failure: str) -> bool:
+        with self.lock:
+            self.failures.append(failure)
+        return False
+
+
+def _quiet(db: Database) -> bool:
+    """No run pending, no job queued, no worker busy: no verification left to land."""
+    workers = Worker.all(queue=db.queue)
+    return (not pending_count(db.redis) and not db.queue.count
+            and all(worker.get_state() != "busy" for worker in workers))
+
+
+def _wait_until(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_the_primary_lost_mid_burst_loses_and_duplicates_no_acknowledged_run(stack):
+    setup = stack.sentinel
+    setup.wait_ready_to_fail_over()
+    players = [stack.register() for _ in range(PLAYERS)]
+    workers = [(worker.pid, worker) for worker in stack.workers]
+    burst = Burst(stack)
+    burst.start(players, legal_games(PLAYERS * GAMES_EACH))
+    _wait_until(lambda: len(burst.acknowledged) >= PLAYERS * GAMES_EACH // 3, 30, "a third of the runs acknowledged")
+    lost = setup.kill_primary()
+    setup.wait_promotion(lost)
+    # The promoted replica has no replica of its own to WAIT for: new runs are 503 until the lost primary,
+    # started again, syncs as its replica.
+    setup.rejoin(lost)
+    burst.join()
+
+    assert not burst.failures, burst.failures[:5]
+    assert burst.unavailable and burst.after_a_503, "the failover refused no submission"
+    assert len(burst.acknowledged) == PLAYERS * GAMES_EACH
+    db = stack.database()
+    try:
+        _wait_until(lambda: all(run is not None and run.status != "pending"
+                                for run in load_runs(db, list(burst.acknowledged))), SETTLE_SECONDS,
+                    "every acknowledged run verified")
+        _wait_until(lambda: _quiet(db), SETTLE_SECONDS, "no verification left to land")
+    finally:
+        db.close()
+    for run_id in burst.acknowledged:
+        run = stack.get(f"/v1/runs/{run_id}").json()
+        assert run["status"] == "verified", run
+        log = stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"]
+        assert [entry["event"] for entry in log].count("verified") == 1, (run_id, log)
+    for name, _ in players:
+        assert stack.get(f"/v1/players/{name}/runs", params={"limit": 100}).json()["total"] == GAMES_EACH
+    checked = scoundrel_check(stack)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert [(worker.pid, worker) for worker in stack.workers] == workers
+    assert all(worker.poll() is None for _, worker in workers), "a worker exited"
+
+
+@pytest.fixture
+def watched(tmp_path):
+    """A Sentinel setup whose master holds the service's mark, as once an API or a worker has started on it."""
+    setup = SentinelSetup(tmp_path / "sentinel").start()
+    db = Database(NO_REDIS_URL, JOBS, sentinels=setup.endpoints, sentinel_master=setup.master_name)
+    try:
+        mark_service(db)
+    finally:
+        db.close()
+    yield setup
+    setup.stop()
+
+
+def test_the_operator_commands_find_the_master_through_the_sentinels(watched, tmp_path):
+    env = {**watched.env(), "REDIS_URL": NO_REDIS_URL, "SCOUNDREL_ARCHIVE_URL": f"sqlite:///{tmp_path}/archive.sqlite3"}
+    added = run_command(env, "moderator", "add", "mia")
+    assert added.returncode == 0, added.stderr
+    listed = run_command(env, "moderator", "list")
+    assert listed.returncode == 0, listed.stderr
+    assert "mia" in listed.stdout
+    checked = run_command(env, "check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    where = f"the master '{watched.master_name}' of the sentinels at 127.0.0.1:{watched.sentinels[0].port}"
+    assert where in checked.stderr.splitlines()[0]
