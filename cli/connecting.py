@@ -81,8 +81,7 @@ def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_a
     db = Database.from_settings(settings, JOBS, timeout=timeout)
     if upgrade_archive:
         db.archive.upgrade()
-    # behind Sentinel, REDIS_URL is not used: the master is where the sentinels say
-    where = db.where if settings.sentinels else f"{db.where} ({settings.redis_url_source})"
+    where = settings.data_redis
     if not holds_service_data(db):
         if not (to_fill or args.any_redis):
             db.close()

@@ -73,14 +73,14 @@ def failure_message(error: BaseException, args: argparse.Namespace | None) -> st
     redis = sys.modules.get("redis")  # only a command that loaded redis can fail with its errors
     if redis is not None and isinstance(error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
         settings = Settings.from_env(getattr(args, "data_dir", None))
-        return (f"cannot reach Redis ({settings.redis_url_source}): {error} "
-                f"Start it (scoundrel up), or point REDIS_URL or --data-dir at a running one.")
+        return (f"cannot reach Redis ({settings.data_redis_source}): {error} "
+                f"Start it (scoundrel up), or point REDIS_URL, SCOUNDREL_SENTINELS or --data-dir at a running one.")
     if redis is not None:
         from store.base.errors import refuses_writes
 
         if refuses_writes(error):
             settings = Settings.from_env(getattr(args, "data_dir", None))
-            return (f"Redis ({settings.redis_url_source}) refuses writes: {str(error).splitlines()[0]} "
+            return (f"Redis ({settings.data_redis_source}) refuses writes: {str(error).splitlines()[0]} "
                     f"Nothing was changed; free its memory (maxmemory), or point REDIS_URL at a primary.")
     sqlalchemy = sys.modules.get("sqlalchemy")  # likewise: only a command that opened the archive
     if sqlalchemy is not None and isinstance(error, sqlalchemy.exc.OperationalError):

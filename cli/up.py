@@ -45,7 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple, TypedDict
 
-from settings import REDIS_URL_FILE, Settings, without_password
+from settings import REDIS_URL_FILE, Settings
 
 from .api import port_number
 from .redis_binaries import NoUsableServer, Server, choose, record
@@ -250,7 +250,8 @@ class Supervisor:
             data = (f"{self.data_dir} (append-only file)\n"
                     f"  redis    {self.redis_url}: {self.server.label}, {self.server.path}")
         else:
-            data = f"the Redis at {without_password(self.redis_url)} (REDIS_URL)"
+            settings = Settings.from_env(str(self.data_dir))
+            data = settings.data_redis if settings.sentinels else f"the Redis at {settings.data_redis}"
         print(f"Scoundrel Referee is up.\n"
               f"  play     {self.base_url}/play\n"
               f"  boards   {self.base_url}/boards\n"

@@ -167,6 +167,7 @@ class HealthSchema(Schema):
     redis = fields.String()
     queues = fields.String()
     queue_depth = fields.Integer()
+    replicas = fields.String()  # "short": fewer replicas than SCOUNDREL_WAIT_REPLICAS asks for
     ruleset = fields.String()
     deal = fields.String()
     engine = fields.String()

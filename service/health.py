@@ -4,6 +4,7 @@ from redis.exceptions import RedisError
 
 import scoundrel
 from schemas.runs import HealthSchema, VersionSchema
+from store.base.replicas import replicas_short
 from store.queue.queues import verify_queue
 
 from .api import Blueprint
@@ -32,7 +33,9 @@ def version():
 def health():
     """200 when Redis takes writes; 503 when it does not answer, or refuses writes (full, read-only):
     a submission would fail either way. With the queues on a Redis of their own that is away, 200
-    with ``status`` ``degraded`` and ``queues`` ``down``: submissions are taken, their verdicts wait."""
+    with ``status`` ``degraded`` and ``queues`` ``down``: submissions are taken, their verdicts wait.
+    With fewer replicas than ``SCOUNDREL_WAIT_REPLICAS`` asks for (after a failover, until a replica is
+    back), 200 with ``status`` ``degraded`` and ``replicas`` ``short``: reads answer, changes are refused."""
     answered = versions()
     retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     try:
@@ -46,4 +49,6 @@ def health():
         queues = {"queues": "down"}
     if not writable:
         return {"status": "unavailable", "redis": "refusing_writes", **queues, **answered}, 503, retry
-    return {"status": "ok" if queues["queues"] == "up" else "degraded", "redis": "up", **queues, **answered}
+    replicas = {"replicas": "short"} if replicas_short(db()) else {}
+    degraded = queues["queues"] != "up" or replicas
+    return {"status": "degraded" if degraded else "ok", "redis": "up", **queues, **replicas, **answered}

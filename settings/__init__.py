@@ -199,8 +199,22 @@ class Settings:
 
     @property
     def redis_url_given(self) -> bool:
-        """REDIS_URL is set: ``scoundrel up`` uses that Redis and starts none of its own."""
-        return self.redis_url_source == "REDIS_URL"
+        """REDIS_URL or the sentinels are set: ``scoundrel up`` uses that Redis and starts none of its own."""
+        return self.redis_url_source == "REDIS_URL" or bool(self.sentinels)
+
+    @property
+    def data_redis(self) -> str:
+        """Which Redis holds the data and why, for a message: the sentinels' primary, or the URL (its password
+        hidden) and where it came from."""
+        if self.sentinels:
+            where = ",".join(f"{host}:{port}" for host, port in self.sentinels)
+            return f"the primary {self.sentinel_master!r} of the sentinels at {where} (SCOUNDREL_SENTINELS)"
+        return f"{without_password(self.redis_url)} ({self.redis_url_source})"
+
+    @property
+    def data_redis_source(self) -> str:
+        """Where the data's Redis was named, for a message: the sentinels (named), or REDIS_URL's source."""
+        return self.data_redis if self.sentinels else self.redis_url_source
 
     @classmethod
     def from_env(cls, data_dir: str | None = None) -> "Settings":

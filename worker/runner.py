@@ -136,14 +136,20 @@ class VerifyWorker(SimpleWorker):
                 wait_for_writes(self.db, error)
 
     def execute_job(self, job, queue):
-        """Run the job; if Redis fails RQ's own records of it, wait, and leave its run to the sweeper."""
+        """Run the job; if Redis fails RQ's own records of it (a failover, Redis away), wait until it takes
+        writes again, then record the job's end as a failure: RQ retries it at once while it has retries,
+        else marks it failed, and the sweeper queues its runs again, rather than taking a job left
+        ``started`` for one still running until its timeout has passed."""
         try:
             super().execute_job(job, queue)
         except RedisError as error:
-            log.warning("job cut short by redis; its run stays pending for the sweeper",
+            log.warning("job cut short by redis; its runs stay pending, the job ends as failed",
                         extra={"job_id": job.id, "run_ids": list(job.args)})
+            execution = next(iter(self.executions.values()), None)
             self.executions.clear()  # RQ could not record its end: it is over all the same
             wait_for_writes(self.db, error)
+            self.handle_job_failure(job, queue, exc_string=f"cut short by redis: {first_line(error)}",
+                                    execution=execution)
 
 
 def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:

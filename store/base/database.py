@@ -29,7 +29,7 @@ from redis.retry import Retry
 from redis.sentinel import Sentinel
 
 from domain.seasons import Schedule
-from settings import Settings, without_password
+from settings import Settings
 from store.archive import Archive
 from store.base import keys
 from store.base.errors import refuses_writes
@@ -81,12 +81,9 @@ class Database:
                                                                    socket_timeout=socket_timeout))
             self.redis = watch.master_for(sentinel_master, decode_responses=True, **options)
             self.raw = watch.master_for(sentinel_master, **options)
-            self.where = f"the master {sentinel_master!r} of the sentinels at " + ",".join(
-                f"{host}:{port}" for host, port in sentinels)
         else:
             self.redis = redis.Redis.from_url(url, decode_responses=True, **options)
             self.raw = redis.Redis.from_url(url, **options)
-            self.where = without_password(url)
         self.queue_redis = redis.Redis.from_url(queue_url, **options) if queue_url else self.raw
         # the queues on it: their names and what runs there (``store.queue.queues``)
         self.queue_name, self.job_timeout, self.jobs = queue_name, job_timeout, jobs

@@ -61,3 +61,12 @@ def _sent(db: Database, client: Any, calls: list[Callable[[Any], Any]], *, by_sh
     if isinstance(acknowledged, Exception):
         raise acknowledged
     return replies, int(acknowledged)
+
+
+def replicas_short(db: Database) -> int:
+    """How many replicas the primary lacks for ``SCOUNDREL_WAIT_REPLICAS`` now (0 when it asks for none): while
+    any, every change is refused (``NotReplicated``), as after a failover with one replica, until a replica
+    is back."""
+    if not db.wait_replicas:
+        return 0
+    return max(0, db.wait_replicas - int(db.redis.info("replication").get("connected_slaves", 0)))

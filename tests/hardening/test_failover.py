@@ -18,11 +18,12 @@ import time
 import pytest
 import requests
 from rq import Worker
-from store.pending import pending_count
-from store.service_mark import mark_service
 
 from service.errors import RETRY_AFTER_SECONDS
 from store import Database, load_runs
+from store.base.service_mark import mark_service
+from store.queue.pending import pending_count
+from store.queue.queues import verify_queue
 from tests.support.commands import run_command
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.sentinel import SentinelSetup
@@ -40,9 +41,6 @@ def stack(tmp_path_factory):
     running = Stack(root, workers=2, sentinel=SentinelSetup(root / "sentinel"), env={
         "SCOUNDREL_PENDING_TIMEOUT": "3", "SCOUNDREL_SWEEP_INTERVAL": "0.5", "SCOUNDREL_WORKER_TTL": "3",
         "SCOUNDREL_REDIS_TIMEOUT": "0.5", "SCOUNDREL_WAIT_REPLICAS": "1",
-        # A job the failover cut short stays in RQ's started jobs, so the sweeper takes it for running until
-        # its timeout has passed (30 s by default) before it queues its runs again: 5 s keeps the test short.
-        "SCOUNDREL_JOB_TIMEOUT": "5",
     }).start()
     yield running
     running.stop()
@@ -110,9 +108,15 @@ class Burst:
 
 def _quiet(db: Database) -> bool:
     """No run pending, no job queued, no worker busy: no verification left to land."""
-    workers = Worker.all(queue=db.queue)
-    return (not pending_count(db.redis) and not db.queue.count
+    workers = Worker.all(queue=verify_queue(db))
+    return (not pending_count(db.redis) and not verify_queue(db).count
             and all(worker.get_state() != "busy" for worker in workers))
+
+
+def _health(stack) -> tuple[str, str | None]:
+    """``/v1/health``'s status, and what it says of the replicas (None: nothing, enough of them)."""
+    answer = stack.get("/v1/health").json()
+    return answer["status"], answer.get("replicas")
 
 
 def _wait_until(condition, timeout: float, what: str) -> None:
@@ -134,8 +138,10 @@ def test_the_primary_lost_mid_burst_loses_and_duplicates_no_acknowledged_run(sta
     lost = setup.kill_primary()
     setup.wait_promotion(lost)
     # The promoted replica has no replica of its own to WAIT for: new runs are 503 until the lost primary,
-    # started again, syncs as its replica.
+    # started again, syncs as its replica; health says so meanwhile.
+    _wait_until(lambda: _health(stack) == ("degraded", "short"), 20, "health saying the replicas are short")
     setup.rejoin(lost)
+    _wait_until(lambda: _health(stack) == ("ok", None), 20, "health ok once a replica is back")
     burst.join()
 
     assert not burst.failures, burst.failures[:5]
@@ -184,5 +190,5 @@ def test_the_operator_commands_find_the_master_through_the_sentinels(watched, tm
     assert "mia" in listed.stdout
     checked = run_command(env, "check")
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    where = f"the master '{watched.master_name}' of the sentinels at 127.0.0.1:{watched.sentinels[0].port}"
+    where = f"the primary '{watched.master_name}' of the sentinels at 127.0.0.1:{watched.sentinels[0].port}"
     assert where in checked.stderr.splitlines()[0]

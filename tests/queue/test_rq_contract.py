@@ -37,6 +37,8 @@ def test_the_methods_the_overrides_replace_or_call_keep_their_signatures():
     assert _parameters(SimpleWorker.execute_job) == ["self", "job", "queue"]
     assert _parameters(SimpleWorker.request_stop) == ["self", "signum", "frame"]
     assert "pipeline" in _parameters(SimpleWorker.heartbeat)
+    assert _parameters(SimpleWorker.handle_job_failure)[:2] == ["self", "job"]
+    assert {"queue", "exc_string", "execution"} <= set(_parameters(SimpleWorker.handle_job_failure))
     for hook in ("bootstrap", "teardown"):
         assert callable(getattr(SimpleWorker, hook)) and hook in VerifyWorker.__dict__
 
