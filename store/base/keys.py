@@ -216,8 +216,8 @@ def moderators() -> str:
 def pending_runs() -> str:
     """Sorted set: run id → when it was last queued (ms), for every run still pending.
 
-    Added in the same MULTI that accepts a run; the sweeper re-queues what
-    stays here too long and drops what has a verdict.
+    Added in the script that accepts a run; the sweeper re-queues what stays
+    here too long, and the script that records a run's verdict drops it.
     """
     return f"{PREFIX}:pending-runs"
 
@@ -225,9 +225,9 @@ def pending_runs() -> str:
 def intake() -> str:
     """List: the ids of accepted single submissions waiting for a verification job, oldest first.
 
-    Pushed in the MULTI that accepts a run (whose ``job`` then says
-    ``store.queue.intake.IN_INTAKE``); a dispatcher (``store.queue.intake``) takes up
-    to a job's worth from its head in the same MULTI that queues their job.
+    Pushed in the script that accepts a run (whose ``job`` then says
+    ``store.queue.intake.IN_INTAKE``); a dispatcher (``store.queue.intake``)
+    takes up to a job's worth from its head in one script, then queues their job.
     """
     return f"{PREFIX}:intake"
 

@@ -8,8 +8,11 @@ local function present(value)
   return cjson.null
 end
 
-local function snapshot(run_key)
-  local r = redis.call('HMGET', run_key, 'status', 'outcome', 'score', 'health', 'error', 'voided_status')
+-- The verdict fields a snapshot is made of, in the order ``snapshot_of`` reads them.
+local SNAPSHOT_FIELDS = {'status', 'outcome', 'score', 'health', 'error', 'voided_status'}
+
+-- The snapshot of a run whose ``SNAPSHOT_FIELDS`` hold ``r`` (a list in their order, false for none).
+local function snapshot_of(r)
   local code = cjson.null
   if r[5] and r[5] ~= '' then code = cjson.decode(r[5]).code end
   local view = {status = present(r[1]), outcome = present(r[2]), score = cjson.null, health = cjson.null,
@@ -18,6 +21,10 @@ local function snapshot(run_key)
   if present(r[4]) ~= cjson.null then view.health = tonumber(r[4]) end
   if r[1] == 'void' then view.voided_status = present(r[6]) end
   return view
+end
+
+local function snapshot(run_key)
+  return snapshot_of(redis.call('HMGET', run_key, unpack(SNAPSHOT_FIELDS)))
 end
 
 -- Whether two snapshots differ in any field either of them has.
@@ -70,9 +77,11 @@ local function entry_text(fields)
 end
 
 -- Appends one entry to the run's audit log: the ``log`` field of its hash,
--- encoded as ``store.runs.audit`` reads it.
-local function audit(run_key, event, actor_kind, actor, at, before, after, detail)
-  local r = redis.call('HMGET', run_key, 'log', 'player', 'submitted_ms')
+-- encoded as ``store.runs.audit`` reads it. ``known``, when the caller read
+-- them already: ``{log, player, submitted_ms}`` and ``now``, the run's
+-- snapshot as it stands.
+local function audit(run_key, event, actor_kind, actor, at, before, after, detail, known)
+  local r = known or redis.call('HMGET', run_key, 'log', 'player', 'submitted_ms')
   local log = r[1] or ''
   local before_text = snapshot_text(before)
   if log ~= '' then
@@ -88,7 +97,8 @@ local function audit(run_key, event, actor_kind, actor, at, before, after, detai
   if actor_kind == 'player' and actor == r[2] then actor = '' end
   -- the last entry's after is the run's snapshot as it stands
   local after_text = ''
-  if snapshot_text(after) ~= snapshot_text(snapshot(run_key)) then after_text = snapshot_text(after) end
+  local now = known and known.now or snapshot(run_key)
+  if snapshot_text(after) ~= snapshot_text(now) then after_text = snapshot_text(after) end
   local detail_text = cjson.encode(detail)
   if detail_text == '{}' then detail_text = '' end
   local entry = entry_text({event, actor_kind, actor, string.format('%.0f', tonumber(at) - tonumber(r[3])),

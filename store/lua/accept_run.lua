@@ -20,8 +20,8 @@
 -- (revoked since the API learnt whose it was), or {'ask_archive'} when the
 -- filter says the archive may hold the run (or is not whole yet): nothing
 -- is stored then, and the caller asks the archive and tries again. A
--- run not pushed onto the intake is in the same MULTI as its RQ job, which
--- drop_unclaimed_job then removes unless a run was created for it.
+-- run not pushed onto the intake (a batch's) names the job its caller
+-- queues once the batch is stored.
 if ARGV[8] == '1' and redis.call('GET', KEYS[9]) ~= ARGV[6] then
   return {'unauthorized'}
 end

@@ -3,7 +3,7 @@
 -- and game; else the run key again).
 -- ARGV: run id, submission time (ms), player, then the fields to store as
 -- name/value pairs (its audit log among them).
--- Puts an archived run back into Redis as it was archived (``store.history.hot_run``):
+-- Puts an archived run back into Redis as it was archived (``store.runs.history.hot_run``):
 -- 1, or 0 (changing nothing) if Redis holds the run already.
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0

@@ -1,7 +1,7 @@
-"""Runs: accepting a submission exactly once, and recording its verdict.
+"""Runs: accepting a submission exactly once.
 
 Accepting a submission is one script (``lua/accept_run.lua``), and a batch
-one MULTI/EXEC of them, one round trip: the token checked, the
+its scripts sent in one round trip: the token checked, the
 Idempotency-Key claimed, the run stored unless the player already
 submitted that game (so the same player submitting the same game again
 gets the run they already have), its player's run list, the pending runs,
@@ -124,7 +124,8 @@ def new_run_fields(player: str, submission: Submission, submitted_ms: int, reque
 
 
 def _accept(client, player: str, pending: _Pending, archived: bool | None, to_intake: bool, token_hash: str):
-    """``accept_run`` for one submission, on ``client`` or queued in a MULTI (``archived`` None: the filter answers)."""
+    """``accept_run`` for one submission, on ``client`` or queued in a pipeline (``archived`` None: the
+    filter answers)."""
     submission = pending.submission
     return scripts.accept_run(
         client, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
