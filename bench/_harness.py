@@ -125,7 +125,7 @@ class Service:
         """A connection to this service's Redis and archive, made the way every process makes one
         (``timeout``: seconds a Redis call may take, for a bench's bulk pipelines)."""
         from store import Database
-        from worker.jobs import JOBS
+        from worker.registry import JOBS
 
         return Database.from_settings(Settings(redis_url=self.redis_url, data_dir=str(self.data_dir),
                                                archive_url=self.env.get("SCOUNDREL_ARCHIVE_URL", ""),

@@ -88,7 +88,7 @@ def run(args) -> int:
     from store import Database
     from store.base.service_mark import mark_service
     from store.runs.archived_filter import make_whole
-    from worker.jobs import JOBS
+    from worker.registry import JOBS
 
     settings = settings_for(args, default_redis=True)
     if settings.api_threads:

@@ -75,7 +75,7 @@ def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_a
     """
     from store import Database
     from store.base.service_mark import holds_service_data
-    from worker.jobs import JOBS
+    from worker.registry import JOBS
 
     settings = settings_for(args)
     db = Database.from_settings(settings, JOBS, timeout=timeout)

@@ -13,7 +13,7 @@ from flask import Blueprint, Flask, redirect, request, url_for
 import scoundrel
 from settings import Settings
 from store import Database
-from worker.jobs import JOBS
+from worker.registry import JOBS
 
 from . import (
     daily,

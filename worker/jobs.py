@@ -16,15 +16,14 @@ from rq import get_current_job
 
 from domain.run import PENDING
 from store import load_runs, record_verdicts
-from store.base.database import Jobs
 from store.base.metrics import count_job_failure
 from store.queue.pending import mark_error, split_pending
 from verification import judge
 from verification.move_timing import TimingLimits
 
-from .flags import flag_timing, note_sealed_start
+from .flags import flag_timing
 from .process import database, settings
-from .webhooks import after_verdicts, deliver_webhook, drain_webhooks
+from .webhooks import after_verdicts
 
 log = logging.getLogger("worker.jobs")
 
@@ -102,7 +101,3 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
                f"Verification failed ({exc_type.__name__}) on every attempt; a moderator can re-queue it.",
                actor=job.worker_name or "worker")
 
-
-# The jobs every process hands its ``Database`` (``store.base.database.Jobs``): these functions, by reference.
-JOBS = Jobs(verify_runs=verify_runs, verification_failed=verification_failed, note_sealed_start=note_sealed_start,
-            deliver_webhook=deliver_webhook, drain_webhooks=drain_webhooks)

@@ -5,6 +5,8 @@ import functools
 from settings import Settings
 from store import Database
 
+from .registry import JOBS
+
 
 @functools.cache
 def settings() -> Settings:
@@ -14,6 +16,4 @@ def settings() -> Settings:
 @functools.cache
 def database() -> Database:
     """One connection pool per worker process, configured like the API."""
-    from .jobs import JOBS  # imported here: the jobs import this module for this very function
-
     return Database.from_settings(settings(), JOBS)

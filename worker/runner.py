@@ -54,7 +54,7 @@ from store.queue.queues import verify_queue, webhook_queue
 from store.runs.archived_filter import make_whole
 
 from .dequeue import InOrderQueue
-from .jobs import JOBS
+from .registry import JOBS
 from .webhooks import sweep_events
 
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away or refuses writes

@@ -14,12 +14,12 @@ queues a job again for any run that waits too long (``store.queue.pending``).
 (``SCOUNDREL_SEASON``). ``archive`` is the SQL archive of the runs that
 left Redis (``store.archive``): a read that misses in Redis looks there.
 
-The queues' jobs are functions of the worker's (``worker.jobs.JOBS``), which
-the process that connects hands in: the store names them by reference, so
-it imports no worker code and RQ records each by its module and name.
+The queues' jobs are functions of the worker's, each named by its dotted
+path (``worker.registry.JOBS``), which the process that connects hands in:
+the store imports no worker code, and RQ imports each job when a worker
+runs it.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,13 +43,14 @@ WRITE_PROBE_MS = 10_000  # the write probe's expiry: it never outlives its purpo
 
 @dataclass(frozen=True)
 class Jobs:
-    """The functions the queue runs: the store queues them, a worker runs them."""
+    """The functions the queue runs, each by its dotted path (RQ imports it when a worker runs the job):
+    the store queues them, a worker runs them (``worker.registry``)."""
 
-    verify_runs: Callable[..., Any]  # verifies the runs whose ids it is given
-    verification_failed: Callable[..., Any]  # RQ's failure callback of ``verify_runs``
-    note_sealed_start: Callable[..., Any]  # notes a sealed daily's start for the flags (``store.moderation.flags``)
-    deliver_webhook: Callable[..., Any]  # one delivery attempt of an event to a webhook (``store.webhooks.hooks``)
-    drain_webhooks: Callable[..., Any]  # queues the deliveries of the events in the outbox (``store.webhooks.hooks``)
+    verify_runs: str  # verifies the runs whose ids it is given
+    verification_failed: str  # RQ's failure callback of ``verify_runs``
+    note_sealed_start: str  # notes a sealed daily's start for the flags (``store.moderation.flags``)
+    deliver_webhook: str  # one delivery attempt of an event to a webhook (``store.webhooks.hooks``)
+    drain_webhooks: str  # queues the deliveries of the events in the outbox (``store.webhooks.hooks``)
 
 
 class Database:

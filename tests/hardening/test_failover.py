@@ -28,7 +28,7 @@ from tests.support.commands import run_command
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.sentinel import SentinelSetup
 from tests.support.stack import NO_REDIS_URL, Stack
-from worker.jobs import JOBS
+from worker.registry import JOBS
 
 PLAYERS, GAMES_EACH = 6, 25
 RETRY_PAUSE = 0.1  # seconds a client here waits after a 503 (a real one waits its Retry-After)

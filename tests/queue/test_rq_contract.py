@@ -9,6 +9,7 @@ loop's hooks). An RQ upgrade that changes any of them fails here, before a
 worker loses a job or the sweeper misjudges one.
 """
 
+import importlib
 import inspect
 
 import pytest
@@ -68,3 +69,19 @@ def test_a_registration_read_keeps_the_stores_socket_timeout(store_db):
     timeout = store_db.queue_redis.connection_pool.connection_kwargs["socket_timeout"]
     _Registration([verify_queue(store_db)], connection=store_db.queue_redis)
     assert store_db.queue_redis.connection_pool.connection_kwargs["socket_timeout"] == timeout
+
+
+def test_each_job_named_in_the_registry_is_the_workers_function_rq_runs():
+    """``worker.registry`` names the jobs by dotted path (so no job module is imported to queue one): each
+    name is the function RQ imports when a worker runs it."""
+    import worker.flags
+    import worker.jobs
+    import worker.webhooks
+    from worker.registry import JOBS
+
+    functions = {"verify_runs": worker.jobs.verify_runs, "verification_failed": worker.jobs.verification_failed,
+                 "note_sealed_start": worker.flags.note_sealed_start,
+                 "deliver_webhook": worker.webhooks.deliver_webhook, "drain_webhooks": worker.webhooks.drain_webhooks}
+    for job, function in functions.items():
+        module, _, name = getattr(JOBS, job).rpartition(".")
+        assert importlib.import_module(module).__dict__[name] is function, job

@@ -29,7 +29,7 @@ from store.runs.records import load_run, load_runs
 from store.runs.verdicts import record_verdicts
 from tests.support.games import legal_games
 from verification import judge, reverify_run
-from worker.jobs import JOBS
+from worker.registry import JOBS
 
 # A throwaway kind: each player's first verified classic open run.
 FIRST_CLASSIC = Board("first-classic", lambda run: not run.dealt and run.variant == "classic", ("variant",),

@@ -28,7 +28,7 @@ from store.moderation.flags import (
     run_flag_id,
     run_flags,
 )
-from worker.jobs import JOBS
+from worker.registry import JOBS
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from store.runs.archived_filter import make_whole
 from store.runs.records import load_runs
 from store.runs.verdicts import record_verdicts
 from tests.support.games import legal_games
-from worker.jobs import JOBS
+from worker.registry import JOBS
 
 
 def _database(url: str, wait: int) -> Database:

@@ -21,7 +21,7 @@ from store.runs.records import load_runs
 from store.runs.verdicts import record_verdicts
 from tests.support.games import legal_games
 from verification import judge, reverify_run
-from worker.jobs import JOBS
+from worker.registry import JOBS
 
 NOV, DEC = parse_season("2026-11"), parse_season("2026-12")
 

@@ -22,7 +22,7 @@ from store.games import dealt as games
 from store.games.dealt import close_sealed_day, next_deal, start_game
 from store.games.dealt import play_moves as store_play_moves
 from store.games.streaks import load_streak
-from worker.jobs import JOBS
+from worker.registry import JOBS
 
 FIRST = date(2026, 3, 2)
 

@@ -266,7 +266,7 @@ class Stack:
         """A connection to this stack's Redis, made the way every process makes one."""
         from settings import Settings
         from store import Database
-        from worker.jobs import JOBS
+        from worker.registry import JOBS
 
         data = (dict(redis_url=NO_REDIS_URL, sentinels=self.sentinel.endpoints,
                      sentinel_master=self.sentinel.master_name) if self.sentinel else dict(redis_url=self.redis.url))

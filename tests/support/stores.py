@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cli.redis_server import RedisServer
 from store import Database
-from worker.jobs import JOBS
+from worker.registry import JOBS
 
 
 @contextmanager
