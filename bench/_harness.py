@@ -32,7 +32,9 @@ from settings import REDIS_URL_FILE, Settings  # noqa: E402
 
 # One gunicorn process, rate limits far above what a bench sends, and webhooks allowed to the benches'
 # receivers on 127.0.0.1, unless a bench sets its own.
-DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
+# Every process logs at INFO (``scoundrel up`` logs warnings only by default): the benches read the API's
+# request log and the workers' verdict lines.
+DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1", "SCOUNDREL_LOG_LEVEL": "INFO",
             "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second"}
 
 

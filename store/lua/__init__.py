@@ -9,7 +9,11 @@ fragments may include fragments. So a fragment is one file, written once.
 Redis restart), or in a pipeline by its text (EVAL; see ``run``), but in a
 pipeline that asks for SHAs (``by_sha``), whose runner sends again, by text,
 each call answered NOSCRIPT (``store.base.replicas``). The Python wrapper of
-each script, naming its KEYS and ARGV, is its subject's ``scripts`` module.
+each script is in its subject's ``scripts`` module (``store.runs.scripts``…):
+it names the script's KEYS and ARGV, so the positional contract of each
+script (documented at its top) is spelt there alone, next to the key names
+it uses; its ``client`` is a Redis client, or a pipeline to queue the call
+in (its reply then comes from ``execute``).
 """
 
 import hashlib

@@ -1,8 +1,4 @@
-"""The Python wrappers of the webhooks' Lua scripts (``store/lua/<name>.lua``), one each, naming its KEYS
-and ARGV: the positional contract of each script (documented at its top) is spelt here alone, next
-to the key names it uses. ``client`` is a Redis client, or a pipeline to queue the call in (its
-reply then comes from ``execute``).
-"""
+"""The wrappers of the webhooks' Lua scripts, one a script (how a wrapper reads: ``store.lua``)."""
 
 from typing import Any
 
