@@ -108,7 +108,7 @@ class RedisServer:
                 with open(log_path, "rb") as log:
                     log.seek(written)
                     if b"Address already in use" in log.read():
-                        raise PortTaken(f"port {self.port} (or its cluster bus port) is taken")
+                        raise PortTaken(f"port {self.port} (or another port it binds) is taken")
                 raise RuntimeError(f"redis-server exited with {self.process.returncode}; see {log_path}")
             try:
                 if client.info("server")["process_id"] == self.process.pid:

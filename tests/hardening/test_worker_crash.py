@@ -48,7 +48,7 @@ def db(slow_stack):
 
 
 def _queued_at(db, run_id: str) -> float | None:
-    """When the pending run was last queued (its score in its shard's pending index)."""
+    """When the pending run was last queued (its score in the pending index)."""
     return db.redis.zscore(keys.pending_runs(), run_id)
 
 
@@ -100,7 +100,7 @@ def _started_job(db, run_ids: list[str], timeout: float = 10.0) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         named = [db.redis.hget(keys.run(run_id), "job") for run_id in run_ids]
-        job_ids = set(named) - {IN_INTAKE}  # a pass takes each shard's intake in a step of its own
+        job_ids = set(named) - {IN_INTAKE}  # a dispatcher takes the intake's head, then queues its job
         assert len(job_ids) <= 1, f"the runs went in {len(job_ids)} jobs"
         if IN_INTAKE not in named and job_ids:
             job_id = job_ids.pop()
