@@ -17,6 +17,7 @@ token's count in Redis, which Flask-Limiter's own line would show.
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,9 @@ import flask_limiter
 from flask import Flask, g, request
 from flask_cors import CORS
 from flask_limiter import ApplicationLimit, RequestLimit
+from limits import WindowStats
+from limits.storage import RedisStorage
+from limits.strategies import FixedWindowRateLimiter
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 from redis.retry import Retry
@@ -93,9 +97,31 @@ class Limiter(flask_limiter.Limiter):
         if described is None or described.breached or len(self.current_limits) < 2:
             return described
         try:
+            _read_windows(self.limiter, self.current_limits)
             return min(self.current_limits, key=lambda limit: (limit.remaining, -limit.reset_at))
         except RedisError:  # the limiter's Redis just went away: its own choice, and its own fallback
             return described
+
+
+def _read_windows(limiter: Any, limits: list[RequestLimit]) -> None:
+    """Each fixed-window limit's window (its count and when it resets) read in one round trip, as
+    ``limits``' ``FixedWindowRateLimiter.get_window_stats`` reads it with two a limit: the headers'
+    choice of limit reads every limit's window, one round trip each otherwise. Leaves the library's
+    own reading to any other strategy or storage (its in-memory fallback). ``tests/hardening``
+    holds the headers to the library's counts."""
+    unread = [limit for limit in limits if limit._window is None]
+    storage = getattr(limiter, "storage", None)
+    if len(unread) < 2 or not isinstance(limiter, FixedWindowRateLimiter) or not isinstance(storage, RedisStorage):
+        return
+    connection: Any = storage.get_connection(True)  # a redis-py client; limits types it as a protocol
+    with connection.pipeline(transaction=False) as pipe:
+        for limit in unread:
+            pipe.get(storage.prefixed_key(limit.key))
+            pipe.ttl(storage.prefixed_key(limit.key))
+        replies = pipe.execute()
+    now = time.time()
+    for limit, count, ttl in zip(unread, replies[::2], replies[1::2], strict=True):
+        limit._window = WindowStats(max(ttl, 0) + now, max(0, limit.limit.amount - int(count or 0)))
 
 
 def _log_refusal(refused: RequestLimit) -> None:
