@@ -222,15 +222,26 @@ def close_sealed_day(db: Database, day: str) -> None:
     if day in _closed_days:
         return
     for game_id in scripts.close_sealed_day(db.redis, date=day):
+        _forfeit_at_close(db, day, game_id)
+    _closed_days.add(day)
+
+
+def _forfeit_at_close(db: Database, day: str, game_id: str, tries: int = 3) -> None:
+    """Forfeit a game of a closed sealed day (R18), read again if a move of its day landed between its
+    reading and its forfeit (the forfeit is that move's compare-and-set); one that stays out of reach
+    is refused every move from now on and forfeited then, or by the idle sweep."""
+    for _ in range(tries):
         game = load_game(db, game_id)
         if game is None:
             db.redis.srem(keys.sealed_playing(day), game_id)
-            continue
+            return
         try:
             play_moves(db, game, [], FORFEIT, request_id="sealed-close")  # R18
-        except (GameMoved, GameOver, NoSuchGame):
+            return
+        except GameMoved:
             continue
-    _closed_days.add(day)
+        except (GameOver, NoSuchGame):
+            return
 
 
 def sweep_games(db: Database, idle_seconds: float) -> int:

@@ -22,6 +22,7 @@ from store.games import dealt as games
 from store.games.dealt import close_sealed_day, next_deal, start_game
 from store.games.dealt import play_moves as store_play_moves
 from store.games.streaks import load_streak
+from store.runs.records import load_run
 from worker.registry import JOBS
 
 FIRST = date(2026, 3, 2)
@@ -124,3 +125,19 @@ def test_a_free_game_counts_for_no_streak(db, clock):
     game = start_game(db, "dee", "classic", "free-seed", server_seed=next_deal(db, "dee", "free-seed"))
     store_play_moves(db, game, [], FORFEIT)
     assert load_streak(db, "dee") == Streak()
+
+
+def test_the_close_forfeits_a_game_moved_between_its_reading_and_its_forfeit(db, clock, monkeypatch):
+    """A move of the day landing while the close reads the game: the forfeit's compare-and-set refuses
+    the stale read, and the close reads the game again and forfeits it, with its run (R18)."""
+    game = started(db, clock, "eve", 5)
+    moved = store_play_moves(db, game, ["flee"], "playing")  # the game as the close will find it
+    stale = iter([game])
+    load = games.load_game
+    monkeypatch.setattr(games, "load_game", lambda db_, game_id: next(stale, None) or load(db_, game_id))
+    clock.set(day(6), 0, 1)
+    close_sealed_day(db, day(5).isoformat())
+    closed = load(db, game.id)
+    assert closed.status == FORFEIT and closed.moves == moved.moves
+    run = load_run(db, closed.run_id)
+    assert run.forfeit and run.moves == tuple(moved.moves)
