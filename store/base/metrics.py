@@ -20,7 +20,7 @@ MOVE_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
 
 
 def latency_bucket(latency_seconds: float, bounds: tuple[float, ...] = LATENCY_BUCKETS) -> str:
-    """The histogram bucket a latency falls in (``record_verdict`` and ``play_moves`` count it)."""
+    """The histogram bucket a latency falls in (``record_verdicts`` and ``play_moves`` count it)."""
     return next((f"{bound:g}" for bound in bounds if latency_seconds <= bound), "+Inf")
 
 

@@ -3,7 +3,7 @@
 Every accepted run enters ``keys.pending_runs``, scored by when it was
 queued, in the script that stores it (``store.runs.accepting``), and leaves it in the
 script that records
-its verdict (``record_verdict``). The sweeper looks at the runs queued more
+its verdict (``record_verdicts``). The sweeper looks at the runs queued more
 than ``stale_after`` seconds ago and asks whether anything will still
 verify each one (``_in_hand``): it waits in the intake for a job
 (``store.queue.intake``: a backlog, which every worker's dispatcher drains), or

@@ -1,5 +1,6 @@
 """The wrappers of a run's Lua scripts, one a script (how a wrapper reads: ``store.lua``)."""
 
+from dataclasses import dataclass
 from typing import Any
 
 from domain.run import Run
@@ -13,7 +14,7 @@ _ACCEPT_RUN = LuaScript("accept_run")
 _NOTE_ARCHIVED = LuaScript("note_archived")
 
 
-_RECORD_VERDICT = LuaScript("record_verdict")
+_RECORD_VERDICTS = LuaScript("record_verdicts")
 
 
 _FORGET_RUN = LuaScript("forget_run")
@@ -48,18 +49,33 @@ def note_archived(client: Any, *, run_ids: list[str]) -> Any:
     return _NOTE_ARCHIVED.run(client, [keys.archived_filter()], run_ids)
 
 
-def record_verdict(client: Any, *, run: Run, worker: str, at_ms: int, metric: str, latency_bucket: str,
-                   latency: float, fields: dict) -> Any:
-    """Write a pending run's verdict ``fields`` with its audit entry and counts; a verified
-    run is offered its places on every board it counts on, and its events recorded (``lua/_events.lua``).
-    1 if written, 0 if it had a verdict."""
-    board_keys, boards = script_args(placements(run))
-    return _RECORD_VERDICT.run(
-        client,
-        [keys.run(run.id), keys.pending_runs(), keys.metrics(), keys.latency(), *board_keys, keys.webhook_outbox(),
-         keys.webhooks()],
-        [run.id, worker, at_ms, metric, latency_bucket, latency, *boards, *flatten(fields)],
-    )
+@dataclass(frozen=True)
+class Verdict:
+    """One run's verdict as ``record_verdicts`` writes it: its fields, and what it counts under."""
+
+    run: Run
+    fields: dict  # the verdict's run-hash fields (``store.runs.verdicts.verdict_fields``)
+    metric: str  # the verdicts' counter it counts under
+    latency_bucket: str
+    latency: float  # seconds from the run's submission to its verdict
+
+
+def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms: int) -> Any:
+    """Write each pending run's verdict with its audit entry and counts; a verified run is offered its
+    places on every board it counts on, and its events recorded (``lua/_events.lua``); the counts added
+    once a field. A list: 1 for each verdict written, 0 for a run that had one."""
+    run_keys: list[str] = []
+    args: list = []
+    for verdict in verdicts:
+        board_keys, boards = script_args(placements(verdict.run))
+        fields = flatten(verdict.fields)
+        run_keys += [keys.run(verdict.run.id), *board_keys]
+        args += [verdict.run.id, verdict.metric, verdict.latency_bucket, verdict.latency, *boards, len(fields),
+                 *fields]
+    return _RECORD_VERDICTS.run(
+        client, [keys.pending_runs(), keys.metrics(), keys.latency(), keys.webhook_outbox(), keys.webhooks(),
+                 *run_keys],
+        [worker, at_ms, len(verdicts), *args])
 
 
 def forget_run(client: Any, *, run: dict[str, str], submission_key: str | None) -> Any:

@@ -57,27 +57,27 @@ def verdict_differs(stored: dict, verdict: dict) -> bool:
     return verdict_summary(stored) != verdict_summary(verdict_fields(verdict))
 
 
-def _record_verdict(client, *, run: Run, verdict: dict, worker: str, at_ms: int):
-    """``record_verdict`` for one run's verdict, on ``client`` or queued in a pipeline."""
+def _verdict(run: Run, verdict: dict, at_ms: int) -> scripts.Verdict:
+    """``verdict`` as ``record_verdicts`` writes it for ``run``: its fields and its counts."""
     status = verdict["status"]
     code = (verdict.get("error") or {}).get("code", "")
     latency = max(0.0, (at_ms - run.submitted_ms) / 1000)
-    return scripts.record_verdict(
-        client, run=run, worker=worker, at_ms=at_ms, metric=f"verdicts:{status}:{code}",
-        latency_bucket=latency_bucket(latency), latency=latency,
-        fields=verdict_fields(verdict),  # its time is the audit entry's (``store.runs.audit.verdict_ms``)
-    )
+    return scripts.Verdict(run, verdict_fields(verdict),  # its time is the audit entry's (``audit.verdict_ms``)
+                           f"verdicts:{status}:{code}", latency_bucket(latency), latency)
 
 
 def record_verdicts(db: Database, verdicts: list[tuple[Run, dict]], worker: str = "worker") -> list[bool]:
-    """Store each ``(run, verdict)``: the verdict, its audit entry, its counts and, for
-    a verified run, its board places, each run in one atomic step, all in one round trip.
+    """Store each ``(run, verdict)``: the verdict, its audit entry, its counts and, for a verified run,
+    its board places, all in one script (``lua/record_verdicts.lua``), one round trip.
 
     ``run`` is the pending run (``load_runs``), ``verdict`` the engine's verdict
     JSON, ``worker`` the name the audit log shows. Idempotent: False, and
     nothing changed, for a run that already has a verdict.
     """
+    if not verdicts:
+        return []
     at_ms = now_ms()
-    replies = written(db, db.redis, [functools.partial(_record_verdict, run=run, verdict=verdict, worker=worker,
-                                                       at_ms=at_ms) for run, verdict in verdicts])
+    batch = [_verdict(run, verdict, at_ms) for run, verdict in verdicts]
+    [replies] = written(db, db.redis, [functools.partial(scripts.record_verdicts, verdicts=batch, worker=worker,
+                                                         at_ms=at_ms)])
     return [bool(reply) for reply in replies]

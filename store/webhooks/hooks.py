@@ -2,7 +2,7 @@
 
 An event is recorded in the outbox (``keys.webhook_outbox``) in the step
 that makes it true: a verdict's ``run.verified`` and ``record.beaten`` by
-``record_verdict``, a void's ``run.voided`` by ``resolve_dispute`` (their
+``record_verdicts``, a void's ``run.voided`` by ``resolve_dispute`` (their
 scripts, ``lua/_events.lua``), any other by ``emit``. Draining the
 outbox (``drain_outbox``: a job of its own on the webhook queue, which
 the verification job, the void and ``emit`` queue, and the workers'
@@ -53,7 +53,7 @@ from store.queue.queues import (
 )
 from store.webhooks import scripts
 
-# Every event a webhook may take: the one list (``record_verdict.lua`` and ``resolve_dispute.lua`` spell the
+# Every event a webhook may take: the one list (``record_verdicts.lua`` and ``resolve_dispute.lua`` spell the
 # first three).
 RUN_VERIFIED = "run.verified"
 RUN_VOIDED = "run.voided"

@@ -1,0 +1,89 @@
+--#include _audit
+--#include _placement
+--#include _events
+-- A job's verdicts, each with its audit entry, its counts and its board places, in one script.
+-- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
+-- index (``_events``), then for each run its key and the keys of the boards
+-- it counts on (``_placement``).
+-- ARGV: the worker's name, the time (ms), how many runs, then for each run:
+-- its id, its verdict's metrics field, its latency bucket and latency
+-- (seconds), the boards (their count, then their orders: ``_placement``),
+-- how many ARGV items its verdict's fields take, then those fields as
+-- alternating name/value pairs.
+-- Empty fields are not stored, nor the job fields a pending run needs, nor
+-- the verdict's time (its audit entry's, ``store.runs.audit.verdict_ms``).
+-- A verdict is written once, with its audit entry and its counts: a run no
+-- longer pending is left alone, so a job that runs twice changes nothing
+-- (either way the run leaves the pending index). A verified run is offered
+-- to every board it counts on (``_placement``); while webhooks are registered,
+-- its run.verified event and a record.beaten event per board whose first
+-- place it took from another player go to the outbox. The counts of the
+-- verdicts written are added once a field, after them all. Answers a list:
+-- 1 for each run whose verdict it wrote, 0 for each left alone.
+local worker, at = ARGV[1], ARGV[2]
+local key, arg = 6, 4
+local answers, metrics, buckets, written_count, latency_sum = {}, {}, {}, 0, 0
+local hooks = nil  -- whether webhooks are registered: asked once, at the first verified run
+
+-- One run's verdict at KEYS[run_key] and ARGV[a..]: 1 if written, 0 if not; the next KEYS and ARGV indexes.
+local function record(run_key, a)
+  local run_id, metric, bucket, latency = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
+  local boards, next_key, fields_at = boards_from(run_key + 1, a + 4)
+  local fields_end = fields_at + tonumber(ARGV[fields_at])
+  redis.call('ZREM', KEYS[1], run_id)
+  -- the run read once: its verdict fields (``SNAPSHOT_FIELDS``), then its log, player and submission time
+  local read = redis.call('HMGET', KEYS[run_key], 'status', 'outcome', 'score', 'health', 'error', 'voided_status',
+                          'log', 'player', 'submitted_ms')
+  if read[1] ~= 'pending' then
+    return 0, next_key, fields_end + 1
+  end
+  local before = snapshot_of(read)
+  local fields, dropped = {}, {'job', 'request_id'}  -- what only a pending run needs, and empty fields
+  local written = {}  -- the run's fields as this script leaves them, by name
+  for i, name in ipairs(SNAPSHOT_FIELDS) do written[name] = read[i] end
+  for i = fields_at + 1, fields_end, 2 do
+    if ARGV[i + 1] == '' then
+      dropped[#dropped + 1] = ARGV[i]
+      written[ARGV[i]] = false
+    else
+      fields[#fields + 1] = ARGV[i]
+      fields[#fields + 1] = ARGV[i + 1]
+      written[ARGV[i]] = ARGV[i + 1]
+    end
+  end
+  redis.call('HSET', KEYS[run_key], unpack(fields))
+  redis.call('HDEL', KEYS[run_key], unpack(dropped))
+  local values = {}
+  for i, name in ipairs(SNAPSHOT_FIELDS) do values[i] = written[name] end
+  local after = snapshot_of(values)
+  audit(KEYS[run_key], after.status, 'worker', worker, at, before, after, {},
+        {read[7], read[8], read[9], now = after})
+  metrics[metric] = (metrics[metric] or 0) + 1
+  buckets[bucket] = (buckets[bucket] or 0) + 1
+  written_count, latency_sum = written_count + 1, latency_sum + tonumber(latency)
+  if after.status == 'verified' then
+    if hooks == nil then hooks = events_wanted(KEYS[5]) end
+    local taken = hooks and {} or nil
+    place_verified({id = run_id, status = 'verified', player = read[8], score = tonumber(written.score),
+                    ms = tonumber(read[9])}, boards, taken)
+    if taken then
+      record_event(KEYS[4], {event = 'run.verified', run_id = run_id, at_ms = at})
+      for _, beaten in ipairs(taken) do
+        beaten.event, beaten.run_id, beaten.at_ms = 'record.beaten', run_id, at
+        record_event(KEYS[4], beaten)
+      end
+    end
+  end
+  return 1, next_key, fields_end + 1
+end
+
+for i = 1, tonumber(ARGV[3]) do
+  answers[i], key, arg = record(key, arg)
+end
+for field, count in pairs(metrics) do redis.call('HINCRBY', KEYS[2], field, count) end
+for field, count in pairs(buckets) do redis.call('HINCRBY', KEYS[3], field, count) end
+if written_count > 0 then
+  redis.call('HINCRBY', KEYS[3], 'count', written_count)
+  redis.call('HINCRBYFLOAT', KEYS[3], 'sum', latency_sum)
+end
+return answers
