@@ -179,13 +179,14 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
     """
     at_ms = now_ms()
     written = game.played(moves, status, at_ms)
-    forfeited = game.played([], FORFEIT, at_ms)  # as its day's close would end a sealed daily game
+    # a sealed daily game's run as its day's close would end it (a free game has no close)
+    closed_run = _run_fields(db, game.played([], FORFEIT, at_ms), at_ms, request_id) if game.date else None
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
                                codes=move_codes.encode(moves), at_ms=at_ms, status=status,
                                ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
                                closes_ms=game.closes_ms, run_id=game_run_id(game.id),
                                ended_run=None if status == PLAYING else _run_fields(db, written, at_ms, request_id),
-                               closed_run=_run_fields(db, forfeited, at_ms, request_id) if game.date else None,
+                               closed_run=closed_run,
                                latency=latency, counted_as=counted_as,
                                latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
     if reply[0] == "missing":
