@@ -37,6 +37,32 @@ class Order(enum.Enum):
     LATEST = "latest"  # the sum of the player's latest LADDER_GAMES runs, once they have that many
 
 
+def percentile(above: int, total: int) -> float:
+    """The share of a board, in percent, at or below a place that ``above`` of its ``total`` places beat.
+
+    Ties: a place is beaten only by a strictly higher score (the ladder: a
+    higher mean), so places with equal scores share one percentile, whatever
+    their ranks (which tell equal scores apart by the earlier submission).
+    Rounded down to two decimals, so a place never reads better than it is.
+    """
+    return 10_000 * (total - above) // total / 100
+
+
+def top_percent(above: int, total: int) -> float:
+    """The "top X %" a page shows for that place: ``100 × (above + 1) / total``, its rank with ties
+    sharing the best of theirs over the board's total, rounded up (never better than it is): to a
+    whole percent from 1 % on, to a tenth below that ("top 0.1 %")."""
+    if 100 * (above + 1) >= total:
+        return float(-(-100 * (above + 1) // total))
+    return -(-1000 * (above + 1) // total) / 10
+
+
+def with_share(entry: dict[str, object], above: int, total: int) -> dict[str, object]:
+    """A board entry (a page's, a position's, a player's place) with ``total``, ``percentile`` and
+    ``top_percent`` (``above``: the places with a strictly higher score)."""
+    return {**entry, "total": total, "percentile": percentile(above, total), "top_percent": top_percent(above, total)}
+
+
 @dataclass(frozen=True)
 class Board:
     """One kind of board.

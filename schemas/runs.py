@@ -62,7 +62,19 @@ def _global_rank() -> fields.Integer:
                                                    "player and those they follow)"})
 
 
-class BoardEntrySchema(Schema):
+class ShareSchema(Schema):
+    """A place's share of its board (``domain.boards.percentile``): the same fields on every board."""
+
+    total = fields.Integer(metadata={"description": "places on the whole board"})
+    percentile = fields.Float(metadata={"description": "the share of the board, in percent, at or below this "
+                                                       "place: places with an equal score count as at or below, so "
+                                                       "they share one percentile (two decimals, rounded down)"})
+    top_percent = fields.Float(metadata={"description": "the \"top X %\" pages show: 100 × (places with a strictly "
+                                                        "higher score + 1) / total, rounded up to a whole percent "
+                                                        "(to a tenth below 1 %)"})
+
+
+class BoardEntrySchema(ShareSchema):
     rank = fields.Integer()
     global_rank = _global_rank()
     player = fields.String()
@@ -78,14 +90,14 @@ class BoardPageSchema(Schema):
     entries = fields.List(fields.Nested(BoardEntrySchema))
 
 
-class BoardPositionSchema(Schema):
+class BoardPositionSchema(ShareSchema):
     rank = fields.Integer()
     score = fields.Integer()
     run_id = fields.String()
     around = fields.List(fields.Nested(BoardEntrySchema))
 
 
-class LadderEntrySchema(Schema):
+class LadderEntrySchema(ShareSchema):
     rank = fields.Integer()
     global_rank = _global_rank()
     player = fields.String()
@@ -103,7 +115,7 @@ class LadderPageSchema(Schema):
     entries = fields.List(fields.Nested(LadderEntrySchema))
 
 
-class LadderPositionSchema(Schema):
+class LadderPositionSchema(ShareSchema):
     rank = fields.Integer()
     mean = fields.Float()
     games = fields.Integer()

@@ -75,6 +75,12 @@ def _score(value: float) -> str:
     return charts.number(value)
 
 
+@blp.app_template_filter("percent")
+def _percent(value: float) -> str:
+    """A share as pages write it: "3 %", "0.4 %" (a place's "top X %": ``domain.boards.top_percent``)."""
+    return f"{charts.number(value)}\u00a0%"
+
+
 class Refused(Exception):
     """A page that cannot be shown: its status, a sentence, and field errors for a 422."""
 
@@ -175,7 +181,7 @@ def _place(named: NamedBoard, name: str | None) -> dict | None:
         return {"name": player, "rank": None, "missing": f"{player} has no place on this board."}
     score = found["mean"] if named.is_ladder else found["score"]
     return {"name": player, "rank": found["rank"], "score": score, "run_id": found["run_id"],
-            "page": math.ceil(found["rank"] / PAGE_SIZE)}
+            "top_percent": found["top_percent"], "page": math.ceil(found["rank"] / PAGE_SIZE)}
 
 
 def _friends(named: NamedBoard, name: str | None) -> dict | None:

@@ -44,6 +44,8 @@ _BOARD_PLACES = (sa.select(_places.player, _places.rank_key, _places.run_id).whe
                  .order_by(_places.rank_key.desc(), _places.player.desc()))  # as Redis' ZREVRANGE
 _BOARD_PAGE = _BOARD_PLACES.offset(sa.bindparam("offset")).limit(sa.bindparam("limit"))
 _BOARD_TOTAL = sa.select(sa.func.count()).select_from(archived_board_places).where(_ON_BOARD)
+_BOARD_ABOVE = (sa.select(sa.func.count()).select_from(archived_board_places)
+                .where(_ON_BOARD, _places.rank_key >= sa.bindparam("least")))
 _BOARDS_HELD = (sa.select(_places.board).distinct()
                 .where(_places.kind == sa.bindparam("kind"),
                        _places.board.in_(sa.bindparam("boards", expanding=True))))
@@ -188,6 +190,11 @@ class Archive:
                 return total, []
             return total, [BoardPlace(*row) for row in
                            connection.execute(_BOARD_PAGE, {**named, "offset": offset, "limit": limit})]
+
+    def board_count_from(self, kind: str, board: str, least: int) -> int:
+        """How many of the board's archived places have a rank key of ``least`` or more."""
+        with self.engine.connect() as connection:
+            return connection.execute(_BOARD_ABOVE, {"kind": kind, "board": board, "least": least}).scalar_one()
 
     def boards_held(self, kind: str, boards: list[str]) -> set[str]:
         """Those of ``boards`` (of ``kind``) the archive holds places of."""

@@ -36,6 +36,11 @@ def packed_score(packed: float | int) -> int:
     return int(packed) // TIME_SPAN - SCORE_OFFSET
 
 
+def least_above(packed: float | int) -> int:
+    """The least rank key of a higher score than ``packed``'s (``lua/_around.lua``'s ``places_above``)."""
+    return (int(packed) // TIME_SPAN + 1) * TIME_SPAN
+
+
 LADDER_OFFSET = 8192  # sums of 20 scores from -8192 to 8191 (20 × -221 to 20 × 30 fit)
 LADDER_TIME_BITS = 35  # seconds since 1970, good until the year 3058
 LADDER_SPAN = 2**LADDER_TIME_BITS

@@ -23,12 +23,15 @@ from domain.boards import (
     SEED_BOARD,
     BoardId,
     Order,
+    with_share,
 )
 from store.archive import BoardPlace
 from store.base.database import Database
-from store.base.packing import LADDER_GAMES, iso_time, packed_score
+from store.base.packing import LADDER_GAMES, iso_time, least_above, packed_score
 from store.boards import scripts
 from store.boards.cooling import archived_copy, board_keys, board_name, submitted_ms
+
+SHARE = ("total", "percentile", "top_percent")  # what ``domain.boards.with_share`` adds to an entry
 
 
 @dataclass(frozen=True)
@@ -85,16 +88,46 @@ def _flat(places: list[BoardPlace]) -> list:
             for item in (place.player, packed_score(place.rank_key), submitted_ms(place.rank_key), place.run_id)]
 
 
+def _shared(entries: list[dict], total: int, above_first: int, value: str = "score") -> list[dict]:
+    """Contiguous places, best first, each with its share of the board (``domain.boards.with_share``).
+    ``above_first``: the places scoring strictly higher than the first (Redis counts them); a later
+    place has as many as its rank says, unless its ``value`` (score, or mean) ties the place before it."""
+    shared: list[dict] = []
+    above = above_first
+    for index, entry in enumerate(entries):
+        if index and entry[value] != entries[index - 1][value]:
+            above = entry["rank"] - 1
+        shared.append(with_share(entry, above, total))
+    return shared
+
+
+def archived_above(copy: list[BoardPlace], index: int) -> int:
+    """The places of an archived board (``copy``, best first) scoring strictly higher than its ``index``th."""
+    score = packed_score(copy[index].rank_key)
+    while index and packed_score(copy[index - 1].rank_key) == score:
+        index -= 1
+    return index
+
+
+def _archived_window(copy: list[BoardPlace], first: int, last: int) -> list[dict]:
+    """The entries of an archived board's places from index ``first`` to ``last``, with their shares."""
+    window = copy[first:last + 1]
+    return _shared(_entries(first + 1, _flat(window)), len(copy), archived_above(copy, first) if window else 0)
+
+
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
     reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1)
     if board.of.board.cools:
-        total, archived = db.archive.board_page(board.of.board.kind, board_name(board.of), offset, limit)
+        kind, name = board.of.board.kind, board_name(board.of)
+        total, archived = db.archive.board_page(kind, name, offset, limit)
         if total and not reply[0]:
-            return total, _entries(offset + 1, _flat(archived))
+            above_first = db.archive.board_count_from(kind, name, least_above(archived[0].rank_key)) if archived else 0
+            return total, _shared(_entries(offset + 1, _flat(archived)), total, above_first)
         if total and (copy := archived_copy(db, board.of)) is not None:  # in both: merged
-            return len(copy), _entries(offset + 1, _flat(copy[offset:offset + limit]))
-    return reply[0], _entries(offset + 1, reply[1:])
+            return len(copy), _archived_window(copy, offset, offset + limit - 1)
+    total, above_first = reply[0], reply[1]
+    return total, _shared(_entries(offset + 1, reply[2:]), total, above_first)
 
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
@@ -105,15 +138,15 @@ def board_position(db: Database, board: Board, player: str, around: int) -> dict
         if index is None:
             return None
         first = max(0, index - around)
-        window = _entries(first + 1, _flat(copy[first:index + around + 1]))
+        window = _archived_window(copy, first, index + around)
     else:
         reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
         if not reply:
             return None
-        index, first = reply[0], reply[1]
-        window = _entries(first + 1, reply[2:])
+        index, first, total, above_first = reply[:4]
+        window = _shared(_entries(first + 1, reply[4:]), total, above_first)
     mine = window[index - first]
-    return {"rank": mine["rank"], "score": mine["score"], "run_id": mine["run_id"], "around": window}
+    return {**{field: mine[field] for field in ("rank", "score", "run_id", *SHARE)}, "around": window}
 
 
 def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
@@ -147,7 +180,8 @@ def season_ladder(variant: str, season: str) -> BoardId:
 def ladder_page(db: Database, ladder: BoardId, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)``: a ladder (a board ranking the latest) from rank ``offset + 1``."""
     reply = scripts.ladder_page(db.redis, ladder=ladder, first=offset, last=offset + limit - 1)
-    return reply[0], _ladder_entries(offset + 1, reply[1:])
+    total, above_first = reply[0], reply[1]
+    return total, _shared(_ladder_entries(offset + 1, reply[2:]), total, above_first, "mean")
 
 
 def ladder_position(db: Database, ladder: BoardId, player: str, around: int) -> dict | None:
@@ -155,11 +189,10 @@ def ladder_position(db: Database, ladder: BoardId, player: str, around: int) -> 
     reply = scripts.ladder_position(db.redis, ladder=ladder, player=player, around=around)
     if not reply:
         return None
-    index, first = reply[0], reply[1]
-    window = _ladder_entries(first + 1, reply[2:])
+    index, first, total, above_first = reply[:4]
+    window = _shared(_ladder_entries(first + 1, reply[4:]), total, above_first, "mean")
     mine = window[index - first]
-    return {"rank": mine["rank"], "mean": mine["mean"], "games": mine["games"], "run_id": mine["run_id"],
-            "around": window}
+    return {**{field: mine[field] for field in ("rank", "mean", "games", "run_id", *SHARE)}, "around": window}
 
 
 def board_among(db: Database, board: BoardId, players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
@@ -177,16 +210,19 @@ def board_among(db: Database, board: BoardId, players: list[str], offset: int, l
     first, last = offset, offset + limit - 1
     if board.board.order is Order.LATEST:
         reply = scripts.ladder_among(db.redis, ladder=board, players=players, first=first, last=last)
-        entries = _ladder_entries(offset + 1, reply[2 + reply[1]:])
+        listed = reply[1]
+        entries = _ladder_entries(offset + 1, reply[3 + 2 * listed:])
     elif (copy := archived_copy(db, board)) is not None:
         return _among_archived(copy, players, offset, limit)
     else:
         ranked = ranking(board)
         reply = scripts.board_among(db.redis, places=ranked.places, runs=ranked.runs, players=players,
                                     first=first, last=last)
-        entries = _entries(offset + 1, reply[2 + reply[1]:])
-    return reply[0], [{"rank": entry["rank"], "global_rank": index + 1, **entry}
-                      for entry, index in zip(entries, reply[2:2 + reply[1]], strict=True)]
+        listed = reply[1]
+        entries = _entries(offset + 1, reply[3 + 2 * listed:])
+    total, indexes, above = reply[2], reply[3:3 + listed], reply[3 + listed:3 + 2 * listed]
+    return reply[0], [with_share({"rank": entry["rank"], "global_rank": index + 1, **entry}, beaten_by, total)
+                      for entry, index, beaten_by in zip(entries, indexes, above, strict=True)]
 
 
 def _among_archived(copy: list[BoardPlace], players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
@@ -195,5 +231,6 @@ def _among_archived(copy: list[BoardPlace], players: list[str], offset: int, lim
     found = [(index, place) for index, place in enumerate(copy) if place.player in chosen]
     listed = found[offset:offset + limit]
     entries = _entries(offset + 1, _flat([place for _, place in listed]))
-    return len(found), [{"rank": entry["rank"], "global_rank": index + 1, **entry}
+    return len(found), [with_share({"rank": entry["rank"], "global_rank": index + 1, **entry},
+                                   archived_above(copy, index), len(copy))
                         for entry, (index, _) in zip(entries, listed, strict=True)]

@@ -28,6 +28,9 @@ _LADDER_AMONG = LuaScript("ladder_among")
 _BOARD_SPREAD = LuaScript("board_spread")
 
 
+_BOARD_STANDING = LuaScript("board_standing")
+
+
 _CLOSE_SEASON = LuaScript("close_season")
 
 
@@ -38,12 +41,14 @@ _BRING_BACK_BOARD = LuaScript("bring_back_board")
 
 
 def board_page(client: Any, *, places: str, runs: str, first: int, last: int) -> list:
-    """The board's total, then (player, score, submission ms, run id) per place from index ``first`` to ``last``."""
+    """The board's total and the places scoring strictly higher than the first listed, then (player, score,
+    submission ms, run id) per place from index ``first`` to ``last``."""
     return _BOARD_PAGE.run(client, [places, runs], [first, last])
 
 
 def board_position(client: Any, *, places: str, runs: str, player: str, around: int) -> list:
-    """The player's index and the window's first index, then its places as ``board_page``; [] if unranked."""
+    """The player's index, the window's first index, then its places as ``board_page`` (its two counts first);
+    [] if unranked."""
     return _BOARD_POSITION.run(client, [places, runs], [player, around])
 
 
@@ -54,22 +59,24 @@ def _ladder_keys(ladder: BoardId) -> tuple[list[str], str]:
 
 
 def ladder_page(client: Any, *, ladder: BoardId, first: int, last: int) -> list:
-    """The ladder's total, then (player, sum of the last games' scores, the latest game's
-    submission ms, its run id, games) per place from index ``first`` to ``last``."""
+    """The ladder's total and the places with a strictly higher sum than the first listed, then (player, sum of
+    the last games' scores, the latest game's submission ms, its run id, games) per place from index ``first``
+    to ``last``."""
     ladder_keys, windows = _ladder_keys(ladder)
     return _LADDER_PAGE.run(client, ladder_keys, [first, last, windows])
 
 
 def ladder_position(client: Any, *, ladder: BoardId, player: str, around: int) -> list:
-    """The player's index and the window's first index, then its places as ``ladder_page``; [] if not on it."""
+    """The player's index, the window's first index, then its places as ``ladder_page`` (its two counts first);
+    [] if not on it."""
     ladder_keys, windows = _ladder_keys(ladder)
     return _LADDER_POSITION.run(client, ladder_keys, [player, around, windows])
 
 
 def board_among(client: Any, *, places: str, runs: str, players: list[str], first: int, last: int) -> list:
     """How many of ``players`` have a place on the board, how many are listed (those from index ``first`` to
-    ``last`` among them, best first), each listed one's 0-based index on the board, then their places as
-    ``board_page``."""
+    ``last`` among them, best first), the board's total, each listed one's 0-based index on the board, then
+    the places scoring strictly higher than each, then their places as ``board_page``."""
     return _BOARD_AMONG.run(client, [places, runs], [first, last, *players])
 
 
@@ -77,6 +84,12 @@ def ladder_among(client: Any, *, ladder: BoardId, players: list[str], first: int
     """As ``board_among``, on a board ranking the latest (a ladder), the places as ``ladder_page``."""
     ladder_keys, windows = _ladder_keys(ladder)
     return _LADDER_AMONG.run(client, ladder_keys, [first, last, windows, *players])
+
+
+def board_standing(client: Any, *, places: str, player: str, span: int) -> Any:
+    """The player's index on the board, rank key, the board's total and the places with a strictly higher
+    value (``span``: the rank keys', ``packing``); [] if they have no place. Queued, in a pipeline."""
+    return _BOARD_STANDING.run(client, [places], [player, span])
 
 
 def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int, most: int,

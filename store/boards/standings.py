@@ -21,7 +21,7 @@ its buckets are whole points of mean (the sum's ranges in steps of 20).
 import bisect
 from dataclasses import dataclass
 
-from domain.boards import BoardId
+from domain.boards import BoardId, percentile, top_percent
 from store.base import keys
 from store.base.database import Database
 from store.base.packing import (
@@ -35,7 +35,7 @@ from store.base.packing import (
 )
 from store.boards import scripts
 from store.boards.cooling import archived_copy, board_name
-from store.boards.pages import Board
+from store.boards.pages import Board, archived_above
 
 SPREAD_BUCKETS = 40  # at most this many bars: the bucket width is the first of 1, 2, 5, 10, 20, 25, 50… that fits
 SPREAD_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000)  # as ``lua/board_spread.lua``
@@ -125,38 +125,48 @@ def ladder_spread(db: Database, ladder: BoardId, mean: float | None = None) -> S
 
 @dataclass(frozen=True)
 class Standing:
-    """A player's place on one board: rank (1-based) of ``total``, and the score (the ladder: mean) there."""
+    """A player's place on one board: rank (1-based) of ``total``, the score (the ladder: mean) there, and
+    how many places score strictly higher (``above``, which gives its share: ``domain.boards.percentile``)."""
 
     rank: int
     total: int
     score: float
+    above: int
+
+    @property
+    def percentile(self) -> float:
+        return percentile(self.above, self.total)
+
+    @property
+    def top_percent(self) -> float:
+        return top_percent(self.above, self.total)
 
 
 def standings(db: Database, player: str, boards: list[Board], ladders: list[BoardId]) -> list[Standing | None]:
     """The player's place on each of ``boards``, then on each of ``ladders`` (None where they
     have none), in one round trip to Redis; a board the archive holds (``store.boards.cooling``)
     is read from its copy there."""
-    places = [board.places for board in boards] + [_ladder_places(ladder) for ladder in ladders]
-    with db.redis.pipeline(transaction=False) as pipe:
-        for key in places:
-            pipe.zrevrank(key, player)
-            pipe.zscore(key, player)
-            pipe.zcard(key)
+    places = [(board.places, TIME_SPAN) for board in boards] + [(_ladder_places(ladder), LADDER_SPAN)
+                                                                 for ladder in ladders]
+    with db.redis.pipeline(transaction=False) as pipe:  # a short script, sent as text: no NOSCRIPT to answer
+        for key, span in places:
+            scripts.board_standing(pipe, places=key, player=player, span=span)
         replies = pipe.execute()
     found: list[Standing | None] = []
-    for index in range(len(places)):
-        rank, packed, total = replies[3 * index: 3 * index + 3]
-        if rank is None or packed is None:
+    for index, reply in enumerate(replies):
+        if not reply:
             found.append(None)
-        elif index < len(boards):
-            found.append(Standing(rank + 1, total, packed_score(packed)))
-        else:
-            found.append(Standing(rank + 1, total, round(packed_ladder_total(packed) / LADDER_GAMES, 2)))
+            continue
+        rank, packed, total, above = reply
+        score = (packed_score(float(packed)) if index < len(boards)
+                 else round(packed_ladder_total(float(packed)) / LADDER_GAMES, 2))
+        found.append(Standing(rank + 1, total, score, above))
     held = {(kind.kind, name) for kind in {board.of.board for board in boards if board.of.board.cools}
             for name in db.archive.boards_held(kind.kind, [board_name(board.of) for board in boards
                                                            if board.of.board is kind])}
     for index, board in enumerate(boards):
         if (board.of.board.kind, board_name(board.of)) in held and (copy := archived_copy(db, board.of)):
-            found[index] = next((Standing(rank + 1, len(copy), packed_score(place.rank_key))
+            found[index] = next((Standing(rank + 1, len(copy), packed_score(place.rank_key),
+                                          archived_above(copy, rank))
                                  for rank, place in enumerate(copy) if place.player == player), None)
     return found

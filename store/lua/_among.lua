@@ -37,11 +37,16 @@ local function among(board, players, from, first, last)
   return #found, indexes, places
 end
 
--- The head of an among reply: how many have a place, how many are listed, their indexes.
-local function among_head(count, indexes)
-  local reply = {count, #indexes}
+-- The head of an among reply: how many have a place, how many are listed,
+-- the board's total, then each listed one's index, then ``places_above`` each
+-- (the listed places are not contiguous: one ZCOUNT each).
+local function among_head(board, count, indexes, places, span)
+  local reply = {count, #indexes, redis.call('ZCARD', board)}
   for _, index in ipairs(indexes) do
     reply[#reply + 1] = index
+  end
+  for i = 2, #places, 2 do
+    reply[#reply + 1] = places_above(board, tonumber(places[i]), span)
   end
   return reply
 end

@@ -5,4 +5,4 @@
 -- One round trip for chosen players' places ranked among themselves: the
 -- head ``among_head`` gives, then each listed place as ``with_runs`` lists it.
 local count, indexes, places = among(KEYS[1], ARGV, 3, tonumber(ARGV[1]), tonumber(ARGV[2]))
-return with_runs(among_head(count, indexes), places, KEYS[2])
+return with_runs(among_head(KEYS[1], count, indexes, places, TIME_SPAN), places, KEYS[2])

@@ -73,6 +73,10 @@ def number(value: float) -> str:
         f"{value:,.2f}".rstrip("0").replace("-", "−")
 
 
+def percent(value: float) -> str:
+    return f"{number(value)}\xa0%"
+
+
 def rows(page) -> list[list[str]]:
     return page.eval_on_selector_all(
         "table.places tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))")
@@ -90,8 +94,13 @@ def test_a_board_page_lists_the_places_as_the_api_does_with_links(stack, scene, 
     assert static.inner_text("h1") == "Classic: open runs"
     shown = rows(static)
     assert len(shown) == 50  # a page of the board
-    assert [row[:4] for row in shown] == [[str(entry["rank"]), entry["player"], number(entry["score"]),
-                                           entry["run_id"]] for entry in entries[:50]]
+    assert [row[:5] for row in shown] == [[str(entry["rank"]), entry["player"], number(entry["score"]),
+                                           percent(entry["top_percent"]), entry["run_id"]] for entry in entries[:50]]
+    tied_first = {entry["score"]: entry for entry in reversed(entries)}  # each score's best-ranked place
+    for entry in entries:  # issue 34: a tie shares its best place's figures; the JSON's own count agrees
+        better = sum(other["score"] > entry["score"] for other in entries)
+        assert entry["total"] == len(entries) and entry["top_percent"] == tied_first[entry["score"]]["top_percent"]
+        assert entry["percentile"] == (len(entries) - better) * 10_000 // len(entries) / 100
     first = static.locator("table.places tbody tr").first
     assert first.locator("a").nth(0).get_attribute("href") == f"/players/{entries[0]['player']}"
     assert first.locator("a").nth(1).get_attribute("href") == f"/runs/{entries[0]['run_id']}"
@@ -124,8 +133,8 @@ def test_a_players_line_says_how_many_they_beat(stack, scene, static):
     static.click("form.lookup button")
     assert static.url.endswith("/boards/classic?player=ADA")
     line = static.inner_text("#you").replace("\xa0", " ")
-    assert f"ada scored {number(ada['score'])}: better than {below * 100 // len(entries)} % of " \
-           f"{len(entries)} players (rank {ada['rank']}" in line
+    assert f"ada scored {number(ada['score'])}: top {number(ada['top_percent'])} % of {len(entries)} players, " \
+           f"better than {below * 100 // len(entries)} % of them (rank {ada['rank']}" in line
     # the server knows not who reads: the marker names the player looked up
     assert static.locator("svg.histogram text.marker-mine").text_content() == f"ada {number(ada['score'])}"
     page_of_ada = math.ceil(ada["rank"] / 50)
@@ -171,7 +180,9 @@ def test_the_player_page_shows_places_runs_win_rate_and_history(stack, scene, st
     places = {row[0]: row[1:] for row in rows(static)}
     classic = stack.get("/v1/leaderboards/classic/players/ada?around=0").json()
     total = stack.get("/v1/leaderboards/classic?limit=1").json()["total"]
-    assert places["Classic: open runs"] == [str(classic["rank"]), str(total), number(classic["score"])]
+    assert places["Classic: open runs"] == [str(classic["rank"]), str(total), percent(classic["top_percent"]),
+                                            number(classic["score"])]
+    assert classic["total"] == total
     daily = stack.get(f"/v1/daily/{scene['daily']['date']}/leaderboard/players/ada?around=0")
     assert daily.status_code == 404 or places[f"Daily of {scene['daily']['date']}: open"][0] == "1"
     assert places[f"Seed {WON_SEED}: classic"][0] == "1"

@@ -79,7 +79,7 @@ def test_the_sealed_board_holds_the_days_sealed_games_only(stack, dealt):
     page = stack.get(f"/v1/daily/{today}/sealed/leaderboard").json()
     assert page == {"date": today, "total": 1, "entries": [
         {"rank": 1, "player": "bob", "score": sealed["score"], "run_id": sealed["id"],
-         "submitted_at": sealed["submitted_at"]}]}
+         "submitted_at": sealed["submitted_at"], "total": 1, "percentile": 100.0, "top_percent": 100.0}]}
     place = stack.get(f"/v1/daily/{today}/sealed/leaderboard/players/bob").json()
     assert (place["rank"], place["run_id"]) == (1, sealed["id"])
     assert stack.get(f"/v1/daily/{today}/sealed/leaderboard/players/ada").status_code == 404

@@ -138,7 +138,7 @@ def test_among_is_paged_names_any_case_and_leaves_out_players_without_a_place(st
 
 def test_a_listing_without_among_keeps_its_shape(stack, crowd):
     entry = stack.get("/v1/leaderboards/classic?limit=1").json()["entries"][0]
-    assert set(entry) == {"rank", "player", "score", "run_id", "submitted_at"}
+    assert set(entry) == {"rank", "player", "score", "run_id", "submitted_at", "total", "percentile", "top_percent"}
 
 
 @pytest.mark.parametrize("path", [

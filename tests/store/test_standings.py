@@ -103,4 +103,4 @@ def test_standings_name_rank_total_and_score_on_each_board_or_none(db, board):
     db.redis.zadd(keys.ladder("easy"), {"p0": pack_ladder(-410, 10**12)})
     ladders = [variant_ladder("classic"), variant_ladder("easy")]
     assert standings(db, "p0", [board, dealt_board("classic"), dealt_board("easy")], ladders) == [
-        Standing(2, 3, 10), Standing(1, 1, 7), None, None, Standing(1, 1, -20.5)]
+        Standing(2, 3, 10, 1), Standing(1, 1, 7, 0), None, None, Standing(1, 1, -20.5, 0)]
