@@ -1,26 +1,48 @@
-"""Par of a revealed deal: the score the engine's own search player reaches on it.
+"""A deal's par where the service shows it: what a reader may see of it, and the search a request makes.
 
-Shown beside a sealed daily's seed once its day is over, as a yardstick for
-the scores on its board (a golf card's par: what a steady player makes of
-that course). It is ``scoundrel.strategies``' ``search`` player, deterministic
-for a seed, so every API process computes the same par; it takes about a
-third of a second, so each process remembers the last days it computed, and
-the daily page asks for it only for a day somebody played.
-Never computed before the seed is revealed: the par of a deal tells
-something of the deal.
+``scoundrel.par`` finds a deal's par (the best score with the whole deck
+known) or, within its budget, a proven interval. A request never waits on
+a long search: it makes a short one of ``QUICK_POSITIONS`` positions (a
+few milliseconds), shown at once, while a worker searches on with the
+whole budget (``SCOUNDREL_PAR_SECONDS``, ``worker.par``) and keeps what it
+proves (``store.par``).
+
+A par tells something of its deal (the line names every card), so it is
+shown only where the deal's seed is public: a seed a client names, a
+free game once it ends, a sealed daily once its day is over and closed.
+Until then nothing of it is computed for a reader, let alone shown.
 """
 
-import functools
+from dataclasses import dataclass
 
-import scoundrel
-from scoundrel.strategies import play_game
+from scoundrel.par import Par, par
 
-REMEMBERED_DEALS = 1024  # about three years of days, a few hundred bytes each
+QUICK_POSITIONS = 300  # a request's own search: about 20 ms at most, a line and a bound to show at once
+PAR_SEARCHES_QUEUED = 100  # searches waiting at most: past it a request shows what it found, and queues none
 
 
-@functools.lru_cache(maxsize=REMEMBERED_DEALS)
-def par(seed: str, variant: str = scoundrel.CLASSIC) -> int:
-    """The score of the reference player's game on ``seed`` (a revealed seed only)."""
-    verdict = scoundrel.replay(seed, play_game(seed, variant, strategy="search"), variant=variant)
-    assert verdict.score is not None, "the strategies play only legal, finished games"
-    return verdict.score
+@dataclass(frozen=True)
+class ParView:
+    """A deal's par as a reader sees it: ``par``, the best score a line found reaches (the par itself when
+    ``exact``), ``upper`` a proven bound above it, the ``line`` that reaches ``par`` (None where the caller
+    hides it), and ``searching``: a worker's search goes on."""
+
+    par: int
+    exact: bool
+    upper: int
+    line: tuple[str, ...] | None
+    searching: bool
+
+    @classmethod
+    def of(cls, found: Par, searching: bool, *, line: bool = True) -> "ParView":
+        return cls(found.score, found.exact, found.upper, found.line if line else None, searching)
+
+    def from_par(self, score: int) -> int:
+        """How far ``score`` is from par: negative below it (a run above a par not yet proven exact
+        shows the search has not found its line yet)."""
+        return score - self.par
+
+
+def quick_par(seed: str, variant: str) -> Par:
+    """What a request proves of a deal's par itself, at once."""
+    return par(seed, variant, positions=QUICK_POSITIONS)

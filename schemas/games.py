@@ -13,6 +13,7 @@ from marshmallow import (
 import scoundrel
 from domain.game import DAILY, PLAYING
 
+from .par import ParSchema
 from .runs import RuleErrorSchema, Time
 from .submission import MoveList
 
@@ -162,3 +163,6 @@ class SealedDailySchema(Schema):
     date = fields.String()
     commitment = fields.String(metadata={"description": "hex SHA-256 of the day's sealed seed"})
     seed = fields.String(allow_none=True, metadata={"description": "null until the UTC day is over"})
+    par = fields.Nested(ParSchema, allow_none=True,
+                        metadata={"description": "the deal's par (what perfect play scores): null until the UTC "
+                                                 "day is over"})

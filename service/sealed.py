@@ -1,7 +1,8 @@
-"""``/v1/daily/sealed``: the sealed daily's commitment, and its seed once the day is over."""
+"""``/v1/daily/sealed``: the sealed daily's commitment, and its seed and par once the day is over."""
 
 from datetime import date
 
+import scoundrel
 from domain.daily_seed import sealed_seed, today
 from domain.dealer import commitment
 from schemas.games import SealedDailySchema
@@ -9,15 +10,19 @@ from schemas.games import SealedDailySchema
 from .api import Blueprint, error_response
 from .context import referee, revealed
 from .daily import begun_day
+from .par import par_of
 
 blp = Blueprint("sealed", __name__, url_prefix="/v1/daily",
                 description="The sealed daily: dealt by the server, committed before play, revealed after its day")
 
 
 def sealed_daily(day: date) -> dict:
-    """The day's sealed daily as anyone may see it: its commitment, its seed once the day is over."""
+    """The day's sealed daily as anyone may see it: its commitment; its seed and par (``domain.par``: the sealed
+    daily is classic) once the day is over, nothing of the par computed before."""
     seed = sealed_seed(referee().sealed_secret(), day)
-    return {"date": day.isoformat(), "commitment": commitment(seed), "seed": seed if revealed(day) else None}
+    shown = revealed(day)
+    return {"date": day.isoformat(), "commitment": commitment(seed), "seed": seed if shown else None,
+            "par": par_of(seed, scoundrel.CLASSIC) if shown else None}
 
 
 @blp.route("/sealed")
@@ -32,5 +37,5 @@ def current():
 @error_response(blp, 404, "A day not begun yet")
 @error_response(blp, 422, "Not a calendar date (errors under day)")
 def of_day(day):
-    """A day's sealed daily: its commitment, and its seed once that UTC day is over."""
+    """A day's sealed daily: its commitment, and its seed and par once that UTC day is over."""
     return sealed_daily(begun_day(day))

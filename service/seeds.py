@@ -1,16 +1,21 @@
-"""``/v1/seeds/<seed>/leaderboard``: everyone's best open run on one deal, the fair comparison for open seeds."""
+"""``/v1/seeds/<seed>/…``: everyone's best open run on one deal, the fair comparison for open seeds, and the
+deal's par (what perfect play scores on it)."""
+
+from dataclasses import asdict
 
 from flask import jsonify
 
 import scoundrel
 from domain.boards import SEED_BOARD, BoardId
-from schemas.paging import SeedAroundArgs, SeedBoardArgs
+from schemas.paging import DealArgs, SeedAroundArgs, SeedBoardArgs
+from schemas.par import SeedParSchema
 from schemas.runs import BoardPositionSchema, SeedBoardSchema
 from store import seed_board
 
 from .api import Blueprint, error_response
 from .board_listing import board_listing
 from .errors import abort
+from .par import par_of
 from .places import place_or_404
 
 blp = Blueprint("seeds", __name__, url_prefix="/v1/seeds", description="Boards of one deal")
@@ -40,3 +45,18 @@ def position(args, seed, name):
     """A player's rank on the seed's board and the places around it."""
     return place_or_404(seed_board(args["variant"], _valid_seed(seed)), name, args["around"],
                         f"{name!r} has no verified open {args['variant']} run on this seed.")
+
+
+@blp.route("/<seed>/par")
+@blp.arguments(DealArgs(), location="query")
+@blp.response(200, SeedParSchema)
+@error_response(blp, 404, "Not a seed")
+def deal_par(args, seed):
+    """The best score perfect play reaches on this deal (the whole deck known), with a line that reaches it.
+
+    Answered at once with what is proven so far: exact, or an interval
+    (``par`` a line's score below, ``upper`` above); while ``searching``, a
+    worker searches on, and asking again later shows what it proved.
+    """
+    found = par_of(_valid_seed(seed), args["variant"])
+    return {"seed": seed, "variant": args["variant"], **asdict(found)}

@@ -33,13 +33,13 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import scoundrel
 from domain.daily_seed import DayNotBegun, daily_seed, parse_day, today
-from domain.par import par
+from domain.par import ParView
 from domain.run import Run
 from domain.sealing import shown
 from domain.seasons import Season
 from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeasonsPageArgs, SeedBoardPageArgs
 from schemas.runs import RunSchema
-from store import board_page, board_position, ladder_page, ladder_position, player_runs
+from store import board_page, board_position, ladder_page, ladder_position, player_runs, sealed_board
 from store.base.clock import now_ms
 from store.base.errors import first_line, refuses_writes
 from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
@@ -337,6 +337,20 @@ def daily(day):
     return _daily(_day(day))
 
 
+def _reached(par: ParView | None, entries: list[dict]) -> list[str]:
+    """The players of a sealed board's first ``entries`` whose score reached ``par`` (its line's score)."""
+    return [] if par is None else [entry["player"] for entry in entries if entry["score"] >= par.par]
+
+
+def _par_reached(day: date) -> dict | None:
+    """A revealed day's sealed par and who of its board's best reached it; None before its day is over."""
+    sealed = sealed_daily(day)
+    if sealed["par"] is None:
+        return None
+    total, entries = board_page(db(), sealed_board(day.isoformat()), 0, DAILY_TOP)
+    return {"day": day, "par": sealed["par"], "total": total, "reached": _reached(sealed["par"], entries)}
+
+
 def _daily(day: date):
     args = _query(PlayerArgs())
     boards = []
@@ -344,10 +358,9 @@ def _daily(day: date):
         total, entries = _entries(named, 0, DAILY_TOP)
         boards.append({"named": named, "total": total, "entries": entries, **_standing(named, args["player"])})
     sealed = sealed_daily(day)
-    if sealed["seed"] is not None and boards[1]["total"]:
-        # only for a day somebody played: par costs a third of a second, and any past date can be asked for
-        sealed["par"] = par(sealed["seed"])
+    yesterday = _par_reached(day - timedelta(days=1)) if day == today() else None
     html = render_template("daily.html", day=day, today=today(), open_seed=daily_seed(referee().daily_secret(), day),
-                           sealed=sealed, revealed=revealed(day), boards=boards,
+                           sealed=sealed, reached=_reached(sealed["par"], boards[1]["entries"]),
+                           yesterday=yesterday, revealed=revealed(day), boards=boards,
                            previous=day - timedelta(days=1), following=day + timedelta(days=1))
     return _page(html, day, args["player"])

@@ -181,6 +181,7 @@ class Settings:
     archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
     hot_days: float = 30.0  # days a finished run (board place or not) and a seed or season board stay in Redis
     archive_interval: float = 3600.0  # seconds between a worker's retention passes
+    par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); a worker is busy that long
     flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
     flag_steady_spread: float = 0.1  # ... whose gaps' robust spread (MAD / median) is below this: steady_rhythm
     flag_min_moves: int = 10  # timed moves a game needs before its timing is judged at all
@@ -261,6 +262,7 @@ class Settings:
             color="NO_COLOR" not in os.environ,
             archive_url=os.environ.get("SCOUNDREL_ARCHIVE_URL", ""),
             hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days),
+            par_seconds=_env_float("SCOUNDREL_PAR_SECONDS", cls.par_seconds),
             archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
             flag_fast_ms=_env_float("SCOUNDREL_FLAG_FAST_MS", cls.flag_fast_ms),
             flag_steady_spread=_env_float("SCOUNDREL_FLAG_STEADY_SPREAD", cls.flag_steady_spread),

@@ -10,4 +10,4 @@ from store.base.database import Jobs
 
 JOBS = Jobs(verify_runs="worker.jobs.verify_runs", verification_failed="worker.jobs.verification_failed",
             note_sealed_start="worker.flags.note_sealed_start", deliver_webhook="worker.webhooks.deliver_webhook",
-            drain_webhooks="worker.webhooks.drain_webhooks")
+            drain_webhooks="worker.webhooks.drain_webhooks", search_par="worker.par.search_par")

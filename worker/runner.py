@@ -50,7 +50,7 @@ from store.games.dealt import sweep_games
 from store.operations.retention import scheduled_pass
 from store.queue.intake import dispatch_forever, drain
 from store.queue.pending import sweep
-from store.queue.queues import verify_queue, webhook_queue
+from store.queue.queues import par_queue, verify_queue, webhook_queue
 from store.runs.archived_filter import make_whole
 
 from .dequeue import InOrderQueue
@@ -97,7 +97,8 @@ class VerifyWorker(SimpleWorker):
     max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
 
     def __init__(self, db: Database, worker_ttl: int):
-        super().__init__([verify_queue(db).name, webhook_queue(db).name], connection=db.queue_redis, name=worker_name(),
+        super().__init__([verify_queue(db).name, webhook_queue(db).name, par_queue(db).name], connection=db.queue_redis,
+                         name=worker_name(),
                          worker_ttl=worker_ttl, queue_class=InOrderQueue)
         self.db = db
         self.stop_asked = False  # SIGINT or SIGTERM: the work loop's end is the end

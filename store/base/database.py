@@ -51,6 +51,7 @@ class Jobs:
     note_sealed_start: str  # notes a sealed daily's start for the flags (``store.moderation.flags``)
     deliver_webhook: str  # one delivery attempt of an event to a webhook (``store.webhooks.hooks``)
     drain_webhooks: str  # queues the deliveries of the events in the outbox (``store.webhooks.hooks``)
+    search_par: str  # searches a deal's par with the whole budget and keeps it (``store.par``)
 
 
 class Database:

@@ -455,3 +455,17 @@ def webhook_drain_queued() -> str:
     """String: set (with an expiry) while a job draining the outbox is queued and not yet started: the
     events recorded meanwhile are that job's, so no other is queued for them."""
     return f"{PREFIX}:webhook-drain-queued"
+
+
+# Par (``store.par``): the best score a deal allows, searched by a worker.
+
+def par(variant: str, seed: str) -> str:
+    """Hash: the par found for a deal played as ``variant``: the best line's score and moves, the proven
+    upper bound, positions searched. Expires ``PAR_KEPT`` after its last search (any request searches again)."""
+    return f"{PREFIX}:par:{variant}:{seed}"
+
+
+def par_search(variant: str, seed: str) -> str:
+    """String: set (with an expiry a little past the search's budget) while a worker's search of the deal's
+    par is queued or running, so one search at a time; a worker lost mid-search lets it expire."""
+    return f"{PREFIX}:par-search:{variant}:{seed}"

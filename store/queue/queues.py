@@ -2,9 +2,11 @@
 that queues a job (the rest of RQ the store uses is the sweeper's, ``store.queue.pending`` and
 ``store.queue.workers``).
 
-Two queues: verification (``SCOUNDREL_QUEUE``, default ``verify``), whose
-jobs verify runs, and ``<name>-webhooks``, the webhook deliveries', which
-workers take from after it. Building one makes no Redis call, so each use
+Three queues: verification (``SCOUNDREL_QUEUE``, default ``verify``), whose
+jobs verify runs; ``<name>-webhooks``, the webhook deliveries', which
+workers take from after it; and ``<name>-par``, the par searches
+(``store.par``), taken last: a search may run for a minute, so it waits
+behind every verification and delivery. Building one makes no Redis call, so each use
 builds its own. What a job runs is the worker's (``Database.jobs``): the
 store names it by reference.
 """
@@ -31,6 +33,23 @@ def verify_queue(db: Database) -> Queue:
 def webhook_queue(db: Database) -> Queue:
     """The webhook deliveries' queue."""
     return Queue(f"{db.queue_name}-webhooks", connection=db.queue_redis)
+
+
+def par_queue(db: Database) -> Queue:
+    """The par searches' queue."""
+    return Queue(f"{db.queue_name}-par", connection=db.queue_redis)
+
+
+def enqueue_par_search(db: Database, seed: str, variant: str, seconds: float) -> None:
+    """Queue the search of a deal's par, ``seconds`` of it (its job may run a little longer, to keep what it
+    found). Not retried: a search that failed is queued again by the next request for that par."""
+    par_queue(db).enqueue_call(db.jobs.search_par, args=(seed, variant), timeout=int(seconds) + 30, result_ttl=0,
+                               failure_ttl=FAILED_KEPT)
+
+
+def par_searches_queued(db: Database) -> int:
+    """How many par searches wait in their queue."""
+    return par_queue(db).count
 
 
 def enqueue_verification(db: Database, run_ids: list[str], request_id: str = "", job_id: str | None = None):

@@ -10,13 +10,14 @@ axe-core and the console with it on; screenshots go to ``test-artifacts/``.
 
 import math
 import re
+import time
 from datetime import date, timedelta
 
 import pytest
 
 import scoundrel
 from domain.daily_seed import sealed_seed
-from scoundrel.strategies import find_win, play_game
+from scoundrel.strategies import find_win
 from store.base.packing import LADDER_GAMES
 from store.games.day_secrets import sealed_secret
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
@@ -220,18 +221,36 @@ def test_the_daily_page_shows_both_boards_and_keeps_the_sealed_seed_until_the_da
         db.close()
 
 
-def test_a_past_days_sealed_daily_shows_its_seed_and_par_if_anyone_played(stack, scene, static):
+def searched_par(stack, day: str) -> dict:
+    """A revealed day's sealed daily once the worker's search of its par is kept (``searching`` false)."""
+    deadline = time.monotonic() + 60
+    while (sealed := stack.get(f"/v1/daily/{day}/sealed").json())["par"]["searching"]:
+        assert time.monotonic() < deadline, "the par search never ended"
+        time.sleep(0.2)
+    return sealed
+
+
+def test_a_past_days_sealed_daily_shows_its_seed_its_par_and_who_reached_it(stack, scene, static):
     day = (date.fromisoformat(scene["daily"]["date"]) - timedelta(days=2)).isoformat()
-    sealed = stack.get(f"/v1/daily/{day}/sealed").json()
-    assert sealed["seed"] is not None
-    par = scoundrel.replay(sealed["seed"], play_game(sealed["seed"], strategy="search")).score
+    sealed = searched_par(stack, day)
+    par = sealed["par"]
+    assert sealed["seed"] is not None and par["par"] <= par["upper"] and par["exact"] == (par["par"] == par["upper"])
+    assert scoundrel.replay(sealed["seed"], par["line"]).score == par["par"]  # the line reaches it
+    bob = stack.get(f"/v1/daily/{day}/sealed/leaderboard/players/bob?around=0").json()["score"]
     static.goto(stack.url(f"/daily/{day}"))
-    text = static.inner_text("main")
-    assert f"Seed {sealed['seed']}; par {number(par)} (the engine's reference player's score" in text
-    unplayed = (date.fromisoformat(day) - timedelta(days=1)).isoformat()
-    static.goto(stack.url(f"/daily/{unplayed}"))
-    assert f"Seed {stack.get(f'/v1/daily/{unplayed}/sealed').json()['seed']}." in static.inner_text("main")
-    assert "par" not in static.inner_text("main").split("Commitment")[-1]  # nobody played: no par computed
+    text = static.inner_text("main").replace("\xa0", " ")
+    assert f"Seed {sealed['seed']}; par {number(par['par'])} (" in text
+    assert ("reached by bob" in text) == (bob >= par["par"])
+    assert stack.get(f"/v1/daily/{scene['daily']['date']}/sealed").json()["par"] is None  # today's: hidden
+
+
+def test_todays_daily_page_shows_yesterdays_par(stack, scene, static):
+    yesterday = (date.fromisoformat(scene["daily"]["date"]) - timedelta(days=1)).isoformat()
+    par = searched_par(stack, yesterday)["par"]
+    static.goto(stack.url("/daily"))
+    line = static.inner_text("p.yesterday").replace("\xa0", " ")
+    assert line.startswith(f"Yesterday's sealed deal ({yesterday}): par {number(par['par'])} (")
+    assert "reached by" not in line  # nobody played it
 
 
 CACHING = [

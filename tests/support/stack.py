@@ -85,13 +85,13 @@ class Stack:
         return {"REDIS_URL": self.redis.url}
 
     def env(self) -> dict:
-        # Rate limits far above what a test sends, and webhooks allowed to the tests' receivers on
-        # 127.0.0.1, unless a test sets its own.
+        # Rate limits far above what a test sends, webhooks allowed to the tests' receivers on
+        # 127.0.0.1, and par searches of 2 s (a search keeps a worker from the runs), unless a test sets its own.
         return {**os.environ, **self._data_env(), **self._queue_env(),
                 "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1",
                 "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
                 "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
-                **self.extra_env}
+                "SCOUNDREL_PAR_SECONDS": "2", **self.extra_env}
 
     def _clock(self) -> dict:
         """The environment that runs a process under ``faketime``'s library, ``clock_offset`` seconds

@@ -1,0 +1,40 @@
+"""A public deal's par for a view: what is kept, else a request's quick search; a worker's search queued once.
+
+Only for a deal whose seed is public (``domain.par``): every caller has
+checked that first, so nothing here is computed for a hidden seed.
+"""
+
+from domain.par import PAR_SEARCHES_QUEUED, ParView, quick_par
+from store.par.results import begin_search, end_search, keep_par, read_par
+from store.queue.queues import enqueue_par_search, par_searches_queued
+
+from .context import db, referee
+
+
+def par_of(seed: str, variant: str, *, line: bool = True) -> ParView:
+    """The par of public ``seed`` played as ``variant``: what is kept of it, or what a quick search finds
+    now (kept for the next request); unless a worker's whole search is kept or under way, one is queued
+    (at most ``PAR_SEARCHES_QUEUED`` wait: past it, none)."""
+    kept = read_par(db(), seed, variant)
+    found = kept.found
+    if found is None:
+        found = quick_par(seed, variant)
+        keep_par(db(), seed, variant, found, searched=False)
+    searching = kept.searching
+    if not (found.exact or kept.searched or searching):
+        searching = _queue_search(seed, variant)
+    return ParView.of(found, searching, line=line)
+
+
+def _queue_search(seed: str, variant: str) -> bool:
+    """Queue a worker's search of the par unless one is marked already or too many wait; whether one is."""
+    seconds = referee().settings.par_seconds
+    if par_searches_queued(db()) >= PAR_SEARCHES_QUEUED:
+        return False
+    if begin_search(db(), seed, variant, seconds):
+        try:
+            enqueue_par_search(db(), seed, variant, seconds)
+        except Exception:
+            end_search(db(), seed, variant)
+            raise
+    return True
