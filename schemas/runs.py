@@ -4,6 +4,8 @@ from marshmallow import Schema, fields
 
 from store.base.packing import iso_time
 
+from .par import ParSchema
+
 
 class Time(fields.String):
     """A time in milliseconds since 1970, shown as ISO 8601 UTC (``store.base.packing.iso_time``); null for none."""
@@ -46,6 +48,9 @@ class RunSchema(Schema):
     forfeit = fields.Boolean(metadata={"description": "the dealt game was forfeited (R18)"})
     season = fields.String(allow_none=True, metadata={"description": "the season a dealt run counts on: the one "
                                                                      "its game ended in (docs/seasons.md)"})
+    par = fields.Nested(ParSchema, metadata={"description": "one run's own answer (/v1/runs/<id>), once verified "
+                                                            "and its seed is shown: its deal's par, without the line"})
+    from_par = fields.Integer(metadata={"description": "with par: the score's distance from it (negative below)"})
 
 
 class RunPageSchema(Schema):
@@ -130,12 +135,18 @@ class SealedBoardSchema(Schema):
     entries = fields.List(fields.Nested(BoardEntrySchema))
 
 
+class SeedBoardEntrySchema(BoardEntrySchema):
+    from_par = fields.Integer(metadata={"description": "the score's distance from the deal's par (negative below)"})
+
+
 class SeedBoardSchema(Schema):
     seed = fields.String()
     variant = fields.String()
+    par = fields.Nested(ParSchema, metadata={"description": "the deal's par, as /v1/seeds/<seed>/par gives it, "
+                                                            "without the line"})
     among = fields.String(metadata={"description": _AMONG})
     total = fields.Integer()
-    entries = fields.List(fields.Nested(BoardEntrySchema))
+    entries = fields.List(fields.Nested(SeedBoardEntrySchema))
 
 
 class DailySchema(Schema):

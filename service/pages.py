@@ -13,6 +13,7 @@ from domain.sealing import shown
 from store import get_run
 
 from .context import db, revealed
+from .par import run_par
 from .site import REFUSED
 
 blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
@@ -25,4 +26,5 @@ def viewer(run_id):
         run = get_run(db(), run_id)
     except NoSuchRun:
         return render_template("missing.html", run_id=run_id), 404, {"Cache-Control": REFUSED}
-    return render_template("viewer.html", run=shown(run, revealed))
+    seen = shown(run, revealed)
+    return render_template("viewer.html", run=seen, par=run_par(seen))

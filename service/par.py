@@ -5,6 +5,7 @@ checked that first, so nothing here is computed for a hidden seed.
 """
 
 from domain.par import PAR_SEARCHES_QUEUED, ParView, quick_par
+from domain.run import Run
 from store.par.results import begin_search, end_search, keep_par, read_par
 from store.queue.queues import enqueue_par_search, par_searches_queued
 
@@ -38,3 +39,17 @@ def _queue_search(seed: str, variant: str) -> bool:
             end_search(db(), seed, variant)
             raise
     return True
+
+
+def run_par(run: Run) -> ParView | None:
+    """The par of a verified run's deal, as the reader sees the run (``domain.sealing.shown``: a sealed run's
+    seed is None until its day is over, and then it has none); without its line, which the deal's own
+    ``/v1/seeds/<seed>/par`` gives."""
+    if run.seed is None or run.status != "verified" or run.score is None:
+        return None
+    return par_of(run.seed, run.variant, line=False)
+
+
+def beside_par(entries: list[dict], found: ParView) -> list[dict]:
+    """A board of one deal's entries, each with how far its score is from the deal's par (``from_par``)."""
+    return [{**entry, "from_par": found.from_par(entry["score"])} for entry in entries]

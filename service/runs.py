@@ -1,11 +1,13 @@
 """``/v1/runs``: submitting a game and reading a run."""
 
+from dataclasses import asdict, replace
+
 from flask import g, jsonify, request, url_for
 from werkzeug.routing import BaseConverter
 
 import scoundrel
 from domain.daily_seed import daily_seed, today
-from domain.sealing import shown
+from domain.sealing import is_sealed, shown
 from schemas import SubmissionSchema, load_submission
 from schemas.batch import BatchResultSchema, BatchSchema
 from schemas.runs import RunSchema
@@ -15,6 +17,7 @@ from .api import Blueprint, error_response
 from .auth import BEARER, is_moderator, moderator_endpoint, player_required, submitter_required
 from .context import db, referee, revealed
 from .errors import abort
+from .par import run_par
 from .request_log import request_id
 
 blp = Blueprint("runs", __name__, url_prefix="/v1/runs", description="Submitted runs and their verdicts")
@@ -111,7 +114,9 @@ def show(run_id):
     A sealed daily run shows its seed and moves once its UTC day is over
     (to moderators at once).
     """
-    return shown(get_run(db(), run_id), revealed, is_moderator())
+    run = shown(get_run(db(), run_id), revealed, is_moderator())
+    found = run_par(replace(run, seed=None) if is_sealed(run, revealed) else run)
+    return run if found is None else {**asdict(run), "par": found, "from_par": found.from_par(run.score or 0)}
 
 
 @blp.route("/<run_id>/requeue", methods=["POST"])

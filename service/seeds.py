@@ -8,14 +8,14 @@ from flask import jsonify
 import scoundrel
 from domain.boards import SEED_BOARD, BoardId
 from schemas.paging import DealArgs, SeedAroundArgs, SeedBoardArgs
-from schemas.par import SeedParSchema
+from schemas.par import ParSchema, SeedParSchema
 from schemas.runs import BoardPositionSchema, SeedBoardSchema
 from store import seed_board
 
 from .api import Blueprint, error_response
 from .board_listing import board_listing
 from .errors import abort
-from .par import par_of
+from .par import beside_par, par_of
 from .places import place_or_404
 
 blp = Blueprint("seeds", __name__, url_prefix="/v1/seeds", description="Boards of one deal")
@@ -32,9 +32,14 @@ def _valid_seed(seed: str) -> str:
 @blp.response(200, SeedBoardSchema)
 @error_response(blp, 404, "Not a seed, or no such player to list among")
 def page(args, seed):
-    """Each player's best verified open run on this seed and variant: everyone played the same deck."""
+    """Each player's best verified open run on this seed and variant: everyone played the same deck; with the
+    deal's par (without its line: ``/v1/seeds/<seed>/par``) and each run's distance from it, once anyone played it."""
     listing = board_listing(BoardId(SEED_BOARD, (args["variant"], _valid_seed(seed))), args)
-    return jsonify(seed=seed, variant=args["variant"], **listing)
+    if not listing["total"]:  # a deal nobody played: no par searched for it here
+        return jsonify(seed=seed, variant=args["variant"], **listing)
+    found = par_of(seed, args["variant"], line=False)
+    listing["entries"] = beside_par(listing["entries"], found)
+    return jsonify(seed=seed, variant=args["variant"], par=ParSchema().dump(found), **listing)
 
 
 @blp.route("/<seed>/leaderboard/players/<name>")

@@ -10,6 +10,7 @@ import time
 import pytest
 import redis
 
+import scoundrel
 from store.base import keys
 from tests.audit.conftest import cli
 from tests.support.games import games_by_score, scoundrel_check
@@ -123,3 +124,26 @@ def test_seed_boards_of_the_older_layout_without_run_ids_are_reported_and_migrat
         raw.close()
     assert stack.get("/v1/seeds/seed-b1/leaderboard").json() == before
     assert scoundrel_check(stack).returncode == 0
+
+
+def searched(stack, path: str) -> dict:
+    """A deal's par once the worker's search of it is kept (``searching`` false)."""
+    deadline = time.monotonic() + 60
+    while (found := stack.get(path).json())["searching"]:
+        assert time.monotonic() < deadline, "the par search never ended"
+        time.sleep(0.2)
+    return found
+
+
+def test_a_deals_board_its_runs_and_their_pages_say_how_far_each_is_from_par(stack, deal):
+    """Issue 35: par from the worker's search, its line replaying to it; each run's distance from it."""
+    par = searched(stack, "/v1/seeds/seed-b1/par?variant=classic")
+    assert scoundrel.replay("seed-b1", par["line"], variant="classic").score == par["par"] <= par["upper"]
+    page = stack.get("/v1/seeds/seed-b1/leaderboard").json()
+    assert page["par"] == {**{field: par[field] for field in ("par", "exact", "upper", "searching")}, "line": None}
+    assert [entry["from_par"] for entry in page["entries"]] == [entry["score"] - par["par"]
+                                                                 for entry in page["entries"]]
+    run = stack.get(f"/v1/runs/{deal['bob']['id']}").json()
+    assert (run["par"]["par"], run["from_par"]) == (par["par"], run["score"] - par["par"])
+    viewer = stack.get(f"/runs/{deal['bob']['id']}").text
+    assert f"{run['from_par']} from par {par['par']}".replace("-", "\u2212") in viewer
