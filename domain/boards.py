@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from scoundrel import CLASSIC
 
+from .leagues import counts as counted_in_leagues
 from .run import Run
 
 LADDER_GAMES = 20  # a player's ladder mean is over their last this many finished dealt games
@@ -153,9 +154,13 @@ SEASON_LADDER = Board(
     page=lambda variant, season: f"/boards/dealt-{variant}-{season}-ladder",
     api=lambda variant, season: f"/v1/seasons/{season}/leaderboards/dealt/{variant}/ladder", closed_by="season")
 
+LEAGUE_BOARD = Board(
+    "league", counted_in_leagues, ("week",), Order.BEST,
+    page=lambda week: f"/leagues?week={week}", api=lambda week: f"/v1/leagues/{week}", cools=True)
+
 # Every kind of board, in the order a run's boards are listed.
 BOARDS: list[Board] = [OPEN_BOARD, DAILY_BOARD, SEED_BOARD, DEALT_BOARD, LADDER, SEALED_BOARD, SEASON_BOARD,
-                       SEASON_LADDER]
+                       SEASON_LADDER, LEAGUE_BOARD]
 
 
 def boards_of(run: Run) -> list[BoardId]:

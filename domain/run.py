@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .seasons import Schedule, season_at
+
 OPEN = "open"  # submitted whole: its player knew the seed, so the whole deck, before the first move
 DEALT = "dealt"  # dealt by the server card by card (docs/fair-play.md); stored as the run's ``origin``
 DAILY = "daily"  # the ``challenge`` of a sealed daily game's run
@@ -60,6 +62,12 @@ class Run:
     @property
     def dealt(self) -> bool:
         return self.origin == DEALT
+
+    @property
+    def week(self) -> str:
+        """The UTC ISO week the run was submitted in (a dealt run: its game ended): its league week
+        (``domain.leagues``)."""
+        return season_at(Schedule.WEEKLY, self.submitted_ms).id
 
     @property
     def sealed_daily(self) -> bool:

@@ -25,6 +25,7 @@ from . import (
     games,
     health,
     leaderboards,
+    leagues,
     metrics,
     moderation,
     pages,
@@ -89,9 +90,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (front_door, health, players, runs, games, leaderboards, daily, sealed, seeds, disputes,
-                   moderation, flags, streaks, seasons, webhooks):
+                   moderation, flags, streaks, seasons, webhooks, leagues):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
+    api.register_blueprint(leagues.player_blp)
     api.register_blueprint(following.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(front_door.pages_blp)

@@ -166,6 +166,6 @@ def named(name: str) -> NamedBoard:
 
 def run_boards(run: Run) -> list[NamedBoard]:
     """The boards of the day or deal a run counts on (the daily, sealed and seed boards);
-    the variant's own boards are on every player page anyway, and so are the seasons'."""
-    return [_OF_RUNS[board.board.kind](*board.parts) for board in boards_of(run)
-            if not board.board.per_variant and board.board.closed_by is None]
+    the variant's own boards are on every player page anyway, and so are the seasons' (a week's league
+    board is its cohorts', on the leagues page)."""
+    return [_OF_RUNS[board.board.kind](*board.parts) for board in boards_of(run) if board.board.kind in _OF_RUNS]

@@ -81,6 +81,24 @@ def _env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Netw
     return tuple(networks)
 
 
+def _env_tiers(name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """A comma-separated list of at least two distinct names, lowest first."""
+    value = os.environ.get(name)
+    if value in (None, ""):
+        return default
+    tiers = tuple(tier.strip() for tier in value.split(","))
+    if len(tiers) < 2 or "" in tiers or len(set(tiers)) < len(tiers):
+        raise SettingsError(f"{name}={value!r} is not two or more distinct names, comma-separated, lowest first")
+    return tiers
+
+
+def _env_at_least(name: str, default: int, least: int) -> int:
+    number = _env_int(name, default)
+    if number < least:
+        raise SettingsError(f"{name}={number} is below {least}")
+    return number
+
+
 def _env_flag(name: str) -> bool:
     value = (os.environ.get(name) or "false").lower()
     if value not in ("true", "false", "1", "0", "yes", "no"):
@@ -181,6 +199,11 @@ class Settings:
     archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
     hot_days: float = 30.0  # days a finished run (board place or not) and a seed or season board stay in Redis
     archive_interval: float = 3600.0  # seconds between a worker's retention passes
+    # the weekly leagues (``domain.leagues``): their tiers, lowest first; players in a cohort at most; how
+    # many of a cohort go up a tier at the week's end, and as many down
+    league_tiers: tuple[str, ...] = ("Bronze", "Silver", "Gold", "Sapphire", "Ruby", "Diamond")
+    league_cohort: int = 30
+    league_moves: int = 5
     par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); a worker is busy that long
     flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
     flag_steady_spread: float = 0.1  # ... whose gaps' robust spread (MAD / median) is below this: steady_rhythm
@@ -263,6 +286,9 @@ class Settings:
             archive_url=os.environ.get("SCOUNDREL_ARCHIVE_URL", ""),
             hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days),
             par_seconds=_env_float("SCOUNDREL_PAR_SECONDS", cls.par_seconds),
+            league_tiers=_env_tiers("SCOUNDREL_LEAGUE_TIERS", cls.league_tiers),
+            league_cohort=_env_at_least("SCOUNDREL_LEAGUE_COHORT", cls.league_cohort, 2),
+            league_moves=_env_at_least("SCOUNDREL_LEAGUE_MOVES", cls.league_moves, 0),
             archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
             flag_fast_ms=_env_float("SCOUNDREL_FLAG_FAST_MS", cls.flag_fast_ms),
             flag_steady_spread=_env_float("SCOUNDREL_FLAG_STEADY_SPREAD", cls.flag_steady_spread),

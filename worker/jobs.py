@@ -22,6 +22,7 @@ from verification import judge
 from verification.move_timing import TimingLimits
 
 from .flags import flag_timing
+from .leagues import join_leagues
 from .process import database, settings
 from .webhooks import after_verdicts
 
@@ -40,7 +41,8 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
     One job verifies one submitted run, or a share of a batch: the runs are
     loaded in one round trip and their verdicts recorded in one more.
     The events recorded with them are handed to the webhook queue
-    (``worker.webhooks``), never waited for. Then a dealt game's move timing may raise flags for moderators
+    (``worker.webhooks``), never waited for. A player's first counted game of a week puts them in a league
+    cohort (``worker.leagues``). Then a dealt game's move timing may raise flags for moderators
     (``worker.flags``), whatever the verdict and however often this runs.
     """
     db = database()
@@ -61,6 +63,7 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
     after_verdicts(db)  # the events recorded with the verdicts, handed to a job on the webhook queue
+    join_leagues(db, verdicts)
     flag_timing(db, [run for run in runs if run is not None], TimingLimits.from_settings(settings()),
                 settings().flags_kept)
     return statuses

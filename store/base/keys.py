@@ -469,3 +469,36 @@ def par_search(variant: str, seed: str) -> str:
     """String: set (with an expiry a little past the search's budget) while a worker's search of the deal's
     par is queued or running, so one search at a time; a worker lost mid-search lets it expire."""
     return f"{PREFIX}:par-search:{variant}:{seed}"
+
+
+# Weekly leagues (``store.leagues``): a week's cohorts, formed as players join; each week's keys expire a
+# while after it ends. A week is its ISO id (``2026-W49``).
+
+def league_members(week: str) -> str:
+    """Hash: player → "<cohort> <tier>", every player who joined the week's leagues."""
+    return f"{PREFIX}:league-members:{week}"
+
+
+def league_open(week: str) -> str:
+    """Hash: tier → "<cohort> <players>", the cohort of each tier players join now, and how many it holds."""
+    return f"{PREFIX}:league-open:{week}"
+
+
+def league_cohorts(week: str) -> str:
+    """String: the week's cohorts so far (the last cohort's id; ids count from 1, across tiers)."""
+    return f"{PREFIX}:league-cohorts:{week}"
+
+
+def league_tiers(week: str) -> str:
+    """Hash: cohort → its tier (an index into ``SCOUNDREL_LEAGUE_TIERS``)."""
+    return f"{PREFIX}:league-tiers:{week}"
+
+
+def league_cohort(week: str, cohort: str) -> str:
+    """List: a cohort's players in the order they joined (``cohort`` "" gives the prefix of them all)."""
+    return f"{PREFIX}:league-cohort:{week}:{cohort}"
+
+
+def league_history(player: str) -> str:
+    """Hash: week → "<cohort> <tier>", each week the player joined the leagues."""
+    return f"{PREFIX}:league-history:{player}"

@@ -44,15 +44,22 @@ def test_an_open_run_on_a_daily_seed_counts_on_that_days_daily_board_too():
 
 
 def test_a_dealt_run_counts_on_the_dealt_board_and_the_ladder_never_an_open_board():
-    assert kinds(DEALT_FIELDS) == {"dealt": ("classic",), "ladder": ("classic",)}
+    assert kinds(DEALT_FIELDS) == {"dealt": ("classic",), "ladder": ("classic",), "league": ("2023-W46",)}
     # a dealt run's stored day fields of an open run change nothing: its origin decides
-    assert kinds({**DEALT_FIELDS, "daily": "2026-03-01"}) == {"dealt": ("classic",), "ladder": ("classic",)}
+    assert kinds({**DEALT_FIELDS, "daily": "2026-03-01"}) == kinds(DEALT_FIELDS)
+
+
+def test_a_classic_dealt_run_counts_on_the_league_board_of_the_iso_week_it_ended_in():
+    """Issue 34: 1700000000000 ms is 2023-11-14 (UTC), in ISO week 46; the leagues count classic only."""
+    assert kinds({**DEALT_FIELDS, "submitted_ms": "1704067199999"})["league"] == ("2023-W52",)  # 2023-12-31
+    assert kinds({**DEALT_FIELDS, "submitted_ms": "1704067200000"})["league"] == ("2024-W01",)  # 2024-01-01
+    assert "league" not in kinds({**DEALT_FIELDS, "variant": "easy"})
 
 
 def test_a_dealt_run_with_a_season_counts_on_that_seasons_dealt_board_and_ladder_too():
     assert kinds({**DEALT_FIELDS, "season": "2026-12"}) == {
         "dealt": ("classic",), "ladder": ("classic",), "season": ("classic", "2026-12"),
-        "season-ladder": ("classic", "2026-12")}
+        "season-ladder": ("classic", "2026-12"), "league": ("2023-W46",)}
     assert "season" not in kinds({**OPEN_FIELDS, "season": "2026-12"})  # an open run: never
 
 
@@ -64,7 +71,7 @@ def test_only_the_seasons_boards_close_and_their_season_closes_them():
 
 def test_a_sealed_daily_game_counts_on_that_days_sealed_board_too():
     sealed = {**DEALT_FIELDS, "challenge": "daily", "date": "2026-03-01"}
-    assert kinds(sealed) == {"dealt": ("classic",), "ladder": ("classic",), "sealed": ("2026-03-01",)}
+    assert kinds(sealed) == {**kinds(DEALT_FIELDS), "sealed": ("2026-03-01",)}
     assert "sealed" not in kinds({**DEALT_FIELDS, "challenge": "daily"})  # no day, no sealed board
     assert "sealed" not in kinds({**OPEN_FIELDS, "challenge": "daily", "date": "2026-03-01"})  # open: never
 
@@ -75,7 +82,7 @@ def test_the_orders_best_on_the_variant_seed_and_dealt_boards_first_on_the_days_
     assert {board.kind: board.order for board in BOARDS} == {
         "open": Order.BEST, "seed": Order.BEST, "dealt": Order.BEST,
         "daily": Order.FIRST, "sealed": Order.FIRST, "ladder": Order.LATEST, "season": Order.BEST,
-        "season-ladder": Order.LATEST}
+        "season-ladder": Order.LATEST, "league": Order.BEST}
     assert LADDER_GAMES == 20
 
 

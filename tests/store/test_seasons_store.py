@@ -134,7 +134,7 @@ def test_a_closed_seasons_board_leaves_redis_when_cold_and_reads_the_same(db):
     assert close_ended_seasons(db, DEC.starts_ms) == [NOV]
     november = season_board("classic", NOV.id)
     frozen, place = board_page(db, november, 0, 10), board_position(db, november, "bob", 1)
-    assert cool_boards(db, now_ms() + 1).cooled == 1  # the season's board; the all-time dealt board stays
+    assert cool_boards(db, now_ms() + 1).cooled == 2  # the season's and the week's league boards; not the dealt board
     assert not db.redis.exists(november.places, november.runs)
     assert board_page(db, november, 0, 10) == frozen and board_position(db, november, "bob", 1) == place
     assert check(db, 3600) == []

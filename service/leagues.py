@@ -1,0 +1,112 @@
+"""``/v1/leagues``: the weekly leagues, a player's cohort this week and any week's, and their history."""
+
+import re
+
+from flask import g
+
+from domain.boards import LEAGUE_BOARD, BoardId
+from domain.leagues import LeagueRules
+from domain.seasons import Schedule, Season, parse_season, season_at
+from schemas.leagues import CohortSchema, CurrentLeagueSchema, LeagueBoardSchema, LeagueHistorySchema
+from schemas.paging import BoardArgs
+from store.base.clock import now_ms
+from store.base.packing import iso_time
+from store.leagues.membership import Cohort, cohort, history, league_rules, membership, tier_for
+
+from .api import Blueprint, error_response
+from .auth import BEARER, player_required
+from .board_listing import board_listing
+from .context import db, referee
+from .errors import abort
+from .players import registered
+
+blp = Blueprint("leagues", __name__, url_prefix="/v1/leagues",
+                description="Weekly leagues: cohorts of about 30, the top going up a tier and the bottom down")
+player_blp = Blueprint("player_leagues", __name__, url_prefix="/v1/players", description="A player's league weeks")
+
+WEEK_PATTERN = r"\d{4}-W\d{2}"
+HISTORY_WEEKS = 20  # a player's league history lists their latest weeks, this many at most
+
+
+def rules() -> LeagueRules:
+    return league_rules(referee().settings)
+
+
+def _week(text: str) -> Season:
+    """The week a path names: 422 naming ``week`` for anything but an ISO week, 404 for one to come."""
+    try:
+        if not re.fullmatch(WEEK_PATTERN, text):
+            raise ValueError(text)
+        week = parse_season(text)
+    except ValueError:
+        abort(422, message=f"{text!r} is not a week.", errors={"week": ["Not an ISO week: YYYY-Www."]})
+    if week.starts_ms > now_ms():
+        abort(404, message=f"The week {text} has not begun.")
+    return week
+
+
+def cohort_json(found: Cohort, week: Season) -> dict:
+    """A cohort as the API shows it: each place with the zone it leads to."""
+    entrants, over = found.entrants, week.ends_ms <= now_ms()
+    entries = [{**entry, "zone": rules().zone(found.tier, entry["rank"], entrants)} for entry in found.entries]
+    return {"week": found.week, "cohort": found.cohort, "tier": rules().name(found.tier),
+            "entries": entries, "unplaced": found.unplaced, "ends_at": iso_time(week.ends_ms), "over": over}
+
+
+@blp.route("/current")
+@blp.doc(security=BEARER)
+@player_required
+@blp.response(200, CurrentLeagueSchema)
+@error_response(blp, 401, "No or wrong player token")
+def current():
+    """The caller's league this week: their tier, cohort, rank and the cohort's standings, and when the week
+    ends. Before their first counted game of the week (a classic dealt game), the tier they will join."""
+    week = season_at(Schedule.WEEKLY, now_ms())
+    held = membership(db(), week.id, g.player)
+    found = cohort(db(), week.id, held.cohort) if held else None
+    if found is None:
+        tier = rules().name(tier_for(db(), rules(), g.player, week.id))
+        return {"week": week.id, "cohort": None, "tier": tier, "rank": None, "entries": [], "unplaced": [],
+                "ends_at": iso_time(week.ends_ms), "over": False}
+    return {**cohort_json(found, week), "rank": found.rank_of(g.player)}
+
+
+@blp.route("/<week>")
+@blp.arguments(BoardArgs(), location="query")
+@blp.response(200, LeagueBoardSchema)
+@error_response(blp, 404, "A week not begun, or no such player to list among")
+@error_response(blp, 422, "Not an ISO week (errors under week)")
+def week_board(args, week):
+    """The week's league board: each player's best counted game of the week, every cohort together."""
+    return {"week": _week(week).id, **board_listing(BoardId(LEAGUE_BOARD, (week,)), args)}
+
+
+@blp.route("/<week>/cohorts/<int:cohort_id>")
+@blp.response(200, CohortSchema)
+@error_response(blp, 404, "No such cohort that week")
+@error_response(blp, 422, "Not an ISO week (errors under week)")
+def cohort_of(week, cohort_id):
+    """A cohort's standings: its places ranked among themselves, each with the zone it leads to."""
+    season = _week(week)
+    found = cohort(db(), season.id, cohort_id)
+    if found is None:
+        abort(404, message=f"No cohort {cohort_id} in the week {season.id}.")
+    return cohort_json(found, season)
+
+
+@player_blp.route("/<name>/leagues")
+@player_blp.response(200, LeagueHistorySchema)
+@error_response(player_blp, 404, "No such player")
+def history_of(name):
+    """The player's latest league weeks: tier, cohort, rank among its entrants, and where it led."""
+    player = registered(name)
+    weeks = []
+    for held in history(db(), player)[:HISTORY_WEEKS]:
+        found = cohort(db(), held.week, held.cohort)
+        if found is None:  # a week no longer kept
+            continue
+        rank = found.rank_of(player)
+        weeks.append({"week": held.week, "cohort": held.cohort, "tier": rules().name(found.tier),
+                      "rank": rank, "entrants": found.entrants,
+                      "zone": rules().zone(found.tier, rank, found.entrants)})
+    return {"player": player, "weeks": weeks}

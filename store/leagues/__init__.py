@@ -1,0 +1,1 @@
+"""The weekly leagues' cohorts: who joined which, in which tier (``membership``), and their standings."""
