@@ -36,3 +36,11 @@ class SeasonsPageArgs(Schema):
 
     page = fields.Integer(load_default=1, validate=validate.Range(1, MAX_PAGE_NUMBER),
                           metadata={"description": f"page of past seasons, 1-{MAX_PAGE_NUMBER:,}"})
+
+
+class LeaguePageArgs(PlayerArgs):
+    """``/leagues?player=<name>&week=<week>``: that player's cohort of that week (this week by default)."""
+
+    week = fields.String(load_default=None, validate=validate.Regexp(r"^\d{4}-W\d{2}$", error="Not an ISO week: "
+                                                                                               "YYYY-Www."),
+                         metadata={"description": "an ISO week, YYYY-Www"})

@@ -48,8 +48,9 @@ class RunSchema(Schema):
     forfeit = fields.Boolean(metadata={"description": "the dealt game was forfeited (R18)"})
     season = fields.String(allow_none=True, metadata={"description": "the season a dealt run counts on: the one "
                                                                      "its game ended in (docs/seasons.md)"})
-    par = fields.Nested(ParSchema, metadata={"description": "one run's own answer (/v1/runs/<id>), once verified "
-                                                            "and its seed is shown: its deal's par, without the line"})
+    par = fields.Nested(ParSchema, metadata={"description": "one run's own answer (/v1/runs/<id>), once verified, "
+                                                            "its seed shown and its deal's par kept: that par, without "
+                                                            "the line"})
     from_par = fields.Integer(metadata={"description": "with par: the score's distance from it (negative below)"})
 
 

@@ -42,12 +42,14 @@ def _queue_search(seed: str, variant: str) -> bool:
 
 
 def run_par(run: Run) -> ParView | None:
-    """The par of a verified run's deal, as the reader sees the run (``domain.sealing.shown``: a sealed run's
-    seed is None until its day is over, and then it has none); without its line, which the deal's own
-    ``/v1/seeds/<seed>/par`` gives."""
+    """The par of a verified run's deal as far as it is kept (a run read is never a search: clients poll
+    their runs, and every open run has a deal of its own), as the reader sees the run
+    (``domain.sealing.shown``: a sealed run's seed is None until its day is over); without its line,
+    which the deal's own ``/v1/seeds/<seed>/par`` gives."""
     if run.seed is None or run.status != "verified" or run.score is None:
         return None
-    return par_of(run.seed, run.variant, line=False)
+    kept = read_par(db(), run.seed, run.variant)
+    return None if kept.found is None else ParView.of(kept.found, kept.searching, line=False)
 
 
 def beside_par(entries: list[dict], found: ParView) -> list[dict]:

@@ -36,8 +36,8 @@ from domain.daily_seed import DayNotBegun, daily_seed, parse_day, today
 from domain.par import ParView
 from domain.run import Run
 from domain.sealing import shown
-from domain.seasons import Season
-from schemas.pages import PAGE_SIZE, BoardPageArgs, PlayerArgs, SeasonsPageArgs, SeedBoardPageArgs
+from domain.seasons import Schedule, Season, parse_season, season_at
+from schemas.pages import PAGE_SIZE, BoardPageArgs, LeaguePageArgs, PlayerArgs, SeasonsPageArgs, SeedBoardPageArgs
 from schemas.runs import RunSchema
 from store import board_page, board_position, ladder_page, ladder_position, player_runs, sealed_board
 from store.base.clock import now_ms
@@ -45,6 +45,7 @@ from store.base.errors import first_line, refuses_writes
 from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 from store.boards.standings import Spread, Standing, board_spread, ladder_spread, standings
 from store.games.streaks import load_streak
+from store.leagues.membership import cohort, league_rules, membership, tier_for
 
 from . import board_names, charts
 from .board_listing import friends_view
@@ -286,6 +287,30 @@ def seasons():
                                  for season in past],
                            page=args["page"], pages=max(1, math.ceil(total / SEASONS_LISTED)))
     return _page(html)
+
+
+@blp.route("/leagues")
+def leagues():
+    """The weekly leagues: how they work, this week's time left, and a player's cohort with where each
+    place leads (``?player=``; ``?week=`` for a past week)."""
+    args = _query(LeaguePageArgs())
+    rules = league_rules(referee().settings)
+    this = season_at(Schedule.WEEKLY, now_ms())
+    try:
+        week = this if args["week"] is None else parse_season(args["week"])
+    except ValueError:
+        raise Refused(422, "This page's address has a parameter it cannot use.",
+                      {"week": ["Not an ISO week: YYYY-Www."]}) from None
+    player = player_named(args["player"]) if args["player"] else None
+    held = membership(db(), week.id, player) if player else None
+    found = cohort(db(), week.id, held.cohort) if held else None
+    joins = rules.name(tier_for(db(), rules, player, week.id)) if player and found is None and week == this else None
+    html = render_template("leagues.html", rules=rules, week=week, this=this, left_ms=this.left_ms(now_ms()),
+                           looked_up=args["player"], player=player, cohort=found, joins=joins,
+                           entries=[{**entry, "zone": rules.zone(found.tier, entry["rank"], found.entrants)}
+                                    for entry in found.entries] if found else [],
+                           moving=rules.moving(found.entrants) if found else 0)
+    return _page(html, player=args["player"], frozen=week.ends_ms <= now_ms())
 
 
 def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standing, int]]:

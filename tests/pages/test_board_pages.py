@@ -48,10 +48,10 @@ def scene(stack):
                               date=daily["date"])
     past = (date.fromisoformat(daily["date"]) - timedelta(days=2)).isoformat()
     accept_dealt(stack, "bob", games_by_score("sealed-page", 2)[-1], challenge="daily", date=past)
-    stack.register("cyd")
+    _, cyd = stack.register("cyd")
     for game in legal_games(LADDER_GAMES):
         accept_dealt(stack, "cyd", game)
-    return {"daily": daily, "runs": runs, "bob_dealt": bob_dealt, "bob_sealed": bob_sealed}
+    return {"daily": daily, "runs": runs, "bob_dealt": bob_dealt, "bob_sealed": bob_sealed, "cyd": cyd}
 
 
 @pytest.fixture(scope="module")
@@ -253,6 +253,23 @@ def test_todays_daily_page_shows_yesterdays_par(stack, scene, static):
     assert "reached by" not in line  # nobody played it
 
 
+def test_the_leagues_page_shows_a_players_cohort_as_the_api_does(stack, scene, static):
+    """Issue 34: bob's and cyd's classic dealt games this week put them in a Bronze cohort, as the worker
+    verified them; the page lists it as the cohort's JSON does."""
+    cyd = stack.get("/v1/leagues/current", headers={"Authorization": f"Bearer {scene['cyd']}"}).json()
+    assert cyd["tier"] == "Bronze" and cyd["cohort"] is not None
+    cohort = stack.get(f"/v1/leagues/{cyd['week']}/cohorts/{cyd['cohort']}").json()
+    assert {entry["player"] for entry in cohort["entries"]} == {"bob", "cyd"}
+    static.goto(stack.url("/leagues?player=cyd"))
+    assert static.text_content("#cohort-heading") == f"cyd: Bronze, cohort {cyd['cohort']}"
+    shown = static.eval_on_selector_all("table.cohort tbody tr",
+                                        "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))")
+    assert shown == [[str(entry["rank"]), entry["player"], number(entry["score"]), "stays"]
+                     for entry in cohort["entries"]]  # a cohort of two: nobody moves
+    static.goto(stack.url("/leagues?player=pl00"))  # open runs only: not in the leagues
+    assert "their first puts them in Bronze" in static.inner_text("main")
+
+
 CACHING = [
     ("/boards/classic", "public, max-age=5"),
     ("/boards/dealt-classic-ladder", "public, max-age=5"),
@@ -311,6 +328,7 @@ PAGES = {
     "ladder": "/boards/dealt-classic-ladder",
     "player": "/players/ada",
     "daily": "/daily",
+    "leagues": "/leagues?player=cyd",
 }
 
 
