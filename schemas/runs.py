@@ -143,8 +143,8 @@ class SeedBoardEntrySchema(BoardEntrySchema):
 class SeedBoardSchema(Schema):
     seed = fields.String()
     variant = fields.String()
-    par = fields.Nested(ParSchema, metadata={"description": "the deal's par, as /v1/seeds/<seed>/par gives it, "
-                                                            "without the line"})
+    par = fields.Nested(ParSchema, metadata={"description": "once kept: the deal's par as /v1/seeds/<seed>/par "
+                                                            "gives it, without the line"})
     among = fields.String(metadata={"description": _AMONG})
     total = fields.Integer()
     entries = fields.List(fields.Nested(SeedBoardEntrySchema))

@@ -41,15 +41,19 @@ def _queue_search(seed: str, variant: str) -> bool:
     return True
 
 
+def kept_par(seed: str, variant: str) -> ParView | None:
+    """The par of public ``seed`` as far as it is kept, without its line, or None: for reads that never search
+    (a board, a run: clients poll their runs, and every open run may have a deal of its own)."""
+    kept = read_par(db(), seed, variant)
+    return None if kept.found is None else ParView.of(kept.found, kept.searching, line=False)
+
+
 def run_par(run: Run) -> ParView | None:
-    """The par of a verified run's deal as far as it is kept (a run read is never a search: clients poll
-    their runs, and every open run has a deal of its own), as the reader sees the run
-    (``domain.sealing.shown``: a sealed run's seed is None until its day is over); without its line,
-    which the deal's own ``/v1/seeds/<seed>/par`` gives."""
+    """The kept par of a verified run's deal, as the reader sees the run (``domain.sealing.shown``: a sealed
+    run's seed is None until its day is over)."""
     if run.seed is None or run.status != "verified" or run.score is None:
         return None
-    kept = read_par(db(), run.seed, run.variant)
-    return None if kept.found is None else ParView.of(kept.found, kept.searching, line=False)
+    return kept_par(run.seed, run.variant)
 
 
 def beside_par(entries: list[dict], found: ParView) -> list[dict]:

@@ -15,7 +15,7 @@ from store import seed_board
 from .api import Blueprint, error_response
 from .board_listing import board_listing
 from .errors import abort
-from .par import beside_par, par_of
+from .par import beside_par, kept_par, par_of
 from .places import place_or_404
 
 blp = Blueprint("seeds", __name__, url_prefix="/v1/seeds", description="Boards of one deal")
@@ -33,11 +33,12 @@ def _valid_seed(seed: str) -> str:
 @error_response(blp, 404, "Not a seed, or no such player to list among")
 def page(args, seed):
     """Each player's best verified open run on this seed and variant: everyone played the same deck; with the
-    deal's par (without its line: ``/v1/seeds/<seed>/par``) and each run's distance from it, once anyone played it."""
+    deal's par once kept (without its line: ``/v1/seeds/<seed>/par`` searches and shows it) and each run's
+    distance from it."""
     listing = board_listing(BoardId(SEED_BOARD, (args["variant"], _valid_seed(seed))), args)
-    if not listing["total"]:  # a deal nobody played: no par searched for it here
+    found = kept_par(seed, args["variant"])
+    if found is None:
         return jsonify(seed=seed, variant=args["variant"], **listing)
-    found = par_of(seed, args["variant"], line=False)
     listing["entries"] = beside_par(listing["entries"], found)
     return jsonify(seed=seed, variant=args["variant"], par=ParSchema().dump(found), **listing)
 

@@ -112,7 +112,10 @@ _HOMES: dict[str, Home] = {
         keys.board_archive_lock(), keys.archive_lock(), keys.flag("_"), keys.flags(), keys.run_flags("_"),
         keys.flag_address("_", "_"), keys.address_secret(), keys.webhook("_"), keys.webhooks(),
         keys.webhook_deliveries("_"), keys.webhook_outbox_lock(), keys.webhook_release_lock(),
-        keys.webhook_drain_queued(), keys.sealed_secret())},
+        keys.webhook_drain_queued(), keys.sealed_secret(),
+        # written first by this release (never on a cluster): copied whole should a store hold them already
+        keys.par("_", "_"), keys.par_search("_", "_"), keys.league_members("_"), keys.league_open("_"),
+        keys.league_cohorts("_"), keys.league_tiers("_"), keys.league_cohort("_", "_"), keys.league_history("_"))},
     **{_family_of(key): Home.OWNER for key in (
         keys.player("_"), keys.player_name("_"), keys.player_runs("_"), keys.following("_"),
         keys.submission("_", "_"), keys.idempotency("_", "_"), keys.sealed_game("_", "_"),

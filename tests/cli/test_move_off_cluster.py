@@ -72,8 +72,17 @@ def reads(stack: Stack, source: Source) -> list:
                           *((path, source.moderator) for path in ("/v1/flags", "/v1/disputes", "/v1/webhooks"))]:
         response = stack.get(path, headers=headers)
         assert response.status_code == 200, (path, response.text)
-        answers.append(response.json())
+        answers.append(without_par(response.json()))
     return answers
+
+
+def without_par(answer):
+    """An answer without its deal's par: a worker searching it may prove more between two reads (docs/par.md)."""
+    if isinstance(answer, dict):
+        return {key: without_par(value) for key, value in answer.items() if key not in ("par", "from_par")}
+    if isinstance(answer, list):
+        return [without_par(item) for item in answer]
+    return answer
 
 
 def _wait_flagged(stack: Stack, moderator: dict) -> None:

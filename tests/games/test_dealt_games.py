@@ -29,6 +29,8 @@ from domain.daily_seed import closes_ms, sealed_seed, today
 from domain.dealer import fresh_seed, judge
 from domain.errors import GameOver, MovesRefused
 from domain.game import FORFEIT, PLAYING
+from domain.par import QUICK_POSITIONS
+from scoundrel.par import par
 from store.games.dealt import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
 from tests.games.table import CARD, Table, assert_nothing_shown_early, card_of, cards_in
@@ -227,7 +229,7 @@ def test_the_sealed_daily_is_one_game_a_day_and_stays_sealed_until_the_day_is_ov
     seed = sealed_seed(SEALED_SECRET, day)  # the test knows the secret; players do not
     SEEDS.append(seed)
     sealed = stack.get("/v1/daily/sealed").json()
-    assert sealed == {"date": day.isoformat(), "commitment": committed(seed), "seed": None}
+    assert sealed == {"date": day.isoformat(), "commitment": committed(seed), "seed": None, "par": None}
     assert stack.get(f"/v1/daily/{day.isoformat()}/sealed").json() == sealed
     assert stack.post("/v1/games", json={"challenge": "daily", "variant": "easy"},
                       headers=bearer(token)).status_code == 422
@@ -261,7 +263,10 @@ def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
     seed = sealed_seed(SEALED_SECRET, yesterday)
     SEEDS.append(seed)
     revealed = stack.get(f"/v1/daily/{yesterday.isoformat()}/sealed").json()
-    assert revealed == {"date": yesterday.isoformat(), "commitment": committed(seed), "seed": seed}
+    quick = par(seed, "classic", positions=QUICK_POSITIONS)  # the first request's own search: nothing kept yet
+    assert revealed == {"date": yesterday.isoformat(), "commitment": committed(seed), "seed": seed,
+                        "par": {"par": quick.score, "exact": quick.exact, "upper": quick.upper,
+                                "line": list(quick.line), "searching": not quick.exact}}
     assert stack.get(f"/v1/daily/{(today() + timedelta(days=1)).isoformat()}/sealed").status_code == 404
     assert stack.get("/v1/daily/2026-02-30/sealed").status_code == 422
     name, _ = stack.register()
