@@ -41,6 +41,7 @@ TINY = {
     "engine.py": ["--games", "5", "--searched", "2", "--rounds", "1"],
     "friends_view.py": ["--players", "100", "--follows", "20", "--requests", "10"],
     "games.py": ["--games", "5", "--moves", "30", "--clients", "1"],
+    "leagues.py": ["--players", "300", "--sample", "10"],
     "memory.py": ["--runs", "1000", "--per-player", "1000", "--workers", "1"],
     "pages.py": ["--players", "100", "--requests", "10"],
     "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.5"],

@@ -1,0 +1,120 @@
+"""The weekly leagues at a million players: what a week's close costs, a join, and a cohort's memory.
+
+A week's close runs nothing (``domain.leagues``): each player's next tier
+is decided when they next play, from their frozen cohort. So the figures
+are the costs that stand in for a close:
+
+- filling a week: N players join (``lua/join_league.lua``, O(1) each) in
+  random order, each with a best game on the week's league board; Redis'
+  ``used_memory`` before and after gives the bytes per cohort (its players'
+  memberships and history entries, the open-cohort and tier hashes) and,
+  apart, the week's board;
+- the next week: a sample of the players plays again, each join reading
+  their last cohort's standings (``board_among`` over its 30 players on the
+  million-place board) to find their tier: its latency, p50 and p99;
+- the longest single Redis call of the whole run, from Redis' SLOWLOG
+  (every call logged that took 1 ms or more): the service keeps answering
+  while a week closes as long as that stays well under 50 ms.
+
+Straight to a throwaway Redis, no API: the store's own functions.
+
+    .venv/bin/python bench/leagues.py [--players 1000000] [--sample 2000]
+"""
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+
+import _harness  # noqa: F401  (puts the checkout on sys.path)
+from cli.redis_server import RedisServer
+from domain.boards import LEAGUE_BOARD, BoardId
+from domain.leagues import LeagueRules
+from domain.run import DEALT, Run
+from domain.seasons import parse_season
+from settings import Settings
+from store import Database
+from store.base.packing import pack
+from store.boards.pages import ranking
+from store.leagues import scripts
+from store.leagues.membership import join_week
+from worker.registry import JOBS
+
+WEEK, FOLLOWING = "2026-W49", "2026-W50"
+BATCH = 2000
+MIB = 2**20
+
+
+def fill(db: Database, rules: LeagueRules, players: int, rng: random.Random) -> None:
+    """``players`` join ``WEEK`` in random order, each with one game on its board, in pipelines of ``BATCH``."""
+    board = ranking(BoardId(LEAGUE_BOARD, (WEEK,)))
+    order = list(range(players))
+    rng.shuffle(order)
+    for start in range(0, players, BATCH):
+        with db.redis.pipeline(transaction=False) as pipe:
+            for n in order[start:start + BATCH]:
+                player = f"p{n}"
+                pipe.zadd(board.places, {player: pack(rng.randint(-200, 30), 1_700_000_000_000 + n)})
+                pipe.hset(board.runs, player, f"r{n}")
+                scripts.join_league(pipe, week=WEEK, player=player, tier=0, size=rules.size, kept=10**7)
+            pipe.execute()
+
+
+def used(db: Database) -> int:
+    return db.redis.info("memory")["used_memory"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1_000_000)
+    parser.add_argument("--sample", type=int, default=2000, help="players timed joining the next week")
+    args = parser.parse_args()
+    settings = Settings()
+    rules = LeagueRules(settings.league_tiers, settings.league_cohort, settings.league_moves)
+    rng = random.Random(34)
+    with tempfile.TemporaryDirectory() as root:
+        server = RedisServer(root, persistent=False).start()
+        try:
+            db = Database(server.url, JOBS, socket_timeout=30, archive_url=f"sqlite:///{root}/archive.sqlite3")
+            db.archive.upgrade()  # a week's board may cool there: a cohort's read asks it first
+            db.redis.config_set("slowlog-log-slower-than", 1000)
+            db.redis.slowlog_reset()
+            empty = used(db)
+            board = ranking(BoardId(LEAGUE_BOARD, (WEEK,)))
+            started = time.perf_counter()
+            fill(db, rules, args.players, rng)
+            filled = time.perf_counter() - started
+            total = used(db) - empty
+            board_bytes = (db.redis.memory_usage(board.places, samples=0) or 0) + (
+                db.redis.memory_usage(board.runs, samples=0) or 0)
+            cohorts = int(db.redis.get(f"{{scoundrel}}:league-cohorts:{WEEK}"))
+            sample = rng.sample(range(args.players), min(args.sample, args.players))
+            ends = parse_season(FOLLOWING).starts_ms
+            latencies = []
+            for n in sample:
+                run = Run(f"s{n}", f"p{n}", "classic", "s", "verified", 0, ends + n, origin=DEALT)
+                began = time.perf_counter()
+                join_week(db, rules, run)
+                latencies.append((time.perf_counter() - began) * 1000)
+            latencies.sort()
+            slowest = max((entry["duration"] for entry in db.redis.slowlog_get(128)), default=0) / 1000
+            print(f"leagues, {args.players:,} players in {cohorts:,} cohorts of at most {rules.size}")
+            print("the week's close: nothing runs (each player's next tier is decided as they next play)")
+            print(f"filling the week (joins and board places, pipelined): {filled:.1f} s, "
+                  f"{args.players / filled:,.0f} joins/s")
+            print(f"memory: {(total - board_bytes) / cohorts:,.0f} bytes a cohort (its players' memberships and "
+                  f"history), the week's board {board_bytes / MIB:,.1f} MiB ({board_bytes / args.players:.0f} bytes a "
+                  f"player)")
+            print(f"a player's first join of the next week ({len(latencies):,} timed, each reading their last "
+                  f"cohort): p50 {statistics.median(latencies):.2f} ms, p99 "
+                  f"{latencies[int(len(latencies) * 0.99) - 1 if len(latencies) > 1 else 0]:.2f} ms, "
+                  f"max {latencies[-1]:.2f} ms")
+            print(f"longest single Redis call of the run (SLOWLOG, 1 ms and over): {slowest:.2f} ms")
+            db.close()
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
