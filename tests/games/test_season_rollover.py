@@ -1,8 +1,10 @@
 """A season rolling over, against the real service with its clock moved to just before the end of
-a month (Debian's ``faketime`` around the API and the worker): the ended season's standings are
-kept as they were, frozen, the new season starts empty, and a game ended after the boundary
-counts on the new one. Then the pages: the season's boards with the time left, the past
-season's podium, and a player's season history, at 1280 and 375 px.
+a month that ends on a Sunday (Debian's ``faketime`` around the API and the worker): the ended
+season's standings are kept as they were, frozen, the new season starts empty, and a game ended
+after the boundary counts on the new one. Then the pages: the season's boards with the time left,
+the past season's podium, and a player's season history, at 1280 and 375 px. The boundary is a
+week's end too (issue 34): the week's league cohort moved its best up a tier, as computed here
+from the runs.
 
 Under libfaketime a thread's timed wait never returns, so the worker's periodic pass does not run
 here: the API's reads close the ended season (as they must, before showing it), and the
@@ -11,7 +13,7 @@ worker's own pass is tested on a stack with the real clock (``test_the_workers_p
 
 import random
 import time
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -27,10 +29,18 @@ pytestmark = pytest.mark.slow
 BEFORE_BOUNDARY = 30  # seconds from the stack's start to the service's next month (a busy machine starts slowly)
 
 
+def monday_month_start(now_ms: int) -> float:
+    """The first month's start after ``now_ms`` that is a Monday: a month's end and an ISO week's at once."""
+    season = season_at(Schedule.MONTHLY, now_ms)
+    while datetime.fromtimestamp(season.ends_ms / 1000, UTC).date().isoweekday() != date(2027, 2, 1).isoweekday():
+        season = season.following()
+    return season.ends_ms / 1000
+
+
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     now_ms = int(time.time() * 1000)
-    boundary = season_at(Schedule.MONTHLY, now_ms).ends_ms / 1000
+    boundary = monday_month_start(now_ms)
     offset = int(boundary - BEFORE_BOUNDARY - now_ms / 1000)
     running = Stack(tmp_path_factory.mktemp("season"), clock_offset=offset).start()
     yield running
@@ -68,8 +78,8 @@ def rolled(stack):
     ending = season_at(Schedule.MONTHLY, int(stack.now() * 1000))
     (_, ada), (_, bob), (_, cyd) = stack.register("ada"), stack.register("bob"), stack.register("cyd")
     runs = [played(stack, ada, 1), played(stack, bob, 2), *(forfeited(stack, cyd) for _ in range(LADDER_GAMES))]
-    for run_id in runs:
-        assert stack.wait_final(run_id)["status"] == "verified"
+    verified = [stack.wait_final(run_id) for run_id in runs]
+    assert {run["status"] for run in verified} == {"verified"}
     assert stack.get("/v1/seasons").json()["current"]["id"] == ending.id
     before = boards_of(stack, ending.id)
     assert stack.now() < ending.ends_ms / 1000 - 1, "the stack took too long to start"
@@ -77,7 +87,8 @@ def rolled(stack):
         time.sleep(0.05)
     after_boundary = played(stack, ada, 3)
     stack.wait_final(after_boundary)
-    return {"ending": ending, "before": before, "following": ending.following(), "ada_after": after_boundary}
+    return {"ending": ending, "before": before, "following": ending.following(), "ada_after": after_boundary,
+            "runs": verified}
 
 
 def test_the_ended_season_is_listed_past_and_the_new_one_is_current(stack, rolled):
@@ -168,6 +179,27 @@ def test_the_season_pages_fit_the_width_with_no_serious_accessibility_violation(
     screenshot(page, f"season{path.replace('/', '-')}-{width}")
     context.close()
     assert problems == []
+
+
+def test_the_weeks_cohort_sent_its_best_up_a_tier_at_the_boundary(stack, rolled):
+    """Issue 34: ada, bob and cyd raced one Bronze cohort the week the month ended; in a cohort of three
+    one goes up (a third), nobody down from the lowest tier. Their best games, brute force from the runs."""
+    week = season_at(Schedule.WEEKLY, rolled["ending"].ends_ms - 1)
+    best: dict[str, tuple[int, str]] = {}  # each player's best score, and when its earliest game of it ended
+    for run in sorted(rolled["runs"], key=lambda run: run["submitted_at"]):
+        if run["player"] not in best or run["score"] > best[run["player"]][0]:
+            best[run["player"]] = (run["score"], run["submitted_at"])
+    ranked = sorted(best, key=lambda player: (-best[player][0], best[player][1]))
+    [cohort_id] = {stack.get(f"/v1/players/{name}/leagues").json()["weeks"][-1]["cohort"] for name in best}
+    cohort = stack.get(f"/v1/leagues/{week.id}/cohorts/{cohort_id}").json()
+    assert (cohort["tier"], cohort["over"]) == ("Bronze", True)
+    assert [(entry["player"], entry["score"]) for entry in cohort["entries"]] == [(name, best[name][0])
+                                                                                  for name in ranked]
+    assert [entry["zone"] for entry in cohort["entries"]] == ["up", "stays", "stays"]
+    first = ranked[0]
+    ada = stack.get("/v1/players/ada/leagues").json()["weeks"]
+    assert [week_of["week"] for week_of in ada] == [season_at(Schedule.WEEKLY, rolled["ending"].ends_ms).id, week.id]
+    assert ada[0]["tier"] == ("Silver" if first == "ada" else "Bronze")  # ada's game after the boundary
 
 
 def iso(ms: int) -> str:
