@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from store.base.database import Database
 from tests.support.games import moderator_token
 from tests.support.stack import StackPool
 from tests.support.stores import emptied_database, throwaway_redis
+from worker.registry import JOBS
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -91,6 +93,17 @@ def store_db(redis_url):
     tests, which need no API or worker."""
     with emptied_database(redis_url) as database:
         yield database
+
+
+@pytest.fixture
+def archived_store_db(redis_url, tmp_path):
+    """A ``Database`` on this test process's throwaway Redis, emptied, with an archive of its own (SQLite): for
+    the store's tests of boards that cool there (``domain.boards.Board.cools``)."""
+    database = Database(redis_url, JOBS, archive_url=f"sqlite:///{tmp_path}/archive.sqlite3")
+    database.archive.upgrade()
+    database.redis.flushall()
+    yield database
+    database.close()
 
 
 @pytest.fixture(scope="module")

@@ -9,21 +9,14 @@ import pytest
 from domain.boards import LEAGUE_BOARD, BoardId
 from domain.leagues import LeagueRules
 from store.base import keys
-from store.base.database import Database
 from store.boards.pages import ranking
 from store.leagues.membership import cohort, history, join_week, membership
 from tests.support.leagues import game, placed
-from worker.registry import JOBS
 
 
 @pytest.fixture
-def store_db(redis_url, tmp_path):
-    """A store with an archive: a week's league board may cool there (``domain.boards.LEAGUE_BOARD``)."""
-    database = Database(redis_url, JOBS, archive_url=f"sqlite:///{tmp_path}/archive.sqlite3")
-    database.archive.upgrade()
-    database.redis.flushall()
-    yield database
-    database.close()
+def db(archived_store_db):
+    return archived_store_db
 
 
 RULES = LeagueRules(("Bronze", "Silver", "Gold"), 7, 2)
@@ -51,7 +44,7 @@ def brute_force_week(joins: list[tuple[str, int]], best: dict[str, tuple[int, in
     return outcome
 
 
-def test_three_weeks_of_promotion_and_relegation_match_a_brute_force_computation(store_db):
+def test_three_weeks_of_promotion_and_relegation_match_a_brute_force_computation(db):
     rng = random.Random(34)
     players = [f"p{index:02d}" for index in range(40)]
     next_tier = {player: 0 for player in players}
@@ -62,47 +55,47 @@ def test_three_weeks_of_promotion_and_relegation_match_a_brute_force_computation
         for at, player in enumerate(playing):
             for extra in range(rng.randint(1, 3)):  # one to three games; the first joins
                 run = game(player, week, rng.randint(-60, 30), 1000 * at + extra)
-                placed(store_db, run)
-                join_week(store_db, RULES, run)
+                placed(db, run)
+                join_week(db, RULES, run)
                 score, ms = run.score, run.submitted_ms
                 if player not in best or score > best[player][0]:
                     best[player] = (score, ms)
             joins.append((player, next_tier[player]))
         expected = brute_force_week(joins, best)
         for player in playing:
-            held = membership(store_db, week, player)
+            held = membership(db, week, player)
             assert held is not None and held.tier == expected[player][0], (week, player)
-            standings = cohort(store_db, week, held.cohort)
+            standings = cohort(db, week, held.cohort)
             assert standings is not None and player in [entry["player"] for entry in standings.entries]
             assert standings.entrants <= RULES.size
             next_tier[player] = expected[player][1]
-    weeks = [held.week for held in history(store_db, "p00")]
+    weeks = [held.week for held in history(db, "p00")]
     assert weeks == sorted(weeks, reverse=True) and set(weeks) <= set(WEEKS)
 
 
-def test_joining_twice_changes_nothing_and_a_full_cohort_opens_the_next(store_db):
+def test_joining_twice_changes_nothing_and_a_full_cohort_opens_the_next(db):
     runs = [game(f"q{index}", "2026-W40", -10, index) for index in range(RULES.size + 1)]
-    held = [join_week(store_db, RULES, run) for run in runs]
-    assert [membership(store_db, "2026-W40", run.player) for run in runs] == held
+    held = [join_week(db, RULES, run) for run in runs]
+    assert [membership(db, "2026-W40", run.player) for run in runs] == held
     assert {h.cohort for h in held[:RULES.size]} == {held[0].cohort} and held[-1].cohort != held[0].cohort
-    assert join_week(store_db, RULES, game("q0", "2026-W40", 30, 99)) == held[0]
-    assert store_db.redis.llen(keys.league_cohort("2026-W40", str(held[0].cohort))) == RULES.size
-    assert store_db.redis.ttl(keys.league_members("2026-W40")) > 0  # a week's cohorts are not kept for ever
+    assert join_week(db, RULES, game("q0", "2026-W40", 30, 99)) == held[0]
+    assert db.redis.llen(keys.league_cohort("2026-W40", str(held[0].cohort))) == RULES.size
+    assert db.redis.ttl(keys.league_members("2026-W40")) > 0  # a week's cohorts are not kept for ever
 
 
-def test_a_player_whose_only_game_was_voided_ranks_last_and_goes_down(store_db):
+def test_a_player_whose_only_game_was_voided_ranks_last_and_goes_down(db):
     week, following = "2026-W30", "2026-W31"
     silver = LeagueRules(RULES.tiers, 6, 2)
     runs = [game(f"v{index}", week, 10 - index, index) for index in range(6)]
     for run in runs:  # all six played in Silver before, in a week no longer kept: in Silver again
-        store_db.redis.hset(keys.league_history(run.player), "2026-W29", "1 1")
+        db.redis.hset(keys.league_history(run.player), "2026-W29", "1 1")
     for run in runs:
-        placed(store_db, run)
-        join_week(store_db, silver, run)
+        placed(db, run)
+        join_week(db, silver, run)
     board = ranking(BoardId(LEAGUE_BOARD, (week,)))
-    store_db.redis.zrem(board.places, "v0")  # the void of v0's only game takes its place
-    standings = cohort(store_db, week, membership(store_db, week, "v0").cohort)
+    db.redis.zrem(board.places, "v0")  # the void of v0's only game takes its place
+    standings = cohort(db, week, membership(db, week, "v0").cohort)
     assert (standings.tier, standings.entrants) == (1, 6)
     assert standings.unplaced == ["v0"] and standings.rank_of("v0") is None
-    again = join_week(store_db, silver, game("v0", following, 0, 0))
+    again = join_week(db, silver, game("v0", following, 0, 0))
     assert again.tier == 0  # last of six in Silver: down to Bronze

@@ -15,18 +15,13 @@ from store.boards.cooling import cool_boards
 from store.boards.pages import board_among, board_page, board_position, ladder_page, ladder_position, seed_board
 from store.boards.pages import variant_ladder as ladder_of
 from store.boards.standings import standings
-from worker.registry import JOBS
 
 SCORES = [30, 12, 12, 12, 5, 0, 0, -7, -40, -40, -40, -40, -113]  # ties at the top, middle and bottom
 
 
 @pytest.fixture
-def db(redis_url, tmp_path):
-    database = Database(redis_url, JOBS, archive_url=f"sqlite:///{tmp_path}/archive.sqlite3")
-    database.archive.upgrade()
-    database.redis.flushall()
-    yield database
-    database.close()
+def db(archived_store_db):
+    return archived_store_db
 
 
 def expected(scores: list[float], mine: float) -> tuple[int, float, float]:
