@@ -87,6 +87,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.register_converter(daily.DayConverter, daily.day_parameter)
     app.url_map.converters["run_id"] = runs.RunIdConverter
     api.register_converter(runs.RunIdConverter, runs.run_id_parameter)
+    app.url_map.converters["week"] = leagues.WeekConverter
+    api.register_converter(leagues.WeekConverter, leagues.week_parameter)
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (front_door, health, players, runs, games, leaderboards, daily, sealed, seeds, disputes,

@@ -3,6 +3,7 @@
 import re
 
 from flask import g
+from werkzeug.routing import BaseConverter
 
 from domain.boards import LEAGUE_BOARD, BoardId
 from domain.leagues import LeagueRules
@@ -28,18 +29,29 @@ WEEK_PATTERN = r"\d{4}-W\d{2}"
 HISTORY_WEEKS = 20  # a player's league history lists their latest weeks, this many at most
 
 
+class WeekConverter(BaseConverter):
+    """``<week:week>``: any path segment (``_week`` answers what is not a week), documented with the shape of one."""
+
+
+def week_parameter(converter: WeekConverter) -> dict:
+    """The OpenAPI schema of a ``<week:…>`` path parameter."""
+    return {"type": "string", "pattern": f"^{WEEK_PATTERN}$",
+            "description": "a UTC ISO week, YYYY-Www; 422 for anything else, 404 for a week the year does not have "
+                           "or one to come"}
+
+
 def rules() -> LeagueRules:
     return league_rules(referee().settings)
 
 
 def _week(text: str) -> Season:
     """The week a path names: 422 naming ``week`` for anything but an ISO week, 404 for one to come."""
+    if not re.fullmatch(WEEK_PATTERN, text):
+        abort(422, message=f"{text!r} is not a week.", errors={"week": ["Not an ISO week: YYYY-Www."]})
     try:
-        if not re.fullmatch(WEEK_PATTERN, text):
-            raise ValueError(text)
         week = parse_season(text)
     except ValueError:
-        abort(422, message=f"{text!r} is not a week.", errors={"week": ["Not an ISO week: YYYY-Www."]})
+        abort(404, message=f"No week {text}: the year does not have it.")
     if week.starts_ms > now_ms():
         abort(404, message=f"The week {text} has not begun.")
     return week
@@ -71,24 +83,24 @@ def current():
     return {**cohort_json(found, week), "rank": found.rank_of(g.player)}
 
 
-@blp.route("/<week>")
+@blp.route("/<week:week>")
 @blp.arguments(BoardArgs(), location="query")
 @blp.response(200, LeagueBoardSchema)
 @error_response(blp, 404, "A week not begun, or no such player to list among")
-@error_response(blp, 422, "Not an ISO week (errors under week)")
+@error_response(blp, 422, "Not shaped as an ISO week (errors under week)")
 def week_board(args, week):
     """The week's league board: each player's best counted game of the week, every cohort together."""
     return {"week": _week(week).id, **board_listing(BoardId(LEAGUE_BOARD, (week,)), args)}
 
 
-@blp.route("/<week>/cohorts/<int:cohort_id>")
+@blp.route("/<week:week>/cohorts/<cohort_id>")
 @blp.response(200, CohortSchema)
 @error_response(blp, 404, "No such cohort that week")
 @error_response(blp, 422, "Not an ISO week (errors under week)")
 def cohort_of(week, cohort_id):
     """A cohort's standings: its places ranked among themselves, each with the zone it leads to."""
     season = _week(week)
-    found = cohort(db(), season.id, cohort_id)
+    found = cohort(db(), season.id, int(cohort_id)) if cohort_id.isdigit() and len(cohort_id) < 10 else None
     if found is None:
         abort(404, message=f"No cohort {cohort_id} in the week {season.id}.")
     return cohort_json(found, season)

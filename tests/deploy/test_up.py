@@ -195,7 +195,9 @@ def test_up_verbose_logs_every_request_and_the_start_up(tmp_path):
     try:
         up.wait_healthy()
         register(up.base, "loud-one")
-        out = wait_for(lambda: "/v1/players" in up.output() and up.output(), 10, "the request's line")
+        # the banner comes once ``up`` sees the service healthy itself, which may be after this test's request
+        out = wait_for(lambda: "/v1/players" in up.output() and "(--verbose)" in up.output() and up.output(), 10,
+                       "the request's line and the banner")
         assert "Booting worker" in out
         assert "/v1/health" not in out  # a poll answered 200 is at DEBUG
         assert "every request, and each process's start-up (--verbose)" in out

@@ -9,6 +9,7 @@ schemathesis' own status check pass any status at all; so every status
 seen here must also be listed by its code on its operation."""
 
 import re
+import time
 from collections import Counter
 
 import pytest
@@ -24,6 +25,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 import scoundrel
+from domain.seasons import Schedule, season_at
 from schemas.games import MOVES_PER_REQUEST
 from schemas.paging import MAX_OFFSET
 from tests.support.games import legal_games, moderator_token
@@ -175,7 +177,9 @@ def integer_queries(fuzzed_stack, spec, tokens):
     name = fuzzed_stack.register()[0]
     today = fuzzed_stack.get("/v1/daily").json()["date"]
     season = fuzzed_stack.get("/v1/seasons").json()["current"]["id"]
-    filled = {"{variant}": "classic", "{name}": name, "{day}": today, "{seed}": "abc", "{season}": season}
+    week = season_at(Schedule.WEEKLY, int(time.time() * 1000)).id
+    filled = {"{variant}": "classic", "{name}": name, "{day}": today, "{seed}": "abc", "{season}": season,
+              "{week}": week}
     found = []
     for path, operations in spec["paths"].items():
         integers = [parameter for parameter in operations.get("get", {}).get("parameters", [])
@@ -203,7 +207,7 @@ def test_an_offset_out_of_bounds_is_a_422_naming_it_on_every_paged_listing(fuzze
     paged = [(path, headers) for path, integers, headers in integer_queries
              if "offset" in {parameter["name"] for parameter in integers}]
     assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "seeds", "disputes",
-                                                               "flags", "seasons", "webhooks"}
+                                                               "flags", "seasons", "webhooks", "leagues"}
     for path, headers in paged:
         answer = fuzzed_stack.get(path, params={"offset": value}, headers=headers)
         assert answer.status_code == 422, (path, answer.text)

@@ -79,7 +79,7 @@ def test_a_past_cohort_says_who_went_up_and_down_and_the_history_agrees(league):
 @pytest.mark.parametrize(("path", "status"), [
     ("/v1/leagues/2026-49/cohorts/1", 422), ("/v1/leagues/9999-W01/cohorts/1", 404),
     ("/v1/leagues/2020-W01/cohorts/1", 404), ("/v1/players/nobody/leagues", 404), ("/v1/leagues/current", 401),
-    ("/v1/leagues/2026-W60", 422)])
+    ("/v1/leagues/2026-W60", 404), ("/v1/leagues/2026-W6", 422), ("/v1/leagues/2020-W01/cohorts/x", 404)])
 def test_refusals_name_what_is_wrong(league, path, status):
     client = league[0]
     answer = client.get(path)
