@@ -26,6 +26,7 @@ from scoundrel import CLASSIC
 
 from .leagues import counts as counted_in_leagues
 from .run import Run
+from .tournaments import BEST
 
 LADDER_GAMES = 20  # a player's ladder mean is over their last this many finished dealt games
 
@@ -158,9 +159,14 @@ LEAGUE_BOARD = Board(
     "league", counted_in_leagues, ("week",), Order.BEST,
     page=lambda week: f"/leagues?week={week}", api=lambda week: f"/v1/leagues/{week}", cools=True)
 
+TOURNAMENT_BOARD = Board(
+    "tournament", lambda run: run.dealt and run.tournament is not None and run.scoring == BEST, ("tournament",),
+    Order.BEST, page=lambda tournament: f"/tournaments/{tournament}",
+    api=lambda tournament: f"/v1/tournaments/{tournament}/standings", cools=True)
+
 # Every kind of board, in the order a run's boards are listed.
 BOARDS: list[Board] = [OPEN_BOARD, DAILY_BOARD, SEED_BOARD, DEALT_BOARD, LADDER, SEALED_BOARD, SEASON_BOARD,
-                       SEASON_LADDER, LEAGUE_BOARD]
+                       SEASON_LADDER, LEAGUE_BOARD, TOURNAMENT_BOARD]
 
 
 def boards_of(run: Run) -> list[BoardId]:

@@ -4,7 +4,7 @@ Each seed is an HMAC of the date under a server secret, so it is fixed for
 its day yet unguessable before it. The open daily's seed is public all day
 (``daily-`` and the date, then 16 hex digits). The sealed daily's is
 dealt by the server and shown only once its day is over and closed
-(``domain.sealing.revealed``): 64 hex digits (a valid seed under RULES.md)
+(``domain.sealing.day_revealed``): 64 hex digits (a valid seed under RULES.md)
 under a secret of its own.
 """
 
@@ -52,7 +52,7 @@ def parse_day(text: str) -> date:
 
 def day_over(day: date) -> bool:
     """Whether ``day``'s UTC day is over: its sealed daily has closed (R18). Its deal is shown only once
-    the close is recorded too (``domain.sealing.revealed``)."""
+    the close is recorded too (``domain.sealing.day_revealed``)."""
     return day < today()
 
 

@@ -19,13 +19,12 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import date
 
 import scoundrel
 from scoundrel import IllegalMove, State
 
 from .errors import MovesRefused
-from .game import DAILY, PLAYING, Game
+from .game import PLAYING, Game
 from .sealing import Revealed
 
 ROOM_NOT_DEALT = "room_not_dealt"
@@ -104,11 +103,11 @@ def judge(state: State, variant: str, played: int, moves: list[str]) -> str:
 
 
 def is_revealed(game: Game, revealed: Revealed) -> bool:
-    """A free game's seed is shown once it ends; a sealed daily game's once its UTC day is over and
-    closed too (``revealed``)."""
+    """A game's seed is shown once it ends; a sealed game's (a sealed daily's, a tournament's sealed
+    deck's) once its seal is over and closed too (``revealed``)."""
     if game.status == PLAYING:
         return False
-    return game.challenge != DAILY or revealed(date.fromisoformat(game.date))
+    return game.seal is None or revealed(game.seal)
 
 
 def may_see(game: Game, player: str | None, revealed: Revealed) -> bool:
@@ -140,6 +139,15 @@ class GameView:
     @property
     def date(self) -> str | None:
         return self.game.date or None
+
+    @property
+    def tournament(self) -> str | None:
+        return self.game.tournament or None
+
+    @property
+    def deal(self) -> int | None:
+        """A tournament game's sealed deck (1 for the first), 0 for a fresh deck; None outside tournaments."""
+        return self.game.deal if self.game.tournament else None
 
     @property
     def commitment(self) -> str:
@@ -191,7 +199,7 @@ class GameView:
 
     @property
     def closes_ms(self) -> int | None:
-        """A sealed daily game in play: when its day closes and it is forfeited (R18)."""
+        """A sealed daily's or a tournament's game in play: when it closes and is forfeited (R18, R19)."""
         return self.game.closes_ms if self.game.status == PLAYING else None
 
     @property

@@ -9,8 +9,8 @@ moves replayed whenever the position is wanted (``domain.dealer.position``).
 import hashlib
 from dataclasses import dataclass, replace
 
-from .daily_seed import closes_ms
 from .run import DAILY as DAILY  # the challenge of the sealed daily, a game's as its run's
+from .run import TOURNAMENT, daily_seal, tournament_seal
 
 PLAYING = "playing"
 FORFEIT = "forfeit"
@@ -21,9 +21,11 @@ def game_run_id(game_id: str) -> str:
     return hashlib.sha256(f"run\n{game_id}".encode()).hexdigest()[:16]
 
 
-def slot_of(variant: str, day: str) -> str:
-    """What the one-game-in-play rule counts a game under: ``variant`` for a free game (``day`` ""),
-    or ``day``'s sealed daily."""
+def slot_of(variant: str, day: str, tournament: str = "") -> str:
+    """What the one-game-in-play rule counts a game under: ``variant`` for a free game (``day`` and
+    ``tournament`` ""), ``day``'s sealed daily, or the tournament."""
+    if tournament:
+        return f"{TOURNAMENT}:{tournament}"
     return f"{DAILY}:{day}" if day else variant
 
 
@@ -34,7 +36,7 @@ class Game:
     id: str
     player: str
     variant: str
-    challenge: str  # "" or "daily" (the sealed daily)
+    challenge: str  # "", "daily" (the sealed daily) or "tournament"
     date: str  # the sealed daily's UTC date, else ""
     seed: str  # the seed the deck is dealt from
     server_seed: str  # the seed committed to: ``seed`` itself unless the player gave a client seed
@@ -47,6 +49,10 @@ class Game:
     ended_ms: int | None
     run_status: str | None
     run_score: int | None
+    closes_ms: int | None = None  # when a sealed daily's or a tournament's game closes (R18, R19); None: never
+    tournament: str = ""  # a tournament game's tournament, its deal (0: a fresh deck) and how it scores
+    deal: int = 0
+    scoring: str = ""
 
     @property
     def run_id(self) -> str | None:
@@ -55,12 +61,15 @@ class Game:
 
     @property
     def slot(self) -> str:
-        return slot_of(self.variant, self.date)
+        return slot_of(self.variant, self.date, self.tournament)
 
     @property
-    def closes_ms(self) -> int | None:
-        """When a sealed daily game's day closes (ms, R18); None for a free game."""
-        return closes_ms(self.date) if self.date else None
+    def seal(self) -> str | None:
+        """What keeps its deal secret until it closes (``domain.sealing``): the sealed daily's day, a
+        tournament's sealed decks; None for a game dealt for its player alone."""
+        if self.challenge == DAILY:
+            return daily_seal(self.date)
+        return tournament_seal(self.tournament) if self.tournament and self.deal else None
 
     def played(self, moves: list[str], status: str, at_ms: int) -> "Game":
         """The game once ``moves`` are appended at ``at_ms`` and its status set to ``status``, as the

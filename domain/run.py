@@ -16,6 +16,17 @@ OPEN = "open"  # submitted whole: its player knew the seed, so the whole deck, b
 DEALT = "dealt"  # dealt by the server card by card (docs/fair-play.md); stored as the run's ``origin``
 DAILY = "daily"  # the ``challenge`` of a sealed daily game's run
 PENDING = "pending"  # the status of a run waiting for its verdict
+TOURNAMENT = "tournament"  # the ``challenge`` of a tournament game's run (``domain.tournaments``)
+
+
+def daily_seal(day: str) -> str:
+    """The seal of a day's sealed daily (``domain.sealing``)."""
+    return f"{DAILY}:{day}"
+
+
+def tournament_seal(tournament_id: str) -> str:
+    """The seal of a tournament's sealed decks (``domain.sealing``)."""
+    return f"{TOURNAMENT}:{tournament_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +36,8 @@ class Run:
     ``health`` and ``error``, and the day it belongs to: ``daily`` for an open run on that day's
     public seed, ``challenge`` "daily" with its ``date`` for a sealed daily game.
 
-    ``seed`` and ``moves`` are None in the view of a sealed daily run whose day is not over
-    (``domain.sealing.shown``). Times are milliseconds since 1970.
+    ``seed`` and ``moves`` are None in the view of a sealed run (a sealed daily game's whose day is not
+    over, a tournament's sealed deck's before its end: ``domain.sealing.shown``). Times are milliseconds since 1970.
     """
 
     id: str
@@ -58,6 +69,9 @@ class Run:
     job: str = ""
     requeues: int = 0  # how often the sweeper queued it again
     season: str | None = None  # a dealt run's season: the one its game ended in (``domain.seasons``)
+    tournament: str | None = None  # a tournament game's run: its tournament, deal (0: a fresh deck), scoring
+    deal: int | None = None
+    scoring: str | None = None
 
     @property
     def dealt(self) -> bool:
@@ -68,6 +82,14 @@ class Run:
         """The UTC ISO week the run was submitted in (a dealt run: its game ended): its league week
         (``domain.leagues``)."""
         return season_at(Schedule.WEEKLY, self.submitted_ms).id
+
+    @property
+    def seal(self) -> str | None:
+        """What keeps its deal secret until it closes (``domain.sealing``), for a sealed daily game's run
+        or a run of a tournament's sealed deck; None for any other."""
+        if self.sealed_daily:
+            return daily_seal(self.date or "")
+        return tournament_seal(self.tournament) if self.tournament and self.deal else None
 
     @property
     def sealed_daily(self) -> bool:

@@ -1,4 +1,5 @@
-"""A sealed daily keeps its deal secret until its UTC day is over and closed.
+"""A sealed deal stays secret until what seals it is over and closed: a sealed daily's UTC day, a
+tournament's window.
 
 The policy (RULES.md R18, docs/fair-play.md): the sealed daily of day D
 closes at the end of D (00:00 UTC, ``daily_seed.closes_ms``). From that
@@ -12,10 +13,15 @@ A sealed run's moves name the cards in the order they came up, so until
 then they are as secret as its seed: every view of the run a non-moderator
 gets shows both as null, and its replay is refused. Moderators see all.
 
-The rule is here; recording the close is the store's act
-(``store.games.dealt.close_sealed_day``), which the caller hands to ``revealed``.
-Everything else that asks takes a ``Revealed``: ``revealed`` with that act
-bound (``service.context.revealed``).
+A tournament's sealed decks (``domain.tournaments``) follow the same
+policy with its end for the day's (R19).
+
+What seals a deal is named by a *seal*: ``daily:<date>`` or
+``tournament:<id>`` (``domain.run.daily_seal``, ``tournament_seal``), a run's
+and a game's ``seal``. The rule is here; recording a close is the store's
+act (``store.games.seals``), which the caller hands to ``day_revealed``.
+Everything else that asks takes a ``Revealed``: whether a seal's deal may be
+shown, with that act bound (``service.context.revealed``).
 """
 
 from collections.abc import Callable
@@ -23,13 +29,12 @@ from dataclasses import replace
 from datetime import date
 
 from .daily_seed import day_over
-from .game import DAILY
 from .run import Run
 
-Revealed = Callable[[date], bool]  # whether a day's sealed deal may be shown, its close recorded first
+Revealed = Callable[[str], bool]  # whether a seal's deal may be shown, its close recorded first
 
 
-def revealed(day: date, close: Callable[[date], None]) -> bool:
+def day_revealed(day: date, close: Callable[[date], None]) -> bool:
     """Whether ``day``'s sealed deal may be shown: its day is over, and closed (``close`` records it,
     a no-op if done already, before this says yes), so no game of it can move."""
     if not day_over(day):
@@ -39,8 +44,8 @@ def revealed(day: date, close: Callable[[date], None]) -> bool:
 
 
 def is_sealed(run: Run, revealed: Revealed) -> bool:
-    """A sealed daily game's run whose deal is not revealed yet."""
-    return run.challenge == DAILY and run.date is not None and not revealed(date.fromisoformat(run.date))
+    """A run whose deal is sealed and not revealed yet."""
+    return run.seal is not None and not revealed(run.seal)
 
 
 def shown(run: Run, revealed: Revealed, moderator: bool = False) -> Run:

@@ -12,6 +12,7 @@ from marshmallow import (
 
 import scoundrel
 from domain.game import DAILY, PLAYING
+from domain.tournaments import MAX_DEALS
 
 from .par import ParSchema
 from .runs import RuleErrorSchema, Time
@@ -38,9 +39,14 @@ class GameStartSchema(Schema):
                        {"properties": {"client_seed": {"enum": [None]}}}]},
         ]}
 
-    variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS))
+    variant = fields.String(load_default=None, validate=validate.OneOf(scoundrel.VARIANTS),
+                            metadata={"description": "classic when left out; a tournament's game: its variant"})
     challenge = fields.String(load_default=None, allow_none=True, validate=validate.OneOf((DAILY,)),
                               metadata={"description": '"daily" for the sealed daily (classic only), else null'})
+    tournament = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 20),
+                               metadata={"description": "a tournament's id: a game of it (GET /v1/tournaments)"})
+    deal = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(0, MAX_DEALS), metadata={
+        "description": "a tournament game's sealed deck (1 for the first); left out: the first with an attempt left"})
     client_seed = fields.String(
         load_default=None, allow_none=True,
         validate=_check_client_seed,
@@ -50,8 +56,16 @@ class GameStartSchema(Schema):
                                  "message = this)) without padding; without it, from the server seed itself"})
 
     @validates_schema
+    def _one_kind_of_game(self, data, **kwargs):
+        if data.get("tournament") is not None and (data.get("challenge") or data.get("client_seed")):
+            raise ValidationError("A tournament's game takes no challenge and no client seed: the tournament "
+                                  "deals it.", "tournament")
+        if data.get("deal") is not None and data.get("tournament") is None:
+            raise ValidationError("A deal is a tournament's: give the tournament too.", "deal")
+
+    @validates_schema
     def _daily_is_classic(self, data, **kwargs):
-        if data.get("challenge") == DAILY and data["variant"] != scoundrel.CLASSIC:
+        if data.get("challenge") == DAILY and data["variant"] not in (None, scoundrel.CLASSIC):
             raise ValidationError("The sealed daily is played in the classic variant.", "variant")
 
     @validates_schema
@@ -94,8 +108,13 @@ class GameSchema(Schema):
     id = fields.String(attribute="game.id")
     player = fields.String(attribute="game.player")
     variant = fields.String(attribute="game.variant")
-    challenge = fields.String(allow_none=True, metadata={"description": '"daily" for the sealed daily, else null'})
+    challenge = fields.String(allow_none=True, metadata={"description": '"daily" for the sealed daily, '
+                                                                        '"tournament" for a tournament\'s game, '
+                                                                        "else null"})
     date = fields.String(allow_none=True, metadata={"description": "the sealed daily's UTC date"})
+    tournament = fields.String(allow_none=True, metadata={"description": "a tournament game's tournament"})
+    deal = fields.Integer(allow_none=True, metadata={"description": "a tournament game's sealed deck (1 for the "
+                                                                    "first), 0 for a fresh deck"})
     status = fields.String(attribute="game.status", metadata={"description": "playing, won, lost or forfeit"})
     commitment = fields.String(metadata={"description": "hex SHA-256 of the server seed's ASCII characters (the "
                                                         "seed itself unless a client seed was given)"})

@@ -40,6 +40,7 @@ from . import (
     share_page,
     site,
     streaks,
+    tournaments,
     webhooks,
 )
 from .api import CrossFieldRules, ErrorResponses, MarkdownLiterals, RefereeApi
@@ -92,7 +93,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (front_door, health, players, runs, games, leaderboards, daily, sealed, seeds, disputes,
-                   moderation, flags, streaks, seasons, webhooks, leagues):
+                   moderation, flags, streaks, seasons, webhooks, leagues, tournaments):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
     api.register_blueprint(leagues.player_blp)

@@ -1,14 +1,13 @@
 """What a request needs from the application: the database and the settings, and sealing's act bound to them."""
 
 from dataclasses import dataclass, field
-from datetime import date
 
 from flask import current_app
 
 from settings import Settings
 from store import Database, daily_secret
 from store.games.day_secrets import address_secret, sealed_secret
-from store.games.dealt import sealed_revealed
+from store.games.seals import seal_revealed
 
 
 @dataclass
@@ -51,6 +50,6 @@ def db() -> Database:
     return referee().db
 
 
-def revealed(day: date) -> bool:
-    """Whether ``day``'s sealed deal may be shown now (``domain.sealing.revealed``), its close recorded first."""
-    return sealed_revealed(db(), day)
+def revealed(seal: str) -> bool:
+    """Whether the deal ``seal`` seals may be shown now (``domain.sealing``), its close recorded first."""
+    return seal_revealed(db(), seal)

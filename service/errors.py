@@ -55,6 +55,7 @@ from domain.errors import (
     SealedDailyStarted,
     SealedDayOver,
 )
+from domain.tournaments import NoSuchTournament, TournamentRefusal
 from store.base.errors import NotReplicated, first_line, refuses_writes
 
 RETRY_AFTER_SECONDS = 5
@@ -94,6 +95,9 @@ ANSWERS: dict[type[Exception], Answer] = {
     SealedDailyStarted: Answer(409, lambda started: {"extra": {"game_id": started.game_id}}),
     SealedDayOver: Answer(409, lambda over: {"extra": {"reason": over.reason, "ruling": over.ruling}}),
     GameInPlay: Answer(409, lambda in_play: {"extra": {"game_id": in_play.game_id}}),
+    NoSuchTournament: Answer(404),
+    TournamentRefusal: Answer(409, lambda refused: {"extra": {
+        "reason": refused.reason, **({"game_id": refused.game_id} if refused.game_id else {})}}),
     DealTaken: Answer(409),
     NameTaken: Answer(409),
     RunPending: Answer(409),

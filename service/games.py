@@ -21,6 +21,7 @@ from schemas.games import (
 )
 from store.base.clock import now_ms
 from store.games.dealt import games_in_play, load_game, load_game_as, next_deal, play_moves, start_game
+from store.tournaments.tournaments import load_tournament, start_tournament_game
 
 from .api import Blueprint, error_response
 from .auth import (
@@ -34,6 +35,7 @@ from .auth import (
     token_required,
 )
 from .context import db, referee, revealed
+from .errors import abort
 from .request_log import elapsed, request_id
 from .start_flags import note_game_start
 
@@ -80,15 +82,27 @@ def _own_game(game_id: str) -> Game:
 @error_response(blp, 401, "No or wrong player token")
 def start(body):
     """Deal a game: from the server seed ``next-deal`` committed to (with the player's ``client_seed``, if
-    given), or today's sealed daily seed (one game a day). One game in play per variant."""
-    if body["challenge"]:
+    given), today's sealed daily seed (one game a day), or a tournament's deck (``tournament``; its
+    sealed ``deal``, else the first with an attempt left). One game in play per variant, per tournament."""
+    if body["tournament"] is not None:
+        game = _start_tournament(body)
+    elif body["challenge"]:
         day = today()
-        game = start_game(db(), g.player, body["variant"], sealed_seed(referee().sealed_secret(), day),
+        game = start_game(db(), g.player, scoundrel.CLASSIC, sealed_seed(referee().sealed_secret(), day),
                           challenge=body["challenge"], date=day.isoformat())
     else:
-        game = _start_free(body["variant"], body["client_seed"])
+        game = _start_free(body["variant"] or scoundrel.CLASSIC, body["client_seed"])
     note_game_start(game)
     return game_view(game, position(game)), 201, {"Location": url_for("games.show", game_id=game.id)}
+
+
+def _start_tournament(body: dict) -> Game:
+    """A game of the tournament the body names, played as its variant."""
+    tournament = load_tournament(db(), body["tournament"])
+    if body["variant"] not in (None, tournament.variant):
+        abort(422, message=f"Tournament {tournament.id} is played as {tournament.variant}.",
+              errors={"variant": [f"Leave it out, or give {tournament.variant!r}."]})
+    return start_tournament_game(db(), tournament, g.player, fresh_seed(), body["deal"])
 
 
 def _start_free(variant: str, client_seed: str | None) -> Game:

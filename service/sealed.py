@@ -5,6 +5,7 @@ from datetime import date
 import scoundrel
 from domain.daily_seed import sealed_seed, today
 from domain.dealer import commitment
+from domain.run import daily_seal
 from schemas.games import SealedDailySchema
 
 from .api import Blueprint, error_response
@@ -20,7 +21,7 @@ def sealed_daily(day: date) -> dict:
     """The day's sealed daily as anyone may see it: its commitment; its seed and par (``domain.par``: the sealed
     daily is classic) once the day is over, nothing of the par computed before."""
     seed = sealed_seed(referee().sealed_secret(), day)
-    shown = revealed(day)
+    shown = revealed(daily_seal(day.isoformat()))
     return {"date": day.isoformat(), "commitment": commitment(seed), "seed": seed if shown else None,
             "par": par_of(seed, scoundrel.CLASSIC) if shown else None}
 

@@ -34,7 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 import scoundrel
 from domain.daily_seed import DayNotBegun, daily_seed, parse_day, today
 from domain.par import ParView
-from domain.run import Run
+from domain.run import Run, daily_seal
 from domain.sealing import shown
 from domain.seasons import Schedule, Season, parse_season, season_at
 from schemas.pages import PAGE_SIZE, BoardPageArgs, LeaguePageArgs, PlayerArgs, SeasonsPageArgs, SeedBoardPageArgs
@@ -386,6 +386,6 @@ def _daily(day: date):
     yesterday = _par_reached(day - timedelta(days=1)) if day == today() else None
     html = render_template("daily.html", day=day, today=today(), open_seed=daily_seed(referee().daily_secret(), day),
                            sealed=sealed, reached=_reached(sealed["par"], boards[1]["entries"]),
-                           yesterday=yesterday, revealed=revealed(day), boards=boards,
+                           yesterday=yesterday, revealed=revealed(daily_seal(day.isoformat())), boards=boards,
                            previous=day - timedelta(days=1), following=day + timedelta(days=1))
     return _page(html, day, args["player"])

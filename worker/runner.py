@@ -52,6 +52,7 @@ from store.queue.intake import dispatch_forever, drain
 from store.queue.pending import sweep
 from store.queue.queues import par_queue, verify_queue, webhook_queue
 from store.runs.archived_filter import make_whole
+from store.tournaments.closing import tell_ended, tell_started
 
 from .dequeue import InOrderQueue
 from .registry import JOBS
@@ -162,6 +163,10 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
                 log.info("games swept", extra={"forfeited": forfeited})
             for season in close_ended_seasons(db):
                 log.info("season closed", extra={"season": season.id})
+            for tournament in tell_started(db):
+                log.info("tournament started", extra={"tournament": tournament.id})
+            for tournament in tell_ended(db):
+                log.info("tournament ended", extra={"tournament": tournament.id})
             sweep_events(db, settings.webhook_timeout)
         except RedisError as error:
             log.warning("sweep skipped: redis unavailable", extra={"error": first_line(error)})

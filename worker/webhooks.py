@@ -30,7 +30,7 @@ from schemas.runs import RunSchema
 from store import Database, get_run
 from store.base.clock import now_ms
 from store.base.packing import iso_time, packed_ladder_total, packed_score
-from store.games.dealt import sealed_revealed
+from store.games.seals import seal_revealed
 from store.webhooks.hooks import (
     RECORD_BEATEN,
     Attempt,
@@ -76,7 +76,7 @@ def render(db: Database, event: dict, event_id: str) -> str | None:
             run = get_run(db, event["run_id"])
         except NoSuchRun:
             return None
-        body["run"] = RUN_SCHEMA.dump(sealing.shown(run, partial(sealed_revealed, db)))
+        body["run"] = RUN_SCHEMA.dump(sealing.shown(run, partial(seal_revealed, db)))
         if event["event"] == RECORD_BEATEN:
             board = boards_of(run)[int(event["board"]) - 1]  # the script's index: 1 for the first board
             body |= {"board": {"kind": board.board.kind, "path": board.api},

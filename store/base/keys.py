@@ -502,3 +502,58 @@ def league_cohort(week: str, cohort: str) -> str:
 def league_history(player: str) -> str:
     """Hash: week → "<cohort> <tier>", each week the player joined the leagues."""
     return f"{PREFIX}:league-history:{player}"
+
+
+# Tournaments (``store.tournaments``). A tournament's id is a number, counted from 1.
+
+def tournament_ids() -> str:
+    """String: the last tournament id given."""
+    return f"{PREFIX}:tournament-ids"
+
+
+def tournament(tournament_id: str) -> str:
+    """Hash: a tournament as created (``domain.tournaments.Tournament``'s fields) and the secret its sealed
+    decks are dealt from (``deal_seed``), which no answer shows before its end."""
+    return f"{PREFIX}:tournament:{tournament_id}"
+
+
+def tournaments_starting() -> str:
+    """Sorted set: tournament id → when it starts (ms): the upcoming ones are those still ahead."""
+    return f"{PREFIX}:tournaments-starting"
+
+
+def tournaments_ending() -> str:
+    """Sorted set: tournament id → when it ends (ms): the running and the ended ones."""
+    return f"{PREFIX}:tournaments-ending"
+
+
+def tournaments_started() -> str:
+    """Sorted set: the tournaments whose start was told (``tournament.started``) → when they started (ms)."""
+    return f"{PREFIX}:tournaments-started"
+
+
+def tournaments_closed() -> str:
+    """Set: the tournaments closed: no game of theirs takes a move, their sealed decks may be shown.
+    Kept for good (one short member a tournament): a tournament once closed stays closed."""
+    return f"{PREFIX}:tournaments-closed"
+
+
+def tournaments_ended() -> str:
+    """Sorted set: the tournaments whose end was told with their final standings (``tournament.ended``)
+    → when they ended (ms)."""
+    return f"{PREFIX}:tournaments-ended"
+
+
+def tournament_entrants(tournament_id: str) -> str:
+    """Sorted set: a tournament's entrants → when they joined (ms)."""
+    return f"{PREFIX}:tournament-entrants:{tournament_id}"
+
+
+def tournament_attempts(tournament_id: str) -> str:
+    """Hash: "<player>:<deal>" → the games the entrant started on that deal (deal 0: fresh decks)."""
+    return f"{PREFIX}:tournament-attempts:{tournament_id}"
+
+
+def tournament_playing(tournament_id: str) -> str:
+    """Set: the tournament's games in play, for its close to forfeit (R19)."""
+    return f"{PREFIX}:tournament-playing:{tournament_id}"

@@ -1,6 +1,5 @@
 """The wrappers of the boards' Lua scripts, one a script (how a wrapper reads: ``store.lua``)."""
 
-import json
 from typing import Any
 
 from domain.boards import BoardId
@@ -31,7 +30,6 @@ _BOARD_SPREAD = LuaScript("board_spread")
 _BOARD_STANDING = LuaScript("board_standing")
 
 
-_CLOSE_SEASON = LuaScript("close_season")
 
 
 _FORGET_BOARD = LuaScript("forget_board")
@@ -97,13 +95,6 @@ def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int,
     """How the values of the rank keys in ``places`` spread: total, first bucket's low value, bucket
     width, the middle place's value, places under value ``below`` (-1 if None), then each bucket's count."""
     return _BOARD_SPREAD.run(client, [places], [span, offset, unit, most, *([] if below is None else [below])])
-
-
-def close_season(client: Any, *, closed: str, season: str, ends_ms: int, at_ms: int, event: dict) -> int:
-    """List ``season`` in ``closed`` (the closed seasons) and record its ``season.ended`` event
-    (``event``'s fields) in one step; 1 if this call closed it, 0 if it was closed already."""
-    return _CLOSE_SEASON.run(client, [closed, keys.webhook_outbox(), keys.webhooks()],
-                             [season, ends_ms, at_ms, json.dumps(event)])
 
 
 def _flat_places(places: list) -> list:

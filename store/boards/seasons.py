@@ -2,7 +2,7 @@
 
 A season's boards (``domain.boards.SEASON_BOARD``, ``SEASON_LADDER``) are
 ordinary registry boards under their ordinary keys, placed by the generic
-placement. Closing a season is one script (``lua/close_season.lua``): a
+placement. Closing a season is one script (``lua/mark_once.lua``): a
 ``ZADD NX`` of its id into the set of closed seasons (``keys.closed``),
 scored by its end, and its ``season.ended`` event in the same step: atomic
 and idempotent, and its reply says whether this call closed it. Every placing script reads that set
@@ -23,8 +23,8 @@ from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import iso_time
-from store.boards import scripts
-from store.webhooks.hooks import wake_if_waiting
+from store.webhooks.hooks import SEASON_ENDED, wake_if_waiting
+from store.webhooks.scripts import mark_once
 
 SEASON_PART = "season"  # the seasonal boards' key part that closes them (``Board.closed_by``)
 
@@ -38,8 +38,8 @@ def close_season(db: Database, season: Season) -> bool:
     it was closed already. Its ``season.ended`` event (the season as ``schemas.seasons.SeasonSchema``
     shows it) is recorded in the same step, so it is told once, whatever process dies when."""
     shown = {"id": season.id, "starts_at": iso_time(season.starts_ms), "ends_at": iso_time(season.ends_ms)}
-    closed = bool(scripts.close_season(db.redis, closed=keys.closed(SEASON_PART), season=season.id,
-                                       ends_ms=season.ends_ms, at_ms=now_ms(), event={"season": shown}))
+    closed = bool(mark_once(db.redis, marks=keys.closed(SEASON_PART), member=season.id, score=season.ends_ms,
+                            event=SEASON_ENDED, at_ms=now_ms(), fields={"season": shown}))
     if closed:
         wake_if_waiting(db)
     return closed

@@ -30,13 +30,14 @@ game of it still in play. Only a closed day's deal may be shown.
 
 import secrets
 from dataclasses import replace
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
-from domain import sealing
+from domain.daily_seed import closes_ms as day_closes_ms
 from domain.errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
 from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
 from domain.run import PENDING
 from domain.seasons import Schedule, season_at
+from domain.tournaments import TOURNAMENT_ENDED, TournamentRefusal
 from store.accounts.players import PLAYERS
 from store.accounts.tokens import queue_holder_lookup
 from store.base import keys
@@ -68,11 +69,13 @@ def dealt(game: Game, schedule: Schedule) -> Dealt:
     """Where the game's run comes from, as the run records it: with the season of ``schedule`` it ended in."""
     season = season_at(schedule, game.ended_ms).id if game.ended_ms is not None else ""
     return Dealt(game.id, game.challenge, game.date, forfeit=game.status == FORFEIT, dealt_ms=game.created_ms,
-                 move_gaps=game.move_gaps, season=season)
+                 move_gaps=game.move_gaps, season=season, tournament=game.tournament, deal=game.deal,
+                 scoring=game.scoring)
 
 
 def _stored_game(game_id: str, fields: dict, run: list) -> Game:
     created = int(fields["created_ms"])
+    closes = fields.get("closes_ms")
     log = "".join(fields[f"log{chunk}"] for chunk in range(int(fields["chunks"]) + 1))
     entries = log.split(",")[:-1]  # each: the move's character, then its gap in ms
     return Game(
@@ -83,6 +86,8 @@ def _stored_game(game_id: str, fields: dict, run: list) -> Game:
         last_ms=int(fields["last_ms"]),
         ended_ms=int(fields["ended_ms"]) if fields.get("ended_ms") else None,
         run_status=run[0] or None, run_score=int(run[1]) if run[1] not in (None, "") else None,
+        closes_ms=int(closes) if closes else day_closes_ms(fields["date"]) if fields["date"] else None,
+        tournament=fields.get("tournament", ""), deal=int(fields.get("deal") or 0), scoring=fields.get("scoring", ""),
     )
 
 
@@ -140,8 +145,7 @@ def start_game(db: Database, player: str, variant: str, seed: str, *, server_see
     """
     game_id, created = new_game_id(), now_ms()
     sealed = challenge == DAILY
-    fields = {"player": player, "variant": variant, "challenge": challenge, "date": date, "seed": seed,
-              "status": PLAYING, "created_ms": created, "last_ms": created, "count": 0, "chunks": 0, "log0": ""}
+    fields = new_game_fields(player, variant, seed, created, challenge=challenge, date=date)
     if client_seed:
         fields |= {"server_seed": server_seed, "client_seed": client_seed}
     reply = scripts.start_game(db.redis, game_id=game_id, created_ms=created, slot=slot_of(variant, date),
@@ -153,6 +157,18 @@ def start_game(db: Database, player: str, variant: str, seed: str, *, server_see
         raise DealTaken()
     if reply[0] == "closed":
         raise SealedDayOver(date)
+    return new_game(game_id, fields)
+
+
+def new_game_fields(player: str, variant: str, seed: str, created_ms: int, **more: object) -> dict:
+    """The hash of a game dealt from ``seed`` at ``created_ms``, before its first move; ``more``: its
+    fields of a challenge (``challenge``, ``date``; a tournament's)."""
+    return {"player": player, "variant": variant, "challenge": "", "date": "", "seed": seed, "status": PLAYING,
+            "created_ms": created_ms, "last_ms": created_ms, "count": 0, "chunks": 0, "log0": "", **more}
+
+
+def new_game(game_id: str, fields: dict) -> Game:
+    """The game a start stored as ``fields`` (``new_game_fields``)."""
     return _stored_game(game_id, {name: str(value) for name, value in fields.items()}, [None, None])
 
 
@@ -179,12 +195,12 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
     """
     at_ms = now_ms()
     written = game.played(moves, status, at_ms)
-    # a sealed daily game's run as its day's close would end it (a free game has no close)
-    closed_run = _run_fields(db, game.played([], FORFEIT, at_ms), at_ms, request_id) if game.date else None
+    # a sealed daily's or a tournament's game's run as its close would end it (a free game has no close)
+    closed_run = _run_fields(db, game.played([], FORFEIT, at_ms), at_ms, request_id) if game.closes_ms else None
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
                                codes=move_codes.encode(moves), at_ms=at_ms, status=status,
                                ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
-                               closes_ms=game.closes_ms, run_id=game_run_id(game.id),
+                               tournament=game.tournament, closes_ms=game.closes_ms, run_id=game_run_id(game.id),
                                ended_run=None if status == PLAYING else _run_fields(db, written, at_ms, request_id),
                                closed_run=closed_run,
                                latency=latency, counted_as=counted_as,
@@ -195,8 +211,8 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
         raise GameOver(reply[1])
     if reply[0] == "moved":
         raise GameMoved(int(reply[1]))
-    if reply[0] == "closed":  # forfeited with the moves it had instead (R18)
-        raise SealedDayOver(game.date)
+    if reply[0] == "closed":  # forfeited with the moves it had instead (R18, R19)
+        raise TournamentRefusal(TOURNAMENT_ENDED) if game.tournament else SealedDayOver(game.date)
     return written if status == PLAYING else replace(written, run_status=PENDING, run_score=None)
 
 
@@ -204,12 +220,6 @@ def _run_fields(db: Database, ended: Game, at_ms: int, request_id: str) -> dict:
     """The hash of ``ended``'s run, as a submitted run's (``store.runs.accepting``)."""
     submission = Submission(ended.seed, ended.variant, ended.moves, dealt=dealt(ended, db.seasons))
     return new_run_fields(ended.player, submission, at_ms, request_id)[1]
-
-
-def sealed_revealed(db: Database, day: date) -> bool:
-    """Whether ``day``'s sealed deal may be shown now (``domain.sealing.revealed``), its close recorded
-    in ``db`` first: how every process that shows a sealed run binds the rule."""
-    return sealing.revealed(day, lambda over: close_sealed_day(db, over.isoformat()))
 
 
 def close_sealed_day(db: Database, day: str) -> None:
@@ -223,21 +233,22 @@ def close_sealed_day(db: Database, day: str) -> None:
     if day in _closed_days:
         return
     for game_id in scripts.close_sealed_day(db.redis, date=day):
-        _forfeit_at_close(db, day, game_id)
+        forfeit_at_close(db, game_id, keys.sealed_playing(day))
     _closed_days.add(day)
 
 
-def _forfeit_at_close(db: Database, day: str, game_id: str, tries: int = 3) -> None:
-    """Forfeit a game of a closed sealed day (R18), read again if a move of its day landed between its
-    reading and its forfeit (the forfeit is that move's compare-and-set); one that stays out of reach
-    is refused every move from now on and forfeited then, or by the idle sweep."""
+def forfeit_at_close(db: Database, game_id: str, playing: str, tries: int = 3) -> None:
+    """Forfeit a game of a closed sealed daily or tournament (R18, R19), listed in ``playing`` (its games in
+    play), read again if a move landed between its reading and its forfeit (the forfeit is that move's
+    compare-and-set); one that stays out of reach is refused every move from now on and forfeited then,
+    or by the idle sweep."""
     for _ in range(tries):
         game = load_game(db, game_id)
         if game is None:
-            db.redis.srem(keys.sealed_playing(day), game_id)
+            db.redis.srem(playing, game_id)
             return
         try:
-            play_moves(db, game, [], FORFEIT, request_id="sealed-close")  # R18
+            play_moves(db, game, [], FORFEIT, request_id="sealed-close")  # R18, R19
             return
         except GameMoved:
             continue

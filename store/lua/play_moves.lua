@@ -1,18 +1,20 @@
 --#include _streak
 --#include _new_run
 -- KEYS: game, games-playing, the player's games in play, the closed sealed
--- days, the day's sealed games in play (the game's own key for a free
+-- days (a tournament game: the closed tournaments), the day's sealed games
+-- in play (the tournament's games in play; the game's own key for a free
 -- game), metrics, move latency, the player's streak (the game's own key
 -- for a free game), then the keys of the game's run (``_new_run``: run,
 -- player runs, players with runs, pending runs, metrics, intake).
 -- ARGV: game id, the number of moves the caller judged the game at, the new
 -- moves (one character each), the time (ms), the status after them, the
 -- lifetime (s) of an ended game, the game's slot, the sealed daily's date
--- and the time (ms) its day closes ("" for a free game), then the
+-- (a tournament game: its tournament) and the time (ms) it closes ("" for a
+-- free game), then the
 -- request's latency bucket and latency (seconds), or "" and "" for a
 -- change no move request made, then the metric an ending counts under
 -- besides its status ("forfeited_idle" for the sweeper's forfeit, or ""),
--- then the day before the sealed daily's date ("" for a free game), the
+-- then the day before the sealed daily's date ("" for any other game), the
 -- run's id, the player, how many ARGV items the run's fields as the game
 -- ends by these moves take (0 when they do not end it), those fields, then
 -- the run's fields as the game ends forfeited by its day's close (a sealed
@@ -21,8 +23,9 @@
 -- still played with exactly that many moves (so of two racing requests one
 -- applies, the other gets {'moved', count}); {'over', status} once it has
 -- ended, {'missing'} without a game.
--- A sealed daily game whose day is closed (marked so, or the time is past
--- its close) takes no move: it is forfeited with the moves it has (R18),
+-- A sealed daily game whose day is closed, or a tournament's game whose
+-- tournament is (marked so, or the time is past its close), takes no move:
+-- it is forfeited with the moves it has (R18, R19),
 -- and a request that brought moves gets {'closed'} (the same compare-and-set
 -- holds: the caller's run fields are those of the game it judged).
 -- The game's log has one entry per move: its character, then the
@@ -80,7 +83,7 @@ else
   end
   if ARGV[8] ~= '' then
     redis.call('SREM', KEYS[5], ARGV[1])
-    if not closed then
+    if not closed and ARGV[13] ~= '' then
       count_streak_day(KEYS[8], ARGV[8], ARGV[13])
     end
   end

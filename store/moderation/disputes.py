@@ -17,6 +17,7 @@ from store.base.packing import iso_time
 from store.boards.cooling import hot_boards
 from store.moderation import scripts
 from store.runs.history import hot_run
+from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import wake_if_waiting
 
 # A dispute's statuses: the one home of these words (the schemas and the Lua scripts get them from here).
@@ -82,5 +83,6 @@ def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str
     if answer == "pending":
         raise RunPending("The run has no verdict yet; resolve the dispute once it has one.")
     if decision == "void":
+        note_revision(db, run)
         wake_if_waiting(db)  # its run.voided event, if it recorded one, delivered without waiting for the sweeper
     return get_dispute(db, dispute_id)

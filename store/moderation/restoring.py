@@ -17,6 +17,7 @@ from store.queue.pending import queue_alone
 from store.runs.history import find_run, get_run, hot_run
 from store.runs.index import stored_run_ids
 from store.runs.verdicts import verdict_fields
+from store.tournaments.tournaments import note_revision
 
 
 def restore_run(db: Database, run_id: str, moderator: str) -> None:
@@ -30,6 +31,7 @@ def restore_run(db: Database, run_id: str, moderator: str) -> None:
         answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=now_ms())
     if answer == "not_void":
         raise NotVoid()
+    note_revision(db, run)
 
 
 def record_reverification(db: Database, run: Run, verdict: dict, actor_kind: str, actor: str,
@@ -46,6 +48,8 @@ def record_reverification(db: Database, run: Run, verdict: dict, actor_kind: str
                                       fields={**verdict_fields(verdict), "reverified_ms": at})
     if answer == "pending":
         raise RunPending()
+    if answer == "changed":
+        note_revision(db, run)
     return answer == "changed"
 
 

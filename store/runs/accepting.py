@@ -56,6 +56,9 @@ class Dealt:
     dealt_ms: int = 0  # when the game was dealt
     move_gaps: str = ""  # each move's server time: ms since the one before (or the deal), space-separated
     season: str = ""  # the season the game ended in (``domain.seasons``)
+    tournament: str = ""  # a tournament game's tournament, deal (0: a fresh deck) and scoring
+    deal: int = 0
+    scoring: str = ""
 
     @property
     def run_id(self) -> str:
@@ -66,7 +69,8 @@ class Dealt:
         """``run`` as this game's run: the fields an open run lacks filled in."""
         return replace(run, origin=DEALT, game_id=self.game_id, challenge=self.challenge or None,
                        date=self.date or None, forfeit=self.forfeit, dealt_ms=self.dealt_ms, move_gaps=self.move_gaps,
-                       season=self.season or None)
+                       season=self.season or None, tournament=self.tournament or None,
+                       deal=self.deal if self.tournament else None, scoring=self.scoring or None)
 
 
 

@@ -27,7 +27,7 @@ from store.runs.audit import verdict_ms
 
 # The hash fields the boards read (``store.boards.placements.load_board_runs``).
 BOARD_FIELDS = ("player", "variant", "seed", "status", "score", "submitted_ms", "origin", "daily", "challenge",
-                "date", "season")
+                "date", "season", "tournament", "deal", "scoring")
 
 
 def _int(value: str | None) -> int | None:
@@ -46,7 +46,8 @@ def run_from_stored(run_id: str, fields: Mapping[str, str]) -> Run:
         get("ruleset") or None, get("engine") or None, verdict_ms(fields), get("voided_status") or None,
         _int(get("reverified_ms")), _int(get("reinstated_ms")), get("game_id") or None, _int(get("dealt_ms")),
         get("move_gaps") or "", get("forfeit") == "1", get("request_id") or "", get("job") or "",
-        int(get("requeues") or 0), season=get("season") or None,
+        int(get("requeues") or 0), season=get("season") or None, tournament=get("tournament") or None,
+        deal=_int(get("deal")), scoring=get("scoring") or None,
     )
 
 
@@ -62,7 +63,7 @@ def stored_fields(run: Run) -> dict[str, str]:
         "error": json.dumps(run.error) if run.error else None, "ruleset": run.ruleset, "engine": run.engine,
         "verified_ms": run.verified_ms, "voided_status": run.voided_status, "reverified_ms": run.reverified_ms,
         "reinstated_ms": run.reinstated_ms, "requeues": run.requeues or None,
-        "season": run.season,
+        "season": run.season, "tournament": run.tournament, "deal": run.deal, "scoring": run.scoring,
     }
     return {name: str(value) for name, value in fields.items() if value not in (None, "")}
 

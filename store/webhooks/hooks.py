@@ -59,7 +59,9 @@ RUN_VERIFIED = "run.verified"
 RUN_VOIDED = "run.voided"
 RECORD_BEATEN = "record.beaten"
 SEASON_ENDED = "season.ended"
-EVENTS = (RUN_VERIFIED, RUN_VOIDED, RECORD_BEATEN, SEASON_ENDED)
+TOURNAMENT_STARTED = "tournament.started"
+TOURNAMENT_ENDED = "tournament.ended"
+EVENTS = (RUN_VERIFIED, RUN_VOIDED, RECORD_BEATEN, SEASON_ENDED, TOURNAMENT_STARTED, TOURNAMENT_ENDED)
 
 DELIVERIES_KEPT = 50  # delivery attempts kept per webhook, newest first
 DRAIN_BATCH = 100  # outbox events queued per MULTI of the queue's Redis

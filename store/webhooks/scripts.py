@@ -1,11 +1,20 @@
 """The wrappers of the webhooks' Lua scripts, one a script (how a wrapper reads: ``store.lua``)."""
 
+import json
 from typing import Any
 
 from store.base import keys
 from store.lua import LuaScript
 
 _RECORD_DELIVERY = LuaScript("record_delivery")
+_MARK_ONCE = LuaScript("mark_once")
+
+
+def mark_once(client: Any, *, marks: str, member: str, score: int, event: str, at_ms: int, fields: dict) -> int:
+    """List ``member`` in the sorted set ``marks`` (scored ``score``) and record ``event`` (with ``fields``)
+    in one step: 1 if this call listed it, 0 if it was listed already (and nothing was recorded)."""
+    return _MARK_ONCE.run(client, [marks, keys.webhook_outbox(), keys.webhooks()],
+                          [member, score, event, at_ms, json.dumps(fields)])
 
 
 def record_delivery(client: Any, *, hook_id: str, attempt: str, kept: int, counter: str) -> Any:

@@ -1,0 +1,120 @@
+"""Tournaments as the API takes and shows them (``domain.tournaments``)."""
+
+from datetime import UTC, datetime
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+import scoundrel
+from domain.tournaments import BEST, MAX_ATTEMPTS, MAX_DEALS, STATES, SUM
+
+from .paging import BoardArgs, PageArgs
+from .runs import BoardEntrySchema, Time
+
+MAX_TITLE = 100
+MAX_ENTRANTS = 10_000_000
+
+
+class TournamentCreateSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    title = fields.String(required=True, validate=validate.Length(1, MAX_TITLE))
+    variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS))
+    starts_at = fields.AwareDateTime(required=True, metadata={"description": "when games may start (ISO 8601 with "
+                                                                             "its offset)"})
+    ends_at = fields.AwareDateTime(required=True, metadata={"description": "when it ends: after starts_at and "
+                                                                           "still ahead; a game in play then is "
+                                                                           "forfeited (R19)"})
+    join_required = fields.Boolean(load_default=False, metadata={
+        "description": "true: only players who joined (POST …/join) may play; false: a first game joins"})
+    max_entrants = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(1, MAX_ENTRANTS),
+                                  metadata={"description": "the most players who may join; null for no cap"})
+    max_attempts = fields.Integer(load_default=1, validate=validate.Range(1, MAX_ATTEMPTS), metadata={
+        "description": "games each entrant may play on each sealed deal (with fresh decks: in all)"})
+    deals = fields.Integer(load_default=1, validate=validate.Range(0, MAX_DEALS), metadata={
+        "description": f"sealed decks (0-{MAX_DEALS}), dealt to every entrant and shown only after the end; 0 for "
+                       "a fresh deck every game"})
+    scoring = fields.String(load_default=BEST, validate=validate.OneOf((BEST,)), metadata={
+        "description": f'"{BEST}": each entrant\'s best game ranks them ("{SUM}", the sum of their best on each '
+                       "deal, is not offered yet)"})
+
+    @validates_schema
+    def _ends_ahead_after_start(self, data, **kwargs):
+        if "ends_at" in data and data["ends_at"] <= datetime.now(UTC):
+            raise ValidationError("A tournament ends in the future: this is past.", "ends_at")
+        if "starts_at" in data and "ends_at" in data and data["ends_at"] <= data["starts_at"]:
+            raise ValidationError("A tournament ends after it starts.", "ends_at")
+
+
+class TournamentListArgs(PageArgs):
+    state = fields.String(load_default="running", validate=validate.OneOf(STATES), metadata={
+        "description": "upcoming (soonest first), running (ending soonest first) or ended (latest first)"})
+
+
+class EntrySchema(Schema):
+    joined = fields.Boolean()
+    attempts_used = fields.List(fields.Integer(), metadata={
+        "description": "games started on each sealed deal in order (one number in all, with fresh decks)"})
+    attempts_left = fields.Integer()
+
+
+class SealedDealSchema(Schema):
+    deal = fields.Integer()
+    seed = fields.String()
+
+
+class TournamentSchema(Schema):
+    id = fields.String()
+    title = fields.String()
+    variant = fields.String()
+    state = fields.String(metadata={"description": "upcoming, running or ended"})
+    starts_at = Time(attribute="starts_ms")
+    ends_at = Time(attribute="ends_ms")
+    join_required = fields.Boolean()
+    max_entrants = fields.Integer(allow_none=True)
+    max_attempts = fields.Integer()
+    deals = fields.Integer()
+    scoring = fields.String()
+    entrants = fields.Integer()
+    created_by = fields.String()
+    created_at = Time(attribute="created_ms")
+    standings = fields.String(metadata={"description": "the standings' path"})
+    page = fields.String(metadata={"description": "the tournament's page"})
+    final = fields.Boolean(metadata={"description": "ended, closed and every game judged: the standings are final "
+                                                    "(a void may still change them: revised_at)"})
+    revised_at = Time(attribute="revised_ms", allow_none=True, metadata={
+        "description": "when a void, restore or re-verification last changed the standings after the end"})
+    sealed_deals = fields.List(fields.Nested(SealedDealSchema), allow_none=True, metadata={
+        "description": "each sealed deck's seed, once the tournament has ended and closed; null before"})
+    you = fields.Nested(EntrySchema, allow_none=True, metadata={"description": "the caller's entry (with a "
+                                                                               "player's token)"})
+
+
+class TournamentListSchema(Schema):
+    state = fields.String()
+    total = fields.Integer()
+    tournaments = fields.List(fields.Nested(TournamentSchema))
+
+
+class JoinedSchema(Schema):
+    tournament = fields.String()
+    player = fields.String()
+    joined = fields.Boolean(metadata={"description": "true: joined now; false: had joined already"})
+
+
+class StandingsArgs(BoardArgs):
+    around = fields.String(load_default=None, metadata={
+        "description": "a player's name: the places around theirs (with places either side) instead of a page"})
+    places = fields.Integer(load_default=5, validate=validate.Range(0, 50), metadata={
+        "description": "with around: places shown above and below the player"})
+
+
+class StandingsSchema(Schema):
+    tournament = fields.String()
+    final = fields.Boolean()
+    revised_at = fields.String(allow_none=True)
+    among = fields.String()
+    around = fields.String(metadata={"description": "the player the entries are around"})
+    rank = fields.Integer(metadata={"description": "with around: the player's rank"})
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(BoardEntrySchema))

@@ -1,0 +1,1 @@
+"""Tournaments in the store: created, listed, joined, played, closed (``domain.tournaments``)."""
