@@ -19,6 +19,7 @@ import time
 import redis
 
 from _harness import Client, Service, latencies_ms, percentiles
+from domain.boards import OPEN_BOARD, BoardId
 from store import create_player
 from store.base import keys
 from store.base.packing import pack
@@ -26,7 +27,13 @@ from store.base.packing import pack
 LOOKED_UP = 1000  # players registered to have their ranks looked up
 
 
-def load_board(url: str, players: int, variant: str = "classic") -> None:
+CLASSIC_OPEN = BoardId(OPEN_BOARD, ("classic",))
+
+
+def load_board(url: str, players: int, board: BoardId = CLASSIC_OPEN) -> None:
+    """``players`` places on ``board`` (``player0000000``…), random scores, distinct submission times."""
+    places_key, runs_key = keys.board_places(board.board.kind, board.parts), keys.board_holders(board.board.kind,
+                                                                                                 board.parts)
     client = redis.Redis.from_url(url)
     rng = random.Random(1)
     start_ms = int(time.time() * 1000) - players
@@ -38,8 +45,8 @@ def load_board(url: str, players: int, variant: str = "classic") -> None:
             places[name] = pack(rng.randint(-200, 30), start_ms + number)
             runs[name] = f"{number:016x}"
         with client.pipeline(transaction=False) as pipe:
-            pipe.zadd(keys.board(variant), places)
-            pipe.hset(keys.board_runs(variant), mapping=runs)
+            pipe.zadd(places_key, places)
+            pipe.hset(runs_key, mapping=runs)
             pipe.execute()
 
 

@@ -9,6 +9,7 @@ moves replayed whenever the position is wanted (``domain.dealer.position``).
 import hashlib
 from dataclasses import dataclass, replace
 
+from .daily_seed import closes_ms
 from .run import DAILY as DAILY  # the challenge of the sealed daily, a game's as its run's
 from .run import TOURNAMENT, daily_seal, tournament_seal
 
@@ -49,8 +50,8 @@ class Game:
     ended_ms: int | None
     run_status: str | None
     run_score: int | None
-    closes_ms: int | None = None  # when a sealed daily's or a tournament's game closes (R18, R19); None: never
-    tournament: str = ""  # a tournament game's tournament, its deal (0: a fresh deck) and how it scores
+    tournament: str = ""  # a tournament game's tournament, its end, its deal (0: a fresh deck), how it scores
+    tournament_ends_ms: int | None = None
     deal: int = 0
     scoring: str = ""
 
@@ -62,6 +63,14 @@ class Game:
     @property
     def slot(self) -> str:
         return slot_of(self.variant, self.date, self.tournament)
+
+    @property
+    def closes_ms(self) -> int | None:
+        """When the game closes: a sealed daily's at the end of its day (R18), a tournament's at the
+        tournament's end (R19); None for a free game."""
+        if self.date:
+            return closes_ms(self.date)
+        return self.tournament_ends_ms
 
     @property
     def seal(self) -> str | None:

@@ -43,6 +43,7 @@ NOT_JOINED = "not_joined"
 ATTEMPTS_USED = "attempts_used"
 GAME_IN_PLAY = "game_in_play"
 NO_SUCH_DEAL = "no_such_deal"
+WRONG_VARIANT = "wrong_variant"
 
 _REFUSALS = {
     NOT_STARTED: "The tournament has not started yet.",
@@ -52,6 +53,7 @@ _REFUSALS = {
     ATTEMPTS_USED: "You have used every attempt the tournament allows.",
     GAME_IN_PLAY: "You have a game of this tournament in play; finish or forfeit it first.",
     NO_SUCH_DEAL: "The tournament has no such deal.",
+    WRONG_VARIANT: "The tournament is played in another variant: leave the variant out, or give its own.",
 }
 
 

@@ -31,9 +31,18 @@ class GameStartSchema(Schema):
         unknown = RAISE
         # ``_daily_is_classic`` and ``_daily_is_one_deal`` in the OpenAPI document: the challenge is not the
         # daily, or the variant is classic (as it is when left out) and no client seed is given
+        # ``_one_kind_of_game`` too: a tournament's game has no challenge and no client seed, and a deal
+        # only with a tournament
         openapi = {"allOf": [
             {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
                        {"properties": {"variant": {"enum": [scoundrel.CLASSIC]}}}]},
+            {"anyOf": [{"not": {"required": ["tournament"]}}, {"properties": {"tournament": {"enum": [None]}}},
+                       {"allOf": [{"anyOf": [{"not": {"required": ["challenge"]}},
+                                             {"properties": {"challenge": {"enum": [None]}}}]},
+                                  {"anyOf": [{"not": {"required": ["client_seed"]}},
+                                             {"properties": {"client_seed": {"enum": [None]}}}]}]}]},
+            {"anyOf": [{"not": {"required": ["deal"]}}, {"properties": {"deal": {"enum": [None]}}},
+                       {"required": ["tournament"], "properties": {"tournament": {"not": {"enum": [None]}}}}]},
             {"anyOf": [{"properties": {"challenge": {"not": {"enum": [DAILY]}}}},
                        {"not": {"required": ["client_seed"]}},
                        {"properties": {"client_seed": {"enum": [None]}}}]},
@@ -166,7 +175,11 @@ class RefusedMovesSchema(ErrorSchema):
 
 class GameConflictSchema(ErrorSchema):
     game_id = fields.String(allow_none=True, metadata={"description": "the player's game in play of that variant, "
-                                                                      "or sealed daily game of the day"})
+                                                                      "sealed daily game of the day, or game of the "
+                                                                      "tournament"})
+    reason = fields.String(allow_none=True, metadata={"description": "a tournament's refusal: not_started, ended, "
+                                                                     "full, not_joined, attempts_used, game_in_play, "
+                                                                     "no_such_deal, wrong_variant"})
 
 
 class GameMovedSchema(ErrorSchema):

@@ -44,3 +44,13 @@ class LeaguePageArgs(PlayerArgs):
     week = fields.String(load_default=None, validate=validate.Regexp(r"^\d{4}-W\d{2}$", error="Not an ISO week: "
                                                                                                "YYYY-Www."),
                          metadata={"description": "an ISO week, YYYY-Www"})
+
+
+class TournamentsPageArgs(Schema):
+    """``/tournaments?ended=``: which page of the ended tournaments."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    ended = fields.Integer(load_default=1, validate=validate.Range(1, MAX_PAGE_NUMBER),
+                           metadata={"description": f"page of ended tournaments, 1-{MAX_PAGE_NUMBER:,}"})

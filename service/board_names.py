@@ -29,6 +29,7 @@ from domain.boards import (
     SEASON_BOARD,
     SEASON_LADDER,
     SEED_BOARD,
+    TOURNAMENT_BOARD,
     BoardId,
     Order,
     boards_of,
@@ -136,11 +137,17 @@ def seed(seed_text: str, variant: str) -> NamedBoard:
                   "Each player's best verified open run on this one deal: everyone played the same deck.", variant)
 
 
-# The boards of a day or a deal, by kind, from their key parts.
+def tournament(tournament_id: str, variant: str = scoundrel.CLASSIC, title: str = "") -> NamedBoard:
+    return _named(BoardId(TOURNAMENT_BOARD, (tournament_id,)), title or f"Tournament {tournament_id}",
+                  "Each entrant's best game of the tournament, dealt by the server.", variant)
+
+
+# The boards of a day, a deal or a tournament, by kind, from their key parts.
 _OF_RUNS: dict[str, Callable[..., NamedBoard]] = {
     DAILY_BOARD.kind: lambda day: daily(date.fromisoformat(day)),
     SEALED_BOARD.kind: lambda day: sealed(date.fromisoformat(day)),
     SEED_BOARD.kind: lambda variant, seed_text: seed(seed_text, variant),
+    TOURNAMENT_BOARD.kind: tournament,
 }
 
 
@@ -165,7 +172,7 @@ def named(name: str) -> NamedBoard:
 
 
 def run_boards(run: Run) -> list[NamedBoard]:
-    """The boards of the day or deal a run counts on (the daily, sealed and seed boards);
+    """The boards of the day, deal or tournament a run counts on (the daily, sealed, seed and tournament boards);
     the variant's own boards are on every player page anyway, and so are the seasons' (a week's league
     board is its cohorts', on the leagues page)."""
     return [_OF_RUNS[board.board.kind](*board.parts) for board in boards_of(run) if board.board.kind in _OF_RUNS]

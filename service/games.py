@@ -7,6 +7,7 @@ from domain.daily_seed import sealed_seed, today
 from domain.dealer import GameView, commitment, dealt_seed, fresh_seed, is_revealed, judge, may_see, position
 from domain.errors import DealTaken, GameMoved, GameOver, NoSuchGame
 from domain.game import FORFEIT, PLAYING, Game
+from domain.tournaments import WRONG_VARIANT, TournamentRefusal
 from schemas.games import (
     ForfeitSchema,
     GameConflictSchema,
@@ -35,7 +36,6 @@ from .auth import (
     token_required,
 )
 from .context import db, referee, revealed
-from .errors import abort
 from .request_log import elapsed, request_id
 from .start_flags import note_game_start
 
@@ -78,7 +78,8 @@ def _own_game(game_id: str) -> Game:
 @blp.response(201, GameSchema, description="Dealt: the first room is face up")
 @blp.alt_response(409, schema=GameConflictSchema, description="A game of that variant is in play, or today's "
                                                                "sealed daily game was already started "
-                                                               "(game_id)")
+                                                               "(game_id); a tournament's refusal (reason)")
+@error_response(blp, 404, "No such tournament")
 @error_response(blp, 401, "No or wrong player token")
 def start(body):
     """Deal a game: from the server seed ``next-deal`` committed to (with the player's ``client_seed``, if
@@ -100,8 +101,7 @@ def _start_tournament(body: dict) -> Game:
     """A game of the tournament the body names, played as its variant."""
     tournament = load_tournament(db(), body["tournament"])
     if body["variant"] not in (None, tournament.variant):
-        abort(422, message=f"Tournament {tournament.id} is played as {tournament.variant}.",
-              errors={"variant": [f"Leave it out, or give {tournament.variant!r}."]})
+        raise TournamentRefusal(WRONG_VARIANT)
     return start_tournament_game(db(), tournament, g.player, fresh_seed(), body["deal"])
 
 

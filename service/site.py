@@ -37,7 +37,16 @@ from domain.par import ParView
 from domain.run import Run, daily_seal
 from domain.sealing import shown
 from domain.seasons import Schedule, Season, parse_season, season_at
-from schemas.pages import PAGE_SIZE, BoardPageArgs, LeaguePageArgs, PlayerArgs, SeasonsPageArgs, SeedBoardPageArgs
+from domain.tournaments import ENDED, RUNNING, UPCOMING, NoSuchTournament, attempts_left
+from schemas.pages import (
+    PAGE_SIZE,
+    BoardPageArgs,
+    LeaguePageArgs,
+    PlayerArgs,
+    SeasonsPageArgs,
+    SeedBoardPageArgs,
+    TournamentsPageArgs,
+)
 from schemas.runs import RunSchema
 from store import board_page, board_position, ladder_page, ladder_position, player_runs, sealed_board
 from store.base.clock import now_ms
@@ -46,6 +55,7 @@ from store.boards.seasons import UnknownSeason, close_ended_seasons, current_sea
 from store.boards.standings import Spread, Standing, board_spread, ladder_spread, standings
 from store.games.streaks import load_streak
 from store.leagues.membership import cohort, league_rules, membership, tier_for
+from store.tournaments.tournaments import entry_of, load_tournament, progress_of, tournaments_in
 
 from . import board_names, charts
 from .board_listing import friends_view
@@ -54,6 +64,7 @@ from .context import db, referee, revealed
 from .errors import RETRY_AFTER_SECONDS
 from .players import player_named
 from .sealed import sealed_daily
+from .tournaments import tournament_view
 
 blp = Blueprint("site", __name__, template_folder="templates")
 log = logging.getLogger(__name__)
@@ -68,6 +79,7 @@ RUNS_LISTED = 20
 DAILY_TOP = 10
 SEASONS_LISTED = 6  # past seasons on a page of /seasons, and in a player's season history
 PODIUM = 3
+TOURNAMENTS_LISTED = 20  # tournaments of each state on /tournaments (the ended ones paged)
 FRIENDS_LISTED = 100  # a board page's friends' view: the best this many of the reader and those they follow
 
 
@@ -311,6 +323,44 @@ def leagues():
                                     for entry in found.entries] if found else [],
                            moving=rules.moving(found.entrants) if found else 0)
     return _page(html, player=args["player"], frozen=week.ends_ms <= now_ms())
+
+
+@blp.route("/tournaments")
+def tournaments():
+    """The tournaments running, to come and ended (paged), each with its window and entrants."""
+    args = _query(TournamentsPageArgs())
+    listed = {state: tournaments_in(db(), state, 0, TOURNAMENTS_LISTED) for state in (RUNNING, UPCOMING)}
+    total, ended = tournaments_in(db(), ENDED, (args["ended"] - 1) * TOURNAMENTS_LISTED, TOURNAMENTS_LISTED)
+    html = render_template("tournaments.html", running=listed[RUNNING], upcoming=listed[UPCOMING],
+                           ended=(total, ended), page=args["ended"],
+                           pages=max(1, math.ceil(total / TOURNAMENTS_LISTED)),
+                           entrants={one.id: progress_of(db(), one).entrants
+                                     for one in [*listed[RUNNING][1], *listed[UPCOMING][1], *ended]})
+    return _page(html)
+
+
+@blp.route("/tournaments/<tournament_id>")
+def tournament(tournament_id):
+    """A tournament: its rules, a countdown to its start or end, a player's attempts left (``?player=``),
+    its standings, and its sealed decks once it has ended."""
+    args = _query(BoardPageArgs())
+    try:
+        found = load_tournament(db(), tournament_id)
+    except NoSuchTournament:
+        raise Refused(404, f"There is no tournament {tournament_id!r}.") from None
+    view = tournament_view(found)
+    named = board_names.tournament(found.id, found.variant, found.title)
+    player = player_named(args["player"]) if args["player"] else None
+    entry = entry_of(db(), found, player) if player else None
+    at = now_ms()
+    total, entries = _entries(named, (args["page"] - 1) * PAGE_SIZE, PAGE_SIZE)
+    html = render_template(
+        "tournament.html", tournament=found, view=view, named=named, entries=entries, total=total,
+        page=args["page"], pages=max(1, math.ceil(total / PAGE_SIZE)), page_size=PAGE_SIZE,
+        boundary_ms=(found.starts_ms if view["state"] == UPCOMING else found.ends_ms) - at,
+        player=player, entry=entry, attempts_left=attempts_left(found, entry.used) if entry else None,
+        friends=_friends(named, args["player"]), **_standing(named, args["player"]))
+    return _page(html, player=args["player"], frozen=view["final"])
 
 
 def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standing, int]]:

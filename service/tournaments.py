@@ -107,6 +107,7 @@ def show(tournament_id):
 @blp.doc(security=BEARER)
 @player_required
 @blp.response(200, JoinedSchema)
+@error_response(blp, 401, "No or wrong player token")
 @error_response(blp, 404, "No such tournament")
 @error_response(blp, 409, "Refused: the tournament has ended (reason ended) or is full (reason full)")
 def join(tournament_id):

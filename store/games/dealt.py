@@ -32,7 +32,6 @@ import secrets
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from domain.daily_seed import closes_ms as day_closes_ms
 from domain.errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
 from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
 from domain.run import PENDING
@@ -75,7 +74,6 @@ def dealt(game: Game, schedule: Schedule) -> Dealt:
 
 def _stored_game(game_id: str, fields: dict, run: list) -> Game:
     created = int(fields["created_ms"])
-    closes = fields.get("closes_ms")
     log = "".join(fields[f"log{chunk}"] for chunk in range(int(fields["chunks"]) + 1))
     entries = log.split(",")[:-1]  # each: the move's character, then its gap in ms
     return Game(
@@ -86,8 +84,8 @@ def _stored_game(game_id: str, fields: dict, run: list) -> Game:
         last_ms=int(fields["last_ms"]),
         ended_ms=int(fields["ended_ms"]) if fields.get("ended_ms") else None,
         run_status=run[0] or None, run_score=int(run[1]) if run[1] not in (None, "") else None,
-        closes_ms=int(closes) if closes else day_closes_ms(fields["date"]) if fields["date"] else None,
         tournament=fields.get("tournament", ""), deal=int(fields.get("deal") or 0), scoring=fields.get("scoring", ""),
+        tournament_ends_ms=int(fields["tournament_ends_ms"]) if fields.get("tournament_ends_ms") else None,
     )
 
 

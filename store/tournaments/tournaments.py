@@ -209,7 +209,7 @@ def start_tournament_game(db: Database, tournament: Tournament, player: str, fre
         seed = deal_seed(tournament_secret(db, tournament), tournament.id, dealt_from) if dealt_from else fresh_seed
         game_id, created = new_game_id(), now_ms()
         fields = new_game_fields(player, tournament.variant, seed, created, challenge=TOURNAMENT,
-                                 closes_ms=tournament.ends_ms, tournament=tournament.id, deal=dealt_from,
+                                 tournament=tournament.id, tournament_ends_ms=tournament.ends_ms, deal=dealt_from,
                                  scoring=tournament.scoring)
         reply = scripts.start_tournament_game(
             db.redis, tournament_id=tournament.id, player=player, at_ms=created, starts_ms=tournament.starts_ms,

@@ -65,8 +65,9 @@ def unworked_stack(stack_pool):
 
 
 # The address policy of webhooks (docs/webhooks.md) is no JSON Schema: a URI the document allows
-# (http://10.0.0.1/) may be refused, so only there does a 422 not break the document's promise.
-POLICY_BEYOND_SCHEMA = {"POST /v1/webhooks"}
+# (http://10.0.0.1/) may be refused; nor are a tournament's times (its end after its start, and still
+# ahead). Only there does a 422 not break the document's promise.
+POLICY_BEYOND_SCHEMA = {"POST /v1/webhooks", "POST /v1/tournaments"}
 
 
 @pytest.mark.parametrize("token", ["player", "moderator"])
@@ -115,6 +116,7 @@ JSON_ENDPOINTS = {  # every operation that reads a JSON body, and the token it n
     "/v1/disputes/{dispute_id}/resolve": "moderator",
     "/v1/flags/{flag_id}/dismiss": "moderator",
     "/v1/webhooks": "moderator",
+    "/v1/tournaments": "moderator",
     "/v1/games": "player",
     "/v1/games/{game_id}/moves": "player",
     "/v1/games/{game_id}/forfeit": "player",
@@ -140,7 +142,8 @@ def spec(fuzzed_stack):
 def _filled(path: str) -> str:
     """An operation's path with ids that name nothing."""
     return (path.replace("{run_id}", "no-such-run").replace("{dispute_id}", "no-such-dispute")
-            .replace("{game_id}", "no-such-game").replace("{flag_id}", "no-such-flag"))
+            .replace("{game_id}", "no-such-game").replace("{flag_id}", "no-such-flag")
+            .replace("{tournament_id}", "no-such-tournament"))
 
 
 def _post_raw(stack, path: str, body: str | bytes, token: str | None):
@@ -178,8 +181,11 @@ def integer_queries(fuzzed_stack, spec, tokens):
     today = fuzzed_stack.get("/v1/daily").json()["date"]
     season = fuzzed_stack.get("/v1/seasons").json()["current"]["id"]
     week = season_at(Schedule.WEEKLY, int(time.time() * 1000)).id
+    tournament = fuzzed_stack.post("/v1/tournaments", json={"title": "Fuzz cup", "starts_at": "2026-01-01T00:00:00Z",
+                                                            "ends_at": "2099-01-01T00:00:00Z"},
+                                   headers={"Authorization": f"Bearer {tokens['moderator']}"}).json()["id"]
     filled = {"{variant}": "classic", "{name}": name, "{day}": today, "{seed}": "abc", "{season}": season,
-              "{week}": week}
+              "{week}": week, "{tournament_id}": tournament}
     found = []
     for path, operations in spec["paths"].items():
         integers = [parameter for parameter in operations.get("get", {}).get("parameters", [])
@@ -196,7 +202,7 @@ def test_every_integer_query_parameter_is_bounded_in_the_openapi_document(spec):
     parameters = [(path, parameter) for path, operations in spec["paths"].items()
                   for operation in operations.values() if isinstance(operation, dict)
                   for parameter in operation.get("parameters", []) if parameter["schema"].get("type") == "integer"]
-    assert {parameter["name"] for _, parameter in parameters} == {"limit", "offset", "around"}
+    assert {parameter["name"] for _, parameter in parameters} == {"limit", "offset", "around", "places"}
     unbounded = [(path, parameter["name"]) for path, parameter in parameters
                  if not {"minimum", "maximum"} <= set(parameter["schema"])]
     assert not unbounded
@@ -207,7 +213,8 @@ def test_an_offset_out_of_bounds_is_a_422_naming_it_on_every_paged_listing(fuzze
     paged = [(path, headers) for path, integers, headers in integer_queries
              if "offset" in {parameter["name"] for parameter in integers}]
     assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "seeds", "disputes",
-                                                               "flags", "seasons", "webhooks", "leagues"}
+                                                               "flags", "seasons", "webhooks", "leagues",
+                                                               "tournaments"}
     for path, headers in paged:
         answer = fuzzed_stack.get(path, params={"offset": value}, headers=headers)
         assert answer.status_code == 422, (path, answer.text)

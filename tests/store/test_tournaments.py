@@ -164,7 +164,7 @@ def test_the_close_forfeits_what_is_in_play_before_the_decks_are_shown_r19(store
     bob = start_tournament_game(store_db, tournament, "bob", "f" * 64)
     ended = replace(tournament, ends_ms=now_ms() - 1)  # its end come: the games' close with it
     for game in (ada, bob):
-        store_db.redis.hset(keys.game(game.id), "closes_ms", ended.ends_ms)
+        store_db.redis.hset(keys.game(game.id), "tournament_ends_ms", ended.ends_ms)
     moved = load_game(store_db, ada.id)
     first = scoundrel.legal_moves(scoundrel.start(scoundrel.deal(moved.seed)), "classic")[0]
     assert refused(lambda: play_moves(store_db, moved, [first], PLAYING)).reason == TOURNAMENT_ENDED
