@@ -27,7 +27,8 @@ class RunSchema(Schema):
     id = fields.String()
     player = fields.String()
     seed = fields.String(allow_none=True, metadata={"description": "null for a sealed daily run until its UTC "
-                                                                   "day is over (moderators see it)"})
+                                                                   "day is over, and a tournament's sealed deck's "
+                                                                   "until its end (moderators see it)"})
     variant = fields.String()
     moves = fields.List(fields.String(), allow_none=True,
                         metadata={"description": "null while the seed is (a sealed daily run)"})
@@ -43,11 +44,15 @@ class RunSchema(Schema):
     engine = fields.String(allow_none=True)
     origin = fields.String(metadata={"description": "open (submitted) or dealt (a dealt game's run)"})
     game_id = fields.String(allow_none=True, metadata={"description": "the dealt game, for a dealt run"})
-    challenge = fields.String(allow_none=True, metadata={"description": '"daily": a sealed daily game\'s run'})
+    challenge = fields.String(allow_none=True, metadata={"description": '"daily": a sealed daily game\'s run; '
+                                                                        '"tournament": a tournament game\'s'})
     date = fields.String(allow_none=True, metadata={"description": "the sealed daily's UTC date"})
     forfeit = fields.Boolean(metadata={"description": "the dealt game was forfeited (R18)"})
     season = fields.String(allow_none=True, metadata={"description": "the season a dealt run counts on: the one "
                                                                      "its game ended in (docs/seasons.md)"})
+    tournament = fields.String(allow_none=True, metadata={"description": "a tournament game's run: its tournament"})
+    deal = fields.Integer(allow_none=True, metadata={"description": "a tournament game's run: its sealed deck (1 "
+                                                                    "for the first), 0 for a fresh deck"})
     par = fields.Nested(ParSchema, metadata={"description": "one run's own answer (/v1/runs/<id>), once verified, "
                                                             "its seed shown and its deal's par kept: that par, without "
                                                             "the line"})

@@ -9,9 +9,10 @@ axe-core and the console with it on; screenshots go to ``test-artifacts/``.
 """
 
 import math
+import random
 import re
 import time
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -20,8 +21,9 @@ from domain.daily_seed import sealed_seed
 from scoundrel.strategies import find_win
 from store.base.packing import LADDER_GAMES
 from store.games.day_secrets import sealed_secret
+from tests.games.table import Table
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
-from tests.support.games import accept_dealt, games_by_score, legal_games
+from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token
 
 pytestmark = pytest.mark.slow
 
@@ -51,7 +53,15 @@ def scene(stack):
     _, cyd = stack.register("cyd")
     for game in legal_games(LADDER_GAMES):
         accept_dealt(stack, "cyd", game)
-    return {"daily": daily, "runs": runs, "bob_dealt": bob_dealt, "bob_sealed": bob_sealed, "cyd": cyd}
+    tournament = stack.post("/v1/tournaments", headers={"Authorization": f"Bearer {moderator_token(stack)}"}, json={
+        "title": "Page gauntlet", "starts_at": "2026-01-01T00:00:00Z", "ends_at": "2099-01-01T00:00:00Z",
+        "deals": 2, "max_attempts": 3}).json()["id"]
+    for token, seed in ((ada, 1), (stack.register("bob2")[1], 2)):
+        table = Table(stack, token, random.Random(seed))
+        table.start(tournament=tournament)
+        stack.wait_final(table.play_to_the_end()["run_id"])
+    return {"daily": daily, "runs": runs, "bob_dealt": bob_dealt, "bob_sealed": bob_sealed, "cyd": cyd,
+            "tournament": tournament}
 
 
 @pytest.fixture(scope="module")
@@ -270,6 +280,39 @@ def test_the_leagues_page_shows_a_players_cohort_as_the_api_does(stack, scene, s
     assert "their first puts them in Bronze" in static.inner_text("main")
 
 
+def test_the_tournament_pages_list_it_and_show_its_standings_as_the_api_does(stack, scene, static):
+    """Issue 34: the tournaments page lists the running one; its page shows the rules, the time left, ada's
+    attempts left and the standings the API gives."""
+    tournament = scene["tournament"]
+    static.goto(stack.url("/tournaments"))
+    assert static.inner_text(f"a[href='/tournaments/{tournament}']") == "Page gauntlet"
+    static.goto(stack.url(f"/tournaments/{tournament}?player=ada"))
+    assert static.text_content("h1") == "Page gauntlet"
+    assert static.inner_text("#countdown").replace("\xa0", " ").startswith("Ends 2099-01-01 00:00 UTC")
+    assert static.inner_text("#attempts").replace("\xa0", " ") == "ada joined: 5 attempts left."
+    standings = stack.get(f"/v1/tournaments/{tournament}/standings").json()
+    shown = static.eval_on_selector_all("table.places tbody tr",
+                                        "rows => rows.map(r => [r.cells[1].innerText.trim(), r.cells[2].innerText])")
+    assert shown == [[entry["player"], number(entry["score"])] for entry in standings["entries"]]
+
+
+def test_a_tournaments_countdown_ticks_from_the_referees_clock(stack, scene, browser):
+    ends = datetime.now(UTC) + timedelta(minutes=30)
+    soon = stack.post("/v1/tournaments", headers={"Authorization": f"Bearer {moderator_token(stack, 'tic')}"},
+                      json={"title": "Soon", "starts_at": "2026-01-01T00:00:00Z", "ends_at": ends.isoformat()}).json()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(stack.url(f"/tournaments/{soon['id']}"))
+    first = page.inner_text("[data-countdown]")
+    assert re.fullmatch(r"(29|30):\d\d", first), first  # minutes and seconds, from the referee's figure
+    deadline = time.monotonic() + 10
+    while (later := page.inner_text("[data-countdown]")) == first:  # the script ticks it each second
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert later < first  # counting down
+    context.close()
+
+
 CACHING = [
     ("/boards/classic", "public, max-age=5"),
     ("/boards/dealt-classic-ladder", "public, max-age=5"),
@@ -329,6 +372,8 @@ PAGES = {
     "player": "/players/ada",
     "daily": "/daily",
     "leagues": "/leagues?player=cyd",
+    "tournaments": "/tournaments",
+    "tournament": "/tournaments/{tournament}?player=ada",
 }
 
 
@@ -338,7 +383,7 @@ def test_each_page_fits_the_width_with_no_serious_accessibility_violation(stack,
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     problems = console_problems(page)
-    page.goto(stack.url(PAGES[name]))
+    page.goto(stack.url(PAGES[name].format(tournament=scene["tournament"])))
     page.wait_for_load_state("networkidle")
     assert serious_violations(page) == []
     assert not scrolls_sideways(page)

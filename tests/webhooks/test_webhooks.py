@@ -5,60 +5,16 @@ import hashlib
 import hmac
 import json
 import secrets
-import threading
 import time
-from collections import defaultdict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from domain.daily_seed import today
 from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token
+from tests.support.receiver import Receiver
 from tests.support.stack import Stack
 
 RETRIES = "0.2,0.2"  # seconds: three tries, the second and third due at once (RQ schedules by the second)
-
-
-class Receiver:
-    """An HTTP server on a free port: per path, the statuses to answer in turn (then 200), and what came."""
-
-    def __init__(self):
-        self.plans: dict[str, list[int]] = defaultdict(list)
-        self.received: dict[str, list[tuple[dict, bytes]]] = defaultdict(list)
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.received[self.path].append((dict(self.headers), body))
-                plan = receiver.plans[self.path]
-                self.send_response(plan.pop(0) if plan else 200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
-
-    def wait(self, path: str, count: int, timeout: float = 15.0) -> list[tuple[dict, bytes]]:
-        deadline = time.monotonic() + timeout
-        while len(self.received[path]) < count:
-            assert time.monotonic() < deadline, f"{len(self.received[path])} of {count} deliveries to {path}"
-            time.sleep(0.05)
-        return self.received[path]
-
-    def events(self, path: str) -> list[dict]:
-        return [json.loads(body) for _, body in self.received[path]]
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture(scope="module")

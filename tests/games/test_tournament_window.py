@@ -1,0 +1,186 @@
+"""Issue 34: a tournament across its start and its end over the real processes (API, worker, Redis), with
+the real clock: the tournament is made to start a few seconds after it is created and to end a few seconds
+later, and every wait is on what the service shows (its state, a run's verdict, a webhook delivery).
+
+Before the start only joining works; while it runs, entrants play its sealed deck and nothing of the deck
+shows, to the player either; at the end the game left in play is forfeited (R19) before the deck is shown,
+a move after it is refused, the final standings are told once (``tournament.ended``), and a void after the
+end re-ranks the board, which then says it was revised; ``scoundrel check`` finds it all consistent.
+"""
+
+import json
+import random
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.games.table import Table, assert_nothing_shown_early
+from tests.support.games import moderator_token, scoundrel_check
+from tests.support.receiver import Receiver
+
+pytestmark = pytest.mark.slow
+
+STARTS_IN = 3  # seconds from the tournament's creation to its start
+RUNS_FOR = 15  # seconds it runs: the entrants' games take a second or two, on a busy machine a few
+
+
+@pytest.fixture(scope="module")
+def stack(stack_pool):
+    running = stack_pool.take(env={"SCOUNDREL_SWEEP_INTERVAL": "0.2", "SCOUNDREL_WEBHOOK_RETRIES": "0.2",
+                                   "SCOUNDREL_WEBHOOK_TIMEOUT": "2", "SCOUNDREL_GAME_IDLE": "600"})
+    yield running
+    stack_pool.give_back(running)
+
+
+@pytest.fixture(scope="module")
+def receiver():
+    running = Receiver()
+    yield running
+    running.close()
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def wait_for_state(stack, tournament_id: str, state: str, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    while (shown := stack.get(f"/v1/tournaments/{tournament_id}").json())["state"] != state:
+        assert time.monotonic() < deadline, shown
+        time.sleep(0.1)
+    return shown
+
+
+def played(stack, token: str, tournament_id: str, seed: int) -> Table:
+    table = Table(stack, token, random.Random(seed))
+    table.start(tournament=tournament_id)
+    table.play_to_the_end()
+    return table
+
+
+@pytest.fixture(scope="module")
+def window(stack, receiver):
+    """A gauntlet of one sealed deck, two attempts each, three entrants at most, those who joined only,
+    from its start to its end: what was answered on the way, for the tests to check."""
+    moderator = bearer(moderator_token(stack, "mia"))
+    hook = stack.post("/v1/webhooks", json={"url": receiver.url("/tournaments"),
+                                            "events": ["tournament.started", "tournament.ended"]}, headers=moderator)
+    assert hook.status_code == 201, hook.text
+    tokens = {name: stack.register(name)[1] for name in ("ada", "bob", "cyd", "dee")}
+    now = datetime.now(UTC)
+    made = stack.post("/v1/tournaments", headers=moderator, json={
+        "title": "Evening gauntlet", "starts_at": (now + timedelta(seconds=STARTS_IN)).isoformat(),
+        "ends_at": (now + timedelta(seconds=STARTS_IN + RUNS_FOR)).isoformat(), "join_required": True,
+        "max_entrants": 3, "max_attempts": 2, "deals": 1})
+    assert made.status_code == 201, made.text
+    tournament = made.json()
+    tid = tournament["id"]
+    seen = {"early_start": stack.post("/v1/games", json={"tournament": tid}, headers=bearer(tokens["ada"])),
+            "joins": [stack.post(f"/v1/tournaments/{tid}/join", headers=bearer(tokens[name]))
+                      for name in ("ada", "bob", "cyd", "dee")]}
+    wait_for_state(stack, tid, "running", STARTS_IN + 10)
+    ada = [played(stack, tokens["ada"], tid, seed) for seed in (1, 2)]
+    seen["third_attempt"] = stack.post("/v1/games", json={"tournament": tid}, headers=bearer(tokens["ada"]))
+    cyd = played(stack, tokens["cyd"], tid, 3)
+    bob = Table(stack, tokens["bob"], random.Random(4))
+    bob.start(tournament=tid)
+    bob.step()  # and left in play
+    seen["second_game"] = stack.post("/v1/games", json={"tournament": tid}, headers=bearer(tokens["bob"]))
+    runs = {table.game["run_id"]: stack.wait_final(table.game["run_id"]) for table in [*ada, cyd]}
+    seen["ada_run_while_running"] = stack.get(f"/v1/runs/{ada[0].game['run_id']}", headers=bearer(tokens["ada"]))
+    seen["tournament_while_running"] = stack.get(f"/v1/tournaments/{tid}").json()
+    seen["standings_while_running"] = stack.get(f"/v1/tournaments/{tid}/standings").json()
+    assert time.time() < datetime.fromisoformat(tournament["ends_at"]).timestamp() - 0.5, \
+        "the entrants' games outlasted the tournament"
+    ended = wait_for_state(stack, tid, "ended", RUNS_FOR + 10)
+    seen["bob_move_after_end"] = bob.send([bob.game["legal_moves"][0]])
+    return {"tid": tid, "tokens": tokens, "moderator": moderator, "ada": ada, "cyd": cyd, "bob": bob,
+            "runs": runs, "seen": seen, "ended": ended}
+
+
+def test_before_the_start_only_joining_works_up_to_the_cap(window):
+    seen = window["seen"]
+    assert (seen["early_start"].status_code, seen["early_start"].json()["reason"]) == (409, "not_started")
+    assert [join.status_code for join in seen["joins"]] == [200, 200, 200, 409]
+    assert seen["joins"][3].json()["reason"] == "full"
+
+
+def test_while_it_runs_attempts_and_the_one_game_in_play_are_enforced(window):
+    seen = window["seen"]
+    assert seen["third_attempt"].json()["reason"] == "attempts_used"
+    assert (seen["second_game"].json()["reason"], seen["second_game"].json()["game_id"]) == (
+        "game_in_play", window["bob"].game["id"])
+    assert {run["status"] for run in window["runs"].values()} == {"verified"}
+
+
+def test_nothing_of_the_sealed_deck_shows_before_the_end_to_its_players_either(stack, window):
+    seen = window["seen"]
+    run = seen["ada_run_while_running"].json()
+    assert (run["seed"], run["moves"], run["tournament"]) == (None, None, window["tid"])
+    assert seen["tournament_while_running"]["sealed_deals"] is None
+    seed = window["ended"]["sealed_deals"][0]["seed"]
+    for table in [*window["ada"], window["cyd"], window["bob"]]:
+        assert all(seed not in exchange.text for exchange in table.exchanges)
+        assert_nothing_shown_early(table, seed)  # every response named only cards face up by then
+    assert seed not in json.dumps(seen["standings_while_running"])
+
+
+def test_at_the_end_the_game_in_play_is_forfeited_before_the_deck_shows_r19(stack, window):
+    bob, tokens = window["bob"], window["tokens"]
+    moved = window["seen"]["bob_move_after_end"]
+    assert moved.status_code == 409 and moved.json().get("reason") in ("ended", None), moved.text
+    game = stack.get(f"/v1/games/{bob.game['id']}", headers=bearer(tokens["bob"])).json()
+    assert game["status"] == "forfeit" and len(game["moves"]) == len(bob.game["moves"])  # the moves it had
+    forfeited = stack.wait_final(game["run_id"])
+    assert (forfeited["status"], forfeited["outcome"]) == ("verified", "forfeit")
+    seed = window["ended"]["sealed_deals"][0]["seed"]
+    assert game["seed"] == seed  # shown now, to anyone
+    for table in window["ada"]:
+        assert stack.get(f"/v1/runs/{table.game['run_id']}").json()["seed"] == seed
+
+
+def test_the_final_standings_are_told_once_and_match_the_runs(stack, window, receiver):
+    tid = window["tid"]
+    deadline = time.monotonic() + 20
+    while not stack.get(f"/v1/tournaments/{tid}").json()["final"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    events = {event["event"]: event for event in (json.loads(body) for _, body in receiver.wait("/tournaments", 2))}
+    assert events["tournament.started"]["tournament"]["id"] == tid
+    ended = events["tournament.ended"]
+    standings = stack.get(f"/v1/tournaments/{tid}/standings").json()
+    assert ended["standings"]["total"] == standings["total"] == 3
+    assert [(e["player"], e["score"]) for e in ended["standings"]["entries"]] == [
+        (e["player"], e["score"]) for e in standings["entries"]]
+    assert [e["player"] for e in standings["entries"]] == expected_order(stack, tid)
+    time.sleep(0.5)
+    assert len(receiver.received["/tournaments"]) == 2  # each told once
+
+
+def expected_order(stack, tid: str) -> list[str]:
+    """The standings recomputed from the runs: each entrant's best verified game of the tournament (higher
+    score first, then the earlier)."""
+    best: dict[str, tuple[int, str]] = {}
+    for name in ("ada", "bob", "cyd"):
+        for run in stack.get(f"/v1/players/{name}/runs?limit=100").json()["runs"]:
+            if run["tournament"] == tid and run["status"] == "verified":
+                key = (run["score"], run["submitted_at"])
+                held = best.get(name)
+                if held is None or key[0] > held[0] or (key[0] == held[0] and key[1] < held[1]):
+                    best[name] = key
+    return sorted(best, key=lambda name: (-best[name][0], best[name][1]))
+
+
+def test_a_void_after_the_end_re_ranks_the_standings_and_says_so(stack, window):
+    tid, tokens, moderator = window["tid"], window["tokens"], window["moderator"]
+    top = stack.get(f"/v1/tournaments/{tid}/standings").json()["entries"][0]
+    dispute = stack.post(f"/v1/runs/{top['run_id']}/disputes", json={"reason": "too good"},
+                         headers=bearer(tokens["dee"])).json()
+    resolved = stack.post(f"/v1/disputes/{dispute['id']}/resolve", json={"decision": "void"}, headers=moderator)
+    assert resolved.status_code == 200, resolved.text
+    after = stack.get(f"/v1/tournaments/{tid}/standings").json()
+    assert top["run_id"] not in [e["run_id"] for e in after["entries"]]
+    assert [e["player"] for e in after["entries"]] == expected_order(stack, tid)
+    assert after["revised_at"] is not None and after["final"] is True
+    assert scoundrel_check(stack).returncode == 0
