@@ -14,7 +14,10 @@ are the costs that stand in for a close:
   million-place board) to find their tier: its latency, p50 and p99;
 - the longest single Redis call of the whole run, from Redis' SLOWLOG
   (every call logged that took 1 ms or more): the service keeps answering
-  while a week closes as long as that stays well under 50 ms.
+  while a week closes as long as that stays well under 50 ms;
+- once cold, the week's board moving to the archive (``store.boards.cooling``,
+  a slice of places a call): its wall time and its longest Redis call, then
+  a returning player's tier read from their cohort's archived places.
 
 Straight to a throwaway Redis, no API: the store's own functions.
 
@@ -36,12 +39,13 @@ from domain.seasons import parse_season
 from settings import Settings
 from store import Database
 from store.base.packing import pack
+from store.boards.cooling import cool_boards
 from store.boards.pages import ranking
 from store.leagues import scripts
-from store.leagues.membership import join_week
+from store.leagues.membership import join_week, tier_for
 from worker.registry import JOBS
 
-WEEK, FOLLOWING = "2026-W49", "2026-W50"
+WEEK, FOLLOWING, LATER = "2026-W49", "2026-W50", "2026-W51"
 BATCH = 2000
 MIB = 2**20
 
@@ -111,6 +115,22 @@ def main() -> None:
                   f"{latencies[int(len(latencies) * 0.99) - 1 if len(latencies) > 1 else 0]:.2f} ms, "
                   f"max {latencies[-1]:.2f} ms")
             print(f"longest single Redis call of the run (SLOWLOG, 1 ms and over): {slowest:.2f} ms")
+            db.redis.slowlog_reset()
+            started = time.perf_counter()
+            tally = cool_boards(db, 10**13)
+            moved = time.perf_counter() - started
+            slowest = max((entry["duration"] for entry in db.redis.slowlog_get(128)), default=0) / 1000
+            print(f"the week's board leaving Redis for the archive once cold ({tally.cooled} board): {moved:.1f} s, "
+                  f"the longest single Redis call meanwhile {slowest:.2f} ms")
+            later = []
+            for n in sample:
+                began = time.perf_counter()
+                tier_for(db, rules, f"p{n}", LATER)
+                later.append((time.perf_counter() - began) * 1000)
+            later.sort()
+            print(f"a player's tier once the board is archived ({len(later):,} timed, each reading their cohort's "
+                  f"places there): p50 {statistics.median(later):.2f} ms, "
+                  f"p99 {later[int(len(later) * 0.99) - 1 if len(later) > 1 else 0]:.2f} ms")
             db.close()
         finally:
             server.stop()

@@ -43,6 +43,7 @@ _ON_BOARD = sa.and_(_places.kind == sa.bindparam("kind"), _places.board == sa.bi
 _BOARD_PLACES = (sa.select(_places.player, _places.rank_key, _places.run_id).where(_ON_BOARD)
                  .order_by(_places.rank_key.desc(), _places.player.desc()))  # as Redis' ZREVRANGE
 _BOARD_PAGE = _BOARD_PLACES.offset(sa.bindparam("offset")).limit(sa.bindparam("limit"))
+_PLACES_OF = _BOARD_PLACES.where(_places.player.in_(sa.bindparam("players", expanding=True)))
 _BOARD_TOTAL = sa.select(sa.func.count()).select_from(archived_board_places).where(_ON_BOARD)
 _BOARD_ABOVE = (sa.select(sa.func.count()).select_from(archived_board_places)
                 .where(_ON_BOARD, _places.rank_key >= sa.bindparam("least")))
@@ -190,6 +191,14 @@ class Archive:
                 return total, []
             return total, [BoardPlace(*row) for row in
                            connection.execute(_BOARD_PAGE, {**named, "offset": offset, "limit": limit})]
+
+    def board_places_of(self, kind: str, board: str, players: list[str]) -> list[BoardPlace]:
+        """The archived places of ``players`` on one board, best first (by its primary key: no scan)."""
+        if not players:
+            return []
+        with self.engine.connect() as connection:
+            return [BoardPlace(*row) for row in
+                    connection.execute(_PLACES_OF, {"kind": kind, "board": board, "players": players})]
 
     def board_count_from(self, kind: str, board: str, least: int) -> int:
         """How many of the board's archived places have a rank key of ``least`` or more."""

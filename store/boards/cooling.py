@@ -12,7 +12,12 @@ A move is three steps, as a run's is: read the board from Redis; write it
 to the archive and commit (replacing what the archive held of it, so a
 second write changes nothing); remove it from Redis only if it is unchanged
 since the read (``lua/forget_board.lua``). A crash between the commit and
-the removal leaves both copies, alike.
+the removal leaves both copies, alike. A large board (a season's, a week's
+league board: a million places) is read, removed and brought back a
+``SLICE`` of places a call, so that no call holds Redis for more than a few
+milliseconds; its removal takes each place only if unchanged
+(``lua/forget_places.lua``), and what a verdict changed meanwhile stays, read
+merged with the archive's copy as above.
 
 A verdict placed on a board the archive holds goes into Redis as usual,
 beside the archive's copy: a read merges the two, each player's place the
@@ -43,6 +48,7 @@ from store.base.packing import LATEST_MS, TIME_SPAN
 from store.boards import scripts
 
 BATCH = 500  # boards read, written and removed together
+SLICE = 5000  # places of one board read, removed or brought back in one call: a few ms of Redis each
 LOCK_SECONDS = 20  # the lock's expiry: a process killed holding it frees it so soon (a batch takes far less)
 LOCK_WAIT = 25  # seconds a recompute or a pass waits for the lock: longer than a dead holder keeps it
 
@@ -99,15 +105,35 @@ def _board_lock(db: Database) -> Iterator[None]:
 
 
 def redis_places(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
-    """Each board's places in Redis, in one round trip."""
+    """Each board's places in Redis: the small ones in one round trip, a large one (over ``SLICE`` places)
+    a slice at a time, so that no call holds Redis for long (a slice read as a verdict moves a place may
+    miss or repeat it: ``merged`` keeps each player once, and a move finds the board changed)."""
     with db.redis.pipeline(transaction=False) as pipe:
         for board in boards:
+            pipe.zcard(board_keys(board)[0])
+        sizes = pipe.execute()
+    small = [board for board, size in zip(boards, sizes, strict=True) if size <= SLICE]
+    with db.redis.pipeline(transaction=False) as pipe:
+        for board in small:
             places_key, runs_key = board_keys(board)
             pipe.zrange(places_key, 0, -1, withscores=True)
             pipe.hgetall(runs_key)
         replies = pipe.execute()
-    return [[BoardPlace(player, int(packed), holders.get(player, "")) for player, packed in ranked]
-            for ranked, holders in zip(replies[::2], replies[1::2], strict=True)]
+    read = {board: [BoardPlace(player, int(packed), holders.get(player, "")) for player, packed in ranked]
+            for board, ranked, holders in zip(small, replies[::2], replies[1::2], strict=True)}
+    return [read[board] if board in read else _sliced_places(db, board, size)
+            for board, size in zip(boards, sizes, strict=True)]
+
+
+def _sliced_places(db: Database, board: BoardId, size: int) -> list[BoardPlace]:
+    places_key, runs_key = board_keys(board)
+    places: list[BoardPlace] = []
+    for first in range(0, size, SLICE):
+        ranked = db.redis.zrange(places_key, first, first + SLICE - 1, withscores=True)
+        holders = db.redis.hmget(runs_key, [player for player, _ in ranked]) if ranked else []
+        places += [BoardPlace(player, int(packed), holder or "")
+                   for (player, packed), holder in zip(ranked, holders, strict=True)]
+    return places
 
 
 def archived_copy(db: Database, board: BoardId) -> list[BoardPlace] | None:
@@ -160,14 +186,27 @@ def _settle_batch(db: Database, kind: Board, boards: list[BoardId], cutoff_ms: i
         written = {board_name(board): merged(kind.order, db.archive.board_places(kind.kind, board_name(board)), places)
                    if board_name(board) in held else places for board, places in cold}
         write_boards(db, kind, written)
+        small = [(board, places) for board, places in cold if len(places) <= SLICE]
         with db.redis.pipeline(transaction=False) as pipe:
-            for board, places in cold:
+            for board, places in small:
                 places_key, runs_key = board_keys(board)
                 scripts.forget_board(pipe, places_key=places_key, runs_key=runs_key, places=places)
             answers = pipe.execute()
+        answers += [_forget_sliced(db, board, places) for board, places in cold if len(places) > SLICE]
         # a board a verdict changed meanwhile is in both places: the reads merge them, the next pass settles it
         tally.changed += answers.count("changed")
         tally.cooled += answers.count("ok")
+
+
+def _forget_sliced(db: Database, board: BoardId, places: list[BoardPlace]) -> str:
+    """Remove a large board the archive holds now a slice at a time, each place only if unchanged since it
+    was read: 'ok' once none is left, else 'changed' (what changed stays, and the reads merge the two)."""
+    places_key, runs_key = board_keys(board)
+    left = 0
+    for first in range(0, len(places), SLICE):
+        left = scripts.forget_places(db.redis, places_key=places_key, runs_key=runs_key,
+                                     places=places[first:first + SLICE])
+    return "ok" if left == 0 else "changed"
 
 
 def _bring_back(db: Database, boards: list[BoardId]) -> None:
@@ -176,8 +215,9 @@ def _bring_back(db: Database, boards: list[BoardId]) -> None:
         archived = db.archive.board_places(board.board.kind, board_name(board))
         if archived:
             places_key, runs_key = board_keys(board)
-            scripts.bring_back_board(db.redis, places_key=places_key, runs_key=runs_key,
-                                     order=board.board.order.value, places=archived)
+            for first in range(0, len(archived), SLICE):  # a slice a call: no call holds Redis for long
+                scripts.bring_back_board(db.redis, places_key=places_key, runs_key=runs_key,
+                                         order=board.board.order.value, places=archived[first:first + SLICE])
             drop_archived(db, board)
 
 

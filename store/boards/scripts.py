@@ -33,6 +33,7 @@ _BOARD_STANDING = LuaScript("board_standing")
 
 
 _FORGET_BOARD = LuaScript("forget_board")
+_FORGET_PLACES = LuaScript("forget_places")
 
 
 _BRING_BACK_BOARD = LuaScript("bring_back_board")
@@ -106,6 +107,12 @@ def forget_board(client: Any, *, places_key: str, runs_key: str, places: list) -
     """Remove a board the archive holds now (its keys ``places_key`` and ``runs_key``) if it still
     holds exactly ``places`` (``archive.BoardPlace`` each, as read): 'ok', or 'changed' changing nothing."""
     return _FORGET_BOARD.run(client, [places_key, runs_key], _flat_places(places))
+
+
+def forget_places(client: Any, *, places_key: str, runs_key: str, places: list) -> int:
+    """Remove a slice of a large board the archive holds now (``places``: ``archive.BoardPlace`` each, as
+    read), each place only if unchanged since: how many places Redis still holds of the board."""
+    return _FORGET_PLACES.run(client, [places_key, runs_key], _flat_places(places))
 
 
 def bring_back_board(client: Any, *, places_key: str, runs_key: str, order: str, places: list) -> Any:

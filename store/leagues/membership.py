@@ -18,7 +18,8 @@ from settings import Settings
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
-from store.boards.pages import board_among
+from store.boards.cooling import board_name
+from store.boards.pages import board_among, ranking
 from store.leagues import scripts
 
 WEEK_KEPT = 366 * 24 * 3600  # seconds a week's cohorts are kept after the week ends
@@ -96,11 +97,32 @@ def tier_for(db: Database, rules: LeagueRules, player: str, week: str) -> int:
     last = next((held for held in history(db, player) if held.week < week), None)
     if last is None:
         return 0
-    standings = cohort(db, last.week, last.cohort)
+    ranked = cohort_order(db, last.week, last.cohort)
     tier = rules.tiers.index(rules.name(last.tier))  # within the tiers configured now
-    if standings is None:  # kept no longer: where they stood is not known, so where they were
+    if ranked is None:  # kept no longer: where they stood is not known, so where they were
         return tier
-    return rules.next_tier(tier, standings.rank_of(player), standings.entrants)
+    order, entrants = ranked
+    return rules.next_tier(tier, order.index(player) + 1 if player in order else None, entrants)
+
+
+def cohort_order(db: Database, week: str, cohort_id: int) -> tuple[list[str], int] | None:
+    """A cohort's placed players best first, as ``cohort`` ranks them, and its entrants; None for a cohort
+    the week does not have (or no longer keeps). Only the cohort's own places are read, in Redis or, once
+    the week's board has moved there, the archive (``store.boards.cooling``): never the whole board."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        pipe.hget(keys.league_tiers(week), str(cohort_id))
+        pipe.lrange(keys.league_cohort(week, str(cohort_id)), 0, -1)
+        tier, players = pipe.execute()
+    if tier is None:
+        return None
+    board = BoardId(LEAGUE_BOARD, (week,))
+    held = dict(zip(players, (int(key) if key is not None else None
+                              for key in db.redis.zmscore(ranking(board).places, players)), strict=True))
+    for place in db.archive.board_places_of(LEAGUE_BOARD.kind, board_name(board), players):
+        if (mine := held.get(place.player)) is None or place.rank_key > mine:
+            held[place.player] = place.rank_key
+    placed = sorted(((key, player) for player, key in held.items() if key is not None), reverse=True)
+    return [player for _, player in placed], len(players)
 
 
 def join_week(db: Database, rules: LeagueRules, run: Run) -> Membership:

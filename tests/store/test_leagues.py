@@ -9,8 +9,9 @@ import pytest
 from domain.boards import LEAGUE_BOARD, BoardId
 from domain.leagues import LeagueRules
 from store.base import keys
+from store.boards.cooling import cool_boards
 from store.boards.pages import ranking
-from store.leagues.membership import cohort, history, join_week, membership
+from store.leagues.membership import cohort, history, join_week, membership, tier_for
 from tests.support.leagues import game, placed
 
 
@@ -99,3 +100,24 @@ def test_a_player_whose_only_game_was_voided_ranks_last_and_goes_down(db):
     assert standings.unplaced == ["v0"] and standings.rank_of("v0") is None
     again = join_week(db, silver, game("v0", following, 0, 0))
     assert again.tier == 0  # last of six in Silver: down to Bronze
+
+
+def test_a_player_back_after_the_week_left_redis_gets_the_tier_from_their_cohorts_places_alone(db, monkeypatch):
+    """The week's board moved to the archive (``store.boards.cooling``): the tier of a player who comes back
+    follows from the archived places of their cohort only, never from a read of the whole board."""
+    week, later = "2026-W20", "2026-W26"
+    runs = [game(f"c{index}", week, 30 - 10 * index, index) for index in range(6)]
+    six = LeagueRules(RULES.tiers, 6, 2)
+    for run in runs:
+        placed(db, run)
+        join_week(db, six, run)
+    expected = {run.player: tier_for(db, six, run.player, later) for run in runs}
+    assert expected == {"c0": 1, "c1": 1, "c2": 0, "c3": 0, "c4": 0, "c5": 0}  # the top two up from Bronze
+    assert cool_boards(db, 10**13).cooled >= 1
+    assert not db.redis.exists(ranking(BoardId(LEAGUE_BOARD, (week,))).places)
+
+    def whole_board(*args):
+        raise AssertionError("the whole archived board was read")
+
+    monkeypatch.setattr(type(db.archive), "board_places", whole_board)
+    assert {run.player: tier_for(db, six, run.player, later) for run in runs} == expected

@@ -1,0 +1,60 @@
+"""A large board leaves Redis and comes back a slice at a time (``store.boards.cooling.SLICE``), so that no
+call holds Redis for long: here a slice is 4 places of a 13-place board, and what is read, moved and
+brought back must be what a whole move gives, a place changed mid-move included."""
+
+import pytest
+
+from store.base.packing import pack
+from store.boards import cooling
+from store.boards.cooling import cool_boards, hot_boards
+from store.boards.pages import board_page, board_position, seed_board
+
+SCORES = [30, 12, 12, 12, 5, 0, 0, -7, -40, -40, -40, -40, -113]
+
+
+@pytest.fixture
+def db(archived_store_db, monkeypatch):
+    monkeypatch.setattr(cooling, "SLICE", 4)
+    return archived_store_db
+
+
+def seeded(db):
+    board = seed_board("classic", "sliced")
+    db.redis.zadd(board.places, {f"p{i}": pack(score, 1_000 + i) for i, score in enumerate(SCORES)})
+    db.redis.hset(board.runs, mapping={f"p{i}": f"run{i}" for i in range(len(SCORES))})
+    return board
+
+
+def reads(db, board):
+    return board_page(db, board, 0, 20), board_position(db, board, "p6", 2)
+
+
+def test_a_large_board_moves_to_the_archive_and_back_slice_by_slice(db):
+    board = seeded(db)
+    held = db.redis.zrange(board.places, 0, -1, withscores=True), db.redis.hgetall(board.runs)
+    before = reads(db, board)
+    assert cool_boards(db, 10**13).cooled == 1
+    assert not db.redis.exists(board.places) and not db.redis.exists(board.runs)
+    assert len(db.archive.board_places("seed", "classic:sliced")) == len(SCORES)
+    assert reads(db, board) == before
+    with hot_boards(db, [board.of]):
+        pass
+    assert (db.redis.zrange(board.places, 0, -1, withscores=True), db.redis.hgetall(board.runs)) == held
+    assert not db.archive.board_places("seed", "classic:sliced")
+
+
+def test_a_place_a_verdict_changes_mid_move_stays_and_the_reads_merge_it(db, monkeypatch):
+    board = seeded(db)
+    forget = cooling.scripts.forget_places
+
+    def a_verdict_lands_first(client, **kwargs):
+        db.redis.zadd(board.places, {"p12": pack(31, 5_000)})  # the last player's new best: first now
+        db.redis.hset(board.runs, "p12", "run-new")
+        return forget(client, **kwargs)
+
+    monkeypatch.setattr(cooling.scripts, "forget_places", a_verdict_lands_first)
+    tally = cool_boards(db, 10**13)
+    assert (tally.cooled, tally.changed) == (0, 1)
+    assert db.redis.zrange(board.places, 0, -1) == ["p12"]  # the rest left Redis
+    total, entries = board_page(db, board, 0, 20)
+    assert total == len(SCORES) and entries[0]["player"] == "p12" and entries[0]["score"] == 31
