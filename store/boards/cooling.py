@@ -35,9 +35,13 @@ archive (``hot_boards``). Moving boards and recomputing on moved boards take
 one lock (``keys.board_archive_lock``), so neither sees the other half done.
 """
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from redis.exceptions import LockError, RedisError
+from redis.lock import Lock
 
 from domain.boards import BOARDS, Board, BoardId, Order
 from store.archive import BoardPlace
@@ -49,7 +53,7 @@ from store.boards import scripts
 
 BATCH = 500  # boards read, written and removed together
 SLICE = 5000  # places of one board read, removed or brought back in one call: a few ms of Redis each
-LOCK_SECONDS = 20  # the lock's expiry: a process killed holding it frees it so soon (a batch takes far less)
+LOCK_SECONDS = 20  # the lock's expiry, renewed while it is held: a process killed holding it frees it so soon
 LOCK_WAIT = 25  # seconds a recompute or a pass waits for the lock: longer than a dead holder keeps it
 
 
@@ -100,8 +104,28 @@ def merged(order: Order, *copies: list[BoardPlace]) -> list[BoardPlace]:
 
 @contextmanager
 def _board_lock(db: Database) -> Iterator[None]:
-    with db.redis.lock(keys.board_archive_lock(), timeout=LOCK_SECONDS, blocking_timeout=LOCK_WAIT):
-        yield
+    """The lock of moving boards, held for as long as the work inside takes (a large board's move can take
+    minutes): a keeper renews it every quarter of ``LOCK_SECONDS``, so a process killed holding it frees
+    it that soon after."""
+    lock = db.redis.lock(keys.board_archive_lock(), timeout=LOCK_SECONDS, blocking_timeout=LOCK_WAIT,
+                         thread_local=False)
+    with lock:
+        done = threading.Event()
+        keeper = threading.Thread(target=_keep, args=(lock, done), name="board-lock-keeper", daemon=True)
+        keeper.start()
+        try:
+            yield
+        finally:
+            done.set()
+            keeper.join()
+
+
+def _keep(lock: Lock, done: threading.Event) -> None:
+    while not done.wait(LOCK_SECONDS / 4):
+        try:
+            lock.reacquire()
+        except (LockError, RedisError):
+            return  # lost: the holder's release says so
 
 
 def redis_places(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:

@@ -2,8 +2,11 @@
 call holds Redis for long: here a slice is 4 places of a 13-place board, and what is read, moved and
 brought back must be what a whole move gives, a place changed mid-move included."""
 
+import time
+
 import pytest
 
+from store.base import keys
 from store.base.packing import pack
 from store.boards import cooling
 from store.boards.cooling import cool_boards, hot_boards
@@ -58,3 +61,14 @@ def test_a_place_a_verdict_changes_mid_move_stays_and_the_reads_merge_it(db, mon
     assert db.redis.zrange(board.places, 0, -1) == ["p12"]  # the rest left Redis
     total, entries = board_page(db, board, 0, 20)
     assert total == len(SCORES) and entries[0]["player"] == "p12" and entries[0]["score"] == 31
+
+
+def test_the_lock_is_held_for_as_long_as_the_work_takes(db, monkeypatch):
+    """A large board's move outlasts the lock's expiry: the lock is renewed while held, and freed after."""
+    monkeypatch.setattr(cooling, "LOCK_SECONDS", 0.4)
+    board = seeded(db)
+    with hot_boards(db, [board.of]):
+        for _ in range(12):  # three times the expiry
+            time.sleep(0.1)
+            assert db.redis.exists(keys.board_archive_lock())
+    assert not db.redis.exists(keys.board_archive_lock())
