@@ -52,7 +52,7 @@ from store.base.packing import LATEST_MS, TIME_SPAN
 from store.boards import scripts
 
 BATCH = 500  # boards read, written and removed together
-SLICE = 5000  # places of one board read, removed or brought back in one call: a few ms of Redis each
+SLICE = 1000  # places of one board read, removed or brought back in one call: a few ms of Redis each
 LOCK_SECONDS = 20  # the lock's expiry, renewed while it is held: a process killed holding it frees it so soon
 LOCK_WAIT = 25  # seconds a recompute or a pass waits for the lock: longer than a dead holder keeps it
 
