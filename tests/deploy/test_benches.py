@@ -50,6 +50,7 @@ TINY = {
     "run_cost.py": ["--runs", "20", "--players", "2", "--workers", "1", "--rounds", "1"],
     "season_rollover.py": ["--players", "200", "--requests", "5"],
     "share.py": ["--players", "3", "--requests", "5"],
+    "tournaments.py": ["--entrants", "100", "--requests", "10"],
     "webhooks.py": ["--runs", "20", "--workers", "1"],
 }
 NEEDS_POSTGRES = {"archive.py"}
@@ -68,6 +69,7 @@ SERVICES = {
     "run_cost.py": (1, UNLIMITED),
     "season_rollover.py": (0, {}),
     "share.py": (1, UNLIMITED),
+    "tournaments.py": (0, {}),
     "webhooks.py": (1, UNLIMITED),
 }
 

@@ -52,10 +52,10 @@ def test_the_api_shows_a_stored_run_with_every_key_in_order_and_its_times_in_iso
         "score": -7, "health": 0,
         "error": {"code": "illegal_move", "move_index": 2, "message": "Move 3: no", "ruling": "R7"},
         "ruleset": "scoundrel-1", "engine": "e1", "origin": "dealt", "game_id": "g1", "challenge": "daily",
-        "date": "2026-03-01", "forfeit": True, "season": "2023-11",
+        "date": "2026-03-01", "forfeit": True, "season": "2023-11", "tournament": None, "deal": None,
     })
     pending = RunSchema().dump(Run("r2", "bo", "easy", "abc", "pending", None, 0))
     assert [name for name, value in pending.items() if value is None] == [
         "verified_at", "outcome", "score", "health", "error", "ruleset", "engine", "game_id", "challenge", "date",
-        "season"]
+        "season", "tournament", "deal"]
     assert (pending["moves"], pending["origin"], pending["forfeit"]) == ([], "open", False)

@@ -94,6 +94,8 @@ export function dealtGames({ fail, send, playerOf, createRun, runOf, state }) {
       variant: game.variant,
       challenge: game.challenge,
       date: game.date,
+      tournament: null, // the fake runs no tournaments
+      deal: null,
       status: game.status,
       commitment: game.commitment,
       seed: revealed(game) ? game.seed : null,
