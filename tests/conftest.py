@@ -9,6 +9,7 @@ import pytest
 
 from store.base.database import Database
 from tests.support.games import moderator_token
+from tests.support.receiver import Receiver
 from tests.support.stack import StackPool
 from tests.support.stores import emptied_database, throwaway_redis
 from worker.registry import JOBS
@@ -119,3 +120,11 @@ def db(stack):
     database = stack.database()
     yield database
     database.close()
+
+
+@pytest.fixture(scope="module")
+def receiver():
+    """A webhook endpoint of the module's tests on one store (one per store: none hears another's events)."""
+    running = Receiver()
+    yield running
+    running.close()

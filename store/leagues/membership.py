@@ -79,15 +79,22 @@ class Cohort:
 def cohort(db: Database, week: str, cohort_id: int) -> Cohort | None:
     """A cohort of ``week`` with its standings now; None for a cohort the week does not have (or no longer
     keeps)."""
+    if (held := _cohort_players(db, week, cohort_id)) is None:
+        return None
+    tier, players = held
+    _, entries = board_among(db, BoardId(LEAGUE_BOARD, (week,)), players, 0, len(players))
+    placed = {entry["player"] for entry in entries}
+    return Cohort(week, cohort_id, tier, entries, [player for player in players if player not in placed])
+
+
+def _cohort_players(db: Database, week: str, cohort_id: int) -> tuple[int, list[str]] | None:
+    """A cohort's tier and its players in the order they joined; None for a cohort the week does not have
+    (or no longer keeps)."""
     with db.redis.pipeline(transaction=False) as pipe:
         pipe.hget(keys.league_tiers(week), str(cohort_id))
         pipe.lrange(keys.league_cohort(week, str(cohort_id)), 0, -1)
         tier, players = pipe.execute()
-    if tier is None:
-        return None
-    _, entries = board_among(db, BoardId(LEAGUE_BOARD, (week,)), players, 0, len(players))
-    placed = {entry["player"] for entry in entries}
-    return Cohort(week, cohort_id, int(tier), entries, [player for player in players if player not in placed])
+    return None if tier is None else (int(tier), players)
 
 
 def tier_for(db: Database, rules: LeagueRules, player: str, week: str) -> int:
@@ -109,12 +116,9 @@ def cohort_order(db: Database, week: str, cohort_id: int) -> tuple[list[str], in
     """A cohort's placed players best first, as ``cohort`` ranks them, and its entrants; None for a cohort
     the week does not have (or no longer keeps). Only the cohort's own places are read, in Redis or, once
     the week's board has moved there, the archive (``store.boards.cooling``): never the whole board."""
-    with db.redis.pipeline(transaction=False) as pipe:
-        pipe.hget(keys.league_tiers(week), str(cohort_id))
-        pipe.lrange(keys.league_cohort(week, str(cohort_id)), 0, -1)
-        tier, players = pipe.execute()
-    if tier is None:
+    if (held := _cohort_players(db, week, cohort_id)) is None:
         return None
+    _, players = held
     board = BoardId(LEAGUE_BOARD, (week,))
     held = dict(zip(players, (int(key) if key is not None else None
                               for key in db.redis.zmscore(ranking(board).places, players)), strict=True))

@@ -17,7 +17,6 @@ import pytest
 
 from tests.games.table import Table, assert_nothing_shown_early
 from tests.support.games import moderator_token, scoundrel_check
-from tests.support.receiver import Receiver
 
 pytestmark = pytest.mark.slow
 
@@ -32,12 +31,6 @@ def stack(stack_pool):
     yield running
     stack_pool.give_back(running)
 
-
-@pytest.fixture(scope="module")
-def receiver():
-    running = Receiver()
-    yield running
-    running.close()
 
 
 def bearer(token: str) -> dict:

@@ -210,7 +210,7 @@ class Stack:
         for process in [self.api, *self.workers]:
             if process:
                 try:
-                    process.wait(10)
+                    process.wait(3)
                 except subprocess.TimeoutExpired:
                     process.kill()
         (self.sentinel or self.redis).stop()

@@ -25,13 +25,6 @@ def stack(stack_pool):
     stack_pool.give_back(running)
 
 
-@pytest.fixture(scope="module")
-def receiver():
-    """An endpoint of the module's tests on one store (one per store: none hears another's events)."""
-    running = Receiver()
-    yield running
-    running.close()
-
 
 @pytest.fixture(scope="module")
 def moderator(stack) -> dict:
