@@ -44,6 +44,10 @@ _BOARD_PLACES = (sa.select(_places.player, _places.rank_key, _places.run_id).whe
                  .order_by(_places.rank_key.desc(), _places.player.desc()))  # as Redis' ZREVRANGE
 _BOARD_PAGE = _BOARD_PLACES.offset(sa.bindparam("offset")).limit(sa.bindparam("limit"))
 _PLACES_OF = _BOARD_PLACES.where(_places.player.in_(sa.bindparam("players", expanding=True)))
+_BOARD_BEFORE = (sa.select(sa.func.count()).select_from(archived_board_places)  # ranked before a place
+                 .where(_ON_BOARD, sa.or_(_places.rank_key > sa.bindparam("rank_key"),
+                                          sa.and_(_places.rank_key == sa.bindparam("rank_key"),
+                                                  _places.player > sa.bindparam("player")))))
 _BOARD_TOTAL = sa.select(sa.func.count()).select_from(archived_board_places).where(_ON_BOARD)
 _BOARD_ABOVE = (sa.select(sa.func.count()).select_from(archived_board_places)
                 .where(_ON_BOARD, _places.rank_key >= sa.bindparam("least")))
@@ -199,6 +203,13 @@ class Archive:
         with self.engine.connect() as connection:
             return [BoardPlace(*row) for row in
                     connection.execute(_PLACES_OF, {"kind": kind, "board": board, "players": players})]
+
+    def board_count_before(self, kind: str, board: str, place: BoardPlace) -> int:
+        """How many of the board's archived places rank before ``place`` (its 0-based index, as Redis'
+        ZREVRANK gives it): a count over the board's index, never a read of its rows."""
+        with self.engine.connect() as connection:
+            return connection.execute(_BOARD_BEFORE, {"kind": kind, "board": board, "rank_key": place.rank_key,
+                                                      "player": place.player}).scalar_one()
 
     def board_count_from(self, kind: str, board: str, least: int) -> int:
         """How many of the board's archived places have a rank key of ``least`` or more."""

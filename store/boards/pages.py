@@ -115,6 +115,40 @@ def _archived_window(copy: list[BoardPlace], first: int, last: int) -> list[dict
     return _shared(_entries(first + 1, _flat(window)), len(copy), archived_above(copy, first) if window else 0)
 
 
+@dataclass(frozen=True)
+class ArchivedBoard:
+    """A board the archive alone holds (none of it in Redis), read by indexed queries: a place, its index,
+    the places above it, a window, never the whole board (a million places is a season's or a week's)."""
+
+    db: Database
+    kind: str
+    name: str
+
+    def places_of(self, players: list[str]) -> list[BoardPlace]:
+        return self.db.archive.board_places_of(self.kind, self.name, players)
+
+    def index_of(self, place: BoardPlace) -> int:
+        return self.db.archive.board_count_before(self.kind, self.name, place)
+
+    def above(self, place: BoardPlace) -> int:
+        """The places scoring strictly higher than ``place``."""
+        return self.db.archive.board_count_from(self.kind, self.name, least_above(place.rank_key))
+
+    def window(self, first: int, last: int) -> tuple[int, list[dict]]:
+        """``(total, the entries from index first to last, with their shares)``."""
+        total, places = self.db.archive.board_page(self.kind, self.name, first, last - first + 1)
+        return total, _shared(_entries(first + 1, _flat(places)), total, self.above(places[0]) if places else 0)
+
+
+def archived_alone(db: Database, board: BoardId) -> ArchivedBoard | None:
+    """The board as the archive holds it, if the archive alone does (else None: it is in Redis, whole or in
+    part, and read there or merged)."""
+    if not board.board.cools or db.redis.exists(board_keys(board)[0]):
+        return None
+    name = board_name(board)
+    return ArchivedBoard(db, board.board.kind, name) if db.archive.boards_held(board.board.kind, [name]) else None
+
+
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
     reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1)
@@ -132,12 +166,18 @@ def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
     """The player's place with ``around`` places either side (the player included), or None if unranked."""
-    copy = archived_copy(db, board.of)
-    if copy is not None:
-        index = next((index for index, place in enumerate(copy) if place.player == player), None)
-        if index is None:
+    if (alone := archived_alone(db, board.of)) is not None:
+        found = alone.places_of([player])
+        if not found:
             return None
+        index = alone.index_of(found[0])
         first = max(0, index - around)
+        _, window = alone.window(first, index + around)
+    elif (copy := archived_copy(db, board.of)) is not None:
+        held = next((index for index, place in enumerate(copy) if place.player == player), None)
+        if held is None:
+            return None
+        index, first = held, max(0, held - around)
         window = _archived_window(copy, first, index + around)
     else:
         reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
@@ -212,6 +252,8 @@ def board_among(db: Database, board: BoardId, players: list[str], offset: int, l
         reply = scripts.ladder_among(db.redis, ladder=board, players=players, first=first, last=last)
         listed = reply[1]
         entries = _ladder_entries(offset + 1, reply[3 + 2 * listed:])
+    elif (alone := archived_alone(db, board)) is not None:
+        return _among_alone(alone, players, offset, limit)
     elif (copy := archived_copy(db, board)) is not None:
         return _among_archived(copy, players, offset, limit)
     else:
@@ -223,6 +265,17 @@ def board_among(db: Database, board: BoardId, players: list[str], offset: int, l
     total, indexes, above = reply[2], reply[3:3 + listed], reply[3 + listed:3 + 2 * listed]
     return reply[0], [with_share({"rank": entry["rank"], "global_rank": index + 1, **entry}, beaten_by, total)
                       for entry, index, beaten_by in zip(entries, indexes, above, strict=True)]
+
+
+def _among_alone(board: ArchivedBoard, players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``board_among`` on a board the archive alone holds: the players' places by primary key, then an
+    index count for each one listed."""
+    found = board.places_of(players)
+    listed = found[offset:offset + limit]
+    total = board.db.archive.board_page(board.kind, board.name, 0, 0)[0]
+    return len(found), [with_share({"rank": entry["rank"], "global_rank": board.index_of(place) + 1, **entry},
+                                   board.above(place), total)
+                        for entry, place in zip(_entries(offset + 1, _flat(listed)), listed, strict=True)]
 
 
 def _among_archived(copy: list[BoardPlace], players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:

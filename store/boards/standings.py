@@ -35,7 +35,7 @@ from store.base.packing import (
 )
 from store.boards import scripts
 from store.boards.cooling import archived_copy, board_name
-from store.boards.pages import Board, archived_above
+from store.boards.pages import ArchivedBoard, Board, archived_above, archived_alone
 
 SPREAD_BUCKETS = 40  # at most this many bars: the bucket width is the first of 1, 2, 5, 10, 20, 25, 50… that fits
 SPREAD_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000)  # as ``lua/board_spread.lua``
@@ -165,8 +165,21 @@ def standings(db: Database, player: str, boards: list[Board], ladders: list[Boar
             for name in db.archive.boards_held(kind.kind, [board_name(board.of) for board in boards
                                                            if board.of.board is kind])}
     for index, board in enumerate(boards):
-        if (board.of.board.kind, board_name(board.of)) in held and (copy := archived_copy(db, board.of)):
+        if (board.of.board.kind, board_name(board.of)) not in held:
+            continue
+        if (alone := archived_alone(db, board.of)) is not None:
+            found[index] = _standing_alone(alone, player)
+        elif copy := archived_copy(db, board.of):
             found[index] = next((Standing(rank + 1, len(copy), packed_score(place.rank_key),
                                           archived_above(copy, rank))
                                  for rank, place in enumerate(copy) if place.player == player), None)
     return found
+
+
+def _standing_alone(board: ArchivedBoard, player: str) -> Standing | None:
+    """The player's place on a board the archive alone holds, by indexed queries."""
+    found = board.places_of([player])
+    if not found:
+        return None
+    total = board.db.archive.board_page(board.kind, board.name, 0, 0)[0]
+    return Standing(board.index_of(found[0]) + 1, total, packed_score(found[0].rank_key), board.above(found[0]))

@@ -116,9 +116,9 @@ def cohort_order(db: Database, week: str, cohort_id: int) -> tuple[list[str], in
     """A cohort's placed players best first, as ``cohort`` ranks them, and its entrants; None for a cohort
     the week does not have (or no longer keeps). Only the cohort's own places are read, in Redis or, once
     the week's board has moved there, the archive (``store.boards.cooling``): never the whole board."""
-    if (held := _cohort_players(db, week, cohort_id)) is None:
+    if (cohort_held := _cohort_players(db, week, cohort_id)) is None:
         return None
-    _, players = held
+    _, players = cohort_held
     board = BoardId(LEAGUE_BOARD, (week,))
     held = dict(zip(players, (int(key) if key is not None else None
                               for key in db.redis.zmscore(ranking(board).places, players)), strict=True))

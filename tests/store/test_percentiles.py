@@ -118,3 +118,22 @@ def test_a_players_places_say_their_share(db):
     [standing, missing] = standings(db, "p2", [board, seed_board("easy", "percentiles")], [])
     assert (standing.rank, standing.above) == (3, 1) and missing is None
     assert (standing.total, standing.percentile, standing.top_percent) == expected(SCORES, 12)
+
+
+def test_a_board_the_archive_alone_holds_is_read_by_indexed_queries_not_whole(db, monkeypatch):
+    """A season's or a week's board is a million places: once the archive alone holds it, a player's place,
+    a friends' view and a player's standings read their places and counts, never the whole board."""
+    board = seeded(db, SCORES)
+    before = (board_position(db, board, "p6", 3), board_position(db, board, "p0", 2),
+              board_among(db, board.of, ["p1", "p10", "p12", "nobody"], 0, 5),
+              board_among(db, board.of, ["p1", "p10", "p12"], 1, 1), standings(db, "p10", [board], []))
+    assert cool_boards(db, 10**13).cooled == 1
+
+    def whole_board(*args):
+        raise AssertionError("the whole archived board was read")
+
+    monkeypatch.setattr(type(db.archive), "board_places", whole_board)
+    assert (board_position(db, board, "p6", 3), board_position(db, board, "p0", 2),
+            board_among(db, board.of, ["p1", "p10", "p12", "nobody"], 0, 5),
+            board_among(db, board.of, ["p1", "p10", "p12"], 1, 1), standings(db, "p10", [board], [])) == before
+    assert board_position(db, board, "nobody", 2) is None and standings(db, "nobody", [board], []) == [None]
