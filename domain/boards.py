@@ -26,7 +26,7 @@ from scoundrel import CLASSIC
 
 from .leagues import counts as counted_in_leagues
 from .run import Run
-from .tournaments import BEST
+from .tournaments import BEST, MAX_DEALS, SUM
 
 LADDER_GAMES = 20  # a player's ladder mean is over their last this many finished dealt games
 
@@ -37,6 +37,7 @@ class Order(enum.Enum):
     BEST = "best"  # the player's best run: the higher score, at equal scores the earlier submission
     FIRST = "first"  # the player's earliest-submitted run, whatever its score
     LATEST = "latest"  # the sum of the player's latest LADDER_GAMES runs, once they have that many
+    SUM = "sum"  # the sum of the player's places on the boards of each deal (a tournament's, ``sum`` scoring)
 
 
 def percentile(above: int, total: int) -> float:
@@ -159,14 +160,40 @@ LEAGUE_BOARD = Board(
     "league", counted_in_leagues, ("week",), Order.BEST,
     page=lambda week: f"/leagues?week={week}", api=lambda week: f"/v1/leagues/{week}", cools=True)
 
-TOURNAMENT_BOARD = Board(
-    "tournament", lambda run: run.dealt and run.tournament is not None and run.scoring == BEST, ("tournament",),
-    Order.BEST, page=lambda tournament: f"/tournaments/{tournament}",
-    api=lambda tournament: f"/v1/tournaments/{tournament}/standings", cools=True)
+def _tournament_page(tournament: str, *deal: str) -> str:
+    return f"/tournaments/{tournament}"
+
+
+def _tournament_api(tournament: str, *deal: str) -> str:
+    return f"/v1/tournaments/{tournament}/standings"
+
+
+def _scored(scoring: str) -> Callable[[Run], bool]:
+    """Whether a verified run counts on the boards of a tournament that scores so."""
+    return lambda run: run.dealt and run.tournament is not None and run.scoring == scoring
+
+
+TOURNAMENT_BOARD = Board("tournament", _scored(BEST), ("tournament",), Order.BEST, page=_tournament_page,
+                         api=_tournament_api, cools=True)
+# A tournament that scores the sum of each entrant's best game on each deal: a best board per deal, then the sum.
+TOURNAMENT_DEAL_BOARD = Board("tournament-deal", _scored(SUM), ("tournament", "tournament_deal"), Order.BEST,
+                              page=_tournament_page, api=_tournament_api, cools=True)
+TOURNAMENT_SUM_BOARD = Board("tournament-sum", _scored(SUM), ("tournament",), Order.SUM, page=_tournament_page,
+                             api=_tournament_api)
 
 # Every kind of board, in the order a run's boards are listed.
 BOARDS: list[Board] = [OPEN_BOARD, DAILY_BOARD, SEED_BOARD, DEALT_BOARD, LADDER, SEALED_BOARD, SEASON_BOARD,
-                       SEASON_LADDER, LEAGUE_BOARD, TOURNAMENT_BOARD]
+                       SEASON_LADDER, LEAGUE_BOARD, TOURNAMENT_BOARD, TOURNAMENT_DEAL_BOARD, TOURNAMENT_SUM_BOARD]
+
+
+def tournament_board(tournament: str, scoring: str) -> BoardId:
+    """A tournament's standings: its best board, or the sum of its deals' boards."""
+    return BoardId(TOURNAMENT_SUM_BOARD if scoring == SUM else TOURNAMENT_BOARD, (tournament,))
+
+
+def deal_boards(sums: BoardId) -> list[BoardId]:
+    """The boards a tournament's sum board adds up: one per deal it may have (``MAX_DEALS``)."""
+    return [BoardId(TOURNAMENT_DEAL_BOARD, (*sums.parts, str(deal))) for deal in range(1, MAX_DEALS + 1)]
 
 
 def boards_of(run: Run) -> list[BoardId]:

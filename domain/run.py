@@ -84,6 +84,11 @@ class Run:
         return season_at(Schedule.WEEKLY, self.submitted_ms).id
 
     @property
+    def tournament_deal(self) -> str:
+        """A tournament run's deal as a board's key part names it (``domain.boards``)."""
+        return str(self.deal)
+
+    @property
     def seal(self) -> str | None:
         """What keeps its deal secret until it closes (``domain.sealing``), for a sealed daily game's run
         or a run of a tournament's sealed deck; None for any other."""

@@ -11,11 +11,12 @@ a board of its own.
   deck for every game, dealt as a free game is.
 - **Attempts.** ``max_attempts`` games per entrant on each sealed deal, or
   in all for fresh decks. ``scoring`` says how they rank: ``best``, each
-  entrant's best game; ``sum``, the sum of each entrant's best game on each
-  deal (a fresh deck is a deal of its own, so every game adds).
+  entrant's best game; ``sum`` (sealed decks only), the sum of each
+  entrant's best game on each deal, a deal not played adding nothing.
 - **Its board** is a registry board (``domain.boards``): the tournament's
   runs are placed as any verified run, and a void re-ranks it, after the
-  end too.
+  end too. A ``sum`` tournament has a best board per deal and the board of
+  their sum (``Order.SUM``).
 """
 
 import hashlib

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 import scoundrel
-from domain.tournaments import BEST, MAX_ATTEMPTS, MAX_DEALS, STATES, SUM
+from domain.tournaments import BEST, MAX_ATTEMPTS, MAX_DEALS, SCORINGS, STATES, SUM
 
 from .paging import BoardArgs, PageArgs
 from .runs import BoardEntrySchema, Time
@@ -17,6 +17,9 @@ MAX_ENTRANTS = 10_000_000
 class TournamentCreateSchema(Schema):
     class Meta:
         unknown = RAISE
+        # ``_sum_over_sealed_deals`` in the OpenAPI document: a sum is over sealed decks
+        openapi = {"anyOf": [{"properties": {"scoring": {"not": {"enum": [SUM]}}}},
+                             {"not": {"required": ["deals"]}}, {"properties": {"deals": {"minimum": 1}}}]}
 
     title = fields.String(required=True, validate=validate.Length(1, MAX_TITLE))
     variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS))
@@ -34,9 +37,15 @@ class TournamentCreateSchema(Schema):
     deals = fields.Integer(load_default=1, validate=validate.Range(0, MAX_DEALS), metadata={
         "description": f"sealed decks (0-{MAX_DEALS}), dealt to every entrant and shown only after the end; 0 for "
                        "a fresh deck every game"})
-    scoring = fields.String(load_default=BEST, validate=validate.OneOf((BEST,)), metadata={
-        "description": f'"{BEST}": each entrant\'s best game ranks them ("{SUM}", the sum of their best on each '
-                       "deal, is not offered yet)"})
+    scoring = fields.String(load_default=BEST, validate=validate.OneOf(SCORINGS), metadata={
+        "description": f'"{BEST}": each entrant\'s best game ranks them; "{SUM}": the sum of their best game on each '
+                       "sealed deal (deals 1 or more)"})
+
+    @validates_schema
+    def _sum_over_sealed_deals(self, data, **kwargs):
+        if data.get("scoring") == SUM and data.get("deals") == 0:
+            raise ValidationError(f'"{SUM}" adds up the best game on each sealed deal: give deals 1 or more.',
+                                  "scoring")
 
     @validates_schema
     def _ends_ahead_after_start(self, data, **kwargs):

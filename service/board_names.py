@@ -30,13 +30,16 @@ from domain.boards import (
     SEASON_LADDER,
     SEED_BOARD,
     TOURNAMENT_BOARD,
+    TOURNAMENT_SUM_BOARD,
     BoardId,
     Order,
     boards_of,
+    tournament_board,
 )
 from domain.daily_seed import DAY_PATTERN, parse_day
 from domain.run import Run
 from domain.seasons import SEASON_PATTERN, Season, parse_season
+from domain.tournaments import BEST, SUM
 from store import LADDER_GAMES, Board
 from store.boards.pages import ranking
 
@@ -137,9 +140,11 @@ def seed(seed_text: str, variant: str) -> NamedBoard:
                   "Each player's best verified open run on this one deal: everyone played the same deck.", variant)
 
 
-def tournament(tournament_id: str, variant: str = scoundrel.CLASSIC, title: str = "") -> NamedBoard:
-    return _named(BoardId(TOURNAMENT_BOARD, (tournament_id,)), title or f"Tournament {tournament_id}",
-                  "Each entrant's best game of the tournament, dealt by the server.", variant)
+def tournament(tournament_id: str, variant: str = scoundrel.CLASSIC, title: str = "",
+               scoring: str = BEST) -> NamedBoard:
+    proves = ("Each entrant's best game of the tournament, dealt by the server." if scoring == BEST else
+              "The sum of each entrant's best game on each of the tournament's sealed deals, dealt by the server.")
+    return _named(tournament_board(tournament_id, scoring), title or f"Tournament {tournament_id}", proves, variant)
 
 
 # The boards of a day, a deal or a tournament, by kind, from their key parts.
@@ -148,6 +153,7 @@ _OF_RUNS: dict[str, Callable[..., NamedBoard]] = {
     SEALED_BOARD.kind: lambda day: sealed(date.fromisoformat(day)),
     SEED_BOARD.kind: lambda variant, seed_text: seed(seed_text, variant),
     TOURNAMENT_BOARD.kind: tournament,
+    TOURNAMENT_SUM_BOARD.kind: lambda tournament_id: tournament(tournament_id, scoring=SUM),
 }
 
 

@@ -349,7 +349,7 @@ def tournament(tournament_id):
     except NoSuchTournament:
         raise Refused(404, f"There is no tournament {tournament_id!r}.") from None
     view = tournament_view(found)
-    named = board_names.tournament(found.id, found.variant, found.title)
+    named = board_names.tournament(found.id, found.variant, found.title, found.scoring)
     player = player_named(args["player"]) if args["player"] else None
     entry = entry_of(db(), found, player) if player else None
     at = now_ms()

@@ -9,7 +9,7 @@ are shown only once no game of them can move (R19).
 
 from flask import g, url_for
 
-from domain.boards import TOURNAMENT_BOARD, BoardId
+from domain.boards import tournament_board
 from domain.tournaments import ENDED, Tournament, attempts_left, deal_seed
 from schemas.tournaments import (
     JoinedSchema,
@@ -44,10 +44,6 @@ from .players import registered
 
 blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
                 description="Tournaments: an entry window, caps on entrants and attempts, sealed decks, standings")
-
-
-def board_of(tournament: Tournament) -> BoardId:
-    return BoardId(TOURNAMENT_BOARD, (tournament.id,))
 
 
 def tournament_view(tournament: Tournament, player: str | None = None) -> dict:
@@ -126,7 +122,7 @@ def standings(args, tournament_id):
     tournament = load_tournament(db(), tournament_id)
     progress = progress_of(db(), tournament)
     head = {"tournament": tournament.id, "final": progress.final, "revised_at": iso_time(progress.revised_ms)}
-    board = board_of(tournament)
+    board = tournament_board(tournament.id, tournament.scoring)
     if args["around"] is not None:
         player = registered(args["around"])
         found = board_position(db(), ranking(board), player, args["places"])

@@ -29,7 +29,8 @@ from domain.errors import NoSuchRun
 from schemas.runs import RunSchema
 from store import Database, get_run
 from store.base.clock import now_ms
-from store.base.packing import iso_time, packed_ladder_total, packed_score
+from store.base.packing import iso_time, packed_ladder_total
+from store.boards.pages import ranking
 from store.games.seals import seal_revealed
 from store.webhooks.hooks import (
     RECORD_BEATEN,
@@ -65,7 +66,7 @@ def _holder(board: BoardId, player: str, rank: str) -> dict:
     """A player's first place as a board ranks it: a score, or the ladder's mean."""
     if board.board.order is Order.LATEST:
         return {"player": player, "mean": round(packed_ladder_total(float(rank)) / LADDER_GAMES, 2)}
-    return {"player": player, "score": packed_score(float(rank))}
+    return {"player": player, "score": ranking(board).packing.score(float(rank))}
 
 
 def render(db: Database, event: dict, event_id: str) -> str | None:

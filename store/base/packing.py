@@ -13,6 +13,7 @@ import calendar
 import datetime
 import functools
 import time
+from dataclasses import dataclass
 
 from domain.boards import LADDER_GAMES as LADDER_GAMES  # the ladder key packs a sum of this many scores
 
@@ -20,6 +21,28 @@ SCORE_OFFSET = 256  # scores from -256 to 255
 TIME_BITS = 43  # milliseconds since 1970, good until the year 2248
 TIME_SPAN = 2**TIME_BITS
 LATEST_MS = TIME_SPAN - 1
+
+
+@dataclass(frozen=True)
+class Packing:
+    """How a best-ranked board's rank keys pack a score and a time, as its reads unpack them: ``rank``
+    (``pack``: one game's score, then the ms) or ``total`` (``pack_ladder``: a sum of scores, then the second,
+    the places of a board ranking sums: a tournament's, ``domain.boards.Order.SUM``). ``name`` is how the
+    scripts take it (``lua/_rank.lua``'s ``unpack_place``)."""
+
+    name: str
+    span: int  # the rank key's part above this is the score (``lua/_around.lua``'s ``places_above``)
+    offset: int
+
+    def score(self, packed: float | int) -> int:
+        return int(packed) // self.span - self.offset
+
+    def least_above(self, packed: float | int) -> int:
+        """The least rank key of a higher score than ``packed``'s."""
+        return (int(packed) // self.span + 1) * self.span
+
+
+RANK = Packing("rank", TIME_SPAN, SCORE_OFFSET)
 
 
 def pack(score: int, submitted_ms: int) -> int:
@@ -31,14 +54,8 @@ def pack(score: int, submitted_ms: int) -> int:
     return (score + SCORE_OFFSET) * TIME_SPAN + (LATEST_MS - submitted_ms)
 
 
-def packed_score(packed: float | int) -> int:
-    """The score a rank key packs (its first part; ``pack``'s inverse, as ``lua/_rank.lua``'s ``rank_score``)."""
-    return int(packed) // TIME_SPAN - SCORE_OFFSET
-
-
-def least_above(packed: float | int) -> int:
-    """The least rank key of a higher score than ``packed``'s (``lua/_around.lua``'s ``places_above``)."""
-    return (int(packed) // TIME_SPAN + 1) * TIME_SPAN
+packed_score = RANK.score  # the score a rank key packs (``pack``'s inverse, as ``lua/_rank.lua``'s ``rank_score``)
+least_above = RANK.least_above  # the least rank key of a higher score (``lua/_around.lua``'s ``places_above``)
 
 
 LADDER_OFFSET = 8192  # sums of 20 scores from -8192 to 8191 (20 × -221 to 20 × 30 fit)
@@ -58,6 +75,9 @@ def pack_ladder(total: int, latest_ms: int) -> int:
 def packed_ladder_total(packed: float | int) -> int:
     """The sum of the last ``LADDER_GAMES`` scores a ladder key packs (``pack_ladder``'s first part)."""
     return int(packed) // LADDER_SPAN - LADDER_OFFSET
+
+
+TOTAL = Packing("total", LADDER_SPAN, LADDER_OFFSET)
 
 
 def iso_time(ms: int | str | None) -> str | None:

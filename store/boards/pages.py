@@ -27,7 +27,7 @@ from domain.boards import (
 )
 from store.archive import BoardPlace
 from store.base.database import Database
-from store.base.packing import LADDER_GAMES, iso_time, least_above, packed_score
+from store.base.packing import LADDER_GAMES, RANK, TOTAL, Packing, iso_time, least_above, packed_score
 from store.boards import scripts
 from store.boards.cooling import archived_copy, board_keys, board_name, submitted_ms
 
@@ -41,6 +41,11 @@ class Board:
     places: str
     runs: str
     of: BoardId
+
+    @property
+    def packing(self) -> Packing:
+        """How its rank keys pack a score: one game's, or a sum's (a tournament's ``sum`` board)."""
+        return TOTAL if self.of.board.order is Order.SUM else RANK
 
 
 def ranking(board: BoardId) -> Board:
@@ -151,7 +156,8 @@ def archived_alone(db: Database, board: BoardId) -> ArchivedBoard | None:
 
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
-    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1)
+    reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1,
+                               packing=board.packing.name)
     if board.of.board.cools:
         kind, name = board.of.board.kind, board_name(board.of)
         total, archived = db.archive.board_page(kind, name, offset, limit)
@@ -180,7 +186,8 @@ def board_position(db: Database, board: Board, player: str, around: int) -> dict
         index, first = held, max(0, held - around)
         window = _archived_window(copy, first, index + around)
     else:
-        reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around)
+        reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around,
+                                       packing=board.packing.name)
         if not reply:
             return None
         index, first, total, above_first = reply[:4]
@@ -259,7 +266,7 @@ def board_among(db: Database, board: BoardId, players: list[str], offset: int, l
     else:
         ranked = ranking(board)
         reply = scripts.board_among(db.redis, places=ranked.places, runs=ranked.runs, players=players,
-                                    first=first, last=last)
+                                    first=first, last=last, packing=ranked.packing.name)
         listed = reply[1]
         entries = _entries(offset + 1, reply[3 + 2 * listed:])
     total, indexes, above = reply[2], reply[3:3 + listed], reply[3 + listed:3 + 2 * listed]

@@ -13,7 +13,7 @@ in the set.
 
 from dataclasses import dataclass
 
-from domain.boards import BoardId, Order, boards_of
+from domain.boards import BoardId, Order, boards_of, deal_boards
 from domain.run import Run
 from store.base import keys
 
@@ -21,8 +21,9 @@ from store.base import keys
 @dataclass(frozen=True)
 class Placement:
     """One board of one player: a best or first board's places and the hash naming their runs,
-    or a latest board's places, the player's window and the game counts; then, for a board that
-    closes, the set of closed values."""
+    or a latest board's places, the player's window and the game counts, or a sum board's places and
+    runs, then the places and runs of each board it adds up; then, for a board that closes, the set of
+    closed values."""
 
     board: BoardId
     keys: tuple[str, ...]
@@ -41,6 +42,11 @@ def placement(board: BoardId, player: str) -> Placement:
     if board.board.order is Order.LATEST:
         return Placement(board, (keys.board_places(kind, parts), keys.board_window(kind, parts, player),
                                  keys.board_games(kind, parts), *closes))
+    if board.board.order is Order.SUM:
+        added = [key for deal in deal_boards(board)
+                 for key in (keys.board_places(deal.board.kind, deal.parts), keys.board_holders(deal.board.kind,
+                                                                                               deal.parts))]
+        return Placement(board, (keys.board_places(kind, parts), keys.board_holders(kind, parts), *added))
     return Placement(board, (keys.board_places(kind, parts), keys.board_holders(kind, parts), *closes))
 
 

@@ -39,16 +39,17 @@ _FORGET_PLACES = LuaScript("forget_places")
 _BRING_BACK_BOARD = LuaScript("bring_back_board")
 
 
-def board_page(client: Any, *, places: str, runs: str, first: int, last: int) -> list:
+def board_page(client: Any, *, places: str, runs: str, first: int, last: int, packing: str) -> list:
     """The board's total and the places scoring strictly higher than the first listed, then (player, score,
-    submission ms, run id) per place from index ``first`` to ``last``."""
-    return _BOARD_PAGE.run(client, [places, runs], [first, last])
+    submission ms, run id) per place from index ``first`` to ``last``, unpacked as ``packing`` (a
+    ``store.base.packing.Packing``'s name) says."""
+    return _BOARD_PAGE.run(client, [places, runs], [first, last, packing])
 
 
-def board_position(client: Any, *, places: str, runs: str, player: str, around: int) -> list:
+def board_position(client: Any, *, places: str, runs: str, player: str, around: int, packing: str) -> list:
     """The player's index, the window's first index, then its places as ``board_page`` (its two counts first);
     [] if unranked."""
-    return _BOARD_POSITION.run(client, [places, runs], [player, around])
+    return _BOARD_POSITION.run(client, [places, runs], [player, around, packing])
 
 
 def _ladder_keys(ladder: BoardId) -> tuple[list[str], str]:
@@ -72,11 +73,12 @@ def ladder_position(client: Any, *, ladder: BoardId, player: str, around: int) -
     return _LADDER_POSITION.run(client, ladder_keys, [player, around, windows])
 
 
-def board_among(client: Any, *, places: str, runs: str, players: list[str], first: int, last: int) -> list:
+def board_among(client: Any, *, places: str, runs: str, players: list[str], first: int, last: int,
+                packing: str) -> list:
     """How many of ``players`` have a place on the board, how many are listed (those from index ``first`` to
     ``last`` among them, best first), the board's total, each listed one's 0-based index on the board, then
     the places scoring strictly higher than each, then their places as ``board_page``."""
-    return _BOARD_AMONG.run(client, [places, runs], [first, last, *players])
+    return _BOARD_AMONG.run(client, [places, runs], [first, last, packing, *players])
 
 
 def ladder_among(client: Any, *, ladder: BoardId, players: list[str], first: int, last: int) -> list:

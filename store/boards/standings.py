@@ -100,14 +100,15 @@ def _archived_spread(rank_keys: list[int], below: int | None) -> list:
 def board_spread(db: Database, board: Board, score: int | None = None) -> Spread:
     """How the scores on ``board`` spread; with ``score``, how many places are below it. A board
     the archive holds (``store.boards.cooling``) is counted from its places there."""
-    below = None if score is None else score + SCORE_OFFSET
+    packing = board.packing
+    below = None if score is None else score + packing.offset
     copy = archived_copy(db, board.of)
     if copy is not None:
         reply = _archived_spread([place.rank_key for place in copy], below)
     else:
-        reply = scripts.board_spread(db.redis, places=board.places, span=TIME_SPAN, offset=SCORE_OFFSET, unit=1,
+        reply = scripts.board_spread(db.redis, places=board.places, span=packing.span, offset=packing.offset, unit=1,
                                      most=SPREAD_BUCKETS, below=below)
-    return _spread(reply, SCORE_OFFSET, 1, score is not None)
+    return _spread(reply, packing.offset, 1, score is not None)
 
 
 def _ladder_places(ladder: BoardId) -> str:
@@ -146,8 +147,8 @@ def standings(db: Database, player: str, boards: list[Board], ladders: list[Boar
     """The player's place on each of ``boards``, then on each of ``ladders`` (None where they
     have none), in one round trip to Redis; a board the archive holds (``store.boards.cooling``)
     is read from its copy there."""
-    places = [(board.places, TIME_SPAN) for board in boards] + [(_ladder_places(ladder), LADDER_SPAN)
-                                                                 for ladder in ladders]
+    places = [(board.places, board.packing.span) for board in boards] + [(_ladder_places(ladder), LADDER_SPAN)
+                                                                          for ladder in ladders]
     with db.redis.pipeline(transaction=False) as pipe:  # a short script, sent as text: no NOSCRIPT to answer
         for key, span in places:
             scripts.board_standing(pipe, places=key, player=player, span=span)
@@ -158,7 +159,7 @@ def standings(db: Database, player: str, boards: list[Board], ladders: list[Boar
             found.append(None)
             continue
         rank, packed, total, above = reply
-        score = (packed_score(float(packed)) if index < len(boards)
+        score = (boards[index].packing.score(float(packed)) if index < len(boards)
                  else round(packed_ladder_total(float(packed)) / LADDER_GAMES, 2))
         found.append(Standing(rank + 1, total, score, above))
     held = {(kind.kind, name) for kind in {board.of.board for board in boards if board.of.board.cools}

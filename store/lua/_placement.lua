@@ -9,6 +9,7 @@
 -- sorted set of closed values: once its value is there, the board is
 -- ``frozen`` and no script changes it.
 --
+-- A ``sum`` board adds up the player's places on other boards (``sum_rank``).
 -- A ``best`` board holds each player's best verified run (higher rank key:
 -- higher score, then earlier submission); a ``first`` board their
 -- earliest-submitted verified run, whatever its score. Their keys: the
@@ -105,6 +106,33 @@ local function ladder_set(ladder, window, games, player, played)
   rank_ladder(ladder, window, player)
 end
 
+-- The player's place on a ``sum`` board (a tournament's): the sum of their places on the boards it adds
+-- up (one per deal, each a best board: KEYS k[3], k[5]… their places, k[4], k[6]… their runs), ranked by
+-- that sum, then by the latest of those places' submissions (``pack_ladder``), its run naming the place;
+-- no place without one on any of them. Those boards come before it in a run's boards, so they are placed
+-- (or recomputed) first.
+local function sum_rank(k, player)
+  local total, latest, run_id = 0, -1, nil
+  for i = 3, #k, 2 do
+    local packed = redis.call('ZSCORE', k[i], player)
+    if packed then
+      packed = tonumber(packed)
+      total = total + rank_score(packed)
+      if rank_submitted_ms(packed) > latest then
+        latest = rank_submitted_ms(packed)
+        run_id = redis.call('HGET', k[i + 1], player)
+      end
+    end
+  end
+  if run_id then
+    redis.call('ZADD', k[1], string.format('%.0f', pack_ladder(total, latest)), player)
+    redis.call('HSET', k[2], player, run_id)
+  else
+    redis.call('ZREM', k[1], player)
+    redis.call('HDEL', k[2], player)
+  end
+end
+
 -- The player in a board's first place and their rank key, or nil for an empty board.
 local function leader(places)
   local top = redis.call('ZREVRANGE', places, 0, 0, 'WITHSCORES')
@@ -122,6 +150,8 @@ local function place_verified(r, boards, taken)
     local before = taken and not board.frozen and leader(k[1])
     if board.order == 'latest' and not board.frozen then
       ladder_add(k[1], k[2], k[3], r)
+    elseif board.order == 'sum' then
+      sum_rank(k, r.player)
     elseif not board.frozen then
       offer(k[1], k[2], r.player, packed, r.id, WINS[board.order])
     end

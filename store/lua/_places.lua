@@ -40,6 +40,10 @@ end
 
 -- The player's place on one board from their runs on it (``verified_on``).
 local function place_on(board, player, first)
+  if board.order == 'sum' then
+    sum_rank(board.keys, player)  -- from the boards it adds up, recomputed before it
+    return
+  end
   local held, held_id, played = nil, nil, {}
   for _, r in ipairs(verified_on(board, first)) do
     if board.order == 'latest' then

@@ -29,3 +29,17 @@ end
 local function ladder_total(packed)
   return math.floor(packed / LADDER_SPAN) - LADDER_OFFSET
 end
+
+-- A best-ranked board's place as its packing (``store.base.packing.Packing``) holds it: the score and the
+-- time in ms. 'rank': one game's (``pack_rank``); 'total': a sum's (``pack_ladder``, to the second).
+local function unpack_place(packed, packing)
+  if packing == 'total' then
+    return ladder_total(packed), (LADDER_SPAN - 1 - packed % LADDER_SPAN) * 1000
+  end
+  return rank_score(packed), rank_submitted_ms(packed)
+end
+
+-- The span of a packing's rank keys (the part above it is the score: ``_around``'s ``places_above``).
+local function packing_span(packing)
+  return packing == 'total' and LADDER_SPAN or TIME_SPAN
+end

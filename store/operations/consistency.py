@@ -29,13 +29,13 @@ since), so they are left out.
 from collections import defaultdict
 from collections.abc import Callable
 
-from domain.boards import BOARDS, BoardId, Order, boards_of
+from domain.boards import BOARDS, BoardId, Order, boards_of, deal_boards
 from domain.run import PENDING, Run
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
-from store.base.packing import LADDER_GAMES, pack, pack_ladder
-from store.boards.cooling import archived_copy, redis_boards, redis_places
+from store.base.packing import LADDER_GAMES, RANK, pack, pack_ladder, packed_score
+from store.boards.cooling import archived_copy, redis_boards, redis_places, submitted_ms
 from store.boards.pages import Board, ranking
 from store.operations import scripts
 from store.runs.index import stored_run_ids
@@ -82,19 +82,28 @@ def _in_order(runs: list[Run]) -> list[Run]:
 
 
 def expected_boards(runs: list[Run], frozen: Frozen = _never) -> Places:
-    """Every best and first board's places (but the ``frozen`` ones), recomputed from the runs."""
+    """Every best, first and sum board's places (but the ``frozen`` ones), recomputed from the runs."""
     boards: Places = defaultdict(dict)
+    sums: set[tuple[BoardId, str]] = set()
     for mine in _in_order(runs):
         packed = pack(mine.score or 0, mine.submitted_ms)
         for board in boards_of(mine):
             order = board.board.order
             if order is Order.LATEST or frozen(board):
                 continue  # ``expected_ladders``, or not checked
+            if order is Order.SUM:
+                sums.add((board, mine.player))
+                continue
             places = boards[ranking(board)]
             if order is Order.FIRST:
                 places.setdefault(mine.player, (packed, mine.id))
             elif mine.player not in places or packed > places[mine.player][0]:
                 places[mine.player] = (packed, mine.id)
+    for board, player in sums:  # the sum of the player's places on the boards it adds up
+        held = [place for deal in deal_boards(board) if (place := boards.get(ranking(deal), {}).get(player))]
+        latest = max(held, key=lambda place: submitted_ms(place[0]))
+        boards[ranking(board)][player] = (pack_ladder(sum(packed_score(key) for key, _ in held),
+                                                      submitted_ms(latest[0])), latest[1])
     return boards
 
 
@@ -142,7 +151,8 @@ def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, s
         else:
             holder = runs_by_id.get(have.run_id)
             # at an exact tie (same score, same millisecond) either run is a right answer
-            if holder is None or pack(holder.score or 0, holder.submitted_ms) != want[0]:
+            if holder is None or (board.packing is RANK and pack(holder.score or 0, holder.submitted_ms) != want[0]
+                                  or board.packing is not RANK and holder.id != want[1]):
                 problems.append(f"{board.places}: {player}'s place names run {have.run_id or None!r}, "
                                 f"expected {want[1]}")
     return problems

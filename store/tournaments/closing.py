@@ -14,7 +14,7 @@
   its page says the standings changed after the end.
 """
 
-from domain.boards import TOURNAMENT_BOARD, BoardId
+from domain.boards import tournament_board
 from domain.tournaments import Tournament
 from store.base import keys
 from store.base.clock import now_ms
@@ -94,7 +94,7 @@ def _unjudged(db: Database, tournament_ids: set[str]) -> set[str]:
 def final_standings(db: Database, tournament: Tournament) -> dict:
     """The head of a tournament's standings as its ``tournament.ended`` event tells them: ``total`` and
     the first ``FINAL_PLACES`` entries (the API's board entries)."""
-    total, entries = board_page(db, ranking(BoardId(TOURNAMENT_BOARD, (tournament.id,))), 0, FINAL_PLACES)
+    total, entries = board_page(db, ranking(tournament_board(tournament.id, tournament.scoring)), 0, FINAL_PLACES)
     return {"total": total, "entries": entries}
 
 

@@ -82,7 +82,8 @@ def test_the_orders_best_on_the_variant_seed_and_dealt_boards_first_on_the_days_
     assert {board.kind: board.order for board in BOARDS} == {
         "open": Order.BEST, "seed": Order.BEST, "dealt": Order.BEST,
         "daily": Order.FIRST, "sealed": Order.FIRST, "ladder": Order.LATEST, "season": Order.BEST,
-        "season-ladder": Order.LATEST, "league": Order.BEST, "tournament": Order.BEST}
+        "season-ladder": Order.LATEST, "league": Order.BEST, "tournament": Order.BEST,
+        "tournament-deal": Order.BEST, "tournament-sum": Order.SUM}
     assert LADDER_GAMES == 20
 
 

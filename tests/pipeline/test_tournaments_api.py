@@ -80,7 +80,8 @@ def test_only_a_moderator_creates_and_bad_fields_are_named(api):
     assert client.post("/v1/tournaments", json=body).status_code == 401
     assert client.post("/v1/tournaments", json=body, headers=auth(tokens["ada"])).status_code == 403
     for wrong, field in [({"ends_at": at(5)}, "ends_at"), ({"starts_at": at(-100), "ends_at": at(-10)}, "ends_at"),
-                         ({"scoring": "sum"}, "scoring"), ({"deals": 11}, "deals"),
+                         ({"scoring": "sum", "deals": 0}, "scoring"), ({"scoring": "most"}, "scoring"),
+                         ({"deals": 11}, "deals"),
                          ({"max_attempts": 0}, "max_attempts"),
                          ({"variant": "chess"}, "variant"), ({"starts_at": "tomorrow"}, "starts_at"),
                          ({"prize": 1}, "prize"), ({"starts_at": "2027-01-01T00:00:00"}, "starts_at")]:
@@ -179,3 +180,22 @@ def test_standings_page_among_and_around(api):
     assert "cyd" in [e["player"] for e in around["entries"]] and len(around["entries"]) <= 3
     assert client.get(f"/v1/tournaments/{tournament['id']}/standings?around=dee").status_code == 404
     assert client.get(f"/v1/tournaments/{tournament['id']}/standings?around=nobody").status_code == 404
+
+
+def test_a_sum_tournament_ranks_the_sum_of_each_entrants_best_game_on_each_deal(api):
+    client, tokens, db = api
+    made = created(client, tokens, deals=2, max_attempts=2, scoring="sum")
+    scores: dict[str, dict[int, list[int]]] = {}
+    for name, deals in (("ada", [1, 1, 2]), ("bob", [2]), ("cyd", [1, 2, 2])):
+        for deal in deals:
+            game = start(client, tokens[name], tournament=made["id"], deal=deal).get_json()
+            run = played_out(client, db, tokens[name], game)
+            scores.setdefault(name, {}).setdefault(deal, []).append(run["score"])
+    sums = {name: sum(max(played) for played in by_deal.values()) for name, by_deal in scores.items()}
+    page = client.get(f"/v1/tournaments/{made['id']}/standings").get_json()
+    assert {(e["player"], e["score"]) for e in page["entries"]} == set(sums.items())
+    assert [e["score"] for e in page["entries"]] == sorted(sums.values(), reverse=True)
+    around = client.get(f"/v1/tournaments/{made['id']}/standings?around=bob&places=0").get_json()
+    assert around["entries"][0]["score"] == sums["bob"] and around["total"] == 3
+    html = client.get(f"/tournaments/{made['id']}?player=cyd").get_data(as_text=True)
+    assert "the sum of each entrant's best game on each deal ranks them" in html
