@@ -8,7 +8,8 @@ new kind of board is one entry here; ``store`` maps each entry's kind and
 key parts to its Redis keys.
 
 A board ranks each player once, by its ``Order``: their best run, their
-first, or the sum of their latest ``LADDER_GAMES`` (the ladder). Only
+first, the sum of their latest ``LADDER_GAMES`` (the ladder), or the sum of
+their places on the boards it adds up (a ``sum`` tournament's deals). Only
 verified runs are placed; ``counts`` says which runs, once verified, count
 on a kind of board, and ``key`` which of the run's fields tell its boards
 apart (two runs are on the same board when those fields match).
@@ -77,7 +78,8 @@ class Board:
     ``SCOUNDREL_HOT_DAYS`` leaves Redis for the archive as a whole, as its
     runs do (``store.boards.cooling``): a kind with a board per deal, the long
     tail, and a season's board, frozen once its season closes. Only a best or
-    first board may cool (a ladder's windows stay hot).
+    first board may cool (a ladder's windows stay hot, and a sum board adds up
+    boards it reads in Redis).
     ``closed_by``: the key part (``season``) whose close freezes the board,
     for a board that closes.
     """
