@@ -56,6 +56,12 @@ class NameTaken(Refusal):
         super().__init__(f"The name {name!r} is taken.")
 
 
+class AccountBusy(Refusal):
+    """Another request is signing the same studio account in for the first time: this one may try again."""
+
+    message = "This account is being signed in by another request; try again."
+
+
 class IdempotencyConflict(Refusal):
     """An Idempotency-Key was reused with a different submission; nothing of it was stored."""
 

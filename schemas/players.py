@@ -36,4 +36,6 @@ class PlayerCreateSchema(Schema):
 
 class PlayerTokenSchema(Schema):
     name = fields.String()
-    token = fields.String(metadata={"description": "the bearer token; shown once, stored only hashed"})
+    token = fields.String(allow_none=True, metadata={"description": "the bearer token; shown once, stored only "
+                                                                    "hashed; null for a player a studio's token "
+                                                                    "signs in"})

@@ -1,4 +1,5 @@
-"""Bearer tokens: who is making this request."""
+"""Bearer tokens: who is making this request: one of the service's own tokens, or a studio's signed token
+(a JWT, ``service.sign_in``) for the player linked to its account."""
 
 import functools
 from typing import NoReturn
@@ -8,12 +9,14 @@ from werkzeug.exceptions import HTTPException
 
 from schemas.players import name_key
 from store import moderator_for_token, player_for_token
+from store.accounts.links import link_new_player, linked_player
 from store.accounts.tokens import hash_token
 from store.base.errors import TokenRevoked
 
 from .api import error_response
 from .context import db, referee
 from .errors import abort
+from .sign_in import KEYS_UNAVAILABLE, NOT_LINKED, Account, SignInRefused, looks_like_jwt
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="scoundrel"'}
 
@@ -31,10 +34,42 @@ def require_player() -> str:
     token = bearer_token()
     if token is None:
         abort(401, message="A player token is required: Authorization: Bearer <token>.", headers=CHALLENGE)
-    name = player_for_token(db(), token)
+    name = player_for_bearer(token)
     if name is None:
         reject_token()
     return name
+
+
+def signed_in(token: str) -> bool:
+    """Whether ``token`` is a studio's token (a JWT, with issuers configured), not one of the service's."""
+    return bool(referee().sign_in.issuers) and looks_like_jwt(token)
+
+
+def studio_account(token: str) -> Account:
+    """The studio account a studio's token signs in: 401 with its ``reason`` for a token refused, 503 while
+    its issuer's keys cannot be fetched (``service.sign_in``)."""
+    try:
+        return referee().sign_in.verify(token)
+    except SignInRefused as refused:
+        if refused.reason == KEYS_UNAVAILABLE:
+            abort(503, message=str(refused), extra={"reason": refused.reason}, headers={"Retry-After": "5"})
+        abort(401, message=str(refused), extra={"reason": refused.reason}, headers=CHALLENGE)
+
+
+def player_for_bearer(token: str) -> str | None:
+    """The player a bearer token acts as: the holder of one of the service's tokens, or the player linked to a
+    studio's account (made on its first use when the issuer names players from a claim; 403 ``not_linked``
+    until the player has chosen a name, ``POST /v1/players``)."""
+    if not signed_in(token):
+        return player_for_token(db(), token)
+    account = studio_account(token)
+    player = linked_player(db(), account.issuer.issuer, account.subject)
+    if player is None and account.name is not None:
+        player, _ = link_new_player(db(), account.issuer.issuer, account.subject, account.name)
+    if player is None:
+        abort(403, message="No player is linked to this account yet: choose a name with POST /v1/players, "
+                           "sending this token.", extra={"reason": NOT_LINKED})
+    return player
 
 
 def optional_player() -> str | None:
@@ -43,7 +78,7 @@ def optional_player() -> str | None:
     token = bearer_token()
     if token is None:
         return None
-    g.player = player_for_token(db(), token)
+    g.player = player_for_bearer(token)
     if g.player is None and moderator_for_token(db(), token) is None:
         reject_token()
     return g.player
@@ -112,6 +147,9 @@ def submitter_required(view):
         token = bearer_token()
         if token is None:
             abort(401, message="A player token is required: Authorization: Bearer <token>.", headers=CHALLENGE)
+        if signed_in(token):  # verified here, with no token of the store's to check as it writes
+            g.player, g.token_hash = player_for_bearer(token), ""
+            return view(*args, **kwargs)
         names = referee().token_names
         g.token_hash = hash_token(token)
         hinted = names.get(g.token_hash)

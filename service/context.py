@@ -9,6 +9,8 @@ from store import Database, daily_secret
 from store.games.day_secrets import address_secret, sealed_secret
 from store.games.seals import seal_revealed
 
+from .sign_in import SignIn
+
 
 @dataclass
 class Referee:
@@ -22,6 +24,10 @@ class Referee:
     # token hash → the player it named when last looked up: a hint that spares a submission the lookup's
     # round trip, never trusted alone (``service.auth.submitter_required``: the store checks it as it writes)
     token_names: dict[str, str] = field(default_factory=dict, repr=False)
+    sign_in: SignIn = field(init=False, repr=False)  # the studios' issuers and their cached keys
+
+    def __post_init__(self) -> None:
+        self.sign_in = SignIn(self.settings.jwt_issuers)
 
     def daily_secret(self) -> str:
         """The configured secret, else the one kept in Redis: read once, it never changes."""

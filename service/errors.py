@@ -33,6 +33,7 @@ from sqlalchemy.exc import OperationalError as ArchiveUnavailable
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from domain.errors import (
+    AccountBusy,
     AlreadyResolved,
     DealTaken,
     FlagDismissed,
@@ -100,6 +101,7 @@ ANSWERS: dict[type[Exception], Answer] = {
         "reason": refused.reason, **({"game_id": refused.game_id} if refused.game_id else {})}}),
     DealTaken: Answer(409),
     NameTaken: Answer(409),
+    AccountBusy: Answer(409),
     RunPending: Answer(409),
     NotVoid: Answer(409),
     NotInError: Answer(409),

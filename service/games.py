@@ -33,6 +33,8 @@ from .auth import (
     own,
     player_required,
     reject_token,
+    require_player,
+    signed_in,
     token_required,
 )
 from .context import db, referee, revealed
@@ -60,10 +62,14 @@ def game_view(game: Game, state: scoundrel.State) -> GameView:
 
 
 def _own_game(game_id: str) -> Game:
-    """The caller's game, checking the token in the same round trip: 401, or 404 if not theirs."""
+    """The caller's game, checking the token in the same round trip (a studio's token is verified first):
+    401, or 404 if not theirs."""
     token = bearer_token()
     assert token is not None  # token_required let the request in with one
-    g.player, game = load_game_as(db(), game_id, token)
+    if signed_in(token):
+        g.player, game = require_player(), load_game(db(), game_id)
+    else:
+        g.player, game = load_game_as(db(), game_id, token)
     if g.player is None:
         reject_token()
     if game is None or game.player != g.player:

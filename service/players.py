@@ -5,9 +5,10 @@ from schemas.paging import PageArgs
 from schemas.players import PlayerCreateSchema, PlayerTokenSchema, name_key
 from schemas.runs import RunPageSchema
 from store import create_player, find_player, player_runs, replace_token
+from store.accounts.links import link_new_player
 
 from .api import Blueprint, error_response
-from .auth import is_moderator, moderator_endpoint
+from .auth import OPTIONAL_BEARER, bearer_token, is_moderator, moderator_endpoint, signed_in, studio_account
 from .context import db, revealed
 from .errors import abort
 
@@ -29,12 +30,23 @@ def registered(name: str) -> str:
 
 
 @blp.route("", methods=["POST"])
+@blp.doc(security=OPTIONAL_BEARER)
 @blp.arguments(PlayerCreateSchema())
 @blp.response(201, PlayerTokenSchema)
+@blp.alt_response(200, schema=PlayerTokenSchema, description="With a studio's token whose account is linked "
+                                                              "already: that player (token null)")
+@error_response(blp, 401, "A studio's token refused (reason)")
 @error_response(blp, 409, "The name is taken, in this or another case")
 def register(body):
-    """Register a player; the token in the answer is shown this once. ``Ada`` and ``ADA`` are one name."""
-    return {"name": body["name"], "token": create_player(db(), body["name"])}
+    """Register a player; the token in the answer is shown this once. ``Ada`` and ``ADA`` are one name.
+    With a studio's token (``Authorization: Bearer <JWT>``, docs/integrators.md) the player is linked to its
+    account instead, and the answer holds no token: the studio's tokens sign the player in."""
+    token = bearer_token()
+    if token is None or not signed_in(token):
+        return {"name": body["name"], "token": create_player(db(), body["name"])}
+    account = studio_account(token)
+    player, made = link_new_player(db(), account.issuer.issuer, account.subject, body["name"])
+    return {"name": player, "token": None}, 201 if made else 200
 
 
 @blp.route("/<name>/runs")

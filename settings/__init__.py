@@ -16,6 +16,7 @@ and command resolves it here, so they all find the same Redis.
 """
 
 import ipaddress
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +80,53 @@ def _env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Netw
         except ValueError:
             raise SettingsError(f"{name}={value!r}: {part!r} is neither an address nor a network") from None
     return tuple(networks)
+
+
+@dataclass(frozen=True)
+class JwtIssuer:
+    """A studio whose own tokens sign players in (``SCOUNDREL_JWT_ISSUERS``): its ``iss`` and the ``aud`` its
+    tokens must carry, its keys (a JWKS URL, fetched and cached; or a shared ``secret``, for HMAC), and the
+    claim that names a new player (empty: the player chooses a name once, ``POST /v1/players``)."""
+
+    issuer: str
+    audience: str
+    jwks_url: str = ""
+    secret: str = ""
+    name_claim: str = ""
+
+
+JWT_ISSUER_FIELDS = {"issuer", "audience", "jwks_url", "secret", "name_claim"}
+
+
+def _env_jwt_issuers(name: str) -> tuple[JwtIssuer, ...]:
+    """A JSON list of ``{"issuer", "audience", "jwks_url" or "secret", "name_claim"?}``; unset: none."""
+    value = os.environ.get(name, "")
+    if not value:
+        return ()
+    try:
+        listed = json.loads(value)
+    except ValueError:
+        raise SettingsError(f"{name} is not JSON: a list of {{\"issuer\", \"audience\", \"jwks_url\" or "
+                            f"\"secret\", \"name_claim\"}}") from None
+    if not isinstance(listed, list) or not all(isinstance(item, dict) for item in listed):
+        raise SettingsError(f"{name} is not a JSON list of objects")
+    issuers = []
+    for index, item in enumerate(listed):
+        where = f"{name}[{index}]"
+        if unknown := set(item) - JWT_ISSUER_FIELDS:
+            raise SettingsError(f"{where} has unknown fields: {', '.join(sorted(unknown))}")
+        if not all(isinstance(item.get(field, ""), str) for field in JWT_ISSUER_FIELDS):
+            raise SettingsError(f"{where}: every field is a string")
+        if not item.get("issuer") or not item.get("audience"):
+            raise SettingsError(f"{where} needs an \"issuer\" and an \"audience\"")
+        if bool(item.get("jwks_url")) == bool(item.get("secret")):
+            raise SettingsError(f"{where} needs a \"jwks_url\" or a \"secret\", one of them")
+        if item.get("jwks_url") and not item["jwks_url"].startswith(("https://", "http://")):
+            raise SettingsError(f"{where}: \"jwks_url\" is not an http(s) URL")
+        issuers.append(JwtIssuer(**item))
+    if len({issuer.issuer for issuer in issuers}) < len(issuers):
+        raise SettingsError(f"{name} names an issuer twice")
+    return tuple(issuers)
 
 
 def _env_tiers(name: str, default: tuple[str, ...]) -> tuple[str, ...]:
@@ -216,6 +264,8 @@ class Settings:
     webhook_retries: tuple[float, ...] = (10.0, 60.0, 300.0, 900.0, 2700.0)
     # addresses and networks webhooks may reach although they are not public (webhook_targets); empty: none
     webhook_allow: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+    # the studios whose own tokens (JWTs) sign players in (``service.sign_in``); empty: none
+    jwt_issuers: tuple[JwtIssuer, ...] = ()
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -299,6 +349,7 @@ class Settings:
             webhook_timeout=_env_float("SCOUNDREL_WEBHOOK_TIMEOUT", cls.webhook_timeout),
             webhook_retries=_env_seconds("SCOUNDREL_WEBHOOK_RETRIES", cls.webhook_retries),
             webhook_allow=_env_networks("SCOUNDREL_WEBHOOK_ALLOW"),
+            jwt_issuers=_env_jwt_issuers("SCOUNDREL_JWT_ISSUERS"),
         )
 
 

@@ -557,3 +557,16 @@ def tournament_attempts(tournament_id: str) -> str:
 def tournament_playing(tournament_id: str) -> str:
     """Set: the tournament's games in play, for its close to forfeit (R19)."""
     return f"{PREFIX}:tournament-playing:{tournament_id}"
+
+
+# Studios' sign-in (``store.accounts.links``): a player linked to a studio's account.
+
+def external_link(issuer: str, subject: str) -> str:
+    """String: the player a studio's account (its issuer's ``iss`` and the account's ``sub``) signs in as;
+    made on the account's first use, kept as long as the player."""
+    return f"{PREFIX}:link:{issuer}:{subject}"
+
+
+def player_links(name: str) -> str:
+    """Hash: issuer → the account (``sub``) of that studio the player is linked to."""
+    return f"{PREFIX}:player-links:{name}"

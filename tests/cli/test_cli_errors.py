@@ -67,6 +67,21 @@ def test_a_season_that_is_neither_monthly_nor_weekly_is_one_line(scoundrel_comma
     assert_one_line_failure(result, "SCOUNDREL_SEASON='yearly' is not one of monthly, weekly")
 
 
+@pytest.mark.parametrize(("issuers", "said"), [
+    ("not json", "SCOUNDREL_JWT_ISSUERS is not JSON"),
+    ('[{"issuer": "https://s.example", "audience": "a"}]', 'needs a "jwks_url" or a "secret", one of them'),
+    ('[{"issuer": "https://s.example", "audience": "a", "secret": "s", "jwks_url": "https://k"}]',
+     'needs a "jwks_url" or a "secret", one of them'),
+    ('[{"issuer": "https://s.example", "secret": "s"}]', 'needs an "issuer" and an "audience"'),
+    ('[{"issuer": "https://s.example", "audience": "a", "secret": "s", "claims": 1}]', "unknown fields: claims"),
+    ('[{"issuer": "s", "audience": "a", "jwks_url": "ftp://k"}]', '"jwks_url" is not an http(s) URL'),
+])
+def test_a_studio_issuer_that_cannot_be_used_is_one_line(scoundrel_command, tmp_path, issuers, said):
+    result = run_scoundrel(scoundrel_command, "check", env={"REDIS_URL": unreachable_redis(),
+                                                            "SCOUNDREL_JWT_ISSUERS": issuers}, tmp_path=tmp_path)
+    assert_one_line_failure(result, said)
+
+
 def test_a_data_dir_without_a_running_up_is_one_line_not_some_other_redis(scoundrel_command, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
