@@ -116,10 +116,13 @@ class StandingsArgs(BoardArgs):
         "description": "a player's name: the places around theirs (with places either side) instead of a page"})
     places = fields.Integer(load_default=5, validate=validate.Range(0, 50), metadata={
         "description": "with around: places shown above and below the player"})
+    deal = fields.Integer(load_default=None, validate=validate.Range(1, MAX_DEALS), metadata={
+        "description": "a sum tournament's sealed deal: its own standings (each entrant's best game on it)"})
 
 
 class StandingsSchema(Schema):
     tournament = fields.String()
+    deal = fields.Integer(metadata={"description": "with deal: the deal these are the standings of"})
     final = fields.Boolean()
     revised_at = fields.String(allow_none=True)
     among = fields.String()

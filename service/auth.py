@@ -56,17 +56,18 @@ def studio_account(token: str) -> Account:
         abort(401, message=str(refused), extra={"reason": refused.reason}, headers=CHALLENGE)
 
 
-def player_for_bearer(token: str) -> str | None:
+def player_for_bearer(token: str, unlinked_reads: bool = False) -> str | None:
     """The player a bearer token acts as: the holder of one of the service's tokens, or the player linked to a
     studio's account (made on its first use when the issuer names players from a claim; 403 ``not_linked``
-    until the player has chosen a name, ``POST /v1/players``)."""
+    until the player has chosen a name, ``POST /v1/players``, or None with ``unlinked_reads``: a public read
+    answers such a token as it answers anyone)."""
     if not signed_in(token):
         return player_for_token(db(), token)
     account = studio_account(token)
     player = linked_player(db(), account.issuer.issuer, account.subject)
     if player is None and account.name is not None:
         player, _ = link_new_player(db(), account.issuer.issuer, account.subject, account.name)
-    if player is None:
+    if player is None and not unlinked_reads:
         abort(403, message="No player is linked to this account yet: choose a name with POST /v1/players, "
                            "sending this token.", extra={"reason": NOT_LINKED})
     return player
@@ -78,8 +79,8 @@ def optional_player() -> str | None:
     token = bearer_token()
     if token is None:
         return None
-    g.player = player_for_bearer(token)
-    if g.player is None and moderator_for_token(db(), token) is None:
+    g.player = player_for_bearer(token, unlinked_reads=True)
+    if g.player is None and not signed_in(token) and moderator_for_token(db(), token) is None:
         reject_token()
     return g.player
 

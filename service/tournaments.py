@@ -9,8 +9,8 @@ are shown only once no game of them can move (R19).
 
 from flask import g, url_for
 
-from domain.boards import tournament_board
-from domain.tournaments import ENDED, Tournament, attempts_left, deal_seed
+from domain.boards import deal_boards, tournament_board
+from domain.tournaments import ENDED, SUM, Tournament, attempts_left, deal_seed
 from schemas.tournaments import (
     JoinedSchema,
     StandingsArgs,
@@ -123,6 +123,11 @@ def standings(args, tournament_id):
     progress = progress_of(db(), tournament)
     head = {"tournament": tournament.id, "final": progress.final, "revised_at": iso_time(progress.revised_ms)}
     board = tournament_board(tournament.id, tournament.scoring)
+    if args["deal"] is not None:
+        if tournament.scoring != SUM or args["deal"] > tournament.deals:
+            abort(404, message=f"Tournament {tournament.id} has no standings of deal {args['deal']}: only a sum "
+                               "tournament ranks each of its deals.")
+        board, head = deal_boards(board)[args["deal"] - 1], {**head, "deal": args["deal"]}
     if args["around"] is not None:
         player = registered(args["around"])
         found = board_position(db(), ranking(board), player, args["places"])

@@ -130,6 +130,8 @@ def test_an_issuer_without_a_name_claim_has_the_player_choose_a_name_once(stack)
     token = hmac_signed("acct-7")
     refused = stack.post("/v1/runs", json=legal_games(2)[1], headers=bearer(token))
     assert (refused.status_code, refused.json()["reason"]) == (403, "not_linked")
+    read = stack.get(f"/v1/games/{'0' * 32}", headers=bearer(token))  # a public read: answered as to anyone
+    assert read.status_code == 404, read.text
     made = stack.post("/v1/players", json={"name": "hana"}, headers=bearer(token))
     assert (made.status_code, made.json()) == (201, {"name": "hana", "token": None})
     again = stack.post("/v1/players", json={"name": "other"}, headers=bearer(token))

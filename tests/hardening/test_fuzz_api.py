@@ -202,7 +202,7 @@ def test_every_integer_query_parameter_is_bounded_in_the_openapi_document(spec):
     parameters = [(path, parameter) for path, operations in spec["paths"].items()
                   for operation in operations.values() if isinstance(operation, dict)
                   for parameter in operation.get("parameters", []) if parameter["schema"].get("type") == "integer"]
-    assert {parameter["name"] for _, parameter in parameters} == {"limit", "offset", "around", "places"}
+    assert {parameter["name"] for _, parameter in parameters} == {"limit", "offset", "around", "places", "deal"}
     unbounded = [(path, parameter["name"]) for path, parameter in parameters
                  if not {"minimum", "maximum"} <= set(parameter["schema"])]
     assert not unbounded

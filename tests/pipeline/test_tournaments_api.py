@@ -195,6 +195,10 @@ def test_a_sum_tournament_ranks_the_sum_of_each_entrants_best_game_on_each_deal(
     page = client.get(f"/v1/tournaments/{made['id']}/standings").get_json()
     assert {(e["player"], e["score"]) for e in page["entries"]} == set(sums.items())
     assert [e["score"] for e in page["entries"]] == sorted(sums.values(), reverse=True)
+    second = client.get(f"/v1/tournaments/{made['id']}/standings?deal=2").get_json()
+    assert second["deal"] == 2 and {(e["player"], e["score"]) for e in second["entries"]} == {
+        (name, max(by_deal[2])) for name, by_deal in scores.items() if 2 in by_deal}
+    assert client.get(f"/v1/tournaments/{made['id']}/standings?deal=3").status_code == 404
     around = client.get(f"/v1/tournaments/{made['id']}/standings?around=bob&places=0").get_json()
     assert around["entries"][0]["score"] == sums["bob"] and around["total"] == 3
     html = client.get(f"/tournaments/{made['id']}?player=cyd").get_data(as_text=True)
