@@ -27,13 +27,14 @@ from . import (
     move_off_cluster,
     replay,
     reverify,
+    server_key,
     up,
     verify,
     worker,
 )
 
-COMMANDS = (deal, verify, replay, conformance, api, worker, up, moderator, check, migrate, move_off_cluster, reverify,
-            archive)
+COMMANDS = (deal, verify, replay, conformance, api, worker, up, moderator, server_key, check, migrate,
+            move_off_cluster, reverify, archive)
 
 
 def version() -> str:

@@ -2,7 +2,7 @@
 
 import re
 
-from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 NAME_PATTERN = r"^(?=.*[A-Za-z0-9])[A-Za-z0-9_-]{3,32}$"  # one letter or digit at least: no "___" or "-_-"
 NAME_MESSAGE = "Name must be 3-32 characters from A-Z a-z 0-9 _ -, at least one of them a letter or digit."
@@ -39,3 +39,23 @@ class PlayerTokenSchema(Schema):
     token = fields.String(allow_none=True, metadata={"description": "the bearer token; shown once, stored only "
                                                                     "hashed; null for a player a studio's token "
                                                                     "signs in"})
+
+
+EXTERNAL_ID_PATTERN = r"^[A-Za-z0-9._:@|-]{1,128}$"
+
+
+class ServerPlayerCreateSchema(Schema):
+    """A player a studio's backend registers, linked to its account's id there."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=player_name, metadata={"example": "ada", "pattern": NAME_PATTERN})
+    external_id = fields.String(required=True, validate=validate.Regexp(EXTERNAL_ID_PATTERN, error=(
+        "1-128 characters of A-Z a-z 0-9 . _ : @ | -")), metadata={"pattern": EXTERNAL_ID_PATTERN,
+                                                                   "description": "the account's id at the studio"})
+
+
+class ServerPlayerSchema(Schema):
+    name = fields.String()
+    external_id = fields.String()

@@ -37,6 +37,7 @@ from . import (
     seasons,
     security,
     seeds,
+    server_players,
     share_page,
     site,
     streaks,
@@ -93,7 +94,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (front_door, health, players, runs, games, leaderboards, daily, sealed, seeds, disputes,
-                   moderation, flags, streaks, seasons, webhooks, leagues, tournaments):
+                   moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
     api.register_blueprint(leagues.player_blp)

@@ -1,5 +1,6 @@
-"""Bearer tokens: who is making this request: one of the service's own tokens, or a studio's signed token
-(a JWT, ``service.sign_in``) for the player linked to its account."""
+"""Bearer tokens: who is making this request: one of the service's own tokens, a studio's signed token (a
+JWT, ``service.sign_in``) for the player linked to its account, or a studio's server key acting for the
+player ``X-Scoundrel-Player`` names (``store.accounts.server_keys``)."""
 
 import functools
 from typing import NoReturn
@@ -8,8 +9,9 @@ from flask import g, request
 from werkzeug.exceptions import HTTPException
 
 from schemas.players import name_key
-from store import moderator_for_token, player_for_token
+from store import find_player, moderator_for_token, player_for_token
 from store.accounts.links import link_new_player, linked_player
+from store.accounts.server_keys import is_server_key, server_key_for_token
 from store.accounts.tokens import hash_token
 from store.base.errors import TokenRevoked
 
@@ -19,6 +21,7 @@ from .errors import abort
 from .sign_in import KEYS_UNAVAILABLE, NOT_LINKED, Account, SignInRefused, looks_like_jwt
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="scoundrel"'}
+PLAYER_HEADER = "X-Scoundrel-Player"  # the player a server key acts for
 
 
 def bearer_token() -> str | None:
@@ -56,11 +59,42 @@ def studio_account(token: str) -> Account:
         abort(401, message=str(refused), extra={"reason": refused.reason}, headers=CHALLENGE)
 
 
+def server_key_of(token: str) -> str | None:
+    """The server key ``token`` is (noted in ``g.server_key``: the request log names it), or None."""
+    if not is_server_key(token):
+        return None
+    g.server_key = server_key_for_token(db(), token)
+    return g.server_key
+
+
+def verified_here(token: str) -> bool:
+    """Whether the request's player is found from ``token`` here (a studio's token or a server key), rather
+    than checked by the store's scripts against their own index of tokens."""
+    return signed_in(token) or server_key_of(token) is not None
+
+
+def _acted_for(reads: bool) -> str | None:
+    """The player a server key acts for (``X-Scoundrel-Player``, in any case): 422 without one (None for a
+    public read), 404 for no such player."""
+    named = request.headers.get(PLAYER_HEADER)
+    if not named:
+        if reads:
+            return None
+        abort(422, message=f"A server key acts for a player: name them in {PLAYER_HEADER}.",
+              errors={PLAYER_HEADER: ["Missing."]})
+    player = find_player(db(), named) if name_key(named) is not None else None
+    if player is None:
+        abort(404, message=f"No player named {named!r}.")
+    return player
+
+
 def player_for_bearer(token: str, unlinked_reads: bool = False) -> str | None:
     """The player a bearer token acts as: the holder of one of the service's tokens, or the player linked to a
     studio's account (made on its first use when the issuer names players from a claim; 403 ``not_linked``
     until the player has chosen a name, ``POST /v1/players``, or None with ``unlinked_reads``: a public read
-    answers such a token as it answers anyone)."""
+    answers such a token as it answers anyone), or the player a server key acts for (``_acted_for``)."""
+    if server_key_of(token) is not None:
+        return _acted_for(unlinked_reads)
     if not signed_in(token):
         return player_for_token(db(), token)
     account = studio_account(token)
@@ -80,7 +114,7 @@ def optional_player() -> str | None:
     if token is None:
         return None
     g.player = player_for_bearer(token, unlinked_reads=True)
-    if g.player is None and not signed_in(token) and moderator_for_token(db(), token) is None:
+    if g.player is None and not verified_here(token) and moderator_for_token(db(), token) is None:
         reject_token()
     return g.player
 
@@ -148,7 +182,7 @@ def submitter_required(view):
         token = bearer_token()
         if token is None:
             abort(401, message="A player token is required: Authorization: Bearer <token>.", headers=CHALLENGE)
-        if signed_in(token):  # verified here, with no token of the store's to check as it writes
+        if verified_here(token):  # with no token of the store's to check as it writes
             g.player, g.token_hash = player_for_bearer(token), ""
             return view(*args, **kwargs)
         names = referee().token_names
@@ -190,6 +224,8 @@ def require_moderator() -> str:
         return name
     if player_for_token(db(), token) is not None:
         abort(403, message="This needs a moderator; a player's token is not enough.")
+    if server_key_of(token) is not None:
+        abort(403, message="This needs a moderator; a server key acts for players only.")
     abort(401, message="The token is not valid.", headers=CHALLENGE)
 
 

@@ -34,8 +34,8 @@ from .auth import (
     player_required,
     reject_token,
     require_player,
-    signed_in,
     token_required,
+    verified_here,
 )
 from .context import db, referee, revealed
 from .request_log import elapsed, request_id
@@ -66,7 +66,7 @@ def _own_game(game_id: str) -> Game:
     401, or 404 if not theirs."""
     token = bearer_token()
     assert token is not None  # token_required let the request in with one
-    if signed_in(token):
+    if verified_here(token):
         g.player, game = require_player(), load_game(db(), game_id)
     else:
         g.player, game = load_game_as(db(), game_id, token)

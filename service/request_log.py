@@ -44,7 +44,7 @@ def _finish(response):
     log.log(logging.DEBUG if polled else logging.INFO, "request", extra={
         "request_id": request_id(), "method": request.method, "path": request.path,
         "status": response.status_code, "player": g.get("player"), "client": request.remote_addr,
-        "duration_ms": round(elapsed() * 1000, 1),
+        "duration_ms": round(elapsed() * 1000, 1), **({"server_key": g.server_key} if g.get("server_key") else {}),
     })
     return response
 

@@ -63,7 +63,7 @@ def _daily_date(submission: dict) -> str:
 
 def _submission(body: dict, idempotency_key: str | None = None) -> Submission:
     return Submission(body["seed"], body["variant"], body["moves"], daily=_daily_date(body),
-                      idempotency_key=idempotency_key or "")
+                      idempotency_key=idempotency_key or "", server_key=g.get("server_key") or "")
 
 
 @blp.route("", methods=["POST"])

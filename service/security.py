@@ -35,6 +35,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from settings import Settings
 from store import player_for_token
+from store.accounts.server_keys import is_server_key, server_key_for_token
 from store.base import keys
 
 from .auth import bearer_token
@@ -127,14 +128,17 @@ def _read_windows(limiter: Any, limits: list[RequestLimit]) -> None:
 def _log_refusal(refused: RequestLimit) -> None:
     """One line for a refused request, naming whose requests were too many (never a token's hash)."""
     scope = refused.request_args[-1]
-    if scope == "token":
-        try:
+    try:
+        if scope == "token":
             g.player = player_for_token(db(), bearer_token() or "")  # the request log names them too
-        except RedisError:
-            g.player = None
+        elif scope == "server_key":
+            g.server_key = server_key_for_token(db(), bearer_token() or "")
+    except RedisError:
+        g.player = g.server_key = None
     log.warning("rate limit exceeded", extra={
         "request_id": request_id(), "limit": str(refused.limit), "scope": scope, "player": g.get("player"),
-        "client": request.remote_addr, "method": request.method, "path": request.path})
+        "server_key": g.get("server_key"), "client": request.remote_addr, "method": request.method,
+        "path": request.path})
 
 
 def _without_limit_keys(record: logging.LogRecord) -> bool:
@@ -150,8 +154,14 @@ def _limits(settings: Settings) -> list[str | Callable[[], str] | ApplicationLim
                                        error_message="Too many requests from this address; slow down."))
     if settings.rate_limit_token:
         limits.append(ApplicationLimit(settings.rate_limit_token, key_function=token_key, scope="token",
-                                       exempt_when=lambda: bearer_token() is None, on_breach=_log_refusal,
+                                       exempt_when=lambda: is_server_key(bearer_token() or "") or
+                                       bearer_token() is None, on_breach=_log_refusal,
                                        error_message="Too many requests with this token; slow down."))
+    if settings.rate_limit_server_key:  # a studio's backend acts for many players: a limit of its own
+        limits.append(ApplicationLimit(settings.rate_limit_server_key, key_function=token_key, scope="server_key",
+                                       exempt_when=lambda: not is_server_key(bearer_token() or ""),
+                                       on_breach=_log_refusal,
+                                       error_message="Too many requests with this server key; slow down."))
     return limits
 
 

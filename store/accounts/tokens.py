@@ -95,3 +95,33 @@ def _checked(owner, token_hash: str) -> str | None:
         return None
     name, stored = owner
     return name if hmac.compare_digest(stored, token_hash) else None
+
+
+def list_holders(db: Database, holders: Holders) -> list[dict]:
+    """Every holder of a kind that keeps its members, with its creation time (ms), by name."""
+    assert holders.members is not None
+    names = sorted(db.redis.smembers(holders.members))
+    with db.redis.pipeline(transaction=False) as pipe:
+        for name in names:
+            pipe.hget(holders.holder(name), "created_ms")
+        created = pipe.execute()
+    return [{"name": name, "created_ms": int(ms or 0)} for name, ms in zip(names, created, strict=True)]
+
+
+def revoke_holder(db: Database, holders: Holders, name: str) -> str | None:
+    """Remove holder ``name`` (in any case, as names are looked up) and invalidate its token: the name as it
+    was registered, or None if there was no such holder."""
+    if not db.redis.exists(holders.holder(name)):  # an exact spelling first: an older namesake's
+        name = db.redis.get(holders.spelling(name)) or name
+    token_hash = db.redis.hget(holders.holder(name), "token_hash")
+    if token_hash is None:
+        return None
+    spelling_held = db.redis.get(holders.spelling(name)) == name  # not an older namesake's in another case
+    with db.redis.pipeline() as pipe:
+        pipe.delete(holders.holder(name), holders.token(token_hash))
+        if spelling_held:
+            pipe.delete(holders.spelling(name))  # the name is free again, in every case
+        if holders.members is not None:
+            pipe.srem(holders.members, name)
+        pipe.execute()
+    return name

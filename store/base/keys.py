@@ -213,6 +213,26 @@ def moderators() -> str:
     return f"{PREFIX}:moderators"
 
 
+def server_key(name: str) -> str:
+    """Hash: a studio's server key: its name, token hash and creation time (``store.accounts.server_keys``)."""
+    return f"{PREFIX}:server-key:{name}"
+
+
+def server_key_name(name: str) -> str:
+    """String: the server key's name as registered, under its lower-case spelling."""
+    return f"{PREFIX}:server-key-name:{name.lower()}"
+
+
+def server_key_token(token_hash: str) -> str:
+    """String: the name of the server key that hashes to ``token_hash``: apart from players' and moderators'."""
+    return f"{PREFIX}:server-key-token:{token_hash}"
+
+
+def server_keys() -> str:
+    """Set: every server key's name."""
+    return f"{PREFIX}:server-keys"
+
+
 def pending_runs() -> str:
     """Sorted set: run id → when it was last queued (ms), for every run still pending.
 

@@ -30,7 +30,7 @@ from store.base.replicas import written
 from store.queue.intake import IN_INTAKE
 from store.queue.queues import enqueue_verification
 from store.runs import scripts
-from store.runs.audit import SUBMITTED
+from store.runs.audit import submitted_entry
 from store.runs.origins import DEALT
 from store.runs.records import load_runs, run_from_stored, stored_fields
 
@@ -85,6 +85,7 @@ class Submission:
     daily: str = ""  # the date whose daily seed this run plays, if it does
     idempotency_key: str = ""
     dealt: Dealt | None = None  # set for the run of a dealt game
+    server_key: str = ""  # the studio's server key that sent it for its player (its audit entry names it)
 
     def fingerprint(self) -> str:
         """What makes two submissions the same game: a dealt game is its own id."""
@@ -117,7 +118,7 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str, r
     if dealt:
         run = dealt.run(run)
     stored = stored_fields(run)
-    return _Pending(submission, run, {**stored, "log": SUBMITTED})
+    return _Pending(submission, run, {**stored, "log": submitted_entry(submission.server_key)})
 
 
 def new_run_fields(player: str, submission: Submission, submitted_ms: int, request_id: str = "") -> tuple[str, dict]:

@@ -36,6 +36,14 @@ SUBMITTED = "s"  # the entry of a run's submission by its player: a new run's wh
 _SUBMITTED_FIELDS = FIELD.join(["submitted", "player", "", "0", "", "pending"])
 _SNAPSHOT = ("status", "outcome", "score", "health", "error")
 _NUMBERS = ("score", "health")
+SERVER_KEY = "server_key"  # the actor kind of a run a studio's server key submitted for its player
+
+
+def submitted_entry(server_key: str = "") -> str:
+    """A new run's log: its submission, by its player (``SUBMITTED``) or by ``server_key`` for them."""
+    return FIELD.join(["submitted", SERVER_KEY, server_key, "0", "", "pending"]) if server_key else SUBMITTED
+
+
 # what reading a log needs of its run: the log, what it leaves out, the fields of the run's snapshot
 _LOG_FIELDS = ("log", "player", "submitted_ms", "status", "outcome", "score", "health", "error", "voided_status")
 
