@@ -117,6 +117,7 @@ JSON_ENDPOINTS = {  # every operation that reads a JSON body, and the token it n
     "/v1/flags/{flag_id}/dismiss": "moderator",
     "/v1/webhooks": "moderator",
     "/v1/tournaments": "moderator",
+    "/v1/server/players": "server_key",
     "/v1/games": "player",
     "/v1/games/{game_id}/moves": "player",
     "/v1/games/{game_id}/forfeit": "player",
@@ -131,7 +132,15 @@ def _nested(depth: int, opener: str = "[") -> str:
 
 @pytest.fixture(scope="module")
 def tokens(fuzzed_stack, player_token):
-    return {None: None, "player": player_token, "moderator": moderator_token(fuzzed_stack, "fuzz-mod")}
+    from store.accounts.server_keys import create_server_key
+
+    database = fuzzed_stack.database()
+    try:
+        key = create_server_key(database, "fuzz-backend")
+    finally:
+        database.close()
+    return {None: None, "player": player_token, "moderator": moderator_token(fuzzed_stack, "fuzz-mod"),
+            "server_key": key}
 
 
 @pytest.fixture(scope="module")
