@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 from .errors import Refusal
 from .run import TOURNAMENT as TOURNAMENT  # the ``challenge`` of a tournament game and its run
-from .run import tournament_seal
 
 BEST = "best"
 SUM = "sum"
@@ -102,11 +101,6 @@ class Tournament:
     def sealed(self) -> bool:
         """Its games are dealt from sealed decks, the same for every entrant."""
         return self.deals > 0
-
-    @property
-    def seal(self) -> str:
-        """What seals its decks until its end (``domain.sealing``)."""
-        return tournament_seal(self.id)
 
 
 def deal_seed(secret: str, tournament_id: str, deal: int) -> str:

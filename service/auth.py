@@ -60,10 +60,12 @@ def studio_account(token: str) -> Account:
 
 
 def server_key_of(token: str) -> str | None:
-    """The server key ``token`` is (noted in ``g.server_key``: the request log names it), or None."""
+    """The server key ``token`` is (noted in ``g.server_key``: the request log names it), or None; looked up
+    once a request."""
     if not is_server_key(token):
         return None
-    g.server_key = server_key_for_token(db(), token)
+    if "server_key" not in g:
+        g.server_key = server_key_for_token(db(), token)
     return g.server_key
 
 

@@ -139,6 +139,9 @@ class ArchivedBoard:
         """The places scoring strictly higher than ``place``."""
         return self.db.archive.board_count_from(self.kind, self.name, least_above(place.rank_key))
 
+    def total(self) -> int:
+        return self.db.archive.board_page(self.kind, self.name, 0, 0)[0]
+
     def window(self, first: int, last: int) -> tuple[int, list[dict]]:
         """``(total, the entries from index first to last, with their shares)``."""
         total, places = self.db.archive.board_page(self.kind, self.name, first, last - first + 1)
@@ -279,7 +282,7 @@ def _among_alone(board: ArchivedBoard, players: list[str], offset: int, limit: i
     index count for each one listed."""
     found = board.places_of(players)
     listed = found[offset:offset + limit]
-    total = board.db.archive.board_page(board.kind, board.name, 0, 0)[0]
+    total = board.total()
     return len(found), [with_share({"rank": entry["rank"], "global_rank": board.index_of(place) + 1, **entry},
                                    board.above(place), total)
                         for entry, place in zip(_entries(offset + 1, _flat(listed)), listed, strict=True)]

@@ -182,5 +182,5 @@ def _standing_alone(board: ArchivedBoard, player: str) -> Standing | None:
     found = board.places_of([player])
     if not found:
         return None
-    total = board.db.archive.board_page(board.kind, board.name, 0, 0)[0]
-    return Standing(board.index_of(found[0]) + 1, total, packed_score(found[0].rank_key), board.above(found[0]))
+    return Standing(board.index_of(found[0]) + 1, board.total(), packed_score(found[0].rank_key),
+                    board.above(found[0]))
