@@ -22,6 +22,7 @@ from . import (
     check,
     conformance,
     deal,
+    erase,
     migrate,
     moderator,
     move_off_cluster,
@@ -34,7 +35,7 @@ from . import (
 )
 
 COMMANDS = (deal, verify, replay, conformance, api, worker, up, moderator, server_key, check, migrate,
-            move_off_cluster, reverify, archive)
+            move_off_cluster, reverify, archive, erase)
 
 
 def version() -> str:

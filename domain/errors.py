@@ -56,6 +56,17 @@ class NameTaken(Refusal):
         super().__init__(f"The name {name!r} is taken.")
 
 
+class NameResting(NameTaken):
+    """The name was erased (``DELETE /v1/players/<name>``) and rests until ``until_ms``: no one may register it
+    before then, so no one takes over an erased player's name while others still know it as theirs."""
+
+    def __init__(self, name: str, until_ms: int):
+        super().__init__(name)
+        self.until_ms = until_ms
+        self.message = f"The name {name!r} was erased recently; it may be registered again after its cool-off."
+        self.args = (self.message,)
+
+
 class AccountBusy(Refusal):
     """Another request is signing the same studio account in for the first time: this one may try again."""
 

@@ -4,6 +4,8 @@ import re
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from domain.pseudonyms import is_pseudonym
+
 NAME_PATTERN = r"^(?=.*[A-Za-z0-9])[A-Za-z0-9_-]{3,32}$"  # one letter or digit at least: no "___" or "-_-"
 NAME_MESSAGE = "Name must be 3-32 characters from A-Z a-z 0-9 _ -, at least one of them a letter or digit."
 _NAME = re.compile(NAME_PATTERN, re.ASCII)
@@ -27,11 +29,20 @@ def player_name(text: str) -> str:
     return text
 
 
+def new_player_name(text: str) -> str:
+    """A marshmallow validator: ``text`` is a name a player may register, not an erased player's pseudonym."""
+    player_name(text)
+    if is_pseudonym(text):
+        raise ValidationError("Names of the form deleted-<number> are kept for erased players' places.")
+    return text
+
+
 class PlayerCreateSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(required=True, validate=player_name, metadata={"example": "ada", "pattern": NAME_PATTERN})
+    name = fields.String(required=True, validate=new_player_name, metadata={"example": "ada",
+                                                                             "pattern": NAME_PATTERN})
 
 
 class PlayerTokenSchema(Schema):
@@ -50,7 +61,8 @@ class ServerPlayerCreateSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(required=True, validate=player_name, metadata={"example": "ada", "pattern": NAME_PATTERN})
+    name = fields.String(required=True, validate=new_player_name, metadata={"example": "ada",
+                                                                             "pattern": NAME_PATTERN})
     external_id = fields.String(required=True, validate=validate.Regexp(EXTERNAL_ID_PATTERN, error=(
         "1-128 characters of A-Z a-z 0-9 . _ : @ | -")), metadata={"pattern": EXTERNAL_ID_PATTERN,
                                                                    "description": "the account's id at the studio"})

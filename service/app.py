@@ -30,6 +30,7 @@ from . import (
     moderation,
     pages,
     play_page,
+    player_data,
     players,
     request_log,
     runs,
@@ -94,7 +95,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (front_door, health, players, runs, games, leaderboards, daily, sealed, seeds, disputes,
-                   moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players):
+                   moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players, player_data):
         api.register_blueprint(module.blp)
     api.register_blueprint(games.player_blp)
     api.register_blueprint(leagues.player_blp)

@@ -43,6 +43,7 @@ from domain.errors import (
     GameOver,
     IdempotencyConflict,
     MovesRefused,
+    NameResting,
     NameTaken,
     NoSuchDispute,
     NoSuchFlag,
@@ -58,6 +59,7 @@ from domain.errors import (
 )
 from domain.tournaments import NoSuchTournament, TournamentRefusal
 from store.base.errors import NotReplicated, first_line, refuses_writes
+from store.base.packing import iso_time
 
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = "Storage is unavailable; try again shortly."
@@ -100,6 +102,8 @@ ANSWERS: dict[type[Exception], Answer] = {
     TournamentRefusal: Answer(409, lambda refused: {"extra": {
         "reason": refused.reason, **({"game_id": refused.game_id} if refused.game_id else {})}}),
     DealTaken: Answer(409),
+    NameResting: Answer(409, lambda resting: {"extra": {"reason": "name_resting",
+                                                        "available_at": iso_time(resting.until_ms)}}),
     NameTaken: Answer(409),
     AccountBusy: Answer(409),
     RunPending: Answer(409),

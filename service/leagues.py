@@ -112,8 +112,14 @@ def cohort_of(week, cohort_id):
 def history_of(name):
     """The player's latest league weeks: tier, cohort, rank among its entrants, and where it led."""
     player = registered(name)
+    return {"player": player, "weeks": league_weeks(player, HISTORY_WEEKS)}
+
+
+def league_weeks(player: str, most: int | None = None) -> list[dict]:
+    """The player's league weeks still kept (``most`` of them at most), latest first, as ``LeagueWeekSchema``
+    shows them."""
     weeks = []
-    for held in history(db(), player)[:HISTORY_WEEKS]:
+    for held in history(db(), player)[:most]:
         found = cohort(db(), held.week, held.cohort)
         if found is None:  # a week no longer kept
             continue
@@ -121,4 +127,4 @@ def history_of(name):
         weeks.append({"week": held.week, "cohort": held.cohort, "tier": rules().name(found.tier),
                       "rank": rank, "entrants": found.entrants,
                       "zone": rules().zone(found.tier, rank, found.entrants)})
-    return {"player": player, "weeks": weeks}
+    return weeks

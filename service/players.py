@@ -4,11 +4,22 @@ from domain.sealing import shown
 from schemas.paging import PageArgs
 from schemas.players import PlayerCreateSchema, PlayerTokenSchema, name_key
 from schemas.runs import RunPageSchema
-from store import create_player, find_player, player_runs, replace_token
+from store import create_player, find_player, moderator_for_token, player_runs, replace_token
 from store.accounts.links import link_new_player
 
 from .api import Blueprint, error_response
-from .auth import OPTIONAL_BEARER, bearer_token, is_moderator, moderator_endpoint, signed_in, studio_account
+from .auth import (
+    CHALLENGE,
+    OPTIONAL_BEARER,
+    bearer_token,
+    is_moderator,
+    moderator_endpoint,
+    player_for_bearer,
+    reject_token,
+    server_key_of,
+    signed_in,
+    studio_account,
+)
 from .context import db, revealed
 from .errors import abort
 
@@ -27,6 +38,29 @@ def registered(name: str) -> str:
     if player is None:
         abort(404, message=f"No player named {name!r}.")
     return player
+
+
+def account_holder(name: str, moderators: bool = False) -> tuple[str, str, str]:
+    """``(the player, who acts: player, server_key or moderator, their name)`` for a request that may act on
+    the account ``name`` names: the player's own token or a studio's token signing them in, a studio's
+    server key (for any of its players), or with ``moderators`` a moderator's token. 401 without a token or
+    with one that is none of those, 403 for another player's (or a moderator's where it may not), 404 for no
+    such player."""
+    token = bearer_token()
+    if token is None:
+        abort(401, message="A player token is required: Authorization: Bearer <token>.", headers=CHALLENGE)
+    if (key := server_key_of(token)) is not None:
+        return registered(name), "server_key", key
+    if (moderator := moderator_for_token(db(), token)) is not None:
+        if not moderators:
+            abort(403, message="Only the player themselves, or a studio's server key, may do this.")
+        return registered(name), "moderator", moderator
+    player = player_for_bearer(token)
+    if player is None:
+        reject_token()
+    if name_key(name) != name_key(player):
+        abort(403, message="Only the player themselves may do this, with their own token.")
+    return player, "player", player
 
 
 @blp.route("", methods=["POST"])

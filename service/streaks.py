@@ -32,6 +32,11 @@ def streak_of(name):
     player = player_named(name)
     if player is None:
         abort(404, message=f"No player named {name!r}.")
+    return streak_json(player)
+
+
+def streak_json(player: str) -> dict:
+    """The player's streak as ``StreakSchema`` shows it."""
     streak = load_streak(db(), player)
     return {"player": player, "current": streak.current(today()), "best": streak.best, "last_date": streak.last_date}
 

@@ -248,6 +248,7 @@ class Settings:
     archive_url: str = ""  # SQLAlchemy URL of the archive; empty: SQLite in the data directory
     hot_days: float = 30.0  # days a finished run (board place or not) and a seed or season board stay in Redis
     archive_interval: float = 3600.0  # seconds between a worker's retention passes
+    name_cool_off_days: float = 30.0  # days an erased player's name may not be registered again
     # the weekly leagues (``domain.leagues``): their tiers, lowest first; players in a cohort at most; how
     # many of a cohort go up a tier at the week's end, and as many down
     league_tiers: tuple[str, ...] = ("Bronze", "Silver", "Gold", "Sapphire", "Ruby", "Diamond")
@@ -337,6 +338,7 @@ class Settings:
             color="NO_COLOR" not in os.environ,
             archive_url=os.environ.get("SCOUNDREL_ARCHIVE_URL", ""),
             hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days),
+            name_cool_off_days=_env_float("SCOUNDREL_NAME_COOL_OFF_DAYS", cls.name_cool_off_days),
             par_seconds=_env_float("SCOUNDREL_PAR_SECONDS", cls.par_seconds),
             league_tiers=_env_tiers("SCOUNDREL_LEAGUE_TIERS", cls.league_tiers),
             league_cohort=_env_at_least("SCOUNDREL_LEAGUE_COHORT", cls.league_cohort, 2),

@@ -283,6 +283,26 @@ class Archive:
                 archived_runs.c.run_id == run.run_id, archived_runs.c.archived_ms == run.archived_ms))
         return deleted.rowcount == 1
 
+    def erase_places(self, player: str, pseudonym: str, kept: set[tuple[str, str]]) -> None:
+        """Forget the player's archived places but those on the ``kept`` boards (kind, board), which pass to
+        ``pseudonym`` with no run."""
+        with self.engine.begin() as connection:
+            held = connection.execute(sa.select(_places.kind, _places.board).where(_places.player == player))
+            for kind, board in [(place.kind, place.board) for place in held if (place.kind, place.board) in kept]:
+                connection.execute(sa.update(archived_board_places).where(
+                    _places.kind == kind, _places.board == board, _places.player == player)
+                    .values(player=pseudonym, run_id=""))
+            connection.execute(sa.delete(archived_board_places).where(_places.player == player))
+
+    def erase_runs(self, player: str, most: int) -> int:
+        """Forget up to ``most`` of the player's archived runs: how many (0 once none is left)."""
+        with self.engine.begin() as connection:
+            run_ids = list(connection.execute(sa.select(archived_runs.c.run_id).where(
+                archived_runs.c.player == player).limit(most)).scalars())
+            if run_ids:
+                connection.execute(sa.delete(archived_runs).where(archived_runs.c.run_id.in_(run_ids)))
+        return len(run_ids)
+
     def run_ids(self) -> Iterator[list[str]]:
         """Every archived run id, in batches, in id order."""
         last = ""

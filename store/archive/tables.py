@@ -37,4 +37,5 @@ archived_board_places = sa.Table(
     sa.Column("run_id", sa.String(64), nullable=False),
     sa.Column("archived_ms", sa.BigInteger, nullable=False),
     sa.Index("ix_archived_board_places_rank", "kind", "board", "rank_key", "player"),
+    sa.Index("ix_archived_board_places_player", "player"),
 )

@@ -590,3 +590,32 @@ def external_link(issuer: str, subject: str) -> str:
 def player_links(name: str) -> str:
     """Hash: issuer → the account (``sub``) of that studio the player is linked to."""
     return f"{PREFIX}:player-links:{name}"
+
+
+# Erasure (``store.accounts.erasure``): a player's data erased on request, their kept places under a pseudonym.
+
+def pseudonyms() -> str:
+    """String: the last pseudonym number given (``deleted-<n>``), counted from 1."""
+    return f"{PREFIX}:pseudonyms"
+
+
+def erasures_begun() -> str:
+    """Hash: player → their pseudonym, for each erasure begun and not finished (an erasure stopped midway is
+    carried on from here): the one key that names an erased player, until their erasure ends."""
+    return f"{PREFIX}:erasures-begun"
+
+
+def erasure_log() -> str:
+    """List: one JSON entry per erasure finished, newest first: when, by whom, the pseudonym; never the name."""
+    return f"{PREFIX}:erasure-log"
+
+
+def erased_name(name_hash: str) -> str:
+    """String: set (expiring at the end of the cool-off) for a name erased: its keyed hash, never the name;
+    the name may not be registered while it is there."""
+    return f"{PREFIX}:erased-name:{name_hash}"
+
+
+def erased_name_secret() -> str:
+    """String: the key of the erased names' hashes."""
+    return f"{PREFIX}:erased-name-secret"

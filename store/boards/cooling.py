@@ -103,7 +103,7 @@ def merged(order: Order, *copies: list[BoardPlace]) -> list[BoardPlace]:
 
 
 @contextmanager
-def _board_lock(db: Database) -> Iterator[None]:
+def board_lock(db: Database) -> Iterator[None]:
     """The lock of moving boards, held for as long as the work inside takes (a large board's move can take
     minutes): a keeper renews it every quarter of ``LOCK_SECONDS``, so a process killed holding it frees
     it that soon after."""
@@ -195,7 +195,7 @@ def cool_boards(db: Database, cutoff_ms: int, batch: int = BATCH) -> Tally:
 
 
 def _settle_batch(db: Database, kind: Board, boards: list[BoardId], cutoff_ms: int, tally: Tally) -> None:
-    with _board_lock(db):
+    with board_lock(db):
         hot = redis_places(db, boards)
         held = db.archive.boards_held(kind.kind, [board_name(board) for board in boards])
         cold = [(board, places) for board, places in zip(boards, hot, strict=True)
@@ -264,7 +264,7 @@ def hot_boards(db: Database, boards: list[BoardId]) -> Iterator[None]:
     if not cooling:
         yield
         return
-    with _board_lock(db):
+    with board_lock(db):
         _bring_back(db, [board for board in cooling
                          if board_name(board) in db.archive.boards_held(board.board.kind, [board_name(board)])])
         yield

@@ -21,15 +21,20 @@ lives in exactly one place, Redis or the archive, and every board place
 names a run in one of them. A run found in both is a move interrupted by a
 crash, which the next retention pass finishes; it is reported all the same.
 
+A place held by an erased player's pseudonym (a closed season's, a closed
+day's sealed board: ``store.accounts.erasure``) has no run, rightly.
+
 A closed season's boards are frozen at its close (``store.boards.seasons``): they
 may rightly differ from what the runs give now (a late verdict, a void
 since), so they are left out.
 """
 
+import json
 from collections import defaultdict
 from collections.abc import Callable
 
 from domain.boards import BOARDS, BoardId, Order, boards_of, deal_boards
+from domain.pseudonyms import is_pseudonym
 from domain.run import PENDING, Run
 from store.base import keys
 from store.base.clock import now_ms
@@ -142,7 +147,9 @@ def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, s
     for player in sorted(set(places) | set(expected)):
         want, have = expected.get(player), places.get(player)
         if want is None:
-            problems.append(f"{board.places}: {player} is on the board but has no verified run that belongs there")
+            if not is_pseudonym(player):  # an erased player's kept place has no run (``store.accounts.erasure``)
+                problems.append(f"{board.places}: {player} is on the board but has no verified run that belongs "
+                                f"there")
         elif have is None:
             problems.append(f"{board.places}: {player} is missing (run {want[1]})")
         elif have.rank_key != want[0]:
@@ -249,6 +256,9 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
     for board in sorted(set(expected) | stored, key=lambda board: board.places):
         problems.extend(_board_problems(db, board, expected.get(board, {}), runs_by_id))
     problems.extend(_ladder_problems(db, expected_ladders(every_run, frozen), frozen))
+    problems += [f"the erasure of a player (pseudonym {json.loads(noted)['pseudonym']}) was begun and not "
+                 f"finished: `scoundrel erase --finish` finishes it"
+                 for noted in db.redis.hvals(keys.erasures_begun())]
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
     indexed = {run_id for run_id in db.redis.zrange(keys.pending_runs(), 0, -1)}
     for run in runs:

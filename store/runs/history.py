@@ -17,7 +17,7 @@ from domain.errors import NoSuchRun
 from domain.run import Run
 from store.base import keys
 from store.base.database import Database
-from store.runs.audit import audit_log
+from store.runs.audit import audit_log, audit_logs
 from store.runs.records import load_run, load_runs, run_from_stored
 from store.runs.removal import reinstate_run
 
@@ -49,6 +49,14 @@ def run_audit_log(db: Database, run_id: str) -> list[dict]:
     if archived is None:
         raise NoSuchRun(run_id)
     return archived.audit
+
+
+def run_audit_logs(db: Database, run_ids: list[str]) -> list[list[dict]]:
+    """Every audit entry of each run, hot or archived, oldest first (none for a run in neither place)."""
+    logs = audit_logs(db, run_ids)  # a run in Redis has its submission's entry at least
+    archived = db.archive.load([run_id for run_id, log in zip(run_ids, logs, strict=True) if not log])
+    return [log or (archived[run_id].audit if run_id in archived else [])
+            for run_id, log in zip(run_ids, logs, strict=True)]
 
 
 def hot_run(db: Database, run_id: str) -> Run:

@@ -61,7 +61,8 @@ RECORD_BEATEN = "record.beaten"
 SEASON_ENDED = "season.ended"
 TOURNAMENT_STARTED = "tournament.started"
 TOURNAMENT_ENDED = "tournament.ended"
-EVENTS = (RUN_VERIFIED, RUN_VOIDED, RECORD_BEATEN, SEASON_ENDED, TOURNAMENT_STARTED, TOURNAMENT_ENDED)
+PLAYER_ERASED = "player.erased"
+EVENTS = (RUN_VERIFIED, RUN_VOIDED, RECORD_BEATEN, SEASON_ENDED, TOURNAMENT_STARTED, TOURNAMENT_ENDED, PLAYER_ERASED)
 
 DELIVERIES_KEPT = 50  # delivery attempts kept per webhook, newest first
 DRAIN_BATCH = 100  # outbox events queued per MULTI of the queue's Redis
