@@ -29,8 +29,13 @@ def player_name(text: str) -> str:
     return text
 
 
+def registrable(text: str) -> bool:
+    """Whether ``text`` is a name a player may register: a name (``name_key``), not an erased player's pseudonym."""
+    return name_key(text) is not None and not is_pseudonym(text)
+
+
 def new_player_name(text: str) -> str:
-    """A marshmallow validator: ``text`` is a name a player may register, not an erased player's pseudonym."""
+    """A marshmallow validator: ``text`` is a name a player may register (``registrable``)."""
     player_name(text)
     if is_pseudonym(text):
         raise ValidationError("Names of the form deleted-<number> are kept for erased players' places.")

@@ -90,7 +90,8 @@ class BoardEntrySchema(ShareSchema):
     global_rank = _global_rank()
     player = fields.String()
     score = fields.Integer()
-    run_id = fields.String()
+    run_id = fields.String(allow_none=True, metadata={"description": "null for an erased player's place a past "
+                                                                 "season or sealed day keeps"})
     submitted_at = fields.String()
 
 
@@ -115,7 +116,8 @@ class LadderEntrySchema(ShareSchema):
     mean = fields.Float(metadata={"description": "mean score of the player's last 20 finished dealt games, "
                                                  "exact at 2 decimals"})
     games = fields.Integer(metadata={"description": "the player's finished dealt games of the variant (20 or more)"})
-    run_id = fields.String(metadata={"description": "the latest game counted"})
+    run_id = fields.String(allow_none=True, metadata={"description": "the latest game counted (null for an erased "
+                                                                 "player's place a past season keeps)"})
     submitted_at = fields.String(metadata={"description": "when the latest game counted ended"})
 
 

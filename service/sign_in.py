@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import jwt
 
+from schemas.players import registrable
 from settings import JwtIssuer
 
 HMAC_ALGORITHMS = ("HS256", "HS384", "HS512")
@@ -57,7 +58,8 @@ class SignInRefused(Exception):
 @dataclass(frozen=True)
 class Account:
     """A studio account a verified token names: its issuer, its ``sub``, and the name its claims give (if the
-    issuer names players from a claim)."""
+    issuer names players from a claim, and the claim is a name a player may register: else the player chooses
+    one, ``POST /v1/players``)."""
 
     issuer: JwtIssuer
     subject: str
@@ -111,7 +113,7 @@ class SignIn:
         if not isinstance(subject, str) or not subject:
             raise SignInRefused(INVALID)
         named = claims.get(issuer.name_claim) if issuer.name_claim else None
-        return Account(issuer, subject, named if isinstance(named, str) else None)
+        return Account(issuer, subject, named if isinstance(named, str) and registrable(named) else None)
 
     def _key(self, issuer: JwtIssuer, token: str):
         if not issuer.jwks_url:

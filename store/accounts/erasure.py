@@ -39,6 +39,7 @@ from store.boards.cooling import board_lock, board_name
 from store.leagues.membership import history
 from store.moderation.disputes import STATUSES
 from store.operations.consistency import frozen_boards
+from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import PLAYER_ERASED, emit
 
 ARCHIVE_BATCH = 1000  # archived runs deleted in one transaction
@@ -101,6 +102,8 @@ def erase(db: Database, erasure: Erasure, by: tuple[str, str], cool_off_seconds:
     runs = [run for batch in personal_data.run_batches(db, player) for run in batch]
     _drop_pending(db, runs)
     _erase_places(db, erasure, runs)
+    for run in {run.tournament: run for run in runs if run.tournament}.values():
+        note_revision(db, run)  # an ended tournament's standings say they changed
     _erase_games(db, player, runs)
     _erase_runs(db, player, [run.id for run in runs])
     _erase_ties(db, erasure)

@@ -248,7 +248,9 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
     runs = stored_runs(db)
     frozen = frozen_boards(db)
     archived = _archived_ids(db)
-    every_run = runs + _archived_runs(db, archived - {run.id for run in runs})
+    erasing = set(db.redis.hkeys(keys.erasures_begun()))  # their runs left in the archive are on no board
+    every_run = [run for run in runs + _archived_runs(db, archived - {run.id for run in runs})
+                 if run.player not in erasing]
     runs_by_id = {run.id: run for run in every_run}
     expected = expected_boards(every_run, frozen)
     stored = stored_boards(db, frozen)

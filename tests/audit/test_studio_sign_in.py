@@ -124,6 +124,10 @@ def test_a_first_token_makes_its_player_from_the_claim_and_every_player_path_tak
     assert stack.get("/v1/leagues/current", headers=bearer(again)).status_code == 200
     assert stack.get("/v1/players/kiri/games?status=playing", headers=bearer(again)).status_code == 200
     assert stack.get("/v1/players/someone-else/runs").status_code == 404  # the link holds, the claim named it once
+    for unfit in ("no spaces allowed", "deleted-12", "x"):  # no name, or an erased player's pseudonym
+        refused = stack.get("/v1/leagues/current", headers=bearer(signed(keys.published["a"], "a", f"acct-{unfit}",
+                                                                          nickname=unfit)))
+        assert (refused.status_code, refused.json()["reason"]) == (403, "not_linked")
 
 
 def test_an_issuer_without_a_name_claim_has_the_player_choose_a_name_once(stack):

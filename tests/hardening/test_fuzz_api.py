@@ -223,7 +223,7 @@ def test_an_offset_out_of_bounds_is_a_422_naming_it_on_every_paged_listing(fuzze
              if "offset" in {parameter["name"] for parameter in integers}]
     assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "seeds", "disputes",
                                                                "flags", "seasons", "webhooks", "leagues",
-                                                               "tournaments"}
+                                                               "tournaments", "erasures"}
     for path, headers in paged:
         answer = fuzzed_stack.get(path, params={"offset": value}, headers=headers)
         assert answer.status_code == 422, (path, answer.text)
