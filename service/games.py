@@ -164,7 +164,8 @@ def play(body, game_id):
     game = _playable(game_id, body["expected_moves"])
     state = position(game)
     status = judge(state, game.variant, len(game.moves), body["moves"])  # MovesRefused: a 422 (service.errors)
-    written = play_moves(db(), game, body["moves"], status, request_id=request_id(), latency=elapsed())
+    written = play_moves(db(), game, body["moves"], status, request_id=request_id(), latency=elapsed(),
+                         server_key=g.get("server_key") or "")
     return game_view(written, state)
 
 
@@ -189,7 +190,8 @@ def _playable(game_id: str, expected_moves: int | None) -> Game:
 @error_response(blp, 401, "No or wrong player token")
 def forfeit(body, game_id):
     """Give the game up (R18): it scores as dying at once; a free game's seed is revealed."""
-    game = play_moves(db(), _playable(game_id, body["expected_moves"]), [], FORFEIT, request_id=request_id())  # R18
+    game = play_moves(db(), _playable(game_id, body["expected_moves"]), [], FORFEIT, request_id=request_id(),
+                      server_key=g.get("server_key") or "")  # R18
     return game_view(game, position(game))
 
 

@@ -179,12 +179,14 @@ def games_in_play(db: Database, player: str) -> list[Game]:
 
 
 def play_moves(db: Database, game: Game, moves: list[str], status: str, *, request_id: str = "",
-               latency: float | None = None, counted_as: str = "") -> Game:
+               latency: float | None = None, counted_as: str = "", server_key: str = "") -> Game:
     """Append ``moves`` (judged legal on ``game`` as loaded) and set the status they lead to
     (none and ``FORFEIT`` for a forfeit, R18); the game as written (``Game.played``), with its
     run's status if it ended here, so nothing is read back. A move request passes its ``latency``
     so far (seconds), counted with the moves (``scoundrel_move_latency_seconds``); a game that
-    ends here is counted by its status, and under ``counted_as`` too when given, in the same step.
+    ends here is counted by its status, and under ``counted_as`` too when given, in the same step. A
+    studio's ``server_key`` sending the moves for the player is named by the audit entry of the run a game
+    ending here gets.
 
     Raises ``GameMoved`` when the game changed since it was loaded,
     ``GameOver`` when it has ended, ``NoSuchGame``; ``SealedDayOver`` when
@@ -199,7 +201,8 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
                                codes=move_codes.encode(moves), at_ms=at_ms, status=status,
                                ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
                                tournament=game.tournament, closes_ms=game.closes_ms, run_id=game_run_id(game.id),
-                               ended_run=None if status == PLAYING else _run_fields(db, written, at_ms, request_id),
+                               ended_run=None if status == PLAYING else _run_fields(db, written, at_ms, request_id,
+                                                                                    server_key),
                                closed_run=closed_run,
                                latency=latency, counted_as=counted_as,
                                latency_bucket="" if latency is None else latency_bucket(latency, MOVE_LATENCY_BUCKETS))
@@ -214,9 +217,11 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
     return written if status == PLAYING else replace(written, run_status=PENDING, run_score=None)
 
 
-def _run_fields(db: Database, ended: Game, at_ms: int, request_id: str) -> dict:
-    """The hash of ``ended``'s run, as a submitted run's (``store.runs.accepting``)."""
-    submission = Submission(ended.seed, ended.variant, ended.moves, dealt=dealt(ended, db.seasons))
+def _run_fields(db: Database, ended: Game, at_ms: int, request_id: str, server_key: str = "") -> dict:
+    """The hash of ``ended``'s run, as a submitted run's (``store.runs.accepting``), by ``server_key`` if one
+    sent its last moves."""
+    submission = Submission(ended.seed, ended.variant, ended.moves, dealt=dealt(ended, db.seasons),
+                            server_key=server_key)
     return new_run_fields(ended.player, submission, at_ms, request_id)[1]
 
 

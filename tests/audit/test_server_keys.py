@@ -59,6 +59,9 @@ def test_it_acts_for_a_named_player_and_its_runs_say_so(stack, key):
     moved = stack.post(f"/v1/games/{started.json()['id']}/moves", json={"moves": [started.json()["legal_moves"][0]]},
                        headers=bearer(key, "yan"))
     assert moved.status_code == 200, moved.text
+    ended = stack.post(f"/v1/games/{started.json()['id']}/forfeit", json={}, headers=bearer(key, "yan")).json()
+    [entry, *_] = stack.get(f"/v1/runs/{ended['run_id']}/audit-log").json()["entries"]
+    assert (entry["event"], entry["actor"]) == ("submitted", {"kind": "server_key", "name": "studio"})
     missing = stack.post("/v1/runs", json=legal_games(2)[1], headers=bearer(key))
     assert missing.status_code == 422 and list(missing.json()["errors"]) == ["X-Scoundrel-Player"]
     assert stack.post("/v1/runs", json=legal_games(2)[1], headers=bearer(key, "nobody-here")).status_code == 404
