@@ -203,7 +203,8 @@ def integer_queries(fuzzed_stack, spec, tokens):
             for placeholder, value in filled.items():
                 path = path.replace(placeholder, value)
             moderator = {"Authorization": f"Bearer {tokens['moderator']}"}
-            found.append((path, integers, moderator if path in ("/v1/disputes", "/v1/flags", "/v1/webhooks") else {}))
+            moderators_only = path in ("/v1/disputes", "/v1/flags", "/v1/webhooks", "/v1/erasures")
+            found.append((path, integers, moderator if moderators_only else {}))
     return found
 
 
