@@ -36,9 +36,9 @@ from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.boards.cooling import board_lock, board_name
+from store.boards.seasons import frozen_boards
 from store.leagues.membership import history
 from store.moderation.disputes import STATUSES
-from store.operations.consistency import frozen_boards
 from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import PLAYER_ERASED, emit
 

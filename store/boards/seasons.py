@@ -18,6 +18,9 @@ pass does it (``worker.runner``), and so does every API read of a season
 first, so no reader sees an ended season that is not closed yet.
 """
 
+from collections.abc import Callable
+
+from domain.boards import BOARDS, BoardId
 from domain.seasons import Season, parse_season, season_at
 from store.base import keys
 from store.base.clock import now_ms
@@ -91,3 +94,13 @@ def known_season(db: Database, season_id: str) -> tuple[Season, bool]:
         return season, False
     raise UnknownSeason(season.id)
 
+
+# Whether a board is frozen: a closed season's, which no script changes any more.
+Frozen = Callable[[BoardId], bool]
+
+
+def frozen_boards(db: Database) -> Frozen:
+    """Which boards are frozen: those whose closing key part (``Board.closed_by``) holds a closed value."""
+    parts = {board.closed_by for board in BOARDS if board.closed_by is not None}
+    closed = {part: set(db.redis.zrange(keys.closed(part), 0, -1)) for part in parts}
+    return lambda board: board.closer is not None and board.closer in closed[str(board.board.closed_by)]

@@ -31,7 +31,6 @@ since), so they are left out.
 
 import json
 from collections import defaultdict
-from collections.abc import Callable
 
 from domain.boards import BOARDS, BoardId, Order, boards_of, deal_boards
 from domain.pseudonyms import is_pseudonym
@@ -42,6 +41,7 @@ from store.base.database import Database
 from store.base.packing import LADDER_GAMES, RANK, pack, pack_ladder, packed_score
 from store.boards.cooling import archived_copy, redis_boards, redis_places, submitted_ms
 from store.boards.pages import Board, ranking
+from store.boards.seasons import Frozen, frozen_boards
 from store.operations import scripts
 from store.runs.index import stored_run_ids
 from store.runs.records import load_runs, run_from_stored
@@ -52,19 +52,10 @@ SCAN_BATCH = 1000
 Places = dict[Board, dict[str, tuple[int, str]]]
 # (board ranking the latest, player) → the player's verified runs on it, oldest first.
 Ladders = dict[tuple[BoardId, str], list[Run]]
-# Whether a board is frozen (a closed season's): not checked.
-Frozen = Callable[[BoardId], bool]
 
 
 def _never(board: BoardId) -> bool:
     return False
-
-
-def frozen_boards(db: Database) -> Frozen:
-    """Which boards are frozen: those whose closing key part (``Board.closed_by``) holds a closed value."""
-    parts = {board.closed_by for board in BOARDS if board.closed_by is not None}
-    closed = {part: set(db.redis.zrange(keys.closed(part), 0, -1)) for part in parts}
-    return lambda board: board.closer is not None and board.closer in closed[str(board.board.closed_by)]
 
 
 def _scan(db: Database, pattern: str) -> list[str]:
