@@ -34,6 +34,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 import scoundrel
 from domain.daily_seed import DayNotBegun, daily_seed, parse_day, today
 from domain.par import ParView
+from domain.pseudonyms import is_pseudonym
 from domain.run import Run, daily_seal
 from domain.sealing import shown
 from domain.seasons import Schedule, Season, parse_season, season_at
@@ -86,6 +87,12 @@ FRIENDS_LISTED = 100  # a board page's friends' view: the best this many of the 
 @blp.app_template_filter("score")
 def _score(value: float) -> str:
     return charts.number(value)
+
+
+@blp.app_template_test("pseudonym")
+def _pseudonym(name: str) -> bool:
+    """An erased player's place kept under a pseudonym: shown with no link (no player has that page)."""
+    return is_pseudonym(name)
 
 
 @blp.app_template_filter("percent")

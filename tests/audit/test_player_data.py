@@ -207,6 +207,9 @@ def test_the_export_holds_everything_and_the_erasure_leaves_the_name_nowhere(sta
                [(entry["player"], entry["score"]) for entry in before]
         assert next(entry for entry in after if entry["player"] == pseudonym)["run_id"] is None
 
+    page = stack.get(f"/boards/sealed-{today}").text
+    assert f">{pseudonym}<" in page and f"/players/{pseudonym}" not in page  # no player has that page
+
     checked = scoundrel_check(stack)
     assert checked.returncode == 0, checked.stderr
     log = stack.get("/v1/erasures", headers=bearer(moderator)).json()
