@@ -50,6 +50,10 @@ class PlayerCreateSchema(Schema):
                                                                              "pattern": NAME_PATTERN})
 
 
+class PlayerNameSchema(Schema):
+    name = fields.String(metadata={"description": "the player's name as registered"})
+
+
 class PlayerTokenSchema(Schema):
     name = fields.String()
     token = fields.String(allow_none=True, metadata={"description": "the bearer token; shown once, stored only "

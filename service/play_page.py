@@ -6,6 +6,13 @@ script, so nothing personal is rendered here, and the HTML pages' default
 ``Cache-Control: no-cache`` (service/security.py) suits it: any cache may
 keep it, and asks again before reuse, so a new release shows at once.
 
+A studio may embed the page in its own (``SCOUNDREL_EMBED_ORIGINS``): the
+page then takes the studio's token by ``postMessage`` from its parent
+(``static/play-embed.js``; the handshake is in docs/integrators.md), keeps it
+in memory, and asks ``GET /v1/players/me`` whose it is. The origins it trusts are
+in the page (the same for everyone), and only they may frame it
+(``service.security``).
+
 The script plays through the JavaScript client exactly as it is published
 in ``clients/js/src`` (served at ``/assets/client/``), not a copy of it:
 the wheel ships that directory as package data of ``clients.js.src``, next
@@ -16,6 +23,8 @@ from pathlib import Path
 
 from flask import Blueprint, render_template
 
+from .context import referee
+
 CLIENT_MODULE = Path(__file__).resolve().parents[1] / "clients" / "js" / "src"
 CLIENT_URL = "/assets/client"
 
@@ -24,4 +33,5 @@ blp = Blueprint("play", __name__, static_folder=CLIENT_MODULE, static_url_path=C
 
 @blp.route("/play")
 def play():
-    return render_template("play.html")
+    return render_template("play.html", embed_origins=referee().settings.embed_origins)
+

@@ -2,13 +2,14 @@
 
 from domain.sealing import shown
 from schemas.paging import PageArgs
-from schemas.players import PlayerCreateSchema, PlayerTokenSchema, name_key
+from schemas.players import PlayerCreateSchema, PlayerNameSchema, PlayerTokenSchema, name_key
 from schemas.runs import RunPageSchema
 from store import create_player, find_player, moderator_for_token, player_runs, replace_token
 from store.accounts.links import link_new_player
 
 from .api import Blueprint, error_response
 from .auth import (
+    BEARER,
     CHALLENGE,
     OPTIONAL_BEARER,
     bearer_token,
@@ -16,6 +17,7 @@ from .auth import (
     moderator_endpoint,
     player_for_bearer,
     reject_token,
+    require_player,
     server_key_of,
     signed_in,
     studio_account,
@@ -81,6 +83,19 @@ def register(body):
     account = studio_account(token)
     player, made = link_new_player(db(), account.issuer.issuer, account.subject, body["name"])
     return {"name": player, "token": None}, 201 if made else 200
+
+
+@blp.route("/me")
+@blp.doc(security=BEARER)
+@blp.response(200, PlayerNameSchema, headers={"Cache-Control": {"description": "no-store",
+                                                                 "schema": {"type": "string"}}})
+@error_response(blp, 401, "No or wrong token (a studio's: with its reason)")
+@error_response(blp, 403, "A studio's account with no player yet (reason not_linked)")
+def me():
+    """The player a bearer token acts as: one of the service's tokens, or a studio's (an embedded /play asks
+    whose the token it was handed is, docs/integrators.md). A studio's account with no player yet is a 403
+    ``not_linked``: the player then chooses a name (``POST /v1/players`` with the token)."""
+    return {"name": require_player()}, 200, {"Cache-Control": "no-store"}
 
 
 @blp.route("/<name>/runs")

@@ -39,7 +39,7 @@ from store.accounts.server_keys import is_server_key, server_key_for_token
 from store.base import keys
 
 from .auth import bearer_token
-from .context import db
+from .context import db, referee
 from .errors import RETRY_AFTER_SECONDS
 from .request_log import POLLED_PATHS, request_id
 
@@ -50,12 +50,14 @@ UNLIMITED_PATHS = POLLED_PATHS  # load balancers and Prometheus poll these
 
 # The HTML pages load their scripts and styles from this origin only. The
 # replay viewer has no inline script or style; Swagger UI's page has both,
-# so it alone is allowed them.
+# so it alone is allowed them. No page may be framed, but /play by the
+# studios' pages the operator names (SCOUNDREL_EMBED_ORIGINS).
 _POLICY = ("default-src 'self'; script-src 'self'{inline}; style-src 'self'{inline}; img-src 'self' data:; "
-           "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-CONTENT_SECURITY_POLICY = _POLICY.format(inline="")
-DOCS_CONTENT_SECURITY_POLICY = _POLICY.format(inline=" 'unsafe-inline'")
+           "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors {ancestors}")
+CONTENT_SECURITY_POLICY = _POLICY.format(inline="", ancestors="'none'")
+DOCS_CONTENT_SECURITY_POLICY = _POLICY.format(inline=" 'unsafe-inline'", ancestors="'none'")
 DOCS_PAGE = "/v1/docs"
+EMBEDDABLE_PAGE = "/play"
 HTML_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
@@ -177,11 +179,22 @@ def _security_headers(response):
         response.headers["Retry-After"] = str(max(1, int(response.headers["Retry-After"])))
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html":
+        embedders = referee().settings.embed_origins if request.path == EMBEDDABLE_PAGE else ()
+        # X-Frame-Options can name no origin that browsers still read (ALLOW-FROM is gone): a page some origins
+        # may frame has the policy's frame-ancestors alone, which browsers read over X-Frame-Options anyway.
         for name, value in HTML_HEADERS.items():
-            response.headers.setdefault(name, value)
-        response.headers.setdefault("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY
-                                    if request.path == DOCS_PAGE else CONTENT_SECURITY_POLICY)
+            if not (embedders and name == "X-Frame-Options"):
+                response.headers.setdefault(name, value)
+        response.headers.setdefault("Content-Security-Policy", embeddable_policy(embedders) if embedders
+                                    else DOCS_CONTENT_SECURITY_POLICY if request.path == DOCS_PAGE
+                                    else CONTENT_SECURITY_POLICY)
     return response
+
+
+def embeddable_policy(origins: tuple[str, ...]) -> str:
+    """/play's policy where studios embed it: framed by their pages' origins (``settings._env_origins`` lets
+    nothing else through, so no origin can add a source or a directive of its own), and by no other."""
+    return _POLICY.format(inline="", ancestors=" ".join(origins))
 
 
 def _limiter_storage(settings: Settings) -> str:

@@ -18,6 +18,7 @@ and command resolves it here, so they all find the same Redis.
 import ipaddress
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -80,6 +81,43 @@ def _env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Netw
         except ValueError:
             raise SettingsError(f"{name}={value!r}: {part!r} is neither an address nor a network") from None
     return tuple(networks)
+
+
+_HOST = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin(text: str) -> str | None:
+    """``text`` as a browser names an origin (``event.origin``: the scheme and host in lower case, a default port
+    left out), or None if it is not just ``http(s)://HOST[:PORT]``."""
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+        host = parts.hostname or ""
+        if ":" in host:
+            host = f"[{ipaddress.IPv6Address(host)}]"
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or text.partition("://")[2] != parts.netloc or "@" in parts.netloc \
+            or parts.netloc.endswith(":") or not (host.startswith("[") or _HOST.fullmatch(host)):
+        return None
+    return f"{scheme}://{host}" + (f":{port}" if port not in (None, _DEFAULT_PORTS[scheme]) else "")
+
+
+def _env_origins(name: str) -> tuple[str, ...]:
+    """A comma-separated list of web origins (``https://studio.example,https://play.studio.example:8443``), each
+    as a browser names it; unset: none. Anything else is refused: they go into a page's
+    Content-Security-Policy, where a space or a ``;`` would be a source or a directive of its own."""
+    value = os.environ.get(name, "")
+    origins = []
+    for part in filter(None, (part.strip() for part in value.split(","))):
+        origin = _origin(part)
+        if origin is None:
+            raise SettingsError(f"{name}={value!r}: {part!r} is not an origin: http(s)://HOST or "
+                                f"http(s)://HOST:PORT, with nothing after it (no path, not even a /)")
+        origins.append(origin)
+    return tuple(dict.fromkeys(origins))
 
 
 @dataclass(frozen=True)
@@ -268,6 +306,9 @@ class Settings:
     webhook_allow: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
     # the studios whose own tokens (JWTs) sign players in (``service.sign_in``); empty: none
     jwt_issuers: tuple[JwtIssuer, ...] = ()
+    # the origins of the studios' pages that may frame /play and sign its player in (docs/integrators.md); empty:
+    # none, /play is never framed
+    embed_origins: tuple[str, ...] = ()
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -354,6 +395,7 @@ class Settings:
             webhook_retries=_env_seconds("SCOUNDREL_WEBHOOK_RETRIES", cls.webhook_retries),
             webhook_allow=_env_networks("SCOUNDREL_WEBHOOK_ALLOW"),
             jwt_issuers=_env_jwt_issuers("SCOUNDREL_JWT_ISSUERS"),
+            embed_origins=_env_origins("SCOUNDREL_EMBED_ORIGINS"),
         )
 
 

@@ -3,8 +3,10 @@
 // The token is the player's only key and the referee keeps only its hash, so
 // the copy in localStorage["scoundrel.player"] ({name, token}, shared with
 // the other pages) is the only one: the page says so and offers to show it.
+// Where a studio embeds the page, its token stands in (play-embed.js). A
+// player's own page reads the token here too, for their account's data.
 import { ApiError, MoveError, registerPlayer } from "./client/index.js";
-import { STORAGE_KEY as PLAYER_KEY, showSignedIn } from "./site.js";
+import { STORAGE_KEY as PLAYER_KEY, showSignedIn, storedPlayer } from "./site.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,12 +40,6 @@ export function remember(key, value) {
   }
 }
 
-/** The signed-in player, `{name, token}`, or null. */
-export function currentPlayer() {
-  const player = recall(PLAYER_KEY);
-  return player && typeof player.name === "string" && typeof player.token === "string" ? player : null;
-}
-
 /** One sentence a person can act on, for any failure of a request to the referee. */
 export function explain(error) {
   if (error instanceof MoveError) return error.message; // the referee's words, e.g. past the 200 moves of RULES.md
@@ -55,6 +51,10 @@ export function explain(error) {
         ? "The referee has not judged the game yet: reload the page in a moment to see its verdict."
         : "The referee did not answer: check the connection and try again.";
     case 401:
+      if (error.body?.reason) { // a studio's token (play-embed.js): its reason, e.g. token_expired
+        return `The referee does not accept the sign-in from the site you play on (${error.body.reason}): sign ` +
+          "in there again.";
+      }
       return "The referee does not accept this token (a moderator may have replaced it). Forget this player and " +
         "use the new token, or sign up again.";
     case 429:
@@ -67,7 +67,7 @@ export function explain(error) {
 }
 
 /** The reason a sign-up was refused, in words. */
-function refusal(error, name) {
+export function refusal(error, name) {
   if (error instanceof ApiError && error.status === 409) {
     return `The name “${name}” is taken (names ignore case: “Ada” and “ADA” are one). Choose another.`;
   }
@@ -77,7 +77,8 @@ function refusal(error, name) {
   return explain(error);
 }
 
-function showError(field, message) {
+/** `message` beside the form `field` ("signup", "signin"), its name marked invalid while there is one. */
+export function showError(field, message) {
   const input = $(`${field}-name`);
   $(`${field}-error`).textContent = message;
   if (message) input.setAttribute("aria-invalid", "true");
@@ -186,12 +187,12 @@ export function playerPanel(onChange) {
     become(null, $("signup-name"));
   });
 
-  render(currentPlayer());
+  render(storedPlayer());
   $("player").hidden = false;
   return {
     /** The referee named the player otherwise (a token brought with a mistyped name): keep its spelling. */
     rename(name) {
-      const known = currentPlayer();
+      const known = storedPlayer();
       if (known === null || known.name === name) return;
       remember(PLAYER_KEY, { ...known, name });
       render({ ...known, name });

@@ -5,6 +5,8 @@
 // deals from both and lists the legal moves; each is a button. After the
 // game the page shows the verdict, and once the seeds are revealed checks
 // them against the commitment and replays the game (DealtGame#verifyCommitment).
+// The player signs up here (play-player.js), or, where a studio embeds the
+// page, is signed in by the studio's token (play-embed.js).
 import {
   ConflictError,
   DAILY,
@@ -20,8 +22,10 @@ import {
   waitForVerdict,
 } from "./client/index.js";
 import { cardFace, cardName, kindOf, shortName, valueOf } from "./cards.js";
-import { confirmStep, currentPlayer, explain, playerPanel, recall, remember } from "./play-player.js";
+import { embedding, studioPanel } from "./play-embed.js";
+import { confirmStep, explain, playerPanel, recall, remember } from "./play-player.js";
 import { offerShare } from "./play-share.js";
+import { storedPlayer } from "./site.js";
 
 const GAME_KEY = "scoundrel.play.game"; // {player, id}: the game to resume after a reload
 const MAX_HEALTH = 20;
@@ -34,7 +38,12 @@ let busy = false;
 let nextCommitment = null; // what next-deal showed: the game about to start must carry it
 let closing = null; // the countdown of a sealed daily in play: {timer, closes (performance.now() ms)}
 
-const api = () => ({ baseUrl: window.location.origin, token: player.token });
+/** The API as the player signed in now uses it: the token is read at each request, as a studio's page may hand
+ * over a fresh one for the same player during a game (play-embed.js). */
+const api = () => {
+  const who = player;
+  return { baseUrl: window.location.origin, get token() { return who.token; } };
+};
 const cardOf = (move) => (move === "flee" ? null : move.replace(/[wb]$/, ""));
 
 function say(message) {
@@ -446,7 +455,8 @@ async function signedIn(who) {
   else await Promise.all([resume(), refreshNextDeal()]);
 }
 
-const panel = playerPanel(signedIn);
+const embedders = embedding(); // the origins that may have framed the page, if it is framed
+const panel = embedders ? studioPanel(embedders, signedIn) : playerPanel(signedIn);
 
 for (const button of document.querySelectorAll("#start [data-variant]")) {
   button.addEventListener("click", () => start({ variant: button.dataset.variant }));
@@ -464,4 +474,9 @@ document.addEventListener("keydown", shortcut);
 sealedDaily({ baseUrl: window.location.origin })
   .then(({ commitment }) => ($("daily-commitment").textContent = commitment))
   .catch(() => ($("daily-commitment").textContent = "not available just now"));
-signedIn(currentPlayer()).then(() => (document.body.dataset.ready = "true"));
+if (embedders) {
+  document.body.dataset.ready = "true";
+  panel.ready(); // the page framing it answers with the studio's token
+} else {
+  signedIn(storedPlayer()).then(() => (document.body.dataset.ready = "true"));
+}

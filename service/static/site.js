@@ -5,10 +5,11 @@
 // A chart marks a player's score with their name; in that player's own browser it says "you".
 export const STORAGE_KEY = "scoundrel.player";
 
-function signedIn() {
+/** The player this browser keeps, `{name, token}`, or null (none, or a browser that keeps nothing). */
+export function storedPlayer() {
   try {
     const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) || "null");
-    return stored && typeof stored.name === "string" ? stored.name : null;
+    return stored && typeof stored.name === "string" && typeof stored.token === "string" ? stored : null;
   } catch {
     return null;
   }
@@ -48,7 +49,7 @@ export function showSignedIn(name) {
   badge.append("Signed in as ", link);
 }
 
-const name = signedIn();
+const name = storedPlayer()?.name;
 if (name) {
   showSignedIn(name);
   fillYourLines(name).then(() => markYours(name), () => markYours(name));

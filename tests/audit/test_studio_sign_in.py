@@ -8,9 +8,7 @@ import base64
 import hashlib
 import hmac
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import jwt
 import pytest
@@ -19,43 +17,26 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from tests.games.table import Table
 from tests.support.games import legal_games
+from tests.support.served import Served
 
 STUDIO, HMAC_STUDIO, AUDIENCE = "https://studio.example", "https://hmac.example", "scoundrel-referee"
 SECRET = "a-long-shared-secret-of-the-hmac-studio"
 COOLDOWN = 5  # service.sign_in.KEYS_COOLDOWN_SECONDS: a new key id is fetched at most so often
 
 
-class Keys:
+class Keys(Served):
     """A JWKS endpoint on a free port, publishing whichever RSA keys the test puts in it."""
 
     def __init__(self):
         self.published: dict[str, rsa.RSAPrivateKey] = {}
-        keys = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                body = json.dumps({"keys": [keys.jwk(kid, key) for kid, key in keys.published.items()]}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/.well-known/jwks.json"
+        super().__init__(lambda path: (200, "application/json", json.dumps(
+            {"keys": [self.jwk(kid, key) for kid, key in self.published.items()]})))
+        self.url = f"{self.origin}/.well-known/jwks.json"
 
     @staticmethod
     def jwk(kid: str, key: rsa.RSAPrivateKey) -> dict:
         return {**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key())), "kid": kid, "use": "sig",
                 "alg": "RS256"}
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def new_key() -> rsa.RSAPrivateKey:
@@ -124,6 +105,7 @@ def test_a_first_token_makes_its_player_from_the_claim_and_every_player_path_tak
     assert stack.get("/v1/leagues/current", headers=bearer(again)).status_code == 200
     assert stack.get("/v1/players/kiri/games?status=playing", headers=bearer(again)).status_code == 200
     assert stack.get("/v1/players/someone-else/runs").status_code == 404  # the link holds, the claim named it once
+    assert stack.get("/v1/players/me", headers=bearer(again)).json() == {"name": "kiri"}  # whose the token is
     for unfit in ("no spaces allowed", "deleted-12", "x"):  # no name, or an erased player's pseudonym
         refused = stack.get("/v1/leagues/current", headers=bearer(signed(keys.published["a"], "a", f"acct-{unfit}",
                                                                           nickname=unfit)))
@@ -134,6 +116,7 @@ def test_an_issuer_without_a_name_claim_has_the_player_choose_a_name_once(stack)
     token = hmac_signed("acct-7")
     refused = stack.post("/v1/runs", json=legal_games(2)[1], headers=bearer(token))
     assert (refused.status_code, refused.json()["reason"]) == (403, "not_linked")
+    assert stack.get("/v1/players/me", headers=bearer(token)).json()["reason"] == "not_linked"
     read = stack.get(f"/v1/games/{'0' * 32}", headers=bearer(token))  # a public read: answered as to anyone
     assert read.status_code == 404, read.text
     made = stack.post("/v1/players", json={"name": "hana"}, headers=bearer(token))

@@ -14,6 +14,8 @@ import redis
 import requests
 
 from cli.redis_server import RedisServer
+from service.security import embeddable_policy
+from settings import Settings, SettingsError
 from store.base import keys
 from tests.support.games import legal_games, moderator_token
 from tests.support.stack import Stack
@@ -140,6 +142,74 @@ def test_html_pages_carry_security_headers(stack):
     assert page.headers["X-Frame-Options"] == "DENY"
     assert page.headers["X-Content-Type-Options"] == "nosniff"
     assert page.headers["Referrer-Policy"] == "no-referrer"
+
+
+# Studios' pages that may frame /play (SCOUNDREL_EMBED_ORIGINS); the pages' headers are read through Flask's
+# test client, with no Redis: none of these pages reads it.
+STUDIOS = ("https://studio.example", "http://127.0.0.1:8080")
+
+
+@pytest.mark.parametrize(("given", "origins"), [
+    ("", ()),
+    ("https://studio.example", ("https://studio.example",)),
+    (" HTTPS://Studio.Example:443 , http://127.0.0.1:8080,https://studio.example,", STUDIOS),
+    ("http://[::1]:80,https://[::1]:8443", ("http://[::1]", "https://[::1]:8443")),
+])
+def test_embed_origins_are_read_as_a_browser_names_an_origin(monkeypatch, tmp_path, given, origins):
+    monkeypatch.setenv("SCOUNDREL_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("SCOUNDREL_EMBED_ORIGINS", given)
+    assert Settings.from_env().embed_origins == origins
+
+
+@pytest.mark.parametrize("malformed", [
+    "https://studio.example/", "https://studio.example/play", "studio.example", "*", "'self'", "'none'",
+    "https://*.studio.example", "ftp://studio.example", "https://studio.example; script-src *",
+    "https://a.example https://b.example", "https://user@studio.example", "https://studio.example:99999",
+    "https://studio.example:", "https://studio.example?x", "https://studio.example#", "https://bücher.example",
+])
+def test_a_malformed_embed_origin_is_refused_naming_it(monkeypatch, tmp_path, malformed):
+    monkeypatch.setenv("SCOUNDREL_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("SCOUNDREL_EMBED_ORIGINS", f"https://good.example,{malformed}")
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env()
+    said = str(refused.value)
+    assert said.startswith("SCOUNDREL_EMBED_ORIGINS=") and f"{malformed!r} is not an origin" in said, said
+
+
+def _pages(embed_origins: tuple[str, ...]):
+    from service.app import create_app
+
+    return create_app(Settings(redis_url="redis://127.0.0.1:1/0", rate_limit_token="", rate_limit_address="",
+                               rate_limit_server_key="", embed_origins=embed_origins)).test_client()
+
+
+def test_play_may_be_framed_by_the_studios_named_and_by_no_one_else():
+    pages = _pages(STUDIOS)
+    play = pages.get("/play")
+    assert play.status_code == 200
+    assert play.headers["Content-Security-Policy"] == embeddable_policy(STUDIOS)
+    assert play.headers["Content-Security-Policy"].endswith("; frame-ancestors https://studio.example "
+                                                            "http://127.0.0.1:8080")
+    assert "X-Frame-Options" not in play.headers  # it names no origin a browser reads: the policy alone decides
+    assert 'data-embed-origins="https://studio.example http://127.0.0.1:8080"' in play.get_data(as_text=True)
+    for path in ("/", "/rules", "/v1/docs"):  # every other page stays unframeable
+        page = pages.get(path, headers={"Accept": "text/html"})
+        assert page.headers["Content-Type"].startswith("text/html"), path
+        assert page.headers["Content-Security-Policy"].endswith("frame-ancestors 'none'"), path
+        assert page.headers["X-Frame-Options"] == "DENY", path
+
+
+def test_without_embed_origins_play_is_framed_by_no_one():
+    play = _pages(()).get("/play")
+    assert play.headers["Content-Security-Policy"].endswith("frame-ancestors 'none'")
+    assert play.headers["X-Frame-Options"] == "DENY"
+    assert "data-embed-origins" not in play.get_data(as_text=True)
+
+
+def test_whose_a_token_is_asked_without_one_is_a_401():
+    answer = _pages(STUDIOS).get("/v1/players/me")
+    assert (answer.status_code, answer.is_json) == (401, True)
+    assert answer.headers["WWW-Authenticate"].startswith("Bearer")
 
 
 def test_a_request_id_is_echoed_or_made(stack):

@@ -9,6 +9,7 @@
 export const STATUS_CODES = Object.freeze({
   400: "bad_request", // the body is not JSON
   401: "unauthorized", // no token, or a wrong one
+  403: "forbidden", // another player's token; a studio's account with no player yet (`body.reason` "not_linked")
   404: "not_found",
   409: "conflict", // a taken name, a dealt game moved on or over, a second sealed daily game
   413: "too_large", // the body is larger than the service accepts
@@ -176,9 +177,51 @@ async function requestOnce(url, { fetch = globalThis.fetch, method = "GET", toke
  * Register a player name. Resolves to `{name, token}`; keep the token, it is
  * shown once. A taken name throws ApiError with status 409, code "conflict"
  * (so may a retry after a 503 whose registration did get through).
+ *
+ * With `token`, a studio's token (a JWT from an issuer the service trusts),
+ * the name is the player of that studio account instead: resolves to
+ * `{name, token: null}`, the studio's tokens being how they sign in; an
+ * account that has a player already resolves to that player's name.
  */
-export async function registerPlayer(baseUrl, name, { fetch, retry, signal } = {}) {
-  const { body } = await request(endpoint(baseUrl, "/v1/players"), { fetch, retry, method: "POST", body: { name }, signal });
+export async function registerPlayer(baseUrl, name, { token, fetch, retry, signal } = {}) {
+  const { body } = await request(endpoint(baseUrl, "/v1/players"), {
+    fetch,
+    retry,
+    method: "POST",
+    token,
+    body: { name },
+    signal,
+  });
+  return body;
+}
+
+const playerPath = (name) => `/v1/players/${encodeURIComponent(name)}`;
+
+/**
+ * Everything the service holds about a player (`GET /v1/players/<name>/export`),
+ * one JSON document: `{player: {name, …}, runs, …}`. `token` is the player's
+ * own (or a studio's token signing them in, or a server key). Throws ApiError:
+ * 401 a wrong token, 403 another player's, 404 no such player.
+ */
+export async function exportPlayer(baseUrl, token, name, { fetch, retry, signal } = {}) {
+  const { body } = await request(endpoint(baseUrl, `${playerPath(name)}/export`), { fetch, retry, token, signal });
+  return body;
+}
+
+/**
+ * Erase a player (`DELETE /v1/players/<name>`): the account, its token and its
+ * runs' places go. Resolves to the answer, `{name, erased: true, …}`. `token`
+ * as for exportPlayer. Throws ApiError: 401, 403, 404 as exportPlayer does (so
+ * may a retry after a 503 whose erasure did get through: 404).
+ */
+export async function erasePlayer(baseUrl, token, name, { fetch, retry, signal } = {}) {
+  const { body } = await request(endpoint(baseUrl, playerPath(name)), {
+    fetch,
+    retry,
+    method: "DELETE",
+    token,
+    signal,
+  });
   return body;
 }
 

@@ -25,6 +25,8 @@ export {
   MAX_BATCH,
   RETRY,
   batchErrors,
+  erasePlayer,
+  exportPlayer,
   getRun,
   parseRetryAfter,
   registerPlayer,

@@ -1,8 +1,19 @@
-// submitRun / waitForVerdict / registerPlayer against a fake server that follows the API contract.
+// submitRun / waitForVerdict / registerPlayer against a fake server that follows the API contract; exportPlayer and
+// erasePlayer against a fetch that answers as the API does.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { ApiError, Game, RETRY, parseRetryAfter, registerPlayer, submitRun, waitForVerdict } from "../src/index.js";
+import {
+  ApiError,
+  Game,
+  RETRY,
+  erasePlayer,
+  exportPlayer,
+  parseRetryAfter,
+  registerPlayer,
+  submitRun,
+  waitForVerdict,
+} from "../src/index.js";
 import { startFakeServer } from "../tools/fake-server.js";
 
 let server;
@@ -231,4 +242,41 @@ test("Retry-After is read as seconds or as an HTTP date", () => {
   const now = Date.parse("2026-11-29T12:00:00Z");
   assert.equal(parseRetryAfter("Sun, 29 Nov 2026 12:00:30 GMT", now), 30);
   assert.equal(parseRetryAfter("soon"), null);
+});
+
+/** A fetch that answers each request with the next of `answers` (`[status, body]`), keeping what was sent. */
+function answering(...answers) {
+  const fetch = async (url, init) => {
+    fetch.sent.push({ url, method: init.method, authorization: init.headers.Authorization, body: init.body });
+    const [status, body] = answers[fetch.sent.length - 1];
+    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+  };
+  fetch.sent = [];
+  return fetch;
+}
+
+test("registerPlayer with a studio's token sends it, and resolves to the account's player with no token", async () => {
+  const fetch = answering([201, { name: "hana", token: null }]);
+  const player = await registerPlayer("http://x", "hana", { token: "a.studio.jwt", fetch });
+  assert.deepEqual(player, { name: "hana", token: null });
+  assert.deepEqual(fetch.sent, [{ url: "http://x/v1/players", method: "POST", authorization: "Bearer a.studio.jwt",
+    body: JSON.stringify({ name: "hana" }) }]);
+});
+
+test("exportPlayer reads the player's document and erasePlayer deletes them, each with the token", async () => {
+  const fetch = answering([200, { player: { name: "Ada" }, runs: [] }], [200, { name: "Ada", erased: true }]);
+  assert.deepEqual(await exportPlayer("http://x/", "t", "Ada", { fetch }), { player: { name: "Ada" }, runs: [] });
+  assert.deepEqual(await erasePlayer("http://x/", "t", "Ada", { fetch }), { name: "Ada", erased: true });
+  assert.deepEqual(fetch.sent.map(({ url, method, authorization }) => [url, method, authorization]), [
+    ["http://x/v1/players/Ada/export", "GET", "Bearer t"],
+    ["http://x/v1/players/Ada", "DELETE", "Bearer t"],
+  ]);
+});
+
+test("exportPlayer and erasePlayer: a wrong token unauthorized, another's forbidden, no player not_found", async () => {
+  for (const [status, code] of [[401, "unauthorized"], [403, "forbidden"], [404, "not_found"]]) {
+    const fetch = answering([status, { message: "no" }], [status, { message: "no" }]);
+    await assert.rejects(exportPlayer("http://x", "t", "ada", { fetch }), { name: "ApiError", status, code });
+    await assert.rejects(erasePlayer("http://x", "t", "ada", { fetch }), { name: "ApiError", status, code });
+  }
 });
