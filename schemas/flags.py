@@ -42,13 +42,16 @@ class FlagSchema(Schema):
     reason = fields.String(metadata={"description": f"one of {', '.join(REASONS)}"})
     status = fields.String(metadata={"description": "open, or dismissed by a moderator"})
     run_id = fields.String(metadata={"description": "the run a fast_moves or steady_rhythm flag is about; "
-                                                    "absent for shared_address"})
+                                                    "absent for shared_address and clairvoyant"})
     replay = fields.String(metadata={"description": "the run's replay viewer (a path on this service); "
                                                     "with run_id"})
-    players = fields.List(fields.String(), metadata={"description": "the players it is about: the run's, or "
-                                                                    "every player who shared the address"})
+    players = fields.List(fields.String(), metadata={"description": "the players it is about: the run's, "
+                                                                    "every player who shared the address, or "
+                                                                    "the clairvoyant player"})
     detail = fields.Dict(metadata={"description": "what was seen: the timing figures and limits, or the date "
-                                                  "and each player's sealed daily run (run_id, replay)"})
+                                                  "and each player's sealed daily run (run_id, replay), or a "
+                                                  "clairvoyant flag's games (runs: run_id, replay), telling "
+                                                  "decisions, perfect choices, fair_rate, tail and threshold"})
     created_at = fields.String()
     dismissed = fields.Nested(DismissedSchema, allow_none=True,
                               metadata={"description": "who dismissed it, when and why; null while open"})

@@ -28,13 +28,13 @@ STRATEGIES = ("random", "greedy", "search")
 DEFAULT_BUDGET = 400  # room positions the search may expand before it gives up
 _ROUNDS = 20  # about the rooms of one game (44 cards, 3 per room, plus a few avoids)
 
-# Weights of the position estimate ``_outlook``, in health points, tuned on
+# Weights of the position estimate ``outlook``, in health points, tuned on
 # a few hundred seeds for the search's win rate: a potion still to come counts
 # at face value, a weapon at a fifth of the damage it could still absorb,
 # since wear limits it (R10) and a later diamond may replace it (R9).
-_POTION_WEIGHT = 1.0
-_WEAPON_WEIGHT = 0.2
-_WIN = 1000.0
+POTION_WEIGHT = 1.0
+WEAPON_WEIGHT = 0.2
+WIN = 1000.0
 
 
 def _weapon_reach(state: State) -> int:
@@ -53,12 +53,12 @@ def _weapon_reach(state: State) -> int:
     return saved
 
 
-def _outlook(state: State) -> float:
+def outlook(state: State) -> float:
     """A rough estimate of the health the game ends with; wins rank above everything."""
     if state.health <= 0:
-        return -_WIN + state.health
+        return -WIN + state.health
     if not state.room and not state.dungeon:
-        return _WIN + state.score()
+        return WIN + state.score()
     monsters = potions = 0
     for cards in (state.room, state.dungeon):
         for card in cards:
@@ -67,7 +67,7 @@ def _outlook(state: State) -> float:
                 monsters += VALUE[card]
             elif kind == POTION:
                 potions += VALUE[card]
-    return state.health + _POTION_WEIGHT * potions - monsters + _WEAPON_WEIGHT * _weapon_reach(state)
+    return state.health + POTION_WEIGHT * potions - monsters + WEAPON_WEIGHT * _weapon_reach(state)
 
 
 def _room_over(state: State) -> bool:
@@ -75,7 +75,7 @@ def _room_over(state: State) -> bool:
     return state.health <= 0 or state.played_in_room == 0
 
 
-def _room_plans(state: State, variant: str) -> list[tuple[list[str], State]]:
+def room_plans(state: State, variant: str) -> list[tuple[list[str], State]]:
     """Every way to finish the current room from ``state``: (moves, resulting state).
 
     A plan ends when a new room is dealt, the game ends, or the room is avoided.
@@ -111,10 +111,10 @@ def _key(state: State) -> tuple[object, ...]:
 def _best_plan(state: State, variant: str, rng: random.Random) -> list[str]:
     # Avoiding leaves the outlook unchanged, so without this the easy variant
     # (R14) could avoid forever; greedy never avoids twice in a row.
-    plans = [(moves, after) for moves, after in _room_plans(state, variant)
+    plans = [(moves, after) for moves, after in room_plans(state, variant)
              if not (moves == ["flee"] and state.avoided_last)]
-    best = max(_outlook(after) for _, after in plans)
-    return rng.choice([moves for moves, after in plans if _outlook(after) == best])
+    best = max(outlook(after) for _, after in plans)
+    return rng.choice([moves for moves, after in plans if outlook(after) == best])
 
 
 def _play_greedy(state: State, variant: str, rng: random.Random, moves: list[str]) -> list[str]:
@@ -156,7 +156,7 @@ def find_win(seed: str, variant: str = CLASSIC, budget: int = DEFAULT_BUDGET) ->
         candidates = {}
         expanded += len(frontier)
         for state, moves in frontier:
-            for plan, after in _room_plans(state, variant):
+            for plan, after in room_plans(state, variant):
                 if after.health <= 0:
                     continue
                 if after.won:
@@ -166,7 +166,7 @@ def find_win(seed: str, variant: str = CLASSIC, budget: int = DEFAULT_BUDGET) ->
                     continue
                 key = _key(after)
                 if key not in candidates:
-                    candidates[key] = (_outlook(after), after, moves + plan)
+                    candidates[key] = (outlook(after), after, moves + plan)
         ranked = sorted(candidates.values(), key=lambda entry: entry[0], reverse=True)
         frontier = [(after, moves) for _, after, moves in ranked[:width]]
     return best_win[1] if best_win else None

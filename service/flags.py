@@ -4,7 +4,7 @@ from flask import g, url_for
 
 from schemas.flags import DismissalSchema, FlagListArgs, FlagPageSchema, FlagSchema
 from store.base.packing import iso_time
-from store.moderation.flags import SHARED_ADDRESS, Flag, dismiss_flag, flag_page, run_flags
+from store.moderation.flags import CLAIRVOYANT, SHARED_ADDRESS, Flag, dismiss_flag, flag_page, run_flags
 
 from .api import Blueprint
 from .auth import moderator_endpoint
@@ -12,7 +12,8 @@ from .context import db
 
 blp = Blueprint("flags", __name__, url_prefix="/v1/flags",
                 description="Flags for moderators: games played at machine speed or in a machine's rhythm, "
-                            "and one address playing the sealed daily under several names")
+                            "one address playing the sealed daily under several names, and players choosing "
+                            "as if they saw the dealt deck")
 
 
 def _replay(run_id: str) -> str:
@@ -28,6 +29,8 @@ def flag_entry(flag: Flag) -> dict:
     if flag.reason == SHARED_ADDRESS:
         detail = {**detail, "runs": [{"player": player, "run_id": run_id, "replay": _replay(run_id)}
                                      for player, run_id in zip(flag.players, flag.run_ids, strict=True)]}
+    if flag.reason == CLAIRVOYANT:
+        detail = {**detail, "runs": [{"run_id": run_id, "replay": _replay(run_id)} for run_id in flag.run_ids]}
     dismissed = None
     if flag.dismissed_by is not None:
         dismissed = {"moderator": flag.dismissed_by, "at": iso_time(flag.dismissed_ms), "note": flag.note}

@@ -10,6 +10,7 @@ business).
 """
 
 import logging
+from dataclasses import replace
 
 from redis.exceptions import RedisError
 from rq import get_current_job
@@ -21,7 +22,7 @@ from store.queue.pending import mark_error, split_pending
 from verification import judge
 from verification.move_timing import TimingLimits
 
-from .flags import flag_timing
+from .flags import flag_clairvoyance, flag_timing
 from .leagues import join_leagues
 from .process import database, settings
 from .webhooks import after_verdicts
@@ -43,7 +44,8 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
     The events recorded with them are handed to the webhook queue
     (``worker.webhooks``), never waited for. A player's first counted game of a week puts them in a league
     cohort (``worker.leagues``). Then a dealt game's move timing may raise flags for moderators
-    (``worker.flags``), whatever the verdict and however often this runs.
+    (``worker.flags``), whatever the verdict and however often this runs, and a verified one is judged for
+    its player's clairvoyant flag.
     """
     db = database()
     statuses, verdicts = {}, []
@@ -64,8 +66,10 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
                                                  "code": (verdict.get("error") or {}).get("code", "")})
     after_verdicts(db)  # the events recorded with the verdicts, handed to a job on the webhook queue
     join_leagues(db, verdicts)
-    flag_timing(db, [run for run in runs if run is not None], TimingLimits.from_settings(settings()),
-                settings().flags_kept)
+    judged = {run.id: verdict["status"] for run, verdict in verdicts}
+    settled = [replace(run, status=judged.get(run.id, run.status)) for run in runs if run is not None]
+    flag_timing(db, settled, TimingLimits.from_settings(settings()), settings().flags_kept)
+    flag_clairvoyance(db, settled, settings().flags_kept)
     return statuses
 
 

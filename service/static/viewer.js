@@ -216,6 +216,9 @@ import { cardFace } from "./cards.js";
     if (flag.reason === "steady_rhythm") {
       return `gaps of ${seen.median_ms} ms that vary by ${Math.round(seen.spread * 100)}% over ${seen.timed_moves} moves (a person: ${Math.round(seen.limit * 100)}% or more)`;
     }
+    if (flag.reason === "clairvoyant") {
+      return `${flag.players.join(", ")} chose the way only the unseen cards showed at ${seen.perfect} of ${seen.telling} telling rooms in ${seen.runs.length} games (fair play: ${Math.round(seen.fair_rate * 100)}%; chance ${seen.tail}, flagged below ${seen.threshold})`;
+    }
     return `${flag.players.join(", ")} started the sealed daily of ${seen.date} from one address`;
   }
 

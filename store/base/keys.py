@@ -432,6 +432,14 @@ def flag_address(date: str, address_hash: str) -> str:
     return f"{PREFIX}:flag-address:{date}:{address_hash}"
 
 
+def clairvoyance_tallies(player: str) -> str:
+    """Sorted set: the player's most recent dealt games as judged for the clairvoyant flag
+    (``store.moderation.clairvoyance``): ``<run id> <telling decisions> <perfect choices>`` → the run's
+    submission time (ms), and ``~cited`` → the submission time of the newest game a clairvoyant flag cites.
+    The player's own data: erasure deletes it."""
+    return f"{PREFIX}:clairvoyance:{player}"
+
+
 def address_secret() -> str:
     """String: the key of the client address hashes when none is configured."""
     return f"{PREFIX}:address-secret"

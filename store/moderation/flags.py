@@ -3,8 +3,10 @@
 A flag points a moderator at a run (``fast_moves``, ``steady_rhythm``: how
 its moves were timed, ``verification.move_timing``) or at players
 (``shared_address``: several of them started one day's sealed daily from one
-client address). It never blocks play and never changes a verdict; a
-moderator looks, and dismisses it or acts on the run the usual way.
+client address; ``clairvoyant``: one whose dealt games chose as if they saw
+the deck, ``store.moderation.clairvoyance``). It never blocks play and never
+changes a verdict; a moderator looks, and dismisses it or acts on the run the
+usual way.
 
 Each flag is a hash (``keys.flag``) listed, newest first, in one sorted set
 per (reason or any, status or any) (``keys.flags``) and under each run it
@@ -42,8 +44,9 @@ from store.runs.history import hot_run
 FAST_MOVES = "fast_moves"
 STEADY_RHYTHM = "steady_rhythm"
 SHARED_ADDRESS = "shared_address"
+CLAIRVOYANT = "clairvoyant"  # a player who chose as if they saw the dealt deck (``verification.clairvoyance``)
 RUN_REASONS = (FAST_MOVES, STEADY_RHYTHM)  # about one run, which the flag names as its run_id
-REASONS = (*RUN_REASONS, SHARED_ADDRESS)
+REASONS = (*RUN_REASONS, SHARED_ADDRESS, CLAIRVOYANT)
 OPEN = "open"
 DISMISSED = "dismissed"
 STATUSES = (OPEN, DISMISSED)
@@ -89,7 +92,7 @@ class Finding:
     detail: dict
 
 
-def _listed_in(reason: str, status: str) -> list[str]:
+def listed_in(reason: str, status: str) -> list[str]:
     """The indexes a flag of ``reason`` with ``status`` is in; the first is every flag's."""
     return [keys.flags(), keys.flags(reason), keys.flags("", status), keys.flags(reason, status)]
 
@@ -112,7 +115,7 @@ def raise_run_flags(db: Database, run: Run, findings: list[Finding], kept: int) 
             fields = {"reason": finding.reason, "status": OPEN, "created_ms": raised, "players": run.player,
                       "runs": run.id, "detail": json.dumps(finding.detail, separators=(",", ":"))}
             scripts.raise_flag(pipe, flag_id=run_flag_id(finding.reason, run.id),
-                               listed_in=_listed_in(finding.reason, OPEN), every_index=every_index(),
+                               listed_in=listed_in(finding.reason, OPEN), every_index=every_index(),
                                raised_ms=raised, kept=kept, runs=[run.id], fields=fields)
         return [bool(answer) for answer in pipe.execute()]
 
@@ -136,7 +139,7 @@ def note_sealed_start(db: Database, day: str, address_hash: str, player: str, ru
               "detail": json.dumps({"date": day}, separators=(",", ":"))}
     flag_id = scripts.note_shared_address(
         db.redis, address_key=keys.flag_address(day, address_hash), player=player, run_id=run_id,
-        forget_at=forget_address_at(day), new_id=secrets.token_hex(8), listed_in=_listed_in(SHARED_ADDRESS, OPEN),
+        forget_at=forget_address_at(day), new_id=secrets.token_hex(8), listed_in=listed_in(SHARED_ADDRESS, OPEN),
         every_index=every_index(), raised_ms=raised, kept=kept, fields=fields)
     return flag_id or None
 
@@ -180,8 +183,8 @@ def dismiss_flag(db: Database, flag_id: str, moderator: str, note: str) -> Flag:
         except NoSuchRun:
             run_id = None  # a run no store holds: the flag is dismissed all the same, with no run to log it on
     answer = scripts.dismiss_flag(
-        db.redis, flag_id=flag_id, open_indexes=_listed_in(flag.reason, OPEN)[2:],
-        dismissed_indexes=_listed_in(flag.reason, DISMISSED)[2:], run_id=run_id, moderator=moderator,
+        db.redis, flag_id=flag_id, open_indexes=listed_in(flag.reason, OPEN)[2:],
+        dismissed_indexes=listed_in(flag.reason, DISMISSED)[2:], run_id=run_id, moderator=moderator,
         at_ms=now_ms(), note=note, open_status=OPEN, dismissed_status=DISMISSED, event=DISMISSED_EVENT)
     if answer == "missing":
         raise NoSuchFlag(flag_id)

@@ -115,7 +115,13 @@ _HOMES: dict[str, Home] = {
         keys.webhook_drain_queued(), keys.sealed_secret(),
         # written first by this release (never on a cluster): copied whole should a store hold them already
         keys.par("_", "_"), keys.par_search("_", "_"), keys.league_members("_"), keys.league_open("_"),
-        keys.league_cohorts("_"), keys.league_tiers("_"), keys.league_cohort("_", "_"), keys.league_history("_"))},
+        keys.league_cohorts("_"), keys.league_tiers("_"), keys.league_cohort("_", "_"), keys.league_history("_"),
+        keys.tournament_ids(), keys.tournament("_"), keys.tournaments_starting(), keys.tournaments_ending(),
+        keys.tournaments_started(), keys.tournaments_closed(), keys.tournaments_ended(),
+        keys.tournament_entrants("_"), keys.tournament_attempts("_"), keys.tournament_playing("_"),
+        keys.server_key("_"), keys.server_key_name("_"), keys.server_key_token("_"), keys.server_keys(),
+        keys.external_link("_", "_"), keys.player_links("_"), keys.clairvoyance_tallies("_"), keys.pseudonyms(),
+        keys.erasures_begun(), keys.erasure_log(), keys.erased_name("_"), keys.erased_name_secret())},
     **{_family_of(key): Home.OWNER for key in (
         keys.player("_"), keys.player_name("_"), keys.player_runs("_"), keys.following("_"),
         keys.submission("_", "_"), keys.idempotency("_", "_"), keys.sealed_game("_", "_"),

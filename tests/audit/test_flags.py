@@ -256,6 +256,6 @@ def test_the_flags_are_in_the_openapi_document(stack):
     paths = stack.get("/v1/openapi.json").json()["paths"]
     listing, dismiss = paths["/v1/flags"]["get"], paths["/v1/flags/{flag_id}/dismiss"]["post"]
     [reason] = [parameter for parameter in listing["parameters"] if parameter["name"] == "reason"]
-    assert reason["schema"]["enum"] == ["fast_moves", "steady_rhythm", "shared_address"]
+    assert reason["schema"]["enum"] == ["fast_moves", "steady_rhythm", "shared_address", "clairvoyant"]
     assert {"200", "401", "403"} <= set(listing["responses"])
     assert {"200", "401", "403", "404", "409", "422"} <= set(dismiss["responses"])

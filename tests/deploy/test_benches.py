@@ -38,6 +38,8 @@ TINY = {
     "archive.py": ["--runs", "100", "--archived", "200", "--requests", "10"],
     "board_memory.py": ["--runs", "40"],
     "cooling.py": ["--runs", "200", "--requests", "10"],
+    "clairvoyance.py": ["--fair", "2", "--games", "2", "--readers", "1", "--reading-games", "2",
+                        "--solver-positions", "100", "--processes", "1"],
     "engine.py": ["--games", "5", "--searched", "2", "--rounds", "1"],
     "friends_view.py": ["--players", "100", "--follows", "20", "--requests", "10"],
     "games.py": ["--games", "5", "--moves", "30", "--clients", "1"],
