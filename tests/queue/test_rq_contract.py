@@ -11,6 +11,8 @@ worker loses a job or the sweeper misjudges one.
 
 import importlib
 import inspect
+import threading
+import time
 
 import pytest
 from rq import Queue, SimpleWorker
@@ -85,3 +87,48 @@ def test_each_job_named_in_the_registry_is_the_workers_function_rq_runs():
     for job, function in functions.items():
         module, _, name = getattr(JOBS, job).rpartition(".")
         assert importlib.import_module(module).__dict__[name] is function, job
+
+
+
+class _NotedWait(threading.Event):
+    """A pubsub's ``subscribed_event`` that notes when its thread begins waiting on it for a subscription."""
+
+    def __init__(self, waiting: threading.Event):
+        super().__init__()
+        self.waiting = waiting
+
+    def wait(self, timeout=None):
+        if not self.is_set():
+            self.waiting.set()
+        return super().wait(timeout)
+
+
+def test_a_worker_unsubscribes_at_once(store_db):
+    """A worker stops (burst over, SIGINT, SIGTERM) through ``unsubscribe``, and its pubsub thread must
+    end as the unsubscribe's reply wakes it: not go back to waiting for a subscription (RQ's 60 s) while
+    redis-py's ``stop`` waits for it (``VerifyWorker.unsubscribe``). The race is made certain: the
+    unsubscribe returns only once the thread either waits for a subscription or has ended, as when the
+    worker's own thread is the slower. Asked in a thread of its own, so that a stuck unsubscribe fails
+    the test after 20 s rather than taking its minute."""
+    worker = VerifyWorker(store_db, worker_ttl=60)
+    worker.subscribe()
+    pubsub, pubsub_thread = worker.pubsub, worker.pubsub_thread
+    waiting = threading.Event()
+    pubsub.subscribed_event.wait(10)
+    noted = _NotedWait(waiting)
+    noted.set()
+    pubsub.subscribed_event = noted
+    sends_unsubscribe = pubsub.unsubscribe
+
+    def unsubscribe_slowly(*channels):
+        sends_unsubscribe(*channels)
+        while not waiting.is_set() and pubsub_thread.is_alive():
+            time.sleep(0.01)
+
+    pubsub.unsubscribe = unsubscribe_slowly
+    unsubscribing = threading.Thread(target=worker.unsubscribe, daemon=True)
+    unsubscribing.start()
+    unsubscribing.join(timeout=20)
+    assert not unsubscribing.is_alive(), "unsubscribe still waiting on the pubsub thread"
+    pubsub_thread.join(timeout=20)
+    assert not pubsub_thread.is_alive()
