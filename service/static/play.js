@@ -424,12 +424,20 @@ async function start(options) {
   }
 }
 
+/**
+ * Whether a game looked up for `who` may still be shown: the same player is signed in and no game was
+ * dealt while the lookup ran (shown over it, the looked-up game would replace the one being played).
+ */
+const stillToResume = (who) => game === null && player === who;
+
 /** The game this browser was playing before a reload, if it is still there. */
 async function resume() {
+  const who = player;
   const kept = recall(GAME_KEY);
-  if (!kept || kept.player !== player.name) return resumeInPlay();
+  if (!kept || kept.player !== who.name) return resumeInPlay();
   try {
-    show(await resumeGame(api(), kept.id), "Welcome back: the game as you left it.", { focus: false });
+    const resumed = await resumeGame(api(), kept.id);
+    if (stillToResume(who)) show(resumed, "Welcome back: the game as you left it.", { focus: false });
   } catch (error) {
     if (error.status === 404) remember(GAME_KEY, null); // over and gone (kept 7 days), or never this player's
     else fail(explain(error));
@@ -438,21 +446,25 @@ async function resume() {
 
 /** Without a game kept in this browser: the player's game in play, if they have one (started elsewhere). */
 async function resumeInPlay() {
+  const who = player;
   try {
-    const [playing] = await gamesInPlay(api(), player.name);
-    if (playing) show(playing, "Your game in play, as you left it.", { focus: false });
+    const [playing] = await gamesInPlay(api(), who.name);
+    if (playing && stillToResume(who)) show(playing, "Your game in play, as you left it.", { focus: false });
   } catch (error) {
     fail(explain(error));
   }
 }
 
+/** A player signed in (or out, `who` null): their game in play, if any, resumed; then `data-signed-in` says who. */
 async function signedIn(who) {
+  delete document.body.dataset.signedIn;
   player = who;
   game = null;
   for (const id of ["game", "verdict"]) $(id).hidden = true;
   $("start").hidden = player === null;
   if (player === null) remember(GAME_KEY, null);
   else await Promise.all([resume(), refreshNextDeal()]);
+  if (player === who) document.body.dataset.signedIn = who?.name ?? "";
 }
 
 const embedders = embedding(); // the origins that may have framed the page, if it is framed

@@ -368,6 +368,24 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack):
     clean(opened)
 
 
+
+def test_a_game_started_while_the_game_in_play_is_looked_up_keeps_the_keyboards_place(opened):
+    """As the player signs in, the page looks up their game in play; a game dealt before the answer comes
+    is the one shown, the focus on its first move. The answer is held back here until then (on a loaded
+    machine it comes that late by itself): shown over the new game, it took the focus off the moves."""
+    in_play = re.compile(r".*/v1/players/[^/]+/games\?status=playing$")
+    held = []
+    opened.route(in_play, lambda route: held.append(route))
+    with opened.expect_request(in_play):
+        name = sign_up(opened)
+    start(opened, "hard")
+    assert focused_move(opened) is not None
+    held[0].continue_()
+    expect(opened.locator("body")).to_have_attribute("data-signed-in", name)  # the look-up has ended
+    assert focused_move(opened) is not None, "the focus left the moves"
+    expect(opened.locator("#status")).not_to_contain_text("as you left it")
+    clean(opened)
+
 def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_forfeited(opened, stack):
     sign_up(opened)
     start(opened, "easy")
