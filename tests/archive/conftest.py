@@ -1,9 +1,9 @@
 """The archive's tests run twice: against SQLite, and against a real PostgreSQL started for them.
 
-Each backend gets a stack of its own (Redis, the API, one worker) whose
-archive is that database; retention is run by hand (``scoundrel archive
---older-than 0``: every finished run is old enough), except where a test
-starts a stack whose workers archive on their own.
+Each backend gets a stack (Redis, the API, one worker) whose archive is on
+it: on SQLite the usual one, on PostgreSQL one of its own. Retention is run
+by hand (``scoundrel archive --older-than 0``: every finished run is old
+enough), except where a test starts a stack whose workers archive on their own.
 """
 
 import subprocess
@@ -32,14 +32,16 @@ def postgresql_archive_url():
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def archive_url(request) -> str:
-    """The archive's URL: a SQLite file, or a database on a PostgreSQL server; empty when a module starts
-    (the module before emptied it, see ``stack``)."""
+    """The archive's URL: a SQLite file, or a database on a PostgreSQL server, empty when a module starts
+    (the module before emptied it, see ``stack``); a module's stack on SQLite has its own file."""
     return request.getfixturevalue(f"{request.param}_archive_url")
 
 
 @pytest.fixture(scope="module")
 def stack(stack_pool, archive_url):
-    running = stack_pool.take(env={"SCOUNDREL_ARCHIVE_URL": archive_url})
+    """On SQLite the usual stack, whose archive is a SQLite file of its own (the one the other modules
+    use, rather than one more like it); on PostgreSQL one whose archive is a database on that server."""
+    running = stack_pool.take(env={} if archive_url.startswith("sqlite") else {"SCOUNDREL_ARCHIVE_URL": archive_url})
     yield running
     stack_pool.give_back(running)
 

@@ -128,7 +128,7 @@ def test_a_worker_killed_mid_batch_loses_no_run_and_verifies_each_once(slow_stac
     slow_stack.kill_worker(0)
     restarted = time.monotonic()
     slow_stack.start_worker()
-    runs = [slow_stack.wait_final(run_id, timeout=30) for run_id in run_ids]
+    runs = [slow_stack.wait_final(run_id) for run_id in run_ids]
     assert time.monotonic() - restarted < 30
     assert {run["status"] for run in runs} <= {"verified", "rejected"}
     assert all(run["status"] == "verified" for run in runs)
@@ -165,7 +165,7 @@ def test_a_worker_killed_just_after_taking_a_job_strands_no_run(slow_stack, db):
     assert slow_stack.get(f"/v1/runs/{run_id}").json()["status"] == "pending"
     assert _metric(slow_stack, "scoundrel_oldest_pending_seconds") >= time.monotonic() - submitted - 0.5
 
-    run = slow_stack.wait_final(run_id, timeout=30)
+    run = slow_stack.wait_final(run_id)
     assert run["status"] == "verified"
     # pending_timeout after its submission, or a sweep interval after a worker runs, whichever is later;
     # then its transit, the job's delay, and slack
@@ -205,8 +205,8 @@ def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(s
     finally:
         slow_stack.kill_worker(slow_stack.workers.index(_only_worker(slow_stack)))
         slow_stack.start_worker()
-    assert slow_stack.wait_final(taken_run, timeout=20)["status"] == "verified"
-    assert slow_stack.wait_final(waiting_run, timeout=20)["status"] == "verified"
+    assert slow_stack.wait_final(taken_run)["status"] == "verified"
+    assert slow_stack.wait_final(waiting_run)["status"] == "verified"
 
 
 def test_a_killed_worker_leaves_rqs_registry(slow_stack, db):

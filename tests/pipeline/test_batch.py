@@ -101,7 +101,7 @@ def test_every_run_of_a_batch_gets_the_engines_verdict_and_one_bad_run_fails_alo
     # damage one stored run behind the API's back: its job keeps failing
     idle_stack.database().redis.hset(keys.run(runs[2]["id"]), "variant", "no-such-variant")
     idle_stack.start_worker()
-    finals = [idle_stack.wait_final(run["id"], timeout=30) for run in runs]
+    finals = [idle_stack.wait_final(run["id"]) for run in runs]
     assert finals[2]["status"] == "error"
     for index, (game, final) in enumerate(zip(games, finals, strict=True)):
         if index == 2:
