@@ -76,6 +76,7 @@ def _logging(level: str, log_format: str, access_log: str) -> dict:
         "loggers": {
             "gunicorn.error": {"handlers": ["stderr"], "level": level.upper(), "propagate": False},
             "gunicorn.access": access,
+            **{name: {"level": "WARNING"} for name in log_lines.QUIET},
         },
     }
 

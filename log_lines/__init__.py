@@ -18,6 +18,10 @@ import logging
 import sys
 from datetime import UTC, datetime
 
+# Loggers of libraries that say at INFO what no operator needs each time a process starts, kept to warnings:
+# Alembic names each of its plugins as it sets it up (its migrations, which do matter, are on another logger).
+QUIET = ("alembic.runtime.plugins",)
+
 # The attributes every LogRecord has; anything else on a record came from ``extra``.
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
 
@@ -77,3 +81,5 @@ def configure(level: str = "INFO", kind: str = "auto") -> None:
         logger.handlers[:] = [handler]
         logger.propagate = False
         logger.setLevel(logging.WARNING)
+    for name in QUIET:
+        logging.getLogger(name).setLevel(logging.WARNING)

@@ -91,6 +91,8 @@ def test_a_worker_marks_its_redis_and_the_commands_then_use_it(scoundrel_command
     env = on(fresh_redis, tmp_path)
     worked = run_scoundrel(scoundrel_command, "worker", "--burst", env=env, tmp_path=tmp_path)
     assert worked.returncode == 0, worked.stderr
+    assert "Running upgrade" in worked.stderr  # a new archive's migrations, logged
+    assert "alembic.runtime.plugins" not in worked.stderr  # but not Alembic naming its plugins (log_lines.QUIET)
     added = run_scoundrel(scoundrel_command, "moderator", "add", "mia", env=env, tmp_path=tmp_path)
     assert added.returncode == 0, added.stderr
     assert added.stderr == f"scoundrel moderator: Redis {fresh_redis.url} (REDIS_URL)\n"
