@@ -22,7 +22,7 @@ of erasures says when, by whom, and the pseudonym; not what was erased.
 """
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from domain.boards import SEALED_BOARD, BoardId, boards_of
@@ -78,6 +78,17 @@ def begun(db: Database, name: str) -> Erasure | None:
     """The erasure of ``name`` (exactly as registered) begun and not finished, or None."""
     noted = db.redis.hget(keys.erasures_begun(), name)
     return _erasure(name, noted) if noted else None
+
+
+def erased_meanwhile(db: Database, gone: Collection[str]) -> set[str]:
+    """Of ``gone``, players whose runs retention wrote to the archive and then found gone from Redis, those
+    being erased or erased: their account is gone, which an erasure cuts first.
+
+    Such a run was erased from Redis by that erasure, whose archive step, finding rows by name, may have
+    come before retention's write: the row is retention's to take out again. (A run another pass moved
+    first is gone too, but its player has an account: its row is that pass's.)
+    """
+    return {player for player in gone if find_holder(db, PLAYERS, player) is None}
 
 
 def begin_erasure(db: Database, player: str) -> Erasure:

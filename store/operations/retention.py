@@ -11,7 +11,8 @@ batches, each in three steps:
 2. write them to the archive and commit (an upsert on the run id);
 3. remove them from Redis (``store.runs.remove_runs``), each only if it is
    unchanged since step 1; a run that changed meanwhile stays in Redis and
-   its fresh row is taken back out.
+   its fresh row is taken back out, and so is the row of a run an erasure
+   took from Redis meanwhile (``store.accounts.erasure.erased_meanwhile``).
 
 A crash after step 1 leaves everything in Redis; a crash after step 2
 leaves the batch in both places, which reads answer from Redis and the
@@ -28,6 +29,7 @@ time, under ``keys.archive_lock``); ``scoundrel archive`` runs one by hand.
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from store.accounts.erasure import erased_meanwhile
 from store.archive import ArchivedRun
 from store.base import keys
 from store.base.clock import now_ms
@@ -114,10 +116,13 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally,
     archived = [ArchivedRun(archived_fields(fields), log) for fields, log in zip(stored, logs, strict=True)]
     write_archive(db, archived)
     answers = remove_runs(db, stored)
-    kept = [run.run_id for run, answer in zip(archived, answers, strict=True) if answer == "changed"]
-    db.archive.delete(kept)  # still hot: Redis is their one home
+    kept = [run.id for run, answer in zip(movable, answers, strict=True) if answer == "changed"]
+    gone = {run.id: run.player for run, answer in zip(movable, answers, strict=True) if answer == "gone"}
+    erased = erased_meanwhile(db, set(gone.values()))
+    taken_out = [run_id for run_id, player in gone.items() if player in erased]  # see ``erased_meanwhile``
+    db.archive.delete([*kept, *taken_out])  # kept: still hot, Redis is their one home
     tally.changed += len(kept)
-    tally.archived += len(archived) - len(kept)
+    tally.archived += len({run.id for run in movable} - {*kept, *taken_out})
 
 
 def write_archive(db: Database, runs: list[ArchivedRun]) -> None:

@@ -11,6 +11,7 @@ from store.accounts import erasure as erasing
 from store.base import keys
 from store.base.service_mark import mark_service
 from store.boards.pages import board_page, variant_board
+from store.operations import retention
 from store.operations.consistency import check
 from store.operations.retention import archive_old_runs
 from tests.support.commands import run_command
@@ -105,3 +106,33 @@ def test_the_command_refuses_in_one_line(db, env):
                                (("erase", "nobody"), 1, "scoundrel erase: no player named 'nobody'")):
         refused = run_command(env, *args)
         assert (refused.returncode, refused.stdout, refused.stderr.splitlines()[-1]) == (status, "", line)
+
+
+@pytest.mark.parametrize("erasure", ["begun", "finished"])
+def test_a_run_archived_as_its_players_erasure_runs_is_not_kept(db, monkeypatch, erasure):
+    """Retention reads a batch, and before it writes the batch to the archive its player's erasure begins,
+    or runs to its end, its archive step finding nothing yet (then retention takes the row it wrote out
+    again). Either way nothing of the player is left once the erasure ends, and another player's run in
+    the batch stays archived."""
+    for name in (ERASED, "bob"):
+        create_player(db, name)
+    erased_game, kept_game = legal_games(2)
+    verified(db, ERASED, erased_game)
+    verified(db, "bob", kept_game)
+    writes = retention.write_archive
+
+    def erased_before_the_write(database, runs):
+        begun = erasing.begin_erasure(db, ERASED)
+        if erasure == "finished":
+            erasing.erase(db, begun, ("moderator", "mia"), 60)
+        writes(database, runs)
+
+    monkeypatch.setattr(retention, "write_archive", erased_before_the_write)
+    tally = archive_old_runs(db, 0)
+    if erasure == "begun":
+        assert tally.archived == 2  # the erasure, carried on, finds the row by name
+        erasing.finish_erasures(db, ("moderator", "mia"), 60)
+    else:
+        assert tally.archived == 1
+    assert db.archive.player_count(ERASED) == 0 and db.archive.player_count("bob") == 1
+    assert traces(db) == [] and check(db, 60) == []
