@@ -118,9 +118,13 @@ def main() -> int:
     parser.add_argument("--hard", type=int, default=10_000, help="deals of hard (default 10,000)")
     parser.add_argument("--avoiding", type=int, default=200, help="deals of classic and of easy (default 200)")
     parser.add_argument("--seconds", type=float, default=60.0, help="budget of one deal (default 60)")
+    parser.add_argument("--variants", nargs="+", choices=scoundrel.VARIANTS, default=scoundrel.VARIANTS,
+                        help="only these variants (default all; one process a variant puts each on a core of its own)")
     parser.add_argument("--plot", type=Path, help="draw the histogram of par into this PNG")
     args = parser.parse_args()
-    sizes = {scoundrel.HARD: args.hard, scoundrel.CLASSIC: args.avoiding, scoundrel.EASY: args.avoiding}
+    sizes = {variant: deals for variant, deals in
+             {scoundrel.HARD: args.hard, scoundrel.CLASSIC: args.avoiding, scoundrel.EASY: args.avoiding}.items()
+             if variant in args.variants}
     results = {}
     for variant, deals in sizes.items():
         if deals:

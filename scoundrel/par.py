@@ -9,10 +9,22 @@ A depth-first branch and bound over positions, for every variant (R14):
   last kill (R10). Earlier kills, the weapon's suit and R15's bonus (reset
   by the next card) decide nothing.
 - **Bounds.** Every position gets an upper bound from a relaxation
-  (``_Search.bound``): potions heal their full value and every monster meets
-  the strongest weapon still to come, wear ignored. A position whose bound
-  cannot beat the best line found is cut; a searched position stores the
-  bound it proved, which stays true for the rest of the search.
+  (``_Search.bound``): in ``hard``, potions heal their full value and every
+  monster meets the strongest weapon dealt by its room; in ``classic`` and
+  ``easy``, where avoiding reorders the dungeon, the order is dropped but
+  weapon wear (one kill of each value a weapon, R10) and R8's one potion a
+  room are kept as counts. A position whose bound cannot beat what is
+  searched for is cut; a searched position stores the bound it proved,
+  which stays true for the rest of the search, and so does what it proves
+  of the same position with less health (``healthiest``).
+- **Searching by target** (``classic``, ``easy``). The relaxation often
+  allows 30 where par is in the twenties, and a plain maximum search,
+  climbing from its first lines, cuts little. So the search asks "is more
+  than ``floor`` reached?", with the floor two thirds of the way from the
+  best line up to the bound proved: it cuts everything bounded at the floor,
+  and either finds a line above it and goes on to prove it, or lowers the
+  bound proved, and asks again (``_Search.descend``). ``easy`` starts from
+  ``classic``'s best line (R14: every classic line is an easy one).
 - **Move ordering.** Weapon fights first, then potions and weapons, avoids,
   and barehanded fights smallest first, so that good lines (and the cuts
   they allow) come early.
@@ -21,14 +33,15 @@ A depth-first branch and bound over positions, for every variant (R14):
   rotations, and a position is keyed by its rotation class: no cycles.
 
 Within a budget (positions searched, or seconds) the answer is exact when
-the search ends: every position was searched or cut by a bound no better
-than the line found. A search stopped by its budget answers with the
+the search ends with the best line at the bound proved: every position was
+searched or cut by a bound no better than the line found. A search stopped by its budget answers with the
 interval it proved: the best line found below, and above the largest bound
 of anything left unsearched. ``hard`` always ends: its dungeon never
 changes order, so it is a small dynamic programme over rooms.
 """
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import gcd
 
@@ -51,8 +64,9 @@ _CODE = list(CANONICAL_ORDER)
 
 # A position's relaxation without its health (``_Search.relaxation``): the health it may gain at most,
 # what the monsters left in the room at a death may add to that (None: no monster left, no death),
-# and the potions, strongest first.
-_Relaxed = tuple[int, int | None, tuple[int, ...]]
+# and for every potion that may earn R15's bonus, strongest first, its value and the health the rest
+# of the game may gain at most before it is drunk last.
+_Relaxed = tuple[int, int | None, tuple[tuple[int, int], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +107,31 @@ def solve(state: State, variant: str = CLASSIC, *, positions: int | None = None,
         raise ValueError(f"unknown variant {variant!r}; one of {', '.join(VARIANTS)}")
     if state.over:
         return Par(state.score(), True, state.score(), (), 0)
+    seeded = None
+    if variant == EASY:
+        # R14: easy allows every classic move, so a classic line is an easy one with its score. Classic's
+        # search, narrower, finds good lines sooner: half the budget goes to it, and its line starts easy's.
+        started = time.monotonic()
+        seeded = solve(state, CLASSIC, positions=None if positions is None else positions // 2,
+                       seconds=None if seconds is None else seconds / 2)
+        if seconds is not None:
+            seconds -= time.monotonic() - started
     search = _Search(variant, positions, seconds)
+    if seeded is not None:
+        search.best, search.best_line, search.expanded = seeded.score, seeded.line, seeded.positions  # one budget
     room = tuple(_CARD[card] for card in state.room)
     dungeon = tuple(_CARD[card] for card in state.dungeon)
     weapon = VALUE[state.weapon] if state.weapon else 0
     limit = VALUE[state.kills[-1]] if state.kills else _NO_KILL
-    upper = search.position(room, dungeon, state.health, weapon, limit, state.played_in_room,
-                            state.potion_drunk, state.avoided_last)
-    upper = max(upper, search.best)
+
+    def search_from_state() -> int:
+        return search.position(room, dungeon, state.health, weapon, limit, state.played_in_room,
+                               state.potion_drunk, state.avoided_last)
+
+    if search.hard:
+        upper = max(search_from_state(), search.best)
+    else:
+        upper = search.descend(search_from_state)
     return Par(search.best, upper == search.best, upper, search.best_line, search.expanded)
 
 
@@ -120,18 +151,23 @@ class _Search:
         self.best = _LOSS
         self.best_line: tuple[str, ...] = ()
         self.path: list[str] = []
+        # Scores at or below ``floor`` need no proof that they are: a search of the positions that can
+        # score above it (``descend``); the best line found raises it as it rises.
+        self.floor = _LOSS
         self.proved: dict[tuple[object, ...], int] = {}
-        # Position without its health → the most health it was proved no better than the best line
-        # with. The best win from a position never falls as its health rises (the same moves stay
-        # legal, every health along them is as high, R15's bonus stays), and a death scores at most 0:
-        # once a win is found, a position with no more health than that is no better either.
-        self.healthiest: dict[tuple[object, ...], int] = {}
+        # Position without its health → a health and an upper bound proved for it. The best win from a
+        # position never falls as its health rises (the same moves stay legal, every health along them
+        # is as high, R15's bonus stays), and a death scores at most 0: with no more health than that,
+        # a position scores no more than the bound or 0, whichever is higher.
+        self.healthiest: dict[tuple[object, ...], tuple[int, int]] = {}
         self.relaxed: dict[tuple[object, ...], _Relaxed] = {}
         self.monster_totals: dict[tuple[int, ...], int] = {}
         self.expanded = 0
         self.positions = positions
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.stopped = False
+        self.first_line_only = False  # stop once a line is found, whatever the budget (``descend``)
+        self.pause: tuple[int | None, float | None] = (None, None)  # where the current phase stops (``descend``)
 
     def out_of_budget(self) -> bool:
         """Whether the budget is spent; never before a first line is found, so that there is always one."""
@@ -139,28 +175,75 @@ class _Search:
             return True
         if not self.best_line:
             return False
-        if self.positions is not None and self.expanded >= self.positions:
-            self.stopped = True
-        elif self.deadline is not None and self.expanded % _CLOCK_EVERY == 0 and time.monotonic() > self.deadline:
-            self.stopped = True
+        self.stopped = self.first_line_only or self.spent(self.positions, self.deadline) or self.spent(*self.pause)
         return self.stopped
 
-    def relaxation(self, room: tuple[int, ...], dungeon: tuple[int, ...], weapon: int, limit: int,
-                   played: int) -> _Relaxed:
-        """What ``bound`` needs of a position but its health: the relaxed gain, the death slack, the potions.
+    def spent(self, positions: int | None, deadline: float | None) -> bool:
+        """Whether the search has expanded ``positions`` or run past ``deadline`` (either None: no such limit)."""
+        if positions is not None and self.expanded >= positions:
+            return True
+        return deadline is not None and self.expanded % _CLOCK_EVERY == 0 and time.monotonic() > deadline
 
-        Relaxed: every potion heals its full value (no cap, R8's one-a-room
-        ignored), and every monster is fought with the strongest weapon it
-        could meet, or the equipped one if its wear allows (R10), wear
-        otherwise ignored. In ``hard`` the dungeon keeps its order, so a
-        monster meets only the weapons dealt no later than its own room, but
-        for one card of each room, which may be left and carried on (R4):
-        each room's monster that gains most from a later weapon is granted it.
-        ``reach`` is then the most health a game can end with (uncapped). A
-        win scores at most 20, plus R15's bonus: a potion drunk last, at 20,
-        so one that heals nothing. A death scores its health (at most 0)
-        minus the monsters still in the dungeon: at most ``reach`` plus what
-        the up to three monsters left in the room at death would have cost (R16).
+    def descend(self, search: Callable[[], int]) -> int:
+        """A proven upper bound on the par ``search`` finds: equal to the best line once the searches end.
+
+        First one line, any, so that the budget may stop the search from then
+        on; then, while the best line is below the bound proved, a search of
+        only what could score above ``floor``: a third of the way down from
+        the bound to the best line (to 0 while that is a loss and a win is not
+        ruled out), as pars sit high and a search cuts more the higher its
+        floor. A search that ends either finds a line above the floor, and
+        then, the floor rising with it, proves the best line par; or proves
+        that nothing scores above the floor: every position it cut had a
+        bound no higher, so the bound proved falls to the floor or below.
+        Every bound proved stays true across searches (what a search cuts
+        depends on its floor, what it proves does not), so each search
+        starts from what the earlier ones proved.
+        """
+        self.first_line_only = True
+        upper = max(search(), self.best)
+        self.first_line_only = self.stopped = False
+        # Half the budget left goes to a plain search (the floor rising with the best line only): it
+        # improves the line step by step, where a target search that runs out of budget before it
+        # reaches its floor leaves the first line as it was.
+        self.pause = (None if self.positions is None else (self.expanded + self.positions) // 2,
+                      None if self.deadline is None else (time.monotonic() + self.deadline) / 2)
+        upper = min(upper, max(search(), self.best))
+        self.pause = (None, None)
+        self.stopped = self.spent(self.positions, self.deadline)
+        while self.best < upper and not self.stopped:
+            lowest = max(self.best, 0) if upper > 0 else self.best
+            self.floor = upper - max(1, (upper - lowest) // 3)
+            upper = min(upper, max(search(), self.best))
+        return upper
+
+    def relaxation(self, room: tuple[int, ...], dungeon: tuple[int, ...], weapon: int, limit: int,
+                   played: int, drunk: bool) -> _Relaxed:
+        """What ``bound`` needs of a position but its health: the relaxed gain, the death slack, the bonuses.
+
+        ``reach`` (health plus the gain) is the most health a game can end
+        with, the cap of R3 ignored; a win scores at most 20 of it, plus
+        R15's bonus: a potion drunk last at 20, so one that heals nothing,
+        which asks the rest of the game to reach 20 without it. A death
+        scores its health (at most 0) minus the monsters still in the
+        dungeon: at most ``reach`` plus what the up to three monsters left in
+        the room at death would have cost (R16).
+        """
+        if self.hard:
+            return self.ordered_relaxation(room, dungeon, weapon, limit, played)
+        return self.worn_relaxation(room, dungeon, weapon, limit, played, drunk)
+
+    def ordered_relaxation(self, room: tuple[int, ...], dungeon: tuple[int, ...], weapon: int, limit: int,
+                           played: int) -> _Relaxed:
+        """``hard``'s relaxation: every potion heals in full, each monster meets the best weapon dealt by its room.
+
+        Every potion heals its full value (no cap, R8's one-a-room ignored),
+        and every monster is fought with the strongest weapon it could meet,
+        or the equipped one if its wear allows (R10), wear otherwise ignored.
+        The dungeon keeps its order, so a monster meets only the weapons
+        dealt no later than its own room, but for one card of each room,
+        which may be left and carried on (R4): each room's monster that
+        gains most from a later weapon is granted it.
         """
         potions = []
         strongest = 0
@@ -171,49 +254,105 @@ class _Search:
                 strongest = _VALUE[card]
         damage = 0
         costs = []
-        if self.hard:
-            dealt = 0  # the strongest weapon dealt by the room being costed
-            # R4, R5: a short room is played out and a whole room dealt; else three cards a room
-            opening = ROOM_SIZE if len(room) + played < ROOM_SIZE else ROOM_SIZE - 1
-            rooms = [room, dungeon[:opening]] + [dungeon[first:first + ROOM_SIZE - 1]
-                                                 for first in range(opening, len(dungeon), ROOM_SIZE - 1)]
-            for chunk in rooms:
-                for card in chunk:
-                    if _WEAPON[card] and _VALUE[card] > dealt:
-                        dealt = _VALUE[card]
-                carried = 0  # the most one monster of the room saves by waiting for a later weapon
-                for card in chunk:
-                    if _MONSTER[card]:
-                        value = _VALUE[card]
-                        blade = weapon if value < limit and weapon > dealt else dealt
-                        cost = value - blade if value > blade else 0
-                        later = weapon if value < limit and weapon > strongest else strongest
-                        saving = cost - (value - later if value > later else 0)
-                        if saving > carried:
-                            carried = saving
-                        damage += cost
-                        costs.append(cost)
-                damage -= carried
-        else:
-            for card in room + dungeon:
+        dealt = 0  # the strongest weapon dealt by the room being costed
+        # R4, R5: a short room is played out and a whole room dealt; else three cards a room
+        opening = ROOM_SIZE if len(room) + played < ROOM_SIZE else ROOM_SIZE - 1
+        rooms = [room, dungeon[:opening]] + [dungeon[first:first + ROOM_SIZE - 1]
+                                             for first in range(opening, len(dungeon), ROOM_SIZE - 1)]
+        for chunk in rooms:
+            for card in chunk:
+                if _WEAPON[card] and _VALUE[card] > dealt:
+                    dealt = _VALUE[card]
+            carried = 0  # the most one monster of the room saves by waiting for a later weapon
+            for card in chunk:
                 if _MONSTER[card]:
                     value = _VALUE[card]
-                    blade = weapon if value < limit and weapon > strongest else strongest
+                    blade = weapon if value < limit and weapon > dealt else dealt
+                    cost = value - blade if value > blade else 0
+                    later = weapon if value < limit and weapon > strongest else strongest
+                    saving = cost - (value - later if value > later else 0)
+                    if saving > carried:
+                        carried = saving
+                    damage += cost
+                    costs.append(cost)
+            damage -= carried
+        costs.sort()
+        gain = sum(potions) - damage
+        potions.sort(reverse=True)
+        return gain, sum(costs[-3:]) if costs else None, tuple((value, gain - value) for value in potions)
+
+    def worn_relaxation(self, room: tuple[int, ...], dungeon: tuple[int, ...], weapon: int, limit: int,
+                        played: int, drunk: bool) -> _Relaxed:
+        """``classic`` and ``easy``'s relaxation: any order of play, but wear and R8 kept as counts.
+
+        Avoiding (R7) can bring any card after any other, so the order is
+        dropped; two counts survive it.
+
+        - Wear: a weapon's kills are strictly decreasing (R10), so one weapon
+          kills at most one monster of each value, and the equipped one only
+          those below its last kill. The two monsters of a value (R1) need two
+          weapons: the damage is at least, value by value, what the strongest
+          two weapons that may fight that value leave (barehanded, R11, the
+          full value, when there are fewer weapons than monsters). Every
+          weapon may be counted once in each value: no more is assumed.
+        - Healing: only the first potion of a room heals (R8), and every room
+          a card is played in plays three cards (R4) until the short room of
+          R5 plays what is left, so the rooms still to heal in are a count of
+          the cards left (avoided rooms play nothing and heal nothing): the
+          potions heal at most the strongest that many, in full.
+
+        The death slack: the monsters in the room at a death are not paid
+        for (R16), and taking one monster away lowers its value's damage by
+        at most the larger of the two costs, both when both go: the three
+        largest costs.
+        """
+        potions = []
+        blades = []
+        counts = [0] * (_NO_KILL + 1)
+        for card in room + dungeon:
+            if _POTION[card]:
+                potions.append(_VALUE[card])
+            elif _WEAPON[card]:
+                blades.append(_VALUE[card])
+            else:
+                counts[_VALUE[card]] += 1
+        blades.sort(reverse=True)
+        damage = 0
+        costs = []
+        for value, count in enumerate(counts):
+            if count:
+                usable = sorted(blades[:count] + [weapon], reverse=True) if value < limit and weapon else blades
+                for rank in range(count):
+                    blade = usable[rank] if rank < len(usable) else 0
                     cost = value - blade if value > blade else 0
                     damage += cost
                     costs.append(cost)
         costs.sort()
-        return sum(potions) - damage, sum(costs[-3:]) if costs else None, tuple(sorted(potions, reverse=True))
+        potions.sort(reverse=True)
+        left = len(room) + len(dungeon)
+        if len(room) + played < ROOM_SIZE:  # R5: a short room is played out, then what is left dealt
+            rooms = 1 + (len(dungeon) + 2) // 3
+        elif played:  # this room plays 3 - played more, then a room for every three cards (R4)
+            rooms = 1 + (left - (ROOM_SIZE - 1 - played) + 2) // 3
+        else:
+            rooms = (left + 2) // 3
+        heals = rooms - 1 if drunk else rooms
+        gain = sum(potions[:heals]) - damage
+        bonuses = []
+        for index, value in enumerate(potions):
+            others = potions[:index] + potions[index + 1:]
+            bonuses.append((value, sum(others[:heals]) - damage))
+        return gain, sum(costs[-3:]) if costs else None, tuple(bonuses)
 
     def bound(self, health: int, relaxed: _Relaxed) -> int:
         """An upper bound on every score reachable from a position with ``health`` and its ``relaxation``."""
-        gain, slack, potions = relaxed
+        gain, slack, bonuses = relaxed
         reach = health + gain
         death = _LOSS if slack is None else min(0, reach + slack)
         if reach <= 0:
             return death
-        for value in potions:  # the strongest that can still be the bonus, drunk at 20
-            if reach - value >= MAX_HEALTH:
+        for value, before in bonuses:  # the strongest that can still be the bonus, drunk at 20
+            if health + before >= MAX_HEALTH:
                 return max(MAX_HEALTH + value, death)
         return max(min(MAX_HEALTH, reach), death)
 
@@ -245,15 +384,17 @@ class _Search:
             turns = [room + dungeon]
             rest = (tuple(sorted(room)), len(dungeon) if self.hard else dungeon, weapon, limit, played, drunk)
         key = (rest, health)
+        floor = self.best if self.best > self.floor else self.floor
         known = self.proved.get(key)
         if known is None:
-            if self.best > 0 and self.healthiest.get(rest, 0) >= health:
-                return self.best  # dominated: see ``healthiest``
+            healthier = self.healthiest.get(rest)
+            if healthier is not None and healthier[0] >= health and healthier[1] <= floor:
+                return healthier[1]  # dominated: see ``healthiest``
             relaxed = self.relaxed.get(rest)
             if relaxed is None:
-                relaxed = self.relaxed[rest] = self.relaxation(room, dungeon, weapon, limit, played)
+                relaxed = self.relaxed[rest] = self.relaxation(room, dungeon, weapon, limit, played, drunk)
             known = self.bound(health, relaxed)
-        if known <= self.best or self.out_of_budget():
+        if known <= floor or self.out_of_budget():
             return known
         self.expanded += 1
         upper = _LOSS
@@ -270,8 +411,11 @@ class _Search:
             self.path.pop()
         upper = min(upper, known)
         self.proved[key] = upper
-        if upper <= self.best and self.healthiest.get(rest, 0) < health:
-            self.healthiest[rest] = health
+        floor = self.best if self.best > self.floor else self.floor
+        if upper <= floor:
+            healthier = self.healthiest.get(rest)
+            if healthier is None or healthier[0] < health or healthier[1] > floor:
+                self.healthiest[rest] = (health, upper if upper > 0 else 0)
         return upper
 
     def plays(self, room: tuple[int, ...], dungeon: tuple[int, ...], health: int, weapon: int, limit: int,

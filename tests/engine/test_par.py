@@ -11,7 +11,8 @@ from functools import cache
 import pytest
 
 import scoundrel
-from scoundrel.par import Par, par, solve
+from scoundrel.cards import VALUE
+from scoundrel.par import _CARD, _NO_KILL, Par, _Search, par, solve
 from tests.engine.positions import play, snapshot
 
 
@@ -66,6 +67,28 @@ def small_position(rng: random.Random, cards: int) -> scoundrel.State:
     return scoundrel.State(room=deck[:4], dungeon=deck[4:cards], health=rng.randint(3, 20), weapon=weapon, kills=kills)
 
 
+def partly_played(rng: random.Random, state: scoundrel.State, variant: str) -> scoundrel.State:
+    """``state``, or after one or two random cards of its room (R4: played ones count, R8: a potion drunk)."""
+    for _ in range(rng.randint(0, 2)):
+        cards = [move for move in scoundrel.legal_moves(state, variant) if move != "flee"]
+        after = state.copy()
+        play(after, rng.choice(cards), variant)
+        if after.over or not after.played_in_room:
+            break
+        state = after
+    return state
+
+
+def relaxed_bound(state: scoundrel.State, variant: str) -> int:
+    """The bound the search starts from at ``state``: its relaxation, before any move is tried."""
+    search = _Search(variant, None, None)
+    relaxed = search.relaxation(tuple(_CARD[card] for card in state.room), tuple(_CARD[card] for card in state.dungeon),
+                                VALUE[state.weapon] if state.weapon else 0,
+                                VALUE[state.kills[-1]] if state.kills else _NO_KILL, state.played_in_room,
+                                state.potion_drunk)
+    return search.bound(state.health, relaxed)
+
+
 def replayed_score(state: scoundrel.State, line, variant: str) -> int:
     """The score ``line`` reaches from ``state``; it must be legal and finish the game."""
     state = state.copy()
@@ -84,6 +107,39 @@ def test_par_of_small_positions_is_what_every_line_tried_finds(variant):
         assert found.exact and found.score == found.upper
         assert found.score == best_by_brute_force(state, variant), (state, found)
         assert replayed_score(state, found.line, variant) == found.score
+
+
+@pytest.mark.parametrize("variant", [scoundrel.CLASSIC, scoundrel.EASY])
+def test_the_relaxed_bound_is_never_below_any_line(variant):
+    """Wear (R10), R8's one potion a room and R15's bonus in the bound of classic and easy: never below what
+    every line tried finds, from whole rooms and from rooms partly played."""
+    rng = random.Random(f"par/bound/{variant}")
+    tight = 0
+    for _ in range(80):
+        state = partly_played(rng, small_position(rng, rng.randint(4, 6 if variant == "easy" else 7)), variant)
+        best = best_by_brute_force(state, variant)
+        bound = relaxed_bound(state, variant)
+        assert best is not None and bound >= best, (state, bound, best)
+        tight += bound == best
+    assert tight > 20, "the bound meets par on many small positions"
+
+
+@pytest.mark.parametrize("variant", [scoundrel.CLASSIC, scoundrel.EASY])
+def test_par_of_partly_played_rooms_is_what_every_line_tried_finds(variant):
+    rng = random.Random(f"par/partly/{variant}")
+    for _ in range(20):
+        state = partly_played(rng, small_position(rng, rng.randint(6, 7 if variant == "easy" else 8)), variant)
+        found = solve(state, variant)
+        assert found.exact and found.score == best_by_brute_force(state, variant), (state, found)
+        assert replayed_score(state, found.line, variant) == found.score
+
+
+def test_one_weapon_kills_one_monster_of_a_value_and_the_bound_knows_it():
+    """R10: after S14, D10 may not fight C14, which costs 14 barehanded; R15's bonus is out of reach.
+    Carrying the potion to the last room scores 2 + 5; the bound is that, not 20 + 5 - 8."""
+    state = scoundrel.State(room=["S14", "C14", "D10", "H5"], dungeon=[], health=20)
+    assert solve(state, "classic").score == 7
+    assert relaxed_bound(state, "classic") == 7
 
 
 @pytest.mark.parametrize("cards", [13, 16, 19])
@@ -145,6 +201,15 @@ def test_hard_par_of_a_short_room_before_a_whole_one_is_every_line_tried():
     """R5: a room of fewer than four is played out, then four cards are dealt, not three."""
     state = scoundrel.State(room=["S9", "H2"], dungeon=["C12", "S10", "S11", "D10", "C3", "H9"], health=20)
     assert solve(state, "hard").score == best_by_brute_force(state, "hard")
+
+
+@pytest.mark.parametrize("variant", [scoundrel.CLASSIC, scoundrel.EASY])
+def test_a_short_room_before_a_whole_one_is_bounded_and_solved(variant):
+    """R5 then R4: the rooms left to heal in (R8) count the short room and those dealt after it."""
+    state = scoundrel.State(room=["H9", "H2"], dungeon=["C12", "H10", "S11", "D10", "C3", "H8"], health=5)
+    best = best_by_brute_force(state, variant)
+    assert relaxed_bound(state, variant) >= best
+    assert solve(state, variant).score == best
 
 
 def test_a_finished_position_is_its_own_par():
