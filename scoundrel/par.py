@@ -23,8 +23,10 @@ A depth-first branch and bound over positions, for every variant (R14):
   than ``floor`` reached?", with the floor two thirds of the way from the
   best line up to the bound proved: it cuts everything bounded at the floor,
   and either finds a line above it and goes on to prove it, or lowers the
-  bound proved, and asks again (``_Search.descend``). ``easy`` starts from
-  ``classic``'s best line (R14: every classic line is an easy one).
+  bound proved, and asks again (``_Search.descend``). Before the first
+  such question a plain search improves the first line with half the
+  budget, so that a short budget still ends on a good line. ``easy`` starts
+  from ``classic``'s best line (R14: every classic line is an easy one).
 - **Move ordering.** Weapon fights first, then potions and weapons, avoids,
   and barehanded fights smallest first, so that good lines (and the cuts
   they allow) come early.
