@@ -36,9 +36,9 @@ A depth-first branch and bound over positions, for every variant (R14):
 
 Within a budget (positions searched, or seconds) the answer is exact when
 the search ends with the best line at the bound proved: every position was
-searched or cut by a bound no better than the line found. A search stopped by its budget answers with the
-interval it proved: the best line found below, and above the largest bound
-of anything left unsearched. ``hard`` always ends: its dungeon never
+searched or cut by a bound no better than the line found. A search stopped
+by its budget answers with the interval it proved: the best line found
+below, and above the largest bound of anything left unsearched. ``hard`` always ends: its dungeon never
 changes order, so it is a small dynamic programme over rooms.
 """
 
@@ -121,10 +121,7 @@ def solve(state: State, variant: str = CLASSIC, *, positions: int | None = None,
     search = _Search(variant, positions, seconds)
     if seeded is not None:
         search.best, search.best_line, search.expanded = seeded.score, seeded.line, seeded.positions  # one budget
-    room = tuple(_CARD[card] for card in state.room)
-    dungeon = tuple(_CARD[card] for card in state.dungeon)
-    weapon = VALUE[state.weapon] if state.weapon else 0
-    limit = VALUE[state.kills[-1]] if state.kills else _NO_KILL
+    room, dungeon, weapon, limit = _held(state)
 
     def search_from_state() -> int:
         return search.position(room, dungeon, state.health, weapon, limit, state.played_in_room,
@@ -135,6 +132,13 @@ def solve(state: State, variant: str = CLASSIC, *, positions: int | None = None,
     else:
         upper = search.descend(search_from_state)
     return Par(search.best, upper == search.best, upper, search.best_line, search.expanded)
+
+
+def _held(state: State) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """``state``'s room, dungeon, weapon and wear as the search holds them: cards as indexes, the weapon by its
+    value (0: none), and the value its next kill must be below (R10)."""
+    return (tuple(_CARD[card] for card in state.room), tuple(_CARD[card] for card in state.dungeon),
+            VALUE[state.weapon] if state.weapon else 0, VALUE[state.kills[-1]] if state.kills else _NO_KILL)
 
 
 def _rotations(queue: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -170,6 +174,11 @@ class _Search:
         self.stopped = False
         self.first_line_only = False  # stop once a line is found, whatever the budget (``descend``)
         self.pause: tuple[int | None, float | None] = (None, None)  # where the current phase stops (``descend``)
+
+    @property
+    def cut(self) -> int:
+        """What a position's bound must beat to be searched: ``floor``, or the best line once it is higher."""
+        return self.best if self.best > self.floor else self.floor
 
     def out_of_budget(self) -> bool:
         """Whether the budget is spent; never before a first line is found, so that there is always one."""
@@ -386,7 +395,7 @@ class _Search:
             turns = [room + dungeon]
             rest = (tuple(sorted(room)), len(dungeon) if self.hard else dungeon, weapon, limit, played, drunk)
         key = (rest, health)
-        floor = self.best if self.best > self.floor else self.floor
+        floor = self.cut
         known = self.proved.get(key)
         if known is None:
             healthier = self.healthiest.get(rest)
@@ -413,7 +422,7 @@ class _Search:
             self.path.pop()
         upper = min(upper, known)
         self.proved[key] = upper
-        floor = self.best if self.best > self.floor else self.floor
+        floor = self.cut  # the best line may have risen meanwhile
         if upper <= floor:
             healthier = self.healthiest.get(rest)
             if healthier is None or healthier[0] < health or healthier[1] > floor:

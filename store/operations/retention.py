@@ -122,7 +122,7 @@ def _archive_batch(db: Database, run_ids: list[str], cutoff: int, tally: Tally,
     taken_out = [run_id for run_id, player in gone.items() if player in erased]  # see ``erased_meanwhile``
     db.archive.delete([*kept, *taken_out])  # kept: still hot, Redis is their one home
     tally.changed += len(kept)
-    tally.archived += len({run.id for run in movable} - {*kept, *taken_out})
+    tally.archived += len(movable) - len(kept) - len(taken_out)  # each run kept, taken out or archived
 
 
 def write_archive(db: Database, runs: list[ArchivedRun]) -> None:

@@ -32,15 +32,16 @@ def postgresql_archive_url():
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def archive_url(request) -> str:
-    """The archive's URL: a SQLite file, or a database on a PostgreSQL server, empty when a module starts
-    (the module before emptied it, see ``stack``); a module's stack on SQLite has its own file."""
+    """An archive's URL for the module's tests to open themselves: a SQLite file, or a database on a
+    PostgreSQL server (there the one the module's stack archives to, emptied by the module before, see
+    ``stack``; on SQLite the stack's archive is its own file)."""
     return request.getfixturevalue(f"{request.param}_archive_url")
 
 
 @pytest.fixture(scope="module")
 def stack(stack_pool, archive_url):
-    """On SQLite the usual stack, whose archive is a SQLite file of its own (the one the other modules
-    use, rather than one more like it); on PostgreSQL one whose archive is a database on that server."""
+    """On SQLite the pool's usual stack, whose archive is a SQLite file already (so none is started for
+    it); on PostgreSQL one whose archive is a database on that server."""
     running = stack_pool.take(env={} if archive_url.startswith("sqlite") else {"SCOUNDREL_ARCHIVE_URL": archive_url})
     yield running
     stack_pool.give_back(running)

@@ -11,8 +11,7 @@ from functools import cache
 import pytest
 
 import scoundrel
-from scoundrel.cards import VALUE
-from scoundrel.par import _CARD, _NO_KILL, Par, _Search, par, solve
+from scoundrel.par import Par, _held, _Search, par, solve
 from tests.engine.positions import play, snapshot
 
 
@@ -82,10 +81,7 @@ def partly_played(rng: random.Random, state: scoundrel.State, variant: str) -> s
 def relaxed_bound(state: scoundrel.State, variant: str) -> int:
     """The bound the search starts from at ``state``: its relaxation, before any move is tried."""
     search = _Search(variant, None, None)
-    relaxed = search.relaxation(tuple(_CARD[card] for card in state.room), tuple(_CARD[card] for card in state.dungeon),
-                                VALUE[state.weapon] if state.weapon else 0,
-                                VALUE[state.kills[-1]] if state.kills else _NO_KILL, state.played_in_room,
-                                state.potion_drunk)
+    relaxed = search.relaxation(*_held(state), state.played_in_room, state.potion_drunk)
     return search.bound(state.health, relaxed)
 
 

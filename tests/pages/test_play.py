@@ -368,7 +368,6 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack):
     clean(opened)
 
 
-
 def test_a_game_started_while_the_game_in_play_is_looked_up_keeps_the_keyboards_place(opened):
     """As the player signs in, the page looks up their game in play; a game dealt before the answer comes
     is the one shown, the focus on its first move. The answer is held back here until then (on a loaded
@@ -385,6 +384,7 @@ def test_a_game_started_while_the_game_in_play_is_looked_up_keeps_the_keyboards_
     assert focused_move(opened) is not None, "the focus left the moves"
     expect(opened.locator("#status")).not_to_contain_text("as you left it")
     clean(opened)
+
 
 def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_forfeited(opened, stack):
     sign_up(opened)

@@ -89,7 +89,6 @@ def test_each_job_named_in_the_registry_is_the_workers_function_rq_runs():
         assert importlib.import_module(module).__dict__[name] is function, job
 
 
-
 class _NotedWait(threading.Event):
     """A pubsub's ``subscribed_event`` that notes when its thread begins waiting on it for a subscription."""
 
