@@ -7,16 +7,19 @@ A depth-first branch and bound over positions, for every variant (R14):
   only matters to an avoid, R7), the dungeon (in ``hard`` only its length:
   the order never changes), health, the weapon's value and the value of its
   last kill (R10). Earlier kills, the weapon's suit and R15's bonus (reset
-  by the next card) decide nothing.
+  by the next card) decide nothing, nor does a monster's suit: of the two
+  monsters of a value in one room only the first is played (``plays``).
 - **Bounds.** Every position gets an upper bound from a relaxation
   (``_Search.bound``): in ``hard``, potions heal their full value and every
   monster meets the strongest weapon dealt by its room; in ``classic`` and
   ``easy``, where avoiding reorders the dungeon, the order is dropped but
   weapon wear (one kill of each value a weapon, R10) and R8's one potion a
-  room are kept as counts. A position whose bound cannot beat what is
-  searched for is cut; a searched position stores the bound it proved,
-  which stays true for the rest of the search, and so does what it proves
-  of the same position with less health (``healthiest``).
+  room are kept as counts. Neither needs the order of the cards left
+  (``hard``'s never changes): each is kept per set of cards. A position
+  whose bound cannot beat what is searched for is cut; a searched position
+  stores the bound it proved, which stays true for the rest of the search,
+  and so does what it proves of the same position with less health
+  (``healthiest``).
 - **Searching by target** (``classic``, ``easy``). The relaxation often
   allows 30 where par is in the twenties, and a plain maximum search,
   climbing from its first lines, cuts little. So the search asks "is more
@@ -24,9 +27,13 @@ A depth-first branch and bound over positions, for every variant (R14):
   best line up to the bound proved: it cuts everything bounded at the floor,
   and either finds a line above it and goes on to prove it, or lowers the
   bound proved, and asks again (``_Search.descend``). Before the first
-  such question a plain search improves the first line with half the
-  budget, so that a short budget still ends on a good line. ``easy`` starts
-  from ``classic``'s best line (R14: every classic line is an easy one).
+  such question a plain search improves the first line with an eighth of
+  the budget, so that a short budget still ends on a fair line; the rest
+  goes to the questions, which find the good lines sooner too (asking for
+  more than 29 cuts every position with no 30 left, so a 30 is found
+  without climbing to it). ``easy`` starts from the line ``classic``'s search finds with an
+  eighth of the budget (R14: every classic line is an easy one) and asks
+  at once.
 - **Move ordering.** Weapon fights first, then potions and weapons, avoids,
   and barehanded fights smallest first, so that good lines (and the cuts
   they allow) come early.
@@ -54,6 +61,10 @@ from .state import MAX_HEALTH, ROOM_SIZE, State
 
 _NO_KILL = 15  # above every monster (R1): a weapon without kills may fight any of them (R9)
 _LOSS = -10_000  # below every score: what a position with no line at all is worth
+# Of a budget, the share that finds lines before the searches by target (``solve``, ``_Search.descend``):
+# enough that a short budget ends on a fair line, little enough that the searches by target, which prove
+# par, have the rest. A search that wants a line at once, not a proof, gives it all (``line_share=1``).
+LINE_SHARE = 1 / 8
 _CLOCK_EVERY = 1024  # positions between two looks at the clock
 
 # Cards as indexes into CANONICAL_ORDER, with their value, kind and notation looked up once.
@@ -63,6 +74,11 @@ _MONSTER = [KIND[card] == MONSTER for card in CANONICAL_ORDER]
 _WEAPON = [KIND[card] == WEAPON for card in CANONICAL_ORDER]
 _POTION = [KIND[card] == POTION for card in CANONICAL_ORDER]
 _CODE = list(CANONICAL_ORDER)
+_WEAPONS_STRONGEST_FIRST = sorted((card for card in range(len(_CODE)) if _WEAPON[card]), key=lambda card: -_VALUE[card])
+_POTIONS_STRONGEST_FIRST = sorted((card for card in range(len(_CODE)) if _POTION[card]), key=lambda card: -_VALUE[card])
+# Every monster value with its two monsters (R1: a spade and a club).
+_MONSTERS_BY_VALUE = [(value, tuple(card for card in range(len(_CODE)) if _MONSTER[card] and _VALUE[card] == value))
+                      for value in sorted({_VALUE[card] for card in range(len(_CODE)) if _MONSTER[card]})]
 
 # A position's relaxation without its health (``_Search.relaxation``): the health it may gain at most,
 # what the monsters left in the room at a death may add to that (None: no monster left, no death),
@@ -92,18 +108,19 @@ class Par:
 
 
 def par(seed: str, variant: str = CLASSIC, *, positions: int | None = None,
-        seconds: float | None = None) -> Par:
+        seconds: float | None = None, line_share: float = LINE_SHARE) -> Par:
     """The par of the game dealt from ``seed`` in ``variant``; its line replays from the deal.
 
     Without a budget the search runs until par is exact; ``positions`` and
-    ``seconds`` stop it earlier with a proven interval. Raises ValueError
-    for an invalid seed or an unknown variant.
+    ``seconds`` stop it earlier with a proven interval. ``line_share`` of the
+    budget finds lines before the searches by target (``LINE_SHARE``).
+    Raises ValueError for an invalid seed or an unknown variant.
     """
-    return solve(start(deal(seed)), variant, positions=positions, seconds=seconds)
+    return solve(start(deal(seed)), variant, positions=positions, seconds=seconds, line_share=line_share)
 
 
 def solve(state: State, variant: str = CLASSIC, *, positions: int | None = None,
-          seconds: float | None = None) -> Par:
+          seconds: float | None = None, line_share: float = LINE_SHARE) -> Par:
     """The par of ``state`` (any position the engine can hold); its line is played from ``state``."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; one of {', '.join(VARIANTS)}")
@@ -112,20 +129,21 @@ def solve(state: State, variant: str = CLASSIC, *, positions: int | None = None,
     seeded = None
     if variant == EASY:
         # R14: easy allows every classic move, so a classic line is an easy one with its score. Classic's
-        # search, narrower, finds good lines sooner: half the budget goes to it, and its line starts easy's.
+        # search, narrower, finds good lines sooner: a share of the budget goes to it, and its line starts
+        # easy's, which then searches by target at once (``_Search.descend``).
         started = time.monotonic()
-        seeded = solve(state, CLASSIC, positions=None if positions is None else positions // 2,
-                       seconds=None if seconds is None else seconds / 2)
+        seeded = solve(state, CLASSIC, positions=None if positions is None else int(positions * line_share),
+                       seconds=None if seconds is None else seconds * line_share, line_share=line_share)
         if seconds is not None:
             seconds -= time.monotonic() - started
-    search = _Search(variant, positions, seconds)
+    search = _Search(variant, positions, seconds, line_share)
     if seeded is not None:
         search.best, search.best_line, search.expanded = seeded.score, seeded.line, seeded.positions  # one budget
     room, dungeon, weapon, limit = _held(state)
 
     def search_from_state() -> int:
-        return search.position(room, dungeon, state.health, weapon, limit, state.played_in_room,
-                               state.potion_drunk, state.avoided_last)
+        return search.position(room, dungeon, _bits(room + dungeon), state.health, weapon, limit,
+                               state.played_in_room, state.potion_drunk, state.avoided_last)
 
     if search.hard:
         upper = max(search_from_state(), search.best)
@@ -141,6 +159,11 @@ def _held(state: State) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
             VALUE[state.weapon] if state.weapon else 0, VALUE[state.kills[-1]] if state.kills else _NO_KILL)
 
 
+def _bits(cards: tuple[int, ...]) -> int:
+    """``cards`` as a set: bit ``card`` set for each."""
+    return sum(1 << card for card in cards)
+
+
 def _rotations(queue: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Room and dungeon after 0, 1, 2, … avoids in a row (R7): each turns them by four cards."""
     size = len(queue)
@@ -151,7 +174,7 @@ def _rotations(queue: tuple[int, ...]) -> list[tuple[int, ...]]:
 class _Search:
     """One branch and bound: the best line so far, the bounds proved, the budget."""
 
-    def __init__(self, variant: str, positions: int | None, seconds: float | None):
+    def __init__(self, variant: str, positions: int | None, seconds: float | None, line_share: float = LINE_SHARE):
         self.hard = variant == HARD
         self.easy = variant == EASY
         self.best = _LOSS
@@ -166,11 +189,14 @@ class _Search:
         # is as high, R15's bonus stays), and a death scores at most 0: with no more health than that,
         # a position scores no more than the bound or 0, whichever is higher.
         self.healthiest: dict[tuple[object, ...], tuple[int, int]] = {}
-        self.relaxed: dict[tuple[object, ...], _Relaxed] = {}
+        # The relaxation of the cards left (as a set: neither relaxation needs more of their order than the
+        # room's size tells, ``relaxation``), the weapon, and what is played and drunk of the room.
+        self.relaxed: dict[tuple[int, ...], _Relaxed] = {}
         self.monster_totals: dict[tuple[int, ...], int] = {}
         self.expanded = 0
         self.positions = positions
         self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.line_share = line_share  # of the budget, what finds lines before the searches by target
         self.stopped = False
         self.first_line_only = False  # stop once a line is found, whatever the budget (``descend``)
         self.pause: tuple[int | None, float | None] = (None, None)  # where the current phase stops (``descend``)
@@ -211,24 +237,28 @@ class _Search:
         depends on its floor, what it proves does not), so each search
         starts from what the earlier ones proved.
         """
+        given = bool(self.best_line)  # a line to start from (``solve``: easy's from classic)
         self.first_line_only = True
         upper = max(search(), self.best)
         self.first_line_only = self.stopped = False
-        # Half the budget left goes to a plain search (the floor rising with the best line only): it
-        # improves the line step by step, where a target search that runs out of budget before it
-        # reaches its floor leaves the first line as it was.
-        self.pause = (None if self.positions is None else (self.expanded + self.positions) // 2,
-                      None if self.deadline is None else (time.monotonic() + self.deadline) / 2)
-        upper = min(upper, max(search(), self.best))
-        self.pause = (None, None)
-        self.stopped = self.spent(self.positions, self.deadline)
+        if not given:
+            # A share of the budget left goes to a plain search (the floor rising with the best line
+            # only): it improves the first line step by step, where a target search that runs out of
+            # budget before it reaches its floor leaves the first line as it was.
+            now = time.monotonic()
+            self.pause = (None if self.positions is None
+                          else self.expanded + int((self.positions - self.expanded) * self.line_share),
+                          None if self.deadline is None else now + (self.deadline - now) * self.line_share)
+            upper = min(upper, max(search(), self.best))
+            self.pause = (None, None)
+            self.stopped = self.spent(self.positions, self.deadline)
         while self.best < upper and not self.stopped:
             lowest = max(self.best, 0) if upper > 0 else self.best
             self.floor = upper - max(1, (upper - lowest) // 3)
             upper = min(upper, max(search(), self.best))
         return upper
 
-    def relaxation(self, room: tuple[int, ...], dungeon: tuple[int, ...], weapon: int, limit: int,
+    def relaxation(self, room: tuple[int, ...], dungeon: tuple[int, ...], cards: int, weapon: int, limit: int,
                    played: int, drunk: bool) -> _Relaxed:
         """What ``bound`` needs of a position but its health: the relaxed gain, the death slack, the bonuses.
 
@@ -239,10 +269,14 @@ class _Search:
         scores its health (at most 0) minus the monsters still in the
         dungeon: at most ``reach`` plus what the up to three monsters left in
         the room at death would have cost (R16).
+
+        ``cards`` is the room and the dungeon as a set (``_bits``): with the
+        room's size, all that ``worn_relaxation`` needs of them, where
+        ``ordered_relaxation`` reads the order, which in ``hard`` is the deal's.
         """
         if self.hard:
             return self.ordered_relaxation(room, dungeon, weapon, limit, played)
-        return self.worn_relaxation(room, dungeon, weapon, limit, played, drunk)
+        return self.worn_relaxation(cards, len(room), weapon, limit, played, drunk)
 
     def ordered_relaxation(self, room: tuple[int, ...], dungeon: tuple[int, ...], weapon: int, limit: int,
                            played: int) -> _Relaxed:
@@ -292,8 +326,7 @@ class _Search:
         potions.sort(reverse=True)
         return gain, sum(costs[-3:]) if costs else None, tuple((value, gain - value) for value in potions)
 
-    def worn_relaxation(self, room: tuple[int, ...], dungeon: tuple[int, ...], weapon: int, limit: int,
-                        played: int, drunk: bool) -> _Relaxed:
+    def worn_relaxation(self, cards: int, size: int, weapon: int, limit: int, played: int, drunk: bool) -> _Relaxed:
         """``classic`` and ``easy``'s relaxation: any order of play, but wear and R8 kept as counts.
 
         Avoiding (R7) can bring any card after any other, so the order is
@@ -317,43 +350,40 @@ class _Search:
         at most the larger of the two costs, both when both go: the three
         largest costs.
         """
-        potions = []
-        blades = []
-        counts = [0] * (_NO_KILL + 1)
-        for card in room + dungeon:
-            if _POTION[card]:
-                potions.append(_VALUE[card])
-            elif _WEAPON[card]:
-                blades.append(_VALUE[card])
-            else:
-                counts[_VALUE[card]] += 1
-        blades.sort(reverse=True)
+        blades = [_VALUE[card] for card in _WEAPONS_STRONGEST_FIRST if cards >> card & 1] + [0, 0]
+        first, second = blades[0], blades[1]  # the two strongest weapons left (0: none, barehanded)
+        if weapon > first:  # the two strongest once the equipped weapon may fight too
+            first_worn, second_worn = weapon, first
+        elif weapon > second:
+            first_worn, second_worn = first, weapon
+        else:
+            first_worn, second_worn = first, second
         damage = 0
         costs = []
-        for value, count in enumerate(counts):
-            if count:
-                usable = sorted(blades[:count] + [weapon], reverse=True) if value < limit and weapon else blades
-                for rank in range(count):
-                    blade = usable[rank] if rank < len(usable) else 0
+        for value, twins in _MONSTERS_BY_VALUE:
+            blade, other = (first_worn, second_worn) if value < limit else (first, second)
+            for card in twins:
+                if cards >> card & 1:
                     cost = value - blade if value > blade else 0
                     damage += cost
                     costs.append(cost)
+                    blade = other
         costs.sort()
-        potions.sort(reverse=True)
-        left = len(room) + len(dungeon)
-        if len(room) + played < ROOM_SIZE:  # R5: a short room is played out, then what is left dealt
-            rooms = 1 + (len(dungeon) + 2) // 3
+        potions = [_VALUE[card] for card in _POTIONS_STRONGEST_FIRST if cards >> card & 1]
+        left = cards.bit_count()
+        if size + played < ROOM_SIZE:  # R5: a short room is played out, then what is left dealt
+            rooms = 1 + (left - size + 2) // 3
         elif played:  # this room plays 3 - played more, then a room for every three cards (R4)
             rooms = 1 + (left - (ROOM_SIZE - 1 - played) + 2) // 3
         else:
             rooms = (left + 2) // 3
         heals = rooms - 1 if drunk else rooms
-        gain = sum(potions[:heals]) - damage
-        bonuses = []
-        for index, value in enumerate(potions):
-            others = potions[:index] + potions[index + 1:]
-            bonuses.append((value, sum(others[:heals]) - damage))
-        return gain, sum(costs[-3:]) if costs else None, tuple(bonuses)
+        healed = sum(potions[:heals])
+        # Drunk last for the bonus, a potion among the strongest ``heals`` leaves its place to the next one.
+        spare = potions[heals] if heals < len(potions) else 0
+        bonuses = tuple((value, healed - (value - spare if index < heals else 0) - damage)
+                        for index, value in enumerate(potions))
+        return healed - damage, sum(costs[-3:]) if costs else None, bonuses
 
     def bound(self, health: int, relaxed: _Relaxed) -> int:
         """An upper bound on every score reachable from a position with ``health`` and its ``relaxation``."""
@@ -381,9 +411,12 @@ class _Search:
             self.best_line = tuple(self.path)
         return score
 
-    def position(self, room: tuple[int, ...], dungeon: tuple[int, ...], health: int, weapon: int,
+    def position(self, room: tuple[int, ...], dungeon: tuple[int, ...], cards: int, health: int, weapon: int,
                  limit: int, played: int, drunk: bool, avoided: bool) -> int:
-        """An upper bound on the best score from this position (not over); exact when nothing was cut."""
+        """An upper bound on the best score from this position (not over); exact when nothing was cut.
+
+        ``cards`` is the set of the room's and the dungeon's cards (``_bits``).
+        """
         may_avoid = not self.hard and played == 0 and len(room) == ROOM_SIZE and (self.easy or not avoided)
         if may_avoid and self.easy:
             turns = _rotations(room + dungeon)
@@ -401,9 +434,11 @@ class _Search:
             healthier = self.healthiest.get(rest)
             if healthier is not None and healthier[0] >= health and healthier[1] <= floor:
                 return healthier[1]  # dominated: see ``healthiest``
-            relaxed = self.relaxed.get(rest)
+            relaxing = (cards, len(room), weapon, limit, played, drunk)
+            relaxed = self.relaxed.get(relaxing)
             if relaxed is None:
-                relaxed = self.relaxed[rest] = self.relaxation(room, dungeon, weapon, limit, played, drunk)
+                relaxed = self.relaxed[relaxing] = self.relaxation(room, dungeon, cards, weapon, limit, played,
+                                                                            drunk)
             known = self.bound(health, relaxed)
         if known <= floor or self.out_of_budget():
             return known
@@ -412,13 +447,13 @@ class _Search:
         for turn, queue in enumerate(turns):
             self.path.extend(["flee"] * turn)
             turn_room, turn_dungeon = queue[: len(room)], queue[len(room):]
-            upper = max(upper, self.plays(turn_room, turn_dungeon, health, weapon, limit, played, drunk))
+            upper = max(upper, self.plays(turn_room, turn_dungeon, cards, health, weapon, limit, played, drunk))
             del self.path[len(self.path) - turn:]
         if may_avoid and not self.easy:
             self.path.append("flee")
             avoided_queue = dungeon + room  # R7: the room goes under the dungeon in room order
-            upper = max(upper, self.position(avoided_queue[:ROOM_SIZE], avoided_queue[ROOM_SIZE:], health, weapon,
-                                             limit, 0, False, True))
+            upper = max(upper, self.position(avoided_queue[:ROOM_SIZE], avoided_queue[ROOM_SIZE:], cards, health,
+                                             weapon, limit, 0, False, True))
             self.path.pop()
         upper = min(upper, known)
         self.proved[key] = upper
@@ -429,13 +464,23 @@ class _Search:
                 self.healthiest[rest] = (health, upper if upper > 0 else 0)
         return upper
 
-    def plays(self, room: tuple[int, ...], dungeon: tuple[int, ...], health: int, weapon: int, limit: int,
-              played: int, drunk: bool) -> int:
-        """The best bound over every card play of the room (R4), in the order good lines come first."""
+    def plays(self, room: tuple[int, ...], dungeon: tuple[int, ...], cards: int, health: int, weapon: int,
+              limit: int, played: int, drunk: bool) -> int:
+        """The best bound over every card play of the room (R4), in the order good lines come first.
+
+        Of two monsters of a value in the room (R1: a spade and a club), only
+        the first is played: the rules see a monster's value alone, and both
+        are in the room, so playing the other leads to the same game with the
+        suits swapped.
+        """
         candidates = []
+        offered = 0  # the values of the room's monsters among the candidates, as bits
         for index, card in enumerate(room):
             value = _VALUE[card]
             if _MONSTER[card]:
+                if offered >> value & 1:
+                    continue
+                offered |= 1 << value
                 if weapon and value < limit:  # R10
                     candidates.append((-min(value, weapon) - 20, index, True))
                 candidates.append((value, index, False))
@@ -482,7 +527,7 @@ class _Search:
                     upper = max(upper, self.finish(after_health + bonus))
                     path.pop()
                     continue
-            upper = max(upper, self.position(rest, after_dungeon, after_health, after_weapon, after_limit,
-                                             after_played, after_drunk, False))
+            upper = max(upper, self.position(rest, after_dungeon, cards ^ 1 << card, after_health, after_weapon,
+                                             after_limit, after_played, after_drunk, False))
             path.pop()
         return upper

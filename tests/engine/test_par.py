@@ -11,7 +11,7 @@ from functools import cache
 import pytest
 
 import scoundrel
-from scoundrel.par import Par, _held, _Search, par, solve
+from scoundrel.par import Par, _bits, _held, _Search, par, solve
 from tests.engine.positions import play, snapshot
 
 
@@ -81,7 +81,9 @@ def partly_played(rng: random.Random, state: scoundrel.State, variant: str) -> s
 def relaxed_bound(state: scoundrel.State, variant: str) -> int:
     """The bound the search starts from at ``state``: its relaxation, before any move is tried."""
     search = _Search(variant, None, None)
-    relaxed = search.relaxation(*_held(state), state.played_in_room, state.potion_drunk)
+    room, dungeon, weapon, limit = _held(state)
+    relaxed = search.relaxation(room, dungeon, _bits(room + dungeon), weapon, limit, state.played_in_room,
+                                state.potion_drunk)
     return search.bound(state.health, relaxed)
 
 
@@ -125,6 +127,28 @@ def test_par_of_partly_played_rooms_is_what_every_line_tried_finds(variant):
     rng = random.Random(f"par/partly/{variant}")
     for _ in range(20):
         state = partly_played(rng, small_position(rng, rng.randint(6, 7 if variant == "easy" else 8)), variant)
+        found = solve(state, variant)
+        assert found.exact and found.score == best_by_brute_force(state, variant), (state, found)
+        assert replayed_score(state, found.line, variant) == found.score
+
+
+@pytest.mark.parametrize("variant", scoundrel.VARIANTS)
+def test_a_room_with_both_monsters_of_a_value_is_what_every_line_tried_finds(variant):
+    """R1: the spade and the club of a value in one room; the search plays only the first of them, which
+    must lose nothing, from whole rooms and partly played ones, armed or not, worn or not."""
+    rng = random.Random(f"par/twins/{variant}")
+    for _ in range(30):
+        value = rng.randint(2, 14)
+        state = small_position(rng, rng.randint(6, 7 if variant == "easy" else 8))
+        others = [card for card in [*state.room, *state.dungeon] if card[1:] != str(value)][:len(state.dungeon) + 2]
+        if state.kills and state.kills[0][1:] == str(value):
+            state.kills = []
+        twins = [f"S{value}", f"C{value}"]
+        rng.shuffle(twins)
+        room = others[:2] + twins
+        rng.shuffle(room)
+        state = partly_played(rng, scoundrel.State(room=room, dungeon=others[2:], health=state.health,
+                                                   weapon=state.weapon, kills=state.kills), variant)
         found = solve(state, variant)
         assert found.exact and found.score == best_by_brute_force(state, variant), (state, found)
         assert replayed_score(state, found.line, variant) == found.score
