@@ -29,8 +29,7 @@ from domain.daily_seed import closes_ms, sealed_seed, today
 from domain.dealer import fresh_seed, judge
 from domain.errors import GameOver, MovesRefused
 from domain.game import FORFEIT, PLAYING
-from domain.par import QUICK_POSITIONS
-from scoundrel.par import par
+from domain.par import quick_par
 from store.games.dealt import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
 from tests.games.table import CARD, Table, assert_nothing_shown_early, card_of, cards_in
@@ -263,7 +262,7 @@ def test_a_sealed_daily_game_of_a_day_that_is_over_shows_its_seed(stack):
     seed = sealed_seed(SEALED_SECRET, yesterday)
     SEEDS.append(seed)
     revealed = stack.get(f"/v1/daily/{yesterday.isoformat()}/sealed").json()
-    quick = par(seed, "classic", positions=QUICK_POSITIONS)  # the first request's own search: nothing kept yet
+    quick = quick_par(seed, "classic")  # the first request's own search: nothing kept yet
     assert revealed == {"date": yesterday.isoformat(), "commitment": committed(seed), "seed": seed,
                         "par": {"par": quick.score, "exact": quick.exact, "upper": quick.upper,
                                 "line": list(quick.line), "searching": not quick.exact}}

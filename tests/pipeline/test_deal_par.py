@@ -5,6 +5,7 @@ throwaway Redis, the queued job run as a worker runs it."""
 import pytest
 from rq.job import Job
 
+from domain.par import quick_par
 from scoundrel.par import par
 from service.app import create_app
 from settings import Settings
@@ -39,7 +40,7 @@ def test_the_first_request_shows_a_quick_interval_and_queues_one_search(client):
     first = http.get("/v1/seeds/par-3/par?variant=classic")
     assert first.status_code == 200
     answer = first.get_json()
-    quick = par("par-3", "classic", positions=300)
+    quick = quick_par("par-3", "classic")
     assert answer == {"seed": "par-3", "variant": "classic", "par": quick.score, "exact": False,
                       "upper": quick.upper, "line": list(quick.line), "searching": True}
     again = http.get("/v1/seeds/par-3/par?variant=classic").get_json()
