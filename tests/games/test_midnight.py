@@ -19,11 +19,11 @@ import scoundrel
 from domain.daily_seed import sealed_seed
 from tests.games.conftest import SEALED_SECRET
 from tests.games.table import Table, assert_nothing_shown_early, cards_in
-from tests.support.stack import Stack
+from tests.support.stack import Stack, started_before
 
 pytestmark = pytest.mark.slow
 
-BEFORE_MIDNIGHT = 12  # seconds from the stack's start to the service's midnight, at first (see ``before_midnight``)
+BEFORE_MIDNIGHT = 12  # seconds from the stack's start to the service's midnight, at first (``started_before``)
 TRIES = 4  # stacks started at most, each with twice the time before midnight of the one before
 WATCHED = 3  # seconds before midnight the reads are watched for, at least
 
@@ -68,11 +68,12 @@ class Watcher(threading.Thread):
             time.sleep(0.05)
 
 
-def the_day_before_midnight(stack, midnight: float, seconds: int) -> dict | None:
+def the_day_before_midnight(stack, midnight: float) -> dict | None:
     """Before ``midnight``: one sealed game played to its end (a run of the day), two left in play (one moved
-    once); None if midnight came first or too soon to watch the reads (the machine was slower than the
-    ``seconds`` given)."""
-    if stack.now() >= midnight:
+    once); None if midnight came first or too soon to watch the reads (the machine was slower than the time
+    given)."""
+    started = stack.now()
+    if started >= midnight:
         return None
     day = datetime.fromtimestamp(stack.now(), UTC).date()
     (name_done, token_done), (name_a, token_a), (name_b, token_b) = (stack.register(), stack.register(),
@@ -83,7 +84,7 @@ def the_day_before_midnight(stack, midnight: float, seconds: int) -> dict | None
     assert final["seed"] is None and final["date"] == day.isoformat()
     table_a = Table(stack, token_a, random.Random(2))
     game_a = table_a.start(challenge="daily")
-    assert 0 < game_a["closes_in"] <= seconds and game_a["closes_at"] == (
+    assert 0 < game_a["closes_in"] <= midnight - started and game_a["closes_at"] == (
         datetime.fromtimestamp(midnight, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"))
     table_a.step()
     game_b = Table(stack, token_b, random.Random(3)).start(challenge="daily")
@@ -96,23 +97,10 @@ def the_day_before_midnight(stack, midnight: float, seconds: int) -> dict | None
 
 @pytest.fixture(scope="module")
 def before_midnight(tmp_path_factory):
-    """A stack and its day's games before midnight (``the_day_before_midnight``). That time is machine time:
-    where it ran out (a loaded machine), the stack starts again with twice the time, so the test waits on the
-    machine as long as it takes, never fails for its speed."""
-    seconds = BEFORE_MIDNIGHT
-    for _ in range(TRIES):
-        running, midnight = stack_before_midnight(tmp_path_factory.mktemp("midnight"), seconds)
-        try:
-            day = the_day_before_midnight(running, midnight, seconds)
-        except BaseException:
-            running.kill()
-            raise
-        if day is not None:
-            break
-        running.kill()
-        seconds *= 2
-    else:
-        pytest.fail(f"the day's games outlasted {TRIES} stacks, the last given {seconds // 2} s before midnight")
+    """A stack and its day's games before midnight (``the_day_before_midnight``; ``started_before``: a slow
+    machine gets more time, never a failure)."""
+    running, day = started_before(lambda seconds: stack_before_midnight(tmp_path_factory.mktemp("midnight"), seconds),
+                                  the_day_before_midnight, BEFORE_MIDNIGHT, TRIES)
     yield running, day
     running.kill()  # under faketime a quick shutdown never ends (nothing of this stack is kept)
 

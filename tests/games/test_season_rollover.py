@@ -22,11 +22,11 @@ from store.base import keys
 from store.base.packing import LADDER_GAMES
 from tests.games.table import Table
 from tests.support.browser import WIDTHS, chromium, console_problems, screenshot, scrolls_sideways, serious_violations
-from tests.support.stack import Stack
+from tests.support.stack import Stack, started_before
 
 pytestmark = pytest.mark.slow
 
-BEFORE_BOUNDARY = 12  # seconds from the stack's start to the service's next month, at first (see ``rolled_stack``)
+BEFORE_BOUNDARY = 12  # seconds from the stack's start to the service's next month, at first (``started_before``)
 TRIES = 4  # stacks started at most, each with twice the time before the boundary of the one before
 
 
@@ -88,23 +88,10 @@ def ending_season(stack, ending: Season) -> dict | None:
 
 @pytest.fixture(scope="module")
 def rolled_stack(tmp_path_factory):
-    """A stack whose clock crosses the boundary once the ending season's games are in, and those games. Their
-    time before the boundary is machine time: where it ran out (a loaded machine), the stack is started again
-    with twice the time, so the test waits on the machine as long as it takes, never fails for its speed."""
-    seconds = BEFORE_BOUNDARY
-    for _ in range(TRIES):
-        running, ending = stack_before_boundary(tmp_path_factory.mktemp("season"), seconds)
-        try:
-            season = ending_season(running, ending)
-        except BaseException:
-            running.kill()
-            raise
-        if season is not None:
-            break
-        running.kill()
-        seconds *= 2
-    else:
-        pytest.fail(f"the ending season's games outlasted {TRIES} stacks, the last given {seconds // 2} s")
+    """A stack whose clock crosses the boundary once the ending season's games are in, and those games
+    (``started_before``: a slow machine gets more time, never a failure)."""
+    running, season = started_before(lambda seconds: stack_before_boundary(tmp_path_factory.mktemp("season"), seconds),
+                                     ending_season, BEFORE_BOUNDARY, TRIES)
     yield running, season
     running.kill()  # under faketime a quick shutdown never ends (nothing of this stack is kept)
 

@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import psutil
 import requests
@@ -35,6 +36,8 @@ from tests.support.sentinel import SentinelSetup
 # REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
 # root), so a process reaching past the sentinels fails instead of finding some Redis
 NO_REDIS_URL = "redis://127.0.0.1:1/0"
+Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
+Done = TypeVar("Done")  # what a test did before it
 
 
 class Stack:
@@ -306,6 +309,31 @@ class Stack:
                 return run
             time.sleep(0.05)
         raise AssertionError(f"run {run_id} still pending after {timeout} s")
+
+
+def started_before(start: Callable[[int], tuple[Stack, Moment]], before: Callable[[Stack, Moment], Done | None],
+                   seconds: int, tries: int) -> tuple[Stack, Done]:
+    """A stack whose clock crosses a moment (a midnight, a month's end) once a test has done what it must
+    before it, and what that was.
+
+    ``start(seconds)`` starts a stack whose clock is ``seconds`` before a moment, and returns both; ``before``
+    does the test's part before the moment, and returns None where the moment came first. That time is the
+    machine's: where it ran out (a loaded machine), another stack starts with twice the time, up to ``tries``
+    stacks, so the test waits on the machine as long as it takes and never fails for its speed. A stack given
+    up is killed (under faketime a quick shutdown never ends).
+    """
+    for _ in range(tries):
+        stack, moment = start(seconds)
+        try:
+            done = before(stack, moment)
+        except BaseException:
+            stack.kill()
+            raise
+        if done is not None:
+            return stack, done
+        stack.kill()
+        seconds *= 2
+    raise AssertionError(f"what comes before the moment outlasted {tries} stacks, the last given {seconds // 2} s")
 
 
 # RQ's registrations of the running workers: the workers', kept for as long as they run
