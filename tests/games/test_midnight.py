@@ -75,7 +75,7 @@ def the_day_before_midnight(stack, midnight: float) -> dict | None:
     started = stack.now()
     if started >= midnight:
         return None
-    day = datetime.fromtimestamp(stack.now(), UTC).date()
+    day = datetime.fromtimestamp(started, UTC).date()
     (name_done, token_done), (name_a, token_a), (name_b, token_b) = (stack.register(), stack.register(),
                                                                       stack.register())
     done = Table(stack, token_done, random.Random(1))

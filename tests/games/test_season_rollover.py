@@ -38,7 +38,7 @@ def monday_month_start(now_ms: int) -> float:
     return season.ends_ms / 1000
 
 
-def stack_before_boundary(root, seconds: float) -> tuple[Stack, Season]:
+def stack_before_boundary(root, seconds: int) -> tuple[Stack, Season]:
     """A stack whose clock starts ``seconds`` before a month's end that is a Monday's start, and the month."""
     now_ms = int(time.time() * 1000)
     boundary = monday_month_start(now_ms)
