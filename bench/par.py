@@ -12,12 +12,15 @@ are bounded (the best line found, a proven upper bound), and the winnable fracti
 is then given as an interval: a win found, below; a win not ruled out, above.
 Every line is replayed through ``scoundrel.replay`` to its score. The histogram of
 par (the best line's score where only bounded) is drawn with Pillow into ``--plot``, if given.
+With ``--cpu`` the budget and the times are CPU seconds of the bench's process: on a
+machine shared with other work, a wall-clock budget shrinks with the load.
 """
 
 import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,17 +33,22 @@ BIN = 5  # points of par per bar of the histogram
 TOP = 30  # R15: no score above 30
 
 
-def solve_all(variant: str, deals: int, seconds: float) -> list[tuple[Par, float]]:
-    """(par, seconds taken) of every deal, each line replayed to its score."""
+def solve_all(variant: str, deals: int, seconds: float, clock: Callable[[], float],
+              progress: bool) -> list[tuple[Par, float]]:
+    """(par, seconds taken on ``clock``) of every deal, each line replayed to its score; with ``progress``,
+    a line on standard error as each deal ends."""
     solved = []
     for number in range(deals):
         seed = f"par-{number}"
-        started = time.perf_counter()
-        found = par(seed, variant, seconds=seconds)
-        taken = time.perf_counter() - started
+        started = clock()
+        found = par(seed, variant, seconds=seconds, clock=clock)
+        taken = clock() - started
         verdict = scoundrel.replay(seed, list(found.line), variant)
         assert verdict.score == found.score, (seed, variant, found, verdict)
         solved.append((found, taken))
+        if progress:
+            print(f"{variant} {seed}: par {found.score}{'' if found.exact else f' to {found.upper}'}, "
+                  f"{taken:.2f} s", file=sys.stderr, flush=True)
     return solved
 
 
@@ -49,8 +57,8 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def report(variant: str, solved: list[tuple[Par, float]], seconds: float) -> list[str]:
-    """The figures of one variant, as lines of text."""
+def report(variant: str, solved: list[tuple[Par, float]], seconds: float, cpu: bool) -> list[str]:
+    """The figures of one variant, as lines of text; ``cpu``: the budget and the times in CPU seconds."""
     pars = [found for found, _ in solved]
     times = [taken for _, taken in solved]
     exact = [found for found in pars if found.exact]
@@ -58,7 +66,7 @@ def report(variant: str, solved: list[tuple[Par, float]], seconds: float) -> lis
     maybe = sum(found.upper > 0 for found in pars)
     count = len(pars)
     lines = [
-        f"{variant}: {count} deals, budget {seconds:g} s each",
+        f"{variant}: {count} deals, budget {seconds:g} s{' of CPU' if cpu else ''} each",
         f"  exact: {len(exact)} ({100 * len(exact) / count:.1f} %)",
         f"  winnable with perfect play: {100 * won / count:.2f} % proven"
         + (f", at most {100 * maybe / count:.2f} % (wins not ruled out)" if maybe != won else " (exact)"),
@@ -121,15 +129,20 @@ def main() -> int:
     parser.add_argument("--variants", nargs="+", choices=scoundrel.VARIANTS, default=scoundrel.VARIANTS,
                         help="only these variants (default all; one process a variant puts each on a core of its own)")
     parser.add_argument("--plot", type=Path, help="draw the histogram of par into this PNG")
+    parser.add_argument("--cpu", action="store_true",
+                        help="budget and times in CPU seconds of this process, not wall time: the same figures on a "
+                             "machine shared with other work")
+    parser.add_argument("--progress", action="store_true", help="a line on standard error as each deal ends")
     args = parser.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
     sizes = {variant: deals for variant, deals in
              {scoundrel.HARD: args.hard, scoundrel.CLASSIC: args.avoiding, scoundrel.EASY: args.avoiding}.items()
              if variant in args.variants}
     results = {}
     for variant, deals in sizes.items():
         if deals:
-            results[variant] = solve_all(variant, deals, args.seconds)
-            print("\n".join(report(variant, results[variant], args.seconds)), flush=True)
+            results[variant] = solve_all(variant, deals, args.seconds, clock, args.progress)
+            print("\n".join(report(variant, results[variant], args.seconds, args.cpu)), flush=True)
     if results and args.plot:
         plot(results, args.plot)
         print(f"plot: {args.plot}")

@@ -4,8 +4,8 @@ A depth-first branch and bound over positions, for every variant (R14):
 
 - **Transpositions.** A position is keyed by what decides the rest of the
   game: the room (as a set once a card of it is played, since its order
-  only matters to an avoid, R7), the dungeon (in ``hard`` only its length:
-  the order never changes), health, the weapon's value and the value of its
+  only matters to an avoid, R7), the dungeon (in ``hard``, where the order
+  never changes, the set of cards left and the dungeon's length), health, the weapon's value and the value of its
   last kill (R10). Earlier kills, the weapon's suit and R15's bonus (reset
   by the next card) decide nothing, nor does a monster's suit: of the two
   monsters of a value in one room only the first is played (``plays``).
@@ -74,6 +74,8 @@ _MONSTER = [KIND[card] == MONSTER for card in CANONICAL_ORDER]
 _WEAPON = [KIND[card] == WEAPON for card in CANONICAL_ORDER]
 _POTION = [KIND[card] == POTION for card in CANONICAL_ORDER]
 _CODE = list(CANONICAL_ORDER)
+_ARMED = [code + "w" for code in _CODE]  # a monster fought with the weapon (R10) and barehanded (R11)
+_BARE = [code + "b" for code in _CODE]
 _WEAPONS_STRONGEST_FIRST = sorted((card for card in range(len(_CODE)) if _WEAPON[card]), key=lambda card: -_VALUE[card])
 _POTIONS_STRONGEST_FIRST = sorted((card for card in range(len(_CODE)) if _POTION[card]), key=lambda card: -_VALUE[card])
 # Every monster value with its two monsters (R1: a spade and a club).
@@ -108,19 +110,25 @@ class Par:
 
 
 def par(seed: str, variant: str = CLASSIC, *, positions: int | None = None,
-        seconds: float | None = None, line_share: float = LINE_SHARE) -> Par:
+        seconds: float | None = None, line_share: float = LINE_SHARE,
+        clock: Callable[[], float] = time.monotonic) -> Par:
     """The par of the game dealt from ``seed`` in ``variant``; its line replays from the deal.
 
     Without a budget the search runs until par is exact; ``positions`` and
     ``seconds`` stop it earlier with a proven interval. ``line_share`` of the
     budget finds lines before the searches by target (``LINE_SHARE``).
+    ``clock`` measures ``seconds``: wall time by default, what a caller
+    waiting on the answer cares about; ``time.process_time`` gives a
+    benchmark the same budget on a machine shared with other work.
     Raises ValueError for an invalid seed or an unknown variant.
     """
-    return solve(start(deal(seed)), variant, positions=positions, seconds=seconds, line_share=line_share)
+    return solve(start(deal(seed)), variant, positions=positions, seconds=seconds, line_share=line_share,
+                 clock=clock)
 
 
 def solve(state: State, variant: str = CLASSIC, *, positions: int | None = None,
-          seconds: float | None = None, line_share: float = LINE_SHARE) -> Par:
+          seconds: float | None = None, line_share: float = LINE_SHARE,
+          clock: Callable[[], float] = time.monotonic) -> Par:
     """The par of ``state`` (any position the engine can hold); its line is played from ``state``."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; one of {', '.join(VARIANTS)}")
@@ -131,12 +139,13 @@ def solve(state: State, variant: str = CLASSIC, *, positions: int | None = None,
         # R14: easy allows every classic move, so a classic line is an easy one with its score. Classic's
         # search, narrower, finds good lines sooner: a share of the budget goes to it, and its line starts
         # easy's, which then searches by target at once (``_Search.descend``).
-        started = time.monotonic()
+        started = clock()
         seeded = solve(state, CLASSIC, positions=None if positions is None else int(positions * line_share),
-                       seconds=None if seconds is None else seconds * line_share, line_share=line_share)
+                       seconds=None if seconds is None else seconds * line_share, line_share=line_share,
+                       clock=clock)
         if seconds is not None:
-            seconds -= time.monotonic() - started
-    search = _Search(variant, positions, seconds, line_share)
+            seconds -= clock() - started
+    search = _Search(variant, positions, seconds, line_share, clock)
     if seeded is not None:
         search.best, search.best_line, search.expanded = seeded.score, seeded.line, seeded.positions  # one budget
     room, dungeon, weapon, limit = _held(state)
@@ -174,14 +183,16 @@ def _rotations(queue: tuple[int, ...]) -> list[tuple[int, ...]]:
 class _Search:
     """One branch and bound: the best line so far, the bounds proved, the budget."""
 
-    def __init__(self, variant: str, positions: int | None, seconds: float | None, line_share: float = LINE_SHARE):
+    def __init__(self, variant: str, positions: int | None, seconds: float | None, line_share: float = LINE_SHARE,
+                 clock: Callable[[], float] = time.monotonic):
         self.hard = variant == HARD
         self.easy = variant == EASY
         self.best = _LOSS
         self.best_line: tuple[str, ...] = ()
         self.path: list[str] = []
         # Scores at or below ``floor`` need no proof that they are: a search of the positions that can
-        # score above it (``descend``); the best line found raises it as it rises.
+        # score above it (``descend``); the best line found raises it as it rises (a position is searched
+        # when its bound beats both).
         self.floor = _LOSS
         self.proved: dict[tuple[object, ...], int] = {}
         # Position without its health → a health and an upper bound proved for it. The best win from a
@@ -195,16 +206,12 @@ class _Search:
         self.monster_totals: dict[tuple[int, ...], int] = {}
         self.expanded = 0
         self.positions = positions
-        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.clock = clock  # what ``seconds`` are measured on
+        self.deadline = None if seconds is None else clock() + seconds
         self.line_share = line_share  # of the budget, what finds lines before the searches by target
         self.stopped = False
         self.first_line_only = False  # stop once a line is found, whatever the budget (``descend``)
         self.pause: tuple[int | None, float | None] = (None, None)  # where the current phase stops (``descend``)
-
-    @property
-    def cut(self) -> int:
-        """What a position's bound must beat to be searched: ``floor``, or the best line once it is higher."""
-        return self.best if self.best > self.floor else self.floor
 
     def out_of_budget(self) -> bool:
         """Whether the budget is spent; never before a first line is found, so that there is always one."""
@@ -219,7 +226,7 @@ class _Search:
         """Whether the search has expanded ``positions`` or run past ``deadline`` (either None: no such limit)."""
         if positions is not None and self.expanded >= positions:
             return True
-        return deadline is not None and self.expanded % _CLOCK_EVERY == 0 and time.monotonic() > deadline
+        return deadline is not None and self.expanded % _CLOCK_EVERY == 0 and self.clock() > deadline
 
     def descend(self, search: Callable[[], int]) -> int:
         """A proven upper bound on the par ``search`` finds: equal to the best line once the searches end.
@@ -245,7 +252,7 @@ class _Search:
             # A share of the budget left goes to a plain search (the floor rising with the best line
             # only): it improves the first line step by step, where a target search that runs out of
             # budget before it reaches its floor leaves the first line as it was.
-            now = time.monotonic()
+            now = self.clock()
             self.pause = (None if self.positions is None
                           else self.expanded + int((self.positions - self.expanded) * self.line_share),
                           None if self.deadline is None else now + (self.deadline - now) * self.line_share)
@@ -418,17 +425,19 @@ class _Search:
         ``cards`` is the set of the room's and the dungeon's cards (``_bits``).
         """
         may_avoid = not self.hard and played == 0 and len(room) == ROOM_SIZE and (self.easy or not avoided)
+        turns: list[tuple[tuple[int, ...], tuple[int, ...]]] = [(room, dungeon)]  # room and dungeon to play
         if may_avoid and self.easy:
-            turns = _rotations(room + dungeon)
-            rest: tuple[object, ...] = (min(turns), weapon, limit)
+            queues = _rotations(room + dungeon)
+            turns = [(queue[:ROOM_SIZE], queue[ROOM_SIZE:]) for queue in queues]
+            rest: tuple[object, ...] = (min(queues), weapon, limit)
         elif may_avoid:
-            turns = [room + dungeon]
             rest = (room, dungeon, weapon, limit)
+        elif self.hard:  # the dungeon is the deal's last cards: the cards left and its length tell the room
+            rest = (cards, len(dungeon), weapon, limit, played, drunk)
         else:
-            turns = [room + dungeon]
-            rest = (tuple(sorted(room)), len(dungeon) if self.hard else dungeon, weapon, limit, played, drunk)
+            rest = (tuple(sorted(room)), dungeon, weapon, limit, played, drunk)
         key = (rest, health)
-        floor = self.cut
+        floor = self.best if self.best > self.floor else self.floor  # what a bound must beat to be searched
         known = self.proved.get(key)
         if known is None:
             healthier = self.healthiest.get(rest)
@@ -444,20 +453,22 @@ class _Search:
             return known
         self.expanded += 1
         upper = _LOSS
-        for turn, queue in enumerate(turns):
-            self.path.extend(["flee"] * turn)
-            turn_room, turn_dungeon = queue[: len(room)], queue[len(room):]
+        for turn, (turn_room, turn_dungeon) in enumerate(turns):
+            if turn:
+                self.path.extend(["flee"] * turn)
             upper = max(upper, self.plays(turn_room, turn_dungeon, cards, health, weapon, limit, played, drunk))
-            del self.path[len(self.path) - turn:]
+            if turn:
+                del self.path[len(self.path) - turn:]
         if may_avoid and not self.easy:
             self.path.append("flee")
             avoided_queue = dungeon + room  # R7: the room goes under the dungeon in room order
             upper = max(upper, self.position(avoided_queue[:ROOM_SIZE], avoided_queue[ROOM_SIZE:], cards, health,
                                              weapon, limit, 0, False, True))
             self.path.pop()
-        upper = min(upper, known)
+        if upper > known:
+            upper = known
         self.proved[key] = upper
-        floor = self.cut  # the best line may have risen meanwhile
+        floor = self.best if self.best > self.floor else self.floor  # the best line may have risen meanwhile
         if upper <= floor:
             healthier = self.healthiest.get(rest)
             if healthier is None or healthier[0] < health or healthier[1] > floor:
@@ -502,7 +513,7 @@ class _Search:
                     after_limit = value
                 else:
                     after_health -= value
-                path.append(_CODE[card] + ("w" if armed else "b"))
+                path.append(_ARMED[card] if armed else _BARE[card])
                 if after_health <= 0:  # R12; R16: the dungeon's monsters count, the room's do not
                     upper = max(upper, self.finish(after_health - self.lurking(dungeon)))
                     path.pop()
