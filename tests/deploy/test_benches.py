@@ -46,7 +46,7 @@ TINY = {
     "leagues.py": ["--players", "300", "--sample", "10"],
     "memory.py": ["--runs", "1000", "--per-player", "1000", "--workers", "1"],
     "pages.py": ["--players", "100", "--requests", "10"],
-    "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.5"],
+    "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.5", "--cpu", "--progress"],
     "pipeline.py": ["--runs", "20", "--workers", "1", "--quiet-runs", "5"],
     "rankings.py": ["--players", "100", "--requests", "10"],
     "run_cost.py": ["--runs", "20", "--players", "2", "--workers", "1", "--rounds", "1"],

@@ -210,6 +210,17 @@ def test_a_deal_too_big_for_its_budget_is_an_interval():
     assert found.score < found.upper <= 30  # R15: no score above 30
 
 
+@pytest.mark.parametrize("variant", [scoundrel.CLASSIC, scoundrel.EASY])
+def test_seconds_are_measured_on_the_clock_given(variant):
+    """A clock that runs 100 s a reading: the search stops at its first look at it past the 150 s budget
+    (every 1,024 positions), where the wall clock would have let it run on to a proof."""
+    readings = iter(range(0, 10**9, 100))
+    found = par("par-1", variant, seconds=150, clock=lambda: next(readings))
+    assert not found.exact
+    assert found.positions < 4 * 1024
+    assert found.score == scoundrel.replay("par-1", list(found.line), variant).score
+
+
 def test_par_is_a_typed_value_whose_bounds_cannot_cross():
     with pytest.raises(AssertionError):
         Par(score=5, exact=False, upper=4, line=(), positions=0)
