@@ -2,8 +2,8 @@
 
 A script, not a test:
 
-    nice -n 19 .venv/bin/python bench/par.py --plot docs/par.png          # the sizes
-    nice -n 19 .venv/bin/python bench/par.py --hard 0 --avoiding 20 --seconds 30
+    .venv/bin/python bench/par.py --cpu --plot /tmp/par.png              # the sizes
+    .venv/bin/python bench/par.py --hard 0 --avoiding 20 --seconds 30 --progress
 
 Seeds ``par-0``, ``par-1``, … dealt by ``deal-v1``; ``hard`` over ``--hard`` deals
 and ``classic`` and ``easy`` over ``--avoiding`` deals each, every deal given
