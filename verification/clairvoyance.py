@@ -60,7 +60,7 @@ SAMPLES = 16  # orderings of the unseen cards the fair reference averages over
 WINDOW = 50  # a player's most recent dealt games judged together
 MIN_TELLING = 20  # telling decisions the window needs before it is judged at all
 FAIR_RATE = 0.35  # p0: above how often every kind of fair bot took the perfect way at a telling decision (bench)
-THRESHOLD = 1e-4  # the binomial tail below which k perfect choices in n are flagged
+THRESHOLD = 1e-3  # the binomial tail below which k perfect choices in n are flagged
 
 _NO_KILL = 15  # above every monster (R1): a weapon without kills may fight any of them (R9)
 _FLEE = ("flee",)
