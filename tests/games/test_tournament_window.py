@@ -1,6 +1,8 @@
 """Issue 34: a tournament across its start and its end over the real processes (API, worker, Redis), with
 the real clock: the tournament is made to start a few seconds after it is created and to end a few seconds
-later, and every wait is on what the service shows (its state, a run's verdict, a webhook delivery).
+later, and every wait is on what the service shows (its state, a run's verdict, a webhook delivery). Where the
+entrants' games outlast the tournament (a loaded machine), another starts, twice as long, with entrants of
+its own: the test waits on the machine, and never fails for its speed.
 
 Before the start only joining works; while it runs, entrants play its sealed deck and nothing of the deck
 shows, to the player either; at the end the game left in play is forfeited (R19) before the deck is shown,
@@ -21,7 +23,9 @@ from tests.support.games import moderator_token, scoundrel_check
 pytestmark = pytest.mark.slow
 
 STARTS_IN = 3  # seconds from the tournament's creation to its start
-RUNS_FOR = 15  # seconds it runs: the entrants' games take a second or two, on a busy machine a few
+RUNS_FOR = 15  # seconds the first tournament runs: the entrants' games take a second or two, on a busy machine a few
+TRIES = 3  # tournaments at most, each twice as long as the one before
+ROLES = ("ada", "bob", "cyd", "dee")
 
 
 @pytest.fixture(scope="module")
@@ -60,19 +64,49 @@ def window(stack, receiver):
     hook = stack.post("/v1/webhooks", json={"url": receiver.url("/tournaments"),
                                             "events": ["tournament.started", "tournament.ended"]}, headers=moderator)
     assert hook.status_code == 201, hook.text
-    tokens = {name: stack.register(name)[1] for name in ("ada", "bob", "cyd", "dee")}
+    runs_for = RUNS_FOR
+    for attempt in range(TRIES):
+        ran = gauntlet(stack, moderator, {role: f"{role}{attempt}" if attempt else role for role in ROLES},
+                       runs_for)
+        if ran is not None:
+            return ran
+        runs_for *= 2
+    raise AssertionError(f"the entrants' games outlasted {TRIES} tournaments, the last {runs_for // 2} s long")
+
+
+def gauntlet(stack, moderator: dict, names: dict[str, str], runs_for: int) -> dict | None:
+    """The gauntlet of ``window`` with entrants ``names`` (by role), ``runs_for`` seconds long, or None where
+    the entrants' games outlasted it."""
+    tokens = {role: stack.register(name)[1] for role, name in names.items()}
     now = datetime.now(UTC)
     made = stack.post("/v1/tournaments", headers=moderator, json={
         "title": "Evening gauntlet", "starts_at": (now + timedelta(seconds=STARTS_IN)).isoformat(),
-        "ends_at": (now + timedelta(seconds=STARTS_IN + RUNS_FOR)).isoformat(), "join_required": True,
+        "ends_at": (now + timedelta(seconds=STARTS_IN + runs_for)).isoformat(), "join_required": True,
         "max_entrants": 3, "max_attempts": 2, "deals": 1})
     assert made.status_code == 201, made.text
     tournament = made.json()
     tid = tournament["id"]
+    ends = datetime.fromisoformat(tournament["ends_at"]).timestamp() - 0.5
     seen = {"early_start": stack.post("/v1/games", json={"tournament": tid}, headers=bearer(tokens["ada"])),
-            "joins": [stack.post(f"/v1/tournaments/{tid}/join", headers=bearer(tokens[name]))
-                      for name in ("ada", "bob", "cyd", "dee")]}
+            "joins": [stack.post(f"/v1/tournaments/{tid}/join", headers=bearer(tokens[role])) for role in ROLES]}
     wait_for_state(stack, tid, "running", STARTS_IN + 10)
+    try:
+        seen, ada, cyd, bob, runs = while_running(stack, tokens, tid, seen)
+    except AssertionError:
+        if time.time() < ends:
+            raise
+        return None  # the end came mid-game
+    if time.time() >= ends:
+        return None
+    ended = wait_for_state(stack, tid, "ended", runs_for + 10)
+    seen["bob_move_after_end"] = bob.send([bob.game["legal_moves"][0]])
+    return {"tid": tid, "names": names, "tokens": tokens, "moderator": moderator, "ada": ada, "cyd": cyd,
+            "bob": bob, "runs": runs, "seen": seen, "ended": ended}
+
+
+def while_running(stack, tokens: dict, tid: str, seen: dict) -> tuple[dict, list[Table], Table, Table, dict]:
+    """The entrants' games, and what the service shows of them, while the tournament runs: ada's two, cyd's
+    one, bob's left in play, and their runs once verified."""
     ada = [played(stack, tokens["ada"], tid, seed) for seed in (1, 2)]
     seen["third_attempt"] = stack.post("/v1/games", json={"tournament": tid}, headers=bearer(tokens["ada"]))
     cyd = played(stack, tokens["cyd"], tid, 3)
@@ -84,12 +118,7 @@ def window(stack, receiver):
     seen["ada_run_while_running"] = stack.get(f"/v1/runs/{ada[0].game['run_id']}", headers=bearer(tokens["ada"]))
     seen["tournament_while_running"] = stack.get(f"/v1/tournaments/{tid}").json()
     seen["standings_while_running"] = stack.get(f"/v1/tournaments/{tid}/standings").json()
-    assert time.time() < datetime.fromisoformat(tournament["ends_at"]).timestamp() - 0.5, \
-        "the entrants' games outlasted the tournament"
-    ended = wait_for_state(stack, tid, "ended", RUNS_FOR + 10)
-    seen["bob_move_after_end"] = bob.send([bob.game["legal_moves"][0]])
-    return {"tid": tid, "tokens": tokens, "moderator": moderator, "ada": ada, "cyd": cyd, "bob": bob,
-            "runs": runs, "seen": seen, "ended": ended}
+    return seen, ada, cyd, bob, runs
 
 
 def test_before_the_start_only_joining_works_up_to_the_cap(window):
@@ -139,23 +168,34 @@ def test_the_final_standings_are_told_once_and_match_the_runs(stack, window, rec
     while not stack.get(f"/v1/tournaments/{tid}").json()["final"]:
         assert time.monotonic() < deadline
         time.sleep(0.1)
-    events = {event["event"]: event for event in (json.loads(body) for _, body in receiver.wait("/tournaments", 2))}
-    assert events["tournament.started"]["tournament"]["id"] == tid
+    events = {event["event"]: event for event in told(receiver, tid, 2)}
+    assert set(events) == {"tournament.started", "tournament.ended"}
     ended = events["tournament.ended"]
     standings = stack.get(f"/v1/tournaments/{tid}/standings").json()
     assert ended["standings"]["total"] == standings["total"] == 3
     assert [(e["player"], e["score"]) for e in ended["standings"]["entries"]] == [
         (e["player"], e["score"]) for e in standings["entries"]]
-    assert [e["player"] for e in standings["entries"]] == expected_order(stack, tid)
+    assert [e["player"] for e in standings["entries"]] == expected_order(stack, tid, window["names"])
     time.sleep(0.5)
-    assert len(receiver.received["/tournaments"]) == 2  # each told once
+    assert len(told(receiver, tid, 2)) == 2  # each told once
 
 
-def expected_order(stack, tid: str) -> list[str]:
+def told(receiver, tid: str, count: int) -> list[dict]:
+    """The webhook's deliveries about tournament ``tid`` (an earlier one outlasted by its games tells of
+    itself too), once there are ``count``."""
+    deadline = time.monotonic() + 15
+    while len(about := [event for event in receiver.events("/tournaments") if event["tournament"]["id"] == tid]) \
+            < count:
+        assert time.monotonic() < deadline, about
+        time.sleep(0.05)
+    return about
+
+
+def expected_order(stack, tid: str, names: dict[str, str]) -> list[str]:
     """The standings recomputed from the runs: each entrant's best verified game of the tournament (higher
     score first, then the earlier)."""
     best: dict[str, tuple[int, str]] = {}
-    for name in ("ada", "bob", "cyd"):
+    for name in (names["ada"], names["bob"], names["cyd"]):
         for run in stack.get(f"/v1/players/{name}/runs?limit=100").json()["runs"]:
             if run["tournament"] == tid and run["status"] == "verified":
                 key = (run["score"], run["submitted_at"])
@@ -174,6 +214,6 @@ def test_a_void_after_the_end_re_ranks_the_standings_and_says_so(stack, window):
     assert resolved.status_code == 200, resolved.text
     after = stack.get(f"/v1/tournaments/{tid}/standings").json()
     assert top["run_id"] not in [e["run_id"] for e in after["entries"]]
-    assert [e["player"] for e in after["entries"]] == expected_order(stack, tid)
+    assert [e["player"] for e in after["entries"]] == expected_order(stack, tid, window["names"])
     assert after["revised_at"] is not None and after["final"] is True
     assert scoundrel_check(stack).returncode == 0
