@@ -19,6 +19,7 @@ import pytest
 
 from tests.games.table import Table, assert_nothing_shown_early
 from tests.support.games import moderator_token, scoundrel_check
+from tests.support.stack import with_more_time
 
 pytestmark = pytest.mark.slow
 
@@ -64,14 +65,10 @@ def window(stack, receiver):
     hook = stack.post("/v1/webhooks", json={"url": receiver.url("/tournaments"),
                                             "events": ["tournament.started", "tournament.ended"]}, headers=moderator)
     assert hook.status_code == 201, hook.text
-    runs_for = RUNS_FOR
-    for attempt in range(TRIES):
-        ran = gauntlet(stack, moderator, {role: f"{role}{attempt}" if attempt else role for role in ROLES},
-                       runs_for)
-        if ran is not None:
-            return ran
-        runs_for *= 2
-    raise AssertionError(f"the entrants' games outlasted {TRIES} tournaments, the last {runs_for // 2} s long")
+    return with_more_time(
+        lambda attempt, runs_for: gauntlet(stack, moderator, {role: f"{role}{attempt}" if attempt else role
+                                                              for role in ROLES}, runs_for),
+        RUNS_FOR, TRIES, "the entrants' games")
 
 
 def gauntlet(stack, moderator: dict, names: dict[str, str], runs_for: int) -> dict | None:

@@ -37,7 +37,7 @@ from tests.support.sentinel import SentinelSetup
 # root), so a process reaching past the sentinels fails instead of finding some Redis
 NO_REDIS_URL = "redis://127.0.0.1:1/0"
 Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
-Done = TypeVar("Done")  # what a test did before it
+Done = TypeVar("Done")  # what a test did in time (``with_more_time``)
 
 
 class Stack:
@@ -311,29 +311,45 @@ class Stack:
         raise AssertionError(f"run {run_id} still pending after {timeout} s")
 
 
+def with_more_time(attempt: Callable[[int, int], Done | None], seconds: int, tries: int, what: str) -> Done:
+    """What ``attempt(number, seconds)`` did in time, given twice the time each try it ran out, up to ``tries``.
+
+    For a test racing a moment of the service's clock (a midnight, a tournament's end): that race is the
+    machine's, and ``attempt`` returns None where the moment came first. Each try starts afresh (a stack, a
+    tournament) with twice the seconds, so the test waits on the machine as long as it takes and never
+    fails for its speed; ``what`` names what lost the race in the error after the last.
+    """
+    for number in range(tries):
+        done = attempt(number, seconds)
+        if done is not None:
+            return done
+        seconds *= 2
+    raise AssertionError(f"{what} outlasted {tries} tries, the last given {seconds // 2} s")
+
+
 def started_before(start: Callable[[int], tuple[Stack, Moment]], before: Callable[[Stack, Moment], Done | None],
                    seconds: int, tries: int) -> tuple[Stack, Done]:
     """A stack whose clock crosses a moment (a midnight, a month's end) once a test has done what it must
     before it, and what that was.
 
     ``start(seconds)`` starts a stack whose clock is ``seconds`` before a moment, and returns both; ``before``
-    does the test's part before the moment, and returns None where the moment came first. That time is the
-    machine's: where it ran out (a loaded machine), another stack starts with twice the time, up to ``tries``
-    stacks, so the test waits on the machine as long as it takes and never fails for its speed. A stack given
-    up is killed (under faketime a quick shutdown never ends).
+    does the test's part before the moment, and returns None where the moment came first: then another
+    stack starts with twice the time (``with_more_time``). A stack given up is killed (under faketime a
+    quick shutdown never ends).
     """
-    for _ in range(tries):
+    def attempt(_: int, seconds: int) -> tuple[Stack, Done] | None:
         stack, moment = start(seconds)
         try:
             done = before(stack, moment)
         except BaseException:
             stack.kill()
             raise
-        if done is not None:
-            return stack, done
-        stack.kill()
-        seconds *= 2
-    raise AssertionError(f"what comes before the moment outlasted {tries} stacks, the last given {seconds // 2} s")
+        if done is None:
+            stack.kill()
+            return None
+        return stack, done
+
+    return with_more_time(attempt, seconds, tries, "what comes before the moment")
 
 
 # RQ's registrations of the running workers: the workers', kept for as long as they run
