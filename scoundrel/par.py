@@ -5,10 +5,11 @@ A depth-first branch and bound over positions, for every variant (R14):
 - **Transpositions.** A position is keyed by what decides the rest of the
   game: the room (as a set once a card of it is played, since its order
   only matters to an avoid, R7), the dungeon (in ``hard``, where the order
-  never changes, the set of cards left and the dungeon's length), health, the weapon's value and the value of its
-  last kill (R10). Earlier kills, the weapon's suit and R15's bonus (reset
-  by the next card) decide nothing, nor does a monster's suit: of the two
-  monsters of a value in one room only the first is played (``plays``).
+  never changes, the set of cards left and the dungeon's length), health,
+  the weapon's value and the value of its last kill (R10). Earlier kills,
+  the weapon's suit and R15's bonus (reset by the next card) decide
+  nothing, nor does a monster's suit: of the two monsters of a value in one
+  room only the first is played (``plays``).
 - **Bounds.** Every position gets an upper bound from a relaxation
   (``_Search.bound``): in ``hard``, potions heal their full value and every
   monster meets the strongest weapon dealt by its room; in ``classic`` and
@@ -447,7 +448,7 @@ class _Search:
             relaxed = self.relaxed.get(relaxing)
             if relaxed is None:
                 relaxed = self.relaxed[relaxing] = self.relaxation(room, dungeon, cards, weapon, limit, played,
-                                                                            drunk)
+                                                                   drunk)
             known = self.bound(health, relaxed)
         if known <= floor or self.out_of_budget():
             return known
