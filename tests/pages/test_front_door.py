@@ -13,6 +13,8 @@ from service.app import create_app
 from settings import Settings
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 
+pytestmark = pytest.mark.served  # pages in Chromium, which loads them over HTTP
+
 PAGE_LINKS = {"play": "/play", "boards": "/boards", "daily": "/daily", "rules": "/rules"}
 API_LINKS = {"openapi": "/v1/openapi.json", "docs": "/v1/docs", "health": "/v1/health"}
 
