@@ -63,7 +63,7 @@ function moveLabel(move, state) {
   const value = valueOf(card);
   switch (kindOf(card)) {
     case "potion":
-      return `Drink: up to +${value}`;
+      return state.potionDrunk ? "Drink: no effect, a second potion in this room (R8)" : `Drink: up to +${value}`;
     case "weapon":
       return state.weapon ? `Equip, dropping ${shortName(state.weapon)}` : "Equip";
     default: {
@@ -169,7 +169,11 @@ function describe(move, before, after) {
   if (move === "flee") parts.push(`You avoided the room: ${before.room.map(shortName).join(" ")} go under the dungeon.`);
   else if (kindOf(card) === "potion") {
     const healed = after.health - before.health;
-    parts.push(healed ? `You drank ${cardName(card)}: +${healed} health.` : `You drank ${cardName(card)}: no effect.`);
+    parts.push(healed
+      ? `You drank ${cardName(card)}: +${healed} health.`
+      : before.potionDrunk
+        ? `You drank ${cardName(card)}: no effect, as a second potion in a room heals nothing (R8).`
+        : `You drank ${cardName(card)}: no effect, at full health (R3).`);
   } else if (kindOf(card) === "weapon") parts.push(`You equipped ${cardName(card)}.`);
   else {
     const how = move.endsWith("w") ? `with ${shortName(before.weapon)}` : "barehanded";

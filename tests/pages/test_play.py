@@ -28,6 +28,7 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 MOVE_LIMIT = 250  # a game has at most 44 plays plus its avoids
 VERDICT_WAIT = 30_000  # ms: the worker judges the run, then the page replays it
+ROOT = Path(__file__).resolve().parents[2]
 REFUSED = "Failed to load resource: the server responded with a status of {status}"
 
 
@@ -186,6 +187,11 @@ def test_the_page_has_the_viewers_policy_and_is_revalidated_before_reuse(stack):
     assert '<script type="module" src="/assets/play.js">' in response.text
 
 
+def test_the_introduction_names_the_rulings_up_to_rules_mds_last(stack):
+    rulings = re.findall(r"^- \*\*R(\d+) ", (ROOT / "RULES.md").read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert f"(R1–R{max(map(int, rulings))}, which the verdict cites)" in stack.get("/play").text
+
+
 def test_the_js_client_is_served_as_published_in_clients_js_src(stack):
     published = sorted(CLIENT_MODULE.glob("*.js"))
     assert CLIENT_MODULE == Path(__file__).resolve().parents[2] / "clients" / "js" / "src"
@@ -250,11 +256,43 @@ def test_a_taken_name_and_a_malformed_one_are_explained_beside_the_field(opened,
     clean(opened, 409, 422)
 
 
-def test_a_token_the_referee_does_not_know_is_explained_when_a_game_starts(opened):
-    opened.click(".have-token summary")
-    opened.fill("#signin-name", "someone")
-    opened.fill("#signin-token", "sr_not-a-token")
-    opened.click("#signin button[type=submit]")
+def sign_in(page, name: str, token: str) -> None:
+    if page.get_attribute("#have-token", "open") is None:
+        page.click(".have-token summary")
+    page.fill("#signin-name", name)
+    page.fill("#signin-token", token)
+    page.click("#signin button[type=submit]")
+
+
+def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stack):
+    """Any name and token was taken at its word, "Playing as" and stored, until a game was refused."""
+    sign_in(opened, "whoever-xyz", "sr_bogus")
+    expect(opened.locator("#signin-error")).to_have_text(
+        "The referee does not know this token: check that it was copied whole, or, if a moderator replaced it, "
+        "use the new one. Nothing was kept.")
+    expect(opened.locator("#signin-token")).to_be_focused()
+    assert opened.get_attribute("#signin-token", "aria-invalid") == "true"
+    expect(opened.locator("#player-token")).to_be_hidden()
+    expect(opened.locator("#signed-in")).to_be_hidden()
+    assert stored(opened, "scoundrel.player") is None
+    name, token = stack.register()
+    sign_in(opened, "someone-else", token)  # a real token under another name
+    expect(opened.locator("#signin-error")).to_have_text(
+        f"This token is “{name}”'s, not “someone-else”'s: check the name. Nothing was kept.")
+    assert stored(opened, "scoundrel.player") is None
+    sign_in(opened, name.upper(), token)  # names ignore case: the referee's spelling is kept
+    expect(opened.locator("#player-name")).to_have_text(name)
+    assert stored(opened, "scoundrel.player") == {"name": name, "token": token}
+    expect(opened.locator("#signed-in")).to_have_text(f"Signed in as {name}")
+    clean(opened, 401)
+
+
+def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(opened):
+    """A token that was good when brought and was replaced since (a moderator's revoke-token)."""
+    opened.evaluate("""() => localStorage.setItem("scoundrel.player",
+                                                  JSON.stringify({name: "someone", token: "sr_replaced"}))""")
+    opened.reload()
+    opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#player-name")).to_have_text("someone")
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_contain_text("The referee does not accept this token")
@@ -412,6 +450,32 @@ def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_fo
     run = assert_verdict_is_the_referees(stack, opened)
     assert run["outcome"] == "forfeit" and run["forfeit"] is True
     assert run["moves"][0] == "flee" and len(run["moves"]) == 2
+    clean(opened)
+
+
+def potions_in_room(page) -> list[str]:
+    return [move for move in legal(page) if move.startswith("H")]
+
+
+def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in_the_status(opened, stack):
+    """An easy game avoids rooms (any number in a row) until one holds two potions; the first is drunk."""
+    sign_up(opened)
+    start(opened, "easy")
+    for _ in range(60):
+        if len(potions_in_room(opened)) >= 2:
+            break
+        count = played(opened)
+        opened.click("#avoid")
+        expect(opened.locator("#game")).not_to_have_attribute("data-moves", str(count))
+    first, second = potions_in_room(opened)[:2]
+    button = opened.locator(f"#room [data-move='{second}']")
+    expect(button).to_have_text(f"Drink: up to +{value(second)}")
+    opened.click(f"#room [data-move='{first}']")
+    expect(button).to_have_text("Drink: no effect, a second potion in this room (R8)")
+    before = health(opened)
+    button.click()
+    expect(opened.locator("#status")).to_contain_text("no effect, as a second potion in a room heals nothing (R8).")
+    assert health(opened) == before
     clean(opened)
 
 
