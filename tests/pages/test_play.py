@@ -13,6 +13,7 @@ import hmac
 import json
 import re
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -734,3 +735,96 @@ def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page
     expect(opened.locator("table.places", has_text="Dealt")).to_have_count(1)
     screenshot(opened, "journey-player")
     clean(opened)
+
+
+# ---- tournaments ------------------------------------------------------------------------------------
+
+
+def tournament(stack, moderator: str, start_in: int = -60, **fields) -> dict:
+    """A tournament a moderator sets up: started ``start_in`` seconds from now (a minute ago), for an hour."""
+    now = datetime.now(UTC)
+    body = {"title": f"Gauntlet {uuid.uuid4().hex[:6]}", "starts_at": (now + timedelta(seconds=start_in)).isoformat(),
+            "ends_at": (now + timedelta(seconds=start_in + 3600)).isoformat(), "max_attempts": 2, **fields}
+    answer = stack.post("/v1/tournaments", json=body, headers={"Authorization": f"Bearer {moderator}"})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def entry(stack, page, tournament_id: str) -> dict:
+    token = stored(page, "scoundrel.player")["token"]
+    return stack.get(f"/v1/tournaments/{tournament_id}", headers={"Authorization": f"Bearer {token}"}).json()["you"]
+
+
+def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(opened, stack, moderator):
+    gauntlet = tournament(stack, moderator, join_required=True, deals=1)
+    opened.goto(stack.url(f"/tournaments/{gauntlet['id']}"))  # nobody signed in: Play, and where to sign in
+    opened.wait_for_selector("body[data-ready='true']")
+    expect(opened.locator("#join")).to_be_hidden()
+    expect(opened.locator("#play")).to_be_visible()
+    open_play(stack, opened)
+    name = sign_up(opened)
+    opened.goto(stack.url(f"/tournaments/{gauntlet['id']}"))
+    opened.wait_for_selector("body[data-ready='true']")
+    expect(opened.locator("#entry-status")).to_have_text(f"{name}, only players who join may play: join, then play.")
+    opened.click("#join")
+    expect(opened.locator("#entry-status")).to_have_text(f"{name}, you joined: 2 attempts left.")
+    expect(opened.locator("#join")).to_be_hidden()
+    assert entry(stack, opened, gauntlet["id"])["joined"]
+    at_each_width(opened, "tournament-entry", "a tournament's page with Play, joined")
+    opened.set_viewport_size({"width": 1280, "height": 900})
+    opened.click("#play")
+    opened.wait_for_selector("body[data-ready='true']")
+    offered = opened.locator(f"#tournament-list [data-tournament='{gauntlet['id']}']")
+    expect(offered).to_be_focused()  # the one the page was opened for, in reach
+    expect(offered).to_have_text("Play")
+    offered.click()
+    expect(opened.locator("#game-label")).to_contain_text(f"tournament “{gauntlet['title']}”, deal 1, classic")
+    opened.click("#forfeit")
+    opened.click("#forfeit-yes")
+    expect(opened.locator("#verdict-seed")).to_have_text("sealed until the tournament ends (R19)")
+    expect(opened.locator("#checks")).to_contain_text("revealed once it has ended (R19)", timeout=VERDICT_WAIT)
+    expect(opened.locator("#replay-link")).to_have_text("The replay (open once the tournament has ended)")
+    expect(opened.locator("#tournaments")).to_contain_text("1 attempt left")
+    assert entry(stack, opened, gauntlet["id"])["attempts_left"] == 1
+    at_each_width(opened, "play-tournament", "/play after a tournament's game")
+    clean(opened)
+
+
+def test_play_offers_the_running_tournaments_a_player_may_play_joining_where_it_must(opened, stack, moderator):
+    first_game_joins = tournament(stack, moderator)
+    join_first = tournament(stack, moderator, join_required=True)
+    full = tournament(stack, moderator, max_entrants=1)
+    _, rival = stack.register()
+    assert stack.post(f"/v1/tournaments/{full['id']}/join", headers={"Authorization": f"Bearer {rival}"}).ok
+    upcoming = tournament(stack, moderator, start_in=3600)
+    sign_up(opened)
+    choice = lambda one: opened.locator(f"#tournament-list [data-tournament='{one['id']}']")  # noqa: E731
+    expect(choice(first_game_joins)).to_have_text("Play")
+    expect(choice(join_first)).to_have_text("Join and play")
+    expect(opened.locator("#tournaments")).to_contain_text("only players who join may play")
+    assert choice(full).count() == 0 and choice(upcoming).count() == 0
+    assert not entry(stack, opened, join_first["id"])["joined"]
+    choice(join_first).click()
+    expect(opened.locator("#game-label")).to_contain_text(f"tournament “{join_first['title']}”")
+    assert entry(stack, opened, join_first["id"])["joined"]
+    clean(opened)
+
+
+def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, moderator):
+    upcoming = tournament(stack, moderator, start_in=3600)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.problems = console_problems(page)
+    open_play(stack, page)
+    sign_up(page)
+    page.goto(stack.url(f"/play?tournament={upcoming['id']}"))
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.locator("#tournament-list")).to_contain_text(
+        f"{upcoming['title']} It has not started yet: its page counts down to the start.")
+    page.goto(stack.url("/play?tournament=nosuchthing"))
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.locator("#tournament-missing")).to_have_text(
+        "There is no tournament nosuchthing to play: the link may be mistyped.")
+    clean(page, 404)
+    context.close()
+
