@@ -327,12 +327,13 @@ async function finish(focus) {
   const { baseUrl, token } = api();
   // Without the seed, or without Web Crypto to hash it, the page shows the referee's verdict and says why it
   // cannot check the deal (yet).
-  const unchecked = state.seed === null && state.tournament
+  const sealed = state.tournament
     ? "The seed of the tournament's sealed deck is revealed once it has ended (R19): its page then lists it, and " +
       "this page, opened again within the 7 days the game is kept, checks the deal."
-    : state.seed === null
-    ? `The seed of the sealed daily is revealed once ${state.date} (UTC) is over: come back to this page then ` +
-      "(the game is kept 7 days) and it checks the deal."
+    : `The seed of the sealed daily is revealed once ${state.date} (UTC) is over: come back to this page then ` +
+      "(the game is kept 7 days) and it checks the deal.";
+  const unchecked = state.seed === null
+    ? sealed
     : !window.crypto?.subtle
       ? "This browser gives the page no Web Crypto (only https and localhost pages have it), which the check " +
         `needs. Check it by hand: ${handCheck(state)}`

@@ -276,6 +276,8 @@ def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stac
     expect(opened.locator("#player-token")).to_be_hidden()
     expect(opened.locator("#signed-in")).to_be_hidden()
     assert stored(opened, "scoundrel.player") is None
+    at_each_width(opened, "play-token-refused", "/play refusing a token brought")
+    opened.set_viewport_size({"width": 1280, "height": 900})
     name, token = stack.register()
     sign_in(opened, "someone-else", token)  # a real token under another name
     expect(opened.locator("#signin-error")).to_have_text(
@@ -473,6 +475,8 @@ def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in
     expect(button).to_have_text(f"Drink: up to +{value(second)}")
     opened.click(f"#room [data-move='{first}']")
     expect(button).to_have_text("Drink: no effect, a second potion in this room (R8)")
+    at_each_width(opened, "play-second-potion", "/play with a second potion in the room")
+    opened.set_viewport_size({"width": 1280, "height": 900})
     before = health(opened)
     button.click()
     expect(opened.locator("#status")).to_contain_text("no effect, as a second potion in a room heals nothing (R8).")
@@ -766,6 +770,8 @@ def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(ope
     opened.goto(stack.url(f"/tournaments/{gauntlet['id']}"))
     opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#entry-status")).to_have_text(f"{name}, only players who join may play: join, then play.")
+    at_each_width(opened, "tournament-join", "a tournament's page offering Join")
+    opened.set_viewport_size({"width": 1280, "height": 900})
     opened.click("#join")
     expect(opened.locator("#entry-status")).to_have_text(f"{name}, you joined: 2 attempts left.")
     expect(opened.locator("#join")).to_be_hidden()
