@@ -36,7 +36,7 @@ import threading
 import time
 
 from redis.exceptions import RedisError
-from rq import SimpleWorker, worker_registration
+from rq import Queue, SimpleWorker, worker_registration
 from rq.exceptions import StopRequested
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -48,7 +48,7 @@ from store.base.service_mark import mark_service
 from store.boards.seasons import close_ended_seasons
 from store.games.dealt import sweep_games
 from store.operations.retention import scheduled_pass
-from store.queue.intake import dispatch_forever, drain
+from store.queue.intake import dispatch_forever, drain, runs_waiting
 from store.queue.pending import sweep
 from store.queue.queues import par_queue, verify_queue, webhook_queue
 from store.runs.archived_filter import make_whole
@@ -84,6 +84,19 @@ def wait_for_writes(db: Database, error: Exception) -> None:
         time.sleep(REDIS_WAIT)
 
 
+def behind_runs(db: Database) -> type[InOrderQueue]:
+    """The worker's queue class: its queues in order, the par searches' held back while a run waits for its
+    verdict (``store.queue.intake.runs_waiting``), so a worker never starts a search a run would wait behind."""
+    searches = par_queue(db).name
+
+    class BehindRuns(InOrderQueue):
+        @classmethod
+        def held_back(cls, queue: Queue) -> bool:
+            return queue.name == searches and runs_waiting(db)
+
+    return BehindRuns
+
+
 class VerifyWorker(SimpleWorker):
     """RQ's ``SimpleWorker``, beating from a thread of its own and outlasting a Redis that refuses writes.
 
@@ -92,7 +105,8 @@ class VerifyWorker(SimpleWorker):
     or no job (so ``store.queue.workers`` can tell a silent worker from a busy
     one), and waits out a refused write instead of quitting. It takes its
     jobs through RQ's intermediate lists (``worker.dequeue``), the webhook
-    queue's behind the verification queue's.
+    queue's behind the verification queue's, and the par searches' only
+    while no run waits for its verdict (``behind_runs``).
     """
 
     max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
@@ -100,7 +114,7 @@ class VerifyWorker(SimpleWorker):
     def __init__(self, db: Database, worker_ttl: int):
         super().__init__([verify_queue(db).name, webhook_queue(db).name, par_queue(db).name], connection=db.queue_redis,
                          name=worker_name(),
-                         worker_ttl=worker_ttl, queue_class=InOrderQueue)
+                         worker_ttl=worker_ttl, queue_class=behind_runs(db))
         self.db = db
         self.stop_asked = False  # SIGINT or SIGTERM: the work loop's end is the end
         self._silenced = threading.Event()

@@ -58,6 +58,11 @@ def begin_search(db: Database, seed: str, variant: str, seconds: float) -> bool:
     return bool(db.redis.set(keys.par_search(variant, seed), "1", nx=True, ex=int(seconds) + SEARCH_GRACE))
 
 
+def hold_search(db: Database, seed: str, variant: str, seconds: float) -> None:
+    """Keep the marker of a search that gave way to runs and waits to resume, ``seconds`` of it left."""
+    db.redis.set(keys.par_search(variant, seed), "1", ex=int(seconds) + SEARCH_GRACE)
+
+
 def end_search(db: Database, seed: str, variant: str) -> None:
     """Unmark a search that was not queued after all (the queue full)."""
     db.redis.delete(keys.par_search(variant, seed))
