@@ -2,7 +2,14 @@
 
 Only for a deal whose seed is public (``domain.par``): every caller has
 checked that first, so nothing here is computed for a hidden seed.
+
+Only the API's par views search (``PAR_SEARCHING``), each request that
+queues a search counted against its address's own limit
+(``SCOUNDREL_RATE_LIMIT_PAR``, ``service.security``); a page shows the par
+kept, or none yet, so no crawler following pages queues a search.
 """
+
+from flask import g
 
 from domain.par import PAR_SEARCHES_QUEUED, ParView, quick_par
 from domain.run import Run
@@ -10,6 +17,10 @@ from store.par.results import begin_search, end_search, keep_par, read_par
 from store.queue.queues import enqueue_par_search, par_searches_queued
 
 from .context import db, referee
+
+# The views whose requests may search a par: an address's requests to them count against the par limit when
+# they queue a search (``queued_search``)
+PAR_SEARCHING = frozenset({"seeds.deal_par", "sealed.of_day"})
 
 
 def par_of(seed: str, variant: str, *, line: bool = True) -> ParView:
@@ -38,14 +49,21 @@ def _queue_search(seed: str, variant: str) -> bool:
         except Exception:
             end_search(db(), seed, variant)
             raise
+        g.par_search_queued = True
     return True
 
 
-def kept_par(seed: str, variant: str) -> ParView | None:
-    """The par of public ``seed`` as far as it is kept, without its line, or None: for reads that never search
-    (a board, a run: clients poll their runs, and every open run may have a deal of its own)."""
+def queued_search(response) -> bool:
+    """Whether the request answered by ``response`` queued a par search (the par limit counts those)."""
+    return bool(g.get("par_search_queued"))
+
+
+def kept_par(seed: str, variant: str, *, line: bool = False) -> ParView | None:
+    """The par of public ``seed`` as far as it is kept, without its ``line`` unless asked, or None: for reads
+    that never search (a page, a board, a run: clients poll their runs, and every open run may have a deal of
+    its own)."""
     kept = read_par(db(), seed, variant)
-    return None if kept.found is None else ParView.of(kept.found, kept.searching, line=False)
+    return None if kept.found is None else ParView.of(kept.found, kept.searching, line=line)
 
 
 def run_par(run: Run) -> ParView | None:
