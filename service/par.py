@@ -11,10 +11,9 @@ kept, or none yet, so no crawler following pages queues a search.
 
 from flask import g
 
-from domain.par import PAR_SEARCHES_QUEUED, ParView, quick_par
+from domain.par import ParView, quick_par
 from domain.run import Run
-from store.par.results import begin_search, end_search, keep_par, read_par
-from store.queue.queues import enqueue_par_search, par_searches_queued
+from store.par.results import keep_par, queue_search, read_par
 
 from .context import db, referee
 
@@ -33,24 +32,17 @@ def par_of(seed: str, variant: str, *, line: bool = True) -> ParView:
         found = quick_par(seed, variant)
         keep_par(db(), seed, variant, found, searched=False)
     searching = kept.searching
-    if not (found.exact or kept.searched or searching):
+    if kept.unsearched and not found.exact:
         searching = _queue_search(seed, variant)
     return ParView.of(found, searching, line=line)
 
 
 def _queue_search(seed: str, variant: str) -> bool:
-    """Queue a worker's search of the par unless one is marked already or too many wait; whether one is."""
-    seconds = referee().settings.par_seconds
-    if par_searches_queued(db()) >= PAR_SEARCHES_QUEUED:
-        return False
-    if begin_search(db(), seed, variant, seconds):
-        try:
-            enqueue_par_search(db(), seed, variant, seconds)
-        except Exception:
-            end_search(db(), seed, variant)
-            raise
-        g.par_search_queued = True
-    return True
+    """Queue a worker's search of the par unless one is marked already or too many wait; whether one is
+    (counted against the address's par limit, ``queued_search``)."""
+    queued = queue_search(db(), seed, variant, referee().settings.par_seconds)
+    g.par_search_queued = queued
+    return queued
 
 
 def queued_search(response) -> bool:

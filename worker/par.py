@@ -1,7 +1,9 @@
 """The worker's search of a deal's par with the whole budget (``SCOUNDREL_PAR_SECONDS``), kept in the store.
 
 Queued once per deal and variant by the first API request that finds no
-whole search kept (``service.par``). Safe to run twice: keeping merges what
+whole search kept (``service.par``), and for each sealed daily once its
+day is over by the workers' sweep (``queue_sealed_search``): the pages,
+which never search, show it then. Safe to run twice: keeping merges what
 each search proved (``store.par.results``).
 
 A verdict never waits on a search. A worker takes a search only while no
@@ -15,9 +17,17 @@ that budget: what each part proved is merged as it is kept.
 
 import logging
 import time
+from datetime import timedelta
 
+from domain.daily_seed import sealed_seed, today
+from domain.run import daily_seal
+from scoundrel import CLASSIC
 from scoundrel.par import par
-from store.par.results import hold_search, keep_par
+from settings import Settings
+from store.base.database import Database
+from store.games.day_secrets import sealed_secret
+from store.games.seals import seal_revealed
+from store.par.results import hold_search, keep_par, queue_search, read_par
 from store.queue.intake import runs_waiting
 from store.queue.queues import enqueue_par_search
 
@@ -65,3 +75,13 @@ def search_par(seed: str, variant: str, seconds: float | None = None) -> None:
         enqueue_par_search(db, seed, variant, left, resumed=True)
     log.info("par searched", extra={"variant": variant, "exact": found.exact, "positions": found.positions,
                                     "gave_way": resumes})
+
+
+def queue_sealed_search(db: Database, config: Settings) -> bool:
+    """Queue the search of yesterday's sealed daily's par once that day is over and closed, unless one is
+    kept whole or under way; whether one was (the sweep's: ``worker.runner``)."""
+    day = today() - timedelta(days=1)
+    if not seal_revealed(db, daily_seal(day.isoformat())):
+        return False
+    seed = sealed_seed(config.sealed_secret or sealed_secret(db), day)
+    return read_par(db, seed, CLASSIC).unsearched and queue_search(db, seed, CLASSIC, config.par_seconds)

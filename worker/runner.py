@@ -18,6 +18,7 @@ abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.queue.workers``), forfeits the dealt games left idle for ``game_idle``
 seconds (R18, ``store.games.dealt``), closes the seasons that have ended (``store.boards.seasons``),
+queues the search of the last sealed daily's par once its day is over (``worker.par``),
 and queues the webhook delivery retries now due and the events left in
 the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
 worker also moves old finished runs to the archive (``store.operations.retention``;
@@ -55,6 +56,7 @@ from store.runs.archived_filter import make_whole
 from store.tournaments.closing import tell_ended, tell_started
 
 from .dequeue import InOrderQueue
+from .par import queue_sealed_search
 from .registry import JOBS
 from .webhooks import sweep_events
 
@@ -198,6 +200,8 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
             for tournament in tell_ended(db):
                 log.info("tournament ended", extra={"tournament": tournament.id})
             sweep_events(db, settings.webhook_timeout)
+            if queue_sealed_search(db, settings):
+                log.info("sealed daily's par search queued")
         except RedisError as error:
             log.warning("sweep skipped: redis unavailable", extra={"error": first_line(error)})
 

@@ -1,17 +1,21 @@
 """Issue 44: a verdict's wait never depends on par searches. A worker takes no search while a run waits
 (``worker.runner.behind_runs``), and a search in progress gives way as soon as one does (``worker.par``):
-it keeps what it proved and queues itself again, first, with the budget it has left."""
+it keeps what it proved and queues itself again, first, with the budget it has left. The pages search
+nothing: the workers' sweep queues each sealed daily's search once its day is over."""
 
 import threading
+from datetime import timedelta
 
 import pytest
 
+from domain.daily_seed import sealed_seed, today
+from settings import Settings
 from store.base import keys
 from store.par.results import begin_search, read_par
 from store.queue.queues import enqueue_par_search, enqueue_verification, par_queue, verify_queue, webhook_queue
 from tests.support.stores import emptied_database
 from worker import process
-from worker.par import search_par
+from worker.par import queue_sealed_search, search_par
 from worker.runner import behind_runs
 
 BUDGET = 30.0  # seconds of a search here: far more than a search that gives way runs
@@ -69,3 +73,14 @@ def test_a_search_no_run_interrupts_ends_with_its_whole_budget_spent(db):
     kept = read_par(db, "par-7", "hard")
     assert kept.found is not None and kept.found.exact and kept.searched and not kept.searching
     assert par_queue(db).count == 0
+
+
+def test_the_sweep_queues_the_search_of_yesterdays_sealed_par_once(db, redis_url):
+    config = Settings(redis_url=redis_url, sealed_secret="sealed-for-a-test", par_seconds=0.5)
+    assert queue_sealed_search(db, config)
+    [job] = par_queue(db).get_jobs()
+    assert job.args == (sealed_seed(config.sealed_secret, today() - timedelta(days=1)), "classic", 0.5)
+    assert not queue_sealed_search(db, config)  # under way: not again
+    job.perform()  # as a worker runs it (taking it off the queue is the worker's)
+    assert not queue_sealed_search(db, config)  # kept whole: not again
+    assert par_queue(db).get_job_ids() == [job.id]
