@@ -6,9 +6,9 @@ Three queues: verification (``SCOUNDREL_QUEUE``, default ``verify``), whose
 jobs verify runs; ``<name>-webhooks``, the webhook deliveries', which
 workers take from after it; and ``<name>-par``, the par searches
 (``store.par``), taken last and only while no run waits for its verdict
-(``worker.par``: a search in progress gives way as soon as one does). Building one makes no Redis call, so each use
-builds its own. What a job runs is the worker's (``Database.jobs``): the
-store names it by reference.
+(``worker.par``: a search in progress gives way as soon as one does).
+Building one makes no Redis call, so each use builds its own. What a job
+runs is the worker's (``Database.jobs``): the store names it by reference.
 """
 
 from datetime import timedelta
@@ -42,8 +42,8 @@ def par_queue(db: Database) -> Queue:
 
 def enqueue_par_search(db: Database, seed: str, variant: str, seconds: float, *, resumed: bool = False) -> None:
     """Queue the search of a deal's par, ``seconds`` of it (its job may run a little longer, to keep what it
-    found); a search ``resumed`` after giving way to runs goes first, its marker kept. Not retried: a search
-    that failed is queued again by the next request for that par."""
+    found); a search ``resumed`` after giving way to runs goes first. Not retried: a search that failed is
+    queued again by the next request for that par."""
     par_queue(db).enqueue_call(db.jobs.search_par, args=(seed, variant, seconds), timeout=int(seconds) + 30,
                                result_ttl=0, failure_ttl=FAILED_KEPT, at_front=resumed)
 
