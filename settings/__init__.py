@@ -293,7 +293,7 @@ class Settings:
     league_tiers: tuple[str, ...] = ("Bronze", "Silver", "Gold", "Sapphire", "Ruby", "Diamond")
     league_cohort: int = 30
     league_moves: int = 5
-    par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); a worker is busy that long
+    par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); it gives way to runs
     flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
     flag_steady_spread: float = 0.1  # ... whose gaps' robust spread (MAD / median) is below this: steady_rhythm
     flag_min_moves: int = 10  # timed moves a game needs before its timing is judged at all
