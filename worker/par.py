@@ -43,8 +43,7 @@ class GivingWay:
     """A search's clock (``scoundrel.par``'s ``clock``): wall time until a run waits for its verdict, then
     past every deadline, so the search ends at its next look at the clock with what it proved."""
 
-    def __init__(self, waiting=lambda: runs_waiting(database())):
-        self.waiting = waiting
+    def __init__(self) -> None:
         self.started = self.looked = time.monotonic()
         self.gave_way = False
 
@@ -52,7 +51,7 @@ class GivingWay:
         now = time.monotonic()
         if not self.gave_way and now - self.looked >= LOOK_SECONDS:
             self.looked = now
-            self.gave_way = self.waiting()
+            self.gave_way = runs_waiting(database())
         return now + _PAST_ANY_DEADLINE if self.gave_way else now
 
     def spent(self) -> float:
