@@ -2,7 +2,8 @@
 response headers.
 
 Rate limits are per bearer token (hashed, never stored as given) and per
-client address, counted in Redis so that every API process shares them. If
+client address (and, of the requests that queue a par search, per address
+again: ``service.par``), counted in Redis so that every API process shares them. If
 Redis is away the limiter counts in memory instead of failing the request
 (the request then gets its own 503 from the store, not a 500 from here).
 
@@ -41,6 +42,7 @@ from store.base import keys
 from .auth import bearer_token
 from .context import db, referee
 from .errors import RETRY_AFTER_SECONDS
+from .par import PAR_SEARCHING, queued_search
 from .request_log import POLLED_PATHS, request_id
 
 log = logging.getLogger(__name__)
@@ -159,6 +161,11 @@ def _limits(settings: Settings) -> list[str | Callable[[], str] | ApplicationLim
                                        exempt_when=lambda: is_server_key(bearer_token() or "") or
                                        bearer_token() is None, on_breach=_log_refusal,
                                        error_message="Too many requests with this token; slow down."))
+    if settings.rate_limit_par:  # a par search keeps a worker busy for seconds: an address queues few
+        limits.append(ApplicationLimit(settings.rate_limit_par, key_function=client_address, scope="par",
+                                       exempt_when=lambda: request.endpoint not in PAR_SEARCHING,
+                                       deduct_when=queued_search, on_breach=_log_refusal,
+                                       error_message="Too many par searches from this address; ask again later."))
     if settings.rate_limit_server_key:  # a studio's backend acts for many players: a limit of its own
         limits.append(ApplicationLimit(settings.rate_limit_server_key, key_function=token_key, scope="server_key",
                                        exempt_when=lambda: not is_server_key(bearer_token() or ""),

@@ -269,6 +269,7 @@ class Settings:
     rate_limit_token: str = "10/second;300/minute"  # per bearer token; empty: no limit
     rate_limit_address: str = "50/second;1500/minute"  # per client address; empty: no limit
     rate_limit_server_key: str = "100/second;6000/minute"  # per server key (a studio's backend); empty: no limit
+    rate_limit_par: str = "6/minute;60/hour"  # par searches an address's API requests queue; empty: no limit
     cors_origins: str = ""  # comma-separated origins allowed by CORS, "*" for any; empty: none
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For is believed
     max_body_bytes: int = 4 * 1024 * 1024  # larger request bodies get 413
@@ -292,7 +293,7 @@ class Settings:
     league_tiers: tuple[str, ...] = ("Bronze", "Silver", "Gold", "Sapphire", "Ruby", "Diamond")
     league_cohort: int = 30
     league_moves: int = 5
-    par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); a worker is busy that long
+    par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); it gives way to runs
     flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
     flag_steady_spread: float = 0.1  # ... whose gaps' robust spread (MAD / median) is below this: steady_rhythm
     flag_min_moves: int = 10  # timed moves a game needs before its timing is judged at all
@@ -365,6 +366,7 @@ class Settings:
             rate_limit_token=os.environ.get("SCOUNDREL_RATE_LIMIT_TOKEN", cls.rate_limit_token),
             rate_limit_address=os.environ.get("SCOUNDREL_RATE_LIMIT_ADDRESS", cls.rate_limit_address),
             rate_limit_server_key=os.environ.get("SCOUNDREL_RATE_LIMIT_SERVER_KEY", cls.rate_limit_server_key),
+            rate_limit_par=os.environ.get("SCOUNDREL_RATE_LIMIT_PAR", cls.rate_limit_par),
             cors_origins=os.environ.get("SCOUNDREL_CORS_ORIGINS", ""),
             trusted_proxies=_env_int("SCOUNDREL_TRUSTED_PROXIES", cls.trusted_proxies),
             max_body_bytes=_env_int("SCOUNDREL_MAX_BODY_BYTES", cls.max_body_bytes),
