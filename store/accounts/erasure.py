@@ -22,8 +22,11 @@ of erasures says when, by whom, and the pseudonym; not what was erased.
 """
 
 import json
+import logging
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+
+from redis.exceptions import ResponseError
 
 from domain.boards import SEALED_BOARD, BoardId, boards_of
 from domain.pseudonyms import pseudonym
@@ -47,6 +50,8 @@ ARCHIVE_INLINE = 20_000  # archived runs a request erases itself; beyond, ``scou
 BOARD_BATCH = 100  # boards whose places one script call erases
 KEYS_BATCH = 1000  # keys deleted, or SCAN asks for, at a time
 LOG_KEPT = 100_000  # erasures the log keeps, newest first
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,7 @@ def erase(db: Database, erasure: Erasure, by: tuple[str, str], cool_off_seconds:
     archived = _erase_archived(db, player, archive_inline)
     if archived is not None:
         _finish(db, erasure, by)
+        _leave_the_files(db)
     return Erased(player, len(runs), archived is None)
 
 
@@ -299,3 +305,24 @@ def _finish(db: Database, erasure: Erasure, by: tuple[str, str]) -> None:
                              "links": [{"issuer": issuer, "subject": subject}
                                        for issuer, subject in sorted(erasure.links.items())]})
     db.redis.hdel(keys.erasures_begun(), erasure.player)
+
+
+def _leave_the_files(db: Database) -> None:
+    """What the erasure deleted, out of the files that still hold it: the archive's (``Archive.settle_erasure``)
+    and Redis' append-only file. Neither is the erasure's to wait for, nor to fail on: what is left, and
+    until when, is logged (docs/integrators.md)."""
+    if not db.archive.settle_erasure():
+        log.warning("erasure: a reader held the archive's write-ahead log; the next checkpoint empties it")
+    _rewrite_append_only_file(db)
+
+
+def _rewrite_append_only_file(db: Database) -> None:
+    """Redis asked to rewrite its append-only file (if it keeps one), which holds every write since its last
+    rewrite, the erased player's among them: the rewritten file holds what is in Redis now. One already
+    running began before the erasure and holds the player: the next rewrite is the one that drops them."""
+    if not int(db.redis.info("persistence").get("aof_enabled", 0)):
+        return
+    try:
+        db.redis.bgrewriteaof()
+    except ResponseError as error:  # "already in progress": Redis takes no second one meanwhile
+        log.warning("erasure: Redis' append-only file not rewritten (%s); its next rewrite drops the player", error)
