@@ -11,9 +11,10 @@ import flask_smorest
 from apispec import BasePlugin
 from flask import current_app
 from flask_smorest import Api
-from flask_smorest.error_handler import ErrorSchema
 from marshmallow import missing
 from webargs.flaskparser import FlaskParser, abort, is_json_request
+
+from schemas.errors import ErrorSchema
 
 from .json_body import UnreadableJson, read_json
 
@@ -64,6 +65,8 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 class RefereeApi(Api):
+    ERROR_SCHEMA = ErrorSchema  # the error shape, with the keys refusals add, as the document's ``Error``
+
     def handle_http_exception(self, error):
         payload, code, headers = super().handle_http_exception(error)
         # werkzeug's own headers of the error (a 405's Allow), but not its HTML Content-Type

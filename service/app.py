@@ -88,6 +88,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)
+    app.url_map.converters["player"] = players.PlayerNameConverter
+    api.register_converter(players.PlayerNameConverter, players.player_parameter)
     app.url_map.converters["run_id"] = runs.RunIdConverter
     api.register_converter(runs.RunIdConverter, runs.run_id_parameter)
     app.url_map.converters["week"] = leagues.WeekConverter
