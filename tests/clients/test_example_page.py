@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from cli.redis_server import free_port
-from service.app import create_app
 from settings import Settings
+from tests.support.stores import app_without_redis
 
 from .conftest import CLIENT, play_dealt_game
 
@@ -53,9 +52,7 @@ def test_the_page_is_served_off_the_services_port_and_the_service_is_told_its_or
     assert port != Settings.port, "the page's server would take the service's port"
     origin = f"http://{host}:{port}"
     assert f"SCOUNDREL_CORS_ORIGINS={origin} scoundrel up" in text
-    app = create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0", cors_origins=origin,
-                              archive_url=f"sqlite:///{tmp_path}/archive.sqlite3"))
-    preflight = app.test_client().options("/v1/players", headers={
+    preflight = app_without_redis(tmp_path, cors_origins=origin).test_client().options("/v1/players", headers={
         "Origin": origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"})
     assert preflight.headers.get("Access-Control-Allow-Origin") == origin
 

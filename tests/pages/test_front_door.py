@@ -8,10 +8,8 @@ looked at in Chromium at 1280 and 375 px, screenshots in ``test-artifacts/``.
 
 import pytest
 
-from cli.redis_server import free_port
-from service.app import create_app
-from settings import Settings
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
+from tests.support.stores import app_without_redis
 
 PAGE_LINKS = {"play": "/play", "boards": "/boards", "daily": "/daily", "rules": "/rules"}
 API_LINKS = {"openapi": "/v1/openapi.json", "docs": "/v1/docs", "health": "/v1/health"}
@@ -20,10 +18,7 @@ API_LINKS = {"openapi": "/v1/openapi.json", "docs": "/v1/docs", "health": "/v1/h
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     """The app on a Redis that is not there: the front door needs none."""
-    root = tmp_path_factory.mktemp("front")
-    app = create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0",
-                              archive_url=f"sqlite:///{root}/archive.sqlite3"))
-    return app.test_client()
+    return app_without_redis(tmp_path_factory.mktemp("front")).test_client()
 
 
 def test_v1_is_the_apis_root_with_links_to_its_description_and_the_pages(client):
