@@ -16,6 +16,7 @@ from store import Database
 from worker.registry import JOBS
 
 from . import (
+    compression,
     daily,
     disputes,
     errors,
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None) -> Flask:
                   static_url_path=DOCS_ASSETS.rstrip("/"))
     )
     app.register_blueprint(metrics.blp)
+    compression.init_app(app)
     request_log.init_app(app)
     security.init_app(app, settings)
     app.before_request(_require_json_body)
