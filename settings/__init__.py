@@ -310,8 +310,19 @@ def _sentinels() -> tuple[tuple[str, int], ...]:
 
 
 def _checked_redis_url(url: str, source: str) -> str:
+    """``url``, if redis-py reads it as it is meant: a port it cannot read is a traceback at the first
+    connection, and a database that is not a number is quietly database 0. Never repeated: it may hold a
+    password."""
     if not url.startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"{source} is not a Redis URL: use redis://HOST:PORT/DB (or rediss://, unix://)")
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (urlsplit reads the port when it is asked for, and raises then)
+    except ValueError:
+        raise SettingsError(f"{source} is not a Redis URL: its port is not one (1-65535)") from None
+    database = parts.path.strip("/") if parts.scheme != "unix" else ""
+    if database and not database.isdigit():
+        raise SettingsError(f"{source} is not a Redis URL: its database (after the /) is not a number")
     return url
 
 

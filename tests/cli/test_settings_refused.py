@@ -71,6 +71,10 @@ def test_every_setting_refuses_garbage_naming_itself(environment, name):
     ("SCOUNDREL_HOST", "a host", "is neither an address nor a host name"),
     ("SCOUNDREL_CORS_ORIGINS", "https://game.example,game.example", "'game.example' is neither * nor an origin"),
     ("SCOUNDREL_ARCHIVE_URL", "mysql://user:hunter2@db/archive", "is not an archive URL"),
+    ("REDIS_URL", "redis://:hunter2@127.0.0.1:abc/0", "its port is not one (1-65535)"),
+    ("REDIS_URL", "redis://:hunter2@127.0.0.1:99999/0", "its port is not one (1-65535)"),
+    ("REDIS_URL", "redis://:hunter2@127.0.0.1:6379/zero", "its database (after the /) is not a number"),
+    ("SCOUNDREL_QUEUE_URL", "redis://:hunter2@127.0.0.1:abc/0", "its port is not one"),
 ])
 def test_a_malformed_setting_is_one_line_saying_what_it_should_be(environment, name, value, said):
     message = refusal(environment, name, value)
@@ -97,6 +101,8 @@ def test_a_studio_issuer_names_exactly_what_it_lacks(environment, issuers, said)
     ("SCOUNDREL_CORS_ORIGINS", "*", "*"),
     ("SCOUNDREL_ARCHIVE_URL", "postgresql+psycopg://u:p@db:5432/archive", "postgresql+psycopg://u:p@db:5432/archive"),
     ("SCOUNDREL_HOT_DAYS", "0", 0.0),
+    ("REDIS_URL", "redis://:p@127.0.0.1:6380/3", "redis://:p@127.0.0.1:6380/3"),
+    ("REDIS_URL", "unix:///run/redis.sock?db=2", "unix:///run/redis.sock?db=2"),
 ])
 def test_a_well_formed_setting_is_read(environment, name, value, read):
     environment.setenv(name, value)
