@@ -97,7 +97,7 @@ class SignIn:
                     timeout=KEYS_TIMEOUT_SECONDS, cooldown_duration=KEYS_COOLDOWN_SECONDS)
 
     def verify(self, token: str) -> Account:
-        """The account ``token`` signs in, once its issuer's keys, audience and expiry check out;
+        """The account ``token`` signs in, once its issuer's keys, audience, expiry and lifetime check out;
         ``SignInRefused`` otherwise."""
         try:
             header = jwt.get_unverified_header(token)
@@ -112,8 +112,7 @@ class SignIn:
             raise SignInRefused(BAD_ALGORITHM)  # alg none; an HMAC signed with a public key
         try:
             claims = jwt.decode(token, self._key(issuer, token, algorithm), algorithms=[algorithm],
-                                audience=issuer.audience,
-                                issuer=issuer.issuer, leeway=LEEWAY_SECONDS,
+                                audience=issuer.audience, issuer=issuer.issuer, leeway=LEEWAY_SECONDS,
                                 options={"require": ["exp", "iss", "aud", "sub"]})
         except jwt.ExpiredSignatureError:
             raise SignInRefused(EXPIRED) from None
