@@ -7,6 +7,7 @@ key verifies (the ``alg`` the key declares, else one of its kind), and a token m
 A token that verifies is a 403 ``not_linked`` here (no player is linked to its account): that answer is how
 these tests tell "verified" from "refused"."""
 
+import base64
 import json
 import logging
 import time
@@ -16,6 +17,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 
 from service.app import create_app
+from service.sign_in import KEY_ALGORITHMS
 from settings import JwtIssuer, Settings
 from tests.support.served import Served
 
@@ -112,3 +114,22 @@ def test_a_token_valid_for_longer_than_the_cap_is_refused(client, claims):
 ])
 def test_a_token_valid_for_less_than_the_cap_verifies(client, claims):
     assert answer(client, token(RSA_KEY, "RS256", "rsa", **claims)) == VERIFIED
+
+
+def _forged(algorithm: str, kid: str, signature: bytes) -> str:
+    """A token naming ``algorithm`` and ``kid``, its signature ``signature``: nothing signed it."""
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    head = b64(json.dumps({"alg": algorithm, "typ": "JWT", "kid": kid}).encode())
+    body = b64(json.dumps({"iss": STUDIO, "aud": AUDIENCE, "sub": "acct-forged",
+                           "exp": int(time.time()) + 600}).encode())
+    return f"{head}.{body}.{b64(signature)}"
+
+
+@pytest.mark.parametrize("algorithm", KEY_ALGORITHMS)
+@pytest.mark.parametrize("kid", [key["kid"] for key in JWKS["keys"]])
+@pytest.mark.parametrize("length", [0, 64, 132, 256])  # none; an ES256 or EdDSA's; an ES512's; an RSA-2048's
+def test_every_algorithm_naming_every_key_with_a_forged_signature_is_a_401(client, algorithm, kid, length):
+    status, reason = answer(client, _forged(algorithm, kid, bytes(range(256))[:length]))
+    assert status == 401 and reason in ("bad_algorithm", "invalid_token"), (status, reason)
