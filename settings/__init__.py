@@ -246,6 +246,16 @@ def _env_cors_origins(name: str) -> str:
     return value
 
 
+def _env_access_log(name: str) -> str:
+    """``-`` (stderr), or a file in a directory that exists; unset: empty (no access log). gunicorn says only
+    "Unable to configure handler 'access'" of a file it cannot open."""
+    value = os.environ.get(name, "")
+    directory = os.path.dirname(os.path.abspath(os.path.expanduser(value)))
+    if value not in ("", "-") and not os.path.isdir(directory):
+        raise SettingsError(f"{name}={value!r}: there is no directory {directory} to write it in")
+    return value
+
+
 _ARCHIVE_URL = re.compile(r"(?:sqlite|postgresql)(?:\+\w+)?://.*", re.DOTALL)
 
 
@@ -474,7 +484,7 @@ class Settings:
             api_workers=_env_int("SCOUNDREL_API_WORKERS", cls.api_workers, least=1),
             api_connections=_env_int("SCOUNDREL_API_CONNECTIONS", cls.api_connections, least=1),
             api_threads=_env_int("SCOUNDREL_API_THREADS", cls.api_threads),
-            access_log=os.environ.get("SCOUNDREL_ACCESS_LOG", ""),
+            access_log=_env_access_log("SCOUNDREL_ACCESS_LOG"),
             color="NO_COLOR" not in os.environ,
             archive_url=_env_archive_url("SCOUNDREL_ARCHIVE_URL"),
             hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days, zero=True),

@@ -14,7 +14,7 @@ from settings import Settings, SettingsError
 from .test_cli_errors import assert_one_line_failure, run_scoundrel
 
 SOURCE = (Path(__file__).resolve().parents[2] / "settings" / "__init__.py").read_text()
-# Settings whose every value means something: names, secrets, paths.
+# Settings whose every value means something: names, secrets, paths (an access log's directory is checked below).
 FREE_FORM = {"SCOUNDREL_DATA_DIR", "SCOUNDREL_QUEUE", "SCOUNDREL_SENTINEL_MASTER", "SCOUNDREL_DAILY_SECRET",
              "SCOUNDREL_SEALED_SECRET", "SCOUNDREL_ADDRESS_SECRET", "SCOUNDREL_ACCESS_LOG"}
 CHECKED = sorted(set(re.findall(r'"(SCOUNDREL_[A-Z_]+)"', SOURCE)) - FREE_FORM | {"REDIS_URL"})
@@ -71,6 +71,7 @@ def test_every_setting_refuses_garbage_naming_itself(environment, name):
     ("SCOUNDREL_HOST", "a host", "is neither an address nor a host name"),
     ("SCOUNDREL_CORS_ORIGINS", "https://game.example,game.example", "'game.example' is neither * nor an origin"),
     ("SCOUNDREL_ARCHIVE_URL", "mysql://user:hunter2@db/archive", "is not an archive URL"),
+    ("SCOUNDREL_ACCESS_LOG", "/nonexistent/access.log", "there is no directory /nonexistent to write it in"),
     ("REDIS_URL", "redis://:hunter2@127.0.0.1:abc/0", "its port is not one (1-65535)"),
     ("REDIS_URL", "redis://:hunter2@127.0.0.1:99999/0", "its port is not one (1-65535)"),
     ("REDIS_URL", "redis://:hunter2@127.0.0.1:6379/zero", "its database (after the /) is not a number"),
