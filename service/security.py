@@ -1,5 +1,5 @@
-"""What stands between the API and the open internet: rate limits, CORS and
-response headers.
+"""What stands between the API and the open internet: rate limits, CORS,
+request framing the service does not read, and response headers.
 
 Rate limits are per bearer token (hashed, never stored as given) and per
 client address (and, of the requests that queue a par search, per address
@@ -41,7 +41,7 @@ from store.base import keys
 
 from .auth import bearer_token
 from .context import db, referee
-from .errors import RETRY_AFTER_SECONDS
+from .errors import RETRY_AFTER_SECONDS, TRANSFER_CODING_REFUSED, abort, reads_transfer_encoding
 from .par import PAR_SEARCHING, queued_search
 from .request_log import POLLED_PATHS, request_id
 
@@ -174,6 +174,14 @@ def _limits(settings: Settings) -> list[str | Callable[[], str] | ApplicationLim
     return limits
 
 
+def _refuse_transfer_codings() -> None:
+    """A body sent with a transfer coding other than ``chunked`` alone (``gzip, chunked``) is a 501, whichever
+    server runs the app: gunicorn de-chunks it and passes the rest on as if it were the body."""
+    coding = request.headers.get("Transfer-Encoding")
+    if coding is not None and not reads_transfer_encoding(coding):
+        abort(501, message=TRANSFER_CODING_REFUSED)
+
+
 def _security_headers(response):
     if response.status_code == 503:
         # Flask-Limiter writes the time left in its window over the 503's own wait: an outage's
@@ -236,6 +244,7 @@ def init_app(app: Flask, settings: Settings) -> Limiter:
         in_memory_fallback_enabled=True,
     )
     limiter.request_filter(_unlimited)
+    app.before_request(_refuse_transfer_codings)
     logging.getLogger("flask-limiter").addFilter(_without_limit_keys)
     app.after_request(_security_headers)  # registered first, so it runs after the limiter's own
     limiter.init_app(app)
