@@ -29,13 +29,15 @@ sys.path.insert(0, str(ROOT))
 
 from cli.redis_server import find_redis_server, free_port  # noqa: E402  (the repository root is on sys.path only now)
 from settings import REDIS_URL_FILE, Settings  # noqa: E402
+from store import load_runs  # noqa: E402
 
 # One gunicorn process, rate limits far above what a bench sends, and webhooks allowed to the benches'
 # receivers on 127.0.0.1, unless a bench sets its own.
 # Every process logs at INFO (``scoundrel up`` logs warnings only by default): the benches read the API's
 # request log and the workers' verdict lines.
 DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1", "SCOUNDREL_LOG_LEVEL": "INFO",
-            "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second"}
+            "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second",
+            "SCOUNDREL_RATE_LIMIT_PAR": "100000/second"}
 
 
 # A running service handed to the bench, as JSON: {"base", "redis_url", "data_dir", "archive_url", "log", "logs",
@@ -245,3 +247,22 @@ def percentiles(times: list[float]) -> str:
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
     return f"p50 {statistics.median(ordered):.2f} ms, p99 {p99:.2f} ms"
+
+
+def verdict_waits_ms(stack: Service, token: str, bodies: list[dict], gap: float = 0.01) -> list[float]:
+    """Submit one at a time, ``gap`` seconds apart; each run's ms from submission to verdict (server times: the
+    run's submission, taken just before its 202, to its verdict's audit entry)."""
+    client = Client(stack.base)
+    run_ids = []
+    for body in bodies:
+        status, text = client.request("POST", "/v1/runs", body, {"Authorization": f"Bearer {token}"})
+        assert status == 202, (status, text[:200])
+        run_ids.append(json.loads(text)["id"])
+        time.sleep(gap)
+    db = stack.database()
+    try:
+        while any(run.verified_ms is None for run in load_runs(db, run_ids)):
+            time.sleep(0.05)
+        return [float(run.verified_ms - run.submitted_ms) for run in load_runs(db, run_ids)]
+    finally:
+        db.close()

@@ -16,7 +16,6 @@ submission, taken just before its 202, to its verdict's audit entry).
 """
 
 import argparse
-import json
 import random
 import time
 
@@ -25,9 +24,8 @@ from rq import Queue
 from rq.registry import StartedJobRegistry
 from rq.suspension import resume, suspend
 
-from _harness import Client, Service, percentiles, submit_all
+from _harness import Client, Service, percentiles, submit_all, verdict_waits_ms
 from scoundrel.strategies import play_game
-from store import load_runs
 from store.queue.pending import pending_count
 
 
@@ -55,24 +53,6 @@ def drain_seconds(connection: redis.Redis, queue: Queue) -> float:
     while pending_count(connection) or queue.count or started_jobs.count:
         time.sleep(0.01)
     return time.perf_counter() - started
-
-
-def verdict_waits_ms(stack: Service, token: str, bodies: list[dict], gap: float = 0.01) -> list[float]:
-    """Submit one at a time, ``gap`` seconds apart, on a quiet stack; each run's ms from submission to verdict."""
-    client = Client(stack.base)
-    run_ids = []
-    for body in bodies:
-        status, text = client.request("POST", "/v1/runs", body, {"Authorization": f"Bearer {token}"})
-        assert status == 202, (status, text[:200])
-        run_ids.append(json.loads(text)["id"])
-        time.sleep(gap)
-    db = stack.database()
-    try:
-        while any(run.verified_ms is None for run in load_runs(db, run_ids)):
-            time.sleep(0.05)
-        return [float(run.verified_ms - run.submitted_ms) for run in load_runs(db, run_ids)]
-    finally:
-        db.close()
 
 
 def main() -> None:

@@ -46,5 +46,14 @@ def run(args) -> int:
         erased = erase(db, erasure, OPERATOR, cool_off, archive_inline=None)
     finally:
         db.close()
-    print(f"scoundrel erase: {player} erased ({erased.runs} run(s)); their kept places show as {erasure.pseudonym}")
+    print(f"scoundrel erase: {player} erased; {_places_kept(erased.runs, erasure.pseudonym)}")
     return 0
+
+
+def _places_kept(runs: int, pseudonym: str) -> str:
+    """What became of the player's places: with no run, they held none, and the pseudonym names them in the log
+    of erasures alone."""
+    if not runs:
+        return f"they had no runs, so no place keeps them (the log of erasures names them {pseudonym})"
+    return (f"{runs} run(s); a place kept on a past season's standings or a closed day's sealed board "
+            f"shows as {pseudonym}")

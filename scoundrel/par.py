@@ -66,7 +66,7 @@ _LOSS = -10_000  # below every score: what a position with no line at all is wor
 # enough that a short budget ends on a fair line, little enough that the searches by target, which prove
 # par, have the rest. A search that wants a line at once, not a proof, gives it all (``line_share=1``).
 LINE_SHARE = 1 / 8
-_CLOCK_EVERY = 1024  # positions between two looks at the clock
+_CLOCK_EVERY = 16  # positions between two looks at the clock: a budget ends (or a caller stops it) within milliseconds
 
 # Cards as indexes into CANONICAL_ORDER, with their value, kind and notation looked up once.
 _CARD = {card: index for index, card in enumerate(CANONICAL_ORDER)}

@@ -11,9 +11,10 @@ import flask_smorest
 from apispec import BasePlugin
 from flask import current_app
 from flask_smorest import Api
-from flask_smorest.error_handler import ErrorSchema
 from marshmallow import missing
 from webargs.flaskparser import FlaskParser, abort, is_json_request
+
+from schemas.errors import ErrorSchema
 
 from .json_body import UnreadableJson, read_json
 
@@ -64,6 +65,8 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 class RefereeApi(Api):
+    ERROR_SCHEMA = ErrorSchema  # the error shape, with the keys refusals add, as the document's ``Error``
+
     def handle_http_exception(self, error):
         payload, code, headers = super().handle_http_exception(error)
         # werkzeug's own headers of the error (a 405's Allow), but not its HTML Content-Type
@@ -114,6 +117,7 @@ class ErrorResponses(BasePlugin):
 
 
 _RST_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
+_BACKTICKS = re.compile(r"`+")
 
 
 def markdown_literals(text: str) -> str:
@@ -121,9 +125,17 @@ def markdown_literals(text: str) -> str:
     return _RST_LITERAL.sub(r"`\1`", text)
 
 
+def plain_literals(text: str) -> str:
+    """A literal's text without its backticks: an operation's summary is plain text, which Swagger UI shows as is."""
+    return _BACKTICKS.sub("", text)
+
+
+_SPELLINGS = {"summary": plain_literals, "description": markdown_literals}
+
+
 def _with_markdown_literals(node):
     if isinstance(node, dict):
-        return {key: markdown_literals(value) if key in ("summary", "description") and isinstance(value, str)
+        return {key: _SPELLINGS[key](value) if key in _SPELLINGS and isinstance(value, str)
                 else _with_markdown_literals(value) for key, value in node.items()}
     if isinstance(node, list):
         return [_with_markdown_literals(item) for item in node]
@@ -131,8 +143,9 @@ def _with_markdown_literals(node):
 
 
 class MarkdownLiterals(BasePlugin):
-    """The views' docstrings, written for Python's tools, become the operations' summaries and descriptions,
-    which the OpenAPI document gives as CommonMark: their literals are rewritten in its spelling."""
+    """The views' docstrings, written for Python's tools, become the operations' summaries and descriptions:
+    the OpenAPI document gives a description as CommonMark, its literals rewritten in its spelling, and a
+    summary as plain text, its literals without their marks."""
 
     def operation_helper(self, path=None, operations=None, **kwargs):
         for method, operation in (operations or {}).items():

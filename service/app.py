@@ -16,6 +16,7 @@ from store import Database
 from worker.registry import JOBS
 
 from . import (
+    compression,
     daily,
     disputes,
     errors,
@@ -88,6 +89,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     app.url_map.converters["day"] = daily.DayConverter
     api.register_converter(daily.DayConverter, daily.day_parameter)
+    app.url_map.converters["player"] = players.PlayerNameConverter
+    api.register_converter(players.PlayerNameConverter, players.player_parameter)
     app.url_map.converters["run_id"] = runs.RunIdConverter
     api.register_converter(runs.RunIdConverter, runs.run_id_parameter)
     app.url_map.converters["week"] = leagues.WeekConverter
@@ -111,6 +114,7 @@ def create_app(settings: Settings | None = None) -> Flask:
                   static_url_path=DOCS_ASSETS.rstrip("/"))
     )
     app.register_blueprint(metrics.blp)
+    compression.init_app(app)
     request_log.init_app(app)
     security.init_app(app, settings)
     app.before_request(_require_json_body)

@@ -27,7 +27,7 @@ class Referee:
     sign_in: SignIn = field(init=False, repr=False)  # the studios' issuers and their cached keys
 
     def __post_init__(self) -> None:
-        self.sign_in = SignIn(self.settings.jwt_issuers)
+        self.sign_in = SignIn(self.settings.jwt_issuers, self.settings.jwt_max_lifetime)
 
     def daily_secret(self) -> str:
         """The configured secret, else the one kept in Redis: read once, it never changes."""

@@ -65,7 +65,17 @@ RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = "Storage is unavailable; try again shortly."
 REFUSING_WRITES = "Storage is not taking writes just now; nothing was changed. Try again shortly."
 
+# RFC 9112: a transfer coding the server does not read is a 501. ``chunked`` alone is the one read here;
+# ``gzip, chunked`` would be de-chunked and its gzip ignored (``service.security`` refuses it, and
+# ``service.server_refusals`` leaves its body unread).
+TRANSFER_CODING_REFUSED = "The request's Transfer-Encoding is not one this service reads (chunked alone)."
+
 log = logging.getLogger(__name__)
+
+
+def reads_transfer_encoding(value: str) -> bool:
+    """Whether the service reads a body sent with ``Transfer-Encoding: value``: ``chunked``, and nothing else."""
+    return [coding.strip(" \t").lower() for coding in value.split(",")] == ["chunked"]
 
 
 def _no_details(error: Any) -> dict[str, Any]:

@@ -2,14 +2,24 @@
 
 Only for a deal whose seed is public (``domain.par``): every caller has
 checked that first, so nothing here is computed for a hidden seed.
+
+Only the API's par views search (``PAR_SEARCHING``), each request that
+queues a search counted against its address's own limit
+(``SCOUNDREL_RATE_LIMIT_PAR``, ``service.security``); a page shows the par
+kept, or none yet, so no crawler following pages queues a search.
 """
 
-from domain.par import PAR_SEARCHES_QUEUED, ParView, quick_par
+from flask import g
+
+from domain.par import ParView, quick_par
 from domain.run import Run
-from store.par.results import begin_search, end_search, keep_par, read_par
-from store.queue.queues import enqueue_par_search, par_searches_queued
+from store.par.results import keep_par, queue_search, read_par
 
 from .context import db, referee
+
+# The views whose requests may search a par: an address's requests to them count against the par limit when
+# they queue a search (``queued_search``)
+PAR_SEARCHING = frozenset({"seeds.deal_par", "sealed.of_day"})
 
 
 def par_of(seed: str, variant: str, *, line: bool = True) -> ParView:
@@ -22,30 +32,30 @@ def par_of(seed: str, variant: str, *, line: bool = True) -> ParView:
         found = quick_par(seed, variant)
         keep_par(db(), seed, variant, found, searched=False)
     searching = kept.searching
-    if not (found.exact or kept.searched or searching):
+    if kept.unsearched and not found.exact:
         searching = _queue_search(seed, variant)
     return ParView.of(found, searching, line=line)
 
 
 def _queue_search(seed: str, variant: str) -> bool:
-    """Queue a worker's search of the par unless one is marked already or too many wait; whether one is."""
-    seconds = referee().settings.par_seconds
-    if par_searches_queued(db()) >= PAR_SEARCHES_QUEUED:
-        return False
-    if begin_search(db(), seed, variant, seconds):
-        try:
-            enqueue_par_search(db(), seed, variant, seconds)
-        except Exception:
-            end_search(db(), seed, variant)
-            raise
-    return True
+    """Queue a worker's search of the par unless one is marked already or too many wait; whether one is
+    (counted against the address's par limit, ``queued_search``)."""
+    queued = queue_search(db(), seed, variant, referee().settings.par_seconds)
+    g.par_search_queued = queued
+    return queued
 
 
-def kept_par(seed: str, variant: str) -> ParView | None:
-    """The par of public ``seed`` as far as it is kept, without its line, or None: for reads that never search
-    (a board, a run: clients poll their runs, and every open run may have a deal of its own)."""
+def queued_search(response) -> bool:
+    """Whether the request answered by ``response`` queued a par search (the par limit counts those)."""
+    return bool(g.get("par_search_queued"))
+
+
+def kept_par(seed: str, variant: str, *, line: bool = False) -> ParView | None:
+    """The par of public ``seed`` as far as it is kept, without its ``line`` unless asked, or None: for reads
+    that never search (a page, a board, a run: clients poll their runs, and every open run may have a deal of
+    its own)."""
     kept = read_par(db(), seed, variant)
-    return None if kept.found is None else ParView.of(kept.found, kept.searching, line=False)
+    return None if kept.found is None else ParView.of(kept.found, kept.searching, line=line)
 
 
 def run_par(run: Run) -> ParView | None:

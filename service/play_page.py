@@ -19,11 +19,14 @@ the wheel ships that directory as package data of ``clients.js.src``, next
 to this package, so the same path holds in a checkout and an installation.
 """
 
+import functools
+import re
 from pathlib import Path
 
 from flask import Blueprint, render_template
 
 from .context import referee
+from .front_door import RULES
 
 CLIENT_MODULE = Path(__file__).resolve().parents[1] / "clients" / "js" / "src"
 CLIENT_URL = "/assets/client"
@@ -31,7 +34,17 @@ CLIENT_URL = "/assets/client"
 blp = Blueprint("play", __name__, static_folder=CLIENT_MODULE, static_url_path=CLIENT_URL)
 
 
+
+
+@functools.cache
+def last_ruling() -> str:
+    """The id of RULES.md's last ruling, read from the file: the page names the rulings a verdict may cite
+    as R1 to this one, and a ruling added to RULES.md is named with no change here."""
+    numbers = re.findall(r"^- \*\*R(\d+) ", RULES.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    return f"R{max(map(int, numbers))}"
+
+
 @blp.route("/play")
 def play():
-    return render_template("play.html", embed_origins=referee().settings.embed_origins)
+    return render_template("play.html", embed_origins=referee().settings.embed_origins, last_ruling=last_ruling())
 

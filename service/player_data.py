@@ -111,7 +111,7 @@ def _place(board, player: str) -> dict | None:
     return {**found, "board": board.api, "page": board.page}
 
 
-@blp.route("/players/<name>", methods=["DELETE"])
+@blp.route("/players/<player:name>", methods=["DELETE"])
 @blp.doc(security=BEARER)
 @blp.response(200, ErasedSchema, description="Erased, the archive's share too")
 @blp.alt_response(202, schema=ErasedSchema, description="Erased from Redis; the archive's share of a very long "

@@ -1,5 +1,7 @@
 """``/v1/players``: registration and a player's runs."""
 
+from werkzeug.routing import BaseConverter
+
 from domain.sealing import shown
 from schemas.paging import PageArgs
 from schemas.players import PlayerCreateSchema, PlayerNameSchema, PlayerTokenSchema, name_key
@@ -26,6 +28,20 @@ from .context import db, revealed
 from .errors import abort
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
+
+ME = "me"  # ``/v1/players/me``, the player a token acts as: never a player's name (names are 3-32 characters)
+
+
+class PlayerNameConverter(BaseConverter):
+    """``<player:…>``: a path segment other than ``me``, so that ``/v1/players/me`` is the one operation its
+    document lists (its ``Allow`` lists GET, not the DELETE of ``/v1/players/<name>``)."""
+
+    regex = f"(?!{ME}$)[^/]+"
+
+
+def player_parameter(converter: PlayerNameConverter) -> dict:
+    """The OpenAPI schema of a ``<player:…>`` path parameter."""
+    return {"type": "string", "pattern": f"^(?!{ME}$)[^/]+$", "description": "a player's name, in any case"}
 
 
 def player_named(name: str) -> str | None:
@@ -85,7 +101,7 @@ def register(body):
     return {"name": player, "token": None}, 201 if made else 200
 
 
-@blp.route("/me")
+@blp.route(f"/{ME}")
 @blp.doc(security=BEARER)
 @blp.response(200, PlayerNameSchema, headers={"Cache-Control": {"description": "no-store",
                                                                  "schema": {"type": "string"}}})

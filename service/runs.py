@@ -9,7 +9,7 @@ import scoundrel
 from domain.daily_seed import daily_seed, today
 from domain.sealing import is_sealed, shown
 from schemas import SubmissionSchema, load_submission
-from schemas.batch import BatchResultSchema, BatchSchema
+from schemas.batch import BatchResultSchema, BatchSchema, first_error
 from schemas.runs import RunSchema
 from store import Submission, accept_runs, get_run, requeue_run, submit_run
 
@@ -85,7 +85,7 @@ def submit(submission):
 @player_required
 @blp.arguments(BatchSchema())
 @blp.response(200, BatchResultSchema, description="Each item's outcome: 202 new run, 200 already submitted, 422 "
-                                                   "malformed (with its errors); new runs are verified by a few "
+                                                   "malformed (with its first error); new runs are verified by a few "
                                                    "jobs for the whole batch")
 @blp.alt_response(401, description="No or wrong player token")
 def submit_batch(batch):
@@ -93,7 +93,7 @@ def submit_batch(batch):
     results, well_formed = [], []
     for index, item in enumerate(batch["runs"]):
         submission, errors = load_submission(item)
-        results.append({"index": index, "status": 422, "run": None, "errors": errors})
+        results.append({"index": index, "status": 422, "run": None, "errors": first_error(errors) if errors else None})
         if submission is not None:
             well_formed.append((index, _submission(submission)))
     outcomes = accept_runs(db(), g.player, [submission for _, submission in well_formed],

@@ -11,19 +11,22 @@ from schemas.games import SealedDailySchema
 from .api import Blueprint, error_response
 from .context import referee, revealed
 from .daily import begun_day
-from .par import par_of
+from .par import kept_par, par_of
 
 blp = Blueprint("sealed", __name__, url_prefix="/v1/daily",
                 description="The sealed daily: dealt by the server, committed before play, revealed after its day")
 
 
-def sealed_daily(day: date) -> dict:
+def sealed_daily(day: date, *, search: bool = True) -> dict:
     """The day's sealed daily as anyone may see it: its commitment; its seed and par (``domain.par``: the sealed
-    daily is classic) once the day is over, nothing of the par computed before."""
+    daily is classic) once the day is over, nothing of the par computed before; without ``search`` (a page),
+    only the par kept."""
     seed = sealed_seed(referee().sealed_secret(), day)
     shown = revealed(daily_seal(day.isoformat()))
-    return {"date": day.isoformat(), "commitment": commitment(seed), "seed": seed if shown else None,
-            "par": par_of(seed, scoundrel.CLASSIC) if shown else None}
+    if not shown:
+        return {"date": day.isoformat(), "commitment": commitment(seed), "seed": None, "par": None}
+    found = par_of(seed, scoundrel.CLASSIC) if search else kept_par(seed, scoundrel.CLASSIC, line=True)
+    return {"date": day.isoformat(), "commitment": commitment(seed), "seed": seed, "par": found}
 
 
 @blp.route("/sealed")

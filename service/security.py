@@ -1,8 +1,9 @@
-"""What stands between the API and the open internet: rate limits, CORS and
-response headers.
+"""What stands between the API and the open internet: rate limits, CORS,
+request framing the service does not read, and response headers.
 
 Rate limits are per bearer token (hashed, never stored as given) and per
-client address, counted in Redis so that every API process shares them. If
+client address (and, of the requests that queue a par search, per address
+again: ``service.par``), counted in Redis so that every API process shares them. If
 Redis is away the limiter counts in memory instead of failing the request
 (the request then gets its own 503 from the store, not a 500 from here).
 
@@ -40,7 +41,8 @@ from store.base import keys
 
 from .auth import bearer_token
 from .context import db, referee
-from .errors import RETRY_AFTER_SECONDS
+from .errors import RETRY_AFTER_SECONDS, TRANSFER_CODING_REFUSED, abort, reads_transfer_encoding
+from .par import PAR_SEARCHING, queued_search
 from .request_log import POLLED_PATHS, request_id
 
 log = logging.getLogger(__name__)
@@ -159,12 +161,25 @@ def _limits(settings: Settings) -> list[str | Callable[[], str] | ApplicationLim
                                        exempt_when=lambda: is_server_key(bearer_token() or "") or
                                        bearer_token() is None, on_breach=_log_refusal,
                                        error_message="Too many requests with this token; slow down."))
+    if settings.rate_limit_par:  # a par search keeps a worker busy for seconds: an address queues few
+        limits.append(ApplicationLimit(settings.rate_limit_par, key_function=client_address, scope="par",
+                                       exempt_when=lambda: request.endpoint not in PAR_SEARCHING,
+                                       deduct_when=queued_search, on_breach=_log_refusal,
+                                       error_message="Too many par searches from this address; ask again later."))
     if settings.rate_limit_server_key:  # a studio's backend acts for many players: a limit of its own
         limits.append(ApplicationLimit(settings.rate_limit_server_key, key_function=token_key, scope="server_key",
                                        exempt_when=lambda: not is_server_key(bearer_token() or ""),
                                        on_breach=_log_refusal,
                                        error_message="Too many requests with this server key; slow down."))
     return limits
+
+
+def _refuse_transfer_codings() -> None:
+    """A body sent with a transfer coding other than ``chunked`` alone (``gzip, chunked``) is a 501, whichever
+    server runs the app: gunicorn de-chunks it and passes the rest on as if it were the body."""
+    coding = request.headers.get("Transfer-Encoding")
+    if coding is not None and not reads_transfer_encoding(coding):
+        abort(501, message=TRANSFER_CODING_REFUSED)
 
 
 def _security_headers(response):
@@ -229,6 +244,7 @@ def init_app(app: Flask, settings: Settings) -> Limiter:
         in_memory_fallback_enabled=True,
     )
     limiter.request_filter(_unlimited)
+    app.before_request(_refuse_transfer_codings)
     logging.getLogger("flask-limiter").addFilter(_without_limit_keys)
     app.after_request(_security_headers)  # registered first, so it runs after the limiter's own
     limiter.init_app(app)

@@ -12,7 +12,9 @@ client of this API parses ``{"code", "status", "message"}`` on every error,
 so this worker answers each of those refusals in that shape, in words that
 never repeat what the client sent (a refused header line may hold a token).
 
-A chunked body is read whole before the app sees it, up to the app's
+A body whose ``Transfer-Encoding`` is more than ``chunked`` (``gzip, chunked``, which
+gunicorn passes on) is left unread: the app answers 501 (``service.security``) and the
+connection closes. A chunked body is read whole before the app sees it, up to the app's
 ``MAX_CONTENT_LENGTH``: past it, or with broken framing (a chunk size that is
 not hexadecimal, a chunk without its CRLF, a body cut short), the app's first
 read of the body raises the 413 or 400 it answers in its own error shape, and
@@ -37,7 +39,7 @@ from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.http import HTTP_STATUS_CODES
 
-from .errors import abort
+from .errors import TRANSFER_CODING_REFUSED, abort, reads_transfer_encoding
 
 # gunicorn's refusals: the status it gives each (a line it cannot read is a 400, a ``Transfer-Encoding``
 # it does not know a 501), and what was wrong, said to the client.
@@ -55,8 +57,7 @@ REFUSED: dict[type[Exception], tuple[int, str]] = {
     parse_errors.InvalidHeaderName: (400, _MALFORMED_HEADER),
     parse_errors.InvalidHeader: (400, _MALFORMED_HEADER),
     parse_errors.ObsoleteFolding: (400, _MALFORMED_HEADER),
-    parse_errors.UnsupportedTransferCoding: (501, "The request's Transfer-Encoding is not one this service reads "
-                                                  "(chunked)."),
+    parse_errors.UnsupportedTransferCoding: (501, TRANSFER_CODING_REFUSED),
     parse_errors.ExpectationFailed: (417, "The request's Expect header asks for what this service does not do."),
     parse_errors.InvalidChunkSize: (400, _CHUNKED),
     parse_errors.ChunkMissingTerminator: (400, _CHUNKED),
@@ -149,8 +150,10 @@ def read_bodies(app, most: int) -> Callable:
     an answer to a body left unread or unreadable: said in its headers, and closed without a reset."""
 
     def application(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
-            environ["wsgi.input"] = _read_chunked(environ["wsgi.input"], most)
+        if (coding := environ.get("HTTP_TRANSFER_ENCODING")) is not None:
+            # gunicorn passes ``gzip, chunked`` on: its body is left unread, and the app answers 501
+            environ["wsgi.input"] = (_read_chunked(environ["wsgi.input"], most) if reads_transfer_encoding(coding)
+                                     else _RefusedBody(501, TRANSFER_CODING_REFUSED))
         closing = isinstance(environ["wsgi.input"], _RefusedBody)
 
         def starting(status: str, headers: list, exc_info=None):

@@ -426,7 +426,7 @@ def _reached(par: ParView | None, entries: list[dict]) -> list[str]:
 
 def _par_reached(day: date) -> dict | None:
     """A revealed day's sealed par and who of its board's best reached it; None before its day is over."""
-    sealed = sealed_daily(day)
+    sealed = sealed_daily(day, search=False)
     if sealed["par"] is None:
         return None
     total, entries = board_page(db(), sealed_board(day.isoformat()), 0, DAILY_TOP)
@@ -439,7 +439,7 @@ def _daily(day: date):
     for named in (board_names.daily(day), board_names.sealed(day)):
         total, entries = _entries(named, 0, DAILY_TOP)
         boards.append({"named": named, "total": total, "entries": entries, **_standing(named, args["player"])})
-    sealed = sealed_daily(day)
+    sealed = sealed_daily(day, search=False)
     yesterday = _par_reached(day - timedelta(days=1)) if day == today() else None
     html = render_template("daily.html", day=day, today=today(), open_seed=daily_seed(referee().daily_secret(), day),
                            sealed=sealed, reached=_reached(sealed["par"], boards[1]["entries"]),

@@ -3,8 +3,15 @@
 Every process reads it: the API (``service.app``), the workers
 (``worker``) and every ``scoundrel`` command (``cli``); nothing else reads
 an environment variable of the service. It is a top-level package of its
-own, with no imports beyond the standard library and platformdirs, so a
-light command (``scoundrel deal``) loads neither Flask nor Redis to read it.
+own, with no imports beyond the standard library, platformdirs and the
+``limits`` library's parser of a rate limit (loaded only when one is set),
+so a light command (``scoundrel deal``) loads neither Flask nor Redis to
+read it.
+
+Every setting is checked here, as it is read: a value that cannot be used
+stops every process and command at start with one line (``SettingsError``)
+naming the variable and what it should be, rather than falling back to
+something else or failing at its first use.
 
 Every setting has a documented default (docs/configuration.md), so the
 service runs with none set; tests pass a ``Settings`` of their own.
@@ -17,6 +24,7 @@ and command resolves it here, so they all find the same Redis.
 
 import ipaddress
 import json
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -34,20 +42,35 @@ class SettingsError(ValueError):
     """A setting that cannot be used, named with what it should be (``scoundrel`` prints it as one line)."""
 
 
-def _env_int(name: str, default: int) -> int:
+def _env_int(name: str, default: int, least: int = 0, most: int | None = None) -> int:
+    """A whole number from ``least`` to ``most``; empty or unset: ``default``."""
     value = os.environ.get(name)
+    if value in (None, ""):
+        return default
     try:
-        return int(value) if value not in (None, "") else default
+        number = int(value)
     except ValueError:
         raise SettingsError(f"{name}={value!r} is not a whole number") from None
+    if number < least or (most is not None and number > most):
+        raise SettingsError(f"{name}={number} is " + (f"below {least}" if number < least else f"above {most}"))
+    return number
 
 
-def _env_float(name: str, default: float) -> float:
+def _env_float(name: str, default: float, *, zero: bool = False) -> float:
+    """A finite number above 0 (or 0 itself, when ``zero`` means something); empty or unset: ``default``.
+    Every such setting is a length of time or a threshold: ``nan``, ``inf`` and below 0 mean nothing."""
     value = os.environ.get(name)
+    if value in (None, ""):
+        return default
     try:
-        return float(value) if value not in (None, "") else default
+        number = float(value)
     except ValueError:
         raise SettingsError(f"{name}={value!r} is not a number") from None
+    if not math.isfinite(number):
+        raise SettingsError(f"{name}={value!r} is not a finite number")
+    if number < 0 or (number == 0 and not zero):
+        raise SettingsError(f"{name}={value!r} is not a number " + ("of 0 or more" if zero else "above 0"))
+    return number
 
 
 def _env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
@@ -155,16 +178,95 @@ def _env_jwt_issuers(name: str) -> tuple[JwtIssuer, ...]:
             raise SettingsError(f"{where} has unknown fields: {', '.join(sorted(unknown))}")
         if not all(isinstance(item.get(field, ""), str) for field in JWT_ISSUER_FIELDS):
             raise SettingsError(f"{where}: every field is a string")
-        if not item.get("issuer") or not item.get("audience"):
-            raise SettingsError(f"{where} needs an \"issuer\" and an \"audience\"")
-        if bool(item.get("jwks_url")) == bool(item.get("secret")):
-            raise SettingsError(f"{where} needs a \"jwks_url\" or a \"secret\", one of them")
+        missing = [f"an \"{field}\"" for field in ("issuer", "audience") if not item.get(field)]
+        if not item.get("jwks_url") and not item.get("secret"):
+            missing.append("a \"jwks_url\" or a \"secret\"")
+        if missing:
+            raise SettingsError(f"{where} needs {' and '.join(missing)}")
+        if item.get("jwks_url") and item.get("secret"):
+            raise SettingsError(f"{where} has a \"jwks_url\" and a \"secret\": it needs one of them, not both")
         if item.get("jwks_url") and not item["jwks_url"].startswith(("https://", "http://")):
             raise SettingsError(f"{where}: \"jwks_url\" is not an http(s) URL")
         issuers.append(JwtIssuer(**item))
     if len({issuer.issuer for issuer in issuers}) < len(issuers):
         raise SettingsError(f"{name} names an issuer twice")
     return tuple(issuers)
+
+
+def _env_rate_limits(name: str, default: str) -> str:
+    """Rate limits as Flask-Limiter reads them (``10/second;300/minute``), checked with the ``limits``
+    library's own parser; empty: no limit; unset: ``default``. A limit the limiter could not read would
+    limit nothing, request after request, so it stops the process instead."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    if value == "":
+        return value
+    from limits import parse_many  # here: only a command given a limit of its own loads the library
+
+    try:
+        amounts = [limit.amount for limit in parse_many(value)]
+    except ValueError:
+        raise SettingsError(f"{name}={value!r} is not a list of rate limits such as 10/second;300/minute "
+                            f"(empty: no limit)") from None
+    if 0 in amounts:
+        raise SettingsError(f"{name}={value!r}: a limit of 0 would refuse every request (empty: no limit)")
+    return value
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("auto", "json", "text")
+
+
+def _env_log_level(name: str, default: str) -> str:
+    value = (os.environ.get(name) or default).upper()
+    if value not in LOG_LEVELS:
+        raise SettingsError(f"{name}={os.environ[name]!r} is not one of {', '.join(LOG_LEVELS)}")
+    return value
+
+
+def _env_host(name: str, default: str) -> str:
+    """An address or a host name to listen on (``127.0.0.1``, ``::``, ``localhost``); unset: ``default``."""
+    value = os.environ.get(name, default)
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        if value and not _HOST.fullmatch(value.lower()):
+            raise SettingsError(f"{name}={value!r} is neither an address nor a host name") from None
+    return value
+
+
+def _env_cors_origins(name: str) -> str:
+    """``*``, or a comma-separated list of origins (as ``_env_origins`` reads them); unset: none."""
+    value = os.environ.get(name, "")
+    for part in filter(None, (part.strip() for part in value.split(","))):
+        if part != "*" and _origin(part) is None:
+            raise SettingsError(f"{name}={value!r}: {part!r} is neither * nor an origin: http(s)://HOST or "
+                                f"http(s)://HOST:PORT, with nothing after it")
+    return value
+
+
+def _env_access_log(name: str) -> str:
+    """``-`` (stderr), or a file in a directory that exists; unset: empty (no access log). gunicorn says only
+    "Unable to configure handler 'access'" of a file it cannot open."""
+    value = os.environ.get(name, "")
+    directory = os.path.dirname(os.path.abspath(os.path.expanduser(value)))
+    if value not in ("", "-") and not os.path.isdir(directory):
+        raise SettingsError(f"{name}={value!r}: there is no directory {directory} to write it in")
+    return value
+
+
+_ARCHIVE_URL = re.compile(r"(?:sqlite|postgresql)(?:\+\w+)?://.*", re.DOTALL)
+
+
+def _env_archive_url(name: str) -> str:
+    """A SQLAlchemy URL of a database the archive is written for, SQLite or PostgreSQL; unset: empty (SQLite in
+    the data directory). The message never repeats it: it may hold a password."""
+    value = os.environ.get(name, "")
+    if value and not _ARCHIVE_URL.fullmatch(value):
+        raise SettingsError(f"{name} is not an archive URL: sqlite:///PATH, or "
+                            f"postgresql+psycopg://USER:PASSWORD@HOST:PORT/DB")
+    return value
 
 
 def _env_tiers(name: str, default: tuple[str, ...]) -> tuple[str, ...]:
@@ -176,13 +278,6 @@ def _env_tiers(name: str, default: tuple[str, ...]) -> tuple[str, ...]:
     if len(tiers) < 2 or "" in tiers or len(set(tiers)) < len(tiers):
         raise SettingsError(f"{name}={value!r} is not two or more distinct names, comma-separated, lowest first")
     return tiers
-
-
-def _env_at_least(name: str, default: int, least: int) -> int:
-    number = _env_int(name, default)
-    if number < least:
-        raise SettingsError(f"{name}={number} is below {least}")
-    return number
 
 
 def _env_flag(name: str) -> bool:
@@ -225,8 +320,19 @@ def _sentinels() -> tuple[tuple[str, int], ...]:
 
 
 def _checked_redis_url(url: str, source: str) -> str:
+    """``url``, if redis-py reads it as it is meant: a port it cannot read is a traceback at the first
+    connection, and a database that is not a number is quietly database 0. Never repeated: it may hold a
+    password."""
     if not url.startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(f"{source} is not a Redis URL: use redis://HOST:PORT/DB (or rediss://, unix://)")
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (urlsplit reads the port when it is asked for, and raises then)
+    except ValueError:
+        raise SettingsError(f"{source} is not a Redis URL: its port is not one (1-65535)") from None
+    database = parts.path.strip("/") if parts.scheme != "unix" else ""
+    if database and not database.isdigit():
+        raise SettingsError(f"{source} is not a Redis URL: its database (after the /) is not a number")
     return url
 
 
@@ -269,6 +375,7 @@ class Settings:
     rate_limit_token: str = "10/second;300/minute"  # per bearer token; empty: no limit
     rate_limit_address: str = "50/second;1500/minute"  # per client address; empty: no limit
     rate_limit_server_key: str = "100/second;6000/minute"  # per server key (a studio's backend); empty: no limit
+    rate_limit_par: str = "6/minute;60/hour"  # par searches an address's API requests queue; empty: no limit
     cors_origins: str = ""  # comma-separated origins allowed by CORS, "*" for any; empty: none
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For is believed
     max_body_bytes: int = 4 * 1024 * 1024  # larger request bodies get 413
@@ -292,7 +399,7 @@ class Settings:
     league_tiers: tuple[str, ...] = ("Bronze", "Silver", "Gold", "Sapphire", "Ruby", "Diamond")
     league_cohort: int = 30
     league_moves: int = 5
-    par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); a worker is busy that long
+    par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); it gives way to runs
     flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
     flag_steady_spread: float = 0.1  # ... whose gaps' robust spread (MAD / median) is below this: steady_rhythm
     flag_min_moves: int = 10  # timed moves a game needs before its timing is judged at all
@@ -306,6 +413,8 @@ class Settings:
     webhook_allow: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
     # the studios whose own tokens (JWTs) sign players in (``service.sign_in``); empty: none
     jwt_issuers: tuple[JwtIssuer, ...] = ()
+    # seconds a studio's token may be valid for at most: from its iat to its exp, and from now to its exp
+    jwt_max_lifetime: float = 86400.0
     # the origins of the studios' pages that may frame /play and sign its player in (docs/integrators.md); empty:
     # none, /play is never framed
     embed_origins: tuple[str, ...] = ()
@@ -353,48 +462,51 @@ class Settings:
             queue_url=_queue_url(),
             wait_replicas=_env_int("SCOUNDREL_WAIT_REPLICAS", cls.wait_replicas),
             queue=os.environ.get("SCOUNDREL_QUEUE") or cls.queue,
-            job_timeout=_env_int("SCOUNDREL_JOB_TIMEOUT", cls.job_timeout),
+            job_timeout=_env_int("SCOUNDREL_JOB_TIMEOUT", cls.job_timeout, least=1),
             daily_secret=os.environ.get("SCOUNDREL_DAILY_SECRET", ""),
             sealed_secret=os.environ.get("SCOUNDREL_SEALED_SECRET", ""),
             game_idle=_env_float("SCOUNDREL_GAME_IDLE", cls.game_idle),
             redis_timeout=_env_float("SCOUNDREL_REDIS_TIMEOUT", cls.redis_timeout),
             pending_timeout=_env_float("SCOUNDREL_PENDING_TIMEOUT", cls.pending_timeout),
             sweep_interval=_env_float("SCOUNDREL_SWEEP_INTERVAL", cls.sweep_interval),
-            intake_window=_env_float("SCOUNDREL_INTAKE_WINDOW", cls.intake_window),
-            worker_ttl=_env_int("SCOUNDREL_WORKER_TTL", cls.worker_ttl),
-            rate_limit_token=os.environ.get("SCOUNDREL_RATE_LIMIT_TOKEN", cls.rate_limit_token),
-            rate_limit_address=os.environ.get("SCOUNDREL_RATE_LIMIT_ADDRESS", cls.rate_limit_address),
-            rate_limit_server_key=os.environ.get("SCOUNDREL_RATE_LIMIT_SERVER_KEY", cls.rate_limit_server_key),
-            cors_origins=os.environ.get("SCOUNDREL_CORS_ORIGINS", ""),
+            intake_window=_env_float("SCOUNDREL_INTAKE_WINDOW", cls.intake_window, zero=True),
+            worker_ttl=_env_int("SCOUNDREL_WORKER_TTL", cls.worker_ttl, least=1),
+            rate_limit_token=_env_rate_limits("SCOUNDREL_RATE_LIMIT_TOKEN", cls.rate_limit_token),
+            rate_limit_address=_env_rate_limits("SCOUNDREL_RATE_LIMIT_ADDRESS", cls.rate_limit_address),
+            rate_limit_server_key=_env_rate_limits("SCOUNDREL_RATE_LIMIT_SERVER_KEY",
+                                                   cls.rate_limit_server_key),
+            rate_limit_par=_env_rate_limits("SCOUNDREL_RATE_LIMIT_PAR", cls.rate_limit_par),
+            cors_origins=_env_cors_origins("SCOUNDREL_CORS_ORIGINS"),
             trusted_proxies=_env_int("SCOUNDREL_TRUSTED_PROXIES", cls.trusted_proxies),
-            max_body_bytes=_env_int("SCOUNDREL_MAX_BODY_BYTES", cls.max_body_bytes),
-            log_level=os.environ.get("SCOUNDREL_LOG_LEVEL") or cls.log_level,
-            log_format=os.environ.get("SCOUNDREL_LOG_FORMAT") or cls.log_format,
-            host=os.environ.get("SCOUNDREL_HOST", cls.host),
-            port=_env_int("SCOUNDREL_PORT", cls.port),
-            api_workers=_env_int("SCOUNDREL_API_WORKERS", cls.api_workers),
-            api_connections=_env_int("SCOUNDREL_API_CONNECTIONS", cls.api_connections),
+            max_body_bytes=_env_int("SCOUNDREL_MAX_BODY_BYTES", cls.max_body_bytes, least=1),
+            log_level=_env_log_level("SCOUNDREL_LOG_LEVEL", cls.log_level),
+            log_format=_env_choice("SCOUNDREL_LOG_FORMAT", cls.log_format, LOG_FORMATS),
+            host=_env_host("SCOUNDREL_HOST", cls.host),
+            port=_env_int("SCOUNDREL_PORT", cls.port, least=1, most=65535),
+            api_workers=_env_int("SCOUNDREL_API_WORKERS", cls.api_workers, least=1),
+            api_connections=_env_int("SCOUNDREL_API_CONNECTIONS", cls.api_connections, least=1),
             api_threads=_env_int("SCOUNDREL_API_THREADS", cls.api_threads),
-            access_log=os.environ.get("SCOUNDREL_ACCESS_LOG", ""),
+            access_log=_env_access_log("SCOUNDREL_ACCESS_LOG"),
             color="NO_COLOR" not in os.environ,
-            archive_url=os.environ.get("SCOUNDREL_ARCHIVE_URL", ""),
-            hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days),
-            name_cool_off_days=_env_float("SCOUNDREL_NAME_COOL_OFF_DAYS", cls.name_cool_off_days),
+            archive_url=_env_archive_url("SCOUNDREL_ARCHIVE_URL"),
+            hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days, zero=True),
+            name_cool_off_days=_env_float("SCOUNDREL_NAME_COOL_OFF_DAYS", cls.name_cool_off_days, zero=True),
             par_seconds=_env_float("SCOUNDREL_PAR_SECONDS", cls.par_seconds),
             league_tiers=_env_tiers("SCOUNDREL_LEAGUE_TIERS", cls.league_tiers),
-            league_cohort=_env_at_least("SCOUNDREL_LEAGUE_COHORT", cls.league_cohort, 2),
-            league_moves=_env_at_least("SCOUNDREL_LEAGUE_MOVES", cls.league_moves, 0),
+            league_cohort=_env_int("SCOUNDREL_LEAGUE_COHORT", cls.league_cohort, least=2),
+            league_moves=_env_int("SCOUNDREL_LEAGUE_MOVES", cls.league_moves),
             archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
-            flag_fast_ms=_env_float("SCOUNDREL_FLAG_FAST_MS", cls.flag_fast_ms),
-            flag_steady_spread=_env_float("SCOUNDREL_FLAG_STEADY_SPREAD", cls.flag_steady_spread),
-            flag_min_moves=_env_int("SCOUNDREL_FLAG_MIN_MOVES", cls.flag_min_moves),
-            flags_kept=_env_int("SCOUNDREL_FLAGS_KEPT", cls.flags_kept),
+            flag_fast_ms=_env_float("SCOUNDREL_FLAG_FAST_MS", cls.flag_fast_ms, zero=True),
+            flag_steady_spread=_env_float("SCOUNDREL_FLAG_STEADY_SPREAD", cls.flag_steady_spread, zero=True),
+            flag_min_moves=_env_int("SCOUNDREL_FLAG_MIN_MOVES", cls.flag_min_moves, least=1),
+            flags_kept=_env_int("SCOUNDREL_FLAGS_KEPT", cls.flags_kept, least=1),
             address_secret=os.environ.get("SCOUNDREL_ADDRESS_SECRET", ""),
             season=_env_choice("SCOUNDREL_SEASON", cls.season, SEASONS),
             webhook_timeout=_env_float("SCOUNDREL_WEBHOOK_TIMEOUT", cls.webhook_timeout),
             webhook_retries=_env_seconds("SCOUNDREL_WEBHOOK_RETRIES", cls.webhook_retries),
             webhook_allow=_env_networks("SCOUNDREL_WEBHOOK_ALLOW"),
             jwt_issuers=_env_jwt_issuers("SCOUNDREL_JWT_ISSUERS"),
+            jwt_max_lifetime=_env_float("SCOUNDREL_JWT_MAX_LIFETIME", cls.jwt_max_lifetime),
             embed_origins=_env_origins("SCOUNDREL_EMBED_ORIGINS"),
         )
 

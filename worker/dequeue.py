@@ -8,7 +8,8 @@ listens to the verification queue and, behind it, the webhook queue, so
 this queue class takes from several queues the one-queue way: each queue in
 order with a ``LMOVE`` that does not wait, then a short ``BLMOVE`` on the
 first (the verification queue: a run is never kept waiting behind a
-delivery) before looking at them all again.
+delivery) before looking at them all again. A queue ``held_back`` for now
+is passed over (``worker.runner``: the par searches, while a run waits).
 """
 
 import time
@@ -34,7 +35,8 @@ class InOrderQueue(Queue):
         queues = list(queues)
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            taken = next((result for queue in queues if (result := cls.lmove(connection, queue.key, None))), None)
+            taken = next((result for queue in queues
+                          if not cls.held_back(queue) and (result := cls.lmove(connection, queue.key, None))), None)
             if taken is None:
                 if deadline is None:
                     return None
@@ -49,3 +51,8 @@ class InOrderQueue(Queue):
                                               serializer=serializer, death_penalty_class=death_penalty_class)
             if fetched is not None:
                 return fetched
+
+    @classmethod
+    def held_back(cls, queue: Queue) -> bool:
+        """Whether ``queue`` is passed over for now: none is, here."""
+        return False

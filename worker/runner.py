@@ -18,6 +18,7 @@ abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.queue.workers``), forfeits the dealt games left idle for ``game_idle``
 seconds (R18, ``store.games.dealt``), closes the seasons that have ended (``store.boards.seasons``),
+queues the search of the last sealed daily's par once its day is over (``worker.par``),
 and queues the webhook delivery retries now due and the events left in
 the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
 worker also moves old finished runs to the archive (``store.operations.retention``;
@@ -36,7 +37,7 @@ import threading
 import time
 
 from redis.exceptions import RedisError
-from rq import SimpleWorker, worker_registration
+from rq import Queue, SimpleWorker, worker_registration
 from rq.exceptions import StopRequested
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -48,13 +49,14 @@ from store.base.service_mark import mark_service
 from store.boards.seasons import close_ended_seasons
 from store.games.dealt import sweep_games
 from store.operations.retention import scheduled_pass
-from store.queue.intake import dispatch_forever, drain
+from store.queue.intake import dispatch_forever, drain, runs_waiting
 from store.queue.pending import sweep
 from store.queue.queues import par_queue, verify_queue, webhook_queue
 from store.runs.archived_filter import make_whole
 from store.tournaments.closing import tell_ended, tell_started
 
 from .dequeue import InOrderQueue
+from .par import queue_sealed_search
 from .registry import JOBS
 from .webhooks import sweep_events
 
@@ -84,6 +86,19 @@ def wait_for_writes(db: Database, error: Exception) -> None:
         time.sleep(REDIS_WAIT)
 
 
+def behind_runs(db: Database) -> type[InOrderQueue]:
+    """The worker's queue class: its queues in order, the par searches' held back while a run waits for its
+    verdict (``store.queue.intake.runs_waiting``), so a worker never starts a search a run would wait behind."""
+    searches = par_queue(db).name
+
+    class BehindRuns(InOrderQueue):
+        @classmethod
+        def held_back(cls, queue: Queue) -> bool:
+            return queue.name == searches and runs_waiting(db)
+
+    return BehindRuns
+
+
 class VerifyWorker(SimpleWorker):
     """RQ's ``SimpleWorker``, beating from a thread of its own and outlasting a Redis that refuses writes.
 
@@ -92,7 +107,8 @@ class VerifyWorker(SimpleWorker):
     or no job (so ``store.queue.workers`` can tell a silent worker from a busy
     one), and waits out a refused write instead of quitting. It takes its
     jobs through RQ's intermediate lists (``worker.dequeue``), the webhook
-    queue's behind the verification queue's.
+    queue's behind the verification queue's, and the par searches' only
+    while no run waits for its verdict (``behind_runs``).
     """
 
     max_connection_wait_time = 2.0  # RQ's default backs off up to a minute while Redis is down
@@ -100,7 +116,7 @@ class VerifyWorker(SimpleWorker):
     def __init__(self, db: Database, worker_ttl: int):
         super().__init__([verify_queue(db).name, webhook_queue(db).name, par_queue(db).name], connection=db.queue_redis,
                          name=worker_name(),
-                         worker_ttl=worker_ttl, queue_class=InOrderQueue)
+                         worker_ttl=worker_ttl, queue_class=behind_runs(db))
         self.db = db
         self.stop_asked = False  # SIGINT or SIGTERM: the work loop's end is the end
         self._silenced = threading.Event()
@@ -184,6 +200,8 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
             for tournament in tell_ended(db):
                 log.info("tournament ended", extra={"tournament": tournament.id})
             sweep_events(db, settings.webhook_timeout)
+            if queue_sealed_search(db, settings):
+                log.info("sealed daily's par search queued")
         except RedisError as error:
             log.warning("sweep skipped: redis unavailable", extra={"error": first_line(error)})
 

@@ -6,6 +6,7 @@
 // Where a studio embeds the page, its token stands in (play-embed.js). A
 // player's own page reads the token here too, for their account's data.
 import { ApiError, MoveError, registerPlayer } from "./client/index.js";
+import { endpoint, request } from "./client/api.js";
 import { STORAGE_KEY as PLAYER_KEY, showSignedIn, storedPlayer } from "./site.js";
 
 const $ = (id) => document.getElementById(id);
@@ -77,9 +78,17 @@ export function refusal(error, name) {
   return explain(error);
 }
 
-/** `message` beside the form `field` ("signup", "signin"), its name marked invalid while there is one. */
-export function showError(field, message) {
-  const input = $(`${field}-name`);
+/** Why a token brought to the page was not taken, in words. */
+function signInRefusal(error) {
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    return "The referee does not know this token: check that it was copied whole, or, if a moderator replaced " +
+      "it, use the new one. Nothing was kept.";
+  }
+  return explain(error);
+}
+
+/** `message` beside the form `field` ("signup", "signin"), its name (or `input`) marked invalid while there is one. */
+export function showError(field, message, input = $(`${field}-name`)) {
   $(`${field}-error`).textContent = message;
   if (message) input.setAttribute("aria-invalid", "true");
   else input.removeAttribute("aria-invalid");
@@ -153,15 +162,28 @@ export function playerPanel(onChange) {
     }
   });
 
-  $("signin").addEventListener("submit", (event) => {
+  // A token brought is asked about (GET /v1/players/me) before the page says "Playing as" or keeps anything.
+  $("signin").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = $("signin-name").value.trim();
     const token = $("signin-token").value.trim();
     if (!name || !token) return showError("signin", "Give both the name and its token.");
-    showError("signin", "");
-    $("signin").reset();
-    $("token-note").textContent = "";
-    become({ name, token }, $("token-show"));
+    for (const input of ["signin-name", "signin-token"]) $(input).removeAttribute("aria-invalid");
+    $("signin-error").textContent = "Checking the token with the referee…";
+    try {
+      const { body } = await request(endpoint(window.location.origin, "/v1/players/me"), { token });
+      if (body.name.toLowerCase() !== name.toLowerCase()) {
+        showError("signin", `This token is “${body.name}”'s, not “${name}”'s: check the name. Nothing was kept.`);
+        return $("signin-name").focus();
+      }
+      showError("signin", "");
+      $("signin").reset();
+      $("token-note").textContent = "";
+      become({ name: body.name, token }, $("token-show"));
+    } catch (error) {
+      showError("signin", signInRefusal(error), $("signin-token"));
+      $("signin-token").focus();
+    }
   });
 
   const showToken = (show) => {

@@ -6,7 +6,8 @@
 // game the page shows the verdict, and once the seeds are revealed checks
 // them against the commitment and replays the game (DealtGame#verifyCommitment).
 // The player signs up here (play-player.js), or, where a studio embeds the
-// page, is signed in by the studio's token (play-embed.js).
+// page, is signed in by the studio's token (play-embed.js). The tournaments
+// the player may play are offered beside the variants (play-tournaments.js).
 import {
   ConflictError,
   DAILY,
@@ -25,6 +26,7 @@ import { cardFace, cardName, kindOf, shortName, valueOf } from "./cards.js";
 import { embedding, studioPanel } from "./play-embed.js";
 import { confirmStep, explain, playerPanel, recall, remember } from "./play-player.js";
 import { offerShare } from "./play-share.js";
+import { joinTournament, needsJoin, tournamentChoice } from "./play-tournaments.js";
 import { storedPlayer } from "./site.js";
 
 const GAME_KEY = "scoundrel.play.game"; // {player, id}: the game to resume after a reload
@@ -63,7 +65,7 @@ function moveLabel(move, state) {
   const value = valueOf(card);
   switch (kindOf(card)) {
     case "potion":
-      return `Drink: up to +${value}`;
+      return state.potionDrunk ? "Drink: no effect, a second potion in this room (R8)" : `Drink: up to +${value}`;
     case "weapon":
       return state.weapon ? `Equip, dropping ${shortName(state.weapon)}` : "Equip";
     default: {
@@ -110,7 +112,9 @@ function weaponText(state) {
 }
 
 function gameLabel(state) {
-  const kind = state.challenge === DAILY ? `sealed daily of ${state.date}` : state.variant;
+  const kind = state.tournament
+    ? `tournament “${tournaments.title(state.tournament)}”${state.deal ? `, deal ${state.deal}` : ""}, ${state.variant}`
+    : state.challenge === DAILY ? `sealed daily of ${state.date}` : state.variant;
   const count = state.moves.length;
   return `· ${kind} · ${count} ${count === 1 ? "move" : "moves"} played`;
 }
@@ -133,7 +137,10 @@ function renderTable() {
   $("forfeit-confirm").hidden = true;
   $("start").hidden = !state.over;
   countDown(state);
-  if (state.over) refreshNextDeal();
+  if (state.over) {
+    refreshNextDeal();
+    tournaments.refresh(api()); // an attempt used
+  }
 }
 
 /** A sealed daily in play in its day's last hour: the time left before it closes and is forfeited (R18).
@@ -169,7 +176,11 @@ function describe(move, before, after) {
   if (move === "flee") parts.push(`You avoided the room: ${before.room.map(shortName).join(" ")} go under the dungeon.`);
   else if (kindOf(card) === "potion") {
     const healed = after.health - before.health;
-    parts.push(healed ? `You drank ${cardName(card)}: +${healed} health.` : `You drank ${cardName(card)}: no effect.`);
+    parts.push(healed
+      ? `You drank ${cardName(card)}: +${healed} health.`
+      : before.potionDrunk
+        ? `You drank ${cardName(card)}: no effect, as a second potion in a room heals nothing (R8).`
+        : `You drank ${cardName(card)}: no effect, at full health (R3).`);
   } else if (kindOf(card) === "weapon") parts.push(`You equipped ${cardName(card)}.`);
   else {
     const how = move.endsWith("w") ? `with ${shortName(before.weapon)}` : "barehanded";
@@ -301,20 +312,28 @@ async function finish(focus) {
   $("verdict-score-made").textContent = "";
   $("verdict-run").textContent = "…";
   $("verdict-commitment").textContent = state.commitment;
-  $("verdict-seed").textContent = state.seed ?? `sealed until the UTC day ${state.date} is over`;
+  $("verdict-seed").textContent = state.seed ?? (state.tournament
+    ? "sealed until the tournament ends (R19)"
+    : `sealed until the UTC day ${state.date} is over`);
   for (const row of document.querySelectorAll("#verdict .client-seeded")) row.hidden = !state.clientSeed;
   $("verdict-server-seed").textContent = state.serverSeed ?? "";
   $("verdict-client-seed").textContent = state.clientSeed ?? "";
   $("replay-link").href = `/runs/${encodeURIComponent(state.runId)}`;
-  $("replay-link").textContent = state.seed === null ? "The replay (open once the day is over)" : "Watch the replay";
+  $("replay-link").textContent = state.seed === null
+    ? `The replay (open once the ${state.tournament ? "tournament has ended" : "day is over"})`
+    : "Watch the replay";
   $("checks").replaceChildren(note("Checking the deal…"));
   if (focus) $("verdict").focus();
   const { baseUrl, token } = api();
   // Without the seed, or without Web Crypto to hash it, the page shows the referee's verdict and says why it
   // cannot check the deal (yet).
+  const sealed = state.tournament
+    ? "The seed of the tournament's sealed deck is revealed once it has ended (R19): its page then lists it, and " +
+      "this page, opened again within the 7 days the game is kept, checks the deal."
+    : `The seed of the sealed daily is revealed once ${state.date} (UTC) is over: come back to this page then ` +
+      "(the game is kept 7 days) and it checks the deal.";
   const unchecked = state.seed === null
-    ? `The seed of the sealed daily is revealed once ${state.date} (UTC) is over: come back to this page then ` +
-      "(the game is kept 7 days) and it checks the deal."
+    ? sealed
     : !window.crypto?.subtle
       ? "This browser gives the page no Web Crypto (only https and localhost pages have it), which the check " +
         `needs. Check it by hand: ${handCheck(state)}`
@@ -390,30 +409,45 @@ function clientSeed() {
   return null;
 }
 
+/** What the game `options` start is called, and what the referee says when one of it is in play already. */
+function gameName(options) {
+  if (options.challenge) {
+    return {
+      dealt: "today's sealed daily",
+      resumed: "You have started today's sealed daily already: one game per player and UTC day. Here it is.",
+      oneOnly: "Today's sealed daily is one game per player: this is yours, as it stands.",
+    };
+  }
+  const kind = options.tournament ? `“${tournaments.title(options.tournament)}”` : options.variant;
+  return {
+    dealt: options.tournament ? `a game of the tournament ${kind}` : `a ${kind} game`,
+    resumed: `You have a ${kind} game in play: one at a time. Here it is; finish or forfeit it first.`,
+    oneOnly: `One ${kind} game in play at a time: this is yours, as it stands.`,
+  };
+}
+
 async function start(options) {
   if (busy || !player) return;
-  const seeded = options.challenge ? options : { ...options, clientSeed: clientSeed() };
+  const dealtAlone = options.challenge || options.tournament; // the referee deals these alone: no seed of the player's
+  const seeded = dealtAlone ? options : { ...options, clientSeed: clientSeed() };
   if (seeded.clientSeed === null) return $("client-seed").focus();
-  if (!options.challenge && nextCommitment) seeded.commitment = nextCommitment;
+  if (!dealtAlone && nextCommitment) seeded.commitment = nextCommitment;
+  const name = gameName(options);
   busy = true;
   fail("");
   try {
+    if (options.join) await joinTournament(api().token, options.tournament);
     const dealt = await startGame(api(), seeded);
     $("client-seed").value = "";
-    const what = options.challenge ? "today's sealed daily" : `a ${options.variant} game`;
     const from = dealt.state.clientSeed ? ` from the committed deal and your seed ${dealt.state.clientSeed}` : "";
-    show(dealt, `Dealt ${what}${from}. The room: ${dealt.state.room.map(shortName).join(" ")}. ` +
+    show(dealt, `Dealt ${name.dealt}${from}. The room: ${dealt.state.room.map(shortName).join(" ")}. ` +
       `Health ${dealt.state.health}.`);
   } catch (error) {
     if (error instanceof ConflictError && error.gameId) {
       const first = await resumeGame(api(), error.gameId).catch(() => null);
       if (first) {
-        show(first, options.challenge
-          ? "You have started today's sealed daily already: one game per player and UTC day. Here it is."
-          : `You have a ${options.variant} game in play: one at a time. Here it is; finish or forfeit it first.`);
-        fail(options.challenge
-          ? "Today's sealed daily is one game per player: this is yours, as it stands."
-          : `One ${options.variant} game in play at a time: this is yours, as it stands.`);
+        show(first, name.resumed);
+        fail(name.oneOnly);
         return;
       }
     }
@@ -462,11 +496,17 @@ async function signedIn(who) {
   game = null;
   for (const id of ["game", "verdict"]) $(id).hidden = true;
   $("start").hidden = player === null;
-  if (player === null) remember(GAME_KEY, null);
-  else await Promise.all([resume(), refreshNextDeal()]);
-  if (player === who) document.body.dataset.signedIn = who?.name ?? "";
+  if (player === null) {
+    remember(GAME_KEY, null);
+    tournaments.refresh(null);
+  } else await Promise.all([resume(), refreshNextDeal(), tournaments.refresh(api())]);
+  if (player !== who) return;
+  if (game === null) tournaments.wanted()?.focus(); // opened from a tournament's page: its Play in reach
+  document.body.dataset.signedIn = who?.name ?? "";
 }
 
+const tournaments = tournamentChoice((tournament) =>
+  start({ tournament: tournament.id, join: needsJoin(tournament) }));
 const embedders = embedding(); // the origins that may have framed the page, if it is framed
 const panel = embedders ? studioPanel(embedders, signedIn) : playerPanel(signedIn);
 

@@ -280,12 +280,27 @@ import { cardFace } from "./cards.js";
     window.location.reload();
   });
 
+  /** A refusal of the replay by the API, in its own sentence: a 403 is no failure but the rule of a sealed run
+   * (a sealed daily's before its day is over), said as a plain sentence. */
+  class Refused extends Error {
+    constructor(message, status) {
+      super(message);
+      this.status = status;
+    }
+  }
+
   fetch(document.body.dataset.replayUrl, { headers })
-    .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
+    .then(async (response) => {
+      if (response.ok) return response.json();
+      const body = await response.json().catch(() => null);
+      throw new Refused(body?.message ?? `The replay could not be loaded (HTTP ${response.status}).`, response.status);
+    })
     .then((data) => (headers.Authorization ? showFlags().then(() => data) : data))
     .then(start)
     .catch((error) => {
-      $("loading").textContent = `The replay could not be loaded (${error.message}).`;
-      $("loading").classList.add("failed");
+      $("loading").textContent = error instanceof Refused
+        ? error.message
+        : `The replay could not be loaded (${error.message}).`;
+      $("loading").classList.add(error.status === 403 ? "refused" : "failed");
     });
 })();

@@ -22,8 +22,11 @@ of erasures says when, by whom, and the pseudonym; not what was erased.
 """
 
 import json
+import logging
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+
+from redis.exceptions import ResponseError
 
 from domain.boards import SEALED_BOARD, BoardId, boards_of
 from domain.pseudonyms import pseudonym
@@ -47,6 +50,8 @@ ARCHIVE_INLINE = 20_000  # archived runs a request erases itself; beyond, ``scou
 BOARD_BATCH = 100  # boards whose places one script call erases
 KEYS_BATCH = 1000  # keys deleted, or SCAN asks for, at a time
 LOG_KEPT = 100_000  # erasures the log keeps, newest first
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,27 @@ def erase(db: Database, erasure: Erasure, by: tuple[str, str], cool_off_seconds:
           archive_inline: int | None = ARCHIVE_INLINE) -> Erased:
     """Erase the player of ``erasure`` (``begin_erasure``) for ``by`` (who asked: their kind and name). Up to
     ``archive_inline`` archived runs go too (None: all), and then the erasure is finished: logged, told
-    (``player.erased``), the name resting ``cool_off_seconds``; else ``archive_left``."""
+    (``player.erased``), the name resting ``cool_off_seconds``, and out of the files; else ``archive_left``."""
+    erased = _erase(db, erasure, by, cool_off_seconds, archive_inline)
+    if not erased.archive_left:
+        _leave_the_files(db)
+    return erased
+
+
+def finish_erasures(db: Database, by: tuple[str, str], cool_off_seconds: int) -> list[Erased]:
+    """Carry every erasure begun and not finished to its end, whatever the size of its archive's share
+    (``scoundrel erase --finish``), and then out of the files, all of them at once (Redis rewrites its
+    append-only file once: a rewrite asked for while one runs is refused)."""
+    finished = [_erase(db, _erasure(player, noted), by, cool_off_seconds, archive_inline=None)
+                for player, noted in sorted(db.redis.hgetall(keys.erasures_begun()).items())]
+    if finished:
+        _leave_the_files(db)
+    return finished
+
+
+def _erase(db: Database, erasure: Erasure, by: tuple[str, str], cool_off_seconds: int,
+           archive_inline: int | None) -> Erased:
+    """``erase`` but for the files."""
     player = erasure.player
     _cut_access(db, player, erasure.links, cool_off_seconds)
     runs = [run for batch in personal_data.run_batches(db, player) for run in batch]
@@ -122,13 +147,6 @@ def erase(db: Database, erasure: Erasure, by: tuple[str, str], cool_off_seconds:
     if archived is not None:
         _finish(db, erasure, by)
     return Erased(player, len(runs), archived is None)
-
-
-def finish_erasures(db: Database, by: tuple[str, str], cool_off_seconds: int) -> list[Erased]:
-    """Carry every erasure begun and not finished to its end, whatever the size of its archive's share
-    (``scoundrel erase --finish``)."""
-    return [erase(db, _erasure(player, noted), by, cool_off_seconds, archive_inline=None)
-            for player, noted in sorted(db.redis.hgetall(keys.erasures_begun()).items())]
 
 
 def erasure_log(db: Database, offset: int, limit: int) -> tuple[int, list[dict]]:
@@ -299,3 +317,24 @@ def _finish(db: Database, erasure: Erasure, by: tuple[str, str]) -> None:
                              "links": [{"issuer": issuer, "subject": subject}
                                        for issuer, subject in sorted(erasure.links.items())]})
     db.redis.hdel(keys.erasures_begun(), erasure.player)
+
+
+def _leave_the_files(db: Database) -> None:
+    """What the erasure deleted, out of the files that still hold it: the archive's (``Archive.settle_erasure``)
+    and Redis' append-only file. Neither is the erasure's to wait for, nor to fail on: what is left, and
+    until when, is logged (docs/integrators.md)."""
+    if not db.archive.settle_erasure():
+        log.warning("erasure: a reader held the archive's write-ahead log; the next checkpoint empties it")
+    _rewrite_append_only_file(db)
+
+
+def _rewrite_append_only_file(db: Database) -> None:
+    """Redis asked to rewrite its append-only file (if it keeps one), which holds every write since its last
+    rewrite, the erased player's among them: the rewritten file holds what is in Redis now. One already
+    running began before the erasure and holds the player: the next rewrite is the one that drops them. A
+    Redis that refuses the command (a managed one may) is logged, the erasure done all the same."""
+    try:
+        if int(db.redis.info("persistence").get("aof_enabled", 0)):
+            db.redis.bgrewriteaof()
+    except ResponseError as error:  # "already in progress": Redis takes no second one meanwhile
+        log.warning("erasure: Redis' append-only file not rewritten (%s); its next rewrite drops the player", error)

@@ -102,6 +102,7 @@ class Archive:
         self.engine = sa.create_engine(url, **options)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_wal)
+            sa.event.listen(self.engine, "connect", _sqlite_secure_delete)
 
     def upgrade(self) -> None:
         """Bring the schema to the newest migration; safe while other processes do the same.
@@ -303,6 +304,24 @@ class Archive:
                 connection.execute(sa.delete(archived_runs).where(archived_runs.c.run_id.in_(run_ids)))
         return len(run_ids)
 
+    def settle_erasure(self) -> bool:
+        """Bring what an erasure deleted out of the files, SQLite's: whether it is out.
+
+        A row deleted is zeroed where it lay in the database's pages
+        (``_sqlite_secure_delete``), but written through the write-ahead log,
+        whose older frames still hold it and whose new ones are not yet in
+        the database file: a checkpoint copies them in and empties the log.
+        It waits (the busy timeout) for readers of an older snapshot, and is
+        False if one still holds it then (the next checkpoint empties it).
+        PostgreSQL keeps a deleted row until ``VACUUM`` (docs/integrators.md):
+        nothing to do here.
+        """
+        if self.engine.dialect.name != "sqlite":
+            return True
+        with self.engine.connect() as connection:
+            busy, _, _ = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+        return busy == 0
+
     def run_ids(self) -> Iterator[list[str]]:
         """Every archived run id, in batches, in id order."""
         last = ""
@@ -318,6 +337,17 @@ class Archive:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def _sqlite_secure_delete(connection, record) -> None:
+    """What is deleted is overwritten with zeros, in its page and in pages freed: an erased player's runs
+    are not left to be read in the file's free space (``Archive.settle_erasure``). Deleting costs the
+    writes of the zeros: an erasure's and retention's, a few pages a run."""
+    cursor = connection.cursor()
+    try:
+        cursor.execute("PRAGMA secure_delete=ON")
+    finally:
+        cursor.close()
 
 
 def _sqlite_wal(connection, record) -> None:

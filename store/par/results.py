@@ -11,10 +11,12 @@ again, with the same result.
 
 from dataclasses import dataclass
 
+from domain.par import PAR_SEARCHES_QUEUED
 from scoundrel.par import Par
 from store.base import keys
 from store.base.database import Database
 from store.lua import LuaScript
+from store.queue.queues import enqueue_par_search, par_searches_queued
 
 PAR_KEPT = 30 * 24 * 3600  # seconds a deal's par is kept after its last search
 SEARCH_GRACE = 60  # seconds a search marker outlives its budget: a worker lost mid-search lets it go
@@ -30,6 +32,11 @@ class KeptPar:
     found: Par | None
     searched: bool
     searching: bool
+
+    @property
+    def unsearched(self) -> bool:
+        """Whether a worker's search would add to it: none is kept whole or under way, and no par is exact."""
+        return not (self.searched or self.searching or (self.found is not None and self.found.exact))
 
 
 def read_par(db: Database, seed: str, variant: str) -> KeptPar:
@@ -58,6 +65,25 @@ def begin_search(db: Database, seed: str, variant: str, seconds: float) -> bool:
     return bool(db.redis.set(keys.par_search(variant, seed), "1", nx=True, ex=int(seconds) + SEARCH_GRACE))
 
 
+def queue_search(db: Database, seed: str, variant: str, seconds: float) -> bool:
+    """Queue a worker's search of the par, ``seconds`` of it, unless one is marked already or
+    ``PAR_SEARCHES_QUEUED`` wait: whether one is under way now."""
+    if par_searches_queued(db) >= PAR_SEARCHES_QUEUED:
+        return False
+    if begin_search(db, seed, variant, seconds):
+        try:
+            enqueue_par_search(db, seed, variant, seconds)
+        except Exception:
+            end_search(db, seed, variant)
+            raise
+    return True
+
+
+def hold_search(db: Database, seed: str, variant: str, seconds: float) -> None:
+    """Keep the marker of a search that gave way to runs and waits to resume, ``seconds`` of it left."""
+    db.redis.set(keys.par_search(variant, seed), "1", ex=int(seconds) + SEARCH_GRACE)
+
+
 def end_search(db: Database, seed: str, variant: str) -> None:
-    """Unmark a search that was not queued after all (the queue full)."""
+    """Unmark a search that was not queued after all (the queues' Redis away)."""
     db.redis.delete(keys.par_search(variant, seed))

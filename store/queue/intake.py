@@ -31,7 +31,7 @@ from store.base import keys
 from store.base.database import Database
 from store.base.errors import first_line
 from store.queue import scripts
-from store.queue.queues import enqueue_verification
+from store.queue.queues import enqueue_verification, verify_queue
 
 IN_INTAKE = "intake"  # the ``job`` of a pending run waiting in the intake for a job of its own
 JOB_RUNS = 100  # runs one job of the intake verifies at most
@@ -43,6 +43,12 @@ log = logging.getLogger(__name__)
 def intake_depth(db: Database) -> int:
     """Runs waiting in the intake for a job."""
     return db.redis.llen(keys.intake())
+
+
+def runs_waiting(db: Database) -> bool:
+    """Whether a run waits for its verdict: in the intake, or in a verification job not yet taken. A par
+    search gives way to it (``worker.par``): a verdict's wait never depends on the searches."""
+    return intake_depth(db) > 0 or verify_queue(db).count > 0
 
 
 def dispatch(db: Database, most: int = JOB_RUNS) -> int:

@@ -5,10 +5,10 @@ that queues a job (the rest of RQ the store uses is the sweeper's, ``store.queue
 Three queues: verification (``SCOUNDREL_QUEUE``, default ``verify``), whose
 jobs verify runs; ``<name>-webhooks``, the webhook deliveries', which
 workers take from after it; and ``<name>-par``, the par searches
-(``store.par``), taken last: a search may run for a minute, so it waits
-behind every verification and delivery. Building one makes no Redis call, so each use
-builds its own. What a job runs is the worker's (``Database.jobs``): the
-store names it by reference.
+(``store.par``), taken last and only while no run waits for its verdict
+(``worker.par``: a search in progress gives way as soon as one does).
+Building one makes no Redis call, so each use builds its own. What a job
+runs is the worker's (``Database.jobs``): the store names it by reference.
 """
 
 from datetime import timedelta
@@ -40,11 +40,12 @@ def par_queue(db: Database) -> Queue:
     return Queue(f"{db.queue_name}-par", connection=db.queue_redis)
 
 
-def enqueue_par_search(db: Database, seed: str, variant: str, seconds: float) -> None:
+def enqueue_par_search(db: Database, seed: str, variant: str, seconds: float, *, resumed: bool = False) -> None:
     """Queue the search of a deal's par, ``seconds`` of it (its job may run a little longer, to keep what it
-    found). Not retried: a search that failed is queued again by the next request for that par."""
-    par_queue(db).enqueue_call(db.jobs.search_par, args=(seed, variant), timeout=int(seconds) + 30, result_ttl=0,
-                               failure_ttl=FAILED_KEPT)
+    found); a search ``resumed`` after giving way to runs goes first. Not retried: a search that failed is
+    queued again by the next request for that par."""
+    par_queue(db).enqueue_call(db.jobs.search_par, args=(seed, variant, seconds), timeout=int(seconds) + 30,
+                               result_ttl=0, failure_ttl=FAILED_KEPT, at_front=resumed)
 
 
 def par_searches_queued(db: Database) -> int:

@@ -211,6 +211,25 @@ def test_an_unknown_run_gets_a_404_page(stack, page):
     assert response.headers["cache-control"] == "no-store"  # a refusal, as the other pages' are
 
 
+def test_a_sealed_daily_run_before_its_day_ends_says_the_apis_sentence_and_shows_no_empty_viewer(stack, browser):
+    _, token = stack.register()
+    auth = {"Authorization": f"Bearer {token}"}
+    game = stack.post("/v1/games", json={"challenge": "daily"}, headers=auth).json()
+    over = stack.post(f"/v1/games/{game['id']}/forfeit", json={"expected_moves": 0}, headers=auth).json()
+    refused = stack.get(f"/v1/runs/{over['run_id']}/replay")
+    assert refused.status_code == 403
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.goto(stack.url(f"/runs/{over['run_id']}"))
+        page.wait_for_selector("#loading.refused")
+        assert page.inner_text("#loading") == refused.json()["message"]  # the API's own sentence, not "HTTP 403"
+        for viewer in ("#table", "#controls", "#moves"):
+            assert not page.is_visible(viewer), viewer
+        screenshot(page, f"viewer-sealed-{width}", full_page=False)
+        context.close()
+
+
 def test_the_viewer_page_is_revalidated_before_reuse(stack, won):
     response = stack.get(f"/runs/{won['id']}")
     assert response.headers["Cache-Control"] == "no-cache"

@@ -9,10 +9,15 @@ against the real service. The page deals an open seed, and plays dealt
 games to the end by clicking the legal moves it shows, then checks the deal.
 """
 
+import re
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from settings import Settings
+from tests.support.stores import app_without_redis
 
 from .conftest import CLIENT, play_dealt_game
 
@@ -29,6 +34,32 @@ def fake_api() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(10)
+
+
+SERVE = re.compile(r"python3 -m http\.server (\d+) --bind ([\d.]+) -d clients/js")
+JS_CLIENT_DOCS = Path(__file__).resolve().parents[2] / "docs" / "js-client.md"
+
+
+@pytest.mark.parametrize("told_by", [CLIENT / "examples" / "play.html", JS_CLIENT_DOCS], ids=["page", "docs"])
+def test_the_page_is_served_off_the_services_port_and_the_service_is_told_its_origin(told_by, tmp_path):
+    """Issue 44, item 10: ``http.server``'s default port, 8000, is the one ``scoundrel up`` takes, and from
+    another origin the page reads the API's answers only where CORS allows it. The command that serves the
+    page names another port, and the service started as the page says allows the page's origin."""
+    text = " ".join(told_by.read_text().split())
+    serve = SERVE.search(text)
+    assert serve, f"{told_by.name} gives the command that serves the page"
+    port, host = int(serve.group(1)), serve.group(2)
+    assert port != Settings.port, "the page's server would take the service's port"
+    origin = f"http://{host}:{port}"
+    assert f"SCOUNDREL_CORS_ORIGINS={origin} scoundrel up" in text
+    preflight = app_without_redis(tmp_path, cors_origins=origin).test_client().options("/v1/players", headers={
+        "Origin": origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"})
+    assert preflight.headers.get("Access-Control-Allow-Origin") == origin
+
+
+def test_the_page_calls_the_service_on_its_own_port_by_default():
+    page = (CLIENT / "examples" / "play.html").read_text()
+    assert re.findall(r'name="baseUrl" value="http://127\.0\.0\.1:(\d+)"', page) == [str(Settings.port)] * 2
 
 
 def test_the_open_seed_still_deals_and_plays(page):

@@ -50,3 +50,18 @@ def test_operations_says_what_health_answers_while_the_queues_redis_is_down():
     said = text[start:text.index("the workers wait for it", start)]
     assert '`/v1/health` answers 200 `{"status": "degraded", "redis": "up", "queues": "down"' in said, said
     assert "503" not in said
+
+
+def nav_pages() -> list[str]:
+    """The pages of the site's navigation in mkdocs.yml, in order (its entries ``- Title: page.md``)."""
+    nav = (ROOT / "mkdocs.yml").read_text().split("\nnav:\n", 1)[1]
+    return re.findall(r"^\s+- [^\n]*?:\s+(\S+\.md)$", nav, re.MULTILINE)
+
+
+def test_the_home_page_links_every_page_of_the_navigation():
+    """docs/index.md is the site's map: a page in the nav that it does not list is one a reader misses."""
+    home = (ROOT / "docs" / "index.md").read_text()
+    pages = nav_pages()
+    assert "leagues.md" in pages and "par.md" in pages, pages
+    missing = [page for page in pages if page != "index.md" and f"]({page})" not in home]
+    assert missing == [], f"docs/index.md does not link {missing}"

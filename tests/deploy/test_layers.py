@@ -21,7 +21,7 @@ ALLOWED: dict[str, tuple[set[str], set[str] | None]] = {
     "scoundrel": (set(), set()),
     "domain": ({"scoundrel"}, set()),
     "log_lines": (set(), set()),
-    "settings": (set(), {"platformdirs"}),
+    "settings": (set(), {"platformdirs", "limits"}),  # limits: the rate limits' own parser
     "store": ({"scoundrel", "domain", "settings"}, None),
     "worker": ({"scoundrel", "domain", "schemas", "store", "settings", "log_lines", "verification"}, None),
 }

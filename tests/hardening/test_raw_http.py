@@ -107,6 +107,17 @@ def test_a_chunked_body_of_exactly_the_limit_is_read(stack):
     assert kept
 
 
+@pytest.mark.parametrize("coding", [b"gzip, chunked", b"identity, chunked", b"deflate, chunked", b"br, chunked"])
+def test_a_transfer_coding_gunicorn_passes_on_is_a_501_and_its_body_is_not_read(stack, coding):
+    body = b'{"name": "gzip-gus"}'  # not gzipped: read as if it were the body, it would make a player
+    answer, closed = exchange(stack, HEAD + b"Transfer-Encoding: " + coding + b"\r\n\r\n" + chunk(body) + b"0\r\n\r\n")
+    assert answer.status == 501 and answer.headers["content-type"] == "application/json"
+    assert answer.body == {"code": 501, "status": "Not Implemented",
+                           "message": "The request's Transfer-Encoding is not one this service reads (chunked alone)."}
+    assert answer.headers["connection"] == "close" and closed
+    assert stack.get("/v1/players/gzip-gus/runs").status_code == 404
+
+
 GUNICORNS_OWN = {  # what gunicorn refuses before the app sees the request
     "a control character in a header": (b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Note: a\x01b\r\n\r\n",
                                         "A header of the request is malformed"),
@@ -114,6 +125,8 @@ GUNICORNS_OWN = {  # what gunicorn refuses before the app sees the request
                                               "Content-Length or Transfer-Encoding"),
     "both Content-Length and Transfer-Encoding": (HEAD + b"Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n"
                                                   b"0\r\n\r\n", "Content-Length or Transfer-Encoding"),
+    "a Transfer-Encoding that does not end with chunked": (HEAD + b"Transfer-Encoding: chunked, gzip\r\n\r\n"
+                                                           b"0\r\n\r\n", "Content-Length or Transfer-Encoding"),
     "HTTP/9.9": (b"GET /v1/health HTTP/9.9\r\nHost: x\r\n\r\n", "HTTP version"),
     "a request line that is not one": (b"GET\r\nHost: x\r\n\r\n", "request line"),
 }

@@ -212,6 +212,18 @@ def test_whose_a_token_is_asked_without_one_is_a_401():
     assert answer.headers["WWW-Authenticate"].startswith("Bearer")
 
 
+@pytest.mark.parametrize("coding", ["gzip, chunked", "identity, chunked", "deflate,chunked", "br", "chunked, chunked"])
+def test_a_transfer_encoding_other_than_chunked_alone_is_a_501_in_the_error_shape(coding):
+    pages = _pages(())
+    answer = pages.post("/v1/players", data=b'{"name": "gzipped"}',
+                        headers={"Transfer-Encoding": coding, "Content-Type": "application/json"})
+    assert answer.status_code == 501 and answer.json == {
+        "code": 501, "status": "Not Implemented",
+        "message": "The request's Transfer-Encoding is not one this service reads (chunked alone)."}
+    for chunked in ("chunked", "Chunked", " chunked "):  # what is read: the body arrives whole
+        assert pages.get("/play", headers={"Transfer-Encoding": chunked}).status_code == 200
+
+
 def test_a_request_id_is_echoed_or_made(stack):
     assert stack.get("/v1/daily", headers={"X-Request-ID": "trace-123"}).headers["X-Request-ID"] == "trace-123"
     made = stack.get("/v1/daily", headers={"X-Request-ID": "bad id\u00e9"}).headers["X-Request-ID"]

@@ -8,10 +8,8 @@ looked at in Chromium at 1280 and 375 px, screenshots in ``test-artifacts/``.
 
 import pytest
 
-from cli.redis_server import free_port
-from service.app import create_app
-from settings import Settings
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
+from tests.support.stores import app_without_redis
 
 pytestmark = pytest.mark.served  # pages in Chromium, which loads them over HTTP
 
@@ -22,10 +20,7 @@ API_LINKS = {"openapi": "/v1/openapi.json", "docs": "/v1/docs", "health": "/v1/h
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     """The app on a Redis that is not there: the front door needs none."""
-    root = tmp_path_factory.mktemp("front")
-    app = create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0",
-                              archive_url=f"sqlite:///{root}/archive.sqlite3"))
-    return app.test_client()
+    return app_without_redis(tmp_path_factory.mktemp("front")).test_client()
 
 
 def test_v1_is_the_apis_root_with_links_to_its_description_and_the_pages(client):
@@ -66,11 +61,16 @@ def test_rules_is_the_ruleset_as_a_page(client):
 
 
 def test_the_api_docs_show_markdown_literals_not_the_docstrings_rst(client):
-    """Swagger UI renders an operation's summary and description as CommonMark: ``x`` would show its backticks."""
+    """Swagger UI renders an operation's description as CommonMark (``x`` would show its backticks) and its
+    summary as plain text, where any backtick shows: no summary holds one."""
     document = client.get("/v1/openapi.json").get_data(as_text=True)
     assert "``" not in document
+    operations = [operation for methods in client.get("/v1/openapi.json").get_json()["paths"].values()
+                  for operation in methods.values() if isinstance(operation, dict) and "responses" in operation]
+    assert [operation["summary"] for operation in operations if "`" in operation.get("summary", "")] == []
     health = client.get("/v1/openapi.json").get_json()["paths"]["/v1/health"]["get"]
-    assert "with `status` `degraded` and `queues` `down`" in health["summary"]
+    assert "with status degraded and queues down" in health["summary"]
+    assert any("`" in operation.get("description", "") for operation in operations)  # descriptions keep theirs
 
 
 def test_the_favicon_is_served(client):

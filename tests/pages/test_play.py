@@ -13,6 +13,7 @@ import hmac
 import json
 import re
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 MOVE_LIMIT = 250  # a game has at most 44 plays plus its avoids
 VERDICT_WAIT = 30_000  # ms: the worker judges the run, then the page replays it
+ROOT = Path(__file__).resolve().parents[2]
 REFUSED = "Failed to load resource: the server responded with a status of {status}"
 
 
@@ -186,6 +188,11 @@ def test_the_page_has_the_viewers_policy_and_is_revalidated_before_reuse(stack):
     assert '<script type="module" src="/assets/play.js">' in response.text
 
 
+def test_the_introduction_names_the_rulings_up_to_rules_mds_last(stack):
+    rulings = re.findall(r"^- \*\*R(\d+) ", (ROOT / "RULES.md").read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert f"(R1–R{max(map(int, rulings))}, which the verdict cites)" in stack.get("/play").text
+
+
 def test_the_js_client_is_served_as_published_in_clients_js_src(stack):
     published = sorted(CLIENT_MODULE.glob("*.js"))
     assert CLIENT_MODULE == Path(__file__).resolve().parents[2] / "clients" / "js" / "src"
@@ -250,11 +257,45 @@ def test_a_taken_name_and_a_malformed_one_are_explained_beside_the_field(opened,
     clean(opened, 409, 422)
 
 
-def test_a_token_the_referee_does_not_know_is_explained_when_a_game_starts(opened):
-    opened.click(".have-token summary")
-    opened.fill("#signin-name", "someone")
-    opened.fill("#signin-token", "sr_not-a-token")
-    opened.click("#signin button[type=submit]")
+def sign_in(page, name: str, token: str) -> None:
+    if page.get_attribute("#have-token", "open") is None:
+        page.click(".have-token summary")
+    page.fill("#signin-name", name)
+    page.fill("#signin-token", token)
+    page.click("#signin button[type=submit]")
+
+
+def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stack):
+    """Any name and token was taken at its word, "Playing as" and stored, until a game was refused."""
+    sign_in(opened, "whoever-xyz", "sr_bogus")
+    expect(opened.locator("#signin-error")).to_have_text(
+        "The referee does not know this token: check that it was copied whole, or, if a moderator replaced it, "
+        "use the new one. Nothing was kept.")
+    expect(opened.locator("#signin-token")).to_be_focused()
+    assert opened.get_attribute("#signin-token", "aria-invalid") == "true"
+    expect(opened.locator("#player-token")).to_be_hidden()
+    expect(opened.locator("#signed-in")).to_be_hidden()
+    assert stored(opened, "scoundrel.player") is None
+    at_each_width(opened, "play-token-refused", "/play refusing a token brought")
+    opened.set_viewport_size({"width": 1280, "height": 900})
+    name, token = stack.register()
+    sign_in(opened, "someone-else", token)  # a real token under another name
+    expect(opened.locator("#signin-error")).to_have_text(
+        f"This token is “{name}”'s, not “someone-else”'s: check the name. Nothing was kept.")
+    assert stored(opened, "scoundrel.player") is None
+    sign_in(opened, name.upper(), token)  # names ignore case: the referee's spelling is kept
+    expect(opened.locator("#player-name")).to_have_text(name)
+    assert stored(opened, "scoundrel.player") == {"name": name, "token": token}
+    expect(opened.locator("#signed-in")).to_have_text(f"Signed in as {name}")
+    clean(opened, 401)
+
+
+def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(opened):
+    """A token that was good when brought and was replaced since (a moderator's revoke-token)."""
+    opened.evaluate("""() => localStorage.setItem("scoundrel.player",
+                                                  JSON.stringify({name: "someone", token: "sr_replaced"}))""")
+    opened.reload()
+    opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#player-name")).to_have_text("someone")
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_contain_text("The referee does not accept this token")
@@ -412,6 +453,34 @@ def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_fo
     run = assert_verdict_is_the_referees(stack, opened)
     assert run["outcome"] == "forfeit" and run["forfeit"] is True
     assert run["moves"][0] == "flee" and len(run["moves"]) == 2
+    clean(opened)
+
+
+def potions_in_room(page) -> list[str]:
+    return [move for move in legal(page) if move.startswith("H")]
+
+
+def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in_the_status(opened, stack):
+    """An easy game avoids rooms (any number in a row) until one holds two potions; the first is drunk."""
+    sign_up(opened)
+    start(opened, "easy")
+    for _ in range(60):
+        if len(potions_in_room(opened)) >= 2:
+            break
+        count = played(opened)
+        opened.click("#avoid")
+        expect(opened.locator("#game")).not_to_have_attribute("data-moves", str(count))
+    first, second = potions_in_room(opened)[:2]
+    button = opened.locator(f"#room [data-move='{second}']")
+    expect(button).to_have_text(f"Drink: up to +{value(second)}")
+    opened.click(f"#room [data-move='{first}']")
+    expect(button).to_have_text("Drink: no effect, a second potion in this room (R8)")
+    at_each_width(opened, "play-second-potion", "/play with a second potion in the room")
+    opened.set_viewport_size({"width": 1280, "height": 900})
+    before = health(opened)
+    button.click()
+    expect(opened.locator("#status")).to_contain_text("no effect, as a second potion in a room heals nothing (R8).")
+    assert health(opened) == before
     clean(opened)
 
 
@@ -670,3 +739,98 @@ def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page
     expect(opened.locator("table.places", has_text="Dealt")).to_have_count(1)
     screenshot(opened, "journey-player")
     clean(opened)
+
+
+# ---- tournaments ------------------------------------------------------------------------------------
+
+
+def tournament(stack, moderator: str, start_in: int = -60, **fields) -> dict:
+    """A tournament a moderator sets up: started ``start_in`` seconds from now (a minute ago), for an hour."""
+    now = datetime.now(UTC)
+    body = {"title": f"Gauntlet {uuid.uuid4().hex[:6]}", "starts_at": (now + timedelta(seconds=start_in)).isoformat(),
+            "ends_at": (now + timedelta(seconds=start_in + 3600)).isoformat(), "max_attempts": 2, **fields}
+    answer = stack.post("/v1/tournaments", json=body, headers={"Authorization": f"Bearer {moderator}"})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def entry(stack, page, tournament_id: str) -> dict:
+    token = stored(page, "scoundrel.player")["token"]
+    return stack.get(f"/v1/tournaments/{tournament_id}", headers={"Authorization": f"Bearer {token}"}).json()["you"]
+
+
+def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(opened, stack, moderator):
+    gauntlet = tournament(stack, moderator, join_required=True, deals=1)
+    opened.goto(stack.url(f"/tournaments/{gauntlet['id']}"))  # nobody signed in: Play, and where to sign in
+    opened.wait_for_selector("body[data-ready='true']")
+    expect(opened.locator("#join")).to_be_hidden()
+    expect(opened.locator("#play")).to_be_visible()
+    open_play(stack, opened)
+    name = sign_up(opened)
+    opened.goto(stack.url(f"/tournaments/{gauntlet['id']}"))
+    opened.wait_for_selector("body[data-ready='true']")
+    expect(opened.locator("#entry-status")).to_have_text(f"{name}, only players who join may play: join, then play.")
+    at_each_width(opened, "tournament-join", "a tournament's page offering Join")
+    opened.set_viewport_size({"width": 1280, "height": 900})
+    opened.click("#join")
+    expect(opened.locator("#entry-status")).to_have_text(f"{name}, you joined: 2 attempts left.")
+    expect(opened.locator("#join")).to_be_hidden()
+    assert entry(stack, opened, gauntlet["id"])["joined"]
+    at_each_width(opened, "tournament-entry", "a tournament's page with Play, joined")
+    opened.set_viewport_size({"width": 1280, "height": 900})
+    opened.click("#play")
+    opened.wait_for_selector("body[data-ready='true']")
+    offered = opened.locator(f"#tournament-list [data-tournament='{gauntlet['id']}']")
+    expect(offered).to_be_focused()  # the one the page was opened for, in reach
+    expect(offered).to_have_text("Play")
+    offered.click()
+    expect(opened.locator("#game-label")).to_contain_text(f"tournament “{gauntlet['title']}”, deal 1, classic")
+    opened.click("#forfeit")
+    opened.click("#forfeit-yes")
+    expect(opened.locator("#verdict-seed")).to_have_text("sealed until the tournament ends (R19)")
+    expect(opened.locator("#checks")).to_contain_text("revealed once it has ended (R19)", timeout=VERDICT_WAIT)
+    expect(opened.locator("#replay-link")).to_have_text("The replay (open once the tournament has ended)")
+    expect(opened.locator("#tournaments")).to_contain_text("1 attempt left")
+    assert entry(stack, opened, gauntlet["id"])["attempts_left"] == 1
+    at_each_width(opened, "play-tournament", "/play after a tournament's game")
+    clean(opened)
+
+
+def test_play_offers_the_running_tournaments_a_player_may_play_joining_where_it_must(opened, stack, moderator):
+    first_game_joins = tournament(stack, moderator)
+    join_first = tournament(stack, moderator, join_required=True)
+    full = tournament(stack, moderator, max_entrants=1)
+    _, rival = stack.register()
+    assert stack.post(f"/v1/tournaments/{full['id']}/join", headers={"Authorization": f"Bearer {rival}"}).ok
+    upcoming = tournament(stack, moderator, start_in=3600)
+    sign_up(opened)
+    choice = lambda one: opened.locator(f"#tournament-list [data-tournament='{one['id']}']")  # noqa: E731
+    expect(choice(first_game_joins)).to_have_text("Play")
+    expect(choice(join_first)).to_have_text("Join and play")
+    expect(opened.locator("#tournaments")).to_contain_text("only players who join may play")
+    assert choice(full).count() == 0 and choice(upcoming).count() == 0
+    assert not entry(stack, opened, join_first["id"])["joined"]
+    choice(join_first).click()
+    expect(opened.locator("#game-label")).to_contain_text(f"tournament “{join_first['title']}”")
+    assert entry(stack, opened, join_first["id"])["joined"]
+    clean(opened)
+
+
+def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, moderator):
+    upcoming = tournament(stack, moderator, start_in=3600)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.problems = console_problems(page)
+    open_play(stack, page)
+    sign_up(page)
+    page.goto(stack.url(f"/play?tournament={upcoming['id']}"))
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.locator("#tournament-list")).to_contain_text(
+        f"{upcoming['title']} It has not started yet: its page counts down to the start.")
+    page.goto(stack.url("/play?tournament=nosuchthing"))
+    page.wait_for_selector("body[data-ready='true']")
+    expect(page.locator("#tournament-missing")).to_have_text(
+        "There is no tournament nosuchthing to play: the link may be mistyped.")
+    clean(page, 404)
+    context.close()
+

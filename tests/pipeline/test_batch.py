@@ -1,12 +1,19 @@
 """Issue 6: ``POST /v1/runs/batch`` — up to 1,000 games in one request, each
 with its own run and verdict, per-run idempotency, a malformed item refused
-on its own, and far fewer verification jobs than runs."""
+on its own, and far fewer verification jobs than runs. Issue 44, item 6: a refused item's
+answer is its first error alone, so the answer stays smaller than the request."""
+
+import json
 
 import pytest
 import redis
 from rq import Queue
 
 import scoundrel
+from schemas.batch import MAX_FIELD_NAME
+from schemas.submission import MOVE_MESSAGE
+from service.app import create_app
+from settings import Settings
 from store.base import keys
 from tests.support.games import legal_games
 
@@ -60,6 +67,30 @@ def test_any_json_value_as_an_item_is_refused_on_its_own_and_the_rest_accepted(i
     assert (body["accepted"], body["invalid"]) == (1, len(items) - 1)
     assert body["results"][0]["errors"] == {"_schema": ["Invalid input type."]}
     assert body["results"][9]["errors"] == {"moves": ["Moves must hold at least one move."]}
+
+
+def test_a_refused_items_answer_is_its_first_error_and_the_answer_is_smaller_than_the_request(redis_url, tmp_path):
+    """A thousand games of 200 moves none of which is a move (1 MB) were answered with every move's
+    error, 24 MB: each refused item now names its first error, with its field."""
+    client = create_app(Settings(redis_url=redis_url, archive_url=f"sqlite:///{tmp_path}/archive.sqlite3")
+                        ).test_client()
+    token = client.post("/v1/players", json={"name": "batcher"}).get_json()["token"]
+    not_moves = {"seed": "abc", "moves": ["S15x"] * scoundrel.MAX_MOVES}
+    items = [not_moves] * 997 + [{**not_moves, "seed": "bad seed"}, {**not_moves, "moves": ["flee", "S15x"]},
+                                 {**legal_games(1)[0], "x" * 10_000: 1}]
+    body = json.dumps({"runs": items}).encode()
+    response = client.post("/v1/runs/batch", data=body, content_type="application/json",
+                           headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
+    assert len(response.data) < len(body) / 4
+    answer = response.get_json()
+    assert (answer["accepted"], answer["invalid"]) == (0, 1000)
+    errors = [result["errors"] for result in answer["results"]]
+    assert errors[:997] == [{"moves": {"0": [MOVE_MESSAGE]}}] * 997
+    assert errors[997] == {"seed": [scoundrel.SEED_MESSAGE]}  # the first field's, not the moves' as well
+    assert errors[998] == {"moves": {"1": [MOVE_MESSAGE]}}
+    assert errors[999] == {"x" * MAX_FIELD_NAME: ["Unknown field."]}  # a field's name repeated only so far
+    assert max(len(json.dumps(result)) for result in answer["results"]) < 300
 
 
 def test_a_batch_needs_far_fewer_jobs_than_runs_and_a_repeat_needs_none(idle_stack):

@@ -1,10 +1,14 @@
 """Issue 35: ``GET /v1/seeds/<seed>/par`` answers at once with what is proven, queues one worker's search
 per deal and variant, and shows the search's result once kept; through Flask's test client on a
-throwaway Redis, the queued job run as a worker runs it."""
+throwaway Redis, the queued job run as a worker runs it. Issue 44: a page queues no search, and an
+address's requests queue a few at most (``SCOUNDREL_RATE_LIMIT_PAR``)."""
+
+from datetime import timedelta
 
 import pytest
 from rq.job import Job
 
+from domain.daily_seed import today
 from domain.par import quick_par
 from scoundrel.par import par
 from service.app import create_app
@@ -16,19 +20,33 @@ from worker.registry import JOBS
 
 
 @pytest.fixture
-def client(redis_url, tmp_path, monkeypatch):
-    settings = Settings(redis_url=redis_url, archive_url=f"sqlite:///{tmp_path}/archive.sqlite3", par_seconds=20)
-    db = Database.from_settings(settings, JOBS)
-    db.redis.flushall()
+def app_of(redis_url, tmp_path, monkeypatch):
+    """An API's test client and its store on the emptied Redis, with the settings given."""
     # the worker's own settings, read from the environment as a worker process reads them
     monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("SCOUNDREL_PAR_SECONDS", "20")
     process.settings.cache_clear()
     process.database.cache_clear()
-    yield create_app(settings).test_client(), db
+    made = []
+
+    def make(**options):
+        settings = Settings(**{"redis_url": redis_url, "archive_url": f"sqlite:///{tmp_path}/archive.sqlite3",
+                               "par_seconds": 20, **options})
+        db = Database.from_settings(settings, JOBS)
+        db.redis.flushall()
+        made.append(db)
+        return create_app(settings).test_client(), db
+
+    yield make
     process.settings.cache_clear()
     process.database.cache_clear()
-    db.close()
+    for db in made:
+        db.close()
+
+
+@pytest.fixture
+def client(app_of):
+    return app_of()
 
 
 def queued(db: Database) -> list[Job]:
@@ -45,7 +63,7 @@ def test_the_first_request_shows_a_quick_interval_and_queues_one_search(client):
                       "upper": quick.upper, "line": list(quick.line), "searching": True}
     again = http.get("/v1/seeds/par-3/par?variant=classic").get_json()
     assert again == answer  # kept: a read, and no second search
-    assert [(job.func_name, job.args) for job in queued(db)] == [("worker.par.search_par", ("par-3", "classic"))]
+    assert [(job.func_name, job.args) for job in queued(db)] == [("worker.par.search_par", ("par-3", "classic", 20.0))]
     http.get("/v1/seeds/par-3/par?variant=easy")
     assert len(queued(db)) == 2  # each variant is a deal of its own
 
@@ -74,3 +92,35 @@ def test_bad_addresses_are_refused_clearly(client, path, field):
     if field:
         assert field in answer.get_json()["errors"]
     assert queued(db) == []
+
+
+def test_a_past_days_page_queues_no_search_and_shows_the_par_kept(app_of):
+    """A crawler following the pages' "previous day" links searches nothing: a page shows the par kept, or
+    says none is yet; the API's request searches it, and the page shows it once kept."""
+    http, db = app_of(par_seconds=0.5)
+    day = (today() - timedelta(days=2)).isoformat()
+    page = http.get(f"/daily/{day}")
+    assert page.status_code == 200 and "its par not searched yet" in page.get_data(as_text=True)
+    assert http.get("/daily").status_code == 200  # today's, with yesterday's sealed deal
+    assert queued(db) == []
+    sealed = http.get(f"/v1/daily/{day}/sealed").get_json()
+    assert sealed["par"]["searching"]
+    [job] = queued(db)
+    job.perform()
+    assert not http.get(f"/v1/daily/{day}/sealed").get_json()["par"]["searching"]
+    page = http.get(f"/daily/{day}").get_data(as_text=True)
+    assert "; par <strong>" in page and "not searched yet" not in page
+
+
+def test_an_addresss_par_searches_answer_429_past_its_limit(app_of):
+    """Only a request that queues a search counts: asking again for a par kept or searched is free."""
+    http, db = app_of(rate_limit_par="2/minute")
+    assert http.get("/v1/seeds/limit-1/par").status_code == 200
+    for _ in range(3):
+        assert http.get("/v1/seeds/limit-1/par").status_code == 200  # searching already: no second search
+    assert http.get("/v1/seeds/limit-2/par").status_code == 200
+    refused = http.get("/v1/seeds/limit-3/par")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert "par searches" in refused.get_json()["message"]
+    assert [job.args[0] for job in queued(db)] == ["limit-1", "limit-2"]
+    assert http.get("/daily").status_code == 200  # the rest answers

@@ -95,7 +95,8 @@ class Stack:
         return {**os.environ, **self._data_env(), **self._queue_env(),
                 "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1",
                 "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
-                "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
+                "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", "SCOUNDREL_RATE_LIMIT_PAR": "100000/second",
+                "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
                 "SCOUNDREL_PAR_SECONDS": "0.2", **self.extra_env}
 
     def _clock(self) -> dict:

@@ -29,3 +29,15 @@ def emptied_database(url: str, **options) -> Iterator[Database]:
         yield database
     finally:
         database.close()
+
+
+def app_without_redis(root: Path, **settings):
+    """The app on a Redis that is not there (a free port) with an archive under ``root``: for the answers
+    that touch no store (the front door, the rules, static files, the OpenAPI document); ``settings``
+    are ``Settings``' own."""
+    from cli.redis_server import free_port
+    from service.app import create_app
+    from settings import Settings
+
+    return create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0",
+                               archive_url=f"sqlite:///{root}/archive.sqlite3", **settings))

@@ -17,7 +17,7 @@ import { commitmentOf, dealtSeed } from "./commitment.js";
 import { isValidSeed } from "./deal.js";
 import { Game, IllegalMoveError, MoveError, NotationError, PLAYING } from "./game.js";
 import { parseMove } from "./moves.js";
-import { CLASSIC, armsAfter } from "./rules.js";
+import { CLASSIC, armsAfter, potionDrunkAfter } from "./rules.js";
 import { FORFEIT, LOST, WON } from "./verdict.js";
 
 /** The `challenge` of the sealed daily game: one deal for everyone that UTC day, one game per player. */
@@ -38,6 +38,8 @@ function stateOf(game) {
     variant: game.variant,
     challenge: game.challenge,
     date: game.date,
+    tournament: game.tournament ?? null,
+    deal: game.deal ?? null,
     status: game.status,
     commitment: game.commitment,
     seed: game.seed,
@@ -48,6 +50,7 @@ function stateOf(game) {
     weapon,
     kills: frozen(kills),
     lastKill: kills.at(-1) ?? null,
+    potionDrunk: potionDrunkAfter(game.moves),
     dungeonCount: game.cards_left,
     moves: frozen(game.moves),
     legalMoves: frozen(game.legal_moves),
@@ -129,10 +132,12 @@ export class DealtGame {
 
   /**
    * The game as the server last showed it, frozen: `{id, player, variant,
-   * challenge, date, status ("playing", "won", "lost", "forfeit"),
+   * challenge, date, tournament and deal (a tournament's game: its id and
+   * sealed deck, else null), status ("playing", "won", "lost", "forfeit"),
    * commitment, seed (null until revealed), serverSeed (with a client seed,
    * revealed with the seed), clientSeed (null without one), room, health,
-   * weapon, kills, lastKill, dungeonCount, moves, legalMoves, over, won,
+   * weapon, kills, lastKill, potionDrunk (a potion was played in this room:
+   * a further one has no effect, R8), dungeonCount, moves, legalMoves, over, won,
    * lost, forfeited, runId (null until the end), score (null until the run
    * is verified: `refresh()`), createdAt, endedAt, closesAt and closesIn
    * (a sealed daily in play: when its UTC day ends and it is forfeited,
@@ -302,13 +307,19 @@ for (const field of ["id", "variant", "status", "commitment", "seed", "serverSee
  * server seed `nextDeal` committed to and this seed together; give
  * `commitment` (what `nextDeal` showed) to have the start rejected with an
  * Error if the game's commitment is another. `challenge: "daily"` is the
- * sealed daily (classic only, no client seed). A second game of a variant
- * while one is in play, or a second sealed daily the same day, throws
- * ConflictError with the first one's `gameId` (play on with `resumeGame`).
+ * sealed daily (classic only, no client seed). `tournament` (an id, `GET
+ * /v1/tournaments`) deals a game of that tournament, in its variant, on its
+ * sealed deck `deal` if given (else the first with an attempt left); it
+ * takes no challenge and no client seed. A second game of a variant (or of
+ * the tournament) while one is in play, or a second sealed daily the same
+ * day, throws ConflictError with the first one's `gameId` (play on with
+ * `resumeGame`).
  */
-export async function startGame(api, { variant = CLASSIC, challenge, clientSeed, commitment, signal } = {}) {
-  const body = { variant };
+export async function startGame(api, { variant, challenge, tournament, deal, clientSeed, commitment, signal } = {}) {
+  const body = tournament === undefined ? { variant: variant ?? CLASSIC } : { tournament }; // a tournament's: its own
+  if (tournament !== undefined && variant !== undefined) body.variant = variant;
   if (challenge !== undefined) body.challenge = challenge;
+  if (deal !== undefined) body.deal = deal;
   if (clientSeed !== undefined) body.client_seed = clientSeed;
   const game = new DealtGame(api, await call(api, "POST", "/v1/games", { body, signal }));
   if (commitment !== undefined && game.commitment !== commitment) {

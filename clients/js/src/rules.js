@@ -294,3 +294,16 @@ export function armsAfter(moves) {
   }
   return { weapon, kills };
 }
+
+/**
+ * Whether a potion was played in the room the legal `moves` leave, so that
+ * a further one there has no effect (R8), from the moves alone: a room is
+ * dealt at the start, after an avoid, and after every third card played in
+ * it (R4; R5's short room holds at most three), so the room's plays are the
+ * last moves since the last avoid, fewer than three of them.
+ */
+export function potionDrunkAfter(moves) {
+  const sinceAvoid = moves.slice(moves.lastIndexOf("flee") + 1);
+  const inRoom = sinceAvoid.slice(sinceAvoid.length - (sinceAvoid.length % 3));
+  return inRoom.some((notation) => MOVES.get(notation).type === MoveType.DRINK);
+}
