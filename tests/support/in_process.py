@@ -27,6 +27,7 @@ import os
 import signal
 import time
 import uuid
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,6 +65,11 @@ class _Raw:
         pass
 
 
+def _decoded(body: bytes, encoding: str) -> bytes:
+    """The body as ``requests`` hands it over from a server: gzip undone (urllib3 undoes it there)."""
+    return zlib.decompress(body, 16 + zlib.MAX_WBITS) if encoding.strip().lower() == "gzip" else body
+
+
 class WsgiTransport(BaseAdapter):
     """A ``requests`` transport that answers from a WSGI app, as if over HTTP from 127.0.0.1."""
 
@@ -86,7 +92,7 @@ class WsgiTransport(BaseAdapter):
         for name, value in pairs:
             merged[name] = f"{merged[name]}, {value}" if name in merged else value
         response.headers = CaseInsensitiveDict(merged)
-        response._content = answer.get_data()
+        response._content = _decoded(answer.get_data(), response.headers.get("Content-Encoding", ""))
         answer.close()
         response.raw = _Raw(pairs)
         response.url = request.url
