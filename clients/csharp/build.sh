@@ -41,7 +41,7 @@ if stale "$runner" "$library" "${tests[@]}"; then
 fi
 
 # The samples, each compiled against a stand-in of its engine's types, so neither can rot unseen.
-for engine in Unity Godot; do
+for engine in ${SAMPLES:-Unity Godot}; do
   stand_in="$out/$engine.StandIn.dll"
   if stale "$stand_in" "$here/Tests~/Stubs/$engine.cs"; then
     "${MCS[@]}" -target:library -out:"$stand_in" "$here/Tests~/Stubs/$engine.cs"
