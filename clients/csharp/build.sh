@@ -40,14 +40,15 @@ if stale "$runner" "$library" "${tests[@]}"; then
   "${MCS[@]}" -target:exe -r:"$library" -r:System.Net.Http.dll -out:"$runner" "${tests[@]}"
 fi
 
-# The samples, each compiled against a stand-in of its engine's types, so neither can rot unseen.
-for engine in ${SAMPLES:-Unity Godot}; do
-  stand_in="$out/$engine.StandIn.dll"
-  if stale "$stand_in" "$here/Tests~/Stubs/$engine.cs"; then
-    "${MCS[@]}" -target:library -out:"$stand_in" "$here/Tests~/Stubs/$engine.cs"
+# The samples, each compiled against a stand-in of its engine's assembly (UnityEngine.dll, GodotSharp.dll),
+# so neither can rot unseen; the test runner plays a game with each (tests.exe samples).
+for engine in Unity:UnityEngine Godot:GodotSharp; do
+  sample="$out/Sample.${engine%%:*}.dll"
+  stand_in="$out/${engine##*:}.dll"
+  if stale "$stand_in" "$here/Tests~/Stubs/${engine##*:}.cs"; then
+    "${MCS[@]}" -target:library -out:"$stand_in" "$here/Tests~/Stubs/${engine##*:}.cs"
   fi
-  sample="$out/Sample.$engine.dll"
-  sources=("$here/Samples~/$engine"/*.cs)
+  sources=("$here/Samples~/${engine%%:*}"/*.cs)
   if stale "$sample" "$library" "$stand_in" "${sources[@]}"; then
     "${MCS[@]}" -target:library -r:"$library" -r:"$stand_in" -r:System.Net.Http.dll -out:"$sample" "${sources[@]}"
   fi

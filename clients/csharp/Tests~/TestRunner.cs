@@ -11,8 +11,9 @@ using Scoundrel.Referee;
 /// the exit status is 1 if any failed.
 ///
 ///     mono build/tests.exe engine REPOSITORY     the engine, the deal, JSON, the netstandard surface
-///     mono build/tests.exe api                   the API client against a running service: SCOUNDREL_URL,
-///                                                SCOUNDREL_TOKEN, SCOUNDREL_OTHER_TOKEN, SCOUNDREL_STUDIO_TOKEN
+///     mono build/tests.exe api                   the API client against a running service (TestApi.cs says
+///                                                which environment it reads)
+///     mono build/tests.exe samples               the Unity and Godot samples against a running service
 /// </summary>
 public static class TestRunner
 {
@@ -27,8 +28,11 @@ public static class TestRunner
             case "api":
                 checks = ApiTests.All();
                 break;
+            case "samples":
+                checks = SampleTests.All();
+                break;
             default:
-                Console.Error.WriteLine("usage: tests.exe engine REPOSITORY | tests.exe api");
+                Console.Error.WriteLine("usage: tests.exe engine REPOSITORY | tests.exe api | tests.exe samples");
                 return 2;
         }
         var failed = 0;
