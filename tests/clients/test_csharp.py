@@ -23,8 +23,8 @@ import jwt
 import pytest
 
 import scoundrel
-from scoundrel.deal import SEED_RULE
 from cli.conformance import golden_cases
+from scoundrel.deal import SEED_RULE
 from tests.support.stack import Stack
 
 if shutil.which("mcs") is None or shutil.which("mono") is None:
