@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the C# client with Mono's mcs into build/ (git-ignored), each output only when a source of it
-# is newer: the library (Runtime/), the conformance adapter and the test runner (Tests~/), and the
-# samples (Samples~/) against stand-ins of Unity's and Godot's types (Tests~/Stubs/).
+# is newer: the library (Runtime/), the conformance adapter, the test runner and the bench's engine side
+# (Tests~/), and the samples (Samples~/) against stand-ins of Unity's and Godot's types (Tests~/Stubs/).
 # `build.sh adapter` builds the library and the adapter only.
 #
 # The library is compiled as C# 7.2 against mscorlib, System, System.Core and System.Net.Http only;
@@ -38,6 +38,11 @@ tests=("$here"/Tests~/Test*.cs)
 runner="$out/tests.exe"
 if stale "$runner" "$library" "${tests[@]}"; then
   "${MCS[@]}" -target:exe -r:"$library" -r:System.Net.Http.dll -out:"$runner" "${tests[@]}"
+fi
+
+bench="$out/bench.exe"
+if stale "$bench" "$library" "$here/Tests~/Bench.cs"; then
+  "${MCS[@]}" -target:exe -r:"$library" -out:"$bench" "$here/Tests~/Bench.cs"
 fi
 
 # The samples, each compiled against a stand-in of its engine's assembly (UnityEngine.dll, GodotSharp.dll),

@@ -57,7 +57,7 @@ def built() -> Path:
 
 
 def test_the_engine_agrees_with_the_python_engine_on_the_cross_check_data_and_the_deal_vectors(built):
-    passed(mono("engine", str(ROOT)), checks=11)
+    passed(mono("engine", str(ROOT)), checks=13)
 
 
 def test_the_library_states_the_python_engines_versions_and_seed_rule():

@@ -69,6 +69,21 @@ namespace Scoundrel.Referee
             return Kinds[IndexOf(code)];
         }
 
+        /// <summary>The index of the card of that suit letter and value, or -1 for none.</summary>
+        internal static int IndexOf(char suit, int value)
+        {
+            int first, high;
+            switch (suit)
+            {
+                case 'S': first = 0; high = 14; break;
+                case 'C': first = 13; high = 14; break;
+                case 'D': first = 26; high = 10; break;
+                case 'H': first = 35; high = 10; break;
+                default: return -1;
+            }
+            return value >= 2 && value <= high ? first + value - 2 : -1;
+        }
+
         internal static int IndexOf(string code)
         {
             int index;

@@ -1,7 +1,6 @@
 using System;
 using System.Collections.Generic;
 using System.Globalization;
-using System.Security.Cryptography;
 using System.Text;
 
 namespace Scoundrel.Referee
@@ -15,10 +14,11 @@ namespace Scoundrel.Referee
         private const int WordsPerDigest = 8;
         private const string Prefix = "scoundrel/deal/v1:";
 
-        // One hasher and one buffer a thread: a replay deals once per game, and creating a hasher
-        // costs more than hashing the few blocks a deal takes.
-        [ThreadStatic] private static SHA256 hasher;
+        // One message buffer and one digest a thread: a replay deals once per game, and the allocations
+        // would cost more than hashing the few blocks a deal takes.
         [ThreadStatic] private static byte[] message;
+        [ThreadStatic] private static uint[] digest;
+        [ThreadStatic] private static uint[] block;
 
         /// <summary>True for a seed of 1–64 characters from A–Z a–z 0–9 _ -.</summary>
         public static bool IsValidSeed(string seed)
@@ -45,16 +45,17 @@ namespace Scoundrel.Referee
         internal static int[] DealIndices(string seed)
         {
             if (!IsValidSeed(seed)) throw new ArgumentException("invalid seed \"" + seed + "\": " + EngineInfo.SeedRule, "seed");
-            if (hasher == null)
+            if (message == null)
             {
-                hasher = SHA256.Create();
                 message = new byte[Prefix.Length + 64 + 1 + 11];
+                digest = new uint[8];
+                block = new uint[16];
                 Encoding.ASCII.GetBytes(Prefix, 0, Prefix.Length, message, 0);
             }
             var length = Prefix.Length;
             length += Encoding.ASCII.GetBytes(seed, 0, seed.Length, message, length);
             message[length++] = (byte)':';
-            var words = new WordStream(message, length);
+            var words = new WordStream(length);
             var cards = new int[Cards.Count];
             for (var i = 0; i < cards.Length; i++) cards[i] = i;
             for (var i = cards.Length - 1; i > 0; i--)
@@ -73,37 +74,35 @@ namespace Scoundrel.Referee
             return cards;
         }
 
-        /// <summary>The words of SHA-256("scoundrel/deal/v1:" + seed + ":" + k) for k = 0, 1, …, big-endian.</summary>
+        /// <summary>The words of SHA-256("scoundrel/deal/v1:" + seed + ":" + k) for k = 0, 1, …, big-endian, one after another.</summary>
         private sealed class WordStream
         {
-            private readonly byte[] message;
             private readonly int prefixLength;
-            private byte[] digest;
             private int counter;
-            private int position;
+            private int position = WordsPerDigest;
 
-            public WordStream(byte[] message, int prefixLength)
+            public WordStream(int prefixLength)
             {
-                this.message = message;
                 this.prefixLength = prefixLength;
-                digest = null;
-                counter = 0;
-                position = WordsPerDigest;
             }
 
             public uint Next()
             {
                 if (position == WordsPerDigest)
                 {
-                    var digits = counter.ToString(CultureInfo.InvariantCulture); // k in decimal, no padding
-                    var length = prefixLength + Encoding.ASCII.GetBytes(digits, 0, digits.Length, message, prefixLength);
-                    digest = hasher.ComputeHash(message, 0, length);
+                    Sha256.Hash(message, prefixLength + WriteDecimal(counter, prefixLength), digest, block);
                     counter++;
                     position = 0;
                 }
-                var at = position * 4;
-                position++;
-                return ((uint)digest[at] << 24) | ((uint)digest[at + 1] << 16) | ((uint)digest[at + 2] << 8) | digest[at + 3];
+                return digest[position++];
+            }
+
+            /// <summary>k in decimal without padding, written into the message at <paramref name="at"/>; its length.</summary>
+            private static int WriteDecimal(int k, int at)
+            {
+                var length = k < 10 ? 1 : k < 100 ? 2 : k.ToString(CultureInfo.InvariantCulture).Length;
+                for (var i = length - 1; i >= 0; i--, k /= 10) message[at + i] = (byte)('0' + k % 10);
+                return length;
             }
         }
     }

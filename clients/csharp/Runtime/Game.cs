@@ -219,10 +219,11 @@ namespace Scoundrel.Referee
         /// </summary>
         public static Verdict Judge(string seed, IReadOnlyList<string> moves, string variant = "classic")
         {
-            var run = new JsonObject { { "seed", seed }, { "moves", moves == null ? null : moves.Cast<object>().ToList() }, { "variant", variant } };
-            var errors = Submission.ErrorsOf(run);
-            if (errors != null) return Verdict.OfInvalid(errors);
-            return JudgeWellFormed(seed, moves, Variants.Parse(variant));
+            Variant parsedVariant;
+            var parsed = Submission.ParseMoves(moves);
+            if (parsed == null || !Dealer.IsValidSeed(seed) || !Variants.TryParse(variant, out parsedVariant))
+                return Verdict.OfInvalid(Submission.ErrorsOf(new Submission(seed, moves, variant).ToJson()));
+            return JudgeWellFormed(seed, parsed, parsedVariant);
         }
 
         /// <summary>A submission given as a parsed JSON value, judged as the service judges one: any value at all.</summary>
@@ -232,21 +233,20 @@ namespace Scoundrel.Referee
             if (errors != null) return Verdict.OfInvalid(errors);
             var run = (JsonObject)submission;
             var variant = run.ContainsKey("variant") ? (string)run["variant"] : "classic";
-            return JudgeWellFormed(run.GetString("seed"), run.GetStrings("moves"), Variants.Parse(variant));
+            return JudgeWellFormed(run.GetString("seed"), Submission.ParseMoves(run.GetStrings("moves")), Variants.Parse(variant));
         }
 
         /// <summary>The replay itself: one state, moves applied in place, no effect recorded.</summary>
-        internal static Verdict JudgeWellFormed(string seed, IReadOnlyList<string> moves, Variant variant)
+        private static Verdict JudgeWellFormed(string seed, Move[] moves, Variant variant)
         {
             var state = Rules.Start(seed);
-            for (var i = 0; i < moves.Count; i++)
+            for (var i = 0; i < moves.Length; i++)
             {
-                var move = Move.Parse(moves[i]);
-                var violation = Rules.Check(state, move, variant);
+                var violation = Rules.Check(state, moves[i], variant);
                 if (violation != null) return Verdict.OfRejected(RuleError.Of(violation, i));
-                Rules.Play(state, move, null);
+                Rules.Play(state, moves[i], null);
             }
-            return Game.Judge(state, moves.Count, false);
+            return Game.Judge(state, moves.Length, false);
         }
     }
 }

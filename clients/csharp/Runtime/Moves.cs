@@ -94,8 +94,23 @@ namespace Scoundrel.Referee
         /// <summary>The move a notation names, or null when it is not in the notation (R2).</summary>
         public static Move Parse(string notation)
         {
-            Move move;
-            return notation != null && Table.TryGetValue(notation, out move) ? move : null;
+            // Read as suit, value and fight mode, then held to the table's own spelling: a replay parses
+            // every move, and this is quicker than hashing the string.
+            if (notation == null || notation.Length < 2 || notation.Length > 4) return null;
+            var last = notation[notation.Length - 1];
+            var mode = last == 'w' || last == 'b' ? last : '\0';
+            var digits = notation.Length - (mode == '\0' ? 1 : 2);
+            var value = 0;
+            for (var i = 1; i <= digits; i++)
+            {
+                var digit = notation[i] - '0';
+                if (digit < 0 || digit > 9) return notation == FleeNotation ? FleeMove : null;
+                value = value * 10 + digit;
+            }
+            var card = Cards.IndexOf(notation[0], value);
+            if (card < 0) return null;
+            var move = mode == 'w' ? WithWeapon[card] : mode == 'b' ? Barehanded[card] : Plain[card];
+            return move != null && string.Equals(move.Notation, notation, StringComparison.Ordinal) ? move : null;
         }
 
         public override string ToString()

@@ -27,14 +27,14 @@ namespace Scoundrel.Referee
         public Submission(string seed, IEnumerable<string> moves, string variant = "classic")
         {
             Seed = seed;
-            Moves = moves.ToList().AsReadOnly();
+            Moves = moves == null ? null : moves.ToList().AsReadOnly();
             Variant = variant;
         }
 
         /// <summary>{"seed", "moves", "variant"}, the body of POST /v1/runs.</summary>
         public JsonObject ToJson()
         {
-            return new JsonObject { { "seed", Seed }, { "moves", Moves.Cast<object>().ToList() }, { "variant", Variant } };
+            return new JsonObject { { "seed", Seed }, { "moves", Moves == null ? null : Moves.Cast<object>().ToList() }, { "variant", Variant } };
         }
 
         /// <summary>Field-level errors of this submission, or null when it is well-formed.</summary>
@@ -64,6 +64,19 @@ namespace Scoundrel.Referee
             foreach (var field in run.Keys)
                 if (!Fields.Contains(field)) errors[field] = Messages("Unknown field.");
             return errors.Count > 0 ? errors : null;
+        }
+
+        /// <summary>
+        /// The moves parsed, or null when they are not 1–200 strings of the notation (MovesErrors says why):
+        /// a replay parses its moves once, here.
+        /// </summary>
+        internal static Move[] ParseMoves(IReadOnlyList<string> moves)
+        {
+            if (moves == null || moves.Count == 0 || moves.Count > MaxMoves) return null;
+            var parsed = new Move[moves.Count];
+            for (var i = 0; i < parsed.Length; i++)
+                if ((parsed[i] = Move.Parse(moves[i])) == null) return null;
+            return parsed;
         }
 
         private static List<object> Messages(string message)

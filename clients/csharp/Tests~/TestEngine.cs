@@ -35,10 +35,12 @@ public static class EngineTests
             { "Replay.Judge gives Python's verdict for every cross-check game", JudgeGivesPythonsVerdicts },
             { "Game gives the same verdict move by move, and an illegal move changes nothing", GameMoveByMove },
             { "malformed submissions get the service schema's field errors", MalformedSubmissions },
+            { "Move.Parse knows the 71 strings of the notation (R2) and nothing else", ParseKnowsTheNotation },
             { "deal-v1 deals every vector of deal-vectors.json", DealVectors },
             { "a deal is a permutation of the 44 cards of R1, and seeds are case-sensitive", DealIsAPermutation },
             { "an invalid seed is refused with a clear error; the longest valid one deals", InvalidSeeds },
             { "the commitment is the hex SHA-256 of the seed (FIPS 180-2 vector); a client seed derives the seed", Commitment },
+            { "the deal's SHA-256 is the framework's on messages of 0 to 300 bytes", DealHashIsSha256 },
             { "JSON: the cross-check file read, written and read again is the same value; bad JSON is refused", JsonRoundTrip },
             { "every type the library uses is one netstandard 2.0 has", NetstandardSurface },
         };
@@ -131,6 +133,24 @@ public static class EngineTests
         }
     }
 
+    private static void ParseKnowsTheNotation()
+    {
+        var notation = new HashSet<string>(Move.AllNotations);
+        Assert.Equal(71, notation.Count, "notations");
+        var tried = new List<string> { "flee", "Flee", "flee ", "fle", "", "w", "S", "10", "S8ww", "S10wb" };
+        foreach (var suit in new[] { "S", "C", "D", "H", "X", "s" })
+            foreach (var value in Enumerable.Range(0, 16).Select(v => v.ToString()).Concat(new[] { "02", "010", "-2", "+2", " 2" }))
+                foreach (var mode in new[] { "", "w", "b", "x" })
+                    tried.Add(suit + value + mode);
+        foreach (var candidate in tried)
+        {
+            var move = Move.Parse(candidate);
+            Assert.Equal(notation.Contains(candidate), move != null, "parsed " + candidate);
+            if (move != null) Assert.Equal(candidate, move.Notation, "the notation of " + candidate);
+        }
+        Assert.True(notation.All(n => Move.Parse(n) != null), "every notation parses");
+    }
+
     private static void DealVectors()
     {
         var vectors = Data("deal-vectors.json");
@@ -167,6 +187,25 @@ public static class EngineTests
         Assert.Equal("abc", Commitments.DealtSeed("abc", null), "no client seed");
         var drawn = Commitments.DrawClientSeed();
         Assert.True(drawn.Length == 22 && Dealer.IsValidSeed(drawn), "a drawn client seed is a seed: " + drawn);
+    }
+
+    private static void DealHashIsSha256()
+    {
+        var random = new Random(49);
+        var digest = new uint[8];
+        var block = new uint[16];
+        using (var framework = System.Security.Cryptography.SHA256.Create())
+        {
+            for (var length = 0; length <= 300; length++)
+            {
+                var message = new byte[length];
+                random.NextBytes(message);
+                Scoundrel.Referee.Sha256.Hash(message, length, digest, block);
+                var expected = framework.ComputeHash(message);
+                var words = Enumerable.Range(0, 8).Select(i => (uint)(expected[4 * i] << 24 | expected[4 * i + 1] << 16 | expected[4 * i + 2] << 8 | expected[4 * i + 3]));
+                Assert.Equal(string.Join(" ", words), string.Join(" ", digest), length + " bytes");
+            }
+        }
     }
 
     private static void JsonRoundTrip()
