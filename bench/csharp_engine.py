@@ -59,7 +59,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games in the corpus")
     parser.add_argument("--searched", type=int, default=60, help="seeds the search player tries to win")
-    parser.add_argument("--rounds", type=int, default=15, help="times each chunk of the corpus is replayed; the best counts")
+    parser.add_argument("--rounds", type=int, default=15,
+                        help="times each chunk of the corpus is replayed; the best counts")
     parser.add_argument("--seeds", type=int, default=100_000, help="random seeds dealt by both engines")
     args = parser.parse_args()
     if shutil.which("mono") is None or shutil.which("mcs") is None:
@@ -80,7 +81,8 @@ def main() -> None:
                               ("C# engine (Mono)", csharp["replays_per_second"], csharp["deals_per_second"])):
         print(f"{name + ':':<18} {rate:>9,.0f} replays/s  ({1e6 / rate:.1f} µs/game), {deals:,.0f} deals/s")
     rate = csharp["replays_per_second"]
-    print(f"C# / Python: {rate / python_rate:.1f}x; target {TARGET:,} replays/s: {'met' if rate >= TARGET else 'NOT met'}")
+    met = "met" if rate >= TARGET else "NOT met"
+    print(f"C# / Python: {rate / python_rate:.1f}x; target {TARGET:,} replays/s: {met}")
 
     seeds = random_seeds(args.seeds, random.Random(49))
     started = time.perf_counter()

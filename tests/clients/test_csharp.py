@@ -9,6 +9,7 @@ studio's JWT, and reads boards, a tournament and the week's league. Without Mono
 skipped line.
 """
 
+import importlib.util
 import json
 import re
 import shutil
@@ -107,3 +108,11 @@ def test_the_unity_and_godot_samples_play_a_dealt_game_against_the_service(built
     _, token = stack.register()
     env = {"PATH": "/usr/bin:/bin", "SCOUNDREL_URL": stack.base, "SCOUNDREL_TOKEN": token}
     passed(mono("samples", env=env), checks=2)
+
+
+def test_the_deals_sha256_is_what_its_generator_writes():
+    spec = importlib.util.spec_from_file_location("make_sha256", CLIENT / "tools" / "make_sha256.py")
+    assert spec is not None and spec.loader is not None
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    assert generator.TARGET.read_text(encoding="utf-8") == generator.sha256_module()

@@ -8,7 +8,7 @@ namespace Scoundrel.Referee
     /// </summary>
     internal static class Sha256
     {
-        /// <summary>The digest of message[0, length) as eight big-endian words, into <paramref name="digest"/>.</summary>
+        /// <summary>The digest of message[0, length), as eight big-endian words, into digest.</summary>
         internal static void Hash(byte[] message, int length, uint[] digest, uint[] block)
         {
             digest[0] = 0x6A09E667; digest[1] = 0xBB67AE85; digest[2] = 0x3C6EF372; digest[3] = 0xA54FF53A;

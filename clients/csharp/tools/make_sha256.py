@@ -34,7 +34,7 @@ namespace Scoundrel.Referee
     /// </summary>
     internal static class Sha256
     {
-        /// <summary>The digest of message[0, length) as eight big-endian words, into <paramref name="digest"/>.</summary>
+        /// <summary>The digest of message[0, length), as eight big-endian words, into digest.</summary>
         internal static void Hash(byte[] message, int length, uint[] digest, uint[] block)
         {
             digest[0] = 0x6A09E667; digest[1] = 0xBB67AE85; digest[2] = 0x3C6EF372; digest[3] = 0xA54FF53A;
@@ -68,7 +68,14 @@ TAIL = '''        }
 '''
 
 
+def rotate(word: str, bits: int) -> str:
+    """C# for ``word`` rotated right by ``bits``."""
+    return f"(({word} >> {bits}) | ({word} << {32 - bits}))"
+
+
 def rounds() -> list[str]:
+    """FIPS 180-4, 6.2.2, one statement a line: the schedule kept in 16 locals, the variables renamed
+    round by round instead of shifted."""
     lines = ["uint a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6],"
              " h = state[7], t1, t2;"]
     lines += [f"uint w{i} = block[{i}];" for i in range(16)]
@@ -78,11 +85,11 @@ def rounds() -> list[str]:
         w = f"w{t % 16}"
         if t >= 16:
             x, y, z = f"w{(t - 15) % 16}", f"w{(t - 2) % 16}", f"w{(t - 7) % 16}"
-            lines.append(f"{w} += (({x} >> 7) | ({x} << 25)) ^ (({x} >> 18) | ({x} << 14)) ^ ({x} >> 3);")
-            lines.append(f"{w} += {z} + ((({y} >> 17) | ({y} << 15)) ^ (({y} >> 19) | ({y} << 13)) ^ ({y} >> 10));")
-        lines.append(f"t1 = {h} + ((({e} >> 6) | ({e} << 26)) ^ (({e} >> 11) | ({e} << 21)) ^ (({e} >> 25) | ({e} << 7)))"
+            lines.append(f"{w} += {rotate(x, 7)} ^ {rotate(x, 18)} ^ ({x} >> 3);")
+            lines.append(f"{w} += {z} + ({rotate(y, 17)} ^ {rotate(y, 19)} ^ ({y} >> 10));")
+        lines.append(f"t1 = {h} + ({rotate(e, 6)} ^ {rotate(e, 11)} ^ {rotate(e, 25)})"
                      f" + (({e} & {f}) ^ (~{e} & {g})) + 0x{constant:08X}u + {w};")
-        lines.append(f"t2 = ((({a} >> 2) | ({a} << 30)) ^ (({a} >> 13) | ({a} << 19)) ^ (({a} >> 22) | ({a} << 10)))"
+        lines.append(f"t2 = ({rotate(a, 2)} ^ {rotate(a, 13)} ^ {rotate(a, 22)})"
                      f" + (({a} & {b}) ^ ({a} & {c}) ^ ({b} & {c}));")
         lines.append(f"{d} += t1;")
         lines.append(f"{h} = t1 + t2;")
