@@ -44,8 +44,15 @@ namespace Scoundrel.Referee
             {
                 for (var word = 0; word < 16; word++)
                 {
-                    uint value = 0;
-                    for (var at = start + word * 4; at < start + word * 4 + 4; at++)
+                    var first = start + word * 4;
+                    if (first + 4 <= length)
+                    {
+                        block[word] = (uint)(message[first] << 24 | message[first + 1] << 16 |
+                                             message[first + 2] << 8 | message[first + 3]);
+                        continue;
+                    }
+                    uint value = 0; // the word holding the message's end, or past it
+                    for (var at = first; at < first + 4; at++)
                         value = (value << 8) | (at < length ? message[at] : at == length ? 0x80u : 0u);
                     block[word] = value;
                 }
