@@ -29,7 +29,7 @@ from engine import build_corpus, deals_per_second, replays_per_second
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENT = ROOT / "clients" / "csharp"
-BENCH = CLIENT / "build" / "bench.exe"
+BENCH = CLIENT / "build~" / "bench.exe"
 TARGET = 100_000  # full-game replays per second, one core, under Mono
 ALPHABET = string.ascii_letters + string.digits + "_-"
 

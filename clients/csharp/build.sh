@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the C# client with Mono's mcs into build/ (git-ignored), each output only when a source of it
+# Builds the C# client with Mono's mcs into build~/ (git-ignored; Unity skips a folder whose name ends in ~), each output only when a source of it
 # is newer: the library (Runtime/), the conformance adapter, the test runner and the bench's engine side
 # (Tests~/), and the samples (Samples~/) against stand-ins of Unity's and Godot's types (Tests~/Stubs/).
 # `build.sh adapter` builds the library and the adapter only.
@@ -8,7 +8,7 @@
 # the test runner checks that every type it uses is one netstandard 2.0 has (docs/csharp-client.md).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-out="$here/build"
+out="$here/build~"
 mkdir -p "$out"
 MCS=(mcs -langversion:7.2 -warnaserror+ -nologo -debug- -optimize+)
 

@@ -33,7 +33,7 @@ if shutil.which("mcs") is None or shutil.which("mono") is None:
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "clients" / "csharp"
-BUILT = CLIENT / "build"
+BUILT = CLIENT / "build~"
 STUDIO, AUDIENCE, SECRET = "https://studio.example", "scoundrel-referee", "a-studio-secret-for-the-csharp-tests"
 
 
@@ -111,7 +111,7 @@ def test_the_unity_and_godot_samples_play_a_dealt_game_against_the_service(built
 
 
 def test_the_deals_sha256_is_what_its_generator_writes():
-    spec = importlib.util.spec_from_file_location("make_sha256", CLIENT / "tools" / "make_sha256.py")
+    spec = importlib.util.spec_from_file_location("make_sha256", CLIENT / "Tools~" / "make_sha256.py")
     assert spec is not None and spec.loader is not None
     generator = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generator)

@@ -1,4 +1,4 @@
-// Written by clients/csharp/tools/make_sha256.py: do not edit.
+// Written by clients/csharp/Tools~/make_sha256.py: do not edit.
 namespace Scoundrel.Referee
 {
     /// <summary>

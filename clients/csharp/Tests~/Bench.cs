@@ -8,9 +8,9 @@ using Scoundrel.Referee;
 /// <summary>
 /// The C# engine's side of bench/csharp_engine.py, one thread:
 ///
-///     mono build/bench.exe replay CORPUS ROUNDS   replays and deals a second over the corpus ([[seed, moves, variant]…]),
+///     mono build~/bench.exe replay CORPUS ROUNDS   replays and deals a second over the corpus ([[seed, moves, variant]…]),
 ///                                                 timed as bench/engine.py times the Python engine; one JSON line
-///     mono build/bench.exe deal                   the deal of each seed read from stdin, one line each
+///     mono build~/bench.exe deal                   the deal of each seed read from stdin, one line each
 /// </summary>
 public static class Bench
 {

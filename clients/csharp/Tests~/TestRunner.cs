@@ -10,10 +10,10 @@ using Scoundrel.Referee;
 /// that throws on failure; every one is run and reported as "ok - name" or "not ok - name: why", and
 /// the exit status is 1 if any failed.
 ///
-///     mono build/tests.exe engine REPOSITORY     the engine, the deal, JSON, the netstandard surface
-///     mono build/tests.exe api                   the API client against a running service (TestApi.cs says
+///     mono build~/tests.exe engine REPOSITORY     the engine, the deal, JSON, the netstandard surface
+///     mono build~/tests.exe api                   the API client against a running service (TestApi.cs says
 ///                                                which environment it reads)
-///     mono build/tests.exe samples               the Unity and Godot samples against a running service
+///     mono build~/tests.exe samples               the Unity and Godot samples against a running service
 /// </summary>
 public static class TestRunner
 {

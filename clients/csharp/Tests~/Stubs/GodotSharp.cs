@@ -1,4 +1,4 @@
-// A stand-in of the few Godot 4 types the Godot sample touches, compiled as build/GodotSharp.dll by
+// A stand-in of the few Godot 4 types the Godot sample touches, compiled as build~/GodotSharp.dll by
 // build.sh so the sample is compiled (and run by the tests) without Godot. GD keeps what is printed.
 using System;
 using System.Collections.Concurrent;

@@ -1,4 +1,4 @@
-// A stand-in of the few UnityEngine types the Unity sample touches, compiled as build/UnityEngine.dll by
+// A stand-in of the few UnityEngine types the Unity sample touches, compiled as build~/UnityEngine.dll by
 // build.sh so the sample is compiled (and run by the tests) without Unity. Debug keeps what is logged.
 using System;
 using System.Collections.Concurrent;

@@ -5,7 +5,7 @@ replay's time there; unrolled, with the message schedule in locals, the same fun
 that. The rounds are written out by this script, so the file is never edited by hand:
 ``tests/clients/test_csharp.py`` checks it is what this script writes.
 
-    python3 clients/csharp/tools/make_sha256.py
+    python3 clients/csharp/Tools~/make_sha256.py
 """
 
 from pathlib import Path
@@ -24,7 +24,7 @@ ROUND_CONSTANTS = (
     0x748F82EE, 0x78A5636F, 0x84C87814, 0x8CC70208, 0x90BEFFFA, 0xA4506CEB, 0xBEF9A3F7, 0xC67178F2,
 )
 
-HEAD = '''// Written by clients/csharp/tools/make_sha256.py: do not edit.
+HEAD = '''// Written by clients/csharp/Tools~/make_sha256.py: do not edit.
 namespace Scoundrel.Referee
 {
     /// <summary>
