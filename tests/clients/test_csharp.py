@@ -11,6 +11,7 @@ skipped line.
 
 import importlib.util
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -101,13 +102,12 @@ def test_the_client_plays_dealt_games_submits_runs_and_reads_boards_against_the_
     assert tournament.status_code == 201, tournament.text
     env = {"SCOUNDREL_URL": stack.base, "SCOUNDREL_TOKEN": token, "SCOUNDREL_OTHER_TOKEN": other,
            "SCOUNDREL_STUDIO_TOKEN": studio_token("csharp-account"), "SCOUNDREL_TOURNAMENT": tournament.json()["id"]}
-    passed(mono("api", env={"PATH": "/usr/bin:/bin", **env}), checks=10)
+    passed(mono("api", env={**os.environ, **env}), checks=10)
 
 
 def test_the_unity_and_godot_samples_play_a_dealt_game_against_the_service(built, stack):
     _, token = stack.register()
-    env = {"PATH": "/usr/bin:/bin", "SCOUNDREL_URL": stack.base, "SCOUNDREL_TOKEN": token}
-    passed(mono("samples", env=env), checks=2)
+    passed(mono("samples", env={**os.environ, "SCOUNDREL_URL": stack.base, "SCOUNDREL_TOKEN": token}), checks=2)
 
 
 def test_the_deals_sha256_is_what_its_generator_writes():

@@ -161,9 +161,7 @@ namespace Scoundrel.Referee
         public InvalidRequestException(string message, object body) : base(message, 422, "invalid", body)
         {
             var json = body as JsonObject;
-            var error = json == null ? null : json.GetObject("error");
-            if (error == null || error.GetString("code") == null || error.GetInt("move_index") == null) return;
-            MoveError = new RuleError(error.GetString("code"), error.GetInt("move_index").Value, error.GetString("message"), error.GetString("ruling"));
+            MoveError = json == null ? null : RuleError.FromJson(json.GetObject("error"));
         }
 
         /// <summary>Refused before anything was sent: the errors the service would answer.</summary>

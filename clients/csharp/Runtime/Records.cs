@@ -51,9 +51,7 @@ namespace Scoundrel.Referee
             Outcome = json.GetString("outcome");
             Score = json.GetInt("score");
             Health = json.GetInt("health");
-            var error = json.GetObject("error");
-            if (error != null && error.GetInt("move_index") != null)
-                Error = new RuleError(error.GetString("code"), error.GetInt("move_index").Value, error.GetString("message"), error.GetString("ruling"));
+            Error = RuleError.FromJson(json.GetObject("error"));
             Origin = json.GetString("origin");
             GameId = json.GetString("game_id");
         }

@@ -67,7 +67,7 @@ namespace Scoundrel.Referee
         /// <summary>Register a player name (3–32 of A–Z a–z 0–9 _ -): the name and its token, shown once. Sets Token to it.</summary>
         public async Task<Registration> RegisterAsync(string name, CancellationToken cancellation = default(CancellationToken))
         {
-            var answer = await SendAsync(HttpMethod.Post, "/v1/players", new JsonObject { { "name", name } }, cancellation, token: null);
+            var answer = await SendAsync(HttpMethod.Post, "/v1/players", new JsonObject { { "name", name } }, cancellation, anonymous: true);
             var registration = new Registration((JsonObject)answer.Body);
             Token = registration.Token;
             return registration;
@@ -294,9 +294,12 @@ namespace Scoundrel.Referee
             public string Location;
         }
 
-        /// <summary>One request, JSON in and out, retried after a 429 or 503 as Retry says; an ApiException for any other refusal.</summary>
+        /// <summary>
+        /// One request, JSON in and out, with Token unless anonymous; retried after a 429 or 503 as Retry says;
+        /// an ApiException for any other refusal.
+        /// </summary>
         internal async Task<Answer> SendAsync(HttpMethod method, string path, object body, CancellationToken cancellation,
-            RetryPolicy retry = null, Dictionary<string, string> headers = null, string token = "")
+            RetryPolicy retry = null, Dictionary<string, string> headers = null, bool anonymous = false)
         {
             var policy = retry ?? Retry;
             var waited = TimeSpan.Zero;
@@ -304,7 +307,7 @@ namespace Scoundrel.Referee
             {
                 try
                 {
-                    return await SendOnceAsync(method, path, body, cancellation, headers, token == "" ? Token : token);
+                    return await SendOnceAsync(method, path, body, cancellation, headers, anonymous ? null : Token);
                 }
                 catch (ApiException refused) when (refused is RateLimitedException || refused is UnavailableException)
                 {

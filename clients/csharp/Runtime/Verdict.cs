@@ -22,6 +22,13 @@ namespace Scoundrel.Referee
             return new RuleError(violation.Code, moveIndex, "Move " + (moveIndex + 1) + ": " + violation.Message, violation.Ruling);
         }
 
+        /// <summary>The error of an API answer, {code, move_index, message, ruling}; null for anything else.</summary>
+        public static RuleError FromJson(JsonObject error)
+        {
+            if (error == null || error.GetString("code") == null || error.GetInt("move_index") == null) return null;
+            return new RuleError(error.GetString("code"), error.GetInt("move_index").Value, error.GetString("message"), error.GetString("ruling"));
+        }
+
         /// <summary>{code, move_index, message, ruling}, as the API and the engine answer it.</summary>
         public JsonObject ToJson()
         {
