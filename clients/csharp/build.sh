@@ -10,6 +10,9 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="$here/build~"
 mkdir -p "$out"
+# one build at a time: the tests, the adapter and the bench may start it at once
+exec 9>"$out/.lock"
+flock 9
 MCS=(mcs -langversion:7.2 -warnaserror+ -nologo -debug- -optimize+)
 
 # stale OUTPUT SOURCE...: true when OUTPUT is missing or older than any SOURCE
