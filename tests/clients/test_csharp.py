@@ -116,3 +116,9 @@ def test_the_deals_sha256_is_what_its_generator_writes():
     generator = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generator)
     assert generator.TARGET.read_text(encoding="utf-8") == generator.sha256_module()
+
+
+def test_the_docs_complete_example_is_the_unity_sample():
+    page = (ROOT / "docs" / "csharp-client.md").read_text(encoding="utf-8")
+    example = page.split("## A complete example", 1)[1].split("```csharp\n", 1)[1].split("```\n", 1)[0]
+    assert example == (CLIENT / "Samples~" / "Unity" / "PlayDealtGame.cs").read_text(encoding="utf-8")
