@@ -133,8 +133,10 @@ def register(subparsers) -> None:
                                    description="Run the HTTP API under gunicorn. "
                                                "Redis: REDIS_URL, else the one scoundrel up runs.")
     settings = Settings.from_env()
-    parser.add_argument("--host", default=settings.host)
-    parser.add_argument("--port", type=port_number, default=settings.port)
+    parser.add_argument("--host", default=settings.host,
+                        help="address to listen on (default: %(default)s, from SCOUNDREL_HOST)")
+    parser.add_argument("--port", type=port_number, default=settings.port,
+                        help="port to listen on (default: %(default)s, from SCOUNDREL_PORT)")
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
     add_data_dir_option(parser)
     parser.set_defaults(func=run)
