@@ -218,6 +218,21 @@ def test_the_js_example_plays_to_the_end_through_the_default_rate_limit(default_
         assert "the deal checks out" in out, out
 
 
+def test_the_js_example_run_again_on_a_finished_sealed_daily_says_it_is_over(default_up):
+    """The sealed daily is one game a player a day: run again, the example finds it over and says so (status 0)
+    rather than claim to play on."""
+    environment = {key: value for key, value in os.environ.items() if key != "SCOUNDREL_PLAYER"}
+    environment.update({"SCOUNDREL_URL": default_up.base, "CHALLENGE": "daily",
+                        "SCOUNDREL_TOKEN": register(default_up.base, "daily-twice")})
+    first, again = (subprocess.run(["node", str(EXAMPLE)], env=environment, capture_output=True, text=True,
+                                   timeout=240, check=False) for _ in range(2))
+    assert first.returncode == 0 and "the seed is sealed until the UTC day is over" in first.stdout, first.stdout
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "today's sealed daily is over already" in again.stdout and "playing on" not in again.stdout
+    ended = first.stdout.splitlines()[1]  # "<outcome> after <n> moves"
+    assert f"it ended {ended}" in again.stdout, again.stdout
+
+
 def register(base: str, name: str) -> str:
     response = requests.post(f"{base}/v1/players", json={"name": name}, timeout=5)
     assert response.status_code == 201, response.text
