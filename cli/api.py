@@ -1,12 +1,14 @@
 """``scoundrel api``: the HTTP API under gunicorn, a production WSGI server."""
 
 import argparse
+import os
 import sys
 
 import log_lines
 from settings import Settings
 
 from .connecting import add_data_dir_option, settings_for
+from .quick_exit import exit_now
 
 
 def _freeze_startup_objects(worker) -> None:
@@ -124,7 +126,13 @@ def run(args) -> int:
 
             return create_app(settings)
 
-    Gunicorn().run()
+    master = os.getpid()
+    try:
+        Gunicorn().run()
+    except SystemExit as stopped:
+        if os.getpid() != master:  # a worker gunicorn forked: it leaves the way gunicorn has it leave
+            raise
+        exit_now(stopped.code if isinstance(stopped.code, int) else 1)
     return 0
 
 

@@ -3,6 +3,7 @@
 import os
 
 from .connecting import add_data_dir_option, settings_for
+from .quick_exit import exit_now
 
 
 def run(args) -> int:
@@ -12,6 +13,8 @@ def run(args) -> int:
     # Each job reads the settings again, in its own work-horse process: pin the Redis found here.
     os.environ["REDIS_URL"] = settings.redis_url
     run_worker(settings, burst=args.burst)
+    if not args.burst:
+        exit_now(0)  # stopped (SIGTERM): leave at once, so scoundrel up and an orchestrator need not wait
     return 0
 
 
