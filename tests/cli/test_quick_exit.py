@@ -14,22 +14,14 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 import redis
 import requests
 
-from cli.redis_server import RedisServer, free_port
+from cli.redis_server import free_port
 
 PROBE = """import atexit, os
 atexit.register(lambda: open({marker!r}, "a").write(f"{{os.getpid()}}\\n"))
 """
-
-
-@pytest.fixture
-def own_redis(tmp_path):
-    server = RedisServer(tmp_path / "redis", persistent=False).start()
-    yield server
-    server.stop()
 
 
 class Probed:
