@@ -104,7 +104,7 @@ class Board:
     closed_by: str | None = None
     scoring: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.params:
             object.__setattr__(self, "params", self.key)
 

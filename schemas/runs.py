@@ -93,20 +93,8 @@ class BoardEntrySchema(ShareSchema):
     run_id = fields.String(allow_none=True, metadata={"description": "null for an erased player's place a past "
                                                                  "season or sealed day keeps"})
     submitted_at = fields.String()
-
-
-class BoardPageSchema(Schema):
-    variant = fields.String()
-    among = fields.String(metadata={"description": _AMONG})
-    total = fields.Integer()
-    entries = fields.List(fields.Nested(BoardEntrySchema))
-
-
-class BoardPositionSchema(ShareSchema):
-    rank = fields.Integer()
-    score = fields.Integer()
-    run_id = fields.String()
-    around = fields.List(fields.Nested(BoardEntrySchema))
+    from_par = fields.Integer(metadata={"description": "a seed board's, once its deal's par is kept: the score's "
+                                                       "distance from it (negative below)"})
 
 
 class LadderEntrySchema(ShareSchema):
@@ -121,11 +109,45 @@ class LadderEntrySchema(ShareSchema):
     submitted_at = fields.String(metadata={"description": "when the latest game counted ended"})
 
 
-class LadderPageSchema(Schema):
+class BoardHeadSchema(Schema):
+    """What heads a page of any board (``service.boards``): the parts of its key its URL names, what its board
+    adds, and which view it is (``among``, ``around``). A board's page has the fields of its own key."""
+
     variant = fields.String()
+    seed = fields.String(metadata={"description": "a seed board's seed; the daily board's: the day's public seed"})
+    date = fields.String(metadata={"description": "a daily or sealed board's UTC day"})
+    season = fields.String()
+    week = fields.String(metadata={"description": "a league board's UTC ISO week, YYYY-Www"})
+    tournament = fields.String()
+    deal = fields.Integer(metadata={"description": "with deal: the deal these are the standings of"})
+    final = fields.Boolean(metadata={"description": "a tournament's: its standings are final"})
+    revised_at = fields.String(allow_none=True, metadata={"description": "a tournament's: when its standings last "
+                                                                         "changed"})
+    par = fields.Nested(ParSchema, metadata={"description": "a seed board's, once kept: the deal's par as "
+                                                            "/v1/seeds/<seed>/par gives it, without the line"})
     among = fields.String(metadata={"description": _AMONG})
+    around = fields.String(metadata={"description": "with around: the player the entries are around"})
+    rank = fields.Integer(metadata={"description": "with around: the player's rank"})
     total = fields.Integer()
+
+
+class BoardPageSchema(BoardHeadSchema):
+    """A page of a board ranking runs (best, first, or a sum of places)."""
+
+    entries = fields.List(fields.Nested(BoardEntrySchema))
+
+
+class LadderPageSchema(BoardHeadSchema):
+    """A page of a board ranking means (a ladder)."""
+
     entries = fields.List(fields.Nested(LadderEntrySchema))
+
+
+class BoardPositionSchema(ShareSchema):
+    rank = fields.Integer()
+    score = fields.Integer()
+    run_id = fields.String()
+    around = fields.List(fields.Nested(BoardEntrySchema))
 
 
 class LadderPositionSchema(ShareSchema):
@@ -136,38 +158,9 @@ class LadderPositionSchema(ShareSchema):
     around = fields.List(fields.Nested(LadderEntrySchema))
 
 
-class SealedBoardSchema(Schema):
-    date = fields.String()
-    among = fields.String(metadata={"description": _AMONG})
-    total = fields.Integer()
-    entries = fields.List(fields.Nested(BoardEntrySchema))
-
-
-class SeedBoardEntrySchema(BoardEntrySchema):
-    from_par = fields.Integer(metadata={"description": "the score's distance from the deal's par (negative below)"})
-
-
-class SeedBoardSchema(Schema):
-    seed = fields.String()
-    variant = fields.String()
-    par = fields.Nested(ParSchema, metadata={"description": "once kept: the deal's par as /v1/seeds/<seed>/par "
-                                                            "gives it, without the line"})
-    among = fields.String(metadata={"description": _AMONG})
-    total = fields.Integer()
-    entries = fields.List(fields.Nested(SeedBoardEntrySchema))
-
-
 class DailySchema(Schema):
     date = fields.String()
     seed = fields.String()
-
-
-class DailyBoardSchema(Schema):
-    date = fields.String()
-    seed = fields.String()
-    among = fields.String(metadata={"description": _AMONG})
-    total = fields.Integer()
-    entries = fields.List(fields.Nested(BoardEntrySchema))
 
 
 class VersionSchema(Schema):
