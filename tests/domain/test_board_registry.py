@@ -25,8 +25,8 @@ from domain.boards import (
     deal_boards,
     tournament_board,
 )
-from domain.tournaments import BEST, SUM
 from domain.run import Run
+from domain.tournaments import BEST, SUM
 from store.runs.records import run_from_stored
 
 OPEN_FIELDS = {"player": "ada", "variant": "easy", "seed": "abc", "status": "verified", "score": "12",
