@@ -68,11 +68,6 @@ class RunPageSchema(Schema):
 _AMONG = "with among: the player whose friends' view this is (as registered)"
 
 
-def _global_rank() -> fields.Integer:
-    return fields.Integer(metadata={"description": "with among: the rank on the whole board (rank is among the "
-                                                   "player and those they follow)"})
-
-
 class ShareSchema(Schema):
     """A place's share of its board (``domain.boards.percentile``): the same fields on every board."""
 
@@ -85,10 +80,16 @@ class ShareSchema(Schema):
                                                         "(to a tenth below 1 %)"})
 
 
-class BoardEntrySchema(ShareSchema):
+class PlaceSchema(ShareSchema):
+    """A place on any board; what ranks it is its order's (``BoardEntrySchema``, ``LadderEntrySchema``)."""
+
     rank = fields.Integer()
-    global_rank = _global_rank()
+    global_rank = fields.Integer(metadata={"description": "with among: the rank on the whole board (rank is among "
+                                                          "the player and those they follow)"})
     player = fields.String()
+
+
+class BoardEntrySchema(PlaceSchema):
     score = fields.Integer()
     run_id = fields.String(allow_none=True, metadata={"description": "null for an erased player's place a past "
                                                                  "season or sealed day keeps"})
@@ -97,10 +98,7 @@ class BoardEntrySchema(ShareSchema):
                                                        "distance from it (negative below)"})
 
 
-class LadderEntrySchema(ShareSchema):
-    rank = fields.Integer()
-    global_rank = _global_rank()
-    player = fields.String()
+class LadderEntrySchema(PlaceSchema):
     mean = fields.Float(metadata={"description": "mean score of the player's last 20 finished dealt games, "
                                                  "exact at 2 decimals"})
     games = fields.Integer(metadata={"description": "the player's finished dealt games of the variant (20 or more)"})
@@ -143,18 +141,21 @@ class LadderPageSchema(BoardHeadSchema):
     entries = fields.List(fields.Nested(LadderEntrySchema))
 
 
-class BoardPositionSchema(ShareSchema):
+class PositionSchema(ShareSchema):
+    """A player's place on a board (``/players/<name>``): their rank and run, and the places around it."""
+
     rank = fields.Integer()
-    score = fields.Integer()
     run_id = fields.String()
+
+
+class BoardPositionSchema(PositionSchema):
+    score = fields.Integer()
     around = fields.List(fields.Nested(BoardEntrySchema))
 
 
-class LadderPositionSchema(ShareSchema):
-    rank = fields.Integer()
+class LadderPositionSchema(PositionSchema):
     mean = fields.Float()
     games = fields.Integer()
-    run_id = fields.String()
     around = fields.List(fields.Nested(LadderEntrySchema))
 
 

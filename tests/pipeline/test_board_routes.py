@@ -9,14 +9,12 @@ verdicts place them on the throwaway boards as a worker's would.
 import pytest
 
 from domain.boards import BOARDS, Board, Order
-from service.app import create_app
-from settings import Settings
-from store import Database, accept_runs, load_runs, record_verdicts
+from store import accept_runs, load_runs, record_verdicts
 from store.accounts.following import follow
 from store.runs.accepting import Submission
 from tests.support.games import games_by_score
+from tests.support.stores import app_client
 from verification import judge
-from worker.registry import JOBS
 
 SEED = "throwaway-board"
 # Each player's first verified open run of a variant: a kind keyed by a path part.
@@ -33,27 +31,26 @@ PLAYERS = ("ada", "bob", "cyd")
 
 @pytest.fixture(scope="module")
 def api(redis_url, tmp_path_factory):
-    settings = Settings(redis_url=redis_url, archive_url=f"sqlite:///{tmp_path_factory.mktemp('b')}/a.sqlite3",
-                        rate_limit_token="", rate_limit_address="")
-    db = Database.from_settings(settings, JOBS)
-    db.redis.flushall()
-    db.archive.upgrade()
-    BOARDS.extend([FIRSTS, DEAL_FIRSTS])
+    BOARDS.extend([FIRSTS, DEAL_FIRSTS])  # before the app is built: its views are the registry's as it stands
     try:
-        client = create_app(settings).test_client()
-        for name in PLAYERS:
-            assert client.post("/v1/players", json={"name": name}).status_code == 201
-        # ada scores lowest, cyd highest: one run each on one deal, judged as a worker judges it
-        for name, game in zip(PLAYERS, games_by_score(SEED, len(PLAYERS)), strict=True):
-            [(run, _)] = accept_runs(db, name, [Submission(game["seed"], game["variant"], game["moves"])])
-            [pending] = load_runs(db, [run.id])
-            assert record_verdicts(db, [(pending, judge(pending))]) == [True]
-        follow(db, "ada", "cyd")
-        yield client
+        with app_client(redis_url, tmp_path_factory.mktemp("b")) as (client, db):
+            yield _filled(client, db)
     finally:
         BOARDS.remove(FIRSTS)
         BOARDS.remove(DEAL_FIRSTS)
-        db.close()
+
+
+def _filled(client, db):
+    """The client, once the players are registered and their runs judged."""
+    for name in PLAYERS:
+        assert client.post("/v1/players", json={"name": name}).status_code == 201
+    # ada scores lowest, cyd highest: one run each on one deal, judged as a worker judges it
+    for name, game in zip(PLAYERS, games_by_score(SEED, len(PLAYERS)), strict=True):
+        [(run, _)] = accept_runs(db, name, [Submission(game["seed"], game["variant"], game["moves"])])
+        [pending] = load_runs(db, [run.id])
+        assert record_verdicts(db, [(pending, judge(pending))]) == [True]
+    follow(db, "ada", "cyd")
+    return client
 
 
 PAGES = [("/v1/firsts/classic", {"variant": "classic"}),

@@ -8,12 +8,10 @@ import pytest
 
 import scoundrel
 from scoundrel.strategies import play_game
-from service.app import create_app
-from settings import Settings
-from store import Database, create_moderator, load_runs, record_verdicts
+from store import create_moderator, load_runs, record_verdicts
 from store.base import keys
+from tests.support.stores import app_client
 from verification import judge
-from worker.registry import JOBS
 
 PLAYERS = ("ada", "bob", "cyd", "dee")
 
@@ -28,16 +26,10 @@ def auth(token: str) -> dict:
 
 @pytest.fixture(scope="module")
 def api(redis_url, tmp_path_factory):
-    settings = Settings(redis_url=redis_url, archive_url=f"sqlite:///{tmp_path_factory.mktemp('t')}/a.sqlite3",
-                        rate_limit_token="", rate_limit_address="")
-    db = Database.from_settings(settings, JOBS)
-    db.redis.flushall()
-    db.archive.upgrade()
-    client = create_app(settings).test_client()
-    tokens = {name: client.post("/v1/players", json={"name": name}).get_json()["token"] for name in PLAYERS}
-    tokens["mia"] = create_moderator(db, "mia")
-    yield client, tokens, db
-    db.close()
+    with app_client(redis_url, tmp_path_factory.mktemp("t")) as (client, db):
+        tokens = {name: client.post("/v1/players", json={"name": name}).get_json()["token"] for name in PLAYERS}
+        tokens["mia"] = create_moderator(db, "mia")
+        yield client, tokens, db
 
 
 def created(client, tokens, **fields) -> dict:

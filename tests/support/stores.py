@@ -5,7 +5,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from flask.testing import FlaskClient
+
 from cli.redis_server import RedisServer
+from service.app import create_app
+from settings import Settings
 from store import Database
 from worker.registry import JOBS
 
@@ -29,3 +33,14 @@ def emptied_database(url: str, **options) -> Iterator[Database]:
         yield database
     finally:
         database.close()
+
+
+@contextmanager
+def app_client(url: str, root: Path) -> Iterator[tuple[FlaskClient, Database]]:
+    """Flask's test client of the API on the Redis at ``url`` (emptied first), its archive under ``root``, no
+    rate limits; and a ``Database`` on the same stores: for views' tests, with no processes."""
+    settings = Settings(redis_url=url, archive_url=f"sqlite:///{root}/archive.sqlite3", rate_limit_token="",
+                        rate_limit_address="")
+    with emptied_database(url, archive_url=settings.archive_url) as database:
+        database.archive.upgrade()
+        yield create_app(settings).test_client(), database
