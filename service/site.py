@@ -1,7 +1,7 @@
 """The pages people read: ``/boards``, ``/boards/<board>``, ``/players/<name>``, ``/daily``, ``/seasons``.
 
-Server-rendered from the store functions the API's views use (``board_page``,
-``ladder_page``, ``board_position``, ``player_runs``), plus ``store.boards.standings``
+Server-rendered from the store functions the API's views use (``page_of``,
+``position_on``, ``player_runs``), plus ``store.boards.standings``
 for a board's spread and a player's places; every view only turns the
 request into those calls and their answers into a template. They work
 without JavaScript; ``site.js`` (an ES module) only fills in the line of the
@@ -50,7 +50,7 @@ from schemas.pages import (
     TournamentsPageArgs,
 )
 from schemas.runs import RunSchema
-from store import board_page, player_runs, ranking
+from store import player_runs, ranking
 from store.base.clock import now_ms
 from store.base.errors import first_line, refuses_writes
 from store.boards.pages import page_of, position_on
@@ -422,7 +422,7 @@ def _par_reached(day: date) -> dict | None:
     sealed = sealed_daily(day)
     if sealed["par"] is None:
         return None
-    total, entries = board_page(db(), ranking(BoardId(SEALED_BOARD, (day.isoformat(),))), 0, DAILY_TOP)
+    total, entries = page_of(db(), BoardId(SEALED_BOARD, (day.isoformat(),)), 0, DAILY_TOP)
     return {"day": day, "par": sealed["par"], "total": total, "reached": _reached(sealed["par"], entries)}
 
 
