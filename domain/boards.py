@@ -3,9 +3,11 @@
 Every place that asks "which boards does this run count on" reads the
 registry: placing a verdict and recomputing a player's places (the store's
 scripts get the keys and orders of ``boards_of``), ``scoundrel check``,
-retention's "which boards may leave Redis", the pages' boards of a run. So a
-new kind of board is one entry here; ``store`` maps each entry's kind and
-key parts to its Redis keys.
+retention's "which boards may leave Redis", the pages' boards of a run; and
+every reader of a board: an entry carries its URLs, its title and what it
+proves, from which the service registers its API and names its page
+(``service.boards``, ``service.board_names``). So a new kind of board is one
+entry here; ``store`` maps each entry's kind and key parts to its Redis keys.
 
 A board ranks each player once, by its ``Order``: their best run, their
 first, the sum of their latest ``LADDER_GAMES`` (the ladder), or the sum of

@@ -172,6 +172,9 @@ def test_standings_page_among_and_around(api):
     assert "cyd" in [e["player"] for e in around["entries"]] and len(around["entries"]) <= 3
     assert client.get(f"/v1/tournaments/{tournament['id']}/standings?around=dee").status_code == 404
     assert client.get(f"/v1/tournaments/{tournament['id']}/standings?around=nobody").status_code == 404
+    place = client.get(f"/v1/tournaments/{tournament['id']}/standings/players/CYD?around=0").get_json()
+    assert (place["rank"], place["score"], place["total"]) == (around["rank"], scores["cyd"], 3)
+    assert client.get(f"/v1/tournaments/{tournament['id']}/standings/players/dee").status_code == 404
 
 
 def test_a_sum_tournament_ranks_the_sum_of_each_entrants_best_game_on_each_deal(api):
@@ -193,5 +196,8 @@ def test_a_sum_tournament_ranks_the_sum_of_each_entrants_best_game_on_each_deal(
     assert client.get(f"/v1/tournaments/{made['id']}/standings?deal=3").status_code == 404
     around = client.get(f"/v1/tournaments/{made['id']}/standings?around=bob&places=0").get_json()
     assert around["entries"][0]["score"] == sums["bob"] and around["total"] == 3
+    on_deal = client.get(f"/v1/tournaments/{made['id']}/standings/players/bob?deal=2&around=0").get_json()
+    assert on_deal["score"] == max(scores["bob"][2])
+    assert client.get(f"/v1/tournaments/{made['id']}/standings/players/ada?deal=3").status_code == 404
     html = client.get(f"/tournaments/{made['id']}?player=cyd").get_data(as_text=True)
     assert "the sum of each entrant's best game on each deal ranks them" in html
