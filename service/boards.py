@@ -241,8 +241,8 @@ def _position(route: Route, args: dict, path: dict, name: str):
 
 
 def _doc(template: str) -> str:
-    """A registry text with its parts named, as the API's docs show it (``{variant}``)."""
-    return re.sub(r"\{(\w+)\}", lambda match: f"<{match[1].lower()}>", template)
+    """A registry text with its parts named, as the API's docs show it (``<variant>``)."""
+    return re.sub(r"\{(\w+)\}", lambda match: f"``<{match[1].lower()}>``", template)
 
 
 def _register(blp: Blueprint, route: Route) -> None:
