@@ -275,10 +275,10 @@ def _register(blp: Blueprint, route: Route) -> None:
         return _position(route, args, path, name)
 
 
-def board_views(boards: list[Board] = BOARDS) -> Blueprint:
+def board_views() -> Blueprint:
     """Every board's page and position views, from the registry as it stands (``create_app`` registers them)."""
     blp = Blueprint("boards", __name__, description="Every board: a page, a friends' view (among), the places "
                                                     "around a player (around), a player's place")
-    for route in routes(boards):
+    for route in routes(BOARDS):
         _register(blp, route)
     return blp
