@@ -10,6 +10,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# The exact packages of requirements.lock, nothing resolved at build time, so two
+# builds of one commit install the same (tests/deploy/test_lock.py holds the lock
+# to pyproject.toml). A layer of its own: editing the code keeps it.
+COPY requirements.lock ./
+RUN pip install --no-deps -r requirements.lock
+
 # Only what the package needs, so that editing tests or docs elsewhere does
 # not invalidate the install layer.
 COPY pyproject.toml README.md ./
@@ -26,8 +32,9 @@ COPY verification ./verification
 COPY webhook_targets ./webhook_targets
 # the JS client module as published, which the /play page imports (package data, see pyproject.toml)
 COPY clients/js/src ./clients/js/src
-# with the PostgreSQL driver: compose keeps the archive in PostgreSQL
-RUN pip install .[postgresql] && rm -rf build *.egg-info
+# the project alone (its dependencies, with the PostgreSQL driver compose's archive needs, are
+# the lock's); pip check fails the build if the lock misses one
+RUN pip install --no-deps --no-build-isolation . && pip check && rm -rf build *.egg-info
 
 # A user without privileges: the service never needs root.
 RUN useradd --create-home --uid 10001 --user-group scoundrel

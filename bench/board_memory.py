@@ -73,7 +73,7 @@ def main() -> None:
             assert status == 200, text[:200]
         settle(db)
         per_open = (connection.info("memory")["used_memory"] - before) / runs
-        count, freed = drop(connection, [keys.seed_board("*", "*"), keys.seed_runs("*", "*")])
+        count, freed = drop(connection, [keys.board_places("seed", ("*", "*")), keys.board_holders("seed", ("*", "*"))])
         assert count == 2 * runs, f"{count} seed board keys: not every run was verified"
         seed_boards = freed / runs
         print(f"open runs, {runs:,} on distinct seeds: {per_open:,.0f} bytes per verified run with its seed "
@@ -87,8 +87,9 @@ def main() -> None:
                                      for game in dealt_games[first:first + GAMES_PER_PLAYER]], runs_per_job=100)
         settle(db)
         per_dealt = (connection.info("memory")["used_memory"] - before) / runs
-        count, freed = drop(connection, [keys.dealt_board("*"), keys.dealt_runs("*"), keys.ladder("*"),
-                                         keys.ladder_window("*", "*"), keys.ladder_games("*")])
+        count, freed = drop(connection, [keys.board_places("dealt", ("*",)), keys.board_holders("dealt", ("*",)),
+                                         keys.board_places("ladder", ("*",)),
+                                         keys.board_window("ladder", ("*",), "*"), keys.board_games("ladder", ("*",))])
         assert count == 4 + runs // GAMES_PER_PLAYER, f"{count} keys: not every run was verified"
         boards = freed / runs
         print(f"dealt runs, {GAMES_PER_PLAYER} each by {runs // GAMES_PER_PLAYER} players: {per_dealt:,.0f} bytes "

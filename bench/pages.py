@@ -21,8 +21,9 @@ import argparse
 import time
 
 from _harness import Client, Service, latencies_ms, percentiles
+from domain.boards import OPEN_BOARD, BoardId
 from rankings import load_board
-from store import create_player, variant_board
+from store import create_player, ranking
 from store.boards.standings import board_spread
 
 
@@ -57,9 +58,9 @@ def main() -> None:
             times = latencies_ms(lambda path=path: http.request("GET", path), args.requests)
             print(f"board page, {label + ':':28s} round trip {percentiles(times)}; "
                   f"server {percentiles(stack.server_times(_a_page)[logged:])}")
-        spread = board_spread(db, variant_board("classic"))
+        spread = board_spread(db, ranking(BoardId(OPEN_BOARD, ("classic",))))
         print(f"histogram: {len(spread.buckets)} buckets, {spread.total:,} places, median {spread.median}")
-        alone = latencies_ms(lambda: board_spread(db, variant_board("classic"), -50), args.requests)
+        alone = latencies_ms(lambda: board_spread(db, ranking(BoardId(OPEN_BOARD, ("classic",))), -50), args.requests)
         print(f"the spread script alone (Redis):        {percentiles(alone)}")
         trivial = latencies_ms(lambda: http.request("GET", "/v1/health"), args.requests)
         print(f"(health, for scale:                     {percentiles(trivial)})")

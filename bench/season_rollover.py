@@ -113,7 +113,7 @@ def main() -> None:
         assert record_verdicts(db, [(pending, judge(pending)) for pending in load_runs(db, [run.id]) if pending])
         took = (time.perf_counter() - started) * 1000
         assert client.zcard(keys.board_places("season", ("classic", ended.id))) == cards, "the frozen board changed"
-        assert client.zscore(keys.dealt_board("classic"), "late-player") is not None
+        assert client.zscore(keys.board_places("dealt", ("classic",)), "late-player") is not None
         print(f"a late verdict of the closed season: {took:.2f} ms, the frozen board unchanged, "
               "the all-time board placed")
 

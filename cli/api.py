@@ -1,12 +1,14 @@
 """``scoundrel api``: the HTTP API under gunicorn, a production WSGI server."""
 
 import argparse
+import os
 import sys
 
 import log_lines
 from settings import Settings
 
 from .connecting import add_data_dir_option, settings_for
+from .quick_exit import exit_now
 
 
 def _freeze_startup_objects(worker) -> None:
@@ -124,7 +126,13 @@ def run(args) -> int:
 
             return create_app(settings)
 
-    Gunicorn().run()
+    master = os.getpid()
+    try:
+        Gunicorn().run()
+    except SystemExit as stopped:
+        if os.getpid() != master:  # a worker gunicorn forked: it leaves the way gunicorn has it leave
+            raise
+        exit_now(stopped.code if isinstance(stopped.code, int) else 1)
     return 0
 
 
@@ -133,8 +141,10 @@ def register(subparsers) -> None:
                                    description="Run the HTTP API under gunicorn. "
                                                "Redis: REDIS_URL, else the one scoundrel up runs.")
     settings = Settings.from_env()
-    parser.add_argument("--host", default=settings.host)
-    parser.add_argument("--port", type=port_number, default=settings.port)
+    parser.add_argument("--host", default=settings.host,
+                        help="address to listen on (default: %(default)s, from SCOUNDREL_HOST)")
+    parser.add_argument("--port", type=port_number, default=settings.port,
+                        help="port to listen on (default: %(default)s, from SCOUNDREL_PORT)")
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
     add_data_dir_option(parser)
     parser.set_defaults(func=run)

@@ -10,8 +10,9 @@ this module, so a change to the engine that changes a case shows in review.
 The protocol (docs/conformance.md) is JSON lines over an engine's stdin and
 stdout: one request a case, ``{"case", "seed", "variant", "moves", "forfeit"}``,
 one answer a case, ``{"case", "states": [...]}`` (``"forfeit_score"`` when asked,
-``"illegal": {"index", "code"}`` for a move the engine refuses). ``--serve``
-is this engine behind that protocol: the reference adapter.
+``"illegal": {"index", "code"}`` for a move the engine refuses, code
+``not_in_notation`` for a string that is no move at all). ``--serve`` is this
+engine behind that protocol: the reference adapter.
 
 Exit status: 0 when every case passes (or the cases were printed), 1 when a
 case fails, 2 when the engine cannot be started or stops answering.
@@ -31,6 +32,7 @@ from scoundrel import strategies
 
 CASES = "conformance_cases.jsonl"
 ANSWER_SECONDS = 30.0  # an engine silent this long on one case is taken as stopped
+NOT_IN_NOTATION = "not_in_notation"  # the protocol's code for a move outside the notation (RULES.md calls it invalid)
 
 
 def register(subparsers) -> None:
@@ -87,15 +89,25 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     states = [state_view(game.state, game.variant)]
     reply: dict[str, Any] = {"case": request["case"], "states": states}
     for index, notation in enumerate(request["moves"]):
-        try:
-            game.play(notation)
-        except scoundrel.IllegalMove as illegal:
-            reply["illegal"] = {"index": index, "code": illegal.violation.code}
+        refused = _refusal(game, notation)
+        if refused is not None:
+            reply["illegal"] = {"index": index, "code": refused}
             return reply
         states.append(state_view(game.state, game.variant))
     if request.get("forfeit"):
         reply["forfeit_score"] = game.state.forfeit_score()
     return reply
+
+
+def _refusal(game: scoundrel.Game, notation: str) -> str | None:
+    """Play ``notation``; the protocol's code when the engine refuses it, None when it was played."""
+    if scoundrel.parse_move(notation) is None:
+        return NOT_IN_NOTATION
+    try:
+        game.play(notation)
+    except scoundrel.IllegalMove as illegal:
+        return illegal.violation.code
+    return None
 
 
 def serve(requests, replies) -> None:

@@ -69,12 +69,14 @@ def register_kind(subparsers, kind: Kind) -> None:
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     adding = actions.add_parser("add", help=f"create a {kind.noun}; prints its token as the last line")
-    adding.add_argument("name", metavar="NAME")
+    adding.add_argument("name", metavar="NAME",
+                        help=f"the {kind.noun}'s name: 3-32 of A-Z a-z 0-9 _ -, a letter or digit among them; "
+                             "unique ignoring case")
     adding.set_defaults(func=lambda args: _add(kind, args))
     listing = actions.add_parser("list", help=f"list {kind.noun}s")
     listing.set_defaults(func=lambda args: _show(kind, args))
     revoking = actions.add_parser("revoke", help=f"remove a {kind.noun} and invalidate its token")
-    revoking.add_argument("name", metavar="NAME")
+    revoking.add_argument("name", metavar="NAME", help=f"the {kind.noun} to revoke, as listed")
     revoking.set_defaults(func=lambda args: _revoke(kind, args))
     for action in (adding, listing, revoking):
         add_operator_options(action)

@@ -5,7 +5,6 @@ data directory; the tests' throwaway servers take the one on PATH, else
 the embedded one, so a fresh machine without Redis still runs the tests.
 """
 
-import os
 import shutil
 import socket
 import subprocess
@@ -134,7 +133,3 @@ class RedisServer:
             self.process.kill()
             self.process.wait()
 
-
-def environment_with(url: str) -> dict:
-    """The current environment with REDIS_URL pointing at ``url``."""
-    return {**os.environ, "REDIS_URL": url}

@@ -164,13 +164,15 @@ class Supervisor:
     """The running service: Redis (when private), the API and the workers."""
 
     def __init__(self, host: str, listener: socket.socket, worker_count: int, data_dir: Path,
-                 redis_url: str | None, server: Server | None, logs: "Logs"):
+                 redis_url: str | None, server: Server | None, logs: "Logs", redis_port: int | None = None):
         from .redis_server import RedisServer  # redis-py: loaded by up, not by every command
 
         self.host, self.listener, self.worker_count, self.data_dir = host, listener, worker_count, data_dir
         self.port = listener.getsockname()[1]
         self.server = server  # the private Redis's binary; None with REDIS_URL
-        self.redis = None if server is None else RedisServer(data_dir / "redis", persistent=True, binary=server.path)
+        # on --redis-port, else a free port it picks
+        self.redis = None if server is None else RedisServer(data_dir / "redis", port=redis_port, persistent=True,
+                                                             binary=server.path)
         self.redis_url = redis_url or self.redis.url  # type: ignore[union-attr]  # one of the two is given
         # the children's archive, unless SCOUNDREL_ARCHIVE_URL names one: SQLite in this data directory
         self.env = {**os.environ, "REDIS_URL": self.redis_url, "SCOUNDREL_DATA_DIR": str(data_dir),
@@ -290,6 +292,9 @@ def run(args) -> int:
     settings = Settings.from_env(args.data_dir)
     data_dir = Path(settings.data_dir).expanduser().resolve()
     redis_url = settings.redis_url if settings.redis_url_given else None
+    if redis_url is not None and args.redis_port is not None:
+        _say("--redis-port is the private Redis's port, and with REDIS_URL set up starts none: drop one of them")
+        return 2
     lock = listener = None
     try:
         listener = _listen(args.host, args.port)
@@ -306,7 +311,8 @@ def run(args) -> int:
         if lock:
             lock.close()
         return 1
-    supervisor = Supervisor(args.host, listener, args.workers, data_dir, redis_url, server, _logs(args.verbose))
+    supervisor = Supervisor(args.host, listener, args.workers, data_dir, redis_url, server, _logs(args.verbose),
+                            args.redis_port)
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)
     try:
@@ -330,6 +336,9 @@ def register(subparsers) -> None:
                         help="where the private Redis keeps its data and its URL "
                              "(default: SCOUNDREL_DATA_DIR, else the per-user data directory)")
     parser.add_argument("--workers", type=int, default=2, help="verification workers (default: %(default)s)")
+    parser.add_argument("--redis-port", type=port_number, metavar="PORT",
+                        help="the port of the private Redis, on 127.0.0.1 (default: a free one, picked at start; "
+                             "with REDIS_URL there is no private Redis)")
     parser.add_argument("--redis-server", metavar="PATH",
                         help="the redis-server or valkey-server to run (default: one of the version that wrote "
                              "the data directory, else the embedded one)")

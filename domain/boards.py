@@ -3,9 +3,11 @@
 Every place that asks "which boards does this run count on" reads the
 registry: placing a verdict and recomputing a player's places (the store's
 scripts get the keys and orders of ``boards_of``), ``scoundrel check``,
-retention's "which boards may leave Redis", the pages' boards of a run. So a
-new kind of board is one entry here; ``store`` maps each entry's kind and
-key parts to its Redis keys.
+retention's "which boards may leave Redis", the pages' boards of a run; and
+every reader of a board: an entry carries its URLs, its title and what it
+proves, from which the service registers its API and names its page
+(``service.boards``, ``service.board_names``). So a new kind of board is one
+entry here; ``store`` maps each entry's kind and key parts to its Redis keys.
 
 A board ranks each player once, by its ``Order``: their best run, their
 first, the sum of their latest ``LADDER_GAMES`` (the ladder), or the sum of
@@ -22,8 +24,6 @@ no script changes it, whatever verdict, void or recompute comes.
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from scoundrel import CLASSIC
 
 from .leagues import counts as counted_in_leagues
 from .run import Run
@@ -69,12 +69,19 @@ def with_share(entry: dict[str, object], above: int, total: int) -> dict[str, ob
 
 @dataclass(frozen=True)
 class Board:
-    """One kind of board.
+    """One kind of board, and everything a reader of it sees: its API, its page, its title.
 
     ``kind`` names it (and its keys, ``store.base.keys.board_places``); ``key``
     lists the run's fields whose values name one board of the kind (its
-    parts); ``page`` and ``api`` give its page's and its JSON's paths from
-    those parts. ``cools``: a board of the kind that no verdict changed for
+    parts). ``params`` names those parts as its URLs do (``day`` for the
+    ``daily`` field), the same order; ``api`` and ``page`` are its JSON's and
+    its page's URLs as format strings of them (a part after ``?`` is a query
+    parameter), ``title`` and ``proves`` what its page heads it with (``{Variant}``:
+    the variant capitalized). The service registers every board's views from
+    these (``service.boards``): a page (with ``?among=`` and ``?around=``) at
+    ``api``, a player's place at ``api``'s path + ``/players/<name>``; each entry
+    shaped by its ``order`` (a ladder's places are means).
+    ``cools``: a board of the kind that no verdict changed for
     ``SCOUNDREL_HOT_DAYS`` leaves Redis for the archive as a whole, as its
     runs do (``store.boards.cooling``): a kind with a board per deal, the long
     tail, and a season's board, frozen once its season closes. Only a best or
@@ -82,16 +89,26 @@ class Board:
     boards it reads in Redis).
     ``closed_by``: the key part (``season``) whose close freezes the board,
     for a board that closes.
+    ``scoring``: for boards sharing one URL (a tournament's standings), the
+    scoring of the tournament whose standings this kind is.
     """
 
     kind: str
     counts: Callable[[Run], bool]
     key: tuple[str, ...]
     order: Order
-    page: Callable[..., str]
-    api: Callable[..., str]
+    api: str
+    page: str
+    title: str
+    proves: str
+    params: tuple[str, ...] = ()
     cools: bool = False
     closed_by: str | None = None
+    scoring: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.params:
+            object.__setattr__(self, "params", self.key)
 
     def parts(self, run: Run) -> tuple[str, ...]:
         """The parts of the key of the board of this kind that ``run`` counts on."""
@@ -102,6 +119,11 @@ class Board:
         """One board per variant (not per day or deal): every player page lists them all."""
         return self.key == ("variant",)
 
+    @property
+    def api_path(self) -> str:
+        """``api`` without its query: boards whose ``api_path`` match share their routes."""
+        return self.api.partition("?")[0]
+
 
 @dataclass(frozen=True, slots=True)
 class BoardId:
@@ -111,12 +133,29 @@ class BoardId:
     parts: tuple[str, ...]
 
     @property
+    def named_parts(self) -> dict[str, str]:
+        """The parts by the names its URLs give them (``Board.params``)."""
+        return dict(zip(self.board.params, self.parts, strict=True))
+
+    def _filled(self, template: str) -> str:
+        named = self.named_parts
+        return template.format(**named, **{name.capitalize(): value.capitalize() for name, value in named.items()})
+
+    @property
     def page(self) -> str:
-        return self.board.page(*self.parts)
+        return self._filled(self.board.page)
 
     @property
     def api(self) -> str:
-        return self.board.api(*self.parts)
+        return self._filled(self.board.api)
+
+    @property
+    def title(self) -> str:
+        return self._filled(self.board.title)
+
+    @property
+    def proves(self) -> str:
+        return self._filled(self.board.proves)
 
     @property
     def closer(self) -> str | None:
@@ -125,49 +164,49 @@ class BoardId:
         return None if field is None else self.parts[self.board.key.index(field)]
 
 
-def _seed_page(variant: str, seed: str) -> str:
-    return f"/boards/seed/{seed}" + ("" if variant == CLASSIC else f"?variant={variant}")
-
-
 OPEN_BOARD = Board(
     "open", lambda run: not run.dealt, ("variant",), Order.BEST,
-    page=lambda variant: f"/boards/{variant}", api=lambda variant: f"/v1/leaderboards/{variant}")
+    api="/v1/leaderboards/{variant}", page="/boards/{variant}", title="{Variant}: open runs",
+    proves="Each player's best verified open run: every run is legal, nothing more (the player chose or knew "
+           "the seed).")
 DAILY_BOARD = Board(
-    "daily", lambda run: not run.dealt and run.daily is not None, ("daily",), Order.FIRST,
-    page=lambda day: f"/boards/daily-{day}", api=lambda day: f"/v1/daily/{day}/leaderboard")
+    "daily", lambda run: not run.dealt and run.daily is not None, ("daily",), Order.FIRST, params=("day",),
+    api="/v1/daily/{day}/leaderboard", page="/boards/daily-{day}", title="Daily of {day}: open",
+    proves="Classic runs on the day's public seed submitted that day; each player's first verified run counts.")
 SEED_BOARD = Board(
     "seed", lambda run: not run.dealt and run.seed is not None, ("variant", "seed"), Order.BEST,
-    page=_seed_page, api=lambda variant, seed: f"/v1/seeds/{seed}/leaderboard?variant={variant}", cools=True)
+    api="/v1/seeds/{seed}/leaderboard?variant={variant}", page="/boards/seed/{seed}?variant={variant}",
+    title="Seed {seed}: {variant}",
+    proves="Each player's best verified open run on this one deal: everyone played the same deck.", cools=True)
 DEALT_BOARD = Board(
     "dealt", lambda run: run.dealt, ("variant",), Order.BEST,
-    page=lambda variant: f"/boards/dealt-{variant}", api=lambda variant: f"/v1/leaderboards/dealt/{variant}")
+    api="/v1/leaderboards/dealt/{variant}", page="/boards/dealt-{variant}", title="{Variant}: dealt games",
+    proves="Each player's best game dealt by the server card by card, the deck committed before the first move.")
 LADDER = Board(
     "ladder", lambda run: run.dealt, ("variant",), Order.LATEST,
-    page=lambda variant: f"/boards/dealt-{variant}-ladder",
-    api=lambda variant: f"/v1/leaderboards/dealt/{variant}/ladder")
+    api="/v1/leaderboards/dealt/{variant}/ladder", page="/boards/dealt-{variant}-ladder", title="{Variant}: ladder",
+    proves=f"Each player's mean over their last {LADDER_GAMES} dealt games, forfeits included: neither a lucky "
+           "deal nor a reroll buys a place.")
 SEALED_BOARD = Board(
-    "sealed", lambda run: run.sealed_daily, ("date",), Order.FIRST,
-    page=lambda day: f"/boards/sealed-{day}", api=lambda day: f"/v1/daily/{day}/sealed/leaderboard")
+    "sealed", lambda run: run.sealed_daily, ("date",), Order.FIRST, params=("day",),
+    api="/v1/daily/{day}/sealed/leaderboard", page="/boards/sealed-{day}", title="Daily of {day}: sealed",
+    proves="One deck for everyone that day, dealt by the server and unknown to all until played, one game per "
+           "player.")
 SEASON_BOARD = Board(
     "season", lambda run: run.dealt and run.season is not None, ("variant", "season"), Order.BEST,
-    page=lambda variant, season: f"/boards/dealt-{variant}-{season}",
-    api=lambda variant, season: f"/v1/seasons/{season}/leaderboards/dealt/{variant}", closed_by="season",
-    cools=True)
+    api="/v1/seasons/{season}/leaderboards/dealt/{variant}", page="/boards/dealt-{variant}-{season}",
+    title="{Variant}: dealt games, {season}", proves="Each player's best dealt game that ended in season {season}.",
+    closed_by="season", cools=True)
 SEASON_LADDER = Board(
     "season-ladder", lambda run: run.dealt and run.season is not None, ("variant", "season"), Order.LATEST,
-    page=lambda variant, season: f"/boards/dealt-{variant}-{season}-ladder",
-    api=lambda variant, season: f"/v1/seasons/{season}/leaderboards/dealt/{variant}/ladder", closed_by="season")
-
+    api="/v1/seasons/{season}/leaderboards/dealt/{variant}/ladder", page="/boards/dealt-{variant}-{season}-ladder",
+    title="{Variant}: ladder, {season}",
+    proves=f"Each player's mean over their last {LADDER_GAMES} dealt games that ended in season {{season}}, "
+           "forfeits included.", closed_by="season")
 LEAGUE_BOARD = Board(
     "league", counted_in_leagues, ("week",), Order.BEST,
-    page=lambda week: f"/leagues?week={week}", api=lambda week: f"/v1/leagues/{week}", cools=True)
-
-def _tournament_page(tournament: str, *deal: str) -> str:
-    return f"/tournaments/{tournament}"
-
-
-def _tournament_api(tournament: str, *deal: str) -> str:
-    return f"/v1/tournaments/{tournament}/standings"
+    api="/v1/leagues/{week}", page="/leagues?week={week}", title="Leagues of {week}",
+    proves="Each player's best counted game of the week (a classic dealt game), every cohort together.", cools=True)
 
 
 def _scored(scoring: str) -> Callable[[Run], bool]:
@@ -175,13 +214,23 @@ def _scored(scoring: str) -> Callable[[Run], bool]:
     return lambda run: run.dealt and run.tournament is not None and run.scoring == scoring
 
 
-TOURNAMENT_BOARD = Board("tournament", _scored(BEST), ("tournament",), Order.BEST, page=_tournament_page,
-                         api=_tournament_api, cools=True)
+_STANDINGS = "/v1/tournaments/{tournament_id}/standings"
+_TOURNAMENT_PAGE = "/tournaments/{tournament_id}"
+TOURNAMENT_BOARD = Board(
+    "tournament", _scored(BEST), ("tournament",), Order.BEST, params=("tournament_id",), api=_STANDINGS,
+    page=_TOURNAMENT_PAGE, title="Tournament {tournament_id}",
+    proves="Each entrant's best game of the tournament, dealt by the server.", cools=True, scoring=BEST)
 # A tournament that scores the sum of each entrant's best game on each deal: a best board per deal, then the sum.
-TOURNAMENT_DEAL_BOARD = Board("tournament-deal", _scored(SUM), ("tournament", "tournament_deal"), Order.BEST,
-                              page=_tournament_page, api=_tournament_api, cools=True)
-TOURNAMENT_SUM_BOARD = Board("tournament-sum", _scored(SUM), ("tournament",), Order.SUM, page=_tournament_page,
-                             api=_tournament_api)
+TOURNAMENT_DEAL_BOARD = Board(
+    "tournament-deal", _scored(SUM), ("tournament", "tournament_deal"), Order.BEST, params=("tournament_id", "deal"),
+    api=_STANDINGS + "?deal={deal}", page=_TOURNAMENT_PAGE, title="Tournament {tournament_id}, deal {deal}",
+    proves="Each entrant's best game on this sealed deal of the tournament, dealt by the server.", cools=True,
+    scoring=SUM)
+TOURNAMENT_SUM_BOARD = Board(
+    "tournament-sum", _scored(SUM), ("tournament",), Order.SUM, params=("tournament_id",), api=_STANDINGS,
+    page=_TOURNAMENT_PAGE, title="Tournament {tournament_id}",
+    proves="The sum of each entrant's best game on each of the tournament's sealed deals, dealt by the server.",
+    scoring=SUM)
 
 # Every kind of board, in the order a run's boards are listed.
 BOARDS: list[Board] = [OPEN_BOARD, DAILY_BOARD, SEED_BOARD, DEALT_BOARD, LADDER, SEALED_BOARD, SEASON_BOARD,

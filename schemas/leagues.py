@@ -46,8 +46,3 @@ class LeagueHistorySchema(Schema):
     weeks = fields.List(fields.Nested(LeagueWeekSchema), metadata={"description": "latest first"})
 
 
-class LeagueBoardSchema(Schema):
-    week = fields.String()
-    among = fields.String()
-    total = fields.Integer()
-    entries = fields.List(fields.Nested(BoardEntrySchema))

@@ -2,7 +2,7 @@
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
-from store.moderation.disputes import OPEN, STATUSES
+from store.moderation.disputes import DECISIONS, OPEN, STATUSES
 
 from .paging import PageArgs
 from .runs import RuleErrorSchema, RunSchema
@@ -48,7 +48,7 @@ class ResolutionSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    decision = fields.String(required=True, validate=validate.OneOf(("uphold", "void")))
+    decision = fields.String(required=True, validate=validate.OneOf(DECISIONS))
     note = fields.String(load_default="", validate=validate.Length(max=MAX_REASON))
 
 

@@ -27,7 +27,8 @@ class PageArgs(Schema):
 
 
 class BoardArgs(PageArgs):
-    """A page of a board; with ``among``, of that player and the players they follow."""
+    """A page of a board; with ``among``, of that player and the players they follow; with ``around``, the
+    places around a player's."""
 
     among = fields.String(load_default=None, validate=player_name, metadata={
                               "pattern": NAME_PATTERN,
@@ -35,6 +36,13 @@ class BoardArgs(PageArgs):
                                                    "they follow, ranked among themselves (rank) with each one's "
                                                    "rank on the whole board (global_rank); paged by limit and "
                                                    "offset, total counts them"})
+    around = fields.String(load_default=None, validate=player_name, metadata={
+        "pattern": NAME_PATTERN,
+        "description": "a player's name (any case): the places around theirs (places either side) instead of a "
+                       "page; rank is theirs"})
+    places = fields.Integer(load_default=5, validate=validate.Range(0, MAX_AROUND),
+                            metadata={"description": f"with around: places shown above and below the player, "
+                                                     f"0-{MAX_AROUND}"})
 
 
 class AroundArgs(Schema):
@@ -50,11 +58,3 @@ class DealArgs(Schema):
 
     variant = fields.String(load_default=scoundrel.CLASSIC, validate=validate.OneOf(scoundrel.VARIANTS),
                             metadata={"description": "the variant the seed was played as"})
-
-
-class SeedBoardArgs(BoardArgs, DealArgs):
-    """A page of a seed board."""
-
-
-class SeedAroundArgs(AroundArgs, DealArgs):
-    """A player's place on a seed board."""

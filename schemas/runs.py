@@ -68,11 +68,6 @@ class RunPageSchema(Schema):
 _AMONG = "with among: the player whose friends' view this is (as registered)"
 
 
-def _global_rank() -> fields.Integer:
-    return fields.Integer(metadata={"description": "with among: the rank on the whole board (rank is among the "
-                                                   "player and those they follow)"})
-
-
 class ShareSchema(Schema):
     """A place's share of its board (``domain.boards.percentile``): the same fields on every board."""
 
@@ -85,34 +80,25 @@ class ShareSchema(Schema):
                                                         "(to a tenth below 1 %)"})
 
 
-class BoardEntrySchema(ShareSchema):
+class PlaceSchema(ShareSchema):
+    """A place on any board; what ranks it is its order's (``BoardEntrySchema``, ``LadderEntrySchema``)."""
+
     rank = fields.Integer()
-    global_rank = _global_rank()
+    global_rank = fields.Integer(metadata={"description": "with among: the rank on the whole board (rank is among "
+                                                          "the player and those they follow)"})
     player = fields.String()
+
+
+class BoardEntrySchema(PlaceSchema):
     score = fields.Integer()
     run_id = fields.String(allow_none=True, metadata={"description": "null for an erased player's place a past "
                                                                  "season or sealed day keeps"})
     submitted_at = fields.String()
+    from_par = fields.Integer(metadata={"description": "a seed board's, once its deal's par is kept: the score's "
+                                                       "distance from it (negative below)"})
 
 
-class BoardPageSchema(Schema):
-    variant = fields.String()
-    among = fields.String(metadata={"description": _AMONG})
-    total = fields.Integer()
-    entries = fields.List(fields.Nested(BoardEntrySchema))
-
-
-class BoardPositionSchema(ShareSchema):
-    rank = fields.Integer()
-    score = fields.Integer()
-    run_id = fields.String()
-    around = fields.List(fields.Nested(BoardEntrySchema))
-
-
-class LadderEntrySchema(ShareSchema):
-    rank = fields.Integer()
-    global_rank = _global_rank()
-    player = fields.String()
+class LadderEntrySchema(PlaceSchema):
     mean = fields.Float(metadata={"description": "mean score of the player's last 20 finished dealt games, "
                                                  "exact at 2 decimals"})
     games = fields.Integer(metadata={"description": "the player's finished dealt games of the variant (20 or more)"})
@@ -121,53 +107,61 @@ class LadderEntrySchema(ShareSchema):
     submitted_at = fields.String(metadata={"description": "when the latest game counted ended"})
 
 
-class LadderPageSchema(Schema):
+class BoardHeadSchema(Schema):
+    """What heads a page of any board (``service.boards``): the parts of its key its URL names, what its board
+    adds, and which view it is (``among``, ``around``). A board's page has the fields of its own key."""
+
     variant = fields.String()
+    seed = fields.String(metadata={"description": "a seed board's seed; the daily board's: the day's public seed"})
+    date = fields.String(metadata={"description": "a daily or sealed board's UTC day"})
+    season = fields.String()
+    week = fields.String(metadata={"description": "a league board's UTC ISO week, YYYY-Www"})
+    tournament = fields.String()
+    deal = fields.Integer(metadata={"description": "with deal: the deal these are the standings of"})
+    final = fields.Boolean(metadata={"description": "a tournament's: its standings are final"})
+    revised_at = fields.String(allow_none=True, metadata={"description": "a tournament's: when its standings last "
+                                                                         "changed"})
+    par = fields.Nested(ParSchema, metadata={"description": "a seed board's, once kept: the deal's par as "
+                                                            "/v1/seeds/<seed>/par gives it, without the line"})
     among = fields.String(metadata={"description": _AMONG})
+    around = fields.String(metadata={"description": "with around: the player the entries are around"})
+    rank = fields.Integer(metadata={"description": "with around: the player's rank"})
     total = fields.Integer()
-    entries = fields.List(fields.Nested(LadderEntrySchema))
 
 
-class LadderPositionSchema(ShareSchema):
-    rank = fields.Integer()
-    mean = fields.Float()
-    games = fields.Integer()
-    run_id = fields.String()
-    around = fields.List(fields.Nested(LadderEntrySchema))
+class BoardPageSchema(BoardHeadSchema):
+    """A page of a board ranking runs (best, first, or a sum of places)."""
 
-
-class SealedBoardSchema(Schema):
-    date = fields.String()
-    among = fields.String(metadata={"description": _AMONG})
-    total = fields.Integer()
     entries = fields.List(fields.Nested(BoardEntrySchema))
 
 
-class SeedBoardEntrySchema(BoardEntrySchema):
-    from_par = fields.Integer(metadata={"description": "the score's distance from the deal's par (negative below)"})
+class LadderPageSchema(BoardHeadSchema):
+    """A page of a board ranking means (a ladder)."""
+
+    entries = fields.List(fields.Nested(LadderEntrySchema))
 
 
-class SeedBoardSchema(Schema):
-    seed = fields.String()
-    variant = fields.String()
-    par = fields.Nested(ParSchema, metadata={"description": "once kept: the deal's par as /v1/seeds/<seed>/par "
-                                                            "gives it, without the line"})
-    among = fields.String(metadata={"description": _AMONG})
-    total = fields.Integer()
-    entries = fields.List(fields.Nested(SeedBoardEntrySchema))
+class PositionSchema(ShareSchema):
+    """A player's place on a board (``/players/<name>``): their rank and run, and the places around it."""
+
+    rank = fields.Integer()
+    run_id = fields.String()
+
+
+class BoardPositionSchema(PositionSchema):
+    score = fields.Integer()
+    around = fields.List(fields.Nested(BoardEntrySchema))
+
+
+class LadderPositionSchema(PositionSchema):
+    mean = fields.Float()
+    games = fields.Integer()
+    around = fields.List(fields.Nested(LadderEntrySchema))
 
 
 class DailySchema(Schema):
     date = fields.String()
     seed = fields.String()
-
-
-class DailyBoardSchema(Schema):
-    date = fields.String()
-    seed = fields.String()
-    among = fields.String(metadata={"description": _AMONG})
-    total = fields.Integer()
-    entries = fields.List(fields.Nested(BoardEntrySchema))
 
 
 class VersionSchema(Schema):

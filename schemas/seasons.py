@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, fields
 
-from .runs import BoardPageSchema, LadderPageSchema, Time
+from .runs import Time
 
 
 class SeasonSchema(Schema):
@@ -15,11 +15,3 @@ class SeasonsSchema(Schema):
     current = fields.Nested(SeasonSchema)
     total = fields.Integer(metadata={"description": "how many seasons have ended"})
     past = fields.List(fields.Nested(SeasonSchema), metadata={"description": "ended seasons, newest first"})
-
-
-class SeasonBoardPageSchema(BoardPageSchema):
-    season = fields.String()
-
-
-class SeasonLadderPageSchema(LadderPageSchema):
-    season = fields.String()

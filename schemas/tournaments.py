@@ -2,13 +2,13 @@
 
 from datetime import UTC, datetime
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 import scoundrel
 from domain.tournaments import BEST, MAX_ATTEMPTS, MAX_DEALS, SCORINGS, STATES, SUM
 
-from .paging import BoardArgs, PageArgs
-from .runs import BoardEntrySchema, Time
+from .paging import PageArgs
+from .runs import Time
 
 MAX_TITLE = 100
 MAX_ENTRANTS = 10_000_000
@@ -111,22 +111,11 @@ class JoinedSchema(Schema):
     joined = fields.Boolean(metadata={"description": "true: joined now; false: had joined already"})
 
 
-class StandingsArgs(BoardArgs):
-    around = fields.String(load_default=None, metadata={
-        "description": "a player's name: the places around theirs (with places either side) instead of a page"})
-    places = fields.Integer(load_default=5, validate=validate.Range(0, 50), metadata={
-        "description": "with around: places shown above and below the player"})
+class StandingsDealArgs(Schema):
+    """``?deal=``: a sum tournament's standings of one of its deals."""
+
+    class Meta:
+        unknown = EXCLUDE
+
     deal = fields.Integer(load_default=None, validate=validate.Range(1, MAX_DEALS), metadata={
         "description": "a sum tournament's sealed deal: its own standings (each entrant's best game on it)"})
-
-
-class StandingsSchema(Schema):
-    tournament = fields.String()
-    deal = fields.Integer(metadata={"description": "with deal: the deal these are the standings of"})
-    final = fields.Boolean()
-    revised_at = fields.String(allow_none=True)
-    among = fields.String()
-    around = fields.String(metadata={"description": "the player the entries are around"})
-    rank = fields.Integer(metadata={"description": "with around: the player's rank"})
-    total = fields.Integer()
-    entries = fields.List(fields.Nested(BoardEntrySchema))

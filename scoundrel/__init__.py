@@ -8,7 +8,14 @@ CLI and the referee service all judge a game with the very same code.
     ['S8', 'C5', 'H6', 'S3']
     >>> scoundrel.replay("abc", ["flee"]).to_dict()["error"]["code"]
     'incomplete'
+
+The heavier tools of the package, ``scoundrel.par`` (a deal's best score),
+``scoundrel.strategies`` (bots) and ``scoundrel.wording``, are its
+submodules, loaded the first time they are named.
 """
+
+from importlib import import_module
+from types import ModuleType
 
 from .cards import CANONICAL_ORDER, KIND, VALUE
 from .deal import DEAL_VERSION, SEED_MESSAGE, SEED_PATTERN, SEED_RULE, deal, is_valid_seed
@@ -41,3 +48,13 @@ __all__ = [
     "apply", "check", "legal_moves", "start", "Effect", "State",
     "ENGINE_VERSION", "RULESET", "RuleError", "Step", "Verdict",
 ]
+
+SUBMODULES = ("par", "strategies", "wording")
+
+
+def __getattr__(name: str) -> ModuleType:
+    """``scoundrel.par`` and the other submodules after a bare ``import scoundrel``, loaded on first use so
+    a caller that only replays does not pay for the par search's tables (PEP 562)."""
+    if name in SUBMODULES:
+        return import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -26,15 +26,6 @@ VALUE: dict[str, int] = {card: int(card[1:]) for card in CANONICAL_ORDER}
 KIND: dict[str, str] = {card: SUIT_KIND[card[0]] for card in CANONICAL_ORDER}
 
 
-def is_card(code: object) -> bool:
-    """True for the code of one of the 44 cards of R1."""
-    return isinstance(code, str) and code in VALUE
-
-
-def is_monster(card: str) -> bool:
-    return KIND[card] == MONSTER
-
-
 def monster_total(cards: Iterable[str]) -> int:
     """The summed value of the monsters among ``cards`` (R16's penalty)."""
     return sum(VALUE[c] for c in cards if KIND[c] == MONSTER)

@@ -9,7 +9,7 @@ from typing import cast
 
 from .deal import SEED_MESSAGE, deal, is_valid_seed
 from .moves import MOVES, Move, parse_move
-from .rules import CLASSIC, INCOMPLETE, VARIANTS, IllegalMove, apply, check, legal_moves, play_out, start
+from .rules import CLASSIC, INCOMPLETE, VARIANTS, IllegalMove, apply, legal_moves, play_out, start
 from .state import Effect, State
 from .verdict import FORFEIT, LOST, REJECTED, VERIFIED, WON, RuleError, Step, Verdict
 
@@ -159,10 +159,6 @@ class Game:
 
     def legal_moves(self) -> list[str]:
         return legal_moves(self.state, self.variant)
-
-    def is_legal(self, notation: str) -> bool:
-        move = parse_move(notation)
-        return move is not None and check(self.state, move, self.variant) is None
 
     @property
     def over(self) -> bool:

@@ -16,6 +16,7 @@ from store import Database
 from worker.registry import JOBS
 
 from . import (
+    boards,
     compression,
     daily,
     disputes,
@@ -25,7 +26,6 @@ from . import (
     front_door,
     games,
     health,
-    leaderboards,
     leagues,
     metrics,
     moderation,
@@ -97,9 +97,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.register_converter(leagues.WeekConverter, leagues.week_parameter)
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
-    for module in (front_door, health, players, runs, games, leaderboards, daily, sealed, seeds, disputes,
+    for module in (front_door, health, players, runs, games, daily, sealed, seeds, disputes,
                    moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players, player_data):
         api.register_blueprint(module.blp)
+    api.register_blueprint(boards.board_views())
     api.register_blueprint(games.player_blp)
     api.register_blueprint(leagues.player_blp)
     api.register_blueprint(following.blp)

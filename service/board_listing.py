@@ -6,10 +6,9 @@ without a place are left out. One function for every kind of board of the
 registry (``domain.boards``), so a board added there lists both ways.
 """
 
-from domain.boards import BoardId, Order
-from store import board_page, ladder_page
+from domain.boards import BoardId
 from store.accounts.following import followed_by
-from store.boards.pages import board_among, ranking
+from store.boards.pages import board_among, page_of
 
 from .context import db
 from .errors import abort
@@ -37,8 +36,5 @@ def board_listing(board: BoardId, args: dict) -> dict:
         player = _among_player(args["among"])
         total, entries = friends_view(board, player, offset, limit)
         return {"among": player, "total": total, "entries": entries}
-    if board.board.order is Order.LATEST:
-        total, entries = ladder_page(db(), board, offset, limit)
-    else:
-        total, entries = board_page(db(), ranking(board), offset, limit)
+    total, entries = page_of(db(), board, offset, limit)
     return {"total": total, "entries": entries}

@@ -1,53 +1,38 @@
-"""What the pages call each board: ``/boards/<board>`` names, titles, and the store's board behind each.
+"""What the pages call each board: ``/boards/<board>`` names, and the board of the registry behind each.
 
-The names, as docs/pages.md lists them:
-
-- ``classic``, ``easy``, ``hard``: the open boards (``/v1/leaderboards/<variant>``);
-- ``dealt-<variant>``: the dealt boards; ``dealt-<variant>-ladder``: the ladders;
-- ``dealt-<variant>-<season>`` and ``dealt-<variant>-<season>-ladder``: a season's (``2026-12``, ``2026-W49``);
-- ``daily-<YYYY-MM-DD>``: a day's open daily; ``sealed-<YYYY-MM-DD>``: its sealed daily;
-- ``/boards/seed/<seed>?variant=``: everyone's best open run on one deal.
-
-One home for the mapping both ways (a name to a board, a board to its page's
-path), so the board pages, the player page and the daily page link alike.
-The paths and which boards a run is on are the registry's (``domain.boards``);
-the titles and what each board proves are the pages' own.
+A board's page, title and what it proves are its registry entry's
+(``domain.boards``: ``Board.page``, ``title``, ``proves``); a board page's
+name is its ``page`` after ``/boards/``, each part matching its pattern
+here (docs/pages.md lists them: ``classic``, ``dealt-easy-ladder``,
+``dealt-classic-2026-12``, ``daily-2026-03-01``…). One home for the mapping
+both ways (a name to a board, a board to its page's path), so the board
+pages, the player page and the daily page link alike.
 """
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
 import scoundrel
 from domain.boards import (
+    BOARDS,
     DAILY_BOARD,
-    DEALT_BOARD,
-    LADDER,
-    OPEN_BOARD,
     SEALED_BOARD,
-    SEASON_BOARD,
-    SEASON_LADDER,
     SEED_BOARD,
     TOURNAMENT_BOARD,
     TOURNAMENT_SUM_BOARD,
+    Board,
     BoardId,
     Order,
     boards_of,
-    tournament_board,
 )
 from domain.daily_seed import DAY_PATTERN, parse_day
 from domain.run import Run
 from domain.seasons import SEASON_PATTERN, Season, parse_season
-from domain.tournaments import BEST, SUM
-from store import LADDER_GAMES, Board
-from store.boards.pages import ranking
 
-_DATE = DAY_PATTERN
-_VARIANT = "|".join(scoundrel.VARIANTS)
-_NAMES = re.compile(rf"^(?:(?P<open>{_VARIANT})|dealt-(?P<dealt>{_VARIANT})(?:-(?P<season>{SEASON_PATTERN}))?"
-                    rf"(?P<ladder>-ladder)?"
-                    rf"|daily-(?P<daily>{_DATE})|sealed-(?P<sealed>{_DATE}))$")
+PREFIX = "/boards/"
+# What each part of a board page's name may be.
+_PATTERNS = {"variant": "|".join(scoundrel.VARIANTS), "day": DAY_PATTERN, "season": SEASON_PATTERN}
 
 
 class UnknownBoard(LookupError):
@@ -56,105 +41,52 @@ class UnknownBoard(LookupError):
 
 @dataclass(frozen=True)
 class NamedBoard:
-    """A board as the pages show it.
+    """A board as the pages show it: ``of``, the board of the registry, under ``title`` (its entry's, or a
+    tournament's own). ``day`` is set for a day's boards: what is on them stops changing once the day is
+    over; ``season`` for a season's."""
 
-    ``board`` is what ``store.boards.pages`` reads; a ladder has none (it ranks means,
-    ``ladder_page``) and is ``ladder`` instead. ``day`` is set for the daily
-    boards: what is on them stops changing once the day is over; ``season``
-    for a season's boards.
-    ``of`` is the board of the registry it shows (a friends' view reads any).
-    """
-
-    path: str
+    of: BoardId
     title: str
-    proves: str
-    api: str
-    variant: str
-    board: Board | None = None
     day: date | None = None
-    ladder: BoardId | None = None
     season: Season | None = None
-    of: BoardId | None = None
+
+    @property
+    def path(self) -> str:
+        return self.of.page
+
+    @property
+    def api(self) -> str:
+        return self.of.api
+
+    @property
+    def proves(self) -> str:
+        return self.of.proves
+
+    @property
+    def variant(self) -> str:
+        return self.of.named_parts.get("variant", scoundrel.CLASSIC)
 
     @property
     def is_ladder(self) -> bool:
-        return self.ladder is not None
+        """It ranks means (a ladder), not runs."""
+        return self.of.board.order is Order.LATEST
 
 
-def _named(board: BoardId, title: str, proves: str, variant: str, day: date | None = None,
-           season: Season | None = None) -> NamedBoard:
-    latest = board.board.order is Order.LATEST
-    return NamedBoard(board.page, title, proves, board.api, variant, None if latest else ranking(board), day,
-                      board if latest else None, season, board)
+def shown(board: BoardId, title: str = "") -> NamedBoard:
+    """``board`` as its page shows it (``title``: one of its own, for a tournament)."""
+    parts = board.named_parts
+    return NamedBoard(board, title or board.title, date.fromisoformat(parts["day"]) if "day" in parts else None,
+                      parse_season(parts["season"]) if "season" in parts else None)
 
 
-def open_board(variant: str) -> NamedBoard:
-    return _named(BoardId(OPEN_BOARD, (variant,)), f"{variant.capitalize()}: open runs",
-                  "Each player's best verified open run: every run is legal, nothing more (the player "
-                  "chose or knew the seed).", variant)
-
-
-def dealt(variant: str) -> NamedBoard:
-    return _named(BoardId(DEALT_BOARD, (variant,)), f"{variant.capitalize()}: dealt games",
-                  "Each player's best game dealt by the server card by card, the deck committed before "
-                  "the first move.", variant)
-
-
-def ladder(variant: str) -> NamedBoard:
-    return _named(BoardId(LADDER, (variant,)), f"{variant.capitalize()}: ladder",
-                  f"Each player's mean over their last {LADDER_GAMES} dealt games, forfeits "
-                  "included: neither a lucky deal nor a reroll buys a place.", variant)
-
-
-def season_dealt(variant: str, season: Season) -> NamedBoard:
-    return _named(BoardId(SEASON_BOARD, (variant, season.id)), f"{variant.capitalize()}: dealt games, {season.id}",
-                  f"Each player's best dealt game that ended in season {season.id}.", variant, season=season)
-
-
-def season_ladder(variant: str, season: Season) -> NamedBoard:
-    return _named(BoardId(SEASON_LADDER, (variant, season.id)), f"{variant.capitalize()}: ladder, {season.id}",
-                  f"Each player's mean over their last {LADDER_GAMES} dealt games that ended in season "
-                  f"{season.id}, forfeits included.", variant, season=season)
-
-
-def season_boards(season: Season) -> list[NamedBoard]:
-    """A season's boards: each variant's dealt board and ladder."""
-    return [board for variant in scoundrel.VARIANTS
-            for board in (season_dealt(variant, season), season_ladder(variant, season))]
-
-
-def daily(day: date) -> NamedBoard:
-    return _named(BoardId(DAILY_BOARD, (day.isoformat(),)), f"Daily of {day.isoformat()}: open",
-                  "Classic runs on the day's public seed submitted that day; each player's first "
-                  "verified run counts.", scoundrel.CLASSIC, day)
-
-
-def sealed(day: date) -> NamedBoard:
-    return _named(BoardId(SEALED_BOARD, (day.isoformat(),)), f"Daily of {day.isoformat()}: sealed",
-                  "One deck for everyone that day, dealt by the server and unknown to all until played, "
-                  "one game per player.", scoundrel.CLASSIC, day)
-
-
-def seed(seed_text: str, variant: str) -> NamedBoard:
-    return _named(BoardId(SEED_BOARD, (variant, seed_text)), f"Seed {seed_text}: {variant}",
-                  "Each player's best verified open run on this one deal: everyone played the same deck.", variant)
-
-
-def tournament(tournament_id: str, variant: str = scoundrel.CLASSIC, title: str = "",
-               scoring: str = BEST) -> NamedBoard:
-    proves = ("Each entrant's best game of the tournament, dealt by the server." if scoring == BEST else
-              "The sum of each entrant's best game on each of the tournament's sealed deals, dealt by the server.")
-    return _named(tournament_board(tournament_id, scoring), title or f"Tournament {tournament_id}", proves, variant)
-
-
-# The boards of a day, a deal or a tournament, by kind, from their key parts.
-_OF_RUNS: dict[str, Callable[..., NamedBoard]] = {
-    DAILY_BOARD.kind: lambda day: daily(date.fromisoformat(day)),
-    SEALED_BOARD.kind: lambda day: sealed(date.fromisoformat(day)),
-    SEED_BOARD.kind: lambda variant, seed_text: seed(seed_text, variant),
-    TOURNAMENT_BOARD.kind: tournament,
-    TOURNAMENT_SUM_BOARD.kind: lambda tournament_id: tournament(tournament_id, scoring=SUM),
-}
+def _name_pattern(board: Board) -> re.Pattern | None:
+    """The names of a kind's board pages, for a kind whose page is ``/boards/<name>`` of parts named here."""
+    name = board.page.removeprefix(PREFIX)
+    if name == board.page or "?" in name or any(part not in _PATTERNS for part in board.params):
+        return None
+    pieces = re.split(r"\{(\w+)\}", name)  # literal text, then a part's name, and so on
+    return re.compile("".join(re.escape(piece) if index % 2 == 0 else f"(?P<{piece}>{_PATTERNS[piece]})"
+                              for index, piece in enumerate(pieces)))
 
 
 def named(name: str) -> NamedBoard:
@@ -162,23 +94,40 @@ def named(name: str) -> NamedBoard:
     board, ``ValueError`` for a date that does not exist and ``DayNotBegun`` for one to come;
     for a season's, ``ValueError`` for a season that cannot exist (whether the service has it is
     the page's to ask)."""
-    match = _NAMES.match(name)
-    if match is None:
-        raise UnknownBoard(name)
-    if match["open"]:
-        return open_board(match["open"])
-    if match["dealt"] and match["season"]:
-        season = parse_season(match["season"])
-        return (season_ladder if match["ladder"] else season_dealt)(match["dealt"], season)
-    if match["dealt"]:
-        return ladder(match["dealt"]) if match["ladder"] else dealt(match["dealt"])
-    if match["daily"]:
-        return daily(parse_day(match["daily"]))
-    return sealed(parse_day(match["sealed"]))
+    for board in BOARDS:
+        pattern = _name_pattern(board)
+        match = pattern.fullmatch(name) if pattern else None
+        if match:
+            if "day" in board.params:
+                parse_day(match["day"])
+            if "season" in board.params:
+                parse_season(match["season"])
+            return shown(BoardId(board, tuple(match[part] for part in board.params)))
+    raise UnknownBoard(name)
+
+
+def variant_boards(variant: str) -> list[NamedBoard]:
+    """A variant's own boards (open, dealt, ladder), on every player page."""
+    return [shown(BoardId(board, (variant,))) for board in BOARDS if board.per_variant]
+
+
+def day_boards(day: date) -> list[NamedBoard]:
+    """A day's boards: its open and sealed dailies."""
+    return [shown(BoardId(board, (day.isoformat(),))) for board in BOARDS if board.params == ("day",)]
+
+
+def season_boards(season: Season) -> list[NamedBoard]:
+    """A season's boards: each variant's dealt board and ladder."""
+    return [shown(BoardId(board, (variant, season.id))) for variant in scoundrel.VARIANTS
+            for board in BOARDS if board.closed_by == "season"]
+
+
+# The boards of a day, a deal or a tournament a player page lists by the runs that count on them.
+_OF_RUNS = {DAILY_BOARD, SEALED_BOARD, SEED_BOARD, TOURNAMENT_BOARD, TOURNAMENT_SUM_BOARD}
 
 
 def run_boards(run: Run) -> list[NamedBoard]:
     """The boards of the day, deal or tournament a run counts on (the daily, sealed, seed and tournament boards);
     the variant's own boards are on every player page anyway, and so are the seasons' (a week's league
     board is its cohorts', on the leagues page)."""
-    return [_OF_RUNS[board.board.kind](*board.parts) for board in boards_of(run) if board.board.kind in _OF_RUNS]
+    return [shown(board) for board in boards_of(run) if board.board in _OF_RUNS]

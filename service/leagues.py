@@ -5,18 +5,15 @@ import re
 from flask import g
 from werkzeug.routing import BaseConverter
 
-from domain.boards import LEAGUE_BOARD, BoardId
 from domain.leagues import LeagueRules
 from domain.seasons import Schedule, Season, parse_season, season_at
-from schemas.leagues import CohortSchema, CurrentLeagueSchema, LeagueBoardSchema, LeagueHistorySchema
-from schemas.paging import BoardArgs
+from schemas.leagues import CohortSchema, CurrentLeagueSchema, LeagueHistorySchema
 from store.base.clock import now_ms
 from store.base.packing import iso_time
 from store.leagues.membership import Cohort, cohort, history, league_rules, membership, tier_for
 
 from .api import Blueprint, error_response
 from .auth import BEARER, player_required
-from .board_listing import board_listing
 from .context import db, referee
 from .errors import abort
 from .players import registered
@@ -44,7 +41,7 @@ def rules() -> LeagueRules:
     return league_rules(referee().settings)
 
 
-def _week(text: str) -> Season:
+def known_week(text: str) -> Season:
     """The week a path names: 422 naming ``week`` for anything but an ISO week, 404 for one to come."""
     if not re.fullmatch(WEEK_PATTERN, text):
         abort(422, message=f"{text!r} is not a week.", errors={"week": ["Not an ISO week: YYYY-Www."]})
@@ -83,23 +80,13 @@ def current():
     return {**cohort_json(found, week), "rank": found.rank_of(g.player)}
 
 
-@blp.route("/<week:week>")
-@blp.arguments(BoardArgs(), location="query")
-@blp.response(200, LeagueBoardSchema)
-@error_response(blp, 404, "A week not begun, or no such player to list among")
-@error_response(blp, 422, "Not shaped as an ISO week (errors under week)")
-def week_board(args, week):
-    """The week's league board: each player's best counted game of the week, every cohort together."""
-    return {"week": _week(week).id, **board_listing(BoardId(LEAGUE_BOARD, (week,)), args)}
-
-
 @blp.route("/<week:week>/cohorts/<cohort_id>")
 @blp.response(200, CohortSchema)
 @error_response(blp, 404, "No such cohort that week")
 @error_response(blp, 422, "Not an ISO week (errors under week)")
 def cohort_of(week, cohort_id):
     """A cohort's standings: its places ranked among themselves, each with the zone it leads to."""
-    season = _week(week)
+    season = known_week(week)
     found = cohort(db(), season.id, int(cohort_id)) if cohort_id.isdigit() and len(cohort_id) < 10 else None
     if found is None:
         abort(404, message=f"No cohort {cohort_id} in the week {season.id}.")

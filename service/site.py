@@ -1,7 +1,7 @@
 """The pages people read: ``/boards``, ``/boards/<board>``, ``/players/<name>``, ``/daily``, ``/seasons``.
 
-Server-rendered from the store functions the API's views use (``board_page``,
-``ladder_page``, ``board_position``, ``player_runs``), plus ``store.boards.standings``
+Server-rendered from the store functions the API's views use (``page_of``,
+``position_on``, ``player_runs``), plus ``store.boards.standings``
 for a board's spread and a player's places; every view only turns the
 request into those calls and their answers into a template. They work
 without JavaScript; ``site.js`` (an ES module) only fills in the line of the
@@ -32,6 +32,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 import scoundrel
+from domain.boards import SEALED_BOARD, SEED_BOARD, BoardId, tournament_board
 from domain.daily_seed import DayNotBegun, daily_seed, parse_day, today
 from domain.par import ParView
 from domain.pseudonyms import is_pseudonym
@@ -49,9 +50,10 @@ from schemas.pages import (
     TournamentsPageArgs,
 )
 from schemas.runs import RunSchema
-from store import board_page, board_position, ladder_page, ladder_position, player_runs, sealed_board
+from store import player_runs, ranking
 from store.base.clock import now_ms
 from store.base.errors import first_line, refuses_writes
+from store.boards.pages import page_of, position_on
 from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 from store.boards.standings import Spread, Standing, board_spread, ladder_spread, standings
 from store.games.streaks import load_streak
@@ -195,8 +197,7 @@ def _place(named: NamedBoard, name: str | None) -> dict | None:
     player = player_named(name)
     if player is None:
         return {"name": name, "rank": None, "missing": "There is no player of that name."}
-    found = (ladder_position(db(), named.ladder, player, 0) if named.ladder is not None
-             else board_position(db(), named.board, player, 0) if named.board is not None else None)
+    found = position_on(db(), named.of, player, 0)
     if found is None:
         return {"name": player, "rank": None, "missing": f"{player} has no place on this board."}
     score = found["mean"] if named.is_ladder else found["score"]
@@ -208,7 +209,7 @@ def _friends(named: NamedBoard, name: str | None) -> dict | None:
     """The friends' view of player ``name`` (whose line the page shows): them and those they follow,
     ranked among themselves, as the JSON's ``?among=`` lists them; None for no such player."""
     player = player_named(name) if name is not None else None
-    if player is None or named.of is None:
+    if player is None:
         return None
     total, entries = friends_view(named.of, player, 0, FRIENDS_LISTED)
     return {"name": player, "total": total, "entries": entries,
@@ -217,17 +218,13 @@ def _friends(named: NamedBoard, name: str | None) -> dict | None:
 
 def _spread(named: NamedBoard, place: dict | None) -> Spread:
     mine = place["score"] if place and place["rank"] else None
-    if named.ladder is not None:
-        return ladder_spread(db(), named.ladder, mine)
-    assert named.board is not None
-    return board_spread(db(), named.board, None if mine is None else int(mine))
+    if named.is_ladder:
+        return ladder_spread(db(), named.of, mine)
+    return board_spread(db(), ranking(named.of), None if mine is None else int(mine))
 
 
 def _entries(named: NamedBoard, offset: int, limit: int) -> tuple[int, list[dict]]:
-    if named.ladder is not None:
-        return ladder_page(db(), named.ladder, offset, limit)
-    assert named.board is not None
-    return board_page(db(), named.board, offset, limit)
+    return page_of(db(), named.of, offset, limit)
 
 
 def _standing(named: NamedBoard, name: str | None) -> dict:
@@ -245,10 +242,8 @@ def _standing(named: NamedBoard, name: str | None) -> dict:
 def boards():
     """Every standing board with its leaders, and today's dailies."""
     day = today()
-    listed = [board for variant in scoundrel.VARIANTS
-              for board in (board_names.open_board(variant), board_names.dealt(variant),
-                            board_names.ladder(variant))]
-    listed += [board_names.daily(day), board_names.sealed(day)]
+    listed = [board for variant in scoundrel.VARIANTS for board in board_names.variant_boards(variant)]
+    listed += board_names.day_boards(day)
     leaders = [_entries(board, 0, 3) for board in listed]
     return _page(render_template("boards.html", boards=list(zip(listed, leaders, strict=True)), today=day))
 
@@ -277,7 +272,7 @@ def seed_board(seed):
     args = _query(SeedBoardPageArgs())
     if not scoundrel.is_valid_seed(seed):
         raise Refused(404, "No such seed: a seed is 1-64 characters from A-Z a-z 0-9 _ -.")
-    return _board_page(board_names.seed(seed, args["variant"]), args)
+    return _board_page(board_names.shown(BoardId(SEED_BOARD, (args["variant"], seed))), args)
 
 
 def _board_page(named: NamedBoard, args: dict, frozen: bool = False):
@@ -356,7 +351,7 @@ def tournament(tournament_id):
     except NoSuchTournament:
         raise Refused(404, f"There is no tournament {tournament_id!r}.") from None
     view = tournament_view(found)
-    named = board_names.tournament(found.id, found.variant, found.title, found.scoring)
+    named = board_names.shown(tournament_board(found.id, found.scoring), found.title)
     player = player_named(args["player"]) if args["player"] else None
     entry = entry_of(db(), found, player) if player else None
     at = now_ms()
@@ -374,17 +369,15 @@ def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standin
     """The player's places, with the page of the board each is on: every variant's open, dealt
     and ladder boards first, then the seasons' boards (this one's and the latest past ones': the
     player's season history), then the daily, sealed and seed boards of ``runs``' days and deals."""
-    fixed = [board for variant in scoundrel.VARIANTS
-             for board in (board_names.open_board(variant), board_names.dealt(variant))]
-    fixed += [board_names.ladder(variant) for variant in scoundrel.VARIANTS]
+    own = [board for variant in scoundrel.VARIANTS for board in board_names.variant_boards(variant)]
+    fixed = sorted(own, key=lambda board: board.is_ladder)  # the ladders last
     _, past = past_seasons(db(), 0, SEASONS_LISTED)
     seasonal = [board for season in [current_season(db()), *past] for board in board_names.season_boards(season)]
     of_runs = list({board.path: board for run in runs for board in board_names.run_boards(run)}.values())
     listed = fixed + seasonal + of_runs
-    ranked = [board for board in listed if board.board is not None]  # the ladders rank means, read apart
-    means = [board for board in listed if board.ladder is not None]
-    places = standings(db(), player, [board.board for board in ranked if board.board is not None],
-                       [board.ladder for board in means if board.ladder is not None])
+    ranked = [board for board in listed if not board.is_ladder]  # the ladders rank means, read apart
+    means = [board for board in listed if board.is_ladder]
+    places = standings(db(), player, [ranking(board.of) for board in ranked], [board.of for board in means])
     place_of = dict(zip([board.path for board in ranked + means], places, strict=True))
     return [(board, place, math.ceil(place.rank / PAGE_SIZE))
             for board in listed if (place := place_of[board.path]) is not None]
@@ -429,14 +422,14 @@ def _par_reached(day: date) -> dict | None:
     sealed = sealed_daily(day, search=False)
     if sealed["par"] is None:
         return None
-    total, entries = board_page(db(), sealed_board(day.isoformat()), 0, DAILY_TOP)
+    total, entries = page_of(db(), BoardId(SEALED_BOARD, (day.isoformat(),)), 0, DAILY_TOP)
     return {"day": day, "par": sealed["par"], "total": total, "reached": _reached(sealed["par"], entries)}
 
 
 def _daily(day: date):
     args = _query(PlayerArgs())
     boards = []
-    for named in (board_names.daily(day), board_names.sealed(day)):
+    for named in board_names.day_boards(day):
         total, entries = _entries(named, 0, DAILY_TOP)
         boards.append({"named": named, "total": total, "entries": entries, **_standing(named, args["player"])})
     sealed = sealed_daily(day, search=False)

@@ -13,21 +13,7 @@ from store.accounts.moderators import create_moderator, list_moderators, moderat
 from store.accounts.players import create_player, find_player, player_for_token, replace_token
 from store.base.database import Database
 from store.base.packing import LADDER_GAMES
-from store.boards.pages import (
-    Board,
-    board_page,
-    board_position,
-    daily_board,
-    dealt_board,
-    ladder_page,
-    ladder_position,
-    sealed_board,
-    season_board,
-    season_ladder,
-    seed_board,
-    variant_board,
-    variant_ladder,
-)
+from store.boards.pages import Board, board_page, board_position, ladder_page, ladder_position, ranking
 from store.games.day_secrets import daily_secret
 from store.moderation.restoring import requeue_run
 from store.runs.accepting import Submission, accept_runs, submit_run
@@ -36,9 +22,8 @@ from store.runs.records import load_run, load_runs
 from store.runs.verdicts import record_verdicts
 
 __all__ = [
-    "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "daily_board", "dealt_board",
-    "ladder_page", "ladder_position", "sealed_board", "season_board", "season_ladder", "seed_board", "variant_board",
-    "variant_ladder", "Database",
+    "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "ladder_page", "ladder_position",
+    "ranking", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "create_player", "find_player", "player_for_token", "replace_token", "requeue_run",
     "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",

@@ -33,10 +33,6 @@ _PLAYER_NEWEST = (sa.select(archived_runs.c.submitted_ms, archived_runs.c.run_id
                   .where(archived_runs.c.player == sa.bindparam("player"))
                   .order_by(archived_runs.c.submitted_ms.desc(), archived_runs.c.run_id.desc())
                   .limit(sa.bindparam("count")))
-_VERIFIED_COUNTS = (sa.select(archived_runs.c.variant, archived_runs.c.player, sa.func.count().label("games"))
-                    .where(archived_runs.c.status == "verified",
-                           archived_runs.c.run["origin"].as_string() == sa.bindparam("origin"))
-                    .group_by(archived_runs.c.variant, archived_runs.c.player))
 _PLAYER_RUNS = sa.select(archived_runs.c.run).where(archived_runs.c.player == sa.bindparam("player"))
 _places = archived_board_places.c
 _ON_BOARD = sa.and_(_places.kind == sa.bindparam("kind"), _places.board == sa.bindparam("board"))
@@ -257,12 +253,6 @@ class Archive:
                     return
                 yield batch
                 last = batch[-1]
-
-    def verified_counts(self, origin: str) -> dict[tuple[str, str], int]:
-        """``(variant, player)`` → how many of their archived runs of ``origin`` are verified."""
-        with self.engine.connect() as connection:
-            return {(row.variant, row.player): row.games
-                    for row in connection.execute(_VERIFIED_COUNTS, {"origin": origin})}
 
     def delete(self, run_ids: list[str]) -> None:
         """Forget ``run_ids`` (runs back in Redis, which holds them now)."""

@@ -6,25 +6,13 @@ time, run id) is in its entries, so reading it reads no run, and a run may
 leave Redis for the archive while it holds a place. A board of a kind that
 cools may be in the archive, whole or in part (``store.boards.cooling``):
 its reads find it there. Ranks are 1-based and distinct. The ladder ranks
-means, not runs: ``ladder_page``, ``ladder_position``. ``board_among``
-reads chosen players' places on any board of the registry.
+means, not runs: ``ladder_page``, ``ladder_position``. ``page_of`` and ``position_on`` read
+any board of the registry, either way; ``board_among`` reads chosen players' places on any.
 """
 
 from dataclasses import dataclass
 
-from domain.boards import (
-    DAILY_BOARD,
-    DEALT_BOARD,
-    LADDER,
-    OPEN_BOARD,
-    SEALED_BOARD,
-    SEASON_BOARD,
-    SEASON_LADDER,
-    SEED_BOARD,
-    BoardId,
-    Order,
-    with_share,
-)
+from domain.boards import BoardId, Order, with_share
 from store.archive import BoardPlace
 from store.base.database import Database
 from store.base.packing import LADDER_GAMES, RANK, TOTAL, Packing, iso_time, least_above, packed_score
@@ -51,31 +39,6 @@ class Board:
 def ranking(board: BoardId) -> Board:
     """The keys of a best or first board of the registry (``domain.boards``)."""
     return Board(*board_keys(board), of=board)
-
-
-def variant_board(variant: str) -> Board:
-    """Each player's best verified open run of a variant."""
-    return ranking(BoardId(OPEN_BOARD, (variant,)))
-
-
-def daily_board(date: str) -> Board:
-    """Each player's first verified classic run on the day's seed."""
-    return ranking(BoardId(DAILY_BOARD, (date,)))
-
-
-def dealt_board(variant: str) -> Board:
-    """Each player's best verified dealt game of a variant."""
-    return ranking(BoardId(DEALT_BOARD, (variant,)))
-
-
-def sealed_board(date: str) -> Board:
-    """Each player's first verified game on the day's sealed seed."""
-    return ranking(BoardId(SEALED_BOARD, (date,)))
-
-
-def seed_board(variant: str, seed: str) -> Board:
-    """Each player's best verified open run on one deal: ``seed`` played as ``variant``."""
-    return ranking(BoardId(SEED_BOARD, (variant, seed)))
 
 
 def _entries(first_rank: int, flat: list) -> list[dict]:
@@ -212,21 +175,6 @@ def _ladder_entries(first_rank: int, flat: list) -> list[dict]:
     ]
 
 
-def variant_ladder(variant: str) -> BoardId:
-    """Each player's mean over their last dealt games of a variant."""
-    return BoardId(LADDER, (variant,))
-
-
-def season_board(variant: str, season: str) -> Board:
-    """Each player's best verified dealt game of a variant that ended in ``season``."""
-    return ranking(BoardId(SEASON_BOARD, (variant, season)))
-
-
-def season_ladder(variant: str, season: str) -> BoardId:
-    """Each player's mean over their last dealt games of a variant that ended in ``season``."""
-    return BoardId(SEASON_LADDER, (variant, season))
-
-
 def ladder_page(db: Database, ladder: BoardId, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)``: a ladder (a board ranking the latest) from rank ``offset + 1``."""
     reply = scripts.ladder_page(db.redis, ladder=ladder, first=offset, last=offset + limit - 1)
@@ -243,6 +191,21 @@ def ladder_position(db: Database, ladder: BoardId, player: str, around: int) -> 
     window = _shared(_ladder_entries(first + 1, reply[4:]), total, above_first, "mean")
     mine = window[index - first]
     return {**{field: mine[field] for field in ("rank", "mean", "games", "run_id", *SHARE)}, "around": window}
+
+
+def page_of(db: Database, board: BoardId, offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(total, entries)`` of any board of the registry from rank ``offset + 1``: a ladder's
+    (``ladder_page``) or a best, first or sum board's (``board_page``)."""
+    if board.board.order is Order.LATEST:
+        return ladder_page(db, board, offset, limit)
+    return board_page(db, ranking(board), offset, limit)
+
+
+def position_on(db: Database, board: BoardId, player: str, around: int) -> dict | None:
+    """The player's place on any board of the registry with ``around`` places either side, or None."""
+    if board.board.order is Order.LATEST:
+        return ladder_position(db, board, player, around)
+    return board_position(db, ranking(board), player, around)
 
 
 def board_among(db: Database, board: BoardId, players: list[str], offset: int, limit: int) -> tuple[int, list[dict]]:

@@ -7,11 +7,12 @@ game that did not end, nor one twice; read here as ``domain.streak.Streak``.
 
 from datetime import date
 
+from domain.boards import SEALED_BOARD, BoardId
 from domain.share_card import ShareCard
 from domain.streak import Streak
 from store.base import keys
 from store.base.database import Database
-from store.boards.pages import sealed_board
+from store.boards.pages import ranking
 from store.boards.standings import board_spread, standings
 
 
@@ -24,7 +25,7 @@ def load_streak(db: Database, player: str) -> Streak:
 def share_card(db: Database, day: date, player: str) -> ShareCard | None:
     """``player``'s share card of ``day``'s sealed daily, from their place on the day's sealed board
     (their verified game), its spread and their streak; None without a place there."""
-    board = sealed_board(day.isoformat())
+    board = ranking(BoardId(SEALED_BOARD, (day.isoformat(),)))
     [place] = standings(db, player, [board], [])
     if place is None:
         return None

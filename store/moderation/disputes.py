@@ -24,7 +24,7 @@ from store.webhooks.hooks import wake_if_waiting
 OPEN = "open"
 RESOLVED = "resolved"
 STATUSES = (OPEN, RESOLVED)
-DECISIONS = ("uphold", "void")
+DECISIONS = ("uphold", "void")  # how a moderator resolves one
 
 
 def dispute_view(fields: dict) -> dict:

@@ -10,7 +10,7 @@ each player's run list say which runs Redis holds (``store.runs.index``).
 An older release also kept players and moderators without the key naming
 them under their lower-case spelling (``store.accounts.tokens``), and a flag saying
 when they all had one, and seed boards without the hash naming each place's
-run (``keys.seed_runs``: its run was found from the player's runs, which
+run (``keys.board_holders``: its run was found from the player's runs, which
 kept every run holding a place in Redis). This module is the one place that
 knows the older layout; nothing else reads it.
 
@@ -79,13 +79,12 @@ class Tally:
     run_index: bool = False  # the index of every run is there
     unspelt_names: int = 0  # players and moderators whose lower-case spelling names nobody
     name_flags: int = 0  # flags saying every holder's spelling was written
-    unnamed_places: int = 0  # seed board places whose run is not named (``keys.seed_runs``)
+    unnamed_places: int = 0  # seed board places whose run is not named (``keys.board_holders``)
     owed_places: int = 0  # runs whose board places the older layout's steps still owed
     owed_runs: int = 0  # ended dealt games whose run those steps had still to accept (``old_layouts.games_ending``)
     board_versions: int = 0  # the boards' version hashes of those steps
     placed_sets: int = 0  # the boards' sets of runs being placed
     step_marks: int = 0  # the other keys of those steps (``old_layouts.step_marks``)
-    rewritten: int = 0  # runs rewritten (``apply``)
     changed: int = 0  # runs changing under every reread: left for the next pass
 
     @property
@@ -182,7 +181,6 @@ def _rewrite(db: Database, run_ids: list[str], tally: Tally) -> None:
             for run_id, fields, stream in read:
                 _queue_rewrite(pipe, run_id, fields, stream)
             answers = pipe.execute()
-        tally.rewritten += answers.count("ok")
         run_ids = [run_id for (run_id, _, _), answer in zip(read, answers, strict=True) if answer == "changed"]
         if not run_ids:
             return

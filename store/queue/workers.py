@@ -51,6 +51,11 @@ def live_workers(db: Database, worker_ttl: float) -> int:
     return len(_by_beat(db, worker_ttl)[0])
 
 
+def beating_on(db: Database, worker_ttl: float, hostname: str) -> int:
+    """How many workers running on ``hostname`` beat within ``worker_ttl`` seconds (a container's health check)."""
+    return sum(1 for worker in _by_beat(db, worker_ttl)[0] if worker.hostname == hostname)
+
+
 def roll_call(db: Database, worker_ttl: float) -> set[str]:
     """The names of the workers on the queue that beat within ``worker_ttl`` seconds; the others
     are unregistered (a worker that beats again registers itself again)."""

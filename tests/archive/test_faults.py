@@ -92,11 +92,13 @@ def test_a_board_move_killed_after_the_commit_leaves_both_copies_read_alike(stac
     before = board_reads(stack, name, seed)
     killed = killed_archiver(stack, "boards-after-commit")
     assert killed.returncode == -signal.SIGKILL, killed.stderr
-    assert db.redis.exists(keys.seed_board("classic", seed)) and db.archive.board_places("seed", f"classic:{seed}")
+    assert db.redis.exists(keys.board_places("seed", ("classic", seed)))
+    assert db.archive.board_places("seed", f"classic:{seed}")
     assert board_reads(stack, name, seed) == before
     assert check(db, 3600) == []
     archive_old_runs(db, 0)
-    assert not db.redis.exists(keys.seed_board("classic", seed), keys.seed_runs("classic", seed))
+    assert not db.redis.exists(keys.board_places("seed", ("classic", seed)),
+                               keys.board_holders("seed", ("classic", seed)))
     assert [place.player for place in db.archive.board_places("seed", f"classic:{seed}")] == [name]
     assert board_reads(stack, name, seed) == before
 
@@ -111,7 +113,8 @@ def test_a_board_killed_coming_back_leaves_both_copies_read_alike(stack, db, pla
     before = board_reads(stack, name, seed)
     killed = killed_archiver(stack, "bring-back-before-delete", "30")  # nothing that old: no run moves
     assert killed.returncode == -signal.SIGKILL, killed.stderr
-    assert db.redis.zcard(keys.seed_board("classic", seed)) == 2 and db.archive.board_places("seed", f"classic:{seed}")
+    assert db.redis.zcard(keys.board_places("seed", ("classic", seed))) == 2
+    assert db.archive.board_places("seed", f"classic:{seed}")
     assert board_reads(stack, name, seed) == before
     assert check(db, 3600) == []
     assert archive_old_runs(db, 30).boards.brought_back == 1

@@ -141,7 +141,7 @@ def test_dry_run_counts_apply_rewrites_and_each_run_lives_on_as_todays(stack, db
     enqueue_verification(db, [pending_id])  # verifies as a run of today: its moves are read from its codes
     verified = stack.wait_final(pending_id)
     assert verified["status"] == "verified" and verified["moves"] == high["moves"]
-    assert db.redis.hget(keys.board_runs("classic"), player) == pending_id
+    assert db.redis.hget(keys.board_holders("open", ("classic",)), player) == pending_id
     assert [entry["event"] for entry in audit_log(db, pending_id)] == ["submitted", "verified"]
     for run_id, game in ((rejected_id, _short(low)), (pending_id, high)):
         resent = stack.submit(token, game)  # the same game again is the run it made: same id

@@ -67,7 +67,8 @@ def test_a_verified_run_costs_a_few_hundred_bytes(stack, db):
     assert [db.redis.hget(key, "status") for key in run_keys] == ["verified"] * count
     assert {db.redis.object("encoding", key) for key in run_keys} == {"listpack"}
     hashes = sum(db.redis.memory_usage(key, samples=0) for key in run_keys)
-    boards = sum(db.redis.memory_usage(keys.seed_board("classic", game["seed"]), samples=0) for game in games)
+    boards = sum(db.redis.memory_usage(keys.board_places("seed", ("classic", game["seed"])), samples=0)
+                 for game in games)
     run_list = db.redis.memory_usage(keys.player_runs(player), samples=0)
     per_run = (hashes + boards + run_list) / count
     assert per_run < 600, (hashes / count, boards / count, run_list / count)

@@ -108,13 +108,13 @@ def test_check_reports_a_run_in_both_places_and_the_next_pass_ends_it(stack, db,
 
 
 def test_check_reports_a_board_place_naming_a_run_in_neither_place(stack, db, cat):
-    db.redis.hset(keys.board_runs("classic"), "cat", "nosuchrun")
+    db.redis.hset(keys.board_holders("open", ("classic",)), "cat", "nosuchrun")
     try:
         checked = cli(stack, "check")
         assert checked.returncode == 1
         assert "cat's place names run 'nosuchrun'" in checked.stderr
     finally:
-        db.redis.hset(keys.board_runs("classic"), "cat", cat["runs"]["high"]["id"])
+        db.redis.hset(keys.board_holders("open", ("classic",)), "cat", cat["runs"]["high"]["id"])
 
 
 def test_a_void_and_a_restore_recompute_places_from_archived_runs(stack, db, cat, moderator):
@@ -158,7 +158,8 @@ def test_a_seed_board_leaves_redis_and_reads_the_same_from_the_archive(stack, db
     assert before[0]["entries"][0]["run_id"] == other["id"]
     archive_old_runs(db, 0)
     assert load_run(db, best["id"]) is None and load_run(db, other["id"]) is None
-    assert not db.redis.exists(keys.seed_board("classic", lower["seed"]), keys.seed_runs("classic", lower["seed"]))
+    assert not db.redis.exists(keys.board_places("seed", ("classic", lower["seed"])),
+                               keys.board_holders("seed", ("classic", lower["seed"])))
     assert db.archive.board_places("seed", f"classic:{lower['seed']}")[0].run_id == other["id"]
     assert [stack.get(path).json() for path in reads] == before
     assert stack.get(f"/boards/seed/{lower['seed']}?player=dora").text == page.text
@@ -173,13 +174,13 @@ def test_a_verdict_on_an_archived_seed_board_is_merged_then_brought_back(stack, 
     _, eve = stack.register("eve-late")
     first = submit_final(stack, ada, low)
     archive_old_runs(db, 0)
-    assert not db.redis.exists(keys.seed_board("classic", low["seed"]))
+    assert not db.redis.exists(keys.board_places("seed", ("classic", low["seed"])))
     late = submit_final(stack, eve, high)
     board = stack.get(f"/v1/seeds/{low['seed']}/leaderboard").json()
     assert [entry["run_id"] for entry in board["entries"]] == [late["id"], first["id"]] and board["total"] == 2
     assert stack.get(f"/v1/seeds/{low['seed']}/leaderboard/players/ada-late").json()["rank"] == 2
     assert archive_old_runs(db, 30).boards.brought_back == 1  # eve's run is new: the board is warm
-    assert db.redis.zcard(keys.seed_board("classic", low["seed"])) == 2
+    assert db.redis.zcard(keys.board_places("seed", ("classic", low["seed"]))) == 2
     assert not db.archive.board_places("seed", f"classic:{low['seed']}")
     assert stack.get(f"/v1/seeds/{low['seed']}/leaderboard").json() == board
     assert check(db, 3600) == []
@@ -213,7 +214,7 @@ def test_a_void_of_an_archived_game_recomputes_the_ladder_window_from_the_archiv
     voided = stack.post(f"/v1/disputes/{dispute['id']}/resolve", json={"decision": "void", "note": "n"},
                         headers=bearer(moderator))
     assert voided.status_code == 200, voided.text
-    window = db.redis.zrange(keys.ladder_window("classic", "dan"), 0, -1)
+    window = db.redis.zrange(keys.board_window("ladder", ("classic",), "dan"), 0, -1)
     assert [member.split(":")[0] for member in window] == [run["id"] for run in dan[-LADDER_GAMES - 1:-1]]
     assert stack.get("/v1/leaderboards/dealt/classic/ladder/players/dan").json()["games"] == len(dan) - 1
     assert check(db, 3600) == []
@@ -223,10 +224,10 @@ def test_a_void_of_an_archived_game_recomputes_the_ladder_window_from_the_archiv
 
 
 def test_check_still_reports_a_ladder_count_the_runs_do_not_give(stack, db, dan):
-    db.redis.hincrby(keys.ladder_games("classic"), "dan", 1)
+    db.redis.hincrby(keys.board_games("ladder", ("classic",)), "dan", 1)
     try:
         checked = cli(stack, "check")
         assert checked.returncode == 1
         assert f"dan counts {len(dan) + 1} games, the runs give {len(dan)}" in checked.stderr
     finally:
-        db.redis.hincrby(keys.ladder_games("classic"), "dan", -1)
+        db.redis.hincrby(keys.board_games("ladder", ("classic",)), "dan", -1)

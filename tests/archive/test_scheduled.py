@@ -28,7 +28,7 @@ def test_workers_move_old_runs_on_their_own(tmp_path):
         high_id = submit_final(stack, token, high)["id"]
         deadline = time.monotonic() + 30
         # a pass may take one run and the board before the other run's turn: wait for the whole move
-        while (db.redis.exists(keys.seed_board("classic", "scheduled"))
+        while (db.redis.exists(keys.board_places("seed", ("classic", "scheduled")))
                or len(db.archive.load([low_id, high_id])) < 2) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert set(db.archive.load([low_id, high_id])) == {low_id, high_id}

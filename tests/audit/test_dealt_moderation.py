@@ -125,7 +125,7 @@ def test_reverify_puts_a_wrongly_scored_dealt_game_right_on_every_board(stack, s
     last = games[-1]
     # a wrong engine's verdict: the game scored 30, on the dealt board and in the ladder window
     redis_client.hset(keys.run(last["id"]), mapping={"score": 30, "outcome": "won"})
-    window = keys.ladder_window("classic", "ada")
+    window = keys.board_window("ladder", ("classic",), "ada")
     redis_client.zrem(window, f"{last['id']}:{last['score']}")
     redis_client.zadd(window, {f"{last['id']}:30": int(redis_client.hget(keys.run(last["id"]), "submitted_ms"))})
     assert "ada" in scoundrel_check(stack).stderr  # the ladder key no longer matches its window
@@ -139,12 +139,14 @@ def test_reverify_puts_a_wrongly_scored_dealt_game_right_on_every_board(stack, s
 
 
 @pytest.mark.parametrize("damage, named", [
-    (lambda r, day: r.zincrby(keys.ladder("classic"), 1, "ada"), "ladder:classic: ada"),
-    (lambda r, day: r.hincrby(keys.ladder_games("classic"), "ada", 1), "ladder-games:classic: ada"),
-    (lambda r, day: r.zpopmin(keys.ladder_window("classic", "ada")), "ladder-window:classic:ada"),
-    (lambda r, day: r.zadd(keys.seed_board("classic", "seed-m"), {"ghost": 1}), "seed-board:classic:seed-m: ghost"),
-    (lambda r, day: r.hset(keys.dealt_runs("classic"), "ada", "0000000000000000"), "dealt-board:classic: ada"),
-    (lambda r, day: r.zrem(keys.sealed_board(day), "bob"), "sealed-board:"),
+    (lambda r, day: r.zincrby(keys.board_places("ladder", ("classic",)), 1, "ada"), "ladder:classic: ada"),
+    (lambda r, day: r.hincrby(keys.board_games("ladder", ("classic",)), "ada", 1), "ladder-games:classic: ada"),
+    (lambda r, day: r.zpopmin(keys.board_window("ladder", ("classic",), "ada")), "ladder-window:classic:ada"),
+    (lambda r, day: r.zadd(keys.board_places("seed", ("classic", "seed-m")), {"ghost": 1}),
+     "seed-board:classic:seed-m: ghost"),
+    (lambda r, day: r.hset(keys.board_holders("dealt", ("classic",)), "ada", "0000000000000000"),
+     "dealt-board:classic: ada"),
+    (lambda r, day: r.zrem(keys.board_places("sealed", (day,)), "bob"), "sealed-board:"),
 ])
 def test_scoundrel_check_names_each_damaged_board(stack, scene, damage, named):
     db = stack.database()

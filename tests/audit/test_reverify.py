@@ -22,8 +22,8 @@ def corrupt_as_verified(redis_client, run: dict, score: int) -> None:
     redis_client.hset(keys.run(run["id"]), mapping={
         "status": "verified", "outcome": "won", "score": score, "health": score, "error": ""})
     submitted = int(redis_client.hget(keys.run(run["id"]), "submitted_ms"))
-    redis_client.zadd(keys.board(run["variant"]), {run["player"]: pack(score, submitted)})
-    redis_client.hset(keys.board_runs(run["variant"]), run["player"], run["id"])
+    redis_client.zadd(keys.board_places("open", (run["variant"],)), {run["player"]: pack(score, submitted)})
+    redis_client.hset(keys.board_holders("open", (run["variant"],)), run["player"], run["id"])
 
 
 def corrupt_as_rejected(redis_client, run: dict) -> None:
@@ -74,8 +74,9 @@ def test_reverify_corrects_a_wrong_verified_verdict_and_the_board(stack, cyd, mo
 def test_reverify_of_a_wrongly_rejected_run_puts_it_back_on_the_board(stack, cyd, moderator, redis_client):
     runs = cyd["runs"]
     corrupt_as_rejected(redis_client, runs["high"])
-    redis_client.zadd(keys.board("classic"), {"cyd": pack(runs["low"]["score"], 1)})  # the board a rejection left
-    redis_client.hset(keys.board_runs("classic"), "cyd", runs["low"]["id"])
+    # the board a rejection left
+    redis_client.zadd(keys.board_places("open", ("classic",)), {"cyd": pack(runs["low"]["score"], 1)})
+    redis_client.hset(keys.board_holders("open", ("classic",)), "cyd", runs["low"]["id"])
 
     result = stack.post(f"/v1/runs/{runs['high']['id']}/reverify", headers=bearer(moderator)).json()
     assert result["changed"] is True

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from cli.redis_server import RedisServer
+
 # Seed "1", won with score 19 (found with scoundrel.strategies.find_win, kept here as data).
 WON_MOVES = (
     "D4 S13w S5w H7 C3w D6 flee C4w D10 C14w flee C12w H3 S11w S10w C6w D7 flee C10w D9 H10 flee "
@@ -50,3 +52,11 @@ def lost_game() -> dict:
 def rejected_game() -> dict:
     """Seed "1": D4 kills S5, so it may not fight S13 (R10) at move 3."""
     return {"seed": "1", "moves": ["D4", "S5w", "S13w"], "variant": "classic"}
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A throwaway Redis of the test's own, for a command that runs a worker or the API on it."""
+    server = RedisServer(tmp_path / "redis", persistent=False).start()
+    yield server
+    server.stop()

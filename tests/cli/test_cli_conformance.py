@@ -9,6 +9,7 @@ as other engines do) must fail.
 import json
 import shlex
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -101,3 +102,25 @@ def test_an_engine_that_cannot_start_is_one_line_and_status_2(scoundrel):
     result = scoundrel("conformance", "--engine", "/nonexistent/engine")
     assert result.returncode == 2
     assert result.stderr.decode().count("\n") == 1
+
+
+
+ADAPTERS = {
+    "reference": shlex.split(python_engine()),
+    "js": ["node", str(JS_ADAPTER)],
+}
+
+
+@pytest.mark.parametrize("adapter", sorted(ADAPTERS))
+def test_an_adapter_refuses_a_move_outside_the_notation_and_answers_the_next_request(adapter):
+    if adapter == "js" and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    typo = {"case": "typo", "seed": "conformance-0", "variant": "classic", "moves": ["flee", "X99"], "forfeit": False}
+    after = conformance.request_of(cases()[0])
+    lines = "".join(json.dumps(request) + "\n" for request in (typo, after))
+    result = subprocess.run(ADAPTERS[adapter], input=lines, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    refused, answered = [json.loads(line) for line in result.stdout.splitlines()]
+    assert refused["illegal"] == {"index": 1, "code": conformance.NOT_IN_NOTATION}
+    assert len(refused["states"]) == 2
+    assert answered["case"] == after["case"] and conformance.differences(cases()[0], answered) == []

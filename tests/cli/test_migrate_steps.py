@@ -79,7 +79,7 @@ def test_the_places_owed_are_finished_and_the_step_keys_deleted(stack, db):
     owed = [submit_final(stack, owed_token, game)["id"] for game in (low, high)]
     voided = [submit_final(stack, voided_token, game)["id"] for game in (low, high)]
     placed = _places_of(db, owed[1])
-    assert db.redis.hget(keys.board_runs("classic"), voided_player) == voided[1]
+    assert db.redis.hget(keys.board_holders("open", ("classic",)), voided_player) == voided[1]
 
     _unplace(db, owed[1])  # its verdict written, its board steps owed
     db.redis.hset(keys.run(voided[1]), mapping={"status": "void", "voided_status": "verified"})  # its recompute owed
@@ -102,9 +102,9 @@ def test_the_places_owed_are_finished_and_the_step_keys_deleted(stack, db):
     assert "rewrote 2 runs whose board places were still owed" in applied.stdout
     assert not any(db.redis.exists(name) for name in leftovers)
     assert _places_of(db, owed[1]) == placed
-    assert db.redis.hget(keys.board_runs("classic"), owed_player) == owed[1]
-    assert db.redis.hget(keys.board_runs("classic"), voided_player) == voided[0]  # the void's recompute
-    assert db.redis.hget(keys.seed_runs("classic", SEED), voided_player) == voided[0]
+    assert db.redis.hget(keys.board_holders("open", ("classic",)), owed_player) == owed[1]
+    assert db.redis.hget(keys.board_holders("open", ("classic",)), voided_player) == voided[0]  # the void's recompute
+    assert db.redis.hget(keys.board_holders("seed", ("classic", SEED)), voided_player) == voided[0]
     assert stack.get(f"/v1/seeds/{SEED}/leaderboard").json()["entries"][0]["player"] == owed_player
     checked = cli(stack, "check")
     assert checked.returncode == 0, checked.stderr

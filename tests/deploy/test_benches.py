@@ -18,6 +18,7 @@ is run too.
 import ast
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -38,6 +39,7 @@ TINY = {
     "archive.py": ["--runs", "100", "--archived", "200", "--requests", "10"],
     "board_memory.py": ["--runs", "40"],
     "cooling.py": ["--runs", "200", "--requests", "10"],
+    "csharp_engine.py": ["--games", "5", "--searched", "2", "--rounds", "1", "--seeds", "100"],
     "clairvoyance.py": ["--fair", "2", "--games", "2", "--readers", "1", "--reading-games", "2",
                         "--solver-positions", "100", "--processes", "1"],
     "engine.py": ["--games", "5", "--searched", "2", "--rounds", "1"],
@@ -57,6 +59,7 @@ TINY = {
     "webhooks.py": ["--runs", "20", "--workers", "1"],
 }
 NEEDS_POSTGRES = {"archive.py"}
+NEEDS_MONO = {"csharp_engine.py"}
 UNLIMITED = {"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""}
 # The service each bench asks ``Service`` for at its tiny size: (workers, env).
 SERVICES = {
@@ -131,6 +134,8 @@ def service(request, bench_stacks):
 def test_the_bench_runs_at_a_tiny_size(bench, service):
     if bench in NEEDS_POSTGRES and postgres_bin_dir() is None:
         pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
+    if bench in NEEDS_MONO and (shutil.which("mcs") is None or shutil.which("mono") is None):
+        pytest.skip("Mono is not installed (.ci/run installs Debian's mono-devel)")
     # in a session of its own, so that a bench stopped for taking too long takes the processes it started along
     running = subprocess.Popen([sys.executable, str(BENCH / bench), *TINY.get(bench, [])], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, cwd=BENCH.parent, start_new_session=True,

@@ -4,6 +4,7 @@ There is no Docker engine on the test machines, so these read the files:
 the services, their commands, persistence, health checks and scaling.
 """
 
+import re
 import shlex
 import tomllib
 from pathlib import Path
@@ -12,6 +13,25 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+# What docs/compose.md has the operator write into .env.
+OPERATORS_ENV = {"SCOUNDREL_ARCHIVE_PASSWORD": "Zq3-x_9PkvT0aLw8Ff2mYcHdN1sRe5Ub"}
+VARIABLE = re.compile(r"\$\{(\w+)(?::([-?])([^}]*))?\}")
+
+
+def interpolated(text: str, env: dict[str, str]) -> str:
+    """``text`` as compose reads it with ``env`` (its .env and environment): ``${NAME}``, ``${NAME:-default}``
+    and ``${NAME:?error}``, the last refusing to start (ValueError) when NAME is unset or empty."""
+    def value(found: re.Match) -> str:
+        name, kind, word = found.groups()
+        if env.get(name):
+            return env[name]
+        if kind == "?":
+            raise ValueError(f"{name}: {word}")
+        return word if kind == "-" else ""
+
+    return VARIABLE.sub(value, text)
 
 
 def _words(command) -> list[str]:
@@ -65,7 +85,7 @@ def test_api_and_worker_run_from_the_project_image_against_the_redis_service(ser
 
 def test_api_publishes_port_8000_and_checks_its_health_endpoint_without_curl(services):
     api = services["api"]
-    assert "8000:8000" in [str(port) for port in api["ports"]]
+    assert "127.0.0.1:8000:8000" in [interpolated(str(port), {}) for port in api["ports"]]
     check = " ".join(_words(api["healthcheck"]["test"]))
     assert "python" in check and "/v1/health" in check and "curl" not in check
 
@@ -80,7 +100,7 @@ def test_dockerfile_installs_the_project_as_a_user_without_privileges_and_runs_t
     lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines()
              if line.strip() and not line.lstrip().startswith("#")]
     assert lines[0].startswith("FROM python:3.11-slim")
-    assert any(line.startswith("RUN pip install .") for line in lines)
+    assert any(line.startswith("RUN pip install --no-deps --no-build-isolation . ") for line in lines)
     users = [line.split()[1] for line in lines if line.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
     cmd = next(line for line in lines if line.startswith("CMD "))
@@ -108,20 +128,22 @@ def test_the_archive_is_postgresql_on_a_named_volume_and_the_workers_archive(com
     volume, target = postgres["volumes"][0].split(":")[:2]
     assert target == "/var/lib/postgresql/data" and volume in compose["volumes"]
     assert "pg_isready" in " ".join(_words(postgres["healthcheck"]["test"]))
-    credentials = postgres["environment"]
+    credentials = {name: interpolated(value, OPERATORS_ENV) for name, value in postgres["environment"].items()}
     url = (f"postgresql+psycopg://{credentials['POSTGRES_USER']}:{credentials['POSTGRES_PASSWORD']}"
            f"@postgres:5432/{credentials['POSTGRES_DB']}")
     for name in ("api", "worker"):
-        assert services[name]["environment"]["SCOUNDREL_ARCHIVE_URL"] == url, name
+        assert interpolated(services[name]["environment"]["SCOUNDREL_ARCHIVE_URL"], OPERATORS_ENV) == url, name
         assert float(services[name]["environment"]["SCOUNDREL_HOT_DAYS"]) > 0
         assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
 
 
 def test_the_image_has_the_postgresql_driver():
-    text = (ROOT / "Dockerfile").read_text()
-    assert "pip install .[postgresql]" in text
+    """The lock the image installs (tests/deploy/test_lock.py) holds the postgresql extra's driver."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(requirement.startswith("psycopg[binary]") for requirement in extras["postgresql"])
+    locked = (ROOT / "requirements.lock").read_text().lower().split()
+    assert any(line.startswith("psycopg==") for line in locked) and any(
+        line.startswith("psycopg-binary==") for line in locked)
 
 
 # The "sentinel" profile: the data's Redis with failover, a primary, a replica and three sentinels.
@@ -221,7 +243,7 @@ def test_the_api_and_worker_find_the_primary_through_the_three_sentinels(service
 
 
 def test_the_sentinel_profiles_api_publishes_a_port_of_its_own_and_its_worker_scales(services):
-    assert "8001:8000" in [str(port) for port in services["api-sentinel"]["ports"]]
+    assert "127.0.0.1:8001:8000" in [interpolated(str(port), {}) for port in services["api-sentinel"]["ports"]]
     assert "container_name" not in services["worker-sentinel"] and "ports" not in services["worker-sentinel"]
 
 
@@ -234,3 +256,60 @@ def test_the_sentinel_settings_in_compose_are_ones_the_service_accepts(services,
     settings = Settings.from_env()
     assert settings.sentinels == tuple((sentinel, 26379) for sentinel in SENTINELS)
     assert settings.sentinel_master == "scoundrel" and settings.wait_replicas == 1
+
+
+# Secrets, exposure, health and reproducible builds.
+
+def _texts(value) -> list[str]:
+    """Every string in a parsed compose value (an environment, a command, a port list)."""
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _texts(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _texts(item)]
+    return [value] if isinstance(value, str) else []
+
+
+def test_the_archive_password_is_written_nowhere_but_the_operators_env_file(services):
+    """No password in the file: compose takes it from .env (docs/compose.md), and refuses to start without it."""
+    for name in ("postgres", "api", "worker", "api-sentinel", "worker-sentinel"):
+        environment = _environment(services[name])
+        secret = environment.get("POSTGRES_PASSWORD") or environment["SCOUNDREL_ARCHIVE_URL"]
+        assert "${SCOUNDREL_ARCHIVE_PASSWORD:?" in secret, name
+        with pytest.raises(ValueError, match="SCOUNDREL_ARCHIVE_PASSWORD"):
+            interpolated(secret, {})
+    assert OPERATORS_ENV["SCOUNDREL_ARCHIVE_PASSWORD"] not in (ROOT / "docker-compose.yml").read_text()
+
+
+def test_the_env_file_stays_out_of_git_and_the_image():
+    assert ".env" in (ROOT / ".gitignore").read_text().split()
+    assert ".env" in (ROOT / ".dockerignore").read_text().split()
+
+
+def test_the_docs_tell_the_operator_to_write_the_env_file():
+    guide = (ROOT / "docs" / "compose.md").read_text()
+    assert "SCOUNDREL_ARCHIVE_PASSWORD=" in guide and "> .env" in guide and "SCOUNDREL_PUBLISH" in guide
+
+
+@pytest.mark.parametrize("name", ["api", "api-sentinel"])
+def test_the_api_is_published_on_127_0_0_1_unless_the_operator_says_otherwise(services, name):
+    for port in services[name]["ports"]:
+        host = interpolated(str(port), {}).rsplit(":", 2)[0]
+        assert host == "127.0.0.1", port
+        assert interpolated(str(port), {"SCOUNDREL_PUBLISH": "0.0.0.0"}).startswith("0.0.0.0:")
+
+
+def test_no_service_publishes_a_port_on_every_interface_by_default(services):
+    for name, service in services.items():
+        for port in service.get("ports", []):
+            assert interpolated(str(port), {}).count(":") == 2, (name, port)  # host:published:container
+
+
+@pytest.mark.parametrize("name", ["worker", "worker-sentinel"])
+def test_each_worker_is_healthy_while_it_beats_in_redis(services, name):
+    check = services[name]["healthcheck"]
+    assert _words(check["test"]) == ["CMD", "scoundrel", "worker", "--check"]
+    from settings import Settings
+
+    ttl = Settings.worker_ttl  # a worker beats every third of it: two beats may be missed before it fails
+    seconds = {key: int(str(check[key]).removesuffix("s")) for key in ("interval", "timeout", "start_period")}
+    assert seconds["interval"] <= ttl and seconds["timeout"] < seconds["interval"] and check["retries"] >= 2

@@ -54,6 +54,30 @@ def shown_run() -> dict:
     return json.loads(output[1])
 
 
+def shown_after(command: str) -> list:
+    """The JSON replies the output block under ``command`` shows, in order."""
+    text = tour_text()
+    after = text[text.index(command):]
+    output = re.search(r"^```json\n(.*?)^```$", after, re.MULTILINE | re.DOTALL)
+    assert output is not None
+    decoder, shown, rest = json.JSONDecoder(), [], output[1].strip()
+    while rest:
+        reply, end = decoder.raw_decode(rest)
+        shown.append(reply)
+        rest = rest[end:].strip()
+    return shown
+
+
+def shape(value):
+    """What a reply holds, without its values: an object's keys (each with its value's shape), a list's first
+    item."""
+    if isinstance(value, dict):
+        return {key: shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [shape(value[0])] if value else []
+    return None
+
+
 def test_the_tour_has_no_line_a_pasting_shell_could_misread():
     pasted = "".join(blocks("sh"))
     assert not [line for line in pasted.splitlines() if line.lstrip().startswith("#")]
@@ -81,4 +105,8 @@ def test_the_tour_pastes_twice_in_a_row_and_shows_a_whole_run(stack, shell):
     assert all(re.fullmatch(r"ada-\d+", player) for player in players)
     assert len(re.findall(r"^Location: /v1/runs/[0-9a-f]{16}\r?$", done.stdout, re.MULTILINE)) == 2
     assert list(shown_run()) == list(runs[1]), "step 3 shows a run as the API answers it, every field"
+    board, place = [reply for reply in replies if "entries" in reply or "around" in reply][:2]
+    shown_board, shown_place = shown_after('curl -s "$B/v1/leaderboards/classic?limit=3"')
+    assert shape(shown_board) == shape(board), f"step 4 shows the board as the API answers it: {board}"
+    assert shape(shown_place) == shape(place), f"step 4 shows the place as the API answers it: {place}"
     assert replies[-1].keys() == {"date", "seed"}

@@ -18,11 +18,15 @@ from domain.boards import (
     SEASON_BOARD,
     SEASON_LADDER,
     SEED_BOARD,
+    TOURNAMENT_SUM_BOARD,
     BoardId,
     Order,
     boards_of,
+    deal_boards,
+    tournament_board,
 )
 from domain.run import Run
+from domain.tournaments import BEST, SUM
 from store.runs.records import run_from_stored
 
 OPEN_FIELDS = {"player": "ada", "variant": "easy", "seed": "abc", "status": "verified", "score": "12",
@@ -106,7 +110,7 @@ def test_each_board_has_the_page_and_json_path_the_readme_lists():
         BoardId(SEASON_LADDER, ("easy", "2026-W49")))] == [
         ("/boards/easy", "/v1/leaderboards/easy"),
         ("/boards/daily-2026-03-01", "/v1/daily/2026-03-01/leaderboard"),
-        ("/boards/seed/abc", "/v1/seeds/abc/leaderboard?variant=classic"),
+        ("/boards/seed/abc?variant=classic", "/v1/seeds/abc/leaderboard?variant=classic"),
         ("/boards/seed/abc?variant=hard", "/v1/seeds/abc/leaderboard?variant=hard"),
         ("/boards/dealt-easy", "/v1/leaderboards/dealt/easy"),
         ("/boards/dealt-easy-ladder", "/v1/leaderboards/dealt/easy/ladder"),
@@ -114,6 +118,20 @@ def test_each_board_has_the_page_and_json_path_the_readme_lists():
         ("/boards/dealt-easy-2026-12", "/v1/seasons/2026-12/leaderboards/dealt/easy"),
         ("/boards/dealt-easy-2026-W49-ladder", "/v1/seasons/2026-W49/leaderboards/dealt/easy/ladder"),
     ]
+
+
+def test_each_board_has_its_title_and_what_it_proves_with_its_parts_filled_in():
+    assert BoardId(SEASON_LADDER, ("easy", "2026-W49")).title == "Easy: ladder, 2026-W49"
+    assert "season 2026-W49, forfeits" in BoardId(SEASON_LADDER, ("easy", "2026-W49")).proves
+    assert BoardId(SEED_BOARD, ("hard", "abc")).title == "Seed abc: hard"
+    assert BoardId(DAILY_BOARD, ("2026-03-01",)).title == "Daily of 2026-03-01: open"
+
+
+def test_the_tournaments_boards_share_their_standings_and_a_sum_tournaments_deal_is_a_query():
+    standings = tournament_board("7", SUM)
+    assert standings.board is TOURNAMENT_SUM_BOARD and standings.api == "/v1/tournaments/7/standings"
+    assert tournament_board("7", BEST).api == standings.api and standings.page == "/tournaments/7"
+    assert deal_boards(standings)[1].api == "/v1/tournaments/7/standings?deal=2"
 
 
 def test_a_run_is_read_once_from_its_stored_hash_empty_fields_as_none():

@@ -41,6 +41,8 @@ def test_only_the_first_verified_run_on_the_daily_seed_counts(stack):
     assert [(e["player"], e["run_id"], e["score"]) for e in board["entries"]] == [
         (name, first["id"], first["score"])
     ]
+    daily_place = stack.get(f"/v1/daily/{daily['date']}/leaderboard/players/{name}").json()
+    assert (daily_place["rank"], daily_place["run_id"]) == (1, first["id"])
     # the classic board still ranks the better run
     place = stack.get(f"/v1/leaderboards/classic/players/{name}").json()
     assert place["score"] == max(games)
@@ -49,6 +51,7 @@ def test_only_the_first_verified_run_on_the_daily_seed_counts(stack):
 def test_days_to_come_have_no_board_and_non_dates_are_a_422_naming_the_day(stack):
     tomorrow = (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
     assert stack.get(f"/v1/daily/{tomorrow}/leaderboard").status_code == 404
+    assert stack.get(f"/v1/daily/{tomorrow}/leaderboard/players/nobody").status_code == 404
     for not_a_day in ("yesterday", "2026-02-30", "2026-13-01"):
         answer = stack.get(f"/v1/daily/{not_a_day}/leaderboard")
         assert answer.status_code == 422, answer.text

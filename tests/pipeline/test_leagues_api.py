@@ -74,6 +74,8 @@ def test_a_past_cohort_says_who_went_up_and_down_and_the_history_agrees(league):
         (last.id, "Bronze", 1, "up")]
     board = client.get(f"/v1/leagues/{last.id}?limit=2").get_json()
     assert (board["total"], [e["player"] for e in board["entries"]]) == (6, ["ada", "bob"])
+    place = client.get(f"/v1/leagues/{last.id}/players/BOB?around=1").get_json()
+    assert place["rank"] == 2 and [e["player"] for e in place["around"]] == ["ada", "bob", "cyd"]
 
 
 @pytest.mark.parametrize(("path", "status"), [

@@ -97,7 +97,7 @@ def test_a_seed_outside_the_seed_pattern_has_no_board(stack):
 def test_runs_verified_before_seed_boards_existed_are_placed_by_scoundrel_check(stack, db, deal):
     before = stack.get("/v1/seeds/seed-b1/leaderboard").json()
     # as an older release left them: no seed boards at all
-    db.redis.delete(keys.seed_board("classic", "seed-b1"), keys.seed_board("easy", "seed-b1"))
+    db.redis.delete(keys.board_places("seed", ("classic", "seed-b1")), keys.board_places("seed", ("easy", "seed-b1")))
     missing = scoundrel_check(stack)
     assert missing.returncode == 1 and "seed-board:classic:seed-b1: ada is missing" in missing.stderr
     placed = scoundrel_check(stack, "--place-seed-boards")
@@ -113,13 +113,13 @@ def test_seed_boards_of_the_older_layout_without_run_ids_are_reported_and_migrat
     before = stack.get("/v1/seeds/seed-b1/leaderboard").json()
     raw = redis.Redis.from_url(stack.redis.url, decode_responses=True)
     try:
-        raw.delete(keys.seed_runs("classic", "seed-b1"))
+        raw.delete(keys.board_holders("seed", ("classic", "seed-b1")))
         checked = scoundrel_check(stack)
         assert checked.returncode == 1 and "3 seed board places not naming their run" in checked.stderr
         migrated = cli(stack, "migrate", "--apply")
         assert migrated.returncode == 0, migrated.stderr
         assert "3 seed board places not naming their run" in migrated.stdout
-        assert raw.hlen(keys.seed_runs("classic", "seed-b1")) == 3
+        assert raw.hlen(keys.board_holders("seed", ("classic", "seed-b1"))) == 3
     finally:
         raw.close()
     assert stack.get("/v1/seeds/seed-b1/leaderboard").json() == before

@@ -8,12 +8,10 @@ import pytest
 
 import scoundrel
 from scoundrel.strategies import play_game
-from service.app import create_app
-from settings import Settings
-from store import Database, create_moderator, load_runs, record_verdicts
+from store import create_moderator, load_runs, record_verdicts
 from store.base import keys
+from tests.support.stores import app_client
 from verification import judge
-from worker.registry import JOBS
 
 PLAYERS = ("ada", "bob", "cyd", "dee")
 
@@ -28,16 +26,10 @@ def auth(token: str) -> dict:
 
 @pytest.fixture(scope="module")
 def api(redis_url, tmp_path_factory):
-    settings = Settings(redis_url=redis_url, archive_url=f"sqlite:///{tmp_path_factory.mktemp('t')}/a.sqlite3",
-                        rate_limit_token="", rate_limit_address="")
-    db = Database.from_settings(settings, JOBS)
-    db.redis.flushall()
-    db.archive.upgrade()
-    client = create_app(settings).test_client()
-    tokens = {name: client.post("/v1/players", json={"name": name}).get_json()["token"] for name in PLAYERS}
-    tokens["mia"] = create_moderator(db, "mia")
-    yield client, tokens, db
-    db.close()
+    with app_client(redis_url, tmp_path_factory.mktemp("t")) as (client, db):
+        tokens = {name: client.post("/v1/players", json={"name": name}).get_json()["token"] for name in PLAYERS}
+        tokens["mia"] = create_moderator(db, "mia")
+        yield client, tokens, db
 
 
 def created(client, tokens, **fields) -> dict:
@@ -180,6 +172,9 @@ def test_standings_page_among_and_around(api):
     assert "cyd" in [e["player"] for e in around["entries"]] and len(around["entries"]) <= 3
     assert client.get(f"/v1/tournaments/{tournament['id']}/standings?around=dee").status_code == 404
     assert client.get(f"/v1/tournaments/{tournament['id']}/standings?around=nobody").status_code == 404
+    place = client.get(f"/v1/tournaments/{tournament['id']}/standings/players/CYD?around=0").get_json()
+    assert (place["rank"], place["score"], place["total"]) == (around["rank"], scores["cyd"], 3)
+    assert client.get(f"/v1/tournaments/{tournament['id']}/standings/players/dee").status_code == 404
 
 
 def test_a_sum_tournament_ranks_the_sum_of_each_entrants_best_game_on_each_deal(api):
@@ -201,5 +196,8 @@ def test_a_sum_tournament_ranks_the_sum_of_each_entrants_best_game_on_each_deal(
     assert client.get(f"/v1/tournaments/{made['id']}/standings?deal=3").status_code == 404
     around = client.get(f"/v1/tournaments/{made['id']}/standings?around=bob&places=0").get_json()
     assert around["entries"][0]["score"] == sums["bob"] and around["total"] == 3
+    on_deal = client.get(f"/v1/tournaments/{made['id']}/standings/players/bob?deal=2&around=0").get_json()
+    assert on_deal["score"] == max(scores["bob"][2])
+    assert client.get(f"/v1/tournaments/{made['id']}/standings/players/ada?deal=3").status_code == 404
     html = client.get(f"/tournaments/{made['id']}?player=cyd").get_data(as_text=True)
     assert "the sum of each entrant's best game on each deal ranks them" in html

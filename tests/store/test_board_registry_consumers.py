@@ -33,14 +33,14 @@ from worker.registry import JOBS
 
 # A throwaway kind: each player's first verified classic open run.
 FIRST_CLASSIC = Board("first-classic", lambda run: not run.dealt and run.variant == "classic", ("variant",),
-                      Order.FIRST, page=lambda variant: f"/boards/first-{variant}",
-                      api=lambda variant: f"/v1/first/{variant}")
+                      Order.FIRST, api="/v1/first/{variant}", page="/boards/first-{variant}",
+                      title="{Variant}: first runs", proves="Each player's first verified open run.")
 PLACES = keys.board_places("first-classic", ("classic",))
 HOLDERS = keys.board_holders("first-classic", ("classic",))
 # And one ranking each player's latest classic open runs, as the ladder ranks dealt games.
 LATEST_CLASSIC = Board("latest-classic", lambda run: not run.dealt and run.variant == "classic", ("variant",),
-                       Order.LATEST, page=lambda variant: f"/boards/latest-{variant}",
-                       api=lambda variant: f"/v1/latest/{variant}")
+                       Order.LATEST, api="/v1/latest/{variant}", page="/boards/latest-{variant}",
+                       title="{Variant}: latest runs", proves="Each player's mean over their latest open runs.")
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +99,8 @@ def test_scoundrel_check_recomputes_a_registered_board(db, registered):
 def cooling_registered(db):
     db.redis.flushdb()
     cooling = Board("first-cooling", lambda run: not run.dealt and run.variant == "classic", ("variant",),
-                    Order.FIRST, page=lambda variant: f"/boards/cooling-{variant}",
-                    api=lambda variant: f"/v1/cooling/{variant}", cools=True)
+                    Order.FIRST, api="/v1/cooling/{variant}", page="/boards/cooling-{variant}",
+                    title="{Variant}: cooling", proves="Each player's first verified open run.", cools=True)
     BOARDS.append(cooling)
     yield cooling
     BOARDS.remove(cooling)

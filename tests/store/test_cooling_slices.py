@@ -6,11 +6,12 @@ import time
 
 import pytest
 
+from domain.boards import SEED_BOARD, BoardId
 from store.base import keys
 from store.base.packing import pack
 from store.boards import cooling
 from store.boards.cooling import cool_boards, hot_boards
-from store.boards.pages import board_page, board_position, seed_board
+from store.boards.pages import board_page, board_position, ranking
 
 SCORES = [30, 12, 12, 12, 5, 0, 0, -7, -40, -40, -40, -40, -113]
 
@@ -22,7 +23,7 @@ def db(archived_store_db, monkeypatch):
 
 
 def seeded(db):
-    board = seed_board("classic", "sliced")
+    board = ranking(BoardId(SEED_BOARD, ("classic", "sliced")))
     db.redis.zadd(board.places, {f"p{i}": pack(score, 1_000 + i) for i, score in enumerate(SCORES)})
     db.redis.hset(board.runs, mapping={f"p{i}": f"run{i}" for i in range(len(SCORES))})
     return board

@@ -10,11 +10,12 @@ import pytest
 import sqlalchemy as sa
 
 from cli.redis_server import RedisServer
+from domain.boards import OPEN_BOARD, BoardId
 from store import Database, Submission, create_player, find_player, load_runs, record_verdicts, submit_run
 from store.accounts import erasure as erasing
 from store.base import keys
 from store.base.service_mark import mark_service
-from store.boards.pages import board_page, variant_board
+from store.boards.pages import board_page, ranking
 from store.operations import retention
 from store.operations.consistency import check
 from store.operations.retention import archive_old_runs
@@ -74,7 +75,8 @@ def test_a_long_archived_history_is_left_to_the_command_which_finishes_it(db, en
     erased = erasing.erase(db, begun, ("moderator", "mia"), 60, archive_inline=2)
     assert (erased.runs, erased.archive_left) == (4, True)
     assert find_player(db, ERASED) is None and db.archive.player_count(ERASED) == 3
-    assert [entry["player"] for entry in board_page(db, variant_board("classic"), 0, 10)[1]] == ["bob"]
+    classic = ranking(BoardId(OPEN_BOARD, ("classic",)))
+    assert [entry["player"] for entry in board_page(db, classic, 0, 10)[1]] == ["bob"]
     problems = check(db, 60)
     assert problems == [f"the erasure of a player (pseudonym {begun.pseudonym}) was begun and not finished: "
                         f"`scoundrel erase --finish` finishes it"]

@@ -7,13 +7,12 @@ import random
 
 import pytest
 
-from domain.boards import percentile, top_percent
+from domain.boards import LADDER, SEED_BOARD, BoardId, percentile, top_percent
 from store.base import keys
 from store.base.database import Database
 from store.base.packing import LADDER_GAMES, pack, pack_ladder
 from store.boards.cooling import cool_boards
-from store.boards.pages import board_among, board_page, board_position, ladder_page, ladder_position, seed_board
-from store.boards.pages import variant_ladder as ladder_of
+from store.boards.pages import board_among, board_page, board_position, ladder_page, ladder_position, ranking
 from store.boards.standings import standings
 
 SCORES = [30, 12, 12, 12, 5, 0, 0, -7, -40, -40, -40, -40, -113]  # ties at the top, middle and bottom
@@ -40,7 +39,7 @@ def shares(entry: dict) -> tuple[int, float, float]:
 
 def seeded(db: Database, scores: list[int]):
     """A seed board holding ``scores`` (player ``p<i>`` the ``i``th, earlier submissions first)."""
-    board = seed_board("classic", "percentiles")
+    board = ranking(BoardId(SEED_BOARD, ("classic", "percentiles")))
     db.redis.zadd(board.places, {f"p{i}": pack(score, 1_000 + i) for i, score in enumerate(scores)})
     db.redis.hset(board.runs,
                   mapping={f"p{i}": f"run{i}" for i in range(len(scores))})
@@ -100,8 +99,8 @@ def test_a_board_the_archive_holds_reads_the_same_shares(db):
 def test_the_ladder_ties_equal_means(db):
     rng = random.Random(34)
     sums = [rng.choice([-400, -120, 0, 60, 200]) for _ in range(40)]
-    ladder = ladder_of("classic")
-    db.redis.zadd(keys.ladder("classic"), {f"p{i}": pack_ladder(total, 10**12 + 1000 * i)
+    ladder = BoardId(LADDER, ("classic",))
+    db.redis.zadd(keys.board_places("ladder", ("classic",)), {f"p{i}": pack_ladder(total, 10**12 + 1000 * i)
                                            for i, total in enumerate(sums)})
     means = [total / LADDER_GAMES for total in sums]
     for offset in (0, 7, 33):
@@ -115,7 +114,7 @@ def test_the_ladder_ties_equal_means(db):
 
 def test_a_players_places_say_their_share(db):
     board = seeded(db, SCORES)
-    [standing, missing] = standings(db, "p2", [board, seed_board("easy", "percentiles")], [])
+    [standing, missing] = standings(db, "p2", [board, ranking(BoardId(SEED_BOARD, ("easy", "percentiles")))], [])
     assert (standing.rank, standing.above) == (3, 1) and missing is None
     assert (standing.total, standing.percentile, standing.top_percent) == expected(SCORES, 12)
 

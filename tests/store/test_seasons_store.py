@@ -8,12 +8,13 @@ Runs here are accepted and judged in this process against a Redis of its own (no
 import pytest
 
 from cli.redis_server import RedisServer
+from domain.boards import SEASON_BOARD, SEASON_LADDER, BoardId
 from domain.seasons import Schedule, parse_season
-from store import Database, season_board
+from store import Database
 from store.base import keys
 from store.base.clock import now_ms
 from store.boards.cooling import cool_boards
-from store.boards.pages import board_page, board_position, ladder_page, season_ladder
+from store.boards.pages import board_page, board_position, ladder_page, ranking
 from store.boards.seasons import close_ended_seasons, close_season, known_season, past_seasons
 from store.operations.consistency import check
 from store.runs.accepting import Dealt, Submission, accept_runs
@@ -89,27 +90,28 @@ def test_a_closed_seasons_boards_are_frozen_against_late_verdicts_and_recomputes
     late = accepted(db, "ada", games[1], NOV.id)  # its game ended in November, its verdict comes after the close
     bob = accepted(db, "bob", games[2], NOV.id)
     assert close_ended_seasons(db, DEC.starts_ms) == [NOV]
-    november = season_board("classic", NOV.id)
+    november = ranking(BoardId(SEASON_BOARD, ("classic", NOV.id)))
     frozen = board_page(db, november, 0, 10)
     assert [entry["player"] for entry in frozen[1]] == ["ada"]
     judged(db, [late, bob])
     assert board_page(db, november, 0, 10) == frozen  # the late verdicts land on the all-time boards only
-    assert db.redis.zscore(keys.dealt_board("classic"), "bob") is not None
+    assert db.redis.zscore(keys.board_places("dealt", ("classic",)), "bob") is not None
     assert db.redis.hget(keys.board_games("season-ladder", ("classic", NOV.id)), "ada") == "1"
     db.redis.hset(keys.run(first), "status", "void")  # as a moderator's void leaves it, then ada's places recomputed
     reverify_run(db, late, "cli", "test")
     assert board_page(db, november, 0, 10) == frozen
-    assert db.redis.hget(keys.dealt_runs("classic"), "ada") == late  # the all-time board moved
+    assert db.redis.hget(keys.board_holders("dealt", ("classic",)), "ada") == late  # the all-time board moved
     assert check(db, 3600) == []  # the frozen boards differ from the runs, rightly, and are not checked
-    assert ladder_page(db, season_ladder("classic", NOV.id), 0, 10) == (0, [])
+    assert ladder_page(db, BoardId(SEASON_LADDER, ("classic", NOV.id)), 0, 10) == (0, [])
 
 
 def test_runs_of_the_new_season_go_on_its_own_boards(db):
     close_ended_seasons(db, DEC.starts_ms)
     run = accepted(db, "cy", legal_games(1)[0], DEC.id)
     judged(db, [run])
-    assert [entry["player"] for entry in board_page(db, season_board("classic", DEC.id), 0, 10)[1]] == ["cy"]
-    assert board_page(db, season_board("classic", NOV.id), 0, 10) == (0, [])
+    december = ranking(BoardId(SEASON_BOARD, ("classic", DEC.id)))
+    assert [entry["player"] for entry in board_page(db, december, 0, 10)[1]] == ["cy"]
+    assert board_page(db, ranking(BoardId(SEASON_BOARD, ("classic", NOV.id))), 0, 10) == (0, [])
     assert check(db, 3600) == []
 
 
@@ -132,7 +134,7 @@ def test_a_closed_seasons_board_leaves_redis_when_cold_and_reads_the_same(db):
     runs = [accepted(db, player, game, NOV.id) for player, game in zip(("ada", "bob"), legal_games(2), strict=True)]
     judged(db, runs)
     assert close_ended_seasons(db, DEC.starts_ms) == [NOV]
-    november = season_board("classic", NOV.id)
+    november = ranking(BoardId(SEASON_BOARD, ("classic", NOV.id)))
     frozen, place = board_page(db, november, 0, 10), board_position(db, november, "bob", 1)
     assert cool_boards(db, now_ms() + 1).cooled == 2  # the season's and the week's league boards; not the dealt board
     assert not db.redis.exists(november.places, november.runs)

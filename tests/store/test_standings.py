@@ -7,9 +7,10 @@ import pytest
 import redis
 
 from cli.redis_server import RedisServer
+from domain.boards import DEALT_BOARD, LADDER, OPEN_BOARD, BoardId
 from store.base import keys
 from store.base.packing import LADDER_GAMES, pack, pack_ladder
-from store.boards.pages import dealt_board, variant_board, variant_ladder
+from store.boards.pages import ranking
 from store.boards.standings import SPREAD_BUCKETS, Standing, board_spread, ladder_spread, standings
 
 
@@ -32,10 +33,10 @@ def db(tmp_path_factory):
 @pytest.fixture
 def board(db):
     db.redis.flushdb()
-    return variant_board("classic")
+    return ranking(BoardId(OPEN_BOARD, ("classic",)))
 
 
-def fill(db, scores: list[int], key: str = keys.board("classic")) -> None:
+def fill(db, scores: list[int], key: str = keys.board_places("open", ("classic",))) -> None:
     db.redis.zadd(key, {f"p{index}": pack(score, 1_000 + index) for index, score in enumerate(scores)})
 
 
@@ -87,9 +88,10 @@ def test_the_ladder_spreads_means_in_whole_points(db):
     db.redis.flushdb()
     rng = random.Random(3)
     sums = [rng.randint(-4420, 600) for _ in range(300)]
-    db.redis.zadd(keys.ladder("classic"), {f"p{i}": pack_ladder(total, 10**12 + i) for i, total in enumerate(sums)})
+    db.redis.zadd(keys.board_places("ladder", ("classic",)),
+                  {f"p{i}": pack_ladder(total, 10**12 + i) for i, total in enumerate(sums)})
     means = [total / LADDER_GAMES for total in sums]
-    spread = ladder_spread(db, variant_ladder("classic"), -20.35)
+    spread = ladder_spread(db, BoardId(LADDER, ("classic",)), -20.35)
     for bucket in spread.buckets:
         assert bucket.count == sum(bucket.low <= mean < bucket.high for mean in means)
         assert float(bucket.low).is_integer() and float(bucket.high - bucket.low).is_integer()
@@ -99,8 +101,9 @@ def test_the_ladder_spreads_means_in_whole_points(db):
 
 def test_standings_name_rank_total_and_score_on_each_board_or_none(db, board):
     fill(db, [10, 30, -5])
-    fill(db, [7], keys.dealt_board("classic"))
-    db.redis.zadd(keys.ladder("easy"), {"p0": pack_ladder(-410, 10**12)})
-    ladders = [variant_ladder("classic"), variant_ladder("easy")]
-    assert standings(db, "p0", [board, dealt_board("classic"), dealt_board("easy")], ladders) == [
+    fill(db, [7], keys.board_places("dealt", ("classic",)))
+    db.redis.zadd(keys.board_places("ladder", ("easy",)), {"p0": pack_ladder(-410, 10**12)})
+    ladders = [BoardId(LADDER, ("classic",)), BoardId(LADDER, ("easy",))]
+    dealt = [ranking(BoardId(DEALT_BOARD, (variant,))) for variant in ("classic", "easy")]
+    assert standings(db, "p0", [board, *dealt], ladders) == [
         Standing(2, 3, 10, 1), Standing(1, 1, 7, 0), None, None, Standing(1, 1, -20.5, 0)]

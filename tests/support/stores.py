@@ -5,7 +5,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from cli.redis_server import RedisServer
+from flask.testing import FlaskClient
+
+from cli.redis_server import RedisServer, free_port
+from service.app import create_app
+from settings import Settings
 from store import Database
 from worker.registry import JOBS
 
@@ -35,9 +39,16 @@ def app_without_redis(root: Path, **settings):
     """The app on a Redis that is not there (a free port) with an archive under ``root``: for the answers
     that touch no store (the front door, the rules, static files, the OpenAPI document); ``settings``
     are ``Settings``' own."""
-    from cli.redis_server import free_port
-    from service.app import create_app
-    from settings import Settings
-
     return create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0",
                                archive_url=f"sqlite:///{root}/archive.sqlite3", **settings))
+
+
+@contextmanager
+def app_client(url: str, root: Path) -> Iterator[tuple[FlaskClient, Database]]:
+    """Flask's test client of the API on the Redis at ``url`` (emptied first), its archive under ``root``, no
+    rate limits; and a ``Database`` on the same stores: for views' tests, with no processes."""
+    settings = Settings(redis_url=url, archive_url=f"sqlite:///{root}/archive.sqlite3", rate_limit_token="",
+                        rate_limit_address="")
+    with emptied_database(url, archive_url=settings.archive_url) as database:
+        database.archive.upgrade()
+        yield create_app(settings).test_client(), database

@@ -9,7 +9,8 @@
 // tools/fake-server.js stands in), SCOUNDREL_TOKEN (a player's token; without
 // it a player named SCOUNDREL_PLAYER, default "dealt-<time>", is registered),
 // VARIANT (classic, easy or hard), CHALLENGE ("daily" for the sealed daily:
-// its seed, and so the check, waits until the UTC day is over).
+// its seed, and so the check, waits until the UTC day is over; one a player a
+// day, so a second run that day plays on the unfinished one or says it is over).
 //
 // The API allows a token 10 requests a second and 300 a minute (the service's defaults,
 // SCOUNDREL_RATE_LIMIT_TOKEN); the client waits out a 429's Retry-After and sends the
@@ -47,17 +48,21 @@ try {
     console.log(`registered ${player.name}`);
   }
   const api = { baseUrl, token };
+  let overAlready = false; // the day's sealed daily, played to its end by an earlier run
   const game = await startGame(api, { variant: process.env.VARIANT ?? "classic", challenge: process.env.CHALLENGE }).catch(
-    (error) => {
+    async (error) => {
       if (!(error instanceof ConflictError && error.gameId)) throw error;
-      console.log("today's sealed daily was started already: playing on");
-      return resumeGame(api, error.gameId);
+      const started = await resumeGame(api, error.gameId);
+      overAlready = started.over;
+      console.log(overAlready ? "today's sealed daily is over already (one a player a day): nothing to play"
+        : "today's sealed daily was started already: playing on");
+      return started;
     },
   );
   console.log(`game ${game.id} (${game.variant}), commitment ${game.commitment}`);
   while (!game.over) await game.play(chooseMove(game.state));
   const { status, moves, seed } = game.state;
-  console.log(`${status} after ${moves.length} moves`);
+  console.log(`${overAlready ? "it ended " : ""}${status} after ${moves.length} moves`);
   if (seed === null) {
     console.log("the seed is sealed until the UTC day is over: check again tomorrow");
   } else {

@@ -6,14 +6,15 @@
  *
  * One JSON request a line on stdin ({case, seed, variant, moves, forfeit}),
  * one JSON answer a line on stdout ({case, states}, with forfeit_score when
- * asked, illegal when the engine refuses a move). The answers come from the
+ * asked, illegal when the engine refuses a move, code not_in_notation for a
+ * string that is no move). The answers come from the
  * published client's own rules, so the check is of the code players run.
  */
 
 import { createInterface } from "node:readline";
 
 import { deal } from "../src/deal.js";
-import { MOVES } from "../src/moves.js";
+import { parseMove } from "../src/moves.js";
 import { RuleViolation, apply, forfeitScore, isOver, legalMoves, score, start } from "../src/rules.js";
 
 function stateView(state, variant) {
@@ -35,8 +36,13 @@ async function answer(request) {
   const states = [stateView(state, request.variant)];
   const reply = { case: request.case, states };
   for (const [index, notation] of request.moves.entries()) {
+    const move = parseMove(notation);
+    if (move === null) {
+      reply.illegal = { index, code: "not_in_notation" };
+      return reply;
+    }
     try {
-      apply(state, MOVES.get(notation), request.variant);
+      apply(state, move, request.variant);
     } catch (error) {
       if (!(error instanceof RuleViolation)) throw error;
       reply.illegal = { index, code: error.violation.code };
