@@ -176,7 +176,7 @@ def test_the_export_holds_everything_and_the_erasure_leaves_the_name_nowhere(sta
     erased = stack.http.delete(stack.url("/v1/players/Quinn"), headers=bearer(token))
     assert (erased.status_code, erased.json()) == (200, {"name": ERASED, "erased": True, "finished": True})
 
-    [(_, body)] = receiver.wait("/erased", 1)
+    [(_, body)] = receiver.wait("/erased", 1, stack)
     event = json.loads(body)
     assert (event["event"], event["player"], event["links"]) == ("player.erased", ERASED,
                                                                  [{"issuer": STUDIO, "subject": "acct-77"}])
