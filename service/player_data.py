@@ -4,12 +4,12 @@ service holds about them, in one JSON document) and ``DELETE /v1/players/<name>`
 
 The export is the player's own (their token or a studio's token signing
 them in) or a studio's server key's. Each part is the JSON the API shows
-elsewhere, from Redis and the archive alike (``store.accounts.personal_data``
+elsewhere, from Redis and the archive alike (``store.privacy.personal_data``
 finds it all). What is kept out: moderators' flags about the player and
 their notes on them (a flag's dismissal in a run's audit log included),
 which are the moderators' work (docs/integrators.md says so); a token's
 hash; and what no player may see yet, a sealed deal before its day or
-tournament is over. An erasure (``store.accounts.erasure``) may be asked
+tournament is over. An erasure (``store.privacy.erasure``) may be asked
 for by the same callers, or a moderator.
 """
 
@@ -23,14 +23,14 @@ from domain.sealing import shown
 from schemas.export import ErasedSchema, ErasureLogSchema, ExportSchema
 from schemas.paging import PageArgs
 from store import board_position, ladder_position
-from store.accounts import personal_data
-from store.accounts.erasure import begin_erasure, erase, erasure_log
 from store.accounts.following import MOST_FOLLOWED, following_page
 from store.base.clock import now_ms
 from store.boards.pages import ranking
 from store.games.dealt import games_in_play
 from store.moderation.disputes import dispute_view
 from store.moderation.flags import DISMISSED_EVENT
+from store.privacy import personal_data
+from store.privacy.erasure import begin_erasure, erase, erasure_log
 from store.runs.history import run_audit_logs
 from store.tournaments.tournaments import load_tournaments
 

@@ -26,10 +26,10 @@ from scoundrel.par import par
 from settings import Settings
 from store.base.database import Database
 from store.games.day_secrets import sealed_secret
-from store.games.seals import seal_revealed
 from store.par.results import hold_search, keep_par, queue_search, read_par
 from store.queue.intake import runs_waiting
 from store.queue.queues import enqueue_par_search
+from store.tournaments.seals import seal_revealed
 
 from .process import database, settings
 

@@ -31,7 +31,7 @@ from store import Database, get_run
 from store.base.clock import now_ms
 from store.base.packing import iso_time, packed_ladder_total
 from store.boards.pages import ranking
-from store.games.seals import seal_revealed
+from store.tournaments.seals import seal_revealed
 from store.webhooks.hooks import (
     RECORD_BEATEN,
     Attempt,

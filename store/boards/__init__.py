@@ -1,3 +1,30 @@
 """The boards: which keys a run's boards are (``placements``), their pages and positions (``pages``),
 standings and spreads (``standings``), seasons and their close (``seasons``), and cold boards
 moving to the archive and back (``cooling``)."""
+
+from store.boards.pages import (
+    Board,
+    board_among,
+    board_page,
+    board_position,
+    daily_board,
+    dealt_board,
+    ladder_page,
+    ladder_position,
+    ranking,
+    sealed_board,
+    season_board,
+    season_ladder,
+    seed_board,
+    variant_board,
+    variant_ladder,
+)
+from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
+from store.boards.standings import Spread, Standing, board_spread, ladder_spread, standings
+
+__all__ = [
+    "Board", "board_among", "board_page", "board_position", "daily_board", "dealt_board", "ladder_page",
+    "ladder_position", "ranking", "sealed_board", "season_board", "season_ladder", "seed_board", "variant_board",
+    "variant_ladder", "UnknownSeason", "close_ended_seasons", "current_season", "known_season", "past_seasons",
+    "Spread", "Standing", "board_spread", "ladder_spread", "standings",
+]
