@@ -20,11 +20,12 @@ from store.boards.pages import (
     variant_ladder,
 )
 from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
-from store.boards.standings import Spread, Standing, board_spread, ladder_spread, standings
+from store.boards.standings import Spread, Standing, board_spread, ladder_spread
+from store.boards.standings import standings as player_standings
 
 __all__ = [
     "Board", "board_among", "board_page", "board_position", "daily_board", "dealt_board", "ladder_page",
     "ladder_position", "ranking", "sealed_board", "season_board", "season_ladder", "seed_board", "variant_board",
     "variant_ladder", "UnknownSeason", "close_ended_seasons", "current_season", "known_season", "past_seasons",
-    "Spread", "Standing", "board_spread", "ladder_spread", "standings",
+    "Spread", "Standing", "board_spread", "ladder_spread", "player_standings",
 ]
