@@ -1,5 +1,6 @@
-"""The packages that stand on the standard library stay so: the engine (``scoundrel``), the domain and the
-log's format (``log_lines``) import no library, and ``settings`` only the two that read what it reads.
+"""The packages that stand on the standard library stay so: the domain and the log's format (``log_lines``)
+import no library, and ``settings`` only the two that read what it reads (the engine's own test says it of
+the engine: ``tests/engine/test_purity.py``).
 
 Which package of the project may import which is import-linter's contract (``[tool.importlinter]`` in
 pyproject.toml, run by ``lint-imports`` in the test command); what it cannot say is "no library but
@@ -19,7 +20,6 @@ PROJECT = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["impo
 
 # The libraries each package may import beyond the standard library and the project.
 LIBRARIES: dict[str, set[str]] = {
-    "scoundrel": set(),
     "domain": set(),
     "log_lines": set(),
     "settings": {"platformdirs", "limits"},  # limits: the rate limits' own parser
@@ -49,5 +49,5 @@ def test_a_package_on_the_standard_library_imports_no_other_library(package):
 
 
 def test_the_imports_are_read_from_the_source():
-    """The check above is not passing on nothing read: the engine imports the standard library."""
-    assert any(name in STDLIB for _, name in imported("scoundrel"))
+    """The check above is not passing on nothing read: the domain imports the standard library."""
+    assert any(name in STDLIB for _, name in imported("domain"))
