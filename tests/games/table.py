@@ -71,12 +71,13 @@ class Table:
         rather = [move for move in legal if move != "flee" and not move.endswith("b")] or legal
         return self.rng.choice(rather if self.rng.random() < 0.8 else legal)
 
-    def step(self) -> None:
-        """One request: sometimes two moves at once (refused whole past a deal), else one."""
+    def step(self, alone: bool = False) -> None:
+        """One request: sometimes two moves at once (refused whole past a deal), else one; ``alone``: one move,
+        which never ends a game just dealt (R3: 20 health; R1: no monster is worth more than 14, R11, R12)."""
         first = self.choose()
         legal = self.game["legal_moves"]
         others = [move for move in legal if move != "flee" and card_of(move) != card_of(first)]
-        if first != "flee" and others and self.rng.random() < 0.4:
+        if not alone and first != "flee" and others and self.rng.random() < 0.4:
             response = self.send([first, self.rng.choice(others)], expected_moves=len(self.game["moves"]))
             if response.status_code == 200:
                 self.game = response.json()

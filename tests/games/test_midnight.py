@@ -86,7 +86,7 @@ def the_day_before_midnight(stack, midnight: float) -> dict | None:
     game_a = table_a.start(challenge="daily")
     assert 0 < game_a["closes_in"] <= midnight - started and game_a["closes_at"] == (
         datetime.fromtimestamp(midnight, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"))
-    table_a.step()
+    table_a.step(alone=True)  # still in play, whatever the day's deal
     game_b = Table(stack, token_b, random.Random(3)).start(challenge="daily")
     stack.wait_final(final["run_id"])
     if stack.now() > midnight - WATCHED:
