@@ -1,5 +1,7 @@
-"""Run the installed ``scoundrel`` console script, as a user would."""
+"""Run ``scoundrel`` commands: in this process (``scoundrel``), or the installed console script as a user would
+(``scoundrel_command``)."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -8,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from cli.redis_server import RedisServer
+from tests.support.commands import run_command
 
 # Seed "1", won with score 19 (found with scoundrel.strategies.find_win, kept here as data).
 WON_MOVES = (
@@ -25,14 +28,13 @@ def scoundrel_command() -> list[str]:
 
 
 @pytest.fixture
-def scoundrel(scoundrel_command):
+def scoundrel():
+    """``scoundrel ARGS`` run in this process (``tests.support.commands``: the same code from its arguments to
+    its status), its output as bytes, as a process's: for what a command prints. What only the command as a
+    process shows (a terminal, a stream read as it comes, a signal) runs ``scoundrel_command``."""
     def run(*args: str, input: str | bytes | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [*scoundrel_command, *args],
-            input=input.encode() if isinstance(input, str) else input,
-            capture_output=True,
-            timeout=120,
-        )
+        done = run_command(dict(os.environ), *args, input=input)
+        return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.encode(), done.stderr.encode())
 
     return run
 

@@ -64,7 +64,9 @@ def test_the_probe_sees_the_teardown_of_a_command_that_has_one(tmp_path, own_red
 def test_a_stopped_worker_leaves_without_a_teardown(tmp_path, own_redis):
     worker = Probed(tmp_path, own_redis.url, "worker")
     client = redis.Redis.from_url(own_redis.url)
-    wait_for(lambda: worker.process.poll() is not None or client.scard("rq:workers") > 0, "the worker to register")
+    # idle: waiting for a job, its signal handlers in place (RQ registers the worker before it installs them)
+    wait_for(lambda: worker.process.poll() is not None or any(
+        client.hget(key, "state") == b"idle" for key in client.smembers("rq:workers")), "the worker to wait for jobs")
     assert worker.stop() == 0, worker.process.stderr.read().decode() if worker.process.stderr else ""
     assert worker.process.pid not in worker.torn_down()
     assert client.scard("rq:workers") == 0  # it said goodbye to RQ before leaving

@@ -18,12 +18,25 @@ from unittest import mock
 from cli.main import main
 
 
-def run_command(env: dict, *args: str) -> subprocess.CompletedProcess:
-    """``scoundrel ARGS`` with ``env`` as its whole environment: its status and what it printed."""
-    out, err = io.StringIO(), io.StringIO()
-    with mock.patch.dict(os.environ, env, clear=True), redirect_stdout(out), redirect_stderr(err):
+def _pipe(data: bytes = b"") -> io.TextIOWrapper:
+    """A stream as a command's pipe is: text over bytes (``.buffer``), UTF-8, not a terminal."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline="")
+
+
+def run_command(env: dict, *args: str, input: bytes | str | None = None) -> subprocess.CompletedProcess:
+    """``scoundrel ARGS`` with ``env`` as its whole environment and ``input`` on its standard input: its status
+    and what it printed."""
+    stdin = _pipe(input.encode() if isinstance(input, str) else input or b"")
+    out, err = _pipe(), _pipe()
+    with (mock.patch.dict(os.environ, env, clear=True), mock.patch("sys.stdin", stdin), redirect_stdout(out),
+          redirect_stderr(err)):
         try:
             status = main(list(args))
         except SystemExit as exit_:  # argparse's refusals
             status = exit_.code if isinstance(exit_.code, int) else 2
-    return subprocess.CompletedProcess(["scoundrel", *args], status, out.getvalue(), err.getvalue())
+    return subprocess.CompletedProcess(["scoundrel", *args], status, _written(out), _written(err))
+
+
+def _written(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    return stream.buffer.getvalue().decode()  # a BytesIO (``_pipe``)
