@@ -186,21 +186,27 @@ class VerifyWorker(SimpleWorker):
 def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:
     while not stopped.wait(settings.sweep_interval):
         try:
-            sweep(db, settings.pending_timeout, settings.worker_ttl)
-            forfeited = sweep_games(db, settings.game_idle)
-            if forfeited:
-                log.info("games swept", extra={"forfeited": forfeited})
-            for season in close_ended_seasons(db):
-                log.info("season closed", extra={"season": season.id})
-            for tournament in tell_started(db):
-                log.info("tournament started", extra={"tournament": tournament.id})
-            for tournament in tell_ended(db):
-                log.info("tournament ended", extra={"tournament": tournament.id})
-            sweep_events(db, settings.webhook_timeout)
-            if queue_sealed_search(db, settings):
-                log.info("sealed daily's par search queued")
+            periodic_pass(db, settings)
         except RedisError as error:
             log.warning("sweep skipped: redis unavailable", extra={"error": first_line(error)})
+
+
+def periodic_pass(db: Database, settings: Settings) -> None:
+    """What a worker does every ``sweep_interval`` seconds besides its jobs (the module's docstring says
+    each part), in one place for the timer and for whoever runs a worker's steps by hand."""
+    sweep(db, settings.pending_timeout, settings.worker_ttl)
+    forfeited = sweep_games(db, settings.game_idle)
+    if forfeited:
+        log.info("games swept", extra={"forfeited": forfeited})
+    for season in close_ended_seasons(db):
+        log.info("season closed", extra={"season": season.id})
+    for tournament in tell_started(db):
+        log.info("tournament started", extra={"tournament": tournament.id})
+    for tournament in tell_ended(db):
+        log.info("tournament ended", extra={"tournament": tournament.id})
+    sweep_events(db, settings.webhook_timeout)
+    if queue_sealed_search(db, settings):
+        log.info("sealed daily's par search queued")
 
 
 def _archive_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:

@@ -7,7 +7,6 @@ the real processes. Its API believes one proxy (``SCOUNDREL_TRUSTED_PROXIES=1``)
 sending one ``X-Forwarded-For`` come from one address, as the rate limiter sees them.
 """
 
-import time
 from datetime import UTC, datetime
 
 import pytest
@@ -22,7 +21,7 @@ from store.queue.queues import enqueue_verification
 from store.runs.accepting import Dealt
 from store.runs.records import load_run
 from tests.support.games import play_dealt
-from tests.support.stack import Stack
+from tests.support.in_process import stack_of
 
 from .conftest import bearer
 
@@ -36,12 +35,9 @@ PERSON = [0.14, 0.42, 0.18, 0.64, 0.24, 0.16, 0.52, 0.2]  # pauses (s): median 0
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory):
-    env = {"SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_FLAG_FAST_MS": str(FAST_MS),
-           "SCOUNDREL_FLAG_MIN_MOVES": str(MIN_MOVES)}
-    running = Stack(tmp_path_factory.mktemp("flags"), env=env).start()
-    yield running
-    running.stop()
+def stack(request):
+    yield from stack_of(request, env={"SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_FLAG_FAST_MS": str(FAST_MS),
+                                      "SCOUNDREL_FLAG_MIN_MOVES": str(MIN_MOVES)})
 
 
 def flags(stack, moderator: str, **query) -> dict:
@@ -52,35 +48,28 @@ def flags(stack, moderator: str, **query) -> dict:
 
 def wait_flags(stack, moderator: str, count: int, **query) -> list[dict]:
     """The flags ``query`` lists once there are ``count`` of them (the worker raises them just after the verdict)."""
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        found = flags(stack, moderator, **query)["entries"]
-        if len(found) >= count:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"no {count} flags for {query} in time")
+    return stack.until(lambda: (found := flags(stack, moderator, **query)["entries"]) and len(found) >= count and found,
+                       f"{count} flags for {query}")
 
 
-def wait_job_done(db, job_id: str) -> None:
+def wait_job_done(stack, db, job_id: str) -> None:
     """Wait until the job ``job_id`` has run (a job that ran is not kept); fail if it failed."""
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    def done() -> bool:
         try:
             status = Job.fetch(job_id, connection=db.queue_redis).get_status()
         except NoSuchJobError:
-            return
+            return True
         assert status != "failed", "the job failed"
-        if status == "finished":
-            return
-        time.sleep(0.05)
-    raise AssertionError("the job did not run in time")
+        return status == "finished"
+
+    stack.until(done, f"job {job_id}")
 
 
 def wait_timing_judged(stack, run_id: str) -> None:
     """Wait until the job that verified the run has ended: its last step judges the move timing."""
     db = stack.database()
     try:
-        wait_job_done(db, load_run(db, run_id).job)
+        wait_job_done(stack, db, load_run(db, run_id).job)
     finally:
         db.close()
 
@@ -89,7 +78,7 @@ def verify_again(stack, run_id: str) -> None:
     """Queue the run's verification job once more, as RQ may run a job twice, and wait until it has run."""
     db = stack.database()
     try:
-        wait_job_done(db, enqueue_verification(db, [run_id]).id)
+        wait_job_done(stack, db, enqueue_verification(db, [run_id]).id)
     finally:
         db.close()
 
@@ -167,10 +156,8 @@ def test_two_players_starting_the_sealed_daily_from_one_address_are_flagged(stac
     assert flags(stack, moderator, reason="shared_address")["total"] == 1  # the other two are alone
     # a third player from that address joins the same flag
     third, _ = start_sealed(stack, ADDRESS)
-    deadline = time.monotonic() + 20
-    while flags(stack, moderator, reason="shared_address")["entries"][0]["players"] != [*shared["players"], third]:
-        assert time.monotonic() < deadline, "the third player was not added"
-        time.sleep(0.05)
+    stack.until(lambda: flags(stack, moderator, reason="shared_address")["entries"][0]["players"] == [
+        *shared["players"], third], "the third player added to the flag")
     assert flags(stack, moderator, reason="shared_address")["total"] == 1
 
 

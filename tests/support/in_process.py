@@ -10,7 +10,8 @@ the same ``requests.Response`` a test reads from a real server, cookies
 and redirects included. Its worker is RQ's burst worker run in the test's
 own thread (``work``), as RQ's own tests do: ``wait_final`` runs it until the
 run has its verdict; a test that waits on other work of the workers
-(webhook deliveries, a par search) calls ``work`` or ``until``. What the
+(webhook deliveries and their retries, a season's close) calls ``work`` or
+``until``: a worker's periodic pass is part of ``work``. What the
 service logs goes to ``service.log`` in its ``root``, as the processes' logs
 go to files there.
 
@@ -217,18 +218,21 @@ class InProcessStack:
     # the worker
 
     def work(self) -> bool:
-        """One burst of the worker, in this thread: the intake dispatched, then every queued job run (the
-        verdicts, webhook deliveries, par searches), as ``scoundrel worker --burst`` runs them. Whether it
-        ran any job."""
+        """A worker's steps, in this thread: its periodic pass (``worker.runner.periodic_pass``: the sweeps,
+        seasons and tournaments closed, webhook retries due), then one burst: the intake dispatched and every
+        queued job run (the verdicts, webhook deliveries, par searches), as ``scoundrel worker --burst`` runs
+        them. Whether it ran any job."""
         from settings import Settings
-        from store.queue.intake import drain
-        from worker.runner import VerifyWorker
+        from store.queue import drain
+        from worker.runner import VerifyWorker, periodic_pass
 
         db = self._db
+        settings = Settings.from_env()
+        periodic_pass(db, settings)
         drain(db)
         handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
         try:
-            worker = VerifyWorker(db, Settings.from_env().worker_ttl)
+            worker = VerifyWorker(db, settings.worker_ttl)
             return worker.work(burst=True, with_scheduler=False, logging_level="WARNING")
         finally:
             for number, handler in handlers.items():

@@ -11,18 +11,16 @@ import pytest
 
 from domain.daily_seed import today
 from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token
+from tests.support.in_process import stack_of
 from tests.support.receiver import Receiver
-from tests.support.stack import Stack
 
 RETRIES = "0.2,0.2"  # seconds: three tries, the second and third due at once (RQ schedules by the second)
 
 
 @pytest.fixture(scope="module")
-def stack(stack_pool):
-    running = stack_pool.take(env={"SCOUNDREL_WEBHOOK_RETRIES": RETRIES, "SCOUNDREL_SWEEP_INTERVAL": "0.2",
-                                   "SCOUNDREL_WEBHOOK_TIMEOUT": "2"})
-    yield running
-    stack_pool.give_back(running)
+def stack(request):
+    yield from stack_of(request, env={"SCOUNDREL_WEBHOOK_RETRIES": RETRIES, "SCOUNDREL_SWEEP_INTERVAL": "0.2",
+                                      "SCOUNDREL_WEBHOOK_TIMEOUT": "2"})
 
 
 
@@ -35,7 +33,7 @@ def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-def register(stack: Stack, moderator: dict, url: str, events: list[str]) -> dict:
+def register(stack, moderator: dict, url: str, events: list[str]) -> dict:
     response = stack.post("/v1/webhooks", json={"url": url, "events": events}, headers=moderator)
     assert response.status_code == 201, response.text
     assert response.headers["Location"].endswith(f"/v1/webhooks/{response.json()['id']}")
@@ -46,7 +44,7 @@ def signed(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-def verified(stack: Stack, token: str, game: dict) -> dict:
+def verified(stack, token: str, game: dict) -> dict:
     response = stack.submit(token, game)
     assert response.status_code == 202, response.text
     run = stack.wait_final(response.json()["id"])
@@ -109,11 +107,11 @@ def test_a_refused_connection_is_an_error_recorded_and_retried(stack, moderator)
     hook = register(stack, moderator, url, ["run.verified"])
     _, token = stack.register()
     verified(stack, token, legal_games(3)[2])
-    deadline = time.monotonic() + 10
-    while len(attempts := stack.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=moderator).json()
-              ["deliveries"]) < 2:
-        assert time.monotonic() < deadline, attempts
-        time.sleep(0.05)
+    def tried_twice() -> list[dict] | None:
+        attempts = stack.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=moderator).json()["deliveries"]
+        return attempts if len(attempts) >= 2 else None
+
+    attempts = stack.until(tried_twice, "a second try of a refused delivery")
     assert all(attempt["status"] is None and "refused" in attempt["error"].lower() for attempt in attempts)
     assert url not in json.dumps(attempts)
     assert stack.http.delete(stack.url(f"/v1/webhooks/{hook['id']}"), headers=moderator).status_code == 204
