@@ -124,7 +124,7 @@ def fixture() -> dict:
     cosigned by a witness's, each leaf's inclusion proof and the consistency proof of each smaller tree."""
     log = NoteKey.from_seed("referee.example/log", "scoundrel referee: the public log's test key")
     witness = NoteKey.from_seed("witness.example/w1", "scoundrel referee: a witness's test key")
-    leaves = [canonical({"run_id": f"run-{index}", "player": "ada", "score": 11 - 5 * index, "é": "ü"})
+    leaves = [canonical({"index": index, "run": f"run-{index}", "player": "ada", "score": 11 - 5 * index, "é": "ü"})
               for index in range(7)]
     raw = [leaf.encode() for leaf in leaves]
     text = checkpoint_text(log.name, len(raw), tree_root(raw))

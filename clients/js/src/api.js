@@ -127,7 +127,8 @@ function sleep(ms, signal) {
 
 /**
  * One request to the API: JSON in, JSON out (`text`: a 2xx answer's body
- * as the text it is, for the log's signed notes). Resolves to `{status, headers,
+ * as the text it is, for the log's signed notes; `cache`: fetch's cache mode).
+ * Resolves to `{status, headers,
  * body}` for a 2xx answer; throws ApiError (ConflictError for a 409) for any
  * other, or for no answer at all. A 429 or 503 is retried as `retry` says
  * (RETRY by default; `false` for none).
@@ -147,7 +148,7 @@ export async function request(url, { retry = RETRY, ...options } = {}) {
   }
 }
 
-async function requestOnce(url, { fetch = globalThis.fetch, method = "GET", token, headers = {}, body, signal, text = false } = {}) {
+async function requestOnce(url, { fetch = globalThis.fetch, method = "GET", token, headers = {}, body, signal, cache, text = false } = {}) {
   if (typeof fetch !== "function") throw new TypeError("no fetch: pass {fetch} or use a runtime with a global fetch");
   const sent = { Accept: text ? "text/plain" : "application/json", ...headers };
   if (token !== undefined && token !== null) sent.Authorization = `Bearer ${token}`;
@@ -159,6 +160,7 @@ async function requestOnce(url, { fetch = globalThis.fetch, method = "GET", toke
       headers: sent,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
+      cache,
     });
   } catch (error) {
     if (error?.name === "AbortError") throw error;

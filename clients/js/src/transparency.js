@@ -322,9 +322,10 @@ export async function verifyConsistency({ firstSize, secondSize, firstRoot, seco
 
 // ---- a run in the referee's log ------------------------------------------------------------------------------------
 
-async function logText(api, path, signal) {
+/** A text answer of the log; `cache` "no-cache" asks past any copy a cache holds (the latest checkpoint). */
+async function logText(api, path, signal, cache) {
   const { fetch, retry } = api;
-  return (await request(endpoint(api.baseUrl, path), { fetch, retry, signal, text: true })).body;
+  return (await request(endpoint(api.baseUrl, path), { fetch, retry, signal, cache, text: true })).body;
 }
 
 async function logJson(api, path, signal) {
@@ -334,11 +335,12 @@ async function logJson(api, path, signal) {
 
 /**
  * Check that the run `runId` is in the referee's public log, in this client:
- * the run's `log` place (`GET /v1/runs/<id>`), the log's key
- * (`GET /v1/log/key`, or `key`: a verifier key you hold, which is the stronger
- * check), the latest checkpoint signed by it (`GET /v1/log/checkpoint`), the
- * leaf at that place (`GET /v1/log/entries`: its hash is the run's and it
- * names the run) and its inclusion proof at the checkpoint's size
+ * the run's `log` place (`GET /v1/runs/<id>`, or `run`: the run's JSON as
+ * the API answered it), the log's key (`GET /v1/log/key`, or `key`: a
+ * verifier key you hold, which is the stronger check), the latest checkpoint
+ * signed by it (`GET /v1/log/checkpoint`), the leaf at that place
+ * (`GET /v1/log/entries`: its hash is the run's, and it names the run and
+ * the place) and its inclusion proof at the checkpoint's size
  * (`GET /v1/log/proof/inclusion`), verified against the checkpoint's root.
  *
  * `api` is `{baseUrl, token?, fetch?, retry?}` (the token only to read a run
@@ -347,23 +349,24 @@ async function logJson(api, path, signal) {
  * `code` (`not_logged`, `not_yet_checkpointed`, or what failed), or the
  * ApiError of a request refused.
  */
-export async function checkLogged(api, runId, { key, signal } = {}) {
-  const run = await getRun(api.baseUrl, runId, { fetch: api.fetch, retry: api.retry, token: api.token, signal });
-  if (!run?.log) fail("not_logged", `run ${runId} is not in the public log yet`);
-  const { index, leaf_hash: runLeafHash } = run.log;
+export async function checkLogged(api, runId, { key, run, signal } = {}) {
+  const { fetch, retry, token } = api;
+  const logged = (run ?? (await getRun(api.baseUrl, runId, { fetch, retry, token, signal })))?.log;
+  if (!logged) fail("not_logged", `run ${runId} is not in the public log yet`);
+  const index = logged.index;
+  const hash = hashOf(logged.leaf_hash, "the run's leaf hash");
   const trusted = await parseVerifierKey(key ?? (await logText(api, "/v1/log/key", signal)));
-  const checkpoint = await openCheckpoint(await logText(api, "/v1/log/checkpoint", signal), trusted);
+  const checkpoint = await openCheckpoint(await logText(api, "/v1/log/checkpoint", signal, "no-cache"), trusted);
   const treeSize = checkpoint.size;
   if (index >= treeSize) {
     fail("not_yet_checkpointed", `run ${runId} is #${index} in the public log, after its latest checkpoint (${treeSize} entries)`);
   }
   const [entries, proof] = await Promise.all([
     logJson(api, `/v1/log/entries?start=${index}&end=${index + 1}`, signal),
-    logJson(api, `/v1/log/proof/inclusion?run=${encodeURIComponent(runId)}&size=${treeSize}`, signal),
+    logJson(api, `/v1/log/proof/inclusion?leaf=${encodeURIComponent(toBase64(hash))}&size=${treeSize}`, signal),
   ]);
   const entry = entries?.entries?.find((candidate) => candidate.index === index);
   if (!entry) fail("wrong_leaf", `the log has no entry #${index}`);
-  const hash = hashOf(runLeafHash, "the run's leaf hash");
   if (!sameBytes(await leafHash(entry.leaf), hash) || !sameBytes(hashOf(entry.leaf_hash, "the entry's hash"), hash)) {
     fail("wrong_leaf", `entry #${index} of the log is not the leaf the run names`);
   }
@@ -373,11 +376,12 @@ export async function checkLogged(api, runId, { key, signal } = {}) {
   } catch {
     fail("wrong_leaf", `entry #${index} of the log is not JSON`);
   }
-  if (leaf.run_id !== runId) fail("wrong_leaf", `entry #${index} of the log is run ${leaf.run_id}'s, not ${runId}'s`);
+  if (leaf?.run !== runId || leaf?.index !== index) {
+    fail("wrong_leaf", `entry #${index} of the log is the leaf of run ${leaf?.run} at #${leaf?.index}, not of ${runId} at #${index}`);
+  }
   if (proof?.index !== index || proof?.tree_size !== treeSize || !Array.isArray(proof?.hashes)) {
     fail("bad_proof", `the inclusion proof answered is not of #${index} in the tree of ${treeSize}`);
   }
   await verifyInclusion({ index, treeSize, leafHash: hash, proof: proof.hashes, rootHash: checkpoint.rootHash });
   return Object.freeze({ index, treeSize, origin: checkpoint.origin, rootHash: toBase64(checkpoint.rootHash), leaf });
 }
-

@@ -62,7 +62,7 @@ function subproof(m, leaves, whole) {
 }
 
 const SIZES = 70;
-const LEAVES = Array.from({ length: SIZES }, (_, i) => JSON.stringify({ run_id: `run-${i}`, score: i - 30 }));
+const LEAVES = Array.from({ length: SIZES }, (_, i) => JSON.stringify({ index: i, run: `run-${i}`, score: i - 30 }));
 const ROOTS = Array.from({ length: SIZES + 1 }, (_, n) => mth(LEAVES.slice(0, n)));
 
 /** The places of a tree of n leaves a forgery is tried at: the first, the middle, the last but one and the last. */
@@ -398,7 +398,8 @@ describe("checkpoints", () => {
 /** A referee's log of `LEAVES`, signed by `key` at `size`, answering as the API does; `change` alters one answer. */
 function servedLog({ key, size, change = (path, answer) => answer, runs = {} }) {
   const checkpoint = signed(`${key.name}\n${size}\n${ROOTS[size].toString("base64")}\n`, key);
-  const logged = Object.fromEntries(LEAVES.map((leaf, index) => [JSON.parse(leaf).run_id, index]));
+  const logged = Object.fromEntries(LEAVES.map((leaf, index) => [JSON.parse(leaf).run, index]));
+  const byHash = Object.fromEntries(LEAVES.map((leaf, index) => [hashLeaf(leaf).toString("base64"), index]));
   const answers = (url) => {
     const { pathname, searchParams } = new URL(url);
     const run = pathname.match(/^\/v1\/runs\/(.+)$/)?.[1];
@@ -415,7 +416,7 @@ function servedLog({ key, size, change = (path, answer) => answer, runs = {} }) 
         index: start + i, leaf, leaf_hash: hashLeaf(leaf).toString("base64") })) };
     }
     if (pathname === "/v1/log/proof/inclusion") {
-      const [index, treeSize] = [logged[searchParams.get("run")], Number(searchParams.get("size"))];
+      const [index, treeSize] = [byHash[searchParams.get("leaf")], Number(searchParams.get("size"))];
       return { index, tree_size: treeSize, hashes: path(index, LEAVES.slice(0, treeSize)).map((h) => h.toString("base64")) };
     }
     return null;
@@ -471,15 +472,20 @@ describe("checkLogged", () => {
   test("the log's answers are asked for as text and JSON, and a refusal is the API's error", async () => {
     const seen = [];
     const fetch = servedLog({ key, size: 40 });
-    await checkLogged({ baseUrl: "http://referee.test", fetch: (url, init) => (seen.push([new URL(url).pathname,
-      init.headers.Accept]), fetch(url, init)) }, "run-2");
+    const watched = { baseUrl: "http://referee.test", fetch: (url, init) => (seen.push([new URL(url).pathname,
+      `${init.headers.Accept} ${init.cache ?? "default"}`]), fetch(url, init)) };
+    await checkLogged(watched, "run-2");
     assert.deepEqual(Object.fromEntries(seen), {
-      "/v1/runs/run-2": "application/json",
-      "/v1/log/key": "text/plain",
-      "/v1/log/checkpoint": "text/plain",
-      "/v1/log/entries": "application/json",
-      "/v1/log/proof/inclusion": "application/json",
+      "/v1/runs/run-2": "application/json default",
+      "/v1/log/key": "text/plain default",
+      "/v1/log/checkpoint": "text/plain no-cache", // the latest, not a copy a cache kept
+      "/v1/log/entries": "application/json default",
+      "/v1/log/proof/inclusion": "application/json default",
     });
+    seen.length = 0;
+    const run = { id: "run-2", log: { index: 2, leaf_hash: hashLeaf(LEAVES[2]).toString("base64") } };
+    assert.equal((await checkLogged(watched, "run-2", { run })).index, 2);
+    assert.ok(!seen.some(([path]) => path.startsWith("/v1/runs/")), "the run given is not asked for again");
     const gone = (p, a) => (p === "/v1/log/checkpoint" ? null : a);
     await assert.rejects(checkLogged(api({ change: gone }), "run-2"), { name: "ApiError", status: 404 });
   });
