@@ -19,6 +19,9 @@ function link(text, href) {
 /** The leaf at `index`, as the log serves it: the exact text hashed and its hash. */
 const entryUrl = (index) => `/v1/log/entries?start=${index}&end=${index + 1}`;
 
+/** An error's message as the end of a sentence: one full stop. */
+const sentence = (error) => `${String(error?.message ?? error).replace(/\.+$/, "")}.`;
+
 function say(element, outcome, ...parts) {
   element.replaceChildren(...parts);
   element.dataset.log = outcome;
@@ -64,10 +67,10 @@ export async function showLogPlace(element, runId, { run, token, current = () =>
         say(element, "pending", `In the public log at ${place}: waiting for the next signed checkpoint to check it…`);
         await wait(RECHECK_MS);
       } else if (error instanceof LogCheckError) {
-        return say(element, "failed", `This run's place in the public log did not check out: ${error.message}.`);
+        return say(element, "failed", `This run's place in the public log did not check out: ${sentence(error)}`);
       } else {
         return say(element, "unchecked", `This run's place in the public log (${place}) could not be checked: ` +
-          `${error.message}.`);
+          sentence(error));
       }
     }
   }

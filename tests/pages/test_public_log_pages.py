@@ -192,6 +192,18 @@ def test_the_viewer_says_plainly_when_the_place_does_not_check_out(stack, judged
     assert page.problems == []
 
 
+def test_a_log_that_cannot_be_asked_is_said_so_not_taken_for_a_forgery(stack, judged, log, page):
+    log.attach(page)
+    page.route(re.compile(r".*/v1/log/key$"), lambda route: route.fulfill(
+        status=404, json={"code": 404, "status": "Not Found", "message": "This service signs no checkpoints."}))
+    place = viewer(stack, page, judged["id"])
+    expect(place).to_have_attribute("data-log", "unchecked")
+    said = place.inner_text()
+    assert said.startswith(f"This run's place in the public log (#{log.places[judged['id']]}) could not be checked: ")
+    assert said.endswith("/v1/log/key: 404 This service signs no checkpoints.")
+    assert [problem for problem in page.problems if "404" not in problem] == []
+
+
 def test_a_run_the_log_does_not_hold_shows_nothing(stack, judged, page):
     page.route(re.compile(r".*/v1/log/.*"), lambda route: pytest.fail(f"the log was asked: {route.request.url}"))
     place = viewer(stack, page, judged["id"])

@@ -328,6 +328,19 @@ async function logText(api, path, signal, cache) {
   return (await request(endpoint(api.baseUrl, path), { fetch, retry, signal, cache, text: true })).body;
 }
 
+/** The latest checkpoint's note, asked past any cache; none signed yet (404) is the run's wait for the first. */
+async function latestCheckpoint(api, runId, index, signal) {
+  try {
+    return await logText(api, "/v1/log/checkpoint", signal, "no-cache");
+  } catch (error) {
+    if (error?.status !== 404) throw error;
+    throw new LogCheckError(`run ${runId} is #${index} in the public log, which has signed no checkpoint yet`, {
+      code: "not_yet_checkpointed",
+      cause: error,
+    });
+  }
+}
+
 async function logJson(api, path, signal) {
   const { fetch, retry } = api;
   return (await request(endpoint(api.baseUrl, path), { fetch, retry, signal })).body;
@@ -346,8 +359,8 @@ async function logJson(api, path, signal) {
  * `api` is `{baseUrl, token?, fetch?, retry?}` (the token only to read a run
  * sealed to others). Resolves to `{index, treeSize, origin, rootHash, leaf}`
  * (`rootHash` base64, `leaf` the leaf's JSON); rejects LogCheckError with its
- * `code` (`not_logged`, `not_yet_checkpointed`, or what failed), or the
- * ApiError of a request refused.
+ * `code` (`not_logged`, `not_yet_checkpointed` also before the first
+ * checkpoint, or what failed), or the ApiError of a request refused.
  */
 export async function checkLogged(api, runId, { key, run, signal } = {}) {
   const { fetch, retry, token } = api;
@@ -356,7 +369,7 @@ export async function checkLogged(api, runId, { key, run, signal } = {}) {
   const index = logged.index;
   const hash = hashOf(logged.leaf_hash, "the run's leaf hash");
   const trusted = await parseVerifierKey(key ?? (await logText(api, "/v1/log/key", signal)));
-  const checkpoint = await openCheckpoint(await logText(api, "/v1/log/checkpoint", signal, "no-cache"), trusted);
+  const checkpoint = await openCheckpoint(await latestCheckpoint(api, runId, index, signal), trusted);
   const treeSize = checkpoint.size;
   if (index >= treeSize) {
     fail("not_yet_checkpointed", `run ${runId} is #${index} in the public log, after its latest checkpoint (${treeSize} entries)`);

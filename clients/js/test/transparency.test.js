@@ -469,7 +469,7 @@ describe("checkLogged", () => {
     await rejectsWith(checkLogged(api({ change: movedProof }), "run-17"), "bad_proof", "a proof at another size");
   });
 
-  test("the log's answers are asked for as text and JSON, and a refusal is the API's error", async () => {
+  test("the log's answers are asked for as text and JSON; a refusal is the API's error, but for no checkpoint yet", async () => {
     const seen = [];
     const fetch = servedLog({ key, size: 40 });
     const watched = { baseUrl: "http://referee.test", fetch: (url, init) => (seen.push([new URL(url).pathname,
@@ -486,7 +486,9 @@ describe("checkLogged", () => {
     const run = { id: "run-2", log: { index: 2, leaf_hash: hashLeaf(LEAVES[2]).toString("base64") } };
     assert.equal((await checkLogged(watched, "run-2", { run })).index, 2);
     assert.ok(!seen.some(([path]) => path.startsWith("/v1/runs/")), "the run given is not asked for again");
-    const gone = (p, a) => (p === "/v1/log/checkpoint" ? null : a);
-    await assert.rejects(checkLogged(api({ change: gone }), "run-2"), { name: "ApiError", status: 404 });
+    const noKey = (p, a) => (p === "/v1/log/key" ? null : a);
+    await assert.rejects(checkLogged(api({ change: noKey }), "run-2"), { name: "ApiError", status: 404 });
+    const noCheckpoint = (p, a) => (p === "/v1/log/checkpoint" ? null : a); // none signed yet
+    await rejectsWith(checkLogged(api({ change: noCheckpoint }), "run-2"), "not_yet_checkpointed", "no checkpoint yet");
   });
 });
