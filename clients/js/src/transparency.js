@@ -168,10 +168,15 @@ async function ed25519Verifies(publicKey, signature, message) {
  * a known key (the same name and key ID) verifies and at least one does.
  * Signatures by other keys are ignored (`unverified`), as signed-note asks, and
  * a known key's second signature too. Rejects `bad_signature` when a known
- * key's signature does not verify, `unsigned` when no known key signed.
+ * key's signature does not verify, `unsigned` when no known key signed, and
+ * `malformed_key` for two keys given with one name and ID (as Go's
+ * `VerifierList` does: a list so made is not to be trusted).
  */
 export async function openSignedNote(note, keys) {
   const known = await Promise.all([keys].flat().map((key) => (typeof key === "string" ? parseVerifierKey(key) : key)));
+  const ambiguous = known.find((key, i) => known.slice(i + 1).some(({ name, keyId, publicKey }) =>
+    name === key.name && keyId === key.keyId && !sameBytes(publicKey, key.publicKey)));
+  if (ambiguous) fail("malformed_key", `two keys given share the name and ID ${ambiguous.name}+${ambiguous.keyId.toString(16)}`);
   const { text, signatures } = parseSignedNote(note);
   const message = utf8(text);
   const verified = [];

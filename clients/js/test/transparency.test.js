@@ -312,6 +312,13 @@ describe("signed notes", () => {
     await rejectsWith(openSignedNote(short, log.vkey), "bad_signature", "a short signature");
   });
 
+  test("two keys given with one name and ID are refused, as Go's VerifierList does", async () => {
+    const colliding = await parseVerifierKey(log.vkey);
+    const other = { ...colliding, publicKey: witness.raw }; // forged to the same name and ID
+    await rejectsWith(openSignedNote(signed(text, log), [colliding, other]), "malformed_key", "ambiguous keys");
+    assert.equal((await openSignedNote(signed(text, log), [log.vkey, log.vkey])).verified.length, 1);
+  });
+
   test("a second signature by the known key is not looked at", async () => {
     const twice = `${signed(text, log)}— ${log.name} ${Buffer.concat([log.id, Buffer.alloc(64)]).toString("base64")}\n`;
     assert.equal((await openSignedNote(twice, log.vkey)).verified.length, 1);
