@@ -39,7 +39,7 @@ const NOT_IN_KEY_NAME = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029
  * known key), `unsupported` (no Ed25519 in this Web Crypto), `bad_proof`,
  * `wrong_leaf` (the leaf is not the run's), `not_logged` (the run has no
  * place in the log yet), `not_yet_checkpointed` (it has one, after the
- * latest checkpoint's size).
+ * latest checkpoint's size, or before the first checkpoint).
  */
 export class LogCheckError extends Error {
   constructor(message, { code, cause } = {}) {
