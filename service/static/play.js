@@ -7,7 +7,8 @@
 // them against the commitment and replays the game (DealtGame#verifyCommitment).
 // The player signs up here (play-player.js), or, where a studio embeds the
 // page, is signed in by the studio's token (play-embed.js). The tournaments
-// the player may play are offered beside the variants (play-tournaments.js).
+// the player may play are offered beside the variants (play-tournaments.js). Once judged, the run's place in
+// the public log is checked in this browser and shown (public-log.js).
 import {
   ConflictError,
   DAILY,
@@ -27,6 +28,7 @@ import { embedding, studioPanel } from "./play-embed.js";
 import { confirmStep, explain, playerPanel, recall, remember } from "./play-player.js";
 import { offerShare } from "./play-share.js";
 import { joinTournament, needsJoin, tournamentChoice } from "./play-tournaments.js";
+import { showLogPlace } from "./public-log.js";
 import { storedPlayer } from "./site.js";
 
 const GAME_KEY = "scoundrel.play.game"; // {player, id}: the game to resume after a reload
@@ -343,6 +345,7 @@ async function finish(focus) {
       const run = await waitForVerdict(baseUrl, state.runId, { token });
       if (game !== ended) return;
       showRun(run);
+      showLogPlace($("verdict-log"), state.runId, { run, current: () => game === ended });
       offerShare(state, run, () => game === ended);
       $("checks").replaceChildren(note(unchecked));
       return;
@@ -350,6 +353,7 @@ async function finish(focus) {
     const result = await ended.verifyCommitment();
     if (game !== ended) return;
     showRun(result.run);
+    showLogPlace($("verdict-log"), state.runId, { run: result.run, current: () => game === ended });
     offerShare(state, result.run, () => game === ended);
     const steps = state.clientSeed
       ? [
@@ -380,6 +384,7 @@ function show(dealt, message, { focus = true } = {}) {
   panel.rename(game.state.player);
   $("verdict").hidden = true;
   $("share").hidden = true;
+  $("verdict-log").hidden = true;
   renderTable();
   say(message);
   if (game.over) return finish(focus);

@@ -1,6 +1,8 @@
 // The replay viewer: fetches /v1/runs/<id>/replay and steps through it.
 // Position 0 is the table before the first move; position k the table after move k.
+// The masthead says where the run is in the public log, once this browser has checked it (public-log.js).
 import { cardFace } from "./cards.js";
+import { showLogPlace } from "./public-log.js";
 
 (function () {
   const MAX_HEALTH = 20;
@@ -288,6 +290,8 @@ import { cardFace } from "./cards.js";
       this.status = status;
     }
   }
+
+  showLogPlace($("log-place"), document.body.dataset.runId, { token: sessionStorage.getItem(TOKEN_KEY) });
 
   fetch(document.body.dataset.replayUrl, { headers })
     .then(async (response) => {

@@ -126,7 +126,9 @@ function sleep(ms, signal) {
 }
 
 /**
- * One request to the API: JSON in, JSON out. Resolves to `{status, headers,
+ * One request to the API: JSON in, JSON out (`text`: a 2xx answer's body
+ * as the text it is, for the log's signed notes; `cache`: fetch's cache mode).
+ * Resolves to `{status, headers,
  * body}` for a 2xx answer; throws ApiError (ConflictError for a 409) for any
  * other, or for no answer at all. A 429 or 503 is retried as `retry` says
  * (RETRY by default; `false` for none).
@@ -146,9 +148,9 @@ export async function request(url, { retry = RETRY, ...options } = {}) {
   }
 }
 
-async function requestOnce(url, { fetch = globalThis.fetch, method = "GET", token, headers = {}, body, signal } = {}) {
+async function requestOnce(url, { fetch = globalThis.fetch, method = "GET", token, headers = {}, body, signal, cache, text = false } = {}) {
   if (typeof fetch !== "function") throw new TypeError("no fetch: pass {fetch} or use a runtime with a global fetch");
-  const sent = { Accept: "application/json", ...headers };
+  const sent = { Accept: text ? "text/plain" : "application/json", ...headers };
   if (token !== undefined && token !== null) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent["Content-Type"] = "application/json";
   let response;
@@ -158,12 +160,13 @@ async function requestOnce(url, { fetch = globalThis.fetch, method = "GET", toke
       headers: sent,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
+      cache,
     });
   } catch (error) {
     if (error?.name === "AbortError") throw error;
     throw new ApiError(`${method} ${url} failed: ${error?.message ?? error}`, { code: "network_error", cause: error });
   }
-  const parsed = await readBody(response);
+  const parsed = text && response.ok ? await response.text() : await readBody(response);
   if (response.ok) return { status: response.status, headers: response.headers, body: parsed };
   const status = response.status;
   const errors = status === 422 && parsed && typeof parsed === "object" ? parsed.errors ?? null : null;

@@ -1,7 +1,7 @@
 /**
  * Scoundrel Referee client: deal `deal-v1`, play `scoundrel-1` exactly as
  * the referee judges it, submit runs to the HTTP API, and play the games the
- * referee deals.
+ * referee deals; check that a run's verdict is in the referee's public log.
  *
  *     import { Game, replay, startGame, submitRun, waitForVerdict } from "./src/index.js";
  *     const game = await Game.start("abc");
@@ -34,3 +34,21 @@ export {
   submitRun,
   waitForVerdict,
 } from "./api.js";
+export {
+  ED25519,
+  LogCheckError,
+  MAX_SIGNATURES,
+  checkLogged,
+  isValidKeyName,
+  keyIdOf,
+  leafHash,
+  nodeHash,
+  openCheckpoint,
+  openSignedNote,
+  parseCheckpoint,
+  parseSignedNote,
+  parseVerifierKey,
+  rootFromInclusionProof,
+  verifyConsistency,
+  verifyInclusion,
+} from "./transparency.js";
