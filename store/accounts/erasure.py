@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from domain.boards import SEALED_BOARD, BoardId, boards_of
+from domain.events import PLAYER_ERASED
 from domain.pseudonyms import pseudonym
 from domain.run import PENDING, Run
 from domain.tournaments import MAX_DEALS
@@ -40,7 +41,7 @@ from store.boards.seasons import frozen_boards
 from store.leagues.membership import history
 from store.moderation.disputes import STATUSES
 from store.tournaments.tournaments import note_revision
-from store.webhooks.hooks import PLAYER_ERASED, emit
+from store.webhooks.hooks import emit
 
 ARCHIVE_BATCH = 1000  # archived runs deleted in one transaction
 ARCHIVE_INLINE = 20_000  # archived runs a request erases itself; beyond, ``scoundrel erase --finish`` does

@@ -5,7 +5,9 @@
 -- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
 -- index (``_events``), then for each run its key and the keys of the boards
 -- it counts on (``_placement``).
--- ARGV: the worker's name, the time (ms), how many runs, then for each run:
+-- ARGV: the worker's name, the time (ms), the names of the events of a run
+-- verified and of a record beaten (``domain.events``), how many runs, then
+-- for each run:
 -- its id, its verdict's metrics field, its latency bucket and latency
 -- (seconds), the boards (their count, then their orders: ``_placement``),
 -- how many ARGV items its verdict's fields take, then those fields as
@@ -16,12 +18,12 @@
 -- longer pending is left alone, so a job that runs twice changes nothing
 -- (either way the run leaves the pending index). A verified run is offered
 -- to every board it counts on (``_placement``); while webhooks are registered,
--- its run.verified event and a record.beaten event per board whose first
--- place it took from another player go to the outbox. The counts of the
+-- its event of a run verified and an event of a record beaten per board whose
+-- first place it took from another player (naming the board) go to the outbox. The counts of the
 -- verdicts written are added once a field, after them all. Answers a list:
 -- 1 for each run whose verdict it wrote, 0 for each left alone.
-local worker, at = ARGV[1], ARGV[2]
-local key, arg = 6, 4
+local worker, at, verified_event, beaten_event = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local key, arg = 6, 6
 local answers, metrics, buckets, written_count, latency_sum = {}, {}, {}, 0, 0
 local hooks = nil  -- whether webhooks are registered: asked once, at the first verified run
 
@@ -67,9 +69,9 @@ local function record(run_key, a)
     place_verified({id = run_id, status = 'verified', player = read[8], score = tonumber(written.score),
                     ms = tonumber(read[9])}, boards, taken)
     if taken then
-      record_event(KEYS[4], {event = 'run.verified', run_id = run_id, at_ms = at})
+      record_event(KEYS[4], {event = verified_event, run_id = run_id, at_ms = at})
       for _, beaten in ipairs(taken) do
-        beaten.event, beaten.run_id, beaten.at_ms = 'record.beaten', run_id, at
+        beaten.event, beaten.run_id, beaten.at_ms = beaten_event, run_id, at
         record_event(KEYS[4], beaten)
       end
     end
@@ -77,7 +79,7 @@ local function record(run_key, a)
   return 1, next_key, fields_end + 1
 end
 
-for i = 1, tonumber(ARGV[3]) do
+for i = 1, tonumber(ARGV[5]) do
   answers[i], key, arg = record(key, arg)
 end
 for field, count in pairs(metrics) do redis.call('HINCRBY', KEYS[2], field, count) end
