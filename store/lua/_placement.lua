@@ -63,8 +63,15 @@ local function put(board, board_runs, player, packed, run_id)
   end
 end
 
--- A newly verified run takes the player's place if ``wins`` it against the one held.
+-- A newly verified run takes the player's place if ``wins`` it against the one held. A higher rank
+-- key is ``outranks``' whole test, which ``ZADD GT`` makes in the write itself: one command, not two.
 local function offer(board, board_runs, player, packed, run_id, wins)
+  if wins == outranks then
+    if redis.call('ZADD', board, 'GT', 'CH', string.format('%.0f', packed), player) == 1 then
+      redis.call('HSET', board_runs, player, run_id)
+    end
+    return
+  end
   local held = redis.call('ZSCORE', board, player)  -- false, not nil, when the player has no place
   if wins(packed, held and tonumber(held) or nil) then
     put(board, board_runs, player, packed, run_id)

@@ -53,13 +53,14 @@ local function record(run_key, a)
       written[ARGV[i]] = ARGV[i + 1]
     end
   end
-  redis.call('HSET', KEYS[run_key], unpack(fields))
-  redis.call('HDEL', KEYS[run_key], unpack(dropped))
   local values = {}
   for i, name in ipairs(SNAPSHOT_FIELDS) do values[i] = written[name] end
   local after = snapshot_of(values)
-  audit(KEYS[run_key], after.status, 'worker', worker, at, before, after, {},
-        {read[7], read[8], read[9], now = after})
+  fields[#fields + 1] = 'log'  -- the audit entry written with the verdict, in one HSET
+  fields[#fields + 1] = audited_log(KEYS[run_key], after.status, 'worker', worker, at, before, after, {},
+                                    {read[7], read[8], read[9], now = after})
+  redis.call('HSET', KEYS[run_key], unpack(fields))
+  redis.call('HDEL', KEYS[run_key], unpack(dropped))
   metrics[metric] = (metrics[metric] or 0) + 1
   buckets[bucket] = (buckets[bucket] or 0) + 1
   written_count, latency_sum = written_count + 1, latency_sum + tonumber(latency)
