@@ -158,12 +158,16 @@ def _cut_access(db: Database, player: str, links: dict[str, str], cool_off_secon
 
 
 def _drop_pending(db: Database, runs: list[Run]) -> None:
-    """The pending runs go first: a verdict on a run that is gone places nothing (``record_verdicts``)."""
+    """The pending runs go first: a verdict on a run that is gone places nothing (``record_verdicts``).
+    Those waiting in the intake leave it in the same step (the intake holds only runs that exist:
+    ``store.queue.intake``)."""
     pending = [run.id for run in runs if run.status == PENDING]
     if pending:
         with db.redis.pipeline(transaction=True) as pipe:
             pipe.delete(*map(keys.run, pending))
             pipe.zrem(keys.pending_runs(), *pending)
+            for run_id in pending:
+                pipe.lrem(keys.intake(), 0, run_id)
             pipe.execute()
 
 

@@ -16,11 +16,10 @@ _MARK_ERROR = LuaScript("mark_error")
 
 
 
-def take_intake(client: Any, *, job_id: str, waiting: str, run_ids: list[str]) -> Any:
-    """Take ``run_ids`` from the intake's head for job ``job_id`` (each run whose ``job`` is ``waiting``
-    names it then), if they are its head still: how many were taken (0 if none), then the ids of the
-    runs that name the job."""
-    return _TAKE_INTAKE.run(client, [keys.intake()], [job_id, keys.run(""), waiting, *run_ids])
+def take_intake(client: Any, *, job_id: str, run_ids: list[str]) -> Any:
+    """Take ``run_ids`` from the intake's head for job ``job_id`` (each names it then), if they are its
+    head still: how many were taken (0 if none), then the ids of the runs that name the job."""
+    return _TAKE_INTAKE.run(client, [keys.intake()], [job_id, keys.run(""), *run_ids])
 
 
 def claim_stale_run(client: Any, *, run_id: str, cutoff_ms: int, now_ms: int, most_requeues: int) -> int:
