@@ -16,7 +16,7 @@
 -- the verdict's time (its audit entry's, ``store.runs.audit.verdict_ms``).
 -- A verdict is written once, with its audit entry and its counts: a run no
 -- longer pending is left alone, so a job that runs twice changes nothing
--- (either way the run leaves the pending index). A verified run is offered
+-- (either way the run leaves the pending index: the job's runs in one ZREM). A verified run is offered
 -- to every board it counts on (``_placement``); while webhooks are registered,
 -- its event of a run verified and an event of a record beaten per board whose
 -- first place it took from another player (naming the board) go to the outbox. The counts of the
@@ -25,6 +25,7 @@
 local worker, at, verified_event, beaten_event = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local key, arg = 6, 6
 local answers, metrics, buckets, written_count, latency_sum = {}, {}, {}, 0, 0
+local judged = {}  -- the runs' ids, to leave the pending index in one ZREM
 local hooks = nil  -- whether webhooks are registered: asked once, at the first verified run
 
 -- One run's verdict at KEYS[run_key] and ARGV[a..]: 1 if written, 0 if not; the next KEYS and ARGV indexes.
@@ -32,7 +33,6 @@ local function record(run_key, a)
   local run_id, metric, bucket, latency = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
   local boards, next_key, fields_at = boards_from(run_key + 1, a + 4)
   local fields_end = fields_at + tonumber(ARGV[fields_at])
-  redis.call('ZREM', KEYS[1], run_id)
   -- the run read once: its verdict fields (``SNAPSHOT_FIELDS``), then its log, player and submission time
   local read = redis.call('HMGET', KEYS[run_key], 'status', 'outcome', 'score', 'health', 'error', 'voided_status',
                           'log', 'player', 'submitted_ms')
@@ -81,8 +81,10 @@ local function record(run_key, a)
 end
 
 for i = 1, tonumber(ARGV[5]) do
+  judged[i] = ARGV[arg]
   answers[i], key, arg = record(key, arg)
 end
+redis.call('ZREM', KEYS[1], unpack(judged))
 for field, count in pairs(metrics) do redis.call('HINCRBY', KEYS[2], field, count) end
 for field, count in pairs(buckets) do redis.call('HINCRBY', KEYS[3], field, count) end
 if written_count > 0 then
