@@ -166,6 +166,7 @@ def _drop_pending(db: Database, runs: list[Run]) -> None:
         with db.redis.pipeline(transaction=True) as pipe:
             pipe.delete(*map(keys.run, pending))
             pipe.zrem(keys.pending_runs(), *pending)
+            pipe.hdel(keys.pending_jobs(), *pending)
             for run_id in pending:
                 pipe.lrem(keys.intake(), 0, run_id)
             pipe.execute()

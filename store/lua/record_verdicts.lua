@@ -3,8 +3,8 @@
 --#include _events
 -- A job's verdicts, each with its audit entry, its counts and its board places, in one script.
 -- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
--- index (``_events``), then for each run its key and the keys of the boards
--- it counts on (``_placement``).
+-- index (``_events``), the jobs of runs taken from the intake, then for each
+-- run its key and the keys of the boards it counts on (``_placement``).
 -- ARGV: the worker's name, the time (ms), the names of the events of a run
 -- verified and of a record beaten (``domain.events``), how many runs, then
 -- for each run:
@@ -16,14 +16,15 @@
 -- the verdict's time (its audit entry's, ``store.runs.audit.verdict_ms``).
 -- A verdict is written once, with its audit entry and its counts: a run no
 -- longer pending is left alone, so a job that runs twice changes nothing
--- (either way the run leaves the pending index: the job's runs in one ZREM). A verified run is offered
+-- (either way the run leaves the pending index and the jobs of runs taken from
+-- the intake: the job's runs in one ZREM and one HDEL). A verified run is offered
 -- to every board it counts on (``_placement``); while webhooks are registered,
 -- its event of a run verified and an event of a record beaten per board whose
 -- first place it took from another player (naming the board) go to the outbox. The counts of the
 -- verdicts written are added once a field, after them all. Answers a list:
 -- 1 for each run whose verdict it wrote, 0 for each left alone.
 local worker, at, verified_event, beaten_event = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local key, arg = 6, 6
+local key, arg = 7, 6
 local answers, metrics, buckets, written_count, latency_sum = {}, {}, {}, 0, 0
 local judged = {}  -- the runs' ids, to leave the pending index in one ZREM
 local hooks = nil  -- whether webhooks are registered: asked once, at the first verified run
@@ -85,6 +86,7 @@ for i = 1, tonumber(ARGV[5]) do
   answers[i], key, arg = record(key, arg)
 end
 redis.call('ZREM', KEYS[1], unpack(judged))
+redis.call('HDEL', KEYS[6], unpack(judged))
 for field, count in pairs(metrics) do redis.call('HINCRBY', KEYS[2], field, count) end
 for field, count in pairs(buckets) do redis.call('HINCRBY', KEYS[3], field, count) end
 if written_count > 0 then

@@ -292,8 +292,8 @@ def _name_seed_runs(db: Database, tally: Tally, apply: bool) -> None:
 def _take_out_gone_waiting(db: Database, tally: Tally, apply: bool) -> None:
     """Count (and with ``apply`` take out) the intake's ids of runs Redis no longer holds: an older
     release's erasure left its player's waiting runs there (its take read each run and skipped those
-    gone), where today's take, which writes each run's job without reading it, would make a hash of
-    one field (``store.queue.intake``)."""
+    gone), where today's take, which reads none, would note a job for it that no verdict clears
+    (``store.queue.intake``)."""
     waiting = list(dict.fromkeys(db.redis.lrange(keys.intake(), 0, -1)))
     if not waiting:
         return

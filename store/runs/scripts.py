@@ -75,7 +75,7 @@ def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms:
                  *fields]
     return _RECORD_VERDICTS.run(
         client, [keys.pending_runs(), keys.metrics(), keys.latency(), keys.webhook_outbox(), keys.webhooks(),
-                 *run_keys],
+                 keys.pending_jobs(), *run_keys],
         [worker, at_ms, RUN_VERIFIED, RECORD_BEATEN, len(verdicts), *args])
 
 

@@ -11,6 +11,7 @@ from rq import Queue
 from store import load_run
 from store.base import keys
 from store.queue.intake import IN_INTAKE, drain, take
+from store.queue.pending import jobs_of
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def test_an_accepted_run_is_stored_with_exactly_one_job(idle_stack):
     assert drain(db) >= 1
     assert queued_run_ids(idle_stack).count(run_id) == 1 and run_id not in waiting_run_ids(idle_stack)
     [job] = [job for job in Queue("verify", connection=db.raw).get_jobs() if run_id in job.args]
-    assert load_run(db, run_id).job == job.id
+    assert jobs_of(db, [run_id]) == [job.id]
 
 
 def test_single_submissions_share_a_job(idle_stack):
@@ -54,7 +55,7 @@ def test_single_submissions_share_a_job(idle_stack):
     assert drain(db) == 5
     [job] = [job for job in Queue("verify", connection=db.raw).get_jobs() if run_ids[0] in job.args]
     assert list(job.args) == run_ids
-    assert {run.job for run in map(lambda run_id: load_run(db, run_id), run_ids)} == {job.id}
+    assert set(jobs_of(db, run_ids)) == {job.id}
 
 
 def test_a_dispatcher_that_lost_the_race_queues_nothing(idle_stack):
