@@ -27,9 +27,11 @@ def register(subparsers) -> None:
                     "spelt out, an audit stream, the index of every run, a name without its lower-case spelling, "
                     "a seed board place not naming its run; the previous release's step keys: runs whose board "
                     "places were still owed, the boards' version hashes and sets of runs being placed, its "
-                    "other marks) and report a count per kind, changing nothing; with --apply, rewrite each "
+                    "other marks; ids in the intake of runs erased while they waited) and report a count per kind, "
+                    "changing nothing; with --apply, rewrite each "
                     "into today's layout, each run in one atomic step (a run owed its places gets its player's "
-                    "places recomputed from all their runs, as a restore does; then the step keys are deleted). "
+                    "places recomputed from all their runs, as a restore does; then the step keys are deleted; the "
+                    "runs erased while waiting in the intake are taken out of it). "
                     "Safe to interrupt and run again, and beside running workers and the API.")
     add_bulk_options(parser, apply_help="rewrite what is found (without it: only report)",
                      batch_help="run keys read and rewritten together (default: 500)")
@@ -83,6 +85,8 @@ def found(tally) -> str:
         parts.append(f"{tally.placed_sets} board {plural('set', tally.placed_sets)} of runs being placed")
     if tally.step_marks:
         parts.append(f"{tally.step_marks} other {plural('key', tally.step_marks)} of the older layout's steps")
+    if tally.gone_waiting:
+        parts.append(f"{tally.gone_waiting} {plural('run', tally.gone_waiting)} erased while waiting in the intake")
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 

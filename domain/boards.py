@@ -158,6 +158,12 @@ class BoardId:
         return self._filled(self.board.proves)
 
     @property
+    def name(self) -> str:
+        """The board's name, its kind and its key's parts (``seed:classic:abc``): what an event names it
+        by, read the same whatever the registry's order when the event is sent."""
+        return ":".join((self.board.kind, *self.parts))
+
+    @property
     def closer(self) -> str | None:
         """The value of the key part whose close freezes this board (its season), for a board that closes."""
         field = self.board.closed_by

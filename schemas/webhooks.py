@@ -2,8 +2,8 @@
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from domain.events import EVENTS, RECORD_BEATEN, RUN_VERIFIED
 from settings import without_password
-from store.webhooks import EVENTS
 from webhook_targets import MAX_URL, UnusableUrl, parse
 
 from .runs import Time
@@ -35,10 +35,11 @@ class WebhookCreateSchema(Schema):
         "description": "an http:// or https:// URL without credentials or a fragment, whose host is public: "
                        "not a loopback, private, link-local, multicast or reserved address, unless the operator "
                        "allows it (SCOUNDREL_WEBHOOK_ALLOW)"})
-    events = fields.List(fields.String(validate=validate.OneOf(EVENTS)), required=True,
+    events = fields.List(fields.String(validate=validate.OneOf(list(EVENTS))), required=True,
                          validate=validate.Length(1, len(EVENTS)),
-                         metadata={"description": f"the events to send it: one or more of {', '.join(EVENTS)}",
-                                   "example": ["run.verified", "record.beaten"]})
+                         metadata={"description": "the events to send it, one or more of: " + "; ".join(
+                                       f"{event.name} ({event.tells})" for event in EVENTS.values()),
+                                   "example": [RUN_VERIFIED, RECORD_BEATEN]})
 
 
 class WebhookSchema(Schema):

@@ -26,13 +26,14 @@ import webhook_targets
 from domain import sealing
 from domain.boards import LADDER_GAMES, BoardId, Order, boards_of
 from domain.errors import NoSuchRun
+from domain.events import RECORD_BEATEN
+from domain.run import Run
 from schemas.runs import RunSchema
 from store import Database, get_run
 from store.base import iso_time, now_ms, packed_ladder_total
 from store.boards import ranking
 from store.tournaments import seal_revealed
 from store.webhooks import (
-    RECORD_BEATEN,
     Attempt,
     Delivery,
     drain_outbox,
@@ -68,8 +69,21 @@ def _holder(board: BoardId, player: str, rank: str) -> dict:
     return {"player": player, "score": ranking(board).packing.score(float(rank))}
 
 
+def beaten_board(run: Run, named: str | int) -> BoardId | None:
+    """The board a ``record.beaten`` event names among the boards of its run: by its name
+    (``BoardId.name``), whatever the registry's order now; None if none of them has that name
+    any more. An event recorded before boards were named holds the board's place among the run's
+    boards (1 for the first), read in the registry's order as it stands, the order it was
+    recorded under."""
+    boards = boards_of(run)
+    if isinstance(named, int):
+        return boards[named - 1] if 0 < named <= len(boards) else None
+    return next((board for board in boards if board.name == named), None)
+
+
 def render(db: Database, event: dict, event_id: str) -> str | None:
-    """An outbox event's body (compact JSON), or None when its run is gone."""
+    """An outbox event's body (compact JSON), or None when its run is gone (or, for a record
+    beaten, its board is no longer one of the run's)."""
     body = {"event": event["event"], "id": event_id, "created_at": iso_time(event["at_ms"]), **event.get("fields", {})}
     if "run_id" in event:
         try:
@@ -78,7 +92,9 @@ def render(db: Database, event: dict, event_id: str) -> str | None:
             return None
         body["run"] = RUN_SCHEMA.dump(sealing.shown(run, partial(seal_revealed, db)))
         if event["event"] == RECORD_BEATEN:
-            board = boards_of(run)[int(event["board"]) - 1]  # the script's index: 1 for the first board
+            board = beaten_board(run, event["board"])
+            if board is None:
+                return None
             body |= {"board": {"kind": board.board.kind, "path": board.api},
                      "previous": _holder(board, event["previous"], event["previous_rank"]),
                      "holder": _holder(board, run.player, event["rank"])}

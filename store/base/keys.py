@@ -172,6 +172,13 @@ def pending_runs() -> str:
     return f"{PREFIX}:pending-runs"
 
 
+def pending_jobs() -> str:
+    """Hash: run id → the job that verifies it, for a run a dispatcher took from the intake: written
+    once a job (``take_intake``), dropped with the verdicts. A run not in it names its job itself (its
+    hash's ``job``: ``store.queue.pending.jobs_of``)."""
+    return f"{PREFIX}:pending-jobs"
+
+
 def intake() -> str:
     """List: the ids of accepted single submissions waiting for a verification job, oldest first.
 

@@ -3,12 +3,13 @@
 Which boards a run counts on is the registry's to say (``domain.boards``);
 this maps each of them to its Redis keys (``store.base.keys``) for one player, in
 the shape every placing script reads (``lua/_placement.lua``): the keys in
-KEYS, and per board an ARGV item ``<order>:<how many keys>``. The scripts
-apply the order and never decide which boards a run is on. A board that
-closes (a season's, ``domain.boards.Board.closed_by``) has the set of closed
-values as its last key and its own value after the count
-(``<order>:<count>:<value>``): the scripts leave it alone once that value is
-in the set.
+KEYS, and per board an ARGV item ``<order>:<how many keys>:<closing value>:<name>``.
+The scripts apply the order and never decide which boards a run is on. A
+board that closes (a season's, ``domain.boards.Board.closed_by``) has the set
+of closed values as its last key and its own value after the count (empty
+for a board that never closes): the scripts leave it alone once that value
+is in the set. The board's name (``domain.boards.BoardId.name``) is what an
+event about the board names it by.
 """
 
 from dataclasses import dataclass
@@ -30,9 +31,8 @@ class Placement:
 
     @property
     def spec(self) -> str:
-        """The board's ARGV item: its order, how many of KEYS are its own, and what closes it."""
-        closer = self.board.closer
-        return f"{self.board.board.order.value}:{len(self.keys)}" + ("" if closer is None else f":{closer}")
+        """The board's ARGV item: its order, how many of KEYS are its own, what closes it, and its name."""
+        return f"{self.board.board.order.value}:{len(self.keys)}:{self.board.closer or ''}:{self.board.name}"
 
 
 def placement(board: BoardId, player: str) -> Placement:

@@ -21,12 +21,13 @@ first, so no reader sees an ended season that is not closed yet.
 from collections.abc import Callable
 
 from domain.boards import BOARDS, BoardId
+from domain.events import SEASON_ENDED
 from domain.seasons import Season, parse_season, season_at
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import iso_time
-from store.webhooks.hooks import SEASON_ENDED, wake_if_waiting
+from store.webhooks.hooks import wake_if_waiting
 from store.webhooks.scripts import mark_once
 
 SEASON_PART = "season"  # the seasonal boards' key part that closes them (``Board.closed_by``)

@@ -76,11 +76,12 @@ local function entry_text(fields)
   return table.concat(fields, '\31', 1, last)
 end
 
--- Appends one entry to the run's audit log: the ``log`` field of its hash,
--- encoded as ``store.runs.audit`` reads it. ``known``, when the caller read
--- them already: ``{log, player, submitted_ms}`` and ``now``, the run's
--- snapshot as it stands.
-local function audit(run_key, event, actor_kind, actor, at, before, after, detail, known)
+-- The run's audit log with one more entry: the ``log`` field of its hash,
+-- encoded as ``store.runs.audit`` reads it, for the caller to write along
+-- with the change it tells of (``audit`` writes it). ``known``, when the
+-- caller read them already: ``{log, player, submitted_ms}`` and ``now``, the
+-- run's snapshot as it stands.
+local function audited_log(run_key, event, actor_kind, actor, at, before, after, detail, known)
   local r = known or redis.call('HMGET', run_key, 'log', 'player', 'submitted_ms')
   local log = r[1] or ''
   local before_text = snapshot_text(before)
@@ -104,5 +105,10 @@ local function audit(run_key, event, actor_kind, actor, at, before, after, detai
   local entry = entry_text({event, actor_kind, actor, string.format('%.0f', tonumber(at) - tonumber(r[3])),
     before_text, after_text, detail_text})
   if log ~= '' then entry = '\30' .. entry end
-  redis.call('HSET', run_key, 'log', log .. entry)
+  return log .. entry
+end
+
+-- Appends one entry to the run's audit log (``audited_log``).
+local function audit(run_key, event, actor_kind, actor, at, before, after, detail, known)
+  redis.call('HSET', run_key, 'log', audited_log(run_key, event, actor_kind, actor, at, before, after, detail, known))
 end

@@ -1,6 +1,8 @@
--- Events for the webhooks (``store.webhooks.hooks``, whose EVENTS names them): a
--- script records each in the outbox in the step that makes it true, so a
--- verdict or a void is never written without its event. Only while a webhook
+-- Events for the webhooks (``store.webhooks.hooks``): a script records each in
+-- the outbox in the step that makes it true, so a verdict or a void is never
+-- written without its event. A script is given the names of the events it
+-- records by its Python wrapper (``domain.events`` names them all), and spells
+-- none itself. Only while a webhook
 -- is registered (the webhooks index exists): without one, nothing is kept.
 local function events_wanted(hooks)
   return redis.call('EXISTS', hooks) == 1

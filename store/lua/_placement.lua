@@ -3,11 +3,11 @@
 -- names. Which boards a run counts on is decided in Python
 -- (``domain.boards``); a script gets each board's keys and order
 -- (``store.boards.placements``): ARGV[a] says how many boards, then one
--- ``<order>:<key count>`` each, and the boards' keys follow one another in
--- KEYS from KEYS[k] (``boards_from``). A board that closes (a season's)
--- says ``<order>:<key count>:<its closing value>``, its last key being the
--- sorted set of closed values: once its value is there, the board is
--- ``frozen`` and no script changes it.
+-- ``<order>:<key count>:<closing value>:<name>`` each, and the boards' keys
+-- follow one another in KEYS from KEYS[k] (``boards_from``). A board that
+-- closes (a season's) has a closing value, its last key being the sorted set
+-- of closed values: once its value is there, the board is ``frozen`` and no
+-- script changes it. Its name is what an event about it names it by.
 --
 -- A ``sum`` board adds up the player's places on other boards (``sum_rank``).
 -- A ``best`` board holds each player's best verified run (higher rank key:
@@ -29,14 +29,14 @@ end
 local function boards_from(key, arg)
   local boards = {}
   for i = 1, tonumber(ARGV[arg]) do
-    local order, count, closer = string.match(ARGV[arg + i], '^(%a+):(%d+):?(.*)$')
+    local order, count, closer, name = string.match(ARGV[arg + i], '^(%a+):(%d+):([^:]*):(.*)$')
     local board_keys = {}
     for j = 1, tonumber(count) do board_keys[j] = KEYS[key + j - 1] end
     local frozen = false
     if closer ~= '' then
       frozen = redis.call('ZSCORE', table.remove(board_keys), closer) ~= false
     end
-    boards[i] = {order = order, keys = board_keys, frozen = frozen}
+    boards[i] = {order = order, keys = board_keys, frozen = frozen, name = name}
     key = key + tonumber(count)
   end
   return boards, key, arg + #boards + 1
@@ -63,8 +63,15 @@ local function put(board, board_runs, player, packed, run_id)
   end
 end
 
--- A newly verified run takes the player's place if ``wins`` it against the one held.
+-- A newly verified run takes the player's place if ``wins`` it against the one held. A higher rank
+-- key is ``outranks``' whole test, which ``ZADD GT`` makes in the write itself: one command, not two.
 local function offer(board, board_runs, player, packed, run_id, wins)
+  if wins == outranks then
+    if redis.call('ZADD', board, 'GT', 'CH', string.format('%.0f', packed), player) == 1 then
+      redis.call('HSET', board_runs, player, run_id)
+    end
+    return
+  end
   local held = redis.call('ZSCORE', board, player)  -- false, not nil, when the player has no place
   if wins(packed, held and tonumber(held) or nil) then
     put(board, board_runs, player, packed, run_id)
@@ -142,10 +149,10 @@ end
 
 -- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``) not frozen. Given
 -- ``taken`` (a list), each board whose first place the run's player took from another player
--- is added to it: ``{board = its index in boards, previous = that player, previous_rank, rank}``.
+-- is added to it: ``{board = its name, previous = that player, previous_rank, rank}``.
 local function place_verified(r, boards, taken)
   local packed = pack_rank(r.score, r.ms)
-  for i, board in ipairs(boards) do
+  for _, board in ipairs(boards) do
     local k = board.keys
     local before = taken and not board.frozen and leader(k[1])
     if board.order == 'latest' and not board.frozen then
@@ -158,7 +165,8 @@ local function place_verified(r, boards, taken)
     if before and before.player ~= r.player then
       local after = leader(k[1])
       if after and after.player == r.player then
-        taken[#taken + 1] = {board = i, previous = before.player, previous_rank = before.rank, rank = after.rank}
+        taken[#taken + 1] = {board = board.name, previous = before.player, previous_rank = before.rank,
+                             rank = after.rank}
       end
     end
   end

@@ -3,9 +3,11 @@
 --#include _events
 -- A job's verdicts, each with its audit entry, its counts and its board places, in one script.
 -- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
--- index (``_events``), then for each run its key and the keys of the boards
--- it counts on (``_placement``).
--- ARGV: the worker's name, the time (ms), how many runs, then for each run:
+-- index (``_events``), the jobs of runs taken from the intake, then for each
+-- run its key and the keys of the boards it counts on (``_placement``).
+-- ARGV: the worker's name, the time (ms), the names of the events of a run
+-- verified and of a record beaten (``domain.events``), how many runs, then
+-- for each run:
 -- its id, its verdict's metrics field, its latency bucket and latency
 -- (seconds), the boards (their count, then their orders: ``_placement``),
 -- how many ARGV items its verdict's fields take, then those fields as
@@ -14,15 +16,17 @@
 -- the verdict's time (its audit entry's, ``store.runs.audit.verdict_ms``).
 -- A verdict is written once, with its audit entry and its counts: a run no
 -- longer pending is left alone, so a job that runs twice changes nothing
--- (either way the run leaves the pending index). A verified run is offered
+-- (either way the run leaves the pending index and the jobs of runs taken from
+-- the intake: the job's runs in one ZREM and one HDEL). A verified run is offered
 -- to every board it counts on (``_placement``); while webhooks are registered,
--- its run.verified event and a record.beaten event per board whose first
--- place it took from another player go to the outbox. The counts of the
+-- its event of a run verified and an event of a record beaten per board whose
+-- first place it took from another player (naming the board) go to the outbox. The counts of the
 -- verdicts written are added once a field, after them all. Answers a list:
 -- 1 for each run whose verdict it wrote, 0 for each left alone.
-local worker, at = ARGV[1], ARGV[2]
-local key, arg = 6, 4
+local worker, at, verified_event, beaten_event = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local key, arg = 7, 6
 local answers, metrics, buckets, written_count, latency_sum = {}, {}, {}, 0, 0
+local judged = {}  -- the runs' ids, to leave the pending index in one ZREM
 local hooks = nil  -- whether webhooks are registered: asked once, at the first verified run
 
 -- One run's verdict at KEYS[run_key] and ARGV[a..]: 1 if written, 0 if not; the next KEYS and ARGV indexes.
@@ -30,7 +34,6 @@ local function record(run_key, a)
   local run_id, metric, bucket, latency = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
   local boards, next_key, fields_at = boards_from(run_key + 1, a + 4)
   local fields_end = fields_at + tonumber(ARGV[fields_at])
-  redis.call('ZREM', KEYS[1], run_id)
   -- the run read once: its verdict fields (``SNAPSHOT_FIELDS``), then its log, player and submission time
   local read = redis.call('HMGET', KEYS[run_key], 'status', 'outcome', 'score', 'health', 'error', 'voided_status',
                           'log', 'player', 'submitted_ms')
@@ -51,13 +54,14 @@ local function record(run_key, a)
       written[ARGV[i]] = ARGV[i + 1]
     end
   end
-  redis.call('HSET', KEYS[run_key], unpack(fields))
-  redis.call('HDEL', KEYS[run_key], unpack(dropped))
   local values = {}
   for i, name in ipairs(SNAPSHOT_FIELDS) do values[i] = written[name] end
   local after = snapshot_of(values)
-  audit(KEYS[run_key], after.status, 'worker', worker, at, before, after, {},
-        {read[7], read[8], read[9], now = after})
+  fields[#fields + 1] = 'log'  -- the audit entry written with the verdict, in one HSET
+  fields[#fields + 1] = audited_log(KEYS[run_key], after.status, 'worker', worker, at, before, after, {},
+                                    {read[7], read[8], read[9], now = after})
+  redis.call('HSET', KEYS[run_key], unpack(fields))
+  redis.call('HDEL', KEYS[run_key], unpack(dropped))
   metrics[metric] = (metrics[metric] or 0) + 1
   buckets[bucket] = (buckets[bucket] or 0) + 1
   written_count, latency_sum = written_count + 1, latency_sum + tonumber(latency)
@@ -67,9 +71,9 @@ local function record(run_key, a)
     place_verified({id = run_id, status = 'verified', player = read[8], score = tonumber(written.score),
                     ms = tonumber(read[9])}, boards, taken)
     if taken then
-      record_event(KEYS[4], {event = 'run.verified', run_id = run_id, at_ms = at})
+      record_event(KEYS[4], {event = verified_event, run_id = run_id, at_ms = at})
       for _, beaten in ipairs(taken) do
-        beaten.event, beaten.run_id, beaten.at_ms = 'record.beaten', run_id, at
+        beaten.event, beaten.run_id, beaten.at_ms = beaten_event, run_id, at
         record_event(KEYS[4], beaten)
       end
     end
@@ -77,9 +81,12 @@ local function record(run_key, a)
   return 1, next_key, fields_end + 1
 end
 
-for i = 1, tonumber(ARGV[3]) do
+for i = 1, tonumber(ARGV[5]) do
+  judged[i] = ARGV[arg]
   answers[i], key, arg = record(key, arg)
 end
+redis.call('ZREM', KEYS[1], unpack(judged))
+redis.call('HDEL', KEYS[6], unpack(judged))
 for field, count in pairs(metrics) do redis.call('HINCRBY', KEYS[2], field, count) end
 for field, count in pairs(buckets) do redis.call('HINCRBY', KEYS[3], field, count) end
 if written_count > 0 then

@@ -2,14 +2,14 @@
 --#include _places
 --#include _events
 -- KEYS: dispute, open disputes, resolved disputes, run, the webhook outbox
--- and the webhooks index (``_events``: a run newly voided is a run.voided
--- event), the keys of the
--- boards the run counts on (``_placement``), player-runs, then every run of
--- the player.
+-- and the webhooks index (``_events``: a run newly voided is an event), the
+-- keys of the boards the run counts on (``_placement``), player-runs, then
+-- every run of the player.
 -- ARGV: moderator, decision (uphold, void), note, time (ms), the open status,
--- the resolved status, then the boards and the runs on each (``_places``).
+-- the resolved status, the name of the event of a run voided
+-- (``domain.events``), then the boards and the runs on each (``_places``).
 -- 'resolved' if the dispute already is; 'pending' to void a run with no verdict yet.
-local boards, player_runs = recomputed_boards(7, 7)
+local boards, player_runs = recomputed_boards(7, 8)
 if redis.call('HGET', KEYS[1], 'status') ~= ARGV[5] then
   return 'resolved'
 end
@@ -32,7 +32,7 @@ if ARGV[2] == 'void' then
   if status ~= 'void' then
     redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
     if events_wanted(KEYS[6]) then
-      record_event(KEYS[5], {event = 'run.voided', run_id = redis.call('HGET', KEYS[1], 'run_id'), at_ms = ARGV[4]})
+      record_event(KEYS[5], {event = ARGV[7], run_id = redis.call('HGET', KEYS[1], 'run_id'), at_ms = ARGV[4]})
     end
   end
   place(KEYS[4], boards, player_runs + 1)

@@ -1,27 +1,28 @@
--- KEYS: intake. ARGV: the job id, the key prefix of runs (``keys.run``),
--- the ``job`` a run waiting in the intake has, then the run ids the
--- dispatcher read at the intake's head.
+-- KEYS: intake, the jobs of runs taken from it (``keys.pending_jobs``).
+-- ARGV: the job id, then the run ids the dispatcher read at the intake's head.
 -- Takes those runs from the intake for the job, if they are still its head:
--- each waiting run's job becomes this one. Returns how many it took (0 when
--- another dispatcher took them first), then the ids of the runs that name
--- the job, which the caller queues it for.
-local count = #ARGV - 3
+-- the job of each is noted in one HSET of the jobs of runs taken (their
+-- hashes still say ``intake``). Every run in the intake exists and waits for
+-- a job (a run leaves the intake only here, or with its player's erasure,
+-- which takes it out in the step that deletes it), so none is read.
+-- Returns how many it took (0 when another dispatcher took them first, or
+-- the head changed), then their ids, which the caller queues the job for.
+local count = #ARGV - 1
 local head = redis.call('LRANGE', KEYS[1], 0, count - 1)
 if #head ~= count then
   return {0}
 end
 for i = 1, count do
-  if head[i] ~= ARGV[i + 3] then
+  if head[i] ~= ARGV[i + 1] then
     return {0}
   end
 end
 redis.call('LTRIM', KEYS[1], count, -1)
-local taken = {count}
+local taken, jobs = {count}, {}
 for i = 1, count do
-  local run = ARGV[2] .. ARGV[i + 3]
-  if redis.call('HGET', run, 'job') == ARGV[3] then
-    redis.call('HSET', run, 'job', ARGV[1])
-    taken[#taken + 1] = ARGV[i + 3]
-  end
+  jobs[#jobs + 1] = ARGV[i + 1]
+  jobs[#jobs + 1] = ARGV[1]
+  taken[#taken + 1] = ARGV[i + 1]
 end
+redis.call('HSET', KEYS[2], unpack(jobs))
 return taken

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from domain.events import RUN_VOIDED
 from domain.run import Run
 from store.base import keys
 from store.base.database import Database
@@ -58,7 +59,7 @@ def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, 
         db, _RESOLVE_DISPUTE, run,
         [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id),
          keys.webhook_outbox(), keys.webhooks()],
-        [moderator, decision, note, at_ms, open_status, resolved_status], [],
+        [moderator, decision, note, at_ms, open_status, resolved_status, RUN_VOIDED], [],
     )
 
 

@@ -85,13 +85,15 @@ class Tally:
     board_versions: int = 0  # the boards' version hashes of those steps
     placed_sets: int = 0  # the boards' sets of runs being placed
     step_marks: int = 0  # the other keys of those steps (``old_layouts.step_marks``)
+    gone_waiting: int = 0  # ids in the intake of runs gone from Redis (erased while they waited)
     changed: int = 0  # runs changing under every reread: left for the next pass
 
     @property
     def anything(self) -> bool:
         """Whether anything of an older layout was found."""
         return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places
-                    or self.owed_places or self.owed_runs or self.board_versions or self.placed_sets or self.step_marks)
+                    or self.owed_places or self.owed_runs or self.board_versions or self.placed_sets or self.step_marks
+                    or self.gone_waiting)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -163,6 +165,7 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
         _spell_names(db, holders, flag, tally, apply)
     _name_seed_runs(db, tally, apply)
     _finish_steps(db, tally, apply)
+    _take_out_gone_waiting(db, tally, apply)
     return tally
 
 
@@ -282,6 +285,26 @@ def _name_seed_runs(db: Database, tally: Tally, apply: bool) -> None:
     if apply:
         for player in sorted(players):
             scripts.place_seed_boards(db, player=player)
+
+
+def _take_out_gone_waiting(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` take out) the intake's ids of runs Redis no longer holds: an older
+    release's erasure left its player's waiting runs there (its take read each run and skipped those
+    gone), where today's take, which reads none, would note a job for it that no verdict clears
+    (``store.queue.intake``)."""
+    waiting = list(dict.fromkeys(db.redis.lrange(keys.intake(), 0, -1)))
+    if not waiting:
+        return
+    with db.redis.pipeline(transaction=False) as pipe:
+        for run_id in waiting:
+            pipe.exists(keys.run(run_id))
+        gone = [run_id for run_id, exists in zip(waiting, pipe.execute(), strict=True) if not exists]
+    tally.gone_waiting += len(gone)
+    if apply and gone:
+        with db.redis.pipeline(transaction=False) as pipe:
+            for run_id in gone:
+                pipe.lrem(keys.intake(), 0, run_id)
+            pipe.execute()
 
 
 def _finish_steps(db: Database, tally: Tally, apply: bool) -> None:

@@ -121,7 +121,8 @@ _HOMES: dict[str, Home] = {
         keys.tournament_entrants("_"), keys.tournament_attempts("_"), keys.tournament_playing("_"),
         keys.server_key("_"), keys.server_key_name("_"), keys.server_key_token("_"), keys.server_keys(),
         keys.external_link("_", "_"), keys.player_links("_"), keys.clairvoyance_tallies("_"), keys.pseudonyms(),
-        keys.erasures_begun(), keys.erasure_log(), keys.erased_name("_"), keys.erased_name_secret())},
+        keys.erasures_begun(), keys.erasure_log(), keys.erased_name("_"), keys.erased_name_secret(),
+        keys.pending_jobs())},
     **{_family_of(key): Home.OWNER for key in (
         keys.player("_"), keys.player_name("_"), keys.player_runs("_"), keys.following("_"),
         keys.submission("_", "_"), keys.idempotency("_", "_"), keys.sealed_game("_", "_"),

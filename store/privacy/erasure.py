@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from redis.exceptions import ResponseError
 
 from domain.boards import SEALED_BOARD, BoardId, boards_of
+from domain.events import PLAYER_ERASED
 from domain.pseudonyms import pseudonym
 from domain.run import PENDING, Run
 from domain.tournaments import MAX_DEALS
@@ -43,7 +44,7 @@ from store.leagues.membership import history
 from store.moderation.disputes import STATUSES
 from store.privacy import personal_data, scripts
 from store.tournaments.tournaments import note_revision
-from store.webhooks.hooks import PLAYER_ERASED, emit
+from store.webhooks.hooks import emit
 
 ARCHIVE_BATCH = 1000  # archived runs deleted in one transaction
 ARCHIVE_INLINE = 20_000  # archived runs a request erases itself; beyond, ``scoundrel erase --finish`` does
@@ -175,12 +176,17 @@ def _cut_access(db: Database, player: str, links: dict[str, str], cool_off_secon
 
 
 def _drop_pending(db: Database, runs: list[Run]) -> None:
-    """The pending runs go first: a verdict on a run that is gone places nothing (``record_verdicts``)."""
+    """The pending runs go first: a verdict on a run that is gone places nothing (``record_verdicts``).
+    Those waiting in the intake leave it in the same step (the intake holds only runs that exist:
+    ``store.queue.intake``)."""
     pending = [run.id for run in runs if run.status == PENDING]
     if pending:
         with db.redis.pipeline(transaction=True) as pipe:
             pipe.delete(*map(keys.run, pending))
             pipe.zrem(keys.pending_runs(), *pending)
+            pipe.hdel(keys.pending_jobs(), *pending)
+            for run_id in pending:
+                pipe.lrem(keys.intake(), 0, run_id)
             pipe.execute()
 
 

@@ -11,12 +11,17 @@ acknowledged with no job of its own: the script that accepts it
 to ``JOB_RUNS`` ids at its head (``dispatch``).
 
 Nothing is lost wherever a process dies: the dispatcher reads the head,
-takes it (``take_intake``: each run still waiting names the new job,
-atomically with leaving the intake), then queues the job on the queue's
-Redis with the runs that name it. A run is either in the intake (in hand
-for the sweeper, ``store.queue.pending``) or names a job; a job never queued (the
-process killed, the queue's Redis away) is one the queue lacks, and the
-sweeper queues its runs again, as it does for a worker killed mid-job.
+takes it (``take_intake``: the new job of each run is noted, atomically
+with leaving the intake, in one hash for them all, ``keys.pending_jobs``,
+one command a job rather than one a run), then queues the job on the
+queue's Redis with those runs. A run leaves the intake only so, or with
+its player's erasure (``store.accounts.erasure``), in the step that
+deletes it: so a run in the intake always exists and waits, and the take
+reads none of them. A run is either in the intake (in hand for the
+sweeper, ``store.queue.pending``) or waits on a job (``pending.jobs_of``);
+a job never queued (the process killed, the queue's Redis away) is one
+the queue lacks, and the sweeper queues its runs again, as it does for a
+worker killed mid-job.
 """
 
 import logging
@@ -59,10 +64,10 @@ def dispatch(db: Database, most: int = JOB_RUNS) -> int:
 
 
 def take(db: Database, run_ids: list[str]) -> int:
-    """Take ``run_ids``, read at the intake's head (each run still waiting names the new job, atomically
-    with leaving the intake), then queue the job for the runs that name it; how many it took."""
+    """Take ``run_ids``, read at the intake's head (the new job of each noted, atomically with leaving the
+    intake), then queue the job for them; how many it took."""
     job_id = secrets.token_hex(12)
-    taken, *naming = scripts.take_intake(db.redis, job_id=job_id, waiting=IN_INTAKE, run_ids=run_ids)
+    taken, *naming = scripts.take_intake(db.redis, job_id=job_id, run_ids=run_ids)
     if naming:
         enqueue_verification(db, naming, job_id=job_id)
     return int(taken)

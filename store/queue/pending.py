@@ -67,9 +67,26 @@ def queue_alone(db: Database, run_id: str, request_id: str | None = None) -> str
     if request_id is None:
         request_id = db.redis.hget(keys.run(run_id), "request_id") or ""
     job_id = secrets.token_hex(12)
-    db.redis.hset(keys.run(run_id), "job", job_id)
+    with db.redis.pipeline(transaction=True) as pipe:
+        pipe.hset(keys.run(run_id), "job", job_id)
+        pipe.hdel(keys.pending_jobs(), run_id)  # the job of the intake that took it, if one did: lost
+        pipe.execute()
     enqueue_verification(db, [run_id], request_id, job_id=job_id)
     return job_id
+
+
+def jobs_of(db: Database, run_ids: list[str]) -> list[str | None]:
+    """The job each of ``run_ids`` waits on: the one a dispatcher took it for from the intake
+    (``keys.pending_jobs``), else the one its hash names (``IN_INTAKE`` while in the intake; None
+    for a run with none)."""
+    if not run_ids:
+        return []
+    with db.redis.pipeline(transaction=False) as pipe:
+        pipe.hmget(keys.pending_jobs(), run_ids)
+        for run_id in run_ids:
+            pipe.hget(keys.run(run_id), "job")
+        taken, *own = pipe.execute()
+    return [job or named for job, named in zip(taken, own, strict=True)]
 
 
 def split_pending(db: Database, run_ids: list[str], request_id: str) -> list[str]:
@@ -125,11 +142,7 @@ def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: flo
         stale = db.redis.zrangebyscore(keys.pending_runs(), "-inf", cutoff, start=0, num=SWEEP_BATCH)
         if not stale:
             return 0
-        with db.redis.pipeline(transaction=False) as pipe:
-            for run_id in stale:
-                pipe.hget(keys.run(run_id), "job")
-            job_ids = pipe.execute()
-        stale, job_ids = _out_of_intake(stale, job_ids)
+        stale, job_ids = _out_of_intake(stale, jobs_of(db, stale))
         jobs = Job.fetch_many([job_id or "" for job_id in job_ids], connection=db.queue_redis)
         taken = set(verify_queue(db).intermediate_queue.get_job_ids())
         requeued, in_hand, lost = 0, {}, {}

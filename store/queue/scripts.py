@@ -16,11 +16,10 @@ _MARK_ERROR = LuaScript("mark_error")
 
 
 
-def take_intake(client: Any, *, job_id: str, waiting: str, run_ids: list[str]) -> Any:
-    """Take ``run_ids`` from the intake's head for job ``job_id`` (each run whose ``job`` is ``waiting``
-    names it then), if they are its head still: how many were taken (0 if none), then the ids of the
-    runs that name the job."""
-    return _TAKE_INTAKE.run(client, [keys.intake()], [job_id, keys.run(""), waiting, *run_ids])
+def take_intake(client: Any, *, job_id: str, run_ids: list[str]) -> Any:
+    """Take ``run_ids`` from the intake's head for job ``job_id`` (noted in ``keys.pending_jobs``), if they
+    are its head still: how many were taken (0 if none), then the ids of the runs the job verifies."""
+    return _TAKE_INTAKE.run(client, [keys.intake(), keys.pending_jobs()], [job_id, *run_ids])
 
 
 def claim_stale_run(client: Any, *, run_id: str, cutoff_ms: int, now_ms: int, most_requeues: int) -> int:
@@ -31,7 +30,7 @@ def claim_stale_run(client: Any, *, run_id: str, cutoff_ms: int, now_ms: int, mo
 
 def mark_error(client: Any, *, run_id: str, reason: str, at_ms: int, actor: str) -> bool:
     """Give a pending run the status ``error`` (``reason``: the error JSON); False if it had a verdict."""
-    return bool(_MARK_ERROR.run(client, [keys.run(run_id), keys.pending_runs(), keys.metrics()],
+    return bool(_MARK_ERROR.run(client, [keys.run(run_id), keys.pending_runs(), keys.metrics(), keys.pending_jobs()],
                                 [run_id, reason, at_ms, actor]))
 
 

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from typing import Any
 
+from domain.events import RECORD_BEATEN, RUN_VERIFIED
 from domain.run import Run
 from store.base import keys
 from store.boards.placements import placements, script_args
@@ -74,8 +75,8 @@ def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms:
                  *fields]
     return _RECORD_VERDICTS.run(
         client, [keys.pending_runs(), keys.metrics(), keys.latency(), keys.webhook_outbox(), keys.webhooks(),
-                 *run_keys],
-        [worker, at_ms, len(verdicts), *args])
+                 keys.pending_jobs(), *run_keys],
+        [worker, at_ms, RUN_VERIFIED, RECORD_BEATEN, len(verdicts), *args])
 
 
 def forget_run(client: Any, *, run: dict[str, str], submission_key: str | None) -> Any:

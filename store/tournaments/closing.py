@@ -15,6 +15,7 @@
 """
 
 from domain.boards import tournament_board
+from domain.events import TOURNAMENT_ENDED, TOURNAMENT_STARTED
 from domain.tournaments import Tournament
 from store.base import keys
 from store.base.clock import now_ms
@@ -24,7 +25,7 @@ from store.boards.pages import board_page, ranking
 from store.games.dealt import forfeit_at_close
 from store.tournaments import scripts
 from store.tournaments.tournaments import load_tournament, load_tournaments
-from store.webhooks.hooks import TOURNAMENT_ENDED, TOURNAMENT_STARTED, wake_if_waiting
+from store.webhooks.hooks import wake_if_waiting
 from store.webhooks.scripts import mark_once
 
 PENDING_LOOKED_AT = 1000  # pending runs a pass looks through for a tournament's; more: its end waits

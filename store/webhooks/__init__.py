@@ -2,8 +2,6 @@
 
 from store.webhooks.hooks import (
     ATTEMPTS_COUNTED,
-    EVENTS,
-    RECORD_BEATEN,
     Attempt,
     Delivery,
     backlog,
@@ -21,7 +19,7 @@ from store.webhooks.hooks import (
 )
 
 __all__ = [
-    "ATTEMPTS_COUNTED", "EVENTS", "RECORD_BEATEN", "Attempt", "Delivery", "backlog", "create_webhook",
+    "ATTEMPTS_COUNTED", "Attempt", "Delivery", "backlog", "create_webhook",
     "delete_webhook", "deliveries", "drain_outbox", "drain_starts", "get_webhook", "record_attempt", "release_due",
     "wake_if_waiting", "webhook_page", "webhook_target",
 ]

@@ -1,9 +1,10 @@
 """Webhooks: endpoints moderators register, told of events by signed POSTs.
 
 An event is recorded in the outbox (``keys.webhook_outbox``) in the step
-that makes it true: a verdict's ``run.verified`` and ``record.beaten`` by
-``record_verdicts``, a void's ``run.voided`` by ``resolve_dispute`` (their
-scripts, ``lua/_events.lua``), any other by ``emit``. Draining the
+that makes it true (``domain.events`` names every event): a verdict's
+``run.verified`` and ``record.beaten`` by ``record_verdicts``, a void's
+``run.voided`` by ``resolve_dispute`` (their scripts, ``lua/_events.lua``,
+given the names by their wrappers), any other by ``emit``. Draining the
 outbox (``drain_outbox``: a job of its own on the webhook queue, which
 the verification job, the void and ``emit`` queue, and the workers'
 sweeper) makes each event one delivery job per webhook that takes it, on
@@ -38,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.errors import NoSuchWebhook
+from domain.events import named
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
@@ -52,17 +54,6 @@ from store.queue.queues import (
     scheduled_deliveries,
 )
 from store.webhooks import scripts
-
-# Every event a webhook may take: the one list (``record_verdicts.lua`` and ``resolve_dispute.lua`` spell the
-# first three).
-RUN_VERIFIED = "run.verified"
-RUN_VOIDED = "run.voided"
-RECORD_BEATEN = "record.beaten"
-SEASON_ENDED = "season.ended"
-TOURNAMENT_STARTED = "tournament.started"
-TOURNAMENT_ENDED = "tournament.ended"
-PLAYER_ERASED = "player.erased"
-EVENTS = (RUN_VERIFIED, RUN_VOIDED, RECORD_BEATEN, SEASON_ENDED, TOURNAMENT_STARTED, TOURNAMENT_ENDED, PLAYER_ERASED)
 
 DELIVERIES_KEPT = 50  # delivery attempts kept per webhook, newest first
 DRAIN_BATCH = 100  # outbox events queued per MULTI of the queue's Redis
@@ -89,7 +80,7 @@ def _webhook(fields: dict[str, str]) -> Webhook:
 
 
 def create_webhook(db: Database, url: str, events: list[str], moderator: str) -> tuple[Webhook, str]:
-    """Register ``url`` for ``events`` (names of ``EVENTS``): the webhook and its signing secret."""
+    """Register ``url`` for ``events`` (names of ``domain.events.EVENTS``): the webhook and its signing secret."""
     hook = Webhook(secrets.token_hex(8), url, tuple(dict.fromkeys(events)), moderator, now_ms())
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
     with db.redis.pipeline(transaction=True) as pipe:
@@ -320,16 +311,15 @@ def drain_starts(db: Database) -> None:
 
 
 def emit(db: Database, event: str, fields: dict, run_id: str | None = None) -> str | None:
-    """Tell the webhooks that take ``event`` (one of ``EVENTS``): its id, or None (nothing recorded)
-    while no webhook is registered.
+    """Tell the webhooks that take ``event`` (a name of ``domain.events.EVENTS``, else ``ValueError``):
+    its id, or None (nothing recorded) while no webhook is registered.
 
     Its body is ``{"event", "id", "created_at", **fields}``, with ``run``
     (the run ``run_id`` names, as ``GET /v1/runs/<id>`` shows it) if given.
     The event is recorded, then a job is queued to drain it (a wake lost
     between the two leaves it to the sweeper's drain).
     """
-    if event not in EVENTS:
-        raise ValueError(f"unknown event {event!r}: one of {', '.join(EVENTS)}")
+    named(event)
     if not db.redis.exists(keys.webhooks()):
         return None
     identity = secrets.token_hex(12)

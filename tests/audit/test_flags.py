@@ -17,9 +17,9 @@ from rq.job import Job
 from service.start_flags import address_hash
 from store.base import keys
 from store.moderation.flags import forget_address_at
+from store.queue.pending import jobs_of
 from store.queue.queues import enqueue_verification
 from store.runs.accepting import Dealt
-from store.runs.records import load_run
 from tests.support.games import play_dealt
 from tests.support.in_process import stack_of
 
@@ -69,7 +69,8 @@ def wait_timing_judged(stack, run_id: str) -> None:
     """Wait until the job that verified the run has ended: its last step judges the move timing."""
     db = stack.database()
     try:
-        wait_job_done(stack, db, load_run(db, run_id).job)
+        [job_id] = jobs_of(db, [run_id])
+        wait_job_done(stack, db, job_id or "")  # none once its verdict is written
     finally:
         db.close()
 

@@ -19,7 +19,7 @@ from rq.job import Job
 
 from store.base import keys
 from store.queue.intake import IN_INTAKE, drain
-from store.queue.pending import TRANSIT_SECONDS, oldest_pending, sweep
+from store.queue.pending import TRANSIT_SECONDS, jobs_of, oldest_pending, sweep
 from store.queue.queues import verify_queue
 from store.queue.workers import live_workers, roll_call
 from tests.support.games import legal_games, scoundrel_check
@@ -81,7 +81,7 @@ def _stranded(stack, db, token, games) -> tuple[str, str]:
         worker.send_signal(signal.SIGSTOP)
         run_id = stack.submit(token, game).json()["id"]
         drain(db)  # the stopped worker's dispatcher cannot: this test is one
-        job_id = db.redis.hget(keys.run(run_id), "job")
+        [job_id] = jobs_of(db, [run_id])
         time.sleep(0.2)
         if job_id in verify_queue(db).intermediate_queue.get_job_ids():
             return run_id, job_id
@@ -99,7 +99,7 @@ def _started_job(db, run_ids: list[str], timeout: float = 10.0) -> str:
     """The one job the runs name, once a worker has started it."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        named = [db.redis.hget(keys.run(run_id), "job") for run_id in run_ids]
+        named = jobs_of(db, run_ids)
         job_ids = set(named) - {IN_INTAKE}  # a dispatcher takes the intake's head, then queues its job
         assert len(job_ids) <= 1, f"the runs went in {len(job_ids)} jobs"
         if IN_INTAKE not in named and job_ids:
@@ -199,7 +199,7 @@ def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(s
         time.sleep(TRANSIT_SECONDS + 0.1)
         assert sweep(db, 0, WORKER_TTL) == 1
         assert db.redis.zscore(keys.pending_runs(), waiting_run) == queued_at[waiting_run]
-        assert db.redis.hget(keys.run(taken_run), "job") != taken_job
+        assert jobs_of(db, [taken_run]) != [taken_job]
         assert not Job.exists(taken_job, connection=db.queue_redis)
         assert sweep(db, 0, WORKER_TTL) == 0  # in the queue now: a backlog
     finally:

@@ -9,7 +9,8 @@ from rq import Queue
 
 from store import load_run
 from store.base import keys
-from store.queue.intake import IN_INTAKE, drain
+from store.queue.intake import IN_INTAKE, drain, take
+from store.queue.pending import jobs_of
 
 
 def queued_run_ids(stack) -> list[str]:
@@ -34,7 +35,7 @@ def test_an_accepted_run_is_stored_with_exactly_one_job(stack):
     assert drain(db) >= 1
     assert queued_run_ids(stack).count(run_id) == 1 and run_id not in waiting_run_ids(stack)
     [job] = [job for job in Queue("verify", connection=db.raw).get_jobs() if run_id in job.args]
-    assert load_run(db, run_id).job == job.id
+    assert jobs_of(db, [run_id]) == [job.id]
 
 
 def test_single_submissions_share_a_job(stack):
@@ -46,19 +47,19 @@ def test_single_submissions_share_a_job(stack):
     assert drain(db) == 5
     [job] = [job for job in Queue("verify", connection=db.raw).get_jobs() if run_ids[0] in job.args]
     assert list(job.args) == run_ids
-    assert {run.job for run in map(lambda run_id: load_run(db, run_id), run_ids)} == {job.id}
+    assert set(jobs_of(db, run_ids)) == {job.id}
 
 
 def test_a_dispatcher_that_lost_the_race_queues_nothing(stack):
-    """Two dispatchers read the same head: the second's job names runs the first took, and is dropped."""
+    """Two dispatchers read the same head: the second's take finds the head changed, takes nothing and
+    queues no job."""
     _, token = stack.register()
     run_id = stack.submit(token, {"seed": "queue-race", "moves": ["flee"]}).json()["id"]
     db = stack.database()
     before = len(queued_run_ids(stack))
-    head = db.redis.lrange(keys.intake(), 0, 99)
+    head = db.redis.lrange(keys.intake(), 0, 99)  # what the slower dispatcher read
     assert drain(db) == len(head)
-    db.redis.rpush(keys.intake(), *head)  # what the slower dispatcher read: the head as it was
-    assert drain(db) == len(head)  # taken from the intake again, but for a job no run names
+    assert take(db, head) == 0  # the head it read is gone
     assert queued_run_ids(stack).count(run_id) == 1
     assert len(queued_run_ids(stack)) == before + 1
 

@@ -1,0 +1,93 @@
+"""The intake's take reads no run and notes the job of the runs it takes in one hash for them all
+(``store.queue.intake``): so the intake must only ever hold runs that exist and wait. A player's erasure
+takes their waiting runs out of it in the step that deletes them; the sweeper and the verdicts read and
+clear the jobs noted."""
+
+from cli.migrate import summary
+from store import Submission, create_player, load_runs, record_verdicts, submit_run
+from store.accounts import erasure as erasing
+from store.base import keys
+from store.base.service_mark import mark_service
+from store.operations.migration import migrate
+from store.queue.intake import IN_INTAKE, dispatch, intake_depth
+from store.queue.pending import jobs_of, sweep
+from store.queue.queues import verify_queue
+from tests.support.games import legal_games
+from verification import judge
+
+
+def waiting(db, player: str, games: tuple[dict, ...]) -> list[str]:
+    return [submit_run(db, player, Submission(game["seed"], game["variant"], game["moves"]))[0].id
+            for game in games]
+
+
+def test_a_dispatch_takes_the_intakes_head_for_one_job_and_each_run_names_it(archived_store_db):
+    db = archived_store_db
+    run_ids = waiting(db, "ada", legal_games(3))
+    assert {run.job for run in load_runs(db, run_ids)} == {IN_INTAKE}
+
+    assert dispatch(db, most=2) == 2
+    [job] = verify_queue(db).get_jobs()
+    assert list(job.args) == run_ids[:2] and intake_depth(db) == 1
+    assert jobs_of(db, run_ids) == [job.id, job.id, IN_INTAKE]
+
+
+def test_an_erased_players_waiting_runs_leave_the_intake_and_no_take_writes_them(archived_store_db):
+    db = archived_store_db
+    mark_service(db)
+    create_player(db, "zoltan")
+    games = legal_games(4)
+    kept = waiting(db, "ada", games[:1])
+    erased = waiting(db, "zoltan", games[1:3])
+    kept += waiting(db, "ada", games[3:])
+    assert db.redis.lrange(keys.intake(), 0, -1) == [kept[0], *erased, kept[1]]
+
+    erasing.erase(db, erasing.begin_erasure(db, "zoltan"), ("moderator", "mia"), 60)
+    assert db.redis.lrange(keys.intake(), 0, -1) == kept
+
+    assert dispatch(db) == 2
+    assert not any(db.redis.exists(keys.run(run_id)) for run_id in erased)
+    assert sorted(db.redis.hkeys(keys.pending_jobs())) == sorted(kept)  # no job noted for the erased
+    [job] = verify_queue(db).get_jobs()
+    assert list(job.args) == kept and jobs_of(db, kept) == [job.id, job.id]
+
+
+def test_migrate_takes_out_of_the_intake_the_runs_an_older_release_erased_while_they_waited(archived_store_db):
+    """An older release's erasure left its player's waiting runs in the intake (its take skipped them):
+    ``scoundrel migrate`` counts them, and with --apply takes them out, before a take would write them."""
+    db = archived_store_db
+    run_ids = waiting(db, "ada", legal_games(3))
+    db.redis.delete(keys.run(run_ids[1]))  # as the older release's erasure did, the intake left as it was
+
+    assert migrate(db, apply=False).gone_waiting == 1
+    assert db.redis.llen(keys.intake()) == 3
+    assert "1 run erased while waiting in the intake" in summary(migrate(db, apply=True), True)
+    assert db.redis.lrange(keys.intake(), 0, -1) == [run_ids[0], run_ids[2]]
+    assert not migrate(db, apply=False).anything
+
+
+def test_a_run_taken_from_the_intake_for_a_job_the_queue_lost_is_queued_again_by_the_sweeper(archived_store_db):
+    """The take notes each run's job in one hash for them all (``keys.pending_jobs``); the sweeper reads
+    it: a stale run whose job the queue lacks gets a job of its own, and leaves that hash."""
+    db = archived_store_db
+    [run_id, waiting_id] = waiting(db, "ada", legal_games(2))
+    assert dispatch(db, most=1) == 1
+    [lost] = verify_queue(db).get_jobs()
+    lost.delete()  # the queue's Redis lost it
+    db.redis.zadd(keys.pending_runs(), {run_id: 0, waiting_id: 0})  # both pending since long ago
+
+    assert sweep(db, stale_after=1, worker_ttl=60) == 1  # the run in the intake is in hand
+    [job] = verify_queue(db).get_jobs()
+    assert list(job.args) == [run_id] and job.id != lost.id
+    assert jobs_of(db, [run_id, waiting_id]) == [job.id, IN_INTAKE]
+    assert db.redis.hgetall(keys.pending_jobs()) == {}
+
+
+def test_the_verdicts_of_a_job_of_the_intake_take_its_runs_out_of_the_jobs_noted(archived_store_db):
+    db = archived_store_db
+    run_ids = waiting(db, "ada", legal_games(2))
+    assert dispatch(db) == 2
+    assert db.redis.hlen(keys.pending_jobs()) == 2
+    pending = load_runs(db, run_ids)
+    assert record_verdicts(db, [(run, judge(run)) for run in pending]) == [True, True]
+    assert db.redis.hlen(keys.pending_jobs()) == 0 and db.redis.zcard(keys.pending_runs()) == 0
