@@ -557,3 +557,19 @@ def erased_name(name_hash: str) -> str:
 def erased_name_secret() -> str:
     """String: the key of the erased names' hashes."""
     return f"{PREFIX}:erased-name-secret"
+
+
+def live_events(name: str) -> str:
+    """Stream: the player's latest live events (``store.live``), their ids the SSE ids a stream resumes from;
+    trimmed to about ``LIVE_KEPT`` entries, and gone a day after the last."""
+    return f"{PREFIX}:live:{name}"
+
+
+def live_channel() -> str:
+    """Pub/sub channel: each batch of live events as written (``store.live``), for the API processes."""
+    return f"{PREFIX}:live-channel"
+
+
+def live_ticket(ticket_hash: str) -> str:
+    """String, expiring: the player a single-use event-stream ticket (``store.live.tickets``) opens."""
+    return f"{PREFIX}:live-ticket:{ticket_hash}"

@@ -1,10 +1,12 @@
 --#include _audit
 --#include _placement
 --#include _events
+--#include _live
 -- A job's verdicts, each with its audit entry, its counts and its board places, in one script.
 -- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
--- index (``_events``), then for each run its key and the keys of the boards
--- it counts on (``_placement``).
+-- index (``_events``), the live streams' prefix and the live channel
+-- (``_live``), then for each run its key and the keys of the boards it
+-- counts on (``_placement``).
 -- ARGV: the worker's name, the time (ms), how many runs, then for each run:
 -- its id, its verdict's metrics field, its latency bucket and latency
 -- (seconds), the boards (their count, then their orders: ``_placement``),
@@ -21,7 +23,7 @@
 -- verdicts written are added once a field, after them all. Answers a list:
 -- 1 for each run whose verdict it wrote, 0 for each left alone.
 local worker, at = ARGV[1], ARGV[2]
-local key, arg = 6, 4
+local key, arg = 8, 4
 local answers, metrics, buckets, written_count, latency_sum = {}, {}, {}, 0, 0
 local hooks = nil  -- whether webhooks are registered: asked once, at the first verified run
 
@@ -64,8 +66,10 @@ local function record(run_key, a)
   if after.status == 'verified' then
     if hooks == nil then hooks = events_wanted(KEYS[5]) end
     local taken = hooks and {} or nil
+    local ranks = live_ranks(boards, read[8])
     place_verified({id = run_id, status = 'verified', player = read[8], score = tonumber(written.score),
                     ms = tonumber(read[9])}, boards, taken)
+    live_passed(KEYS[6], boards, read[8], ranks, run_id)
     if taken then
       record_event(KEYS[4], {event = 'run.verified', run_id = run_id, at_ms = at})
       for _, beaten in ipairs(taken) do
@@ -74,6 +78,8 @@ local function record(run_key, a)
       end
     end
   end
+  live_event(KEYS[6], read[8], cjson.encode({type = after.status == 'verified' and 'run.verified' or 'run.rejected',
+                                             run_id = run_id, status = after.status}))
   return 1, next_key, fields_end + 1
 end
 
@@ -86,4 +92,5 @@ if written_count > 0 then
   redis.call('HINCRBY', KEYS[3], 'count', written_count)
   redis.call('HINCRBYFLOAT', KEYS[3], 'sum', latency_sum)
 end
+live_publish(KEYS[7])
 return answers

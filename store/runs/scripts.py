@@ -62,8 +62,8 @@ class Verdict:
 
 def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms: int) -> Any:
     """Write each pending run's verdict with its audit entry and counts; a verified run is offered its
-    places on every board it counts on, and its events recorded (``lua/_events.lua``); the counts added
-    once a field. A list: 1 for each verdict written, 0 for a run that had one."""
+    places on every board it counts on, and its events recorded (``lua/_events.lua``, ``lua/_live.lua``);
+    the counts added once a field. A list: 1 for each verdict written, 0 for a run that had one."""
     run_keys: list[str] = []
     args: list = []
     for verdict in verdicts:
@@ -74,7 +74,7 @@ def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms:
                  *fields]
     return _RECORD_VERDICTS.run(
         client, [keys.pending_runs(), keys.metrics(), keys.latency(), keys.webhook_outbox(), keys.webhooks(),
-                 *run_keys],
+                 keys.live_events(""), keys.live_channel(), *run_keys],
         [worker, at_ms, len(verdicts), *args])
 
 
