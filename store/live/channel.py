@@ -109,7 +109,8 @@ class LiveChannel:
             except (RedisError, OSError):
                 if self._stopped.is_set():
                     return
-                log.warning("live channel lost; subscribing again", exc_info=True)
+                if not broken:  # once an outage, not once a retry
+                    log.warning("live channel lost; subscribing again", exc_info=True)
                 self._subscribed.clear()
                 broken = True
                 time.sleep(RETRY_SECONDS)
