@@ -34,3 +34,4 @@ export {
   submitRun,
   waitForVerdict,
 } from "./api.js";
+export { events } from "./events.js";
