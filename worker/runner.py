@@ -48,6 +48,7 @@ from store.base.errors import first_line, refuses_writes
 from store.base.service_mark import mark_service
 from store.boards.seasons import close_ended_seasons
 from store.games.dealt import sweep_games
+from store.live import tell_soon
 from store.operations.retention import scheduled_pass
 from store.queue.intake import dispatch_forever, drain, runs_waiting
 from store.queue.pending import sweep
@@ -199,6 +200,7 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
                 log.info("tournament started", extra={"tournament": tournament.id})
             for tournament in tell_ended(db):
                 log.info("tournament ended", extra={"tournament": tournament.id})
+            tell_soon(db)
             sweep_events(db, settings.webhook_timeout)
             if queue_sealed_search(db, settings):
                 log.info("sealed daily's par search queued")

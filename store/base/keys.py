@@ -573,3 +573,9 @@ def live_channel() -> str:
 def live_ticket(ticket_hash: str) -> str:
     """String, expiring: the player a single-use event-stream ticket (``store.live.tickets``) opens."""
     return f"{PREFIX}:live-ticket:{ticket_hash}"
+
+
+def live_told() -> str:
+    """Sorted set: ``<event type>:<tournament id>`` of each "in 10 minutes" notice sent (``store.live.soon``)
+    → the moment it announced (ms), dropped once that moment has passed."""
+    return f"{PREFIX}:live-told"

@@ -51,13 +51,18 @@ class LiveEvent:
     data: str
 
 
+def event_json(event: dict) -> str:
+    """An event as kept: compact JSON, with its ``type`` (ValueError without one)."""
+    if not isinstance(event.get("type"), str) or not event["type"]:
+        raise ValueError("a live event names its type")
+    return json.dumps(event, separators=(",", ":"))
+
+
 def publish(db: Database, player: str, event: dict) -> LiveEvent:
     """Send ``event`` (with its ``type``) to ``player`` (their name as registered): kept in their stream and
     heard at once by their open streams. The one way to publish a live event outside the scripts that
     keep theirs as they write what the event says."""
-    if not isinstance(event.get("type"), str) or not event["type"]:
-        raise ValueError("a live event names its type")
-    data = json.dumps(event, separators=(",", ":"))
+    data = event_json(event)
     return LiveEvent(EventId.parse(scripts.publish_live(db.redis, player=player, data=data)), data)
 
 

@@ -1,12 +1,28 @@
-"""Live events in the store: kept per player, published on the one channel, resumed after an id; and the
-tickets that open a stream once."""
+"""Live events in the store: kept per player, published on the one channel, resumed after an id; the
+tournaments' "in 10 minutes" notices; and the tickets that open a stream once."""
 
+import json
 import re
 
-from store.live import KEPT, KEPT_MS, EventId, LiveChannel, events_after, issue_ticket, publish, redeem_ticket
+from store.base.clock import now_ms
+from store.base.packing import iso_time
+from store.live import (
+    KEPT,
+    KEPT_MS,
+    SOON_MS,
+    EventId,
+    LiveChannel,
+    events_after,
+    issue_ticket,
+    publish,
+    redeem_ticket,
+    tell_soon,
+)
 from store.lua import source
+from store.tournaments.tournaments import create_tournament, join_tournament
 
 FIRST = EventId(0, 0)
+MINUTE = 60_000
 
 
 def test_an_event_published_is_kept_and_read_after_an_id(store_db):
@@ -60,3 +76,23 @@ def test_a_ticket_opens_once(store_db):
     assert redeem_ticket(store_db, ticket) is None
     assert redeem_ticket(store_db, "evt_made-up") is None
     assert not any("evt_" in key or ticket[4:] in key for key in store_db.redis.keys("*"))
+
+
+def test_each_entrant_is_told_once_that_a_tournament_starts_and_ends_soon(store_db):
+    at = now_ms()
+    soon = create_tournament(store_db, title="Soon", variant="classic", starts_ms=at + 5 * MINUTE,
+                             ends_ms=at + 8 * MINUTE, join_required=True, max_entrants=None, max_attempts=1, deals=1,
+                             scoring="best", created_by="mia")
+    later = create_tournament(store_db, title="Later", variant="classic", starts_ms=at + SOON_MS + 5 * MINUTE,
+                              ends_ms=at + 60 * MINUTE, join_required=True, max_entrants=None, max_attempts=1,
+                              deals=1, scoring="best", created_by="mia")
+    for tournament in (soon, later):
+        join_tournament(store_db, tournament, "dot")
+        join_tournament(store_db, tournament, "eve")
+    assert tell_soon(store_db) == 4
+    assert tell_soon(store_db) == 0
+    for player in ("dot", "eve"):
+        told = [json.loads(event.data) for event in events_after(store_db, player, FIRST)]
+        assert [(event["type"], event["tournament_id"]) for event in told] == [
+            ("tournament.starting", soon.id), ("tournament.ending", soon.id)]
+        assert told[0]["starts_at"] == iso_time(soon.starts_ms)
