@@ -1,5 +1,6 @@
 """Live events to game clients: a player's recent events (``events``), the channel an API process hears
-them on (``channel``), the tournaments' "in 10 minutes" notices (``soon``), and the single-use tickets that open a stream from a browser (``tickets``)."""
+them on (``channel``), the tournaments' "in 10 minutes" notices (``soon``), and the single-use tickets
+that open a stream from a browser (``tickets``)."""
 
 from .channel import CATCH_UP, Listener, LiveChannel
 from .events import KEPT, KEPT_MS, EventId, LiveEvent, events_after, publish
