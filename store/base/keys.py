@@ -579,3 +579,9 @@ def live_told() -> str:
     """Sorted set: ``<event type>:<tournament id>`` of each "in 10 minutes" notice sent (``store.live.soon``)
     → the moment it announced (ms), dropped once that moment has passed."""
     return f"{PREFIX}:live-told"
+
+
+def live_zones(week: str) -> str:
+    """Hash: player → the league zone (``domain.leagues.LeagueRules.zone``) they were last told of in ``week``
+    (``store.live.zones``), kept until a day after the week ends."""
+    return f"{PREFIX}:live-zones:{week}"

@@ -1,11 +1,13 @@
 """Live events in the store: kept per player, published on the one channel, resumed after an id; the
-tournaments' "in 10 minutes" notices; and the tickets that open a stream once."""
+tournaments' "in 10 minutes" notices; league zones changed; and the tickets that open a stream once."""
 
 import json
 import re
 
+from domain.leagues import LeagueRules
 from store.base.clock import now_ms
 from store.base.packing import iso_time
+from store.leagues.membership import join_week
 from store.live import (
     KEPT,
     KEPT_MS,
@@ -17,9 +19,12 @@ from store.live import (
     publish,
     redeem_ticket,
     tell_soon,
+    tell_zones,
 )
 from store.lua import source
 from store.tournaments.tournaments import create_tournament, join_tournament
+from tests.support.leagues import game as league_game
+from tests.support.leagues import placed
 
 FIRST = EventId(0, 0)
 MINUTE = 60_000
@@ -96,3 +101,21 @@ def test_each_entrant_is_told_once_that_a_tournament_starts_and_ends_soon(store_
         assert [(event["type"], event["tournament_id"]) for event in told] == [
             ("tournament.starting", soon.id), ("tournament.ending", soon.id)]
         assert told[0]["starts_at"] == iso_time(soon.starts_ms)
+
+
+LEAGUE_RULES = LeagueRules(("Bronze", "Silver", "Gold"), 7, 2)
+
+
+def test_a_cohorts_players_are_told_when_their_zone_changes(archived_store_db):
+    db, week = archived_store_db, "2026-W49"
+    for at, (player, score) in enumerate((("ann", 10), ("bea", 20), ("cid", 30))):
+        run = league_game(player, week, score, at)
+        placed(db, run)
+        assert tell_zones(db, LEAGUE_RULES, join_week(db, LEAGUE_RULES, run)) == 0  # first zones: noted only
+    run = league_game("dot", week, 40, 3)  # four in the cohort: one goes up, dot now, not cid
+    placed(db, run)
+    assert tell_zones(db, LEAGUE_RULES, join_week(db, LEAGUE_RULES, run)) == 1
+    [told] = events_after(db, "cid", FIRST)
+    assert json.loads(told.data) == {"week": week, "cohort": 1, "tier": "Bronze", "type": "league.zone_changed",
+                                     "zone": "stays", "was": "up"}
+    assert [events_after(db, player, FIRST) for player in ("ann", "bea", "dot")] == [[], [], []]
