@@ -258,7 +258,8 @@ def _erase_ties(db: Database, erasure: Erasure) -> None:
     tournaments = personal_data.tournaments_entered(db, player)
     weeks = history(db, player)
     with db.redis.pipeline(transaction=True) as pipe:
-        pipe.delete(keys.following(player), keys.league_history(player), keys.clairvoyance_tallies(player))
+        pipe.delete(keys.following(player), keys.league_history(player), keys.clairvoyance_tallies(player),
+                    keys.live_events(player))
         for follower in followers:
             pipe.zrem(keys.following(follower), player)
         for dispute in disputes:
