@@ -15,32 +15,6 @@ local function live_event(prefix, player, data)
   return id
 end
 
--- The player's rank (0: first) on each board ranked by best run, before a verified run is placed.
-local function live_ranks(boards, player)
-  local ranks = {}
-  for i, board in ipairs(boards) do
-    if board.order == 'best' and not board.frozen then ranks[i] = redis.call('ZREVRANK', board.keys[1], player) end
-  end
-  return ranks
-end
-
--- After ``run_id`` of ``player`` is placed: on each board of ``ranks`` (``live_ranks``) where the player
--- rose, a ``place.lost`` event for the player whose place they took, now just below them (``board``:
--- its index among the run's boards; ``place``: 1 for first).
-local function live_passed(prefix, boards, player, ranks, run_id)
-  for i, before in pairs(ranks) do
-    local places = boards[i].keys[1]
-    local after = redis.call('ZREVRANK', places, player)
-    if after and (not before or after < before) then
-      local passed = redis.call('ZREVRANGE', places, after + 1, after + 1)[1]
-      if passed then
-        live_event(prefix, passed, cjson.encode({type = 'place.lost', run_id = run_id, by = player, board = i,
-                                                 place = after + 2}))
-      end
-    end
-  end
-end
-
 -- Publish the events this script kept, once, on ``channel``: a JSON list of ``[player, id, data]``.
 local function live_publish(channel)
   if #live_written > 0 then redis.call('PUBLISH', channel, cjson.encode(live_written)) end

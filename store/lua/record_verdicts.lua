@@ -1,12 +1,12 @@
 --#include _audit
 --#include _placement
 --#include _events
---#include _live
+--#include _live_places
 -- A job's verdicts, each with its audit entry, its counts and its board places, in one script.
 -- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
 -- index (``_events``), the live streams' prefix and the live channel
--- (``_live``), then for each run its key and the keys of the boards it
--- counts on (``_placement``).
+-- (``_live``, ``_live_places``), then for each run its key and the keys of
+-- the boards it counts on (``_placement``).
 -- ARGV: the worker's name, the time (ms), how many runs, then for each run:
 -- its id, its verdict's metrics field, its latency bucket and latency
 -- (seconds), the boards (their count, then their orders: ``_placement``),
@@ -66,10 +66,11 @@ local function record(run_key, a)
   if after.status == 'verified' then
     if hooks == nil then hooks = events_wanted(KEYS[5]) end
     local taken = hooks and {} or nil
-    local ranks = live_ranks(boards, read[8])
-    place_verified({id = run_id, status = 'verified', player = read[8], score = tonumber(written.score),
-                    ms = tonumber(read[9])}, boards, taken)
-    live_passed(KEYS[6], boards, read[8], ranks, run_id)
+    local r = {id = run_id, status = 'verified', player = read[8], score = tonumber(written.score),
+               ms = tonumber(read[9])}
+    local held = live_held(boards, r)
+    place_verified(r, boards, taken)
+    live_passed(KEYS[6], boards, r, held)
     if taken then
       record_event(KEYS[4], {event = 'run.verified', run_id = run_id, at_ms = at})
       for _, beaten in ipairs(taken) do

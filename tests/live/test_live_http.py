@@ -118,3 +118,31 @@ def test_a_stream_hears_a_rejection(stack):
     assert stack.wait_final(run_id)["status"] == "rejected"
     assert stream.next_event()[1] == {"type": "run.rejected", "run_id": run_id, "status": "rejected"}
     stream.close()
+
+
+def test_a_place_lost_is_told_to_the_player_passed_only_when_passed(stack):
+    lowest, low, high, higher, highest = games_by_score("live-passed-once", 5)
+    bob, bob_token = stack.register()
+    ann, ann_token = stack.register()
+    cid, cid_token = stack.register()
+
+    def verified(token, game):
+        run_id = stack.submit(token, game).json()["id"]
+        assert stack.wait_final(run_id)["status"] == "verified"
+        return run_id
+
+    def lost(player):
+        return [json.loads(event.data) for event in events_after(stack.database(), player, EventId(0, 0))
+                if json.loads(event.data)["type"] == "place.lost"]
+
+    verified(bob_token, high)
+    verified(ann_token, low)  # below bob: passes no one
+    verified(cid_token, lowest)  # last: passes no one
+    assert lost(bob) == lost(ann) == lost(cid) == []
+    passing = verified(ann_token, higher)  # passes bob, not cid (still below both)
+    told = lost(bob)  # on each board ann passed bob on: the seed's own (second of three) and the open one
+    assert told and {(event["run_id"], event["by"]) for event in told} == {(passing, ann)}
+    assert 2 in {event["place"] for event in told}
+    verified(ann_token, highest)  # a better place still, but bob was passed already
+    assert lost(bob) == told
+    assert lost(cid) == [] and lost(ann) == []
