@@ -48,7 +48,9 @@ _STREAM_DOC = {200: {"description": "The player's events as Server-Sent Events (
 
 def live_channel() -> LiveChannel:
     """The process's one subscription to the live channel, made with its first stream."""
-    return current_app.extensions.setdefault("live_channel", LiveChannel(db()))
+    if "live_channel" not in current_app.extensions:
+        current_app.extensions["live_channel"] = LiveChannel(db())
+    return current_app.extensions["live_channel"]
 
 
 @blp.route("/<name>/events/ticket", methods=["POST"])
