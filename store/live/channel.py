@@ -4,7 +4,8 @@ the process, so an open stream costs Redis nothing of its own.
 The subscriber is a thread (a greenlet under gunicorn's gevent workers, whose threading is gevent's),
 started with the first stream. Each stream gets a ``Listener``: a queue of the events for its player. When
 the subscription breaks (Redis restarted), every listener is told to catch up (``CATCH_UP``) from the
-player's stream once it is back, since what was published meanwhile was heard by no one.
+player's stream once it is back (whether redis-py reconnected at once or this thread subscribed again),
+since what was published meanwhile was heard by no one.
 """
 
 import json
@@ -91,6 +92,9 @@ class LiveChannel:
         for listener in listeners:
             listener.events.put(CATCH_UP)
 
+    def _resubscribed(self, _connection) -> None:
+        self._catch_up_all()
+
     def _hear(self) -> None:
         """Subscribe, hand out every message, and subscribe again whenever the subscription breaks."""
         broken = False
@@ -98,6 +102,8 @@ class LiveChannel:
             pubsub = self.db.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 pubsub.subscribe(keys.live_channel())
+                # redis-py subscribes again by itself when it reconnects at once: what was missed is read then too
+                pubsub.connection.register_connect_callback(self._resubscribed)
                 self._subscribed.set()
                 if broken:
                     self._catch_up_all()

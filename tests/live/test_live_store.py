@@ -9,6 +9,7 @@ from store.base.clock import now_ms
 from store.base.packing import iso_time
 from store.leagues.membership import join_week
 from store.live import (
+    CATCH_UP,
     KEPT,
     KEPT_MS,
     SOON_MS,
@@ -119,3 +120,13 @@ def test_a_cohorts_players_are_told_when_their_zone_changes(archived_store_db):
     assert json.loads(told.data) == {"week": week, "cohort": 1, "tier": "Bronze", "type": "league.zone_changed",
                                      "zone": "stays", "was": "up"}
     assert [events_after(db, player, FIRST) for player in ("ann", "bea", "dot")] == [[], [], []]
+
+
+def test_a_listener_is_told_to_catch_up_when_the_subscription_was_lost(store_db):
+    channel = LiveChannel(store_db)
+    listener = channel.listen("fay")
+    store_db.redis.client_kill_filter(_type="pubsub")  # as a Redis restart drops it
+    assert listener.next(timeout=10) is CATCH_UP
+    published = publish(store_db, "fay", {"type": "x"})  # heard again once subscribed again
+    assert listener.next(timeout=10) == published
+    channel.stop()
