@@ -94,15 +94,18 @@ def _resumed_after(args: dict) -> EventId | None:
 
 
 def _shown(database: Database, event: LiveEvent) -> str:
-    """An event's SSE message; a lost place names its board (``{"kind", "path"}``) from the run that took it."""
+    """An event's SSE message. A lost place is kept with the run that took it, and shown with who ran it
+    (``by``) and its board (``{"kind", "path"}``) as that run is now: a run gone shows neither."""
     data = event.data
     fields = json.loads(data)
-    if fields.get("type") == "place.lost" and isinstance(fields.get("board"), int):
+    if fields.get("type") == "place.lost":
+        board = fields.pop("board")
         try:
-            board = boards_of(get_run(database, fields["run_id"]))[fields["board"] - 1]
-            fields["board"] = {"kind": board.board.kind, "path": board.api}
+            run = get_run(database, fields["run_id"])
+            held = boards_of(run)[board - 1]
+            fields |= {"by": run.player, "board": {"kind": held.board.kind, "path": held.api}}
         except (NoSuchRun, IndexError):
-            del fields["board"]
+            pass
         data = json.dumps(fields, separators=(",", ":"))
     return f"id: {event.id}\ndata: {data}\n\n"
 

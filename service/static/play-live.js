@@ -18,7 +18,7 @@ export function describeEvent(data) {
     case "run.rejected":
       return `Your run ${data.run_id} was rejected.`;
     case "place.lost":
-      return `${data.by} passed you${data.board ? ` on ${data.board.path}` : ""}: you are ${ordinal(data.place)}.`;
+      return `${data.by ?? "Another player"} passed you${data.board ? ` on ${data.board.path}` : ""}: you are ${ordinal(data.place)}.`;
     default:
       return data.type;
   }

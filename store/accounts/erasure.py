@@ -268,6 +268,7 @@ def _erase_ties(db: Database, erasure: Erasure) -> None:
                 pipe.zrem(keys.disputes(status), dispute["id"])
         for week in weeks:
             pipe.hdel(keys.league_members(week.week), player)
+            pipe.hdel(keys.live_zones(week.week), player)
             pipe.lrem(keys.league_cohort(week.week, str(week.cohort)), 0, player)
         for tournament in tournaments:
             pipe.zrem(keys.tournament_entrants(tournament), player)

@@ -20,7 +20,8 @@ end
 
 -- Once ``r`` is placed: on each board of ``held`` (``live_held``) where its player rose, a ``place.lost``
 -- event for the player now just below them (``board``: its index among the run's boards; ``place``: 1 for
--- first), kept in the streams under ``prefix``.
+-- first), kept in the streams under ``prefix``. It names the run, not its player: a stream shows who ran
+-- it as the run is now (``service.live``), so an erased player is named in no one's stream.
 local function live_passed(prefix, boards, r, held)
   for i, before in pairs(held) do
     local places = boards[i].keys[1]
@@ -28,8 +29,7 @@ local function live_passed(prefix, boards, r, held)
     local passed = rank and redis.call('ZREVRANGE', places, rank + 1, rank + 1, 'WITHSCORES')
     -- passed if they were above the player's place before (or the player had none)
     if passed and passed[1] and (not before or tonumber(passed[2]) > tonumber(before)) then
-      live_event(prefix, passed[1], cjson.encode({type = 'place.lost', run_id = r.id, by = r.player, board = i,
-                                                  place = rank + 2}))
+      live_event(prefix, passed[1], cjson.encode({type = 'place.lost', run_id = r.id, board = i, place = rank + 2}))
     end
   end
 end
