@@ -89,8 +89,8 @@ def run(args) -> int:
     from redis.exceptions import RedisError
 
     from store import Database
-    from store.base.service_mark import mark_service
-    from store.runs.archived_filter import make_whole
+    from store.base import mark_service
+    from store.runs import make_whole
     from worker.registry import JOBS
 
     settings = settings_for(args, default_redis=True)

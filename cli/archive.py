@@ -43,8 +43,8 @@ _days.__name__ = "number of days"  # argparse names the type in its error
 
 
 def run(args) -> int:
-    from store.base.database import BULK_TIMEOUT
-    from store.operations.retention import archive_old_runs, due
+    from store.base import BULK_TIMEOUT
+    from store.operations import archive_old_runs, due
 
     db = connect(args, timeout=BULK_TIMEOUT, upgrade_archive=True)
     bar = None

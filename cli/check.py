@@ -20,9 +20,8 @@ def _seconds(text: str) -> float:
 
 
 def run(args) -> int:
-    from store.base.database import BULK_TIMEOUT
-    from store.operations.consistency import check, place_on_seed_boards
-    from store.operations.migration import migrate
+    from store.base import BULK_TIMEOUT
+    from store.operations import check, migrate, place_on_seed_boards
 
     from .migrate import found
 

@@ -74,7 +74,7 @@ def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_a
     unreachable archive is reported as such.
     """
     from store import Database
-    from store.base.service_mark import holds_service_data
+    from store.base import holds_service_data
     from worker.registry import JOBS
 
     settings = settings_for(args)

@@ -24,9 +24,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from store.accounts.erasure import begin_erasure, erase, finish_erasures
-    from store.accounts.players import find_player
-    from store.base.database import BULK_TIMEOUT
+    from store.accounts import find_player
+    from store.base import BULK_TIMEOUT
+    from store.privacy import begin_erasure, erase, finish_erasures
 
     if bool(args.name) == args.finish:
         print("scoundrel erase: name one player, or give --finish (not both)", file=sys.stderr)

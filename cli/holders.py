@@ -44,7 +44,7 @@ def _add(kind: Kind, args) -> int:
 
 
 def _show(kind: Kind, args) -> int:
-    from store.base.packing import iso_time
+    from store.base import iso_time
 
     _, listed, _ = kind.calls()
     for holder in listed(connect(args)):

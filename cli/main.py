@@ -78,7 +78,7 @@ def failure_message(error: BaseException, args: argparse.Namespace | None) -> st
         return (f"cannot reach Redis ({settings.data_redis_source}): {error} "
                 f"Start it (scoundrel up), or point REDIS_URL, SCOUNDREL_SENTINELS or --data-dir at a running one.")
     if redis is not None:
-        from store.base.errors import refuses_writes
+        from store.base import refuses_writes
 
         if refuses_writes(error):
             settings = Settings.from_env(getattr(args, "data_dir", None))

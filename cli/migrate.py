@@ -38,15 +38,15 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from store.base.database import BULK_TIMEOUT
-    from store.operations.migration import BATCH, migrate, run_count
+    from store.base import BULK_TIMEOUT
+    from store.operations import MIGRATION_BATCH, migrate, run_count
 
     db = connect(args, timeout=BULK_TIMEOUT, upgrade_archive=True)
     bar = None
     try:
         if sys.stderr.isatty() and not args.quiet:
             bar = progress_bar(run_count(db), " runs")
-        tally = migrate(db, apply=args.apply, batch=args.batch or BATCH,
+        tally = migrate(db, apply=args.apply, batch=args.batch or MIGRATION_BATCH,
                         progress=bar.update if bar is not None else None)
     finally:
         if bar is not None:

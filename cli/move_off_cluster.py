@@ -58,8 +58,8 @@ def _cluster(url: str):
 
 
 def run(args) -> int:
-    from store.base.database import BULK_TIMEOUT
-    from store.operations.move_off_cluster import BATCH, MoveRefused, masters, move_off
+    from store.base import BULK_TIMEOUT
+    from store.operations import MOVE_BATCH, MoveRefused, masters, move_off
 
     source = without_password(args.cluster_url)
     cluster = _cluster(args.cluster_url)
@@ -69,7 +69,7 @@ def run(args) -> int:
         try:
             if sys.stderr.isatty() and not args.quiet:
                 bar = progress_bar(sum(master.dbsize() for _, master in masters(cluster)), " keys")
-            tally = move_off(cluster, db, source, apply=args.apply, batch=args.batch or BATCH,
+            tally = move_off(cluster, db, source, apply=args.apply, batch=args.batch or MOVE_BATCH,
                              progress=bar.update if bar is not None else None)
         except MoveRefused as refused:
             raise SettingsError(str(refused)) from None

@@ -48,8 +48,8 @@ def run(args) -> int:
 
     from domain.errors import NoSuchRun, RunPending
     from store import load_run
-    from store.base.database import BULK_TIMEOUT
-    from store.moderation.restoring import run_ids
+    from store.base import BULK_TIMEOUT
+    from store.moderation import run_ids
     from verification import reverify_run
 
     db = connect(args, timeout=BULK_TIMEOUT)

@@ -5,7 +5,7 @@ from .holders import Kind, register_kind
 
 
 def _calls():
-    from store.accounts.server_keys import create_server_key, list_server_keys, revoke_server_key
+    from store.accounts import create_server_key, list_server_keys, revoke_server_key
 
     return create_server_key, list_server_keys, revoke_server_key
 

@@ -32,7 +32,7 @@ def run(args) -> int:
 def check(args) -> int:
     """0 when a worker on this host beat within the worker TTL, else 1 and one line saying what is missing."""
     from store import Database
-    from store.queue.workers import beating_on
+    from store.queue import beating_on
     from worker.registry import JOBS
 
     settings = settings_for(args, default_redis=True)

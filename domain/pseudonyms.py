@@ -1,4 +1,4 @@
-"""The pseudonyms an erased player's kept places pass to (``store.accounts.erasure``): ``deleted-<n>``.
+"""The pseudonyms an erased player's kept places pass to (``store.privacy.erasure``): ``deleted-<n>``.
 
 A past season's frozen standings and a closed day's sealed board keep an
 erased player's place, under a name no one may register: so a pseudonym

@@ -19,7 +19,7 @@ policy with its end for the day's (R19).
 What seals a deal is named by a *seal*: ``daily:<date>`` or
 ``tournament:<id>`` (``domain.run.daily_seal``, ``tournament_seal``), a run's
 and a game's ``seal``. The rule is here; recording a close is the store's
-act (``store.games.seals``), which the caller hands to ``day_revealed``.
+act (``store.tournaments.seals``), which the caller hands to ``day_revealed``.
 Everything else that asks takes a ``Revealed``: whether a seal's deal may be
 shown, with that act bound (``service.context.revealed``).
 """

@@ -2,7 +2,7 @@
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
-from store.moderation.flags import REASONS, STATUSES
+from store.moderation import FLAG_STATUSES, REASONS
 
 from .paging import PageArgs
 
@@ -16,7 +16,7 @@ class FlagListArgs(PageArgs):
     reason = fields.String(validate=validate.OneOf(REASONS),
                            metadata={"description": f"only flags of this reason: {', '.join(REASONS)}; "
                                                     "absent: every reason"})
-    status = fields.String(validate=validate.OneOf(STATUSES),
+    status = fields.String(validate=validate.OneOf(FLAG_STATUSES),
                            metadata={"description": "only open or only dismissed flags; absent: both"})
     run_id = fields.String(validate=validate.Length(1, 64),
                            metadata={"description": "only the flags naming this run (reason and status "

@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, fields
 
-from store.accounts.following import MOST_FOLLOWED
+from store.accounts import MOST_FOLLOWED
 
 
 class FollowedSchema(Schema):

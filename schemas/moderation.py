@@ -2,7 +2,7 @@
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
-from store.moderation.disputes import DECISIONS, OPEN, STATUSES
+from store.moderation import DECISIONS, DISPUTE_STATUSES, OPEN
 
 from .paging import PageArgs
 from .runs import RuleErrorSchema, RunSchema
@@ -35,7 +35,7 @@ class DisputeListArgs(PageArgs):
     class Meta:
         unknown = EXCLUDE
 
-    status = fields.String(load_default=OPEN, validate=validate.OneOf(STATUSES))
+    status = fields.String(load_default=OPEN, validate=validate.OneOf(DISPUTE_STATUSES))
 
 
 class DisputePageSchema(Schema):

@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, fields
 
-from store.base.packing import iso_time
+from store.base import iso_time
 
 from .par import ParSchema
 

@@ -3,7 +3,7 @@
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from settings import without_password
-from store.webhooks.hooks import EVENTS
+from store.webhooks import EVENTS
 from webhook_targets import MAX_URL, UnusableUrl, parse
 
 from .runs import Time

@@ -10,10 +10,8 @@ from werkzeug.exceptions import HTTPException
 
 from schemas.players import name_key
 from store import find_player, moderator_for_token, player_for_token
-from store.accounts.links import link_new_player, linked_player
-from store.accounts.server_keys import is_server_key, server_key_for_token
-from store.accounts.tokens import hash_token
-from store.base.errors import TokenRevoked
+from store.accounts import hash_token, is_server_key, link_new_player, linked_player, server_key_for_token
+from store.base import TokenRevoked
 
 from .api import error_response
 from .context import db, referee

@@ -7,8 +7,8 @@ registry (``domain.boards``), so a board added there lists both ways.
 """
 
 from domain.boards import BoardId
-from store.accounts.following import followed_by
-from store.boards.pages import board_among, page_of
+from store.accounts import followed_by
+from store.boards import board_among, page_of
 
 from .context import db
 from .errors import abort

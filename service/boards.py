@@ -32,9 +32,9 @@ from schemas.paging import AroundArgs, BoardArgs, DealArgs
 from schemas.par import ParSchema
 from schemas.runs import BoardPageSchema, BoardPositionSchema, LadderPageSchema, LadderPositionSchema
 from schemas.tournaments import StandingsDealArgs
-from store.base.packing import iso_time
-from store.boards.pages import position_on
-from store.tournaments.tournaments import load_tournament, progress_of
+from store.base import iso_time
+from store.boards import position_on
+from store.tournaments import load_tournament, progress_of
 
 from .api import Blueprint, error_response
 from .board_listing import board_listing

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from domain.run import Run
 from scoundrel.wording import plural
-from store.base.packing import iso_time
-from store.boards.standings import Spread
+from store.base import iso_time
+from store.boards import Spread
 
 WIDTH, HEIGHT = 640, 200
 LEFT, RIGHT, TOP, BOTTOM = 60, 12, 40, 30  # margins for the axis and marker labels

@@ -6,8 +6,8 @@ from flask import current_app
 
 from settings import Settings
 from store import Database, daily_secret
-from store.games.day_secrets import address_secret, sealed_secret
-from store.games.seals import seal_revealed
+from store.games import address_secret, sealed_secret
+from store.tournaments import seal_revealed
 
 from .sign_in import SignIn
 

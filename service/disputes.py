@@ -9,7 +9,7 @@ from schemas.moderation import (
     DisputeSchema,
     ResolutionSchema,
 )
-from store.moderation.disputes import OPEN, file_dispute, list_disputes, resolve_dispute
+from store.moderation import OPEN, file_dispute, list_disputes, resolve_dispute
 
 from .api import Blueprint
 from .auth import BEARER, moderator_endpoint, player_required

@@ -58,8 +58,7 @@ from domain.errors import (
     SealedDayOver,
 )
 from domain.tournaments import NoSuchTournament, TournamentRefusal
-from store.base.errors import NotReplicated, first_line, refuses_writes
-from store.base.packing import iso_time
+from store.base import NotReplicated, first_line, iso_time, refuses_writes
 
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = "Storage is unavailable; try again shortly."

@@ -3,8 +3,8 @@
 from flask import g, url_for
 
 from schemas.flags import DismissalSchema, FlagListArgs, FlagPageSchema, FlagSchema
-from store.base.packing import iso_time
-from store.moderation.flags import CLAIRVOYANT, SHARED_ADDRESS, Flag, dismiss_flag, flag_page, run_flags
+from store.base import iso_time
+from store.moderation import CLAIRVOYANT, SHARED_ADDRESS, Flag, dismiss_flag, flag_page, run_flags
 
 from .api import Blueprint
 from .auth import moderator_endpoint

@@ -5,7 +5,7 @@ from flask import g
 from schemas.following import FollowingPageSchema
 from schemas.paging import PageArgs
 from schemas.players import name_key
-from store.accounts.following import follow, following_page, unfollow
+from store.accounts import follow, following_page, unfollow
 
 from .api import Blueprint, error_response
 from .auth import BEARER, own, player_required

@@ -20,9 +20,9 @@ from schemas.games import (
     NextDealSchema,
     RefusedMovesSchema,
 )
-from store.base.clock import now_ms
-from store.games.dealt import games_in_play, load_game, load_game_as, next_deal, play_moves, start_game
-from store.tournaments.tournaments import load_tournament, start_tournament_game
+from store.base import now_ms
+from store.games import games_in_play, load_game, load_game_as, next_deal, play_moves, start_game
+from store.tournaments import load_tournament, start_tournament_game
 
 from .api import Blueprint, error_response
 from .auth import (

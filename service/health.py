@@ -4,8 +4,8 @@ from redis.exceptions import RedisError
 
 import scoundrel
 from schemas.runs import HealthSchema, VersionSchema
-from store.base.replicas import replicas_short
-from store.queue.queues import verify_queue
+from store.base import replicas_short
+from store.queue import verify_queue
 
 from .api import Blueprint
 from .context import db

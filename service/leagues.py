@@ -8,9 +8,8 @@ from werkzeug.routing import BaseConverter
 from domain.leagues import LeagueRules
 from domain.seasons import Schedule, Season, parse_season, season_at
 from schemas.leagues import CohortSchema, CurrentLeagueSchema, LeagueHistorySchema
-from store.base.clock import now_ms
-from store.base.packing import iso_time
-from store.leagues.membership import Cohort, cohort, history, league_rules, membership, tier_for
+from store.base import iso_time, now_ms
+from store.leagues import Cohort, cohort, history, league_membership, league_rules, tier_for
 
 from .api import Blueprint, error_response
 from .auth import BEARER, player_required
@@ -71,7 +70,7 @@ def current():
     """The caller's league this week: their tier, cohort, rank and the cohort's standings, and when the week
     ends. Before their first counted game of the week (a classic dealt game), the tier they will join."""
     week = season_at(Schedule.WEEKLY, now_ms())
-    held = membership(db(), week.id, g.player)
+    held = league_membership(db(), week.id, g.player)
     found = cohort(db(), week.id, held.cohort) if held else None
     if found is None:
         tier = rules().name(tier_for(db(), rules(), g.player, week.id))

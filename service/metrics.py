@@ -11,14 +11,10 @@ from flask import Blueprint, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 
-from store.base.clock import now_ms
-from store.base.metrics import LATENCY_BUCKETS, MOVE_LATENCY_BUCKETS, read_tallies
-from store.games.dealt import FORFEITED_IDLE
-from store.queue.intake import intake_depth
-from store.queue.pending import oldest_pending
-from store.queue.queues import verify_queue
-from store.queue.workers import live_workers
-from store.webhooks.hooks import ATTEMPTS_COUNTED, backlog
+from store.base import LATENCY_BUCKETS, MOVE_LATENCY_BUCKETS, now_ms, read_tallies
+from store.games import FORFEITED_IDLE
+from store.queue import intake_depth, live_workers, oldest_pending, verify_queue
+from store.webhooks import ATTEMPTS_COUNTED, backlog
 
 from .context import db, referee
 

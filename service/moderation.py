@@ -6,10 +6,8 @@ from domain.sealing import is_sealed
 from schemas.moderation import AuditLogSchema, ReplaySchema, ReverificationSchema
 from schemas.runs import RunSchema
 from store import get_run
-from store.moderation import flags
-from store.moderation.restoring import restore_run
-from store.runs.history import run_audit_log
-from store.runs.records import dealt_move_times
+from store.moderation import DISMISSED_EVENT, restore_run
+from store.runs import dealt_move_times, run_audit_log
 from verification import reverify_run
 
 from .api import Blueprint, error_response
@@ -51,7 +49,7 @@ def audit(run_id):
     """
     entries = run_audit_log(db(), run_id)
     if not is_moderator():
-        entries = [entry for entry in entries if entry["event"] != flags.DISMISSED_EVENT]
+        entries = [entry for entry in entries if entry["event"] != DISMISSED_EVENT]
     return {"run_id": run_id, "entries": entries}
 
 

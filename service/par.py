@@ -13,7 +13,7 @@ from flask import g
 
 from domain.par import ParView, quick_par
 from domain.run import Run
-from store.par.results import keep_par, queue_search, read_par
+from store.par import keep_par, queue_search, read_par
 
 from .context import db, referee
 

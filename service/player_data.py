@@ -4,12 +4,12 @@ service holds about them, in one JSON document) and ``DELETE /v1/players/<name>`
 
 The export is the player's own (their token or a studio's token signing
 them in) or a studio's server key's. Each part is the JSON the API shows
-elsewhere, from Redis and the archive alike (``store.accounts.personal_data``
+elsewhere, from Redis and the archive alike (``store.privacy.personal_data``
 finds it all). What is kept out: moderators' flags about the player and
 their notes on them (a flag's dismissal in a run's audit log included),
 which are the moderators' work (docs/integrators.md says so); a token's
 hash; and what no player may see yet, a sealed deal before its day or
-tournament is over. An erasure (``store.accounts.erasure``) may be asked
+tournament is over. An erasure (``store.privacy.erasure``) may be asked
 for by the same callers, or a moderator.
 """
 
@@ -22,17 +22,15 @@ from domain.dealer import position
 from domain.sealing import shown
 from schemas.export import ErasedSchema, ErasureLogSchema, ExportSchema
 from schemas.paging import PageArgs
-from store import board_position, ladder_position
-from store.accounts import personal_data
-from store.accounts.erasure import begin_erasure, erase, erasure_log
-from store.accounts.following import MOST_FOLLOWED, following_page
-from store.base.clock import now_ms
-from store.boards.pages import ranking
-from store.games.dealt import games_in_play
-from store.moderation.disputes import dispute_view
-from store.moderation.flags import DISMISSED_EVENT
-from store.runs.history import run_audit_logs
-from store.tournaments.tournaments import load_tournaments
+from store import board_position, ladder_position, privacy
+from store.accounts import MOST_FOLLOWED, following_page
+from store.base import now_ms
+from store.boards import ranking
+from store.games import games_in_play
+from store.moderation import DISMISSED_EVENT, dispute_view
+from store.privacy import begin_erasure, erase, erasure_log
+from store.runs import run_audit_logs
+from store.tournaments import load_tournaments
 
 from .api import Blueprint, error_response
 from .auth import BEARER, moderator_endpoint
@@ -69,11 +67,11 @@ def export(name):
 
 def exported(player: str) -> dict:
     """The export of ``player`` (as registered), as ``ExportSchema`` dumps it."""
-    account = personal_data.account(db(), player)
+    account = privacy.account(db(), player)
     runs, places = [], []
-    for batch in personal_data.run_batches(db(), player):
+    for batch in privacy.run_batches(db(), player):
         runs += _runs_with_audit(batch)
-        places += [place for board in personal_data.boards_held(batch) if (place := _place(board, player))]
+        places += [place for board in privacy.boards_held(batch) if (place := _place(board, player))]
     _, following = following_page(db(), player, 0, MOST_FOLLOWED)
     return {
         "exported_ms": now_ms(),
@@ -84,11 +82,11 @@ def exported(player: str) -> dict:
         "places": list({place["board"]: place for place in places}.values()),
         "streak": streak_json(player),
         "following": following,
-        "followers": personal_data.followers(db(), player),
-        "disputes": [dispute_view(fields) for fields in personal_data.disputes_filed(db(), player)],
+        "followers": privacy.followers(db(), player),
+        "disputes": [dispute_view(fields) for fields in privacy.disputes_filed(db(), player)],
         "leagues": league_weeks(player),
         "tournaments": [tournament_view(tournament, player) for tournament in
-                        load_tournaments(db(), personal_data.tournaments_entered(db(), player))],
+                        load_tournaments(db(), privacy.tournaments_entered(db(), player))],
     }
 
 

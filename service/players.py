@@ -7,7 +7,7 @@ from schemas.paging import PageArgs
 from schemas.players import PlayerCreateSchema, PlayerNameSchema, PlayerTokenSchema, name_key
 from schemas.runs import RunPageSchema
 from store import create_player, find_player, moderator_for_token, player_runs, replace_token
-from store.accounts.links import link_new_player
+from store.accounts import link_new_player
 
 from .api import Blueprint, error_response
 from .auth import (

@@ -8,7 +8,7 @@ gets to it, and a run judged by an older engine shows what this one sees
 
 import scoundrel
 from domain.run import Run
-from store.base.packing import iso_time
+from store.base import iso_time
 
 
 def run_replay(run: Run, move_times: list[int] | None = None) -> dict:

@@ -12,7 +12,7 @@ from werkzeug.routing import BaseConverter
 from domain.seasons import SEASON_PATTERN, Season
 from schemas.paging import PageArgs
 from schemas.seasons import SeasonsSchema
-from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
+from store.boards import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
 
 from .api import Blueprint
 from .context import db

@@ -36,8 +36,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from settings import Settings
 from store import player_for_token
-from store.accounts.server_keys import is_server_key, server_key_for_token
-from store.base import keys
+from store.accounts import is_server_key, server_key_for_token
+from store.base import rate_limit_prefix
 
 from .auth import bearer_token
 from .context import db, referee
@@ -237,7 +237,7 @@ def init_app(app: Flask, settings: Settings) -> Limiter:
         application_limits=_limits(settings),
         storage_uri=_limiter_storage(settings),
         storage_options=redis_options,
-        key_prefix=keys.rate_limit_prefix(),
+        key_prefix=rate_limit_prefix(),
         strategy="fixed-window",
         headers_enabled=True,
         swallow_errors=True,

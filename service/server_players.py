@@ -12,8 +12,7 @@ from flask import g
 
 from schemas.players import PlayerTokenSchema, ServerPlayerCreateSchema, ServerPlayerSchema
 from store import replace_token
-from store.accounts.links import link_new_player, linked_player
-from store.accounts.server_keys import SERVER
+from store.accounts import SERVER, link_new_player, linked_player
 
 from .api import Blueprint, error_response
 from .auth import BEARER, CHALLENGE, bearer_token, server_key_of

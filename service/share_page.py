@@ -25,7 +25,7 @@ from flask import Blueprint, Response, render_template, request, url_for
 
 from domain.daily_seed import DayNotBegun, day_over, parse_day
 from domain.share_card import ShareCard
-from store.games.streaks import share_card
+from store.games import share_card
 
 from .context import db
 from .players import player_named

@@ -51,14 +51,24 @@ from schemas.pages import (
 )
 from schemas.runs import RunSchema
 from store import player_runs, ranking
-from store.base.clock import now_ms
-from store.base.errors import first_line, refuses_writes
-from store.boards.pages import page_of, position_on
-from store.boards.seasons import UnknownSeason, close_ended_seasons, current_season, known_season, past_seasons
-from store.boards.standings import Spread, Standing, board_spread, ladder_spread, standings
-from store.games.streaks import load_streak
-from store.leagues.membership import cohort, league_rules, membership, tier_for
-from store.tournaments.tournaments import entry_of, load_tournament, progress_of, tournaments_in
+from store.base import first_line, now_ms, refuses_writes
+from store.boards import (
+    Spread,
+    Standing,
+    UnknownSeason,
+    board_spread,
+    close_ended_seasons,
+    current_season,
+    known_season,
+    ladder_spread,
+    page_of,
+    past_seasons,
+    player_standings,
+    position_on,
+)
+from store.games import load_streak
+from store.leagues import cohort, league_membership, league_rules, tier_for
+from store.tournaments import entry_of, load_tournament, progress_of, tournaments_in
 
 from . import board_names, charts
 from .board_listing import friends_view
@@ -316,7 +326,7 @@ def leagues():
         raise Refused(422, "This page's address has a parameter it cannot use.",
                       {"week": ["Not an ISO week: YYYY-Www."]}) from None
     player = player_named(args["player"]) if args["player"] else None
-    held = membership(db(), week.id, player) if player else None
+    held = league_membership(db(), week.id, player) if player else None
     found = cohort(db(), week.id, held.cohort) if held else None
     joins = rules.name(tier_for(db(), rules, player, week.id)) if player and found is None and week == this else None
     html = render_template("leagues.html", rules=rules, week=week, this=this, left_ms=this.left_ms(now_ms()),
@@ -377,7 +387,7 @@ def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standin
     listed = fixed + seasonal + of_runs
     ranked = [board for board in listed if not board.is_ladder]  # the ladders rank means, read apart
     means = [board for board in listed if board.is_ladder]
-    places = standings(db(), player, [ranking(board.of) for board in ranked], [board.of for board in means])
+    places = player_standings(db(), player, [ranking(board.of) for board in ranked], [board.of for board in means])
     place_of = dict(zip([board.path for board in ranked + means], places, strict=True))
     return [(board, place, math.ceil(place.rank / PAGE_SIZE))
             for board in listed if (place := place_of[board.path]) is not None]

@@ -19,8 +19,8 @@ import logging
 from redis.exceptions import RedisError
 
 from domain.game import DAILY, Game, game_run_id
-from store.base.errors import first_line
-from store.moderation.flags import queue_sealed_start
+from store.base import first_line
+from store.moderation import queue_sealed_start
 
 from .context import db, referee
 from .security import client_address

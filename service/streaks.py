@@ -10,7 +10,7 @@ from dataclasses import asdict
 
 from domain.daily_seed import today
 from schemas.streaks import ShareCardSchema, StreakSchema
-from store.games.streaks import load_streak, share_card
+from store.games import load_streak, share_card
 
 from .api import Blueprint, error_response
 from .context import db

@@ -18,14 +18,14 @@ from schemas.tournaments import (
     TournamentListSchema,
     TournamentSchema,
 )
-from store.base.clock import now_ms
-from store.tournaments.closing import tournament_revealed
-from store.tournaments.tournaments import (
+from store.base import now_ms
+from store.tournaments import (
     create_tournament,
     entry_of,
     join_tournament,
     load_tournament,
     progress_of,
+    tournament_revealed,
     tournament_secret,
     tournaments_in,
 )

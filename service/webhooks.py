@@ -12,7 +12,7 @@ from schemas.webhooks import (
     WebhookPageSchema,
     WebhookSchema,
 )
-from store.webhooks.hooks import create_webhook, delete_webhook, deliveries, get_webhook, webhook_page
+from store.webhooks import create_webhook, delete_webhook, deliveries, get_webhook, webhook_page
 from webhook_targets import registration_refusal
 
 from .api import Blueprint, error_response

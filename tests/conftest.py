@@ -41,7 +41,7 @@ def pytest_sessionstart(session):
 # What starts processes: the fixtures of the service's stacks, and the modules a test module reaches
 # them through (the stacks, ``scoundrel`` run as a command, a browser, PostgreSQL, any subprocess).
 PROCESS_FIXTURES = frozenset(("stack_pool",))
-PROCESS_MODULES = frozenset(("subprocess", "tests.support.stack", "tests.support.commands", "tests.support.browser",
+PROCESS_MODULES = frozenset(("subprocess", "tests.support.stack", "tests.support.browser",
                              "tests.support.sentinel", "tests.support.redis_cluster", "throwaway.postgres",
                              "playwright.sync_api"))
 

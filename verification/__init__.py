@@ -10,10 +10,8 @@ import scoundrel
 from domain.errors import RunPending
 from domain.run import PENDING, Run
 from store import Database
-from store.moderation.restoring import record_reverification
-from store.runs.history import hot_run
-from store.runs.records import load_run, stored_fields
-from store.runs.verdicts import verdict_differs, verdict_summary
+from store.moderation import record_reverification
+from store.runs import hot_run, load_run, stored_fields, verdict_differs, verdict_summary
 
 
 def judge(run: Run) -> dict:

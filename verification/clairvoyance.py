@@ -54,7 +54,7 @@ from scoundrel.moves import MOVES
 from scoundrel.rules import apply, start
 from scoundrel.state import MAX_HEALTH, ROOM_SIZE, State
 from scoundrel.strategies import POTION_WEIGHT, WEAPON_WEIGHT, WIN, outlook, room_plans
-from store.moderation.flags import CLAIRVOYANT, Finding
+from store.moderation import CLAIRVOYANT, Finding
 
 SAMPLES = 16  # orderings of the unseen cards the fair reference averages over
 WINDOW = 50  # a player's most recent dealt games judged together

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from statistics import median
 
 from settings import Settings
-from store.moderation.flags import FAST_MOVES, STEADY_RHYTHM, Finding
+from store.moderation import FAST_MOVES, STEADY_RHYTHM, Finding
 
 
 @dataclass(frozen=True)

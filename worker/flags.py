@@ -14,9 +14,8 @@ from domain.run import Run
 from scoundrel.rules import CLASSIC
 from scoundrel.verdict import VERIFIED
 from store import Database
-from store.moderation.clairvoyance import note_tally, raise_clairvoyant_flag
-from store.moderation.flags import note_sealed_start as note_start
-from store.moderation.flags import raise_run_flags
+from store.moderation import note_sealed_start as note_start
+from store.moderation import note_tally, raise_clairvoyant_flag, raise_run_flags
 from verification.clairvoyance import WINDOW, Tally, clairvoyance_finding, game_tally
 from verification.move_timing import TimingLimits, timing_findings
 

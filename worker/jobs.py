@@ -17,8 +17,8 @@ from rq import get_current_job
 
 from domain.run import PENDING
 from store import load_runs, record_verdicts
-from store.base.metrics import count_job_failure
-from store.queue.pending import mark_error, split_pending
+from store.base import count_job_failure
+from store.queue import mark_error, split_pending
 from verification import judge
 from verification.move_timing import TimingLimits
 

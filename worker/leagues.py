@@ -9,7 +9,7 @@ from domain.leagues import counts
 from domain.run import Run
 from scoundrel.verdict import VERIFIED
 from store import Database
-from store.leagues.membership import join_week, league_rules
+from store.leagues import join_week, league_rules
 from store.live import tell_zones
 
 from .process import settings

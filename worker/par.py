@@ -24,12 +24,11 @@ from domain.run import daily_seal
 from scoundrel import CLASSIC
 from scoundrel.par import par
 from settings import Settings
-from store.base.database import Database
-from store.games.day_secrets import sealed_secret
-from store.games.seals import seal_revealed
-from store.par.results import hold_search, keep_par, queue_search, read_par
-from store.queue.intake import runs_waiting
-from store.queue.queues import enqueue_par_search
+from store.base import Database
+from store.games import sealed_secret
+from store.par import hold_search, keep_par, queue_search, read_par
+from store.queue import enqueue_par_search, runs_waiting
+from store.tournaments import seal_revealed
 
 from .process import database, settings
 

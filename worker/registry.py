@@ -6,7 +6,7 @@ here, not imported, and no job module is imported to queue a job (``tests/queue`
 its function).
 """
 
-from store.base.database import Jobs
+from store.base import Jobs
 
 JOBS = Jobs(verify_runs="worker.jobs.verify_runs", verification_failed="worker.jobs.verification_failed",
             note_sealed_start="worker.flags.note_sealed_start", deliver_webhook="worker.webhooks.deliver_webhook",

@@ -44,17 +44,14 @@ from sqlalchemy.exc import SQLAlchemyError
 import log_lines
 from settings import Settings
 from store import Database
-from store.base.errors import first_line, refuses_writes
-from store.base.service_mark import mark_service
-from store.boards.seasons import close_ended_seasons
-from store.games.dealt import sweep_games
+from store.base import first_line, mark_service, refuses_writes
+from store.boards import close_ended_seasons
+from store.games import sweep_games
 from store.live import tell_soon
-from store.operations.retention import scheduled_pass
-from store.queue.intake import dispatch_forever, drain, runs_waiting
-from store.queue.pending import sweep
-from store.queue.queues import par_queue, verify_queue, webhook_queue
-from store.runs.archived_filter import make_whole
-from store.tournaments.closing import tell_ended, tell_started
+from store.operations import scheduled_pass
+from store.queue import dispatch_forever, drain, par_queue, runs_waiting, sweep, verify_queue, webhook_queue
+from store.runs import make_whole
+from store.tournaments import tell_ended, tell_started
 
 from .dequeue import InOrderQueue
 from .par import queue_sealed_search

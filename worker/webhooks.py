@@ -28,11 +28,10 @@ from domain.boards import LADDER_GAMES, BoardId, Order, boards_of
 from domain.errors import NoSuchRun
 from schemas.runs import RunSchema
 from store import Database, get_run
-from store.base.clock import now_ms
-from store.base.packing import iso_time, packed_ladder_total
-from store.boards.pages import ranking
-from store.games.seals import seal_revealed
-from store.webhooks.hooks import (
+from store.base import iso_time, now_ms, packed_ladder_total
+from store.boards import ranking
+from store.tournaments import seal_revealed
+from store.webhooks import (
     RECORD_BEATEN,
     Attempt,
     Delivery,

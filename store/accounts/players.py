@@ -1,5 +1,5 @@
 """Players and their bearer tokens (issued and checked as ``tokens`` does for every holder), and the names
-of erased players resting (``store.accounts.erasure``)."""
+of erased players resting (``store.privacy.erasure``)."""
 
 import hashlib
 import hmac
@@ -11,7 +11,7 @@ from store.accounts.tokens import Holders, create_holder, find_holder, holder_fo
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
-from store.games.day_secrets import stored_secret
+from store.base.kept_secrets import stored_secret
 
 PLAYERS = Holders(token_prefix="sr_", holder=keys.player, token=keys.token, spelling=keys.player_name)
 

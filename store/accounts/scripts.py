@@ -4,7 +4,6 @@ from typing import Any
 
 from redis.client import Pipeline
 
-from domain.boards import BoardId
 from store.base import keys
 from store.lua import LuaScript
 
@@ -15,9 +14,6 @@ _TOKEN_OWNER = LuaScript("token_owner")
 
 
 _FOLLOW_PLAYER = LuaScript("follow_player")
-
-
-_ERASE_PLACES = LuaScript("erase_places")
 
 
 def create_token_holder(client: Any, *, holder_key: str, token_key: str, spelling_key: str,
@@ -44,13 +40,3 @@ def follow_player(client: Any, *, follower: str, followed: str, at_ms: int, most
     """``follower`` follows ``followed`` from ``at_ms`` (kept if they did already); False if they follow
     ``most`` players already."""
     return bool(_FOLLOW_PLAYER.run(client, [keys.following(follower)], [followed, at_ms, most]))
-
-
-def erase_places(client: Any, boards: list[BoardId], kept: list[bool], *, player: str, pseudonym: str) -> int:
-    """Remove ``player``'s place on each of ``boards``, or pass it to ``pseudonym`` where ``kept``: the places
-    they held."""
-    board_keys = [key for board in boards for key in (
-        keys.board_places(board.board.kind, board.parts), keys.board_holders(board.board.kind, board.parts),
-        keys.board_games(board.board.kind, board.parts), keys.board_window(board.board.kind, board.parts, player))]
-    return int(_ERASE_PLACES.run(client, board_keys, [player, pseudonym, *("keep" if keep else "drop"
-                                                                           for keep in kept)]))

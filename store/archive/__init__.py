@@ -21,6 +21,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .tables import archived_board_places, archived_runs
 
+__all__ = ["Archive", "ArchivedRun", "BoardPlace", "head_revision"]
+
 # Any constant shared by every process of the service: the PostgreSQL advisory lock held while migrating.
 _MIGRATION_LOCK = 0x5C0D_4E1
 

@@ -530,7 +530,7 @@ def player_links(name: str) -> str:
     return f"{PREFIX}:player-links:{name}"
 
 
-# Erasure (``store.accounts.erasure``): a player's data erased on request, their kept places under a pseudonym.
+# Erasure (``store.privacy.erasure``): a player's data erased on request, their kept places under a pseudonym.
 
 def pseudonyms() -> str:
     """String: the last pseudonym number given (``deleted-<n>``), counted from 1."""

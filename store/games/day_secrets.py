@@ -1,16 +1,9 @@
 """The secrets the daily seeds (open and sealed) are derived from, and the key that hashes the
 addresses the sealed daily is started from, when the operator sets none."""
 
-import secrets
-
 from store.base import keys
 from store.base.database import Database
-
-
-def stored_secret(db: Database, key: str) -> str:
-    """The secret kept at ``key``, created on first use; every API process agrees on it."""
-    db.redis.set(key, secrets.token_hex(32), nx=True)
-    return db.redis.get(key)
+from store.base.kept_secrets import stored_secret
 
 
 def daily_secret(db: Database) -> str:

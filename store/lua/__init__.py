@@ -24,6 +24,8 @@ from typing import Any
 from redis.client import Pipeline
 from redis.exceptions import NoScriptError
 
+__all__ = ["BY_SHA", "LuaScript", "flatten", "source"]
+
 _INCLUDE = re.compile(r"^--#include (\w+)$", re.MULTILINE)
 
 

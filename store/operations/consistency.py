@@ -22,7 +22,7 @@ names a run in one of them. A run found in both is a move interrupted by a
 crash, which the next retention pass finishes; it is reported all the same.
 
 A place held by an erased player's pseudonym (a closed season's, a closed
-day's sealed board: ``store.accounts.erasure``) has no run, rightly.
+day's sealed board: ``store.privacy.erasure``) has no run, rightly.
 
 A closed season's boards are frozen at its close (``store.boards.seasons``): they
 may rightly differ from what the runs give now (a late verdict, a void
@@ -138,7 +138,7 @@ def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, s
     for player in sorted(set(places) | set(expected)):
         want, have = expected.get(player), places.get(player)
         if want is None:
-            if not is_pseudonym(player):  # an erased player's kept place has no run (``store.accounts.erasure``)
+            if not is_pseudonym(player):  # an erased player's kept place has no run (``store.privacy.erasure``)
                 problems.append(f"{board.places}: {player} is on the board but has no verified run that belongs "
                                 f"there")
         elif have is None:

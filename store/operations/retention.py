@@ -12,7 +12,7 @@ batches, each in three steps:
 3. remove them from Redis (``store.runs.remove_runs``), each only if it is
    unchanged since step 1; a run that changed meanwhile stays in Redis and
    its fresh row is taken back out, and so is the row of a run an erasure
-   took from Redis meanwhile (``store.accounts.erasure.erased_meanwhile``).
+   took from Redis meanwhile (``store.privacy.erasure.erased_meanwhile``).
 
 A crash after step 1 leaves everything in Redis; a crash after step 2
 leaves the batch in both places, which reads answer from Redis and the
@@ -29,13 +29,13 @@ time, under ``keys.archive_lock``); ``scoundrel archive`` runs one by hand.
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from store.accounts.erasure import erased_meanwhile
 from store.archive import ArchivedRun
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.boards.cooling import Tally as BoardTally
 from store.boards.cooling import cool_boards
+from store.privacy.erasure import erased_meanwhile
 from store.runs.audit import archived_fields, audit_logs
 from store.runs.index import players_with_runs, runs_between
 from store.runs.records import run_from_stored, stored_hashes

@@ -17,7 +17,7 @@ import pytest
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways
 from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.served, pytest.mark.slow]  # pages in Chromium, which loads them over HTTP
 
 PLAYER = "ada-of-the-many-runs"
 NO_SUCH_RUN = "0" * 26

@@ -12,13 +12,13 @@ import sqlalchemy as sa
 from cli.redis_server import RedisServer
 from domain.boards import OPEN_BOARD, BoardId
 from store import Database, Submission, create_player, find_player, load_runs, record_verdicts, submit_run
-from store.accounts import erasure as erasing
 from store.base import keys
 from store.base.service_mark import mark_service
 from store.boards.pages import board_page, ranking
 from store.operations import retention
 from store.operations.consistency import check
 from store.operations.retention import archive_old_runs
+from store.privacy import erasure as erasing
 from tests.support.commands import run_command
 from tests.support.games import legal_games
 from verification import judge

@@ -157,6 +157,9 @@ class InProcessStack:
         self.empty()
 
     def leave(self) -> None:
+        """Its settings out of ``os.environ``, its store emptied: an archive it shares (a PostgreSQL
+        database) is left as empty as a served stack given back leaves it."""
+        self.empty()
         for name, value in self._saved_env.items():
             if value is None:
                 os.environ.pop(name, None)

@@ -1,5 +1,5 @@
 """Everything the store holds about one player, found whole: read for their export
-(``GET /v1/players/<name>/export``) and erased on request (``store.accounts.erasure``).
+(``GET /v1/players/<name>/export``) and erased on request (``store.privacy.erasure``).
 
 Most of it hangs off keys named after the player (their account, runs,
 streak, follows, league weeks). The rest is found by looking: who follows

@@ -32,7 +32,6 @@ from domain.boards import SEALED_BOARD, BoardId, boards_of
 from domain.pseudonyms import pseudonym
 from domain.run import PENDING, Run
 from domain.tournaments import MAX_DEALS
-from store.accounts import personal_data, scripts
 from store.accounts.players import PLAYERS, erased_name_key
 from store.accounts.tokens import find_holder
 from store.base import keys
@@ -42,6 +41,7 @@ from store.boards.cooling import board_lock, board_name
 from store.boards.seasons import frozen_boards
 from store.leagues.membership import history
 from store.moderation.disputes import STATUSES
+from store.privacy import personal_data, scripts
 from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import PLAYER_ERASED, emit
 

@@ -1,0 +1,19 @@
+"""The wrapper of an erasure's Lua script (how a wrapper reads: ``store.lua``)."""
+
+from typing import Any
+
+from domain.boards import BoardId
+from store.base import keys
+from store.lua import LuaScript
+
+_ERASE_PLACES = LuaScript("erase_places")
+
+
+def erase_places(client: Any, boards: list[BoardId], kept: list[bool], *, player: str, pseudonym: str) -> int:
+    """Remove ``player``'s place on each of ``boards``, or pass it to ``pseudonym`` where ``kept``: the places
+    they held."""
+    board_keys = [key for board in boards for key in (
+        keys.board_places(board.board.kind, board.parts), keys.board_holders(board.board.kind, board.parts),
+        keys.board_games(board.board.kind, board.parts), keys.board_window(board.board.kind, board.parts, player))]
+    return int(_ERASE_PLACES.run(client, board_keys, [player, pseudonym, *("keep" if keep else "drop"
+                                                                           for keep in kept)]))
