@@ -27,6 +27,7 @@ from . import (
     games,
     health,
     leagues,
+    live,
     metrics,
     moderation,
     pages,
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.register_blueprint(games.player_blp)
     api.register_blueprint(leagues.player_blp)
     api.register_blueprint(following.blp)
+    api.register_blueprint(live.blp)
     app.add_url_rule("/v1/docs/", view_func=_docs_with_slash)
     app.register_blueprint(front_door.pages_blp)
     app.register_blueprint(pages.blp)

@@ -10,13 +10,15 @@ from domain.run import Run
 from scoundrel.verdict import VERIFIED
 from store import Database
 from store.leagues import join_week, league_rules
+from store.live import tell_zones
 
 from .process import settings
 
 
 def join_leagues(db: Database, verdicts: list[tuple[Run, dict]]) -> None:
-    """Put the players of the counted games among ``verdicts`` that were verified in their week's cohort."""
+    """Put the players of the counted games among ``verdicts`` that were verified in their week's cohort, and
+    tell the players of that cohort whose zone changed (``store.live.zones``)."""
     rules = league_rules(settings())
     for run, verdict in verdicts:
         if verdict["status"] == VERIFIED and counts(run):
-            join_week(db, rules, run)
+            tell_zones(db, rules, join_week(db, rules, run))

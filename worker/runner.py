@@ -47,6 +47,7 @@ from store import Database
 from store.base import first_line, mark_service, refuses_writes
 from store.boards import close_ended_seasons
 from store.games import sweep_games
+from store.live import tell_soon
 from store.operations import scheduled_pass
 from store.queue import dispatch_forever, drain, par_queue, runs_waiting, sweep, verify_queue, webhook_queue
 from store.runs import make_whole
@@ -204,6 +205,7 @@ def periodic_pass(db: Database, settings: Settings) -> None:
         log.info("tournament started", extra={"tournament": tournament.id})
     for tournament in tell_ended(db):
         log.info("tournament ended", extra={"tournament": tournament.id})
+    tell_soon(db)
     sweep_events(db, settings.webhook_timeout)
     if queue_sealed_search(db, settings):
         log.info("sealed daily's par search queued")

@@ -27,6 +27,7 @@ import { cardFace, cardName, kindOf, shortName, valueOf } from "./cards.js";
 import { embedding, studioPanel } from "./play-embed.js";
 import { confirmStep, explain, playerPanel, recall, remember } from "./play-player.js";
 import { offerShare } from "./play-share.js";
+import { followEvents } from "./play-live.js";
 import { joinTournament, needsJoin, tournamentChoice } from "./play-tournaments.js";
 import { showLogPlace } from "./public-log.js";
 import { storedPlayer } from "./site.js";
@@ -498,6 +499,7 @@ async function resumeInPlay() {
 async function signedIn(who) {
   delete document.body.dataset.signedIn;
   player = who;
+  live.follow(who && api(), who?.name);
   game = null;
   for (const id of ["game", "verdict"]) $(id).hidden = true;
   $("start").hidden = player === null;
@@ -510,6 +512,7 @@ async function signedIn(who) {
   document.body.dataset.signedIn = who?.name ?? "";
 }
 
+const live = followEvents($("live"), $("live-events"));
 const tournaments = tournamentChoice((tournament) =>
   start({ tournament: tournament.id, join: needsJoin(tournament) }));
 const embedders = embedding(); // the origins that may have framed the page, if it is framed

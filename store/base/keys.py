@@ -564,3 +564,31 @@ def erased_name(name_hash: str) -> str:
 def erased_name_secret() -> str:
     """String: the key of the erased names' hashes."""
     return f"{PREFIX}:erased-name-secret"
+
+
+def live_events(name: str) -> str:
+    """Stream: the player's latest live events (``store.live``), their ids the SSE ids a stream resumes from;
+    trimmed to about ``LIVE_KEPT`` entries, and gone a day after the last."""
+    return f"{PREFIX}:live:{name}"
+
+
+def live_channel() -> str:
+    """Pub/sub channel: each batch of live events as written (``store.live``), for the API processes."""
+    return f"{PREFIX}:live-channel"
+
+
+def live_ticket(ticket_hash: str) -> str:
+    """String, expiring: the player a single-use event-stream ticket (``store.live.tickets``) opens."""
+    return f"{PREFIX}:live-ticket:{ticket_hash}"
+
+
+def live_told() -> str:
+    """Sorted set: ``<event type>:<tournament id>`` of each "in 10 minutes" notice sent (``store.live.soon``)
+    → the moment it announced (ms), dropped once that moment has passed."""
+    return f"{PREFIX}:live-told"
+
+
+def live_zones(week: str) -> str:
+    """Hash: player → the league zone (``domain.leagues.LeagueRules.zone``) they were last told of in ``week``
+    (``store.live.zones``), kept until a day after the week ends."""
+    return f"{PREFIX}:live-zones:{week}"

@@ -1,13 +1,16 @@
 --#include _audit
 --#include _placement
 --#include _events
+--#include _live_places
 -- A job's verdicts, each with its audit entry, its counts and its board places, in one script.
 -- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
--- index (``_events``), the jobs of runs taken from the intake, then for each
--- run its key and the keys of the boards it counts on (``_placement``).
+-- index (``_events``), the jobs of runs taken from the intake, the live
+-- streams' prefix and the live channel (``_live``, ``_live_places``), then for
+-- each run its key and the keys of the boards it counts on (``_placement``).
 -- ARGV: the worker's name, the time (ms), the names of the events of a run
--- verified and of a record beaten (``domain.events``), how many runs, then
--- for each run:
+-- verified (also its live event's type) and of a record beaten
+-- (``domain.events``), the live event's type of a run rejected
+-- (``store.live.events``), how many runs, then for each run:
 -- its id, its verdict's metrics field, its latency bucket and latency
 -- (seconds), the boards (their count, then their orders: ``_placement``),
 -- how many ARGV items its verdict's fields take, then those fields as
@@ -24,7 +27,8 @@
 -- verdicts written are added once a field, after them all. Answers a list:
 -- 1 for each run whose verdict it wrote, 0 for each left alone.
 local worker, at, verified_event, beaten_event = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local key, arg = 7, 6
+local rejected_event = ARGV[5]
+local key, arg = 9, 7
 local answers, metrics, buckets, written_count, latency_sum = {}, {}, {}, 0, 0
 local judged = {}  -- the runs' ids, to leave the pending index in one ZREM
 local hooks = nil  -- whether webhooks are registered: asked once, at the first verified run
@@ -68,8 +72,11 @@ local function record(run_key, a)
   if after.status == 'verified' then
     if hooks == nil then hooks = events_wanted(KEYS[5]) end
     local taken = hooks and {} or nil
-    place_verified({id = run_id, status = 'verified', player = read[8], score = tonumber(written.score),
-                    ms = tonumber(read[9])}, boards, taken)
+    local r = {id = run_id, status = 'verified', player = read[8], score = tonumber(written.score),
+               ms = tonumber(read[9])}
+    local held = live_held(boards, r)
+    place_verified(r, boards, taken)
+    live_passed(KEYS[7], boards, r, held)
     if taken then
       record_event(KEYS[4], {event = verified_event, run_id = run_id, at_ms = at})
       for _, beaten in ipairs(taken) do
@@ -78,10 +85,12 @@ local function record(run_key, a)
       end
     end
   end
+  live_event(KEYS[7], read[8], cjson.encode({type = after.status == 'verified' and verified_event or rejected_event,
+                                             run_id = run_id, status = after.status}))
   return 1, next_key, fields_end + 1
 end
 
-for i = 1, tonumber(ARGV[5]) do
+for i = 1, tonumber(ARGV[6]) do
   judged[i] = ARGV[arg]
   answers[i], key, arg = record(key, arg)
 end
@@ -93,4 +102,5 @@ if written_count > 0 then
   redis.call('HINCRBY', KEYS[3], 'count', written_count)
   redis.call('HINCRBYFLOAT', KEYS[3], 'sum', latency_sum)
 end
+live_publish(KEYS[8])
 return answers

@@ -264,7 +264,8 @@ def _erase_ties(db: Database, erasure: Erasure) -> None:
     tournaments = personal_data.tournaments_entered(db, player)
     weeks = history(db, player)
     with db.redis.pipeline(transaction=True) as pipe:
-        pipe.delete(keys.following(player), keys.league_history(player), keys.clairvoyance_tallies(player))
+        pipe.delete(keys.following(player), keys.league_history(player), keys.clairvoyance_tallies(player),
+                    keys.live_events(player))
         for follower in followers:
             pipe.zrem(keys.following(follower), player)
         for dispute in disputes:
@@ -273,6 +274,7 @@ def _erase_ties(db: Database, erasure: Erasure) -> None:
                 pipe.zrem(keys.disputes(status), dispute["id"])
         for week in weeks:
             pipe.hdel(keys.league_members(week.week), player)
+            pipe.hdel(keys.live_zones(week.week), player)
             pipe.lrem(keys.league_cohort(week.week, str(week.cohort)), 0, player)
         for tournament in tournaments:
             pipe.zrem(keys.tournament_entrants(tournament), player)

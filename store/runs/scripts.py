@@ -7,6 +7,7 @@ from domain.events import RECORD_BEATEN, RUN_VERIFIED
 from domain.run import Run
 from store.base import keys
 from store.boards.placements import placements, script_args
+from store.live import RUN_REJECTED
 from store.lua import LuaScript, flatten
 
 _ACCEPT_RUN = LuaScript("accept_run")
@@ -63,8 +64,8 @@ class Verdict:
 
 def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms: int) -> Any:
     """Write each pending run's verdict with its audit entry and counts; a verified run is offered its
-    places on every board it counts on, and its events recorded (``lua/_events.lua``); the counts added
-    once a field. A list: 1 for each verdict written, 0 for a run that had one."""
+    places on every board it counts on, and its events recorded (``lua/_events.lua``, ``lua/_live.lua``);
+    the counts added once a field. A list: 1 for each verdict written, 0 for a run that had one."""
     run_keys: list[str] = []
     args: list = []
     for verdict in verdicts:
@@ -75,8 +76,8 @@ def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms:
                  *fields]
     return _RECORD_VERDICTS.run(
         client, [keys.pending_runs(), keys.metrics(), keys.latency(), keys.webhook_outbox(), keys.webhooks(),
-                 keys.pending_jobs(), *run_keys],
-        [worker, at_ms, RUN_VERIFIED, RECORD_BEATEN, len(verdicts), *args])
+                 keys.pending_jobs(), keys.live_events(""), keys.live_channel(), *run_keys],
+        [worker, at_ms, RUN_VERIFIED, RECORD_BEATEN, RUN_REJECTED, len(verdicts), *args])
 
 
 def forget_run(client: Any, *, run: dict[str, str], submission_key: str | None) -> Any:

@@ -110,7 +110,7 @@ export const RETRY = Object.freeze({ retries: 3, maxWaitMs: 10000 });
 const RETRIED = new Set([429, 503]);
 
 /** Resolve after `ms`, or reject with the signal's reason once it aborts. */
-function sleep(ms, signal) {
+export function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {

@@ -52,3 +52,4 @@ export {
   verifyConsistency,
   verifyInclusion,
 } from "./transparency.js";
+export { events } from "./events.js";
