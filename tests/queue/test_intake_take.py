@@ -5,10 +5,10 @@ clear the jobs noted."""
 
 from cli.migrate import summary
 from store import Submission, create_player, load_runs, record_verdicts, submit_run
-from store.accounts import erasure as erasing
 from store.base import keys
 from store.base.service_mark import mark_service
 from store.operations.migration import migrate
+from store.privacy import erasure as erasing
 from store.queue.intake import IN_INTAKE, dispatch, intake_depth
 from store.queue.pending import jobs_of, sweep
 from store.queue.queues import verify_queue

@@ -25,8 +25,8 @@ ROOT = Path(__file__).parents[2]
 LUA = ROOT / "store" / "lua"
 TIMEOUT = 5.0
 
-EXTRA_BOARD = Board("extra", lambda run: True, ("variant",), Order.BEST, page=lambda variant: f"/extra/{variant}",
-                    api=lambda variant: f"/v1/extra/{variant}")
+EXTRA_BOARD = Board("extra", lambda run: True, ("variant",), Order.BEST, api="/v1/extra/{variant}",
+                    page="/extra/{variant}", title="Extra", proves="every run, for a test")
 
 
 def test_no_lua_script_spells_an_event_name():
