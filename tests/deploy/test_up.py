@@ -8,7 +8,6 @@ API stops everything).
 """
 
 import os
-import re
 import shutil
 import signal
 import socket
@@ -326,35 +325,6 @@ def test_a_worker_that_dies_is_replaced_and_ctrl_c_stops_everything_too(start_up
     up.process.send_signal(signal.SIGINT)
     assert up.wait_exit() == 0, up.output()
     assert wait_all_gone(processes, STOP_WITHIN) == []
-
-
-RUNNING_MD = Path(__file__).resolve().parents[2] / "docs" / "running.md"
-
-
-def documented_stop_seconds() -> float:
-    """The figure docs/running.md gives for how soon ``up`` has stopped once told to."""
-    found = re.search(r"`up`\s+exits 0, usually within (\d+(?:\.\d+)?) s", RUNNING_MD.read_text())
-    assert found is not None, "docs/running.md no longer says how soon up stops"
-    return float(found[1])
-
-
-def test_up_stops_within_the_time_docs_running_md_gives(start_up, tmp_path):
-    """SIGTERM to exit within the documented figure, the best of three lives of up (one slow moment of a
-    shared machine is not the product's): the API's workers and master and the verification workers
-    each leave as soon as their work is stopped."""
-    limit = documented_stop_seconds()
-    taken = []
-    for attempt in range(3):
-        up = start_up(tmp_path / f"data-{attempt}", workers=2)
-        wait_for(lambda up=up: "is up" in up.output() and len(up.children("worker")) == 2, 10, "the banner")
-        started = time.monotonic()
-        up.process.send_signal(signal.SIGTERM)
-        assert up.wait_exit() == 0, up.output()
-        taken.append(time.monotonic() - started)
-        if taken[-1] <= limit:
-            return
-    raise AssertionError(f"up took {', '.join(f'{seconds:.2f}' for seconds in taken)} s to stop; "
-                         f"docs/running.md says {limit:g}")
 
 
 def test_redis_port_puts_the_private_redis_on_that_port_and_a_taken_one_is_refused(start_up, tmp_path):
