@@ -18,6 +18,7 @@ abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.queue.workers``), forfeits the dealt games left idle for ``game_idle``
 seconds (R18, ``store.games.dealt``), closes the seasons that have ended (``store.boards.seasons``),
+makes the schedules' tournaments and ends the league weeks (``competitions_step``),
 queues the search of the last sealed daily's par once its day is over (``worker.par``),
 and queues the webhook delivery retries now due and the events left in
 the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
@@ -48,11 +49,14 @@ from store.base.errors import first_line, refuses_writes
 from store.base.service_mark import mark_service
 from store.boards.seasons import close_ended_seasons
 from store.games.dealt import sweep_games
+from store.leagues import end_ended_weeks, league_rules
 from store.operations.retention import scheduled_pass
 from store.queue.intake import dispatch_forever, drain, runs_waiting
 from store.queue.pending import sweep
 from store.queue.queues import par_queue, verify_queue, webhook_queue
+from store.rewards import settle_revised
 from store.runs.archived_filter import make_whole
+from store.schedules import make_scheduled
 from store.tournaments.closing import tell_ended, tell_started
 
 from .dequeue import InOrderQueue
@@ -186,6 +190,18 @@ class VerifyWorker(SimpleWorker):
                                     execution=execution)
 
 
+def competitions_step(db: Database, settings: Settings) -> None:
+    """The competitions' part of the periodic pass: make the schedules' tournaments due, end the league
+    weeks that have ended, and settle again the competitions a void re-ranked (``docs/tournaments.md``)."""
+    made = make_scheduled(db, settings.schedule_ahead)
+    if made:
+        log.info("scheduled tournaments made", extra={"tournaments": made})
+    for week in end_ended_weeks(db, league_rules(settings), dict(settings.league_rewards)):
+        log.info("league week ended", extra={"week": week.id})
+    for source in settle_revised(db):
+        log.info("rewards settled again", extra={"source": source})
+
+
 def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:
     while not stopped.wait(settings.sweep_interval):
         try:
@@ -199,6 +215,7 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
                 log.info("tournament started", extra={"tournament": tournament.id})
             for tournament in tell_ended(db):
                 log.info("tournament ended", extra={"tournament": tournament.id})
+            competitions_step(db, settings)
             sweep_events(db, settings.webhook_timeout)
             if queue_sealed_search(db, settings):
                 log.info("sealed daily's par search queued")

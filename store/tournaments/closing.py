@@ -11,7 +11,8 @@
 - **End.** Once closed and without a run still waiting for its verdict, its
   standings are final: the periodic pass tells them (``tournament.ended``),
   once. A void afterwards still re-ranks its board (``domain.tournaments``);
-  its page says the standings changed after the end.
+  its page says the standings changed after the end. Its rewards are
+  granted as it is told (``store.rewards``), and settled again after a void.
 """
 
 from domain.boards import tournament_board
@@ -22,6 +23,7 @@ from store.base.database import Database
 from store.base.packing import iso_time
 from store.boards.pages import board_page, ranking
 from store.games.dealt import forfeit_at_close
+from store.rewards.competitions import settle_tournament
 from store.tournaments import scripts
 from store.tournaments.tournaments import load_tournament, load_tournaments
 from store.webhooks.hooks import TOURNAMENT_ENDED, TOURNAMENT_STARTED, wake_if_waiting
@@ -113,6 +115,7 @@ def tell_ended(db: Database) -> list[Tournament]:
     for tournament in untold:
         if tournament.id in waiting:
             continue
+        settle_tournament(db, tournament)  # before it is told: a pass cut short settles again, nothing twice
         fields = {"tournament": summary(tournament), "standings": final_standings(db, tournament)}
         if mark_once(db.redis, marks=keys.tournaments_ended(), member=tournament.id, score=tournament.ends_ms,
                      event=TOURNAMENT_ENDED, at_ms=at, fields=fields):

@@ -62,7 +62,11 @@ SEASON_ENDED = "season.ended"
 TOURNAMENT_STARTED = "tournament.started"
 TOURNAMENT_ENDED = "tournament.ended"
 PLAYER_ERASED = "player.erased"
-EVENTS = (RUN_VERIFIED, RUN_VOIDED, RECORD_BEATEN, SEASON_ENDED, TOURNAMENT_STARTED, TOURNAMENT_ENDED, PLAYER_ERASED)
+LEAGUE_WEEK_ENDED = "league.week_ended"
+REWARD_GRANTED = "reward.granted"  # spelt by ``grant_reward.lua``
+REWARD_CLAIMED = "reward.claimed"  # spelt by ``claim_reward.lua``
+EVENTS = (RUN_VERIFIED, RUN_VOIDED, RECORD_BEATEN, SEASON_ENDED, TOURNAMENT_STARTED, TOURNAMENT_ENDED, PLAYER_ERASED,
+          LEAGUE_WEEK_ENDED, REWARD_GRANTED, REWARD_CLAIMED)
 
 DELIVERIES_KEPT = 50  # delivery attempts kept per webhook, newest first
 DRAIN_BATCH = 100  # outbox events queued per MULTI of the queue's Redis

@@ -1,0 +1,109 @@
+"""Settling a closed competition: each player granted, once, the reward their final rank earns.
+
+``settle`` takes what the ranks earn (``domain.rewards.earned``) and, one
+script a player (``lua/grant_reward.lua``, ``lua/withdraw_reward.lua``)
+in pipelines of ``BATCH``, makes the inboxes hold exactly that: a reward
+granted once with its ``reward.granted`` event in the same step, so a
+settling cut short and run again grants nothing twice. Settled again after
+a void or a restore (``among``: the players whose rank may have changed),
+an unclaimed reward follows the new ranks and a claimed one is flagged for
+the moderators, never taken back.
+
+Each reward granted is told through ``_notify_granted``, the one place a
+grant is announced beyond its webhook event.
+"""
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from domain.rewards import Earned, reward_id
+from store.base import keys
+from store.base.clock import now_ms
+from store.base.database import Database
+from store.base.packing import iso_time
+from store.rewards import scripts
+from store.webhooks.hooks import wake_if_waiting
+
+BATCH = 1000  # players' grants per pipeline
+GRANTED, CHANGED, FLAGGED = 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What a settling changed: rewards granted (or changed), withdrawn, and claimed ones flagged."""
+
+    granted: list[Earned]
+    withdrawn: list[str]
+    flagged: list[str]
+
+
+def terms(rank: int, payload: object) -> str:
+    """A reward's terms as one short string: equal for the same rank and payload, in any key order."""
+    return hashlib.sha256(json.dumps([rank, payload], sort_keys=True).encode()).hexdigest()[:16]
+
+
+def kept_reward(source: str, reward: Earned, at_ms: int) -> tuple[str, str]:
+    """``(kept JSON, terms)`` of a reward as an inbox keeps it (``store.rewards.inbox``)."""
+    held = terms(reward.rank, reward.payload)
+    return json.dumps({"id": reward_id(source), "source": source, "rank": reward.rank, "payload": reward.payload,
+                       "granted_ms": at_ms, "granted_at": iso_time(at_ms), "terms": held}), held
+
+
+def grant_in(pipe, source: str, rewards: Iterable[Earned], at_ms: int) -> list[Earned]:
+    """Queue the grants of ``rewards`` in ``pipe`` (a pipeline the caller runs): the rewards, in order of
+    the replies."""
+    queued = []
+    for reward in rewards:
+        kept, held = kept_reward(source, reward, at_ms)
+        scripts.grant_reward(pipe, source=source, player=reward.player, reward_id=reward_id(source), kept=kept,
+                             terms=held, at_ms=at_ms)
+        queued.append(reward)
+    return queued
+
+
+def settle(db: Database, source: str, rewards: list[Earned], among: Iterable[str] = ()) -> Settled:
+    """Grant each of ``rewards`` once, and withdraw the reward of each player of ``among`` who earns none
+    now (a re-settling's). Safe to run again, and in several processes at once."""
+    at = now_ms()
+    earning = {reward.player for reward in rewards}
+    leaving = [player for player in dict.fromkeys(among) if player not in earning]
+    granted, withdrawn, flagged = [], [], []
+    for start in range(0, len(rewards), BATCH):
+        with db.redis.pipeline(transaction=False) as pipe:
+            queued = grant_in(pipe, source, rewards[start:start + BATCH], at)
+            replies = pipe.execute()
+        granted += [reward for reward, reply in zip(queued, replies, strict=True) if reply in (GRANTED, CHANGED)]
+        flagged += [reward.player for reward, reply in zip(queued, replies, strict=True) if reply == FLAGGED]
+    for start in range(0, len(leaving), BATCH):
+        batch = leaving[start:start + BATCH]
+        with db.redis.pipeline(transaction=False) as pipe:
+            for player in batch:
+                scripts.withdraw_reward(pipe, source=source, player=player, reward_id=reward_id(source), at_ms=at)
+            replies = pipe.execute()
+        withdrawn += [player for player, reply in zip(batch, replies, strict=True) if reply == GRANTED]
+        flagged += [player for player, reply in zip(batch, replies, strict=True) if reply == FLAGGED]
+    _notify_granted(db, source, granted)
+    return Settled(granted, withdrawn, flagged)
+
+
+def granted_players(db: Database, source: str) -> list[str]:
+    """The players holding a reward of ``source`` now: whom a re-settling looks at."""
+    return list(db.redis.hkeys(keys.rewards_granted(source)))
+
+
+def is_settled(db: Database, source: str) -> bool:
+    """Whether ``source`` was settled (``mark_settled``): a void after it settles it again."""
+    return db.redis.zscore(keys.settled(), source) is not None
+
+
+def mark_settled(db: Database, source: str) -> None:
+    db.redis.zadd(keys.settled(), {source: now_ms()}, nx=True)
+
+
+def _notify_granted(db: Database, source: str, granted: list[Earned]) -> None:
+    """Tell of the rewards just granted beyond the ``reward.granted`` events their grants recorded: the
+    webhook deliveries woken. The one place a grant is announced (a live feed's publish belongs here)."""
+    if granted:
+        wake_if_waiting(db)
