@@ -10,9 +10,12 @@ from .tournaments import MAX_TITLE, TournamentCreateSchema
 TEMPLATE_LEFT_OUT = ("starts_at", "ends_at")  # an occurrence's times come from the schedule
 
 
-def template_schema() -> TournamentCreateSchema:
-    """A tournament's fields but its times; its title, left out, is the schedule's."""
-    return TournamentCreateSchema(exclude=TEMPLATE_LEFT_OUT, partial=("title",))
+class TournamentTemplateSchema(TournamentCreateSchema):
+    """A tournament's fields but its times (``TEMPLATE_LEFT_OUT``); its title, left out, is the schedule's."""
+
+
+def template_schema() -> TournamentTemplateSchema:
+    return TournamentTemplateSchema(exclude=TEMPLATE_LEFT_OUT, partial=("title",))
 
 
 class ScheduleCreateSchema(Schema):
