@@ -92,14 +92,16 @@ def end_week(db: Database, rules: LeagueRules, rewards: dict[str, tuple[Band, ..
     told = 0
     for first in range(1, count + 1, BATCH):
         ends = _cohort_ends(db, week, list(range(first, min(first + BATCH, count + 1))))
+        marks = []  # where each cohort's mark is among the replies
         with db.redis.pipeline(transaction=False) as pipe:
             for end in ends:
+                marks.append(len(pipe))
                 mark_once(pipe, marks=told_key, member=str(end.cohort), score=end.tier, event=LEAGUE_WEEK_ENDED,
                           at_ms=at, fields=end.told(rules, week))
                 grant_in(pipe, source, earned(rewards.get(rules.name(end.tier), ()), end.placed, end.entrants), at)
             pipe.expire(told_key, max(0, parse_season(week).ends_ms - at) // 1000 + WEEK_KEPT)
             replies = pipe.execute()
-        told += sum(1 for reply in replies if reply == 1)
+        told += sum(replies[mark] for mark in marks)
     mark_settled(db, source)
     wake_if_waiting(db)
     return told

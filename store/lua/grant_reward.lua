@@ -4,17 +4,15 @@
 -- terms and is told again, and a claimed one is kept as claimed and flagged for moderators, once a terms.
 -- KEYS: the source's granted players, the player's inbox, the flagged rewards, the webhook outbox, the
 -- webhooks index.
--- ARGV: the player, the reward's id, the reward as kept (JSON: ``store.rewards.inbox``), its terms, the
--- time (ms).
+-- ARGV: the player, the reward's id, the reward as shown (JSON), its terms, the time (ms), its
+-- ``reward.granted`` event (JSON).
 -- Returns 1 granted, 2 changed, 3 flagged, 0 nothing to do.
 --#include _events
---#include _reward
-local player, id, terms, at = ARGV[1], ARGV[2], ARGV[4], ARGV[5]
-local held = redis.call('HGET', KEYS[2], id)
+local player, id, shown, terms = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local held_terms = redis.call('HGET', KEYS[2], 'terms:' .. id)
 local told = 1
-if held then
-  local old = cjson.decode(held)
-  if old.terms == terms then
+if held_terms then
+  if held_terms == terms then
     return 0
   end
   if redis.call('HEXISTS', KEYS[2], 'claimed:' .. id) == 1 then
@@ -22,15 +20,16 @@ if held then
       return 0
     end
     redis.call('HSET', KEYS[2], 'flagged:' .. id, terms)
-    redis.call('LPUSH', KEYS[3], cjson.encode({player = player, reward = id, claimed = old,
-                                                now_earned = cjson.decode(ARGV[3]), at_ms = tonumber(at)}))
+    redis.call('LPUSH', KEYS[3], '{"player":' .. cjson.encode(player) .. ',"reward":' .. cjson.encode(id) ..
+                                 ',"at_ms":' .. ARGV[5] .. ',"claimed":' .. redis.call('HGET', KEYS[2], id) ..
+                                 ',"now_earned":' .. shown .. '}')
     return 3
   end
   told = 2
 end
-redis.call('HSET', KEYS[2], id, ARGV[3])
+redis.call('HSET', KEYS[2], id, shown, 'terms:' .. id, terms)
 redis.call('HSET', KEYS[1], player, id)
 if events_wanted(KEYS[5]) then
-  record_event(KEYS[4], {event = 'reward.granted', at_ms = at, fields = {player = player, reward = shown(ARGV[3])}})
+  record_encoded(KEYS[4], ARGV[6])
 end
 return told

@@ -14,10 +14,10 @@ if redis.call('HEXISTS', KEYS[2], 'claimed:' .. id) == 1 then
     return 0
   end
   redis.call('HSET', KEYS[2], 'flagged:' .. id, 'withdrawn')
-  redis.call('LPUSH', KEYS[3], cjson.encode({player = player, reward = id, claimed = cjson.decode(held),
-                                              now_earned = cjson.null, at_ms = tonumber(ARGV[3])}))
+  redis.call('LPUSH', KEYS[3], '{"player":' .. cjson.encode(player) .. ',"reward":' .. cjson.encode(id) ..
+                               ',"at_ms":' .. ARGV[3] .. ',"claimed":' .. held .. ',"now_earned":null}')
   return 3
 end
-redis.call('HDEL', KEYS[2], id, 'flagged:' .. id)
+redis.call('HDEL', KEYS[2], id, 'terms:' .. id, 'flagged:' .. id)
 redis.call('HDEL', KEYS[1], player)
 return 1

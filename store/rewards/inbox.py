@@ -1,15 +1,16 @@
 """A player's inbox: the rewards granted them, each claimed once.
 
-The inbox is one hash (``keys.inbox``): each reward's JSON under its id
-(``{"id", "source", "rank", "payload", "granted_ms", "granted_at", "terms"}``,
-``terms`` telling a re-settling whether the reward changed), its claim's time
-under ``claimed:<id>``, and under ``flagged:<id>`` the terms a claimed reward
-was flagged for. A claim is one script (``lua/claim_reward.lua``): the
+The inbox is one hash (``keys.inbox``): each reward's JSON under its id, as
+shown (``{"id", "source", "rank", "payload", "granted_at"}``, encoded once, so
+the payload is kept byte for byte), under ``terms:<id>`` its terms (telling a
+re-settling whether it changed), its claim's time under ``claimed:<id>``, and
+under ``flagged:<id>`` the terms a claimed reward was flagged for. A claim is one script (``lua/claim_reward.lua``): the
 ``HSETNX`` of its time and its ``reward.claimed`` event, so two racing claims
 claim it once.
 """
 
 import json
+from datetime import datetime
 
 from domain.rewards import AlreadyClaimed, NoSuchReward, Reward
 from store.base import keys
@@ -19,20 +20,21 @@ from store.base.packing import iso_time
 from store.rewards import scripts
 from store.webhooks.hooks import wake_if_waiting
 
-CLAIMED, FLAGGED = "claimed:", "flagged:"
+CLAIMED, FLAGGED, TERMS = "claimed:", "flagged:", "terms:"
 
 
-def _reward(player: str, kept: str, claimed: str | None) -> Reward:
-    held = json.loads(kept)
-    return Reward(held["id"], held["source"], player, held["rank"], held["payload"], held["granted_ms"],
+def _reward(player: str, shown: str, claimed: str | None) -> Reward:
+    held = json.loads(shown)
+    granted_ms = int(datetime.fromisoformat(held["granted_at"]).timestamp() * 1000)
+    return Reward(held["id"], held["source"], player, held["rank"], held["payload"], granted_ms,
                   int(claimed) if claimed else None)
 
 
 def inbox(db: Database, player: str) -> list[Reward]:
     """Every reward granted to ``player`` and not withdrawn, newest first."""
     held = db.redis.hgetall(keys.inbox(player))
-    found = [_reward(player, kept, held.get(CLAIMED + field)) for field, kept in held.items()
-             if not field.startswith((CLAIMED, FLAGGED))]
+    found = [_reward(player, shown, held.get(CLAIMED + field)) for field, shown in held.items()
+             if not field.startswith((CLAIMED, FLAGGED, TERMS))]
     return sorted(found, key=lambda reward: (reward.granted_ms, reward.id), reverse=True)
 
 

@@ -10,13 +10,13 @@ _WITHDRAW_REWARD = LuaScript("withdraw_reward")
 _CLAIM_REWARD = LuaScript("claim_reward")
 
 
-def grant_reward(client: Any, *, source: str, player: str, reward_id: str, kept: str, terms: str,
-                 at_ms: int) -> int:
-    """Grant ``player`` the reward (``kept``: its JSON) once: 1 granted, 2 changed, 3 flagged (claimed with
-    other terms), 0 held already (``grant_reward.lua``)."""
+def grant_reward(client: Any, *, source: str, player: str, reward_id: str, shown: str, terms: str, at_ms: int,
+                 event: str) -> int:
+    """Grant ``player`` the reward (``shown``: its JSON) once, with its ``reward.granted`` ``event`` (JSON):
+    1 granted, 2 changed, 3 flagged (claimed with other terms), 0 held already (``grant_reward.lua``)."""
     return _GRANT_REWARD.run(
         client, [keys.rewards_granted(source), keys.inbox(player), keys.rewards_flagged(), keys.webhook_outbox(),
-                 keys.webhooks()], [player, reward_id, kept, terms, at_ms])
+                 keys.webhooks()], [player, reward_id, shown, terms, at_ms, event])
 
 
 def withdraw_reward(client: Any, *, source: str, player: str, reward_id: str, at_ms: int) -> int:
@@ -26,6 +26,6 @@ def withdraw_reward(client: Any, *, source: str, player: str, reward_id: str, at
 
 
 def claim_reward(client: Any, *, player: str, reward_id: str, at_ms: int, at_iso: str) -> list:
-    """Claim a reward once: ``['claimed', kept]``, ``['already']`` or ``['none']``."""
+    """Claim a reward once: ``['claimed', shown]``, ``['already']`` or ``['none']``."""
     return _CLAIM_REWARD.run(client, [keys.inbox(player), keys.webhook_outbox(), keys.webhooks()],
                              [player, reward_id, at_ms, at_iso])

@@ -24,7 +24,8 @@ from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import iso_time
 from store.rewards import scripts
-from store.webhooks.hooks import wake_if_waiting
+from store.webhooks.hooks import REWARD_GRANTED, wake_if_waiting
+from store.webhooks.scripts import encoded_event
 
 BATCH = 1000  # players' grants per pipeline
 GRANTED, CHANGED, FLAGGED = 1, 2, 3
@@ -44,11 +45,11 @@ def terms(rank: int, payload: object) -> str:
     return hashlib.sha256(json.dumps([rank, payload], sort_keys=True).encode()).hexdigest()[:16]
 
 
-def kept_reward(source: str, reward: Earned, at_ms: int) -> tuple[str, str]:
-    """``(kept JSON, terms)`` of a reward as an inbox keeps it (``store.rewards.inbox``)."""
-    held = terms(reward.rank, reward.payload)
+def shown_reward(source: str, reward: Earned, at_ms: int) -> str:
+    """A reward as its inbox keeps it and the webhooks show it (``schemas.rewards.RewardSchema``'s fields but
+    its claim: ``store.rewards.inbox``)."""
     return json.dumps({"id": reward_id(source), "source": source, "rank": reward.rank, "payload": reward.payload,
-                       "granted_ms": at_ms, "granted_at": iso_time(at_ms), "terms": held}), held
+                       "granted_at": iso_time(at_ms)})
 
 
 def grant_in(pipe, source: str, rewards: Iterable[Earned], at_ms: int) -> list[Earned]:
@@ -56,9 +57,11 @@ def grant_in(pipe, source: str, rewards: Iterable[Earned], at_ms: int) -> list[E
     the replies."""
     queued = []
     for reward in rewards:
-        kept, held = kept_reward(source, reward, at_ms)
-        scripts.grant_reward(pipe, source=source, player=reward.player, reward_id=reward_id(source), kept=kept,
-                             terms=held, at_ms=at_ms)
+        shown = shown_reward(source, reward, at_ms)
+        event = encoded_event(REWARD_GRANTED, at_ms, {"player": reward.player,
+                                                      "reward": {**json.loads(shown), "claimed_at": None}})
+        scripts.grant_reward(pipe, source=source, player=reward.player, reward_id=reward_id(source), shown=shown,
+                             terms=terms(reward.rank, reward.payload), at_ms=at_ms, event=event)
         queued.append(reward)
     return queued
 
