@@ -271,6 +271,17 @@ def _env_archive_url(name: str) -> str:
     return value
 
 
+def _env_reward_table(name: str) -> tuple[Band, ...]:
+    """A JSON reward table (``domain.rewards``); unset: none."""
+    value = os.environ.get(name, "")
+    if not value:
+        return ()
+    try:
+        return table_from(json.loads(value))
+    except ValueError as error:  # JSON's own errors are ValueErrors too
+        raise SettingsError(f"{name}: not a reward table: {error}") from None
+
+
 def _env_tier_rewards(name: str, tiers: tuple[str, ...]) -> tuple[tuple[str, tuple[Band, ...]], ...]:
     """A JSON object: a tier's name → its reward table (``domain.rewards``); unset: no rewards."""
     value = os.environ.get(name, "")
@@ -422,6 +433,8 @@ class Settings:
     league_moves: int = 5
     # the leagues' reward tables by tier name (``domain.rewards``), granted at each week's end; empty: none
     league_rewards: tuple[tuple[str, tuple[Band, ...]], ...] = ()
+    # the seasons' reward table (``domain.rewards``), granted on each closed season's classic dealt board; empty: none
+    season_rewards: tuple[Band, ...] = ()
     schedule_ahead: int = 86400  # seconds ahead a schedule's tournaments are made (``domain.schedules``)
     par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); it gives way to runs
     flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
@@ -521,6 +534,7 @@ class Settings:
             league_moves=_env_int("SCOUNDREL_LEAGUE_MOVES", cls.league_moves),
             league_rewards=_env_tier_rewards("SCOUNDREL_LEAGUE_REWARDS",
                                              _env_tiers("SCOUNDREL_LEAGUE_TIERS", cls.league_tiers)),
+            season_rewards=_env_reward_table("SCOUNDREL_SEASON_REWARDS"),
             schedule_ahead=_env_int("SCOUNDREL_SCHEDULE_AHEAD", cls.schedule_ahead, least=60),
             archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
             flag_fast_ms=_env_float("SCOUNDREL_FLAG_FAST_MS", cls.flag_fast_ms, zero=True),

@@ -54,7 +54,7 @@ from store.operations.retention import scheduled_pass
 from store.queue.intake import dispatch_forever, drain, runs_waiting
 from store.queue.pending import sweep
 from store.queue.queues import par_queue, verify_queue, webhook_queue
-from store.rewards import settle_revised
+from store.rewards import settle_closed_seasons, settle_revised
 from store.runs.archived_filter import make_whole
 from store.schedules import make_scheduled
 from store.tournaments.closing import tell_ended, tell_started
@@ -192,12 +192,15 @@ class VerifyWorker(SimpleWorker):
 
 def competitions_step(db: Database, settings: Settings) -> None:
     """The competitions' part of the periodic pass: make the schedules' tournaments due, end the league
-    weeks that have ended, and settle again the competitions a void re-ranked (``docs/tournaments.md``)."""
+    weeks that have ended, grant the closed seasons' rewards, and settle again the competitions a void
+    re-ranked (``docs/tournaments.md``)."""
     made = make_scheduled(db, settings.schedule_ahead)
     if made:
         log.info("scheduled tournaments made", extra={"tournaments": made})
     for week in end_ended_weeks(db, league_rules(settings), dict(settings.league_rewards)):
         log.info("league week ended", extra={"week": week.id})
+    for season in settle_closed_seasons(db, settings.season_rewards):
+        log.info("season's rewards granted", extra={"season": season})
     for source in settle_revised(db):
         log.info("rewards settled again", extra={"source": source})
 

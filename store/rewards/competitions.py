@@ -1,27 +1,32 @@
-"""Settling each kind of competition: a tournament once its standings are final, and again after a void
-or a restore re-ranks it (``domain.rewards``)."""
+"""Settling each kind of competition (``domain.rewards``): a tournament once its standings are final, and
+again after a void or a restore re-ranks it; a season once it is closed. (A league week ends in
+``store.leagues.week_end``, its cohorts read in batches.)"""
 
 from redis.exceptions import WatchError
 
-from domain.boards import tournament_board
-from domain.rewards import TOURNAMENT_SOURCE, depth, earned, source_id
+from domain.boards import SEASON_BOARD, BoardId, tournament_board
+from domain.rewards import SEASON_SOURCE, TOURNAMENT_SOURCE, Band, depth, earned, source_id
 from domain.tournaments import Tournament
+from scoundrel import CLASSIC
 from store.base import keys
 from store.base.database import Database
 from store.boards.pages import board_page, ranking
+from store.boards.seasons import SEASON_PART
 from store.rewards.settling import Settled, granted_players, is_settled, mark_settled, settle
 from store.tournaments.tournaments import load_tournament
 
 PAGE = 1000  # places read a call
+SEASONS_LOOKED_BACK = 2  # closed seasons a pass settles when not yet settled
+SEASON_VARIANT = CLASSIC  # the seasons' rewards are of their classic dealt board
 
 
-def _final_order(db: Database, tournament: Tournament) -> tuple[list[str], int]:
-    """The tournament's players best first, as deep as its reward table reaches, and its placed players."""
-    board = ranking(tournament_board(tournament.id, tournament.scoring))
-    total, entries = board_page(db, board, 0, PAGE)
-    deepest = depth(tournament.rewards, total)
+def _final_order(db: Database, board: BoardId, bands: tuple[Band, ...]) -> tuple[list[str], int]:
+    """A closed board's players best first, as deep as ``bands`` reach, and its placed players."""
+    places = ranking(board)
+    total, entries = board_page(db, places, 0, PAGE)
+    deepest = depth(bands, total)
     while len(entries) < deepest:
-        _, more = board_page(db, board, len(entries), PAGE)
+        _, more = board_page(db, places, len(entries), PAGE)
         if not more:
             break
         entries += more
@@ -34,10 +39,29 @@ def settle_tournament(db: Database, tournament: Tournament) -> Settled | None:
     if not tournament.rewards:
         return None
     source = source_id(TOURNAMENT_SOURCE, tournament.id)
-    order, total = _final_order(db, tournament)
+    order, total = _final_order(db, tournament_board(tournament.id, tournament.scoring), tournament.rewards)
     settled = settle(db, source, earned(tournament.rewards, order, total), among=granted_players(db, source))
     mark_settled(db, source)
     return settled
+
+
+def settle_closed_seasons(db: Database, bands: tuple[Band, ...]) -> list[str]:
+    """Grant ``bands`` (``SCOUNDREL_SEASON_REWARDS``) on the classic dealt board of each season closed lately
+    (``SEASONS_LOOKED_BACK``) and not settled yet: the workers' periodic step, after the seasons' close. A
+    closed season's boards never change (``store.boards.seasons``), so it is settled once. The seasons
+    this call settled."""
+    if not bands:
+        return []
+    done = []
+    for season in db.redis.zrevrange(keys.closed(SEASON_PART), 0, SEASONS_LOOKED_BACK - 1):
+        source = source_id(SEASON_SOURCE, season)
+        if is_settled(db, source):
+            continue
+        order, total = _final_order(db, BoardId(SEASON_BOARD, (SEASON_VARIANT, season)), bands)
+        settle(db, source, earned(bands, order, total))
+        mark_settled(db, source)
+        done.append(season)
+    return done
 
 
 def settle_revised(db: Database) -> list[str]:
