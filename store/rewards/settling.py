@@ -15,14 +15,17 @@ grant is announced beyond its webhook event.
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 from domain.rewards import Earned, reward_id
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import iso_time
+from store.base.replicas import written
 from store.rewards import scripts
 from store.webhooks.hooks import REWARD_GRANTED, wake_if_waiting
 from store.webhooks.scripts import encoded_event
@@ -52,18 +55,17 @@ def shown_reward(source: str, reward: Earned, at_ms: int) -> str:
                        "granted_at": iso_time(at_ms)})
 
 
-def grant_in(pipe, source: str, rewards: Iterable[Earned], at_ms: int) -> list[Earned]:
-    """Queue the grants of ``rewards`` in ``pipe`` (a pipeline the caller runs): the rewards, in order of
-    the replies."""
-    queued = []
+def grant_calls(source: str, rewards: Iterable[Earned], at_ms: int) -> list[Callable[[Any], Any]]:
+    """The grants of ``rewards``, each a call of a client or pipeline (``store.base.replicas.written`` sends
+    them, scripts by SHA), in order."""
+    calls: list[Callable[[Any], Any]] = []
     for reward in rewards:
         shown = shown_reward(source, reward, at_ms)
         event = encoded_event(REWARD_GRANTED, at_ms, {"player": reward.player,
                                                       "reward": {**json.loads(shown), "claimed_at": None}})
-        scripts.grant_reward(pipe, source=source, player=reward.player, reward_id=reward_id(source), shown=shown,
-                             terms=terms(reward.rank, reward.payload), at_ms=at_ms, event=event)
-        queued.append(reward)
-    return queued
+        calls.append(partial(scripts.grant_reward, source=source, player=reward.player, reward_id=reward_id(source),
+                             shown=shown, terms=terms(reward.rank, reward.payload), at_ms=at_ms, event=event))
+    return calls
 
 
 def settle(db: Database, source: str, rewards: list[Earned], among: Iterable[str] = ()) -> Settled:
@@ -74,19 +76,16 @@ def settle(db: Database, source: str, rewards: list[Earned], among: Iterable[str
     leaving = [player for player in dict.fromkeys(among) if player not in earning]
     granted, withdrawn, flagged = [], [], []
     for start in range(0, len(rewards), BATCH):
-        with db.redis.pipeline(transaction=False) as pipe:
-            queued = grant_in(pipe, source, rewards[start:start + BATCH], at)
-            replies = pipe.execute()
-        granted += [reward for reward, reply in zip(queued, replies, strict=True) if reply in (GRANTED, CHANGED)]
-        flagged += [reward.player for reward, reply in zip(queued, replies, strict=True) if reply == FLAGGED]
+        batch = rewards[start:start + BATCH]
+        replies = written(db, db.redis, grant_calls(source, batch, at))
+        granted += [reward for reward, reply in zip(batch, replies, strict=True) if reply in (GRANTED, CHANGED)]
+        flagged += [reward.player for reward, reply in zip(batch, replies, strict=True) if reply == FLAGGED]
     for start in range(0, len(leaving), BATCH):
-        batch = leaving[start:start + BATCH]
-        with db.redis.pipeline(transaction=False) as pipe:
-            for player in batch:
-                scripts.withdraw_reward(pipe, source=source, player=player, reward_id=reward_id(source), at_ms=at)
-            replies = pipe.execute()
-        withdrawn += [player for player, reply in zip(batch, replies, strict=True) if reply == GRANTED]
-        flagged += [player for player, reply in zip(batch, replies, strict=True) if reply == FLAGGED]
+        players = leaving[start:start + BATCH]
+        replies = written(db, db.redis, [partial(scripts.withdraw_reward, source=source, player=player,
+                                                 reward_id=reward_id(source), at_ms=at) for player in players])
+        withdrawn += [player for player, reply in zip(players, replies, strict=True) if reply == GRANTED]
+        flagged += [player for player, reply in zip(players, replies, strict=True) if reply == FLAGGED]
     _notify_granted(db, source, granted)
     return Settled(granted, withdrawn, flagged)
 
