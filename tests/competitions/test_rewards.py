@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from store.base import keys
 from store.rewards import settle_revised, settle_tournament
 from store.tournaments.closing import tell_ended
 from store.tournaments.tournaments import load_tournament
@@ -168,3 +169,16 @@ def test_a_void_after_the_end_regrants_the_unclaimed_and_flags_the_claimed(stack
     assert (flag["player"], flag["reward"], flag["now_earned"]) == (winner["player"], f"tournament-{ended['id']}",
                                                                     None)
     assert flag["claimed"]["payload"] == {"coins": 100}
+
+
+def test_an_erased_player_leaves_no_reward_behind(stack, ended):
+    last = ended["entries"][-1]["player"]
+    erased = stack.http.delete(stack.url(f"/v1/players/{last}"), headers=bearer(ended["tokens"][last]))
+    assert erased.status_code == 200, erased.text
+    db = stack.database()
+    try:
+        assert not db.redis.exists(keys.inbox(last))
+        assert db.redis.hget(keys.rewards_granted(f"tournament:{ended['id']}"), last) is None
+        assert db.redis.hlen(keys.rewards_granted(f"tournament:{ended['id']}")) == ENTRANTS - 1
+    finally:
+        db.close()
