@@ -55,7 +55,7 @@ def timezone_problem(name: str) -> str | None:
     """Why ``name`` is not an IANA timezone; None when it is."""
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name no file could have (too long)
         return f"No timezone {name!r}: give an IANA name such as Europe/Paris or UTC."
     return None
 

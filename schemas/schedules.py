@@ -7,6 +7,8 @@ from domain.schedules import MAX_DURATION_S, cron_problem, timezone_problem
 from .runs import Time
 from .tournaments import MAX_TITLE, TournamentCreateSchema
 
+MAX_CRON = 200
+MAX_TIMEZONE = 64  # the longest IANA name is about 30 characters
 TEMPLATE_LEFT_OUT = ("starts_at", "ends_at")  # an occurrence's times come from the schedule
 
 
@@ -23,10 +25,10 @@ class ScheduleCreateSchema(Schema):
         unknown = RAISE
 
     title = fields.String(required=True, validate=validate.Length(1, MAX_TITLE))
-    cron = fields.String(required=True, metadata={
+    cron = fields.String(required=True, validate=validate.Length(1, MAX_CRON), metadata={
         "description": 'a 5-field cron expression (minute hour day month weekday), say "0 12 * * *" for noon '
                        "each day: each time it names starts a tournament"})
-    timezone = fields.String(load_default="UTC", metadata={
+    timezone = fields.String(load_default="UTC", validate=validate.Length(1, MAX_TIMEZONE), metadata={
         "description": "the IANA timezone the expression is read in (DST included); UTC if left out"})
     duration_s = fields.Integer(required=True, validate=validate.Range(60, MAX_DURATION_S), metadata={
         "description": "how long each tournament runs, in seconds"})

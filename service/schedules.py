@@ -17,6 +17,7 @@ from .auth import moderator_endpoint
 from .context import db
 
 NEXT_SHOWN = 5
+NEXT_WITHIN_MS = 400 * 24 * 3600 * 1000  # the next starts shown are those within about a year
 
 blp = Blueprint("schedules", __name__, url_prefix="/v1/schedules",
                 description="Schedules: tournaments that make themselves from a cron expression, with rewards")
@@ -24,8 +25,9 @@ blp = Blueprint("schedules", __name__, url_prefix="/v1/schedules",
 
 def schedule_view(schedule: Schedule) -> dict:
     """The schedule as ``ScheduleSchema`` shows it, with its next starts."""
-    far = now_ms() + 400 * 24 * 3600 * 1000
-    return {**asdict(schedule), "next_starts_at": list(islice(schedule.occurrences(now_ms(), far), NEXT_SHOWN))}
+    at = now_ms()
+    return {**asdict(schedule),
+            "next_starts_at": list(islice(schedule.occurrences(at, at + NEXT_WITHIN_MS), NEXT_SHOWN))}
 
 
 @blp.route("", methods=["POST"])

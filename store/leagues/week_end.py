@@ -7,7 +7,8 @@ tells and rewards. It reads the week's cohorts ``BATCH`` at a time, each
 cohort's players and their places on the week's board in two pipelines, so a
 week of a million players is 33,000 cohorts read in about 500 round trips
 (``bench/leagues.py`` measures it beside the cohort reads the lazy close
-makes). Each cohort is told once (``lua/mark_once.lua`` on
+makes). The places are read in Redis: the pass runs within a sweep of the
+week's end, long before its board cools to the archive. Each cohort is told once (``lua/mark_once.lua`` on
 ``keys.league_week_told``), its rewards granted once (``grant_reward.lua``)
 in the same pipeline, scripts by SHA: a pass cut short and run again tells and grants the
 rest. The week is then listed as settled.
@@ -72,15 +73,16 @@ def _cohort_ends(db: Database, week: str, cohorts: list[int]) -> list[CohortEnd]
     places = ranking(BoardId(LEAGUE_BOARD, (week,))).places
     with db.redis.pipeline(transaction=False) as pipe:
         for members in players:
-            pipe.zmscore(places, members) if members else pipe.exists(places)
-        scores = pipe.execute()
+            if members:  # an erasure may have emptied a cohort
+                pipe.zmscore(places, members)
+        scores = iter(pipe.execute())
     ends = []
-    for cohort, tier, members, held in zip(cohorts, tiers, players, scores, strict=True):
+    for cohort, tier, members in zip(cohorts, tiers, players, strict=True):
+        held = next(scores) if members else []
         if tier is None:
             continue
-        keyed = [(key, player) for player, key in zip(members, held, strict=True) if key is not None] \
-            if members else []
-        placed = [player for _, player in sorted(keyed, reverse=True)]
+        placed = [player for _, player in sorted(((key, player) for player, key in zip(members, held, strict=True)
+                                                  if key is not None), reverse=True)]
         ends.append(CohortEnd(cohort, int(tier), placed, [player for player in members if player not in placed]))
     return ends
 

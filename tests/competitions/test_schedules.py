@@ -120,6 +120,7 @@ def test_schedules_are_listed_for_moderators_only(stack, moderator):
     ({"cron": "61 * * * *"}, "cron"),
     ({"cron": "0 0 * * * *"}, "cron"),
     ({"timezone": "Mars/Olympus"}, "timezone"),
+    ({"timezone": "a" * 300}, "timezone"),
     ({"duration_s": 10}, "duration_s"),
     ({"tournament": {"starts_at": "2030-01-01T00:00:00Z"}}, "tournament"),
     ({"tournament": {"rewards": [{"from_rank": 3, "to_rank": 2, "payload": 1}]}}, "tournament"),
