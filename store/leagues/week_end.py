@@ -87,28 +87,34 @@ def _cohort_ends(db: Database, week: str, cohorts: list[int]) -> list[CohortEnd]
     return ends
 
 
+def end_cohorts(db: Database, rules: LeagueRules, rewards: dict[str, tuple[Band, ...]], week: str,
+                cohorts: list[int], at_ms: int) -> int:
+    """Tell each of ``cohorts`` of ``week`` its end and grant its tier's rewards, once, in two reads and one
+    pipeline: the cohorts this call told."""
+    told_key, source = keys.league_week_told(week), source_id(LEAGUE_SOURCE, week)
+    kept = max(0, parse_season(week).ends_ms - at_ms) // 1000 + WEEK_KEPT
+    calls: list[Callable[[Any], Any]] = []
+    marks = []  # where each cohort's mark is among the calls
+    for end in _cohort_ends(db, week, cohorts):
+        marks.append(len(calls))
+        calls.append(partial(mark_once, marks=told_key, member=str(end.cohort), score=end.tier,
+                             event=LEAGUE_WEEK_ENDED, at_ms=at_ms, fields=end.told(rules, week)))
+        calls += grant_calls(source, earned(rewards.get(rules.name(end.tier), ()), end.placed, end.entrants), at_ms)
+    calls.append(lambda client: client.expire(told_key, kept))
+    replies = written(db, db.redis, calls)
+    return sum(replies[mark] for mark in marks)
+
+
 def end_week(db: Database, rules: LeagueRules, rewards: dict[str, tuple[Band, ...]], week: str) -> int:
-    """Tell each cohort of ``week`` (ended) its end and grant its tier's rewards, once; list the week as
-    settled. The cohorts this call told."""
+    """Tell each cohort of ``week`` (ended) its end and grant its tier's rewards, once (``end_cohorts``,
+    ``BATCH`` cohorts at a time); list the week as settled. The cohorts this call told."""
     source = source_id(LEAGUE_SOURCE, week)
     if is_settled(db, source):
         return 0
-    told_key, at = keys.league_week_told(week), now_ms()
-    kept = max(0, parse_season(week).ends_ms - at) // 1000 + WEEK_KEPT
+    at = now_ms()
     count = int(db.redis.get(keys.league_cohorts(week)) or 0)
-    told = 0
-    for first in range(1, count + 1, BATCH):
-        ends = _cohort_ends(db, week, list(range(first, min(first + BATCH, count + 1))))
-        calls: list[Callable[[Any], Any]] = []
-        marks = []  # where each cohort's mark is among the calls
-        for end in ends:
-            marks.append(len(calls))
-            calls.append(partial(mark_once, marks=told_key, member=str(end.cohort), score=end.tier,
-                                 event=LEAGUE_WEEK_ENDED, at_ms=at, fields=end.told(rules, week)))
-            calls += grant_calls(source, earned(rewards.get(rules.name(end.tier), ()), end.placed, end.entrants), at)
-        calls.append(lambda client: client.expire(told_key, kept))
-        replies = written(db, db.redis, calls)
-        told += sum(replies[mark] for mark in marks)
+    told = sum(end_cohorts(db, rules, rewards, week, list(range(first, min(first + BATCH, count + 1))), at)
+               for first in range(1, count + 1, BATCH))
     mark_settled(db, source)
     wake_if_waiting(db)
     return told

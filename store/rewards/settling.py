@@ -43,28 +43,28 @@ class Settled:
     flagged: list[str]
 
 
-def terms(rank: int, payload: object) -> str:
-    """A reward's terms as one short string: equal for the same rank and payload, in any key order."""
-    return hashlib.sha256(json.dumps([rank, payload], sort_keys=True).encode()).hexdigest()[:16]
-
-
-def shown_reward(source: str, reward: Earned, at_ms: int) -> str:
-    """A reward as its inbox keeps it and the webhooks show it (``schemas.rewards.RewardSchema``'s fields but
-    its claim: ``store.rewards.inbox``)."""
-    return json.dumps({"id": reward_id(source), "source": source, "rank": reward.rank, "payload": reward.payload,
-                       "granted_at": iso_time(at_ms)})
+def terms(rank: int, payload_json: str) -> str:
+    """A reward's terms as one short string: equal for the same rank and payload (``payload_json``: its
+    canonical JSON, keys sorted)."""
+    return hashlib.sha256(f"{rank} {payload_json}".encode()).hexdigest()[:16]
 
 
 def grant_calls(source: str, rewards: Iterable[Earned], at_ms: int) -> list[Callable[[Any], Any]]:
     """The grants of ``rewards``, each a call of a client or pipeline (``store.base.replicas.written`` sends
-    them, scripts by SHA), in order."""
+    them, scripts by SHA), in order. Each reward is kept as its inbox shows it (``schemas.rewards.RewardSchema``'s
+    fields but its claim: ``store.rewards.inbox``), encoded once, so its payload is kept as given."""
     calls: list[Callable[[Any], Any]] = []
+    granted_at, held_id = iso_time(at_ms), reward_id(source)
+    canonical: dict[int, str] = {}  # a band's payload, the same object for every player it covers
     for reward in rewards:
-        shown = shown_reward(source, reward, at_ms)
-        event = encoded_event(REWARD_GRANTED, at_ms, {"player": reward.player,
-                                                      "reward": {**json.loads(shown), "claimed_at": None}})
-        calls.append(partial(scripts.grant_reward, source=source, player=reward.player, reward_id=reward_id(source),
-                             shown=shown, terms=terms(reward.rank, reward.payload), at_ms=at_ms, event=event))
+        if (payload_json := canonical.get(id(reward.payload))) is None:
+            payload_json = canonical[id(reward.payload)] = json.dumps(reward.payload, sort_keys=True)
+        shown = {"id": held_id, "source": source, "rank": reward.rank, "payload": reward.payload,
+                 "granted_at": granted_at}
+        event = encoded_event(REWARD_GRANTED, at_ms, {"player": reward.player, "reward": {**shown, "claimed_at": None}})
+        calls.append(partial(scripts.grant_reward, source=source, player=reward.player, reward_id=held_id,
+                             shown=json.dumps(shown), terms=terms(reward.rank, payload_json), at_ms=at_ms,
+                             event=event))
     return calls
 
 
