@@ -30,7 +30,7 @@ from store.base.database import Database
 from store.base.replicas import written
 from store.boards.pages import ranking
 from store.leagues.membership import WEEK_KEPT
-from store.rewards.settling import grant_calls, is_settled, mark_settled
+from store.rewards.settling import CHANGED, GRANTED, grant_calls, is_settled, mark_settled, notify_granted
 from store.webhooks.hooks import LEAGUE_WEEK_ENDED, wake_if_waiting
 from store.webhooks.scripts import mark_once
 
@@ -94,14 +94,17 @@ def end_cohorts(db: Database, rules: LeagueRules, rewards: dict[str, tuple[Band,
     told_key, source = keys.league_week_told(week), source_id(LEAGUE_SOURCE, week)
     kept = max(0, parse_season(week).ends_ms - at_ms) // 1000 + WEEK_KEPT
     calls: list[Callable[[Any], Any]] = []
-    marks = []  # where each cohort's mark is among the calls
+    marks, grants = [], []  # where each cohort's mark is among the calls, and each reward's grant
     for end in _cohort_ends(db, week, cohorts):
         marks.append(len(calls))
         calls.append(partial(mark_once, marks=told_key, member=str(end.cohort), score=end.tier,
                              event=LEAGUE_WEEK_ENDED, at_ms=at_ms, fields=end.told(rules, week)))
-        calls += grant_calls(source, earned(rewards.get(rules.name(end.tier), ()), end.placed, end.entrants), at_ms)
+        rewarded = earned(rewards.get(rules.name(end.tier), ()), end.placed, end.entrants)
+        grants += [(len(calls) + index, reward) for index, reward in enumerate(rewarded)]
+        calls += grant_calls(source, rewarded, at_ms)
     calls.append(lambda client: client.expire(told_key, kept))
     replies = written(db, db.redis, calls)
+    notify_granted(db, source, [reward for at, reward in grants if replies[at] in (GRANTED, CHANGED)])
     return sum(replies[mark] for mark in marks)
 
 

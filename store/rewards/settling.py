@@ -9,7 +9,7 @@ a void or a restore (``among``: the players whose rank may have changed),
 an unclaimed reward follows the new ranks and a claimed one is flagged for
 the moderators, never taken back.
 
-Each reward granted is told through ``_notify_granted``, the one place a
+Each reward granted is told through ``notify_granted``, the one place a
 grant is announced beyond its webhook event.
 """
 
@@ -86,7 +86,7 @@ def settle(db: Database, source: str, rewards: list[Earned], among: Iterable[str
                                                  reward_id=reward_id(source), at_ms=at) for player in players])
         withdrawn += [player for player, reply in zip(players, replies, strict=True) if reply == GRANTED]
         flagged += [player for player, reply in zip(players, replies, strict=True) if reply == FLAGGED]
-    _notify_granted(db, source, granted)
+    notify_granted(db, source, granted)
     return Settled(granted, withdrawn, flagged)
 
 
@@ -104,8 +104,9 @@ def mark_settled(db: Database, source: str) -> None:
     db.redis.zadd(keys.settled(), {source: now_ms()}, nx=True)
 
 
-def _notify_granted(db: Database, source: str, granted: list[Earned]) -> None:
-    """Tell of the rewards just granted beyond the ``reward.granted`` events their grants recorded: the
-    webhook deliveries woken. The one place a grant is announced (a live feed's publish belongs here)."""
+def notify_granted(db: Database, source: str, granted: list[Earned]) -> None:
+    """Tell of the rewards of ``source`` just granted (or changed), beyond the ``reward.granted`` events their
+    grants recorded: the webhook deliveries woken. Every grant is announced here, whatever settled it (a
+    live feed's publish belongs here too)."""
     if granted:
         wake_if_waiting(db)

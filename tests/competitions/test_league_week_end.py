@@ -11,10 +11,14 @@ import pytest
 from domain.boards import LEAGUE_BOARD, BoardId
 from domain.leagues import LeagueRules
 from domain.rewards import table_from
+from domain.seasons import Schedule as Calendar
+from domain.seasons import season_at
 from settings import Settings, SettingsError
+from store.base import keys
+from store.base.clock import now_ms
 from store.base.packing import pack
 from store.boards.pages import ranking
-from store.leagues import end_week
+from store.leagues import end_ended_weeks, end_week
 from store.leagues import scripts as league_scripts
 from tests.support.games import moderator_token
 from tests.support.in_process import stack_of
@@ -102,3 +106,17 @@ def test_the_leagues_tables_are_a_setting_checked_at_start(monkeypatch):
         monkeypatch.setenv("SCOUNDREL_LEAGUE_REWARDS", wrong)
         with pytest.raises(SettingsError, match=said):
             Settings.from_env()
+
+
+def test_the_workers_pass_ends_the_week_just_ended_once(stack):
+    last_week = season_at(Calendar.WEEKLY, season_at(Calendar.WEEKLY, now_ms()).starts_ms - 1).id
+    db = stack.database()
+    try:
+        league_scripts.join_league(db.redis, week=last_week, player="hal", tier=0, size=RULES.size, kept=3600)
+        db.redis.zadd(ranking(BoardId(LEAGUE_BOARD, (last_week,))).places, {"hal": pack(9, 1_790_000_000_000)})
+        assert [week.id for week in end_ended_weeks(db, RULES, REWARDS)] == [last_week]
+        assert end_ended_weeks(db, RULES, REWARDS) == []
+        assert db.redis.zscore(keys.league_week_told(last_week), "1") == 0  # its one cohort told, of tier 0
+        assert db.redis.hget(keys.rewards_granted(f"league:{last_week}"), "hal") == f"league-{last_week}"
+    finally:
+        db.close()
