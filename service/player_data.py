@@ -31,6 +31,7 @@ from store.boards.pages import ranking
 from store.games.dealt import games_in_play
 from store.moderation.disputes import dispute_view
 from store.moderation.flags import DISMISSED_EVENT
+from store.rewards import inbox
 from store.runs.history import run_audit_logs
 from store.tournaments.tournaments import load_tournaments
 
@@ -59,7 +60,7 @@ DAY_SECONDS = 86_400
 def export(name):
     """Everything the service holds about the player: account, studios' links, every run with its moves,
     verdict and audit log, games in play, places, streak, follows and followers, disputes filed, league
-    weeks and tournaments. For the player themselves or a studio's server key."""
+    weeks, tournaments and rewards. For the player themselves or a studio's server key."""
     player, _, _ = account_holder(name)
     document = ExportSchema().dump(exported(player))
     response = make_response(document)
@@ -89,6 +90,7 @@ def exported(player: str) -> dict:
         "leagues": league_weeks(player),
         "tournaments": [tournament_view(tournament, player) for tournament in
                         load_tournaments(db(), personal_data.tournaments_entered(db(), player))],
+        "rewards": inbox(db(), player),
     }
 
 

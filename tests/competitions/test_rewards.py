@@ -171,6 +171,13 @@ def test_a_void_after_the_end_regrants_the_unclaimed_and_flags_the_claimed(stack
     assert flag["claimed"]["payload"] == {"coins": 100}
 
 
+def test_a_players_export_holds_their_inbox(stack, ended):
+    first = ended["entries"][0]["player"]
+    export = stack.get(f"/v1/players/{first}/export", headers=bearer(ended["tokens"][first]))
+    assert export.status_code == 200, export.text
+    assert export.json()["rewards"] == inbox(stack, first, ended["tokens"][first]) != []
+
+
 def test_an_erased_player_leaves_no_reward_behind(stack, ended):
     last = ended["entries"][-1]["player"]
     erased = stack.http.delete(stack.url(f"/v1/players/{last}"), headers=bearer(ended["tokens"][last]))
