@@ -48,13 +48,13 @@ from store import Database
 from store.base.errors import first_line, refuses_writes
 from store.base.service_mark import mark_service
 from store.boards.seasons import close_ended_seasons
+from store.competitions import settle_closed_seasons, settle_revised
 from store.games.dealt import sweep_games
 from store.leagues import end_ended_weeks, league_rules
 from store.operations.retention import scheduled_pass
 from store.queue.intake import dispatch_forever, drain, runs_waiting
 from store.queue.pending import sweep
 from store.queue.queues import par_queue, verify_queue, webhook_queue
-from store.rewards import settle_closed_seasons, settle_revised
 from store.runs.archived_filter import make_whole
 from store.schedules import make_scheduled
 from store.tournaments.closing import tell_ended, tell_started
@@ -197,11 +197,12 @@ def competitions_step(db: Database, settings: Settings) -> None:
     made = make_scheduled(db, settings.schedule_ahead)
     if made:
         log.info("scheduled tournaments made", extra={"tournaments": made})
-    for week in end_ended_weeks(db, league_rules(settings), dict(settings.league_rewards)):
+    rules, league_rewards = league_rules(settings), dict(settings.league_rewards)
+    for week in end_ended_weeks(db, rules, league_rewards):
         log.info("league week ended", extra={"week": week.id})
     for season in settle_closed_seasons(db, settings.season_rewards):
         log.info("season's rewards granted", extra={"season": season})
-    for source in settle_revised(db):
+    for source in settle_revised(db, rules, league_rewards):
         log.info("rewards settled again", extra={"source": source})
 
 

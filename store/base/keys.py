@@ -602,7 +602,7 @@ def settled() -> str:
 
 def rewards_unsettled() -> str:
     """Sorted set: settled competitions a void, restore or re-verification re-ranked since → when: the
-    workers' pass settles each again (``store.rewards.competitions``)."""
+    workers' pass settles each again (``store.competitions``)."""
     return f"{PREFIX}:rewards-unsettled"
 
 

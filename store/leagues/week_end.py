@@ -29,8 +29,16 @@ from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.replicas import written
 from store.boards.pages import ranking
-from store.leagues.membership import WEEK_KEPT
-from store.rewards.settling import CHANGED, GRANTED, grant_calls, is_settled, mark_settled, notify_granted
+from store.leagues.membership import WEEK_KEPT, membership
+from store.rewards.settling import (
+    CHANGED,
+    GRANTED,
+    grant_calls,
+    is_settled,
+    mark_settled,
+    notify_granted,
+    settle,
+)
 from store.webhooks.hooks import LEAGUE_WEEK_ENDED, wake_if_waiting
 from store.webhooks.scripts import mark_once
 
@@ -121,6 +129,19 @@ def end_week(db: Database, rules: LeagueRules, rewards: dict[str, tuple[Band, ..
     mark_settled(db, source)
     wake_if_waiting(db)
     return told
+
+
+def settle_cohort_again(db: Database, rules: LeagueRules, rewards: dict[str, tuple[Band, ...]], week: str,
+                        player: str) -> bool:
+    """Settle again the rewards of ``player``'s cohort of ``week`` (settled), which a void, restore or
+    re-verification re-ranked: an unclaimed reward follows the new ranks, a claimed one is flagged
+    (``store.rewards.settle``). The week's end, told already, is not told again. Whether it had a cohort."""
+    if (held := membership(db, week, player)) is None:
+        return False
+    for end in _cohort_ends(db, week, [held.cohort]):
+        settle(db, source_id(LEAGUE_SOURCE, week), earned(rewards.get(rules.name(end.tier), ()), end.placed,
+                                                          end.entrants), among=[*end.placed, *end.unplaced])
+    return True
 
 
 def end_ended_weeks(db: Database, rules: LeagueRules, rewards: dict[str, tuple[Band, ...]]) -> list[Season]:

@@ -1,8 +1,6 @@
 """Rewards: a closed competition's grants into its players' inboxes (``settling``), claimed once (``inbox``)."""
 
-from store.rewards.competitions import settle_closed_seasons, settle_revised, settle_tournament
 from store.rewards.inbox import claim, flagged_rewards, inbox
 from store.rewards.settling import Settled, granted_players, is_settled, mark_settled, settle
 
-__all__ = ["Settled", "claim", "flagged_rewards", "granted_players", "inbox", "is_settled", "mark_settled", "settle",
-           "settle_closed_seasons", "settle_revised", "settle_tournament"]
+__all__ = ["Settled", "claim", "flagged_rewards", "granted_players", "inbox", "is_settled", "mark_settled", "settle"]

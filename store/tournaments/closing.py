@@ -22,8 +22,8 @@ from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import iso_time
 from store.boards.pages import board_page, ranking
+from store.competitions import settle_tournament
 from store.games.dealt import forfeit_at_close
-from store.rewards.competitions import settle_tournament
 from store.tournaments import scripts
 from store.tournaments.tournaments import load_tournament, load_tournaments
 from store.webhooks.hooks import TOURNAMENT_ENDED, TOURNAMENT_STARTED, wake_if_waiting

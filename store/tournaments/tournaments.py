@@ -18,8 +18,10 @@ import secrets
 from dataclasses import dataclass
 
 from domain.game import Game, slot_of
-from domain.rewards import TOURNAMENT_SOURCE, Band, bands_json, bands_of, source_id
+from domain.leagues import counts
+from domain.rewards import LEAGUE_SOURCE, TOURNAMENT_SOURCE, Band, bands_json, bands_of, source_id
 from domain.run import Run
+from domain.seasons import parse_season
 from domain.tournaments import (
     FULL,
     GAME_IN_PLAY,
@@ -189,10 +191,12 @@ def progress_of(db: Database, tournament: Tournament) -> Progress:
 def note_revision(db: Database, run: Run) -> None:
     """Record that a void, restore or re-verification of ``run`` changed its tournament's board, if it
     is a tournament's run and the tournament has ended (its standings then say so, and its rewards are
-    settled again: ``store.rewards.competitions``)."""
+    settled again: ``store.competitions``); a league week's run, after the week, likewise."""
+    at = now_ms()
+    if counts(run) and at >= parse_season(run.week).ends_ms:
+        db.redis.zadd(keys.rewards_unsettled(), {source_id(LEAGUE_SOURCE, f"{run.week}:{run.player}"): at})
     if run.tournament is None:
         return
-    at = now_ms()
     ends = db.redis.hget(keys.tournament(run.tournament), "ends_ms")
     if ends is not None and at >= int(ends):
         db.redis.hset(keys.tournament(run.tournament), "revised_ms", at)

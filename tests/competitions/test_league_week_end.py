@@ -11,15 +11,18 @@ import pytest
 from domain.boards import LEAGUE_BOARD, BoardId
 from domain.leagues import LeagueRules
 from domain.rewards import table_from
+from domain.run import DEALT, Run
 from domain.seasons import Schedule as Calendar
-from domain.seasons import season_at
+from domain.seasons import parse_season, season_at
 from settings import Settings, SettingsError
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.packing import pack
 from store.boards.pages import ranking
+from store.competitions import settle_revised
 from store.leagues import end_ended_weeks, end_week
 from store.leagues import scripts as league_scripts
+from store.tournaments.tournaments import note_revision
 from tests.support.games import moderator_token
 from tests.support.in_process import stack_of
 
@@ -60,7 +63,7 @@ def week(stack, receiver):
         again = end_week(db, RULES, REWARDS, WEEK)
     finally:
         db.close()
-    return {"told": told, "again": again, "tokens": tokens, "secret": hook.json()["secret"]}
+    return {"told": told, "again": again, "tokens": tokens, "secret": hook.json()["secret"], "moderator": moderator}
 
 
 def test_each_cohort_is_told_once_with_its_standings_promotions_and_demotions_signed(stack, receiver, week):
@@ -90,6 +93,32 @@ def test_each_tier_grants_its_table_once(stack, week):
         assert [(item["rank"], item["payload"]) for item in items] == ([expected[player]] if player in expected
                                                                        else []), player
         assert all(item["source"] == f"league:{WEEK}" and item["id"] == f"league-{WEEK}" for item in items)
+
+
+def test_a_void_after_the_weeks_end_regrants_the_cohorts_unclaimed_and_flags_the_claimed(stack, week):
+    """ben (Bronze's first) claimed, then his week's only game is voided: his claim stands, flagged; ann, first
+    now, is granted the band. Silver's cohort is not touched."""
+    claimed = stack.post(f"/v1/players/ben/inbox/league-{WEEK}/claim", headers=bearer(week["tokens"]["ben"]))
+    assert claimed.status_code == 200, claimed.text
+    db = stack.database()
+    try:
+        db.redis.zrem(ranking(BoardId(LEAGUE_BOARD, (WEEK,))).places, "ben")  # as a void takes his place
+        note_revision(db, Run("r-ben", "ben", "classic", "s", "void", 30, parse_season(WEEK).starts_ms + 1000,
+                              origin=DEALT))
+        assert settle_revised(db, RULES, REWARDS) == [f"league:{WEEK}:ben"]
+        assert settle_revised(db, RULES, REWARDS) == []
+    finally:
+        db.close()
+    def held(player: str) -> list[tuple]:
+        items = stack.get(f"/v1/players/{player}/inbox", headers=bearer(week["tokens"][player])).json()["items"]
+        return [(item["rank"], item["payload"], item["claimed_at"] is not None) for item in items]
+
+    assert held("ben") == [(1, {"coins": 10}, True)]  # never taken back
+    assert held("ann") == [(1, {"coins": 10}, False)]
+    assert held("fay") == [(1, {"coins": 30}, False)] and held("eve") == [(2, {"coins": 30}, False)]
+    flags = stack.get("/v1/rewards/flagged", headers=week["moderator"]).json()["flags"]
+    assert [(flag["player"], flag["reward"], flag["now_earned"]) for flag in flags] == [("ben", f"league-{WEEK}",
+                                                                                          None)]
 
 
 def test_the_leagues_tables_are_a_setting_checked_at_start(monkeypatch):

@@ -9,14 +9,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from domain.leagues import LeagueRules
 from store.base import keys
-from store.rewards import settle_revised, settle_tournament
+from store.competitions import settle_revised, settle_tournament
 from store.tournaments.closing import tell_ended
 from store.tournaments.tournaments import load_tournament
 from tests.support.games import moderator_token
 from tests.support.in_process import stack_of
 
 ENTRANTS = 5
+NO_LEAGUES = LeagueRules(("Bronze",), 30, 5)  # no league week here to settle again
 RUNS_FOR = 3  # seconds from now the tournament ends: the entrants' games are started and forfeited at once
 TABLE = [{"from_rank": 1, "payload": {"coins": 100}},
          {"from_rank": 2, "to_rank": 3, "payload": {"coins": 50}},
@@ -152,8 +154,8 @@ def test_a_void_after_the_end_regrants_the_unclaimed_and_flags_the_claimed(stack
     assert voided.status_code == 200, voided.text
     db = stack.database()
     try:
-        assert settle_revised(db) == [f"tournament:{ended['id']}"]
-        assert settle_revised(db) == []
+        assert settle_revised(db, NO_LEAGUES, {}) == [f"tournament:{ended['id']}"]
+        assert settle_revised(db, NO_LEAGUES, {}) == []
     finally:
         db.close()
     claimed = inbox(stack, winner["player"], tokens[winner["player"]])

@@ -12,7 +12,7 @@ from settings import Settings, SettingsError
 from store.base.packing import pack
 from store.boards.pages import ranking
 from store.boards.seasons import close_season
-from store.rewards import settle_closed_seasons
+from store.competitions import settle_closed_seasons
 from tests.support.in_process import stack_of
 
 SEASON = "2026-10"

@@ -1,17 +1,19 @@
 """Settling each kind of competition (``domain.rewards``): a tournament once its standings are final, and
-again after a void or a restore re-ranks it; a season once it is closed. (A league week ends in
-``store.leagues.week_end``, its cohorts read in batches.)"""
+again after a void or a restore re-ranks it; a season once it is closed; a league week's cohort again
+after a void (a week ends in ``store.leagues.week_end``, its cohorts read in batches)."""
 
 from redis.exceptions import WatchError
 
 from domain.boards import SEASON_BOARD, BoardId, tournament_board
-from domain.rewards import SEASON_SOURCE, TOURNAMENT_SOURCE, Band, depth, earned, source_id
+from domain.leagues import LeagueRules
+from domain.rewards import LEAGUE_SOURCE, SEASON_SOURCE, TOURNAMENT_SOURCE, Band, depth, earned, source_id
 from domain.tournaments import Tournament
 from scoundrel import CLASSIC
 from store.base import keys
 from store.base.database import Database
 from store.boards.pages import board_page, ranking
 from store.boards.seasons import SEASON_PART
+from store.leagues.week_end import settle_cohort_again
 from store.rewards.settling import Settled, granted_players, is_settled, mark_settled, settle
 from store.tournaments.tournaments import load_tournament
 
@@ -64,16 +66,22 @@ def settle_closed_seasons(db: Database, bands: tuple[Band, ...]) -> list[str]:
     return done
 
 
-def settle_revised(db: Database) -> list[str]:
+def settle_revised(db: Database, rules: LeagueRules, league_rewards: dict[str, tuple[Band, ...]]) -> list[str]:
     """Settle again each settled competition a void, restore or re-verification re-ranked since
-    (``keys.rewards_unsettled``): the workers' periodic step. The sources settled again."""
+    (``keys.rewards_unsettled``): a tournament whole, a league week's cohort of the player noted
+    (``league:<week>:<player>``). The workers' periodic step; the sources settled again."""
     done = []
-    for source, noted in db.redis.zrange(keys.rewards_unsettled(), 0, -1, withscores=True):
-        kind, ref = source.split(":", 1)
-        if kind == TOURNAMENT_SOURCE and is_settled(db, source):
+    for noted_source, noted in db.redis.zrange(keys.rewards_unsettled(), 0, -1, withscores=True):
+        kind, ref = noted_source.split(":", 1)
+        if kind == TOURNAMENT_SOURCE and is_settled(db, noted_source):
             settle_tournament(db, load_tournament(db, ref))
-            done.append(source)
-        _settled_since(db, source, noted)
+            done.append(noted_source)
+        elif kind == LEAGUE_SOURCE:
+            week, player = ref.split(":", 1)
+            if is_settled(db, source_id(LEAGUE_SOURCE, week)) and settle_cohort_again(db, rules, league_rewards,
+                                                                                          week, player):
+                done.append(noted_source)
+        _settled_since(db, noted_source, noted)
     return done
 
 
