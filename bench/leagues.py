@@ -15,6 +15,12 @@ are the costs that stand in for a close:
 - the longest single Redis call of the whole run, from Redis' SLOWLOG
   (every call logged that took 1 ms or more): the service keeps answering
   while a week closes as long as that stays well under 50 ms;
+- the week's end, side by side: today's close (every cohort's final order read
+  as a returning player's tier reads it, ``cohort_order``, one cohort at a
+  time) and the settlement (``store.leagues.week_end``: every cohort's
+  ``league.week_ended`` told, with a webhook registered, and each tier's
+  rewards granted to the top 3 of each cohort), alternating batch by batch
+  so both meet the same load, and their ratio;
 - once cold, the week's board moving to the archive (``store.boards.cooling``,
   a slice of places a call): its wall time and its longest Redis call, then
   a returning player's tier read from their cohort's archived places.
@@ -34,15 +40,19 @@ import _harness  # noqa: F401  (puts the checkout on sys.path)
 from cli.redis_server import RedisServer
 from domain.boards import LEAGUE_BOARD, BoardId
 from domain.leagues import LeagueRules
+from domain.rewards import table_from
 from domain.run import DEALT, Run
 from domain.seasons import parse_season
 from settings import Settings
 from store import Database
+from store.base import keys
 from store.base.packing import pack
 from store.boards.cooling import cool_boards
 from store.boards.pages import ranking
 from store.leagues import scripts
-from store.leagues.membership import join_week, tier_for
+from store.leagues import week_end as week_ending
+from store.leagues.membership import cohort_order, join_week, tier_for
+from store.webhooks.hooks import create_webhook
 from worker.registry import JOBS
 
 WEEK, FOLLOWING, LATER = "2026-W49", "2026-W50", "2026-W51"
@@ -64,6 +74,29 @@ def fill(db: Database, rules: LeagueRules, players: int, rng: random.Random) -> 
                 pipe.hset(board.runs, player, f"r{n}")
                 scripts.join_league(pipe, week=WEEK, player=player, tier=0, size=rules.size, kept=10**7)
             pipe.execute()
+
+
+def week_end(db: Database, rules: LeagueRules, cohorts: int) -> tuple[float, float, int]:
+    """``(today's close, the settlement, cohorts told)`` in seconds, side by side: for each batch of cohorts the
+    settlement takes at once (``week_end.BATCH``), every one's final order read as the lazy close reads it
+    (``cohort_order``), then the batch ended (``end_cohorts``: told, with a webhook registered, and rewards for
+    the top 3 of each cohort). Alternating, both meet the same load of a shared machine."""
+    create_webhook(db, "https://studio.example/hooks", ["league.week_ended", "reward.granted"], "bench")
+    rewards = {tier: table_from([{"from_rank": 1, "payload": {"coins": 100}},
+                                 {"from_rank": 2, "to_rank": 3, "payload": {"coins": 50}}]) for tier in rules.tiers}
+    close_s = settle_s = 0.0
+    told, at = 0, int(time.time() * 1000)
+    db.redis.slowlog_reset()
+    for first in range(1, cohorts + 1, week_ending.BATCH):
+        batch = list(range(first, min(first + week_ending.BATCH, cohorts + 1)))
+        started = time.perf_counter()
+        for cohort in batch:
+            cohort_order(db, WEEK, cohort)
+        close_s += time.perf_counter() - started
+        started = time.perf_counter()
+        told += week_ending.end_cohorts(db, rules, rewards, WEEK, batch, at)
+        settle_s += time.perf_counter() - started
+    return close_s, settle_s, told
 
 
 def longest_call(db: Database) -> float:
@@ -125,6 +158,11 @@ def main() -> None:
                   f"max {latencies[-1]:.2f} ms")
             print(f"longest single Redis call of the service's, filling and joining (SLOWLOG, 1 ms and over): "
                   f"{slowest:.2f} ms")
+            close_s, settle_s, told = week_end(db, rules, cohorts)
+            print(f"the week's end: today's close (every cohort's order read) {close_s:.1f} s; the settlement "
+                  f"({told:,} cohorts told, {db.redis.hlen(keys.rewards_granted(f'league:{WEEK}')):,} rewards granted) "
+                  f"{settle_s:.1f} s: {settle_s / close_s:.2f}x; the longest single Redis call meanwhile "
+                  f"{longest_call(db):.2f} ms")
             db.redis.slowlog_reset()
             started = time.perf_counter()
             tally = cool_boards(db, 10**13)

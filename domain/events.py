@@ -33,8 +33,12 @@ SEASON_ENDED = "season.ended"
 TOURNAMENT_STARTED = "tournament.started"
 TOURNAMENT_ENDED = "tournament.ended"
 PLAYER_ERASED = "player.erased"
+LEAGUE_WEEK_ENDED = "league.week_ended"
+REWARD_GRANTED = "reward.granted"
+REWARD_CLAIMED = "reward.claimed"
 
 _RUN = "the run, as `GET /v1/runs/<id>` shows it to anyone"
+_REWARD = "the reward as the inbox shows it: `id`, `source`, `rank`, `payload`, `granted_at`, `claimed_at`"
 _TOURNAMENT = "the tournament: `id`, `title`, `variant`, `starts_at`, `ends_at`, `deals`, `scoring`"
 
 # Every event a webhook may take, by name, in the order the docs list them.
@@ -59,6 +63,17 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
           {"player": "the player's name as they were registered",
            "pseudonym": "the pseudonym their kept places show now",
            "links": "the studios' accounts linked to them: `issuer` and `subject` each"}),
+    Event(LEAGUE_WEEK_ENDED, "a league week has ended: one event a cohort, with its final standings, promotions "
+                             "and demotions, once",
+          {"week": "the week", "cohort": "the cohort's number", "tier": "its tier's name",
+           "entrants": "how many joined it", "standings": "each entrant's `rank` (null: no run), `player` and "
+                                                          "`zone` (`up`, `stays`, `down`)",
+           "promoted": "the players going up a tier", "demoted": "the players going down a tier"}),
+    Event(REWARD_GRANTED, "a closed tournament, league week or season granted a player a reward, into their inbox "
+                          "(again, with the new terms, when a void changes an unclaimed one), once",
+          {"player": "the player granted it", "reward": _REWARD}),
+    Event(REWARD_CLAIMED, "a player claimed a reward of their inbox, once",
+          {"player": "the player who claimed it", "reward": _REWARD + ", `claimed_at` set"}),
 )}
 
 

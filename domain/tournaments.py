@@ -24,6 +24,7 @@ import hmac
 from dataclasses import dataclass
 
 from .errors import Refusal
+from .rewards import Band
 from .run import TOURNAMENT as TOURNAMENT  # the ``challenge`` of a tournament game and its run
 
 BEST = "best"
@@ -90,6 +91,8 @@ class Tournament:
     scoring: str
     created_by: str
     created_ms: int
+    rewards: tuple[Band, ...] = ()  # its reward table (``domain.rewards``), granted once it is final
+    schedule: str | None = None  # the schedule that made it (``domain.schedules``); None: made by hand
 
     def state(self, at_ms: int) -> str:
         """upcoming, running or ended at ``at_ms``."""

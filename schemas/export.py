@@ -7,6 +7,7 @@ from .following import FollowedSchema
 from .games import GameSchema
 from .leagues import LeagueWeekSchema
 from .moderation import AuditEntrySchema, DisputeSchema
+from .rewards import RewardSchema
 from .runs import RunSchema, ShareSchema, Time
 from .streaks import StreakSchema
 from .tournaments import TournamentSchema
@@ -56,6 +57,8 @@ class ExportSchema(Schema):
                                                                                     "kept, latest first"})
     tournaments = fields.List(fields.Nested(TournamentSchema), metadata={"description": "the tournaments they "
                                                                                        "entered, with their entry"})
+    rewards = fields.List(fields.Nested(RewardSchema), metadata={"description": "their inbox: the rewards their "
+                                                                               "competitions granted them"})
 
 
 class ErasedSchema(Schema):

@@ -8,6 +8,7 @@ import scoundrel
 from domain.tournaments import BEST, MAX_ATTEMPTS, MAX_DEALS, SCORINGS, STATES, SUM
 
 from .paging import PageArgs
+from .rewards import RewardBandSchema, reward_table
 from .runs import Time
 
 MAX_TITLE = 100
@@ -40,6 +41,8 @@ class TournamentCreateSchema(Schema):
     scoring = fields.String(load_default=BEST, validate=validate.OneOf(SCORINGS), metadata={
         "description": f'"{BEST}": each entrant\'s best game ranks them; "{SUM}": the sum of their best game on each '
                        "sealed deal (deals 1 or more)"})
+
+    rewards = reward_table("granted into each entrant's inbox once its standings are final (docs/tournaments.md)")
 
     @validates_schema
     def _sum_over_sealed_deals(self, data, **kwargs):
@@ -93,6 +96,8 @@ class TournamentSchema(Schema):
                                                     "(a void may still change them: revised_at)"})
     revised_at = Time(attribute="revised_ms", allow_none=True, metadata={
         "description": "when a void, restore or re-verification last changed the standings after the end"})
+    rewards = fields.List(fields.Nested(RewardBandSchema), metadata={"description": "its reward table"})
+    schedule = fields.String(allow_none=True, metadata={"description": "the schedule that made it; null: by hand"})
     sealed_deals = fields.List(fields.Nested(SealedDealSchema), allow_none=True, metadata={
         "description": "each sealed deck's seed, once the tournament has ended and closed; null before"})
     you = fields.Nested(EntrySchema, allow_none=True, metadata={"description": "the caller's entry (with a "

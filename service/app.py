@@ -26,6 +26,7 @@ from . import (
     front_door,
     games,
     health,
+    inbox,
     leagues,
     live,
     metrics,
@@ -36,6 +37,7 @@ from . import (
     players,
     request_log,
     runs,
+    schedules,
     sealed,
     seasons,
     security,
@@ -102,6 +104,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                    moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players, player_data):
         api.register_blueprint(module.blp)
     api.register_blueprint(boards.board_views())
+    api.register_blueprint(schedules.blp)
+    api.register_blueprint(inbox.blp)
     api.register_blueprint(games.player_blp)
     api.register_blueprint(leagues.player_blp)
     api.register_blueprint(following.blp)

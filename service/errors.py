@@ -57,6 +57,8 @@ from domain.errors import (
     SealedDailyStarted,
     SealedDayOver,
 )
+from domain.rewards import AlreadyClaimed, NoSuchReward
+from domain.schedules import NoSuchSchedule
 from domain.tournaments import NoSuchTournament, TournamentRefusal
 from store.base import NotReplicated, first_line, iso_time, refuses_writes
 
@@ -111,6 +113,9 @@ ANSWERS: dict[type[Exception], Answer] = {
     TournamentRefusal: Answer(409, lambda refused: {"extra": {
         "reason": refused.reason, **({"game_id": refused.game_id} if refused.game_id else {})}}),
     DealTaken: Answer(409),
+    NoSuchSchedule: Answer(404),
+    NoSuchReward: Answer(404),
+    AlreadyClaimed: Answer(409, lambda claimed: {"extra": {"reason": claimed.reason}}),
     NameResting: Answer(409, lambda resting: {"extra": {"reason": "name_resting",
                                                         "available_at": iso_time(resting.until_ms)}}),
     NameTaken: Answer(409),

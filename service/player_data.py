@@ -29,6 +29,7 @@ from store.boards import ranking
 from store.games import games_in_play
 from store.moderation import DISMISSED_EVENT, dispute_view
 from store.privacy import begin_erasure, erase, erasure_log
+from store.rewards import player_inbox
 from store.runs import run_audit_logs
 from store.tournaments import load_tournaments
 
@@ -57,7 +58,7 @@ DAY_SECONDS = 86_400
 def export(name):
     """Everything the service holds about the player: account, studios' links, every run with its moves,
     verdict and audit log, games in play, places, streak, follows and followers, disputes filed, league
-    weeks and tournaments. For the player themselves or a studio's server key."""
+    weeks, tournaments and rewards. For the player themselves or a studio's server key."""
     player, _, _ = account_holder(name)
     document = ExportSchema().dump(exported(player))
     response = make_response(document)
@@ -87,6 +88,7 @@ def exported(player: str) -> dict:
         "leagues": league_weeks(player),
         "tournaments": [tournament_view(tournament, player) for tournament in
                         load_tournaments(db(), privacy.tournaments_entered(db(), player))],
+        "rewards": player_inbox(db(), player),
     }
 
 

@@ -10,6 +10,7 @@ are shown only once no game of them can move (R19).
 from flask import g, url_for
 
 from domain.boards import tournament_board
+from domain.rewards import bands_of
 from domain.tournaments import ENDED, Tournament, attempts_left, deal_seed
 from schemas.tournaments import (
     JoinedSchema,
@@ -69,7 +70,7 @@ def create(body):
     tournament = create_tournament(
         db(), title=body["title"], variant=body["variant"], starts_ms=starts_ms, ends_ms=ends_ms,
         join_required=body["join_required"], max_entrants=body["max_entrants"], max_attempts=body["max_attempts"],
-        deals=body["deals"], scoring=body["scoring"], created_by=g.moderator)
+        deals=body["deals"], scoring=body["scoring"], created_by=g.moderator, rewards=bands_of(body["rewards"]))
     return tournament_view(tournament), 201, {"Location": url_for("tournaments.show", tournament_id=tournament.id)}
 
 

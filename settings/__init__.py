@@ -33,6 +33,8 @@ from urllib.parse import urlsplit
 
 import platformdirs
 
+from domain.rewards import Band, table_from
+
 DEFAULT_DATA_DIR = platformdirs.user_data_dir("scoundrel-referee")
 SEASONS = ("monthly", "weekly")  # ``season``'s choices (``domain.seasons.Schedule``)
 REDIS_URL_FILE = "redis-url"  # in the data directory, while ``scoundrel up`` runs its private Redis there
@@ -269,6 +271,36 @@ def _env_archive_url(name: str) -> str:
     return value
 
 
+def _env_reward_table(name: str) -> tuple[Band, ...]:
+    """A JSON reward table (``domain.rewards``); unset: none."""
+    value = os.environ.get(name, "")
+    if not value:
+        return ()
+    try:
+        return table_from(json.loads(value))
+    except ValueError as error:  # JSON's own errors are ValueErrors too
+        raise SettingsError(f"{name}: not a reward table: {error}") from None
+
+
+def _env_tier_rewards(name: str, tiers: tuple[str, ...]) -> tuple[tuple[str, tuple[Band, ...]], ...]:
+    """A JSON object: a tier's name → its reward table (``domain.rewards``); unset: no rewards."""
+    value = os.environ.get(name, "")
+    if not value:
+        return ()
+    try:
+        by_tier = json.loads(value)
+    except ValueError:
+        raise SettingsError(f"{name} is not JSON: an object of tier names and reward tables") from None
+    if not isinstance(by_tier, dict):
+        raise SettingsError(f"{name} is not a JSON object of tier names and reward tables")
+    if unknown := set(by_tier) - set(tiers):
+        raise SettingsError(f"{name} names tiers the leagues do not have: {', '.join(sorted(unknown))}")
+    try:
+        return tuple((tier, table_from(by_tier[tier])) for tier in tiers if tier in by_tier)
+    except ValueError as error:
+        raise SettingsError(f"{name}: {error}") from None
+
+
 def _env_tiers(name: str, default: tuple[str, ...]) -> tuple[str, ...]:
     """A comma-separated list of at least two distinct names, lowest first."""
     value = os.environ.get(name)
@@ -399,6 +431,11 @@ class Settings:
     league_tiers: tuple[str, ...] = ("Bronze", "Silver", "Gold", "Sapphire", "Ruby", "Diamond")
     league_cohort: int = 30
     league_moves: int = 5
+    # the leagues' reward tables by tier name (``domain.rewards``), granted at each week's end; empty: none
+    league_rewards: tuple[tuple[str, tuple[Band, ...]], ...] = ()
+    # the seasons' reward table (``domain.rewards``), granted on each closed season's classic dealt board; empty: none
+    season_rewards: tuple[Band, ...] = ()
+    schedule_ahead: int = 86400  # seconds ahead a schedule's tournaments are made (``domain.schedules``)
     par_seconds: float = 10.0  # seconds a worker searches a deal's par (``store.par``); it gives way to runs
     flag_fast_ms: float = 250.0  # a dealt game whose median gap between moves is below this is flagged fast_moves
     flag_steady_spread: float = 0.1  # ... whose gaps' robust spread (MAD / median) is below this: steady_rhythm
@@ -495,6 +532,10 @@ class Settings:
             league_tiers=_env_tiers("SCOUNDREL_LEAGUE_TIERS", cls.league_tiers),
             league_cohort=_env_int("SCOUNDREL_LEAGUE_COHORT", cls.league_cohort, least=2),
             league_moves=_env_int("SCOUNDREL_LEAGUE_MOVES", cls.league_moves),
+            league_rewards=_env_tier_rewards("SCOUNDREL_LEAGUE_REWARDS",
+                                             _env_tiers("SCOUNDREL_LEAGUE_TIERS", cls.league_tiers)),
+            season_rewards=_env_reward_table("SCOUNDREL_SEASON_REWARDS"),
+            schedule_ahead=_env_int("SCOUNDREL_SCHEDULE_AHEAD", cls.schedule_ahead, least=60),
             archive_interval=_env_float("SCOUNDREL_ARCHIVE_INTERVAL", cls.archive_interval),
             flag_fast_ms=_env_float("SCOUNDREL_FLAG_FAST_MS", cls.flag_fast_ms, zero=True),
             flag_steady_spread=_env_float("SCOUNDREL_FLAG_STEADY_SPREAD", cls.flag_steady_spread, zero=True),

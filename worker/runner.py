@@ -18,6 +18,7 @@ abandoned-job detection (every ten minutes) is not waited for. The same
 timer records the death of workers silent for ``worker_ttl`` seconds
 (``store.queue.workers``), forfeits the dealt games left idle for ``game_idle``
 seconds (R18, ``store.games.dealt``), closes the seasons that have ended (``store.boards.seasons``),
+makes the schedules' tournaments and ends the league weeks (``competitions_step``),
 queues the search of the last sealed daily's par once its day is over (``worker.par``),
 and queues the webhook delivery retries now due and the events left in
 the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
@@ -46,11 +47,14 @@ from settings import Settings
 from store import Database
 from store.base import first_line, mark_service, refuses_writes
 from store.boards import close_ended_seasons
+from store.competitions import settle_closed_seasons, settle_revised, settle_tournament
 from store.games import sweep_games
+from store.leagues import end_ended_weeks, league_rules
 from store.live import tell_soon
 from store.operations import scheduled_pass
 from store.queue import dispatch_forever, drain, par_queue, runs_waiting, sweep, verify_queue, webhook_queue
 from store.runs import make_whole
+from store.schedules import make_scheduled
 from store.tournaments import tell_ended, tell_started
 
 from .dequeue import InOrderQueue
@@ -184,6 +188,22 @@ class VerifyWorker(SimpleWorker):
                                     execution=execution)
 
 
+def competitions_step(db: Database, settings: Settings) -> None:
+    """The competitions' part of the periodic pass: make the schedules' tournaments due, end the league
+    weeks that have ended, grant the closed seasons' rewards, and settle again the competitions a void
+    re-ranked (``docs/tournaments.md``)."""
+    made = make_scheduled(db, settings.schedule_ahead)
+    if made:
+        log.info("scheduled tournaments made", extra={"tournaments": made})
+    rules, league_rewards = league_rules(settings), dict(settings.league_rewards)
+    for week in end_ended_weeks(db, rules, league_rewards):
+        log.info("league week ended", extra={"week": week.id})
+    for season in settle_closed_seasons(db, settings.season_rewards):
+        log.info("season's rewards granted", extra={"season": season})
+    for source in settle_revised(db, rules, league_rewards):
+        log.info("rewards settled again", extra={"source": source})
+
+
 def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -> None:
     while not stopped.wait(settings.sweep_interval):
         try:
@@ -203,9 +223,10 @@ def periodic_pass(db: Database, settings: Settings) -> None:
         log.info("season closed", extra={"season": season.id})
     for tournament in tell_started(db):
         log.info("tournament started", extra={"tournament": tournament.id})
-    for tournament in tell_ended(db):
+    for tournament in tell_ended(db, settle_tournament):
         log.info("tournament ended", extra={"tournament": tournament.id})
     tell_soon(db)
+    competitions_step(db, settings)
     sweep_events(db, settings.webhook_timeout)
     if queue_sealed_search(db, settings):
         log.info("sealed daily's par search queued")

@@ -592,3 +592,56 @@ def live_zones(week: str) -> str:
     """Hash: player → the league zone (``domain.leagues.LeagueRules.zone``) they were last told of in ``week``
     (``store.live.zones``), kept until a day after the week ends."""
     return f"{PREFIX}:live-zones:{week}"
+
+
+# Schedules (``store.schedules``): tournaments made from a cron expression, each occurrence once.
+
+def schedule_ids() -> str:
+    """String: the last schedule id given."""
+    return f"{PREFIX}:schedule-ids"
+
+
+def schedule(schedule_id: str) -> str:
+    """Hash: a schedule as defined (``domain.schedules.Schedule``'s fields), its template as JSON, and
+    ``made_ms``: the start of the latest occurrence made (what makes each occurrence once)."""
+    return f"{PREFIX}:schedule:{schedule_id}"
+
+
+def schedules() -> str:
+    """Sorted set: schedule id → when it was defined (ms): every schedule, paused or not."""
+    return f"{PREFIX}:schedules"
+
+
+# Rewards (``store.rewards``): what a closed competition granted each player, and what is left to settle.
+
+def inbox(player: str) -> str:
+    """Hash: reward id → the reward as JSON (``domain.rewards.Reward``), each reward granted to the player."""
+    return f"{PREFIX}:inbox:{player}"
+
+
+def rewards_granted(source: str) -> str:
+    """Hash: player → reward id, each reward a closed competition (``source``) granted: what a re-settling
+    compares with."""
+    return f"{PREFIX}:rewards-granted:{source}"
+
+
+def rewards_flagged() -> str:
+    """List: one JSON entry per claimed reward a re-ranking no longer grants, newest first, for moderators."""
+    return f"{PREFIX}:rewards-flagged"
+
+
+def settled() -> str:
+    """Sorted set: the competitions settled (``tournament:<id>``, ``league:<week>``, ``season:<id>``) → when."""
+    return f"{PREFIX}:settled"
+
+
+def rewards_unsettled() -> str:
+    """Sorted set: settled competitions a void, restore or re-verification re-ranked since → when: the
+    workers' pass settles each again (``store.competitions``)."""
+    return f"{PREFIX}:rewards-unsettled"
+
+
+def league_week_told(week: str) -> str:
+    """Sorted set: the week's cohorts whose end was told (``league.week_ended``) → their tier; kept as the
+    week's cohorts are."""
+    return f"{PREFIX}:league-week-told:{week}"

@@ -11,3 +11,9 @@ end
 local function record_event(outbox, event)
   redis.call('RPUSH', outbox, cjson.encode(event))
 end
+
+-- An event its caller encoded ({"event", "at_ms", "fields"}), kept as given: cjson would turn an empty list
+-- of its fields into an object, and round a number.
+local function record_encoded(outbox, encoded)
+  redis.call('RPUSH', outbox, encoded)
+end

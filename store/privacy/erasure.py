@@ -43,6 +43,7 @@ from store.boards.seasons import frozen_boards
 from store.leagues.membership import history
 from store.moderation.disputes import STATUSES
 from store.privacy import personal_data, scripts
+from store.rewards.inbox import inbox
 from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import emit
 
@@ -257,15 +258,18 @@ def _delete_matching(db: Database, pattern: str) -> None:
 
 def _erase_ties(db: Database, erasure: Erasure) -> None:
     """What ties the player to others: whom they follow and who follows them, the disputes they filed, their
-    league weeks and tournament entries; and the moderators' flags name the pseudonym instead."""
+    league weeks and tournament entries, their rewards; and the moderators' flags name the pseudonym instead."""
     player = erasure.player
     followers = personal_data.followers(db, player)
     disputes = personal_data.disputes_filed(db, player)
     tournaments = personal_data.tournaments_entered(db, player)
     weeks = history(db, player)
+    rewarded = inbox(db, player)
     with db.redis.pipeline(transaction=True) as pipe:
         pipe.delete(keys.following(player), keys.league_history(player), keys.clairvoyance_tallies(player),
-                    keys.live_events(player))
+                    keys.live_events(player), keys.inbox(player))
+        for reward in rewarded:
+            pipe.hdel(keys.rewards_granted(reward.source), player)
         for follower in followers:
             pipe.zrem(keys.following(follower), player)
         for dispute in disputes:

@@ -11,8 +11,11 @@
 - **End.** Once closed and without a run still waiting for its verdict, its
   standings are final: the periodic pass tells them (``tournament.ended``),
   once. A void afterwards still re-ranks its board (``domain.tournaments``);
-  its page says the standings changed after the end.
+  its page says the standings changed after the end. Its rewards are
+  granted as it is told (``store.rewards``), and settled again after a void.
 """
+
+from collections.abc import Callable
 
 from domain.boards import tournament_board
 from domain.events import TOURNAMENT_ENDED, TOURNAMENT_STARTED
@@ -99,9 +102,11 @@ def final_standings(db: Database, tournament: Tournament) -> dict:
     return {"total": total, "entries": entries}
 
 
-def tell_ended(db: Database) -> list[Tournament]:
+def tell_ended(db: Database, settle: Callable[[Database, Tournament], object]) -> list[Tournament]:
     """Close each tournament that has ended, and tell those whose standings are final (closed, no run
-    of theirs waiting for a verdict) with them (``tournament.ended``), once; those this call told."""
+    of theirs waiting for a verdict) with them (``tournament.ended``), once; those this call told.
+    ``settle`` grants an ended tournament's rewards before it is told (``store.competitions``, which
+    reads the tournaments: handed in, so that the tournaments need not know of it)."""
     at = now_ms()
     ended = db.redis.zrangebyscore(keys.tournaments_ending(), "-inf", at)
     scores = db.redis.zmscore(keys.tournaments_ended(), ended) if ended else []
@@ -114,6 +119,7 @@ def tell_ended(db: Database) -> list[Tournament]:
     for tournament in untold:
         if tournament.id in waiting:
             continue
+        settle(db, tournament)  # before it is told: a pass cut short settles again, nothing twice
         fields = {"tournament": summary(tournament), "standings": final_standings(db, tournament)}
         if mark_once(db.redis, marks=keys.tournaments_ended(), member=tournament.id, score=tournament.ends_ms,
                      event=TOURNAMENT_ENDED, at_ms=at, fields=fields):

@@ -13,11 +13,15 @@ racing starts never both take a tournament's last place or an entrant's
 last attempt.
 """
 
+import json
 import secrets
 from dataclasses import dataclass
 
 from domain.game import Game, slot_of
+from domain.leagues import counts
+from domain.rewards import LEAGUE_SOURCE, TOURNAMENT_SOURCE, Band, bands_json, bands_of, source_id
 from domain.run import Run
+from domain.seasons import parse_season
 from domain.tournaments import (
     FULL,
     GAME_IN_PLAY,
@@ -45,12 +49,14 @@ START_TRIES = 3  # starts read again when a racing start of the same entrant cha
 _REFUSED = {"ended": TOURNAMENT_ENDED, "not_started": NOT_STARTED, "not_joined": NOT_JOINED, "full": FULL}
 
 
-def _stored(tournament: Tournament) -> dict[str, str]:
+def stored_tournament(tournament: Tournament) -> dict[str, str]:
+    """A tournament's fields as its hash keeps them (its secret apart): for a creation and a schedule's."""
     fields = {"title": tournament.title, "variant": tournament.variant, "starts_ms": tournament.starts_ms,
               "ends_ms": tournament.ends_ms, "join_required": "1" if tournament.join_required else "",
               "max_entrants": "" if tournament.max_entrants is None else tournament.max_entrants,
               "max_attempts": tournament.max_attempts, "deals": tournament.deals, "scoring": tournament.scoring,
-              "created_by": tournament.created_by, "created_ms": tournament.created_ms}
+              "created_by": tournament.created_by, "created_ms": tournament.created_ms,
+              "rewards": bands_json(tournament.rewards), "schedule": tournament.schedule or ""}
     return {name: str(value) for name, value in fields.items()}
 
 
@@ -60,18 +66,19 @@ def _tournament(tournament_id: str, fields: dict[str, str]) -> Tournament:
         ends_ms=int(fields["ends_ms"]), join_required=fields["join_required"] == "1",
         max_entrants=int(fields["max_entrants"]) if fields["max_entrants"] else None,
         max_attempts=int(fields["max_attempts"]), deals=int(fields["deals"]), scoring=fields["scoring"],
-        created_by=fields["created_by"], created_ms=int(fields["created_ms"]))
+        created_by=fields["created_by"], created_ms=int(fields["created_ms"]),
+        rewards=bands_of(json.loads(fields.get("rewards") or "[]")), schedule=fields.get("schedule") or None)
 
 
 def create_tournament(db: Database, *, title: str, variant: str, starts_ms: int, ends_ms: int,
                       join_required: bool, max_entrants: int | None, max_attempts: int, deals: int, scoring: str,
-                      created_by: str) -> Tournament:
+                      created_by: str, rewards: tuple[Band, ...] = ()) -> Tournament:
     """Store a new tournament (its fields checked by the caller's schema); the tournament as stored."""
     tournament = Tournament(str(db.redis.incr(keys.tournament_ids())), title, variant, starts_ms, ends_ms,
-                            join_required, max_entrants, max_attempts, deals, scoring, created_by, now_ms())
+                            join_required, max_entrants, max_attempts, deals, scoring, created_by, now_ms(), rewards)
     with db.redis.pipeline(transaction=True) as pipe:
         pipe.hset(keys.tournament(tournament.id),
-                  mapping={**_stored(tournament), "secret": secrets.token_hex(SECRET_BYTES)})
+                  mapping={**stored_tournament(tournament), "secret": secrets.token_hex(SECRET_BYTES)})
         pipe.zadd(keys.tournaments_starting(), {tournament.id: starts_ms})
         pipe.zadd(keys.tournaments_ending(), {tournament.id: ends_ms})
         pipe.execute()
@@ -183,13 +190,17 @@ def progress_of(db: Database, tournament: Tournament) -> Progress:
 
 def note_revision(db: Database, run: Run) -> None:
     """Record that a void, restore or re-verification of ``run`` changed its tournament's board, if it
-    is a tournament's run and the tournament has ended (its standings then say so)."""
+    is a tournament's run and the tournament has ended (its standings then say so, and its rewards are
+    settled again: ``store.competitions``); a league week's run, after the week, likewise."""
+    at = now_ms()
+    if counts(run) and at >= parse_season(run.week).ends_ms:
+        db.redis.zadd(keys.rewards_unsettled(), {source_id(LEAGUE_SOURCE, f"{run.week}:{run.player}"): at})
     if run.tournament is None:
         return
-    at = now_ms()
     ends = db.redis.hget(keys.tournament(run.tournament), "ends_ms")
     if ends is not None and at >= int(ends):
         db.redis.hset(keys.tournament(run.tournament), "revised_ms", at)
+        db.redis.zadd(keys.rewards_unsettled(), {source_id(TOURNAMENT_SOURCE, run.tournament): at})
 
 
 def start_tournament_game(db: Database, tournament: Tournament, player: str, fresh_seed: str,

@@ -14,7 +14,12 @@ def mark_once(client: Any, *, marks: str, member: str, score: int, event: str, a
     """List ``member`` in the sorted set ``marks`` (scored ``score``) and record ``event`` (with ``fields``)
     in one step: 1 if this call listed it, 0 if it was listed already (and nothing was recorded)."""
     return _MARK_ONCE.run(client, [marks, keys.webhook_outbox(), keys.webhooks()],
-                          [member, score, event, at_ms, json.dumps(fields)])
+                          [member, score, encoded_event(event, at_ms, fields)])
+
+
+def encoded_event(event: str, at_ms: int, fields: dict) -> str:
+    """An event as the outbox keeps it, for a script to record as given (``_events.record_encoded``)."""
+    return json.dumps({"event": event, "at_ms": at_ms, "fields": fields})
 
 
 def record_delivery(client: Any, *, hook_id: str, attempt: str, kept: int, counter: str) -> Any:

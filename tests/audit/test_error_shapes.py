@@ -7,6 +7,8 @@ import jsonschema_rs
 import pytest
 
 from domain import errors
+from domain.rewards import AlreadyClaimed, NoSuchReward
+from domain.schedules import NoSuchSchedule
 from domain.tournaments import NoSuchTournament, TournamentRefusal
 from service.app import create_app
 from service.errors import ANSWERS
@@ -22,6 +24,7 @@ REFUSALS = (
     errors.NameTaken("ada"), errors.AccountBusy(), errors.RunPending(), errors.NotVoid(), errors.NotInError(),
     errors.AlreadyResolved(), errors.FlagDismissed(), errors.FollowingFull(500), errors.IdempotencyConflict(),
     errors.MovesRefused({"move_index": 2, "code": "illegal_move", "message": "No such card (R5).", "ruling": "R5"}),
+    NoSuchSchedule("s1"), NoSuchReward("tournament-1"), AlreadyClaimed("tournament-1"),
 )
 
 

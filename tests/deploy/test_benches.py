@@ -54,6 +54,7 @@ TINY = {
     "pipeline.py": ["--runs", "20", "--workers", "1", "--quiet-runs", "5"],
     "rankings.py": ["--players", "100", "--requests", "10"],
     "run_cost.py": ["--runs", "20", "--players", "2", "--workers", "1", "--rounds", "1"],
+    "schedules.py": ["--occurrences", "50", "--processes", "2"],
     "season_rollover.py": ["--players", "200", "--requests", "5"],
     "share.py": ["--players", "3", "--requests", "5"],
     "tournaments.py": ["--entrants", "100", "--requests", "10"],
