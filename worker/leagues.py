@@ -9,15 +9,14 @@ from domain.leagues import counts
 from domain.run import Run
 from scoundrel.verdict import VERIFIED
 from store import Database
-from store.leagues import join_week, league_rules
-from store.live import tell_zones
+from store.leagues import join_week, league_rules, tell_zones
 
 from .process import settings
 
 
 def join_leagues(db: Database, verdicts: list[tuple[Run, dict]]) -> None:
     """Put the players of the counted games among ``verdicts`` that were verified in their week's cohort, and
-    tell the players of that cohort whose zone changed (``store.live.zones``)."""
+    tell the players of that cohort whose zone changed (``store.leagues.zones``)."""
     rules = league_rules(settings())
     for run, verdict in verdicts:
         if verdict["status"] == VERIFIED and counts(run):

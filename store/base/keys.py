@@ -590,7 +590,7 @@ def live_told() -> str:
 
 def live_zones(week: str) -> str:
     """Hash: player → the league zone (``domain.leagues.LeagueRules.zone``) they were last told of in ``week``
-    (``store.live.zones``), kept until a day after the week ends."""
+    (``store.leagues.zones``), kept until a day after the week ends."""
     return f"{PREFIX}:live-zones:{week}"
 
 

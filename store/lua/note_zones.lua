@@ -1,5 +1,5 @@
 --#include _live
--- A cohort's league zones as they stand now (``store.live.zones``): each player whose zone differs from
+-- A cohort's league zones as they stand now (``store.leagues.zones``): each player whose zone differs from
 -- the one noted for them has it noted and, if one was noted before, is told (``league.zone_changed``).
 -- KEYS: the week's noted zones, the live streams' prefix, the live channel.
 -- ARGV: how long the noted zones are kept (s), the event's other fields (JSON), then player/zone pairs.

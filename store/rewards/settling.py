@@ -27,6 +27,7 @@ from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import iso_time
 from store.base.replicas import written
+from store.live import publish
 from store.rewards import scripts
 from store.webhooks.hooks import wake_if_waiting
 from store.webhooks.scripts import encoded_event
@@ -107,7 +108,10 @@ def mark_settled(db: Database, source: str) -> None:
 
 def notify_granted(db: Database, source: str, granted: list[Earned]) -> None:
     """Tell of the rewards of ``source`` just granted (or changed), beyond the ``reward.granted`` events their
-    grants recorded: the webhook deliveries woken. Every grant is announced here, whatever settled it (a
-    live feed's publish belongs here too)."""
+    grants recorded: the webhook deliveries woken, and each player's live events told. Every grant is
+    announced here, whatever settled it."""
     if granted:
         wake_if_waiting(db)
+    for earned in granted:
+        publish(db, earned.player, {"type": REWARD_GRANTED, "source": source, "rank": earned.rank,
+                                    "payload": earned.payload})

@@ -7,6 +7,7 @@ import re
 from domain.leagues import LeagueRules
 from store.base.clock import now_ms
 from store.base.packing import iso_time
+from store.leagues import tell_zones
 from store.leagues.membership import join_week
 from store.live import (
     CATCH_UP,
@@ -20,7 +21,6 @@ from store.live import (
     publish,
     redeem_ticket,
     tell_soon,
-    tell_zones,
 )
 from store.lua import source
 from store.tournaments.tournaments import create_tournament, join_tournament

@@ -11,8 +11,7 @@ from domain.seasons import parse_season
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.leagues.membership import Membership, cohort_order
-
-from .scripts import note_zones
+from store.live.scripts import note_zones
 
 KEPT_AFTER_WEEK = 24 * 3600  # seconds the zones told are noted after their week ends
 
