@@ -1,15 +1,16 @@
 --#include _audit
 --#include _placement
 --#include _events
+--#include _log
 -- A job's verdicts, each with its audit entry, its counts and its board places, in one script.
 -- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
 -- index (``_events``), then for each run its key and the keys of the boards
--- it counts on (``_placement``).
+-- it counts on (``_placement``); last, the public log's two keys (``_log``).
 -- ARGV: the worker's name, the time (ms), how many runs, then for each run:
 -- its id, its verdict's metrics field, its latency bucket and latency
 -- (seconds), the boards (their count, then their orders: ``_placement``),
 -- how many ARGV items its verdict's fields take, then those fields as
--- alternating name/value pairs.
+-- alternating name/value pairs; last, each run's leaf in the public log, two items a run (``_log``).
 -- Empty fields are not stored, nor the job fields a pending run needs, nor
 -- the verdict's time (its audit entry's, ``store.runs.audit.verdict_ms``).
 -- A verdict is written once, with its audit entry and its counts: a run no
@@ -77,8 +78,13 @@ local function record(run_key, a)
   return 1, next_key, fields_end + 1
 end
 
+local leaves_at = #ARGV - 2 * tonumber(ARGV[3])  -- a written verdict's leaf goes to the public log
 for i = 1, tonumber(ARGV[3]) do
+  local run_key = key
   answers[i], key, arg = record(key, arg)
+  if answers[i] == 1 then
+    append_leaf(KEYS[#KEYS - 1], KEYS[#KEYS], KEYS[run_key], ARGV[leaves_at + 2 * i - 1], ARGV[leaves_at + 2 * i])
+  end
 end
 for field, count in pairs(metrics) do redis.call('HINCRBY', KEYS[2], field, count) end
 for field, count in pairs(buckets) do redis.call('HINCRBY', KEYS[3], field, count) end

@@ -6,6 +6,7 @@ from typing import Any
 from domain.run import Run
 from store.base import keys
 from store.boards.placements import placements, script_args
+from store.log.leaves import log_keys
 from store.lua import LuaScript, flatten
 
 _ACCEPT_RUN = LuaScript("accept_run")
@@ -60,10 +61,13 @@ class Verdict:
     latency: float  # seconds from the run's submission to its verdict
 
 
-def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms: int) -> Any:
+def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms: int,
+                    leaves: list[tuple[str, str]]) -> Any:
     """Write each pending run's verdict with its audit entry and counts; a verified run is offered its
     places on every board it counts on, and its events recorded (``lua/_events.lua``); the counts added
-    once a field. A list: 1 for each verdict written, 0 for a run that had one."""
+    once a field; a written verdict's leaf (``leaves``, one a verdict, each split around its index)
+    appended to the public log (``lua/_log.lua``). A list: 1 for each verdict written, 0 for a run that
+    had one."""
     run_keys: list[str] = []
     args: list = []
     for verdict in verdicts:
@@ -74,8 +78,8 @@ def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms:
                  *fields]
     return _RECORD_VERDICTS.run(
         client, [keys.pending_runs(), keys.metrics(), keys.latency(), keys.webhook_outbox(), keys.webhooks(),
-                 *run_keys],
-        [worker, at_ms, len(verdicts), *args])
+                 *run_keys, *log_keys()],
+        [worker, at_ms, len(verdicts), *args, *(part for leaf in leaves for part in leaf)])
 
 
 def forget_run(client: Any, *, run: dict[str, str], submission_key: str | None) -> Any:

@@ -1,0 +1,25 @@
+"""The public log of every change to what a board shows (``domain.transparency``): its newest leaves in
+Redis (``leaves``), the rest with its complete subtrees and signed checkpoints in the archive (``tree``)."""
+
+from .leaves import forget_player, log_keys, pseudonyms
+from .runs import run_log_entry
+from .signing import LogKeyError, load_signer
+from .tree import (
+    Entry,
+    archived_size,
+    checkpoints,
+    entries,
+    latest_checkpoint,
+    leaf_index,
+    move_leaves,
+    prove_consistency,
+    prove_inclusion,
+    publish,
+    sign_checkpoint,
+)
+
+__all__ = [
+    "Entry", "LogKeyError", "archived_size", "checkpoints", "entries", "forget_player", "latest_checkpoint",
+    "leaf_index", "load_signer", "log_keys", "move_leaves", "prove_consistency", "prove_inclusion", "pseudonyms",
+    "publish", "run_log_entry", "sign_checkpoint",
+]

@@ -1,0 +1,67 @@
+"""The public log's newest leaves, in Redis, and the secrets its pseudonyms are made with.
+
+A change is appended to the log by the script that makes it (a job's
+verdicts: ``lua/record_verdicts.lua``, through ``lua/_log.lua``): the leaf
+goes onto a Redis list and the run's hash notes its index (``log_index``),
+in the same atomic step as the change. The worker moves the list's head to
+the archive (``store.log.tree``); a leaf's index is the count of leaves
+moved so far plus its place in the list, both kept here.
+
+A player appears in a leaf only as ``player_pseudonym``: an HMAC under a
+secret of the player's own, made the first time one is needed and kept in
+one hash. Erasure deletes the secret (``forget_player``), and from then on
+nothing ties the pseudonym to a name; the log itself never changes.
+"""
+
+import secrets
+from collections.abc import Iterable
+
+from domain.dealer import commitment
+from domain.run import Run
+from domain.transparency import Leaf, moves_hash, player_pseudonym
+from store.base.database import Database
+from store.base.keys import PREFIX
+
+LEAVES = f"{PREFIX}:log:leaves"  # the leaves not yet moved to the archive, oldest first: their canonical text
+MOVED = f"{PREFIX}:log:moved"  # how many leaves the archive holds: the index of the list's first leaf
+SECRETS = f"{PREFIX}:log:secrets"  # player name → their pseudonym's secret (hex)
+SEALED_SEED = "commitment:"  # a sealed seed's place in a leaf: this, then its commitment
+
+
+def log_keys() -> list[str]:
+    """The keys a script that appends a leaf is given, last (``lua/_log.lua``)."""
+    return [LEAVES, MOVED]
+
+
+def pseudonyms(db: Database, players: Iterable[str]) -> dict[str, str]:
+    """Each player's pseudonym, making the secrets of those who have none yet: one read for them all, and
+    a write for the new ones (HSETNX: two workers making one at once agree on the first)."""
+    names = sorted(set(players))
+    if not names:
+        return {}
+    known = dict(zip(names, db.redis.hmget(SECRETS, names), strict=True))
+    new = [name for name, secret in known.items() if secret is None]
+    if new:
+        with db.redis.pipeline(transaction=False) as pipe:
+            for name in new:
+                pipe.hsetnx(SECRETS, name, secrets.token_hex(32))
+            pipe.hmget(SECRETS, new)
+            *_, made = pipe.execute()
+        known.update(zip(new, made, strict=True))
+    return {name: player_pseudonym(bytes.fromhex(secret), name) for name, secret in known.items()}
+
+
+def forget_player(client, player: str) -> None:
+    """Delete the player's secret (an erasure): their pseudonym in the log then names no one."""
+    client.hdel(SECRETS, player)
+
+
+def leaf_of(run: Run, kind: str, at_ms: int, pseudonym: str) -> Leaf:
+    """The leaf of a change ``kind`` that leaves ``run`` as it is given (its status, score, ruleset and engine
+    after the change): its seed in the clear, or its commitment for a sealed deal (a sealed daily's, a
+    tournament's sealed deck's)."""
+    seed = run.seed or ""
+    return Leaf(kind=kind, time_ms=at_ms, run=run.id, origin=run.origin, variant=run.variant,
+                seed=SEALED_SEED + commitment(seed) if run.seal else seed, moves=moves_hash(run.moves or ()),
+                verdict=run.status, score=run.score, ruleset=run.ruleset or "", engine=run.engine or "",
+                player=pseudonym)
