@@ -82,7 +82,7 @@ class Signer:
 
 
 def parse_verifier(text: str) -> Verifier:
-    parts = text.strip().split("+")
+    parts = text.strip().split("+", 2)  # base64 has '+' too: the key is all after the second
     try:
         name, key_id, encoded = parts
         raw = base64.b64decode(encoded, validate=True)
@@ -97,7 +97,7 @@ def parse_verifier(text: str) -> Verifier:
 
 
 def parse_signer(text: str) -> Signer:
-    parts = text.strip().split("+")
+    parts = text.strip().split("+", 4)
     try:
         private, key, name, key_id, encoded = parts
         raw = base64.b64decode(encoded, validate=True)
