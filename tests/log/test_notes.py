@@ -29,7 +29,7 @@ def test_keys_round_trip_through_their_text():
     assert parse_signer(signer.text()).verifier == signer.verifier
     verifier = parse_verifier(signer.verifier.text())
     assert verifier == signer.verifier
-    name, key_id, key = verifier.text().split("+")
+    name, key_id, key = verifier.text().split("+", 2)
     assert len(key_id) == 8 and base64.b64decode(key)[:1] == b"\x01"
     with pytest.raises(NoteError):
         parse_verifier(f"{name}+00000000+{key}")
