@@ -73,6 +73,10 @@ class ConsistencySchema(Schema):
     hashes = fields.List(fields.String(), metadata={"description": "the consistency proof, base64 (RFC 9162 §2.1.4)"})
 
 
+class CheckpointsSchema(Schema):
+    checkpoints = fields.List(fields.String(), metadata={"description": "every signed note, smallest tree first"})
+
+
 class RunLogSchema(Schema):
     """A run's place in the public log (``RunSchema.log``)."""
 

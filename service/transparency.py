@@ -14,6 +14,7 @@ from flask import Response
 
 from domain.transparency import PAGE_MOST, ProofError, b64
 from schemas.log import (
+    CheckpointsSchema,
     ConsistencyArgs,
     ConsistencySchema,
     EntriesArgs,
@@ -23,6 +24,7 @@ from schemas.log import (
 )
 from store.log import (
     archived_size,
+    checkpoints,
     entries,
     latest_checkpoint,
     leaf_index,
@@ -53,7 +55,18 @@ def checkpoint():
     latest = latest_checkpoint(db())
     if latest is None:
         abort(404, message="No checkpoint has been signed yet.")
-    return _text(latest[1], max(1, int(referee().settings.log_interval)))
+    return _text(latest[1], _interval())
+
+
+@blp.route("/checkpoints")
+@blp.response(200, CheckpointsSchema)
+def every_checkpoint():
+    """Every checkpoint signed, smallest tree first: each a later one must be consistent with."""
+    return {"checkpoints": checkpoints(db())}, 200, {"Cache-Control": f"public, max-age={_interval()}"}
+
+
+def _interval() -> int:
+    return max(1, int(referee().settings.log_interval))
 
 
 @blp.route("/key")
