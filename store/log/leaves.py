@@ -56,6 +56,11 @@ def forget_player(client, player: str) -> None:
     client.hdel(SECRETS, player)
 
 
+def leaf_parts(db: Database, run: Run, kind: str, at_ms: int) -> tuple[str, str]:
+    """``leaf_of`` the change, split around its index for the script that makes the change to append."""
+    return leaf_of(run, kind, at_ms, pseudonyms(db, [run.player])[run.player]).text_around_index()
+
+
 def leaf_of(run: Run, kind: str, at_ms: int, pseudonym: str) -> Leaf:
     """The leaf of a change ``kind`` that leaves ``run`` as it is given (its status, score, ruleset and engine
     after the change): its seed in the clear, or its commitment for a sealed deal (a sealed daily's, a
