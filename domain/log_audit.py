@@ -183,7 +183,7 @@ def _check_runs(copy: LogCopy, latest: Mapping[str, dict]) -> list[str]:
         if not is_valid_seed(leaf["seed"]):
             problems.append(f"run {run_id}: its seed in the log is not a seed")
             continue
-        verdict = scoundrel.replay.replay(leaf["seed"], moves, leaf["variant"], forfeit=bool(run.get("forfeit")))
+        verdict = scoundrel.replay(leaf["seed"], moves, leaf["variant"], forfeit=bool(run.get("forfeit")))
         if (verdict.status, verdict.score) != (leaf["verdict"], leaf["score"]):
             problems.append(f"run {run_id}: the engine replays it {verdict.status} {verdict.score}, the log says "
                             f"{leaf['verdict']} {leaf['score']}")
