@@ -16,6 +16,7 @@ sentence naming what differs; none means the boards are what the log says.
 import base64
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import scoundrel
 from scoundrel.deal import is_valid_seed
@@ -36,6 +37,8 @@ from .transparency import (
 REBUILT = {OPEN: "/v1/leaderboards/{variant}", DEALT: "/v1/leaderboards/dealt/{variant}"}  # by the runs' origin
 SEALED_SEED = "commitment:"  # a leaf's seed while the deal is sealed: not replayable yet
 
+Document = dict[str, Any]  # a leaf's, a run's or a board entry's JSON
+
 
 @dataclass
 class LogCopy:
@@ -45,17 +48,17 @@ class LogCopy:
 
     key: str
     checkpoints: list[str]
-    entries: list[dict]
+    entries: list[Document]
     consistency: dict[str, list[str]] = field(default_factory=dict)
-    runs: dict[str, dict] = field(default_factory=dict)
-    boards: dict[str, list[dict]] = field(default_factory=dict)
+    runs: dict[str, Document] = field(default_factory=dict)
+    boards: dict[str, list[Document]] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> Document:
         return {"key": self.key, "checkpoints": self.checkpoints, "entries": self.entries,
                 "consistency": self.consistency, "runs": self.runs, "boards": self.boards}
 
     @classmethod
-    def from_json(cls, document: Mapping) -> "LogCopy":
+    def from_json(cls, document: Mapping[str, Any]) -> "LogCopy":
         return cls(document["key"], list(document["checkpoints"]), list(document["entries"]),
                    dict(document.get("consistency", {})), dict(document.get("runs", {})),
                    dict(document.get("boards", {})))
@@ -80,9 +83,9 @@ def _roots(hashes: list[bytes], sizes: Iterable[int]) -> dict[int, bytes]:
     return roots
 
 
-def latest_leaves(copy: LogCopy) -> dict[str, dict]:
+def latest_leaves(copy: LogCopy) -> dict[str, Document]:
     """Each run's latest leaf: what the log says the run is now."""
-    latest: dict[str, dict] = {}
+    latest: dict[str, Document] = {}
     for entry in copy.entries:
         try:
             document = parse_leaf(entry["leaf"])
@@ -92,7 +95,7 @@ def latest_leaves(copy: LogCopy) -> dict[str, dict]:
     return latest
 
 
-def replayable(leaf: Mapping) -> bool:
+def replayable(leaf: Mapping[str, Any]) -> bool:
     """A run the log ends verified, on a seed the leaf shows."""
     return leaf["verdict"] == "verified" and not str(leaf["seed"]).startswith(SEALED_SEED)
 
@@ -164,7 +167,7 @@ def _check_checkpoints(copy: LogCopy) -> list[str]:
     return problems
 
 
-def _check_runs(copy: LogCopy, latest: Mapping[str, dict]) -> list[str]:
+def _check_runs(copy: LogCopy, latest: Mapping[str, Document]) -> list[str]:
     problems = []
     for run_id, leaf in sorted(latest.items()):
         if not replayable(leaf):
@@ -190,7 +193,7 @@ def _check_runs(copy: LogCopy, latest: Mapping[str, dict]) -> list[str]:
     return problems
 
 
-def rebuilt_boards(latest: Mapping[str, dict]) -> dict[str, dict[str, tuple[int, int]]]:
+def rebuilt_boards(latest: Mapping[str, Document]) -> dict[str, dict[str, tuple[int, int]]]:
     """Each board the log's runs count on, by its path: each player's (pseudonym's) best verified run as
     ``(score, leaf index)``, the earlier leaf winning a tie."""
     boards: dict[str, dict[str, tuple[int, int]]] = {}
@@ -205,12 +208,12 @@ def rebuilt_boards(latest: Mapping[str, dict]) -> dict[str, dict[str, tuple[int,
     return boards
 
 
-def _check_boards(copy: LogCopy, latest: Mapping[str, dict]) -> list[str]:
+def _check_boards(copy: LogCopy, latest: Mapping[str, Document]) -> list[str]:
     problems = []
     rebuilt = rebuilt_boards(latest)
     for path in sorted(set(rebuilt) | set(copy.boards)):
         expected = {player: score for player, (score, _) in rebuilt.get(path, {}).items()}
-        live: dict[str, int] = {}
+        live: dict[str, int | None] = {}
         for entry in copy.boards.get(path, []):
             leaf = latest.get(entry.get("run_id") or "")
             if leaf is None:

@@ -26,6 +26,7 @@ import hmac
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 VERDICT = "verdict"  # the kinds of leaf: a run's verdict (verified or rejected) as the worker recorded it
 VOID = "void"  # a moderator voided the run: it leaves every board
@@ -42,7 +43,7 @@ class ProofError(ValueError):
     """A proof asked for outside the tree (a leaf past its size, a size past the log's)."""
 
 
-def canonical_json(document: Mapping) -> str:
+def canonical_json(document: Mapping[str, Any]) -> str:
     """``document`` in RFC 8785's canonical form: keys sorted, no whitespace, strings as JSON escapes them
     minimally. A leaf holds only strings, integers (below 2**53) and null, whose RFC 8785 form is exactly
     this one, so no float formatting is needed."""
@@ -80,7 +81,7 @@ class Leaf:
     engine: str
     player: str  # ``player_pseudonym``
 
-    def document(self, index: int) -> dict:
+    def document(self, index: int) -> dict[str, object]:
         return {"index": index, "time": self.time_ms, "kind": self.kind, "run": self.run, "origin": self.origin,
                 "variant": self.variant,
                 "seed": self.seed, "moves": self.moves, "verdict": self.verdict, "score": self.score,
@@ -98,7 +99,7 @@ def leaf_text(leaf: Leaf, index: int) -> str:
     return canonical_json(leaf.document(index))
 
 
-def parse_leaf(text: str) -> dict:
+def parse_leaf(text: str) -> dict[str, Any]:
     """A leaf's document; raises ValueError unless ``text`` is one in canonical form."""
     document = json.loads(text)
     if not isinstance(document, dict) or canonical_json(document) != text:

@@ -89,7 +89,7 @@ def _nodes(connection, wanted: list[Node]) -> dict[Node, bytes]:
     if not wanted:
         return {}
     rows = connection.execute(_NODES, {"nodes": sorted(set(wanted))})
-    return {(row.level, row.index): row.hash for row in rows}
+    return {(level, index): digest for level, index, digest in rows}
 
 
 def _reader(found: dict[Node, bytes]):
@@ -178,7 +178,7 @@ def checkpoints(db: Database) -> list[str]:
 def entries(db: Database, start: int, end: int) -> list[Entry]:
     """The archive's leaves ``start`` to ``end`` (excluded), in order."""
     with db.archive.engine.connect() as connection:
-        return [Entry(row.index, row.leaf, row.leaf_hash)
+        return [Entry(*row)
                 for row in connection.execute(_ENTRIES, {"start": start, "end": end})]
 
 
