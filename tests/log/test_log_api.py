@@ -133,3 +133,23 @@ def test_a_bad_query_is_a_422_naming_its_field(stack, query, field):
 
 def test_a_run_with_no_leaf_in_the_tree_is_a_404(stack):
     assert stack.get("/v1/log/proof/inclusion?run=nope&size=1").status_code == 404
+
+
+def test_an_erased_players_pseudonym_can_no_longer_be_tied_to_a_name(stack, db, signer):
+    import hmac
+
+    from store.log.leaves import SECRETS
+
+    name, token = stack.register()
+    run_id = stack.submit(token, legal_games(13)[12]).json()["id"]
+    logged = stack.wait_final(run_id)["log"]
+    publish(db, signer)
+    pseudonym = pseudonyms(db, [name])[name]
+    erased = stack.http.delete(stack.url(f"/v1/players/{name}"), headers={"Authorization": f"Bearer {token}"})
+    assert erased.status_code in (200, 202, 204), erased.text
+    [entry] = stack.get(f"/v1/log/entries?start={logged['index']}&end={logged['index'] + 1}").json()["entries"]
+    assert f'"player":"{pseudonym}"' in entry["leaf"]  # the log is never rewritten
+    assert not db.redis.hexists(SECRETS, name)
+    for secret in db.redis.hvals(SECRETS):  # no secret kept reproduces it, for that name or any other
+        for other in [name, *db.redis.hkeys(SECRETS)]:
+            assert hmac.new(bytes.fromhex(secret), other.encode(), "sha256").hexdigest()[:32] != pseudonym

@@ -1,0 +1,44 @@
+"""Moving the log's leaves from Redis to the archive (``store.log``): committed first, idempotent, and, with
+``SCOUNDREL_WAIT_REPLICAS``, only leaves the replicas hold."""
+
+import pytest
+
+from domain.transparency import VERDICT, Leaf, leaf_text
+from store.base.database import Database
+from store.base.errors import NotReplicated
+from store.log import archived_size, move_leaves
+from store.log.leaves import LEAVES, MOVED
+from worker.registry import JOBS
+
+
+def _leaf(index: int) -> str:
+    return leaf_text(Leaf(VERDICT, 1, f"run-{index}", "open", "classic", "s", "m", "verified", 3, "r", "e", "p"), index)
+
+
+def test_leaves_move_to_the_archive_once(archived_store_db):
+    db = archived_store_db
+    db.redis.rpush(LEAVES, *(_leaf(index) for index in range(3)))
+    assert move_leaves(db) == 3
+    assert (archived_size(db), db.redis.llen(LEAVES), db.redis.get(MOVED)) == (3, 0, "3")
+    db.redis.rpush(LEAVES, _leaf(3))
+    assert move_leaves(db) == 1 and archived_size(db) == 4
+    assert move_leaves(db) == 0
+
+
+def test_a_leaf_out_of_place_is_refused_not_archived(archived_store_db):
+    db = archived_store_db
+    db.redis.rpush(LEAVES, _leaf(0), _leaf(2))
+    with pytest.raises(ValueError, match="leaf 1 says it is leaf 2"):
+        move_leaves(db)
+    assert archived_size(db) == 0 and db.redis.llen(LEAVES) == 2
+
+
+def test_only_leaves_the_replicas_hold_reach_the_archive(archived_store_db, redis_url):
+    waiting = Database(redis_url, JOBS, archive_url=str(archived_store_db.archive.engine.url), wait_replicas=1)
+    try:
+        waiting.redis.rpush(LEAVES, _leaf(0))
+        with pytest.raises(NotReplicated):  # this Redis has no replica: nothing it holds is safe from a failover
+            move_leaves(waiting)
+        assert archived_size(waiting) == 0 and waiting.redis.llen(LEAVES) == 1
+    finally:
+        waiting.close()
