@@ -2,7 +2,6 @@
 Redis (``leaves``), the rest with its complete subtrees and signed checkpoints in the archive (``tree``)."""
 
 from .leaves import forget_player, log_keys, pseudonyms
-from .runs import run_log_entry
 from .signing import LogKeyError, load_signer
 from .tree import (
     Entry,
@@ -15,11 +14,13 @@ from .tree import (
     prove_consistency,
     prove_inclusion,
     publish,
+    run_log_entry,
     sign_checkpoint,
+    tree_root,
 )
 
 __all__ = [
     "Entry", "LogKeyError", "archived_size", "checkpoints", "entries", "forget_player", "latest_checkpoint",
     "leaf_index", "load_signer", "log_keys", "move_leaves", "prove_consistency", "prove_inclusion", "pseudonyms",
-    "publish", "run_log_entry", "sign_checkpoint",
+    "publish", "run_log_entry", "sign_checkpoint", "tree_root",
 ]

@@ -2,10 +2,10 @@
 
 A change is appended to the log by the script that makes it (a job's
 verdicts: ``lua/record_verdicts.lua``, through ``lua/_log.lua``): the leaf
-goes onto a Redis list, the log's size counts it, and the run's hash notes
-its index (``log_index``), in the same atomic step as the change. The
-worker moves the list's head to the archive (``store.log.tree``) and counts
-the leaves moved: the index of the list's first leaf.
+goes onto a Redis list and the log's size counts it, in the same atomic step
+as the change: two commands. The worker moves the list's head to the
+archive (``store.log.tree``) and counts the leaves moved: the index of the
+list's first leaf. A run's leaves are found by its id there.
 
 A player appears in a leaf only as ``player_pseudonym``: an HMAC under a
 secret of the player's own, made the first time one is needed and kept in

@@ -47,8 +47,7 @@ _MOVE_LOG = LuaScript("move_log")
 _PROBE_MS = 10_000
 
 _SIZE = sa.select(sa.func.coalesce(sa.func.max(log_leaves.c.index) + 1, 0))  # by the primary key: no scan
-_NODES = sa.select(log_nodes.c.level, log_nodes.c.index, log_nodes.c.hash).where(
-    sa.tuple_(log_nodes.c.level, log_nodes.c.index).in_(sa.bindparam("nodes", expanding=True)))
+_NODES = sa.select(log_nodes.c.level, log_nodes.c.index, log_nodes.c.hash)
 _LATEST = sa.select(log_checkpoints.c.size, log_checkpoints.c.note).order_by(log_checkpoints.c.size.desc()).limit(1)
 _RUN_LEAF = (sa.select(log_leaves.c.index).where(log_leaves.c.run_id == sa.bindparam("run_id"),
                                                    log_leaves.c.index < sa.bindparam("size"))
@@ -59,7 +58,8 @@ _HASH_LEAF = (sa.select(log_leaves.c.index).where(log_leaves.c.leaf_hash == sa.b
 _ENTRIES = (sa.select(log_leaves.c.index, log_leaves.c.leaf, log_leaves.c.leaf_hash)
             .where(log_leaves.c.index >= sa.bindparam("start"), log_leaves.c.index < sa.bindparam("end"))
             .order_by(log_leaves.c.index))
-_LEAF_AT = sa.select(log_leaves.c.leaf_hash).where(log_leaves.c.index == sa.bindparam("index"))
+_RUN_LATEST = (sa.select(log_leaves.c.index, log_leaves.c.leaf_hash)
+               .where(log_leaves.c.run_id == sa.bindparam("run_id")).order_by(log_leaves.c.index.desc()).limit(1))
 
 
 @dataclass(frozen=True)
@@ -86,9 +86,16 @@ def publish(db: Database, signer: Signer | None) -> Checkpoint | None:
 
 
 def _nodes(connection, wanted: list[Node]) -> dict[Node, bytes]:
+    """The hashes of the ``wanted`` subtrees, in one query whose every term is a lookup by the primary key
+    (a level and its indexes: a tuple IN would scan the table in SQLite)."""
     if not wanted:
         return {}
-    rows = connection.execute(_NODES, {"nodes": sorted(set(wanted))})
+    by_level: dict[int, set[int]] = {}
+    for level, index in wanted:
+        by_level.setdefault(level, set()).add(index)
+    rows = connection.execute(_NODES.where(sa.or_(*(
+        sa.and_(log_nodes.c.level == level, log_nodes.c.index.in_(sorted(indexes)))
+        for level, indexes in sorted(by_level.items())))))
     return {(level, index): digest for level, index, digest in rows}
 
 
@@ -151,7 +158,7 @@ def sign_checkpoint(db: Database, signer: Signer) -> Checkpoint | None:
         latest = connection.execute(_LATEST).first()
         if size == 0 or (latest is not None and latest.size >= size):
             return None
-        checkpoint = Checkpoint(signer.name, size, root_hash(size, _reader(_nodes(connection, root_nodes(size)))))
+        checkpoint = Checkpoint(signer.name, size, _root(connection, size))
         connection.execute(_insert_ignoring(db, log_checkpoints).values(
             size=size, note=signer.sign(checkpoint.text()), signed_ms=now_ms()))
     return checkpoint
@@ -160,6 +167,17 @@ def sign_checkpoint(db: Database, signer: Signer) -> Checkpoint | None:
 def _insert_ignoring(db: Database, table: sa.Table):
     dialect = postgresql if db.archive.engine.dialect.name == "postgresql" else sqlite
     return dialect.insert(table).on_conflict_do_nothing()
+
+
+def _root(connection, size: int) -> bytes:
+    return root_hash(size, _reader(_nodes(connection, root_nodes(size))))
+
+
+def tree_root(db: Database, size: int) -> bytes:
+    """The root hash of the tree of the first ``size`` leaves the archive holds: one read per 1 bit of ``size``."""
+    _in_tree(db, size)
+    with db.archive.engine.connect() as connection:
+        return _root(connection, size)
 
 
 def latest_checkpoint(db: Database) -> tuple[int, str] | None:
@@ -190,9 +208,12 @@ def leaf_index(db: Database, size: int, *, run_id: str | None = None, digest: by
         return connection.execute(query, {**named, "size": size}).scalar()
 
 
-def leaf_hash_at(db: Database, index: int) -> bytes | None:
+def run_log_entry(db: Database, run_id: str) -> tuple[int, bytes] | None:
+    """``(index, leaf hash)`` of the run's latest leaf in the archive (the worker moves a leaf there within
+    ``SCOUNDREL_LOG_INTERVAL`` seconds), or None before: one indexed read."""
     with db.archive.engine.connect() as connection:
-        return connection.execute(_LEAF_AT, {"index": index}).scalar()
+        row = connection.execute(_RUN_LATEST, {"run_id": run_id}).first()
+    return None if row is None else (row[0], row[1])
 
 
 def _in_tree(db: Database, size: int) -> None:

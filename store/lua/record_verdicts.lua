@@ -80,11 +80,8 @@ end
 
 local leaves_at = #ARGV - 2 * tonumber(ARGV[3])  -- a written verdict's leaf goes to the public log
 for i = 1, tonumber(ARGV[3]) do
-  local run_key = key
   answers[i], key, arg = record(key, arg)
-  if answers[i] == 1 then
-    append_leaf(KEYS[#KEYS - 1], KEYS[#KEYS], KEYS[run_key], ARGV[leaves_at + 2 * i - 1], ARGV[leaves_at + 2 * i])
-  end
+  if answers[i] == 1 then append_leaf(KEYS[#KEYS - 1], KEYS[#KEYS], ARGV[leaves_at + 2 * i - 1], ARGV[leaves_at + 2 * i]) end
 end
 for field, count in pairs(metrics) do redis.call('HINCRBY', KEYS[2], field, count) end
 for field, count in pairs(buckets) do redis.call('HINCRBY', KEYS[3], field, count) end

@@ -33,7 +33,7 @@ if ARGV[2] == 'void' then
   event = 'voided'
   if status ~= 'void' then
     redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
-    append_leaf(KEYS[7], KEYS[8], KEYS[4], ARGV[7], ARGV[8])
+    append_leaf(KEYS[7], KEYS[8], ARGV[7], ARGV[8])
     if events_wanted(KEYS[6]) then
       record_event(KEYS[5], {event = 'run.voided', run_id = redis.call('HGET', KEYS[1], 'run_id'), at_ms = ARGV[4]})
     end

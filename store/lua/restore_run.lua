@@ -17,7 +17,7 @@ end
 local before = snapshot(KEYS[1])
 redis.call('HSET', KEYS[1], 'status', redis.call('HGET', KEYS[1], 'voided_status'))
 redis.call('HDEL', KEYS[1], 'voided_status')
-append_leaf(KEYS[2], KEYS[3], KEYS[1], ARGV[3], ARGV[4])
+append_leaf(KEYS[2], KEYS[3], ARGV[3], ARGV[4])
 place(KEYS[1], boards, player_runs + 1)
 audit(KEYS[1], 'restored', 'moderator', ARGV[1], ARGV[2], before, snapshot(KEYS[1]), {})
 return 'ok'

@@ -31,7 +31,7 @@ end
 local after = snapshot(KEYS[1])
 local changed = differs(before, after)
 place(KEYS[1], boards, player_runs + 1)
-append_leaf(KEYS[2], KEYS[3], KEYS[1], ARGV[5], ARGV[6])
+append_leaf(KEYS[2], KEYS[3], ARGV[5], ARGV[6])
 if changed or ARGV[4] == '1' then
   audit(KEYS[1], 'reverified', ARGV[1], ARGV[2], ARGV[3], before, after, {changed = changed})
 end

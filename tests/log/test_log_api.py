@@ -89,8 +89,10 @@ def test_a_leaf_names_the_run_its_verdict_and_a_pseudonym_never_the_player(stack
     name, token = stack.register()
     game = legal_games(8)[7]
     run_id = stack.submit(token, game).json()["id"]
-    run = stack.wait_final(run_id)
+    stack.wait_final(run_id)
+    assert "log" not in stack.get(f"/v1/runs/{run_id}").json()  # not in the archive's log yet
     publish(db, signer)
+    run = stack.get(f"/v1/runs/{run_id}").json()
     index = run["log"]["index"]
     [entry] = stack.get(f"/v1/log/entries?start={index}&end={index + 1}").json()["entries"]
     leaf = entry["leaf"]
@@ -142,8 +144,9 @@ def test_an_erased_players_pseudonym_can_no_longer_be_tied_to_a_name(stack, db, 
 
     name, token = stack.register()
     run_id = stack.submit(token, legal_games(13)[12]).json()["id"]
-    logged = stack.wait_final(run_id)["log"]
+    stack.wait_final(run_id)
     publish(db, signer)
+    logged = stack.get(f"/v1/runs/{run_id}").json()["log"]
     pseudonym = pseudonyms(db, [name])[name]
     erased = stack.http.delete(stack.url(f"/v1/players/{name}"), headers={"Authorization": f"Bearer {token}"})
     assert erased.status_code in (200, 202, 204), erased.text
