@@ -157,7 +157,11 @@ def _over_http(url: str) -> Get:
 
 
 def run_export(args) -> int:
-    copy = collect(_through_views(args))
+    try:
+        copy = collect(_through_views(args))
+    except LookupError as error:
+        print(f"scoundrel log export: {error}", file=sys.stderr)
+        return 1
     with open(args.file, "w", encoding="utf-8") as file:
         json.dump(copy.to_json(), file)
     print(f"scoundrel log export: {len(copy.entries)} leaves, {len(copy.checkpoints)} checkpoints, "
@@ -172,7 +176,15 @@ def run_verify(args) -> int:
         print("scoundrel log verify: give a FILE or --from URL (one of them)", file=sys.stderr)
         return 2
     if args.url:
-        copy = collect(_over_http(args.url), args.key)
+        import requests
+
+        from domain.notes import NoteError
+
+        try:
+            copy = collect(_over_http(args.url), args.key)
+        except (requests.RequestException, LookupError, NoteError, ValueError) as error:
+            print(f"scoundrel log verify: {args.url}: {str(error).splitlines()[0]}", file=sys.stderr)
+            return 1
     else:
         with open(args.file, encoding="utf-8") as file:
             copy = LogCopy.from_json(json.load(file))

@@ -187,3 +187,24 @@ def test_a_place_taken_off_a_live_board_in_redis_is_named(scene, db, capsys, tmp
     finally:
         db.redis.zadd(board, {player: rank})
     assert len(problems) == 1 and "has no place on the live board" in problems[0]
+
+
+def test_verify_from_a_running_service_over_http(scene, stack, capsys):
+    """``--from URL``: the same checks over a real socket (the stack's app behind werkzeug's server)."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, stack.app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        capsys.readouterr()
+        status = main(["log", "verify", "--from", f"http://127.0.0.1:{server.server_port}",
+                       "--key", scene["signer"].verifier.text()])
+    finally:
+        server.shutdown()
+    captured = capsys.readouterr()
+    assert status == 0, captured.out
+    assert "the boards are what the log says" in captured.err
+    assert main(["log", "verify", "--from", "http://127.0.0.1:1", "--key", "x"]) != 0  # one line, not a trace
+    assert main(["log", "verify"]) == 2
