@@ -12,6 +12,7 @@ The tree is the archive's leaves; a proof reads the complete subtrees it
 needs (``inclusion_nodes``, ``consistency_nodes``: O(log n)) in one query.
 """
 
+import functools
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -86,17 +87,22 @@ def publish(db: Database, signer: Signer | None) -> Checkpoint | None:
 
 
 def _nodes(connection, wanted: list[Node]) -> dict[Node, bytes]:
-    """The hashes of the ``wanted`` subtrees, in one query whose every term is a lookup by the primary key
-    (a level and its indexes: a tuple IN would scan the table in SQLite)."""
+    """The hashes of the ``wanted`` subtrees, in one query of one lookup by primary key each."""
+    wanted = sorted(set(wanted))
     if not wanted:
         return {}
-    by_level: dict[int, set[int]] = {}
-    for level, index in wanted:
-        by_level.setdefault(level, set()).add(index)
-    rows = connection.execute(_NODES.where(sa.or_(*(
-        sa.and_(log_nodes.c.level == level, log_nodes.c.index.in_(sorted(indexes)))
-        for level, indexes in sorted(by_level.items())))))
-    return {(level, index): digest for level, index, digest in rows}
+    named = {f"{part}{n}": value for n, (level, index) in enumerate(wanted) for part, value in (("l", level),
+                                                                                                ("i", index))}
+    return {(level, index): digest for level, index, digest in connection.execute(_lookups(len(wanted)), named)}
+
+
+@functools.cache
+def _lookups(count: int) -> sa.CompoundSelect | sa.Select:
+    """``count`` subtrees' lookups, built once a count (a proof reads at most a few dozen): SQLAlchemy then
+    compiles each once, where a statement built per call costs more than SQLite takes to answer it."""
+    lookups = [_NODES.where(log_nodes.c.level == sa.bindparam(f"l{n}"), log_nodes.c.index == sa.bindparam(f"i{n}"))
+               for n in range(count)]
+    return lookups[0] if count == 1 else sa.union_all(*lookups)
 
 
 def _reader(found: dict[Node, bytes]):
