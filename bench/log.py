@@ -40,7 +40,6 @@ import sqlalchemy as sa
 
 from _harness import percentiles  # noqa: F401  (puts the repository root on sys.path)
 from cli.redis_server import RedisServer
-from domain.notes import Signer
 from domain.transparency import (
     VERDICT,
     Leaf,
@@ -60,6 +59,7 @@ from store.archive.tables import log_leaves, log_nodes
 from store.base import keys
 from store.log import publish, sign_checkpoint, tree_root
 from store.log.leaves import LEAVES, SECRETS
+from store.log.notes import Signer
 from store.queue.queues import verify_queue
 from verification import judge
 from worker.registry import JOBS

@@ -5,7 +5,7 @@ file) and prints its verifier key. ``export FILE`` writes a copy of the log
 as the service answers for it: its checkpoints and leaves, the runs it ends
 verified and the live boards (read through the service's own views, on the
 store the settings name, no server needed). ``verify`` checks a copy, from
-a running service (``--from URL``) or a file, with ``domain.log_audit``:
+a running service (``--from URL``) or a file, with ``verification.log_audit``:
 one line per problem, status 1 if any.
 """
 
@@ -33,7 +33,7 @@ def register(subparsers) -> None:
         description="Write a new Ed25519 signer key to FILE (readable by its owner alone; an existing FILE is "
                     "left alone) for SCOUNDREL_LOG_KEY, and print its verifier key, the one the service "
                     "publishes at /v1/log/key: <name>+<key id>+<base64 key>.")
-    keygen.add_argument("file")
+    keygen.add_argument("file", help="where to write the key (never over an existing file)")
     keygen.add_argument("--name", default=DEFAULT_NAME,
                         help=f"the log's name: its checkpoints' origin line (default: {DEFAULT_NAME})")
     keygen.set_defaults(func=run_keygen)
@@ -42,7 +42,7 @@ def register(subparsers) -> None:
         description="Write the log as the service serves it (its key, every checkpoint, every leaf, each "
                     "checkpoint's consistency proof with the last), the runs it ends verified and the live "
                     "boards they count on, to FILE as JSON, for scoundrel log verify FILE.")
-    export.add_argument("file")
+    export.add_argument("file", help="where to write the copy (JSON)")
     add_operator_options(export)
     export.set_defaults(func=run_export)
     verify = commands.add_parser(
@@ -57,7 +57,7 @@ def register(subparsers) -> None:
 
 
 def run_keygen(args) -> int:
-    from domain.notes import NoteError, Signer
+    from store.log import NoteError, Signer
 
     try:
         signer = Signer.generate(args.name)
@@ -76,11 +76,11 @@ def run_keygen(args) -> int:
 
 
 def collect(get: Get, key: str | None = None):
-    """A copy of the log through ``get``: what ``domain.log_audit`` checks."""
-    from domain.log_audit import REBUILT, LogCopy, latest_leaves, replayable
-    from domain.notes import open_note, parse_verifier
+    """A copy of the log through ``get``: what ``verification.log_audit`` checks."""
     from domain.transparency import parse_checkpoint
     from scoundrel import VARIANTS
+    from store.log import open_note, parse_verifier
+    from verification.log_audit import REBUILT, LogCopy, latest_leaves, replayable
 
     if key is None:
         status, key = get("/v1/log/key")
@@ -170,7 +170,7 @@ def run_export(args) -> int:
 
 
 def run_verify(args) -> int:
-    from domain.log_audit import LogCopy, audit
+    from verification.log_audit import LogCopy, audit
 
     if bool(args.file) == bool(args.url):
         print("scoundrel log verify: give a FILE or --from URL (one of them)", file=sys.stderr)
@@ -178,7 +178,7 @@ def run_verify(args) -> int:
     if args.url:
         import requests
 
-        from domain.notes import NoteError
+        from store.log import NoteError
 
         try:
             copy = collect(_over_http(args.url), args.key)

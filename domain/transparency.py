@@ -5,7 +5,7 @@ one *leaf*: a canonical JSON document (``leaf_text``). The tree over the
 leaves is RFC 9162's (§2.1): SHA-256, a leaf hashed with a 0x00 prefix, a
 node with 0x01. A *checkpoint* is C2SP's ``tlog-checkpoint`` body (the
 log's origin, its size, its base64 root hash, one a line), which
-``domain.notes`` signs as a C2SP ``signed-note``.
+``store.log.notes`` signs as a C2SP ``signed-note``.
 
 The proofs are RFC 9162's ``PATH`` and ``PROOF`` (§2.1.3.1, §2.1.4.1), built
 from the hashes of *complete subtrees*: the subtree of ``2**level`` leaves
@@ -16,8 +16,7 @@ up front, so a store reads them in one query (``store.log``). The
 verifications are RFC 9162's (§2.1.3.2, §2.1.4.2), for ``scoundrel log
 verify`` and any client.
 
-Standard library only: the engine's rule of no third-party imports holds
-here too.
+Standard library only, as all of ``domain``: the signatures are the store's (``store.log.notes``).
 """
 
 import base64

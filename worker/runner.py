@@ -43,14 +43,13 @@ from rq.exceptions import StopRequested
 from sqlalchemy.exc import SQLAlchemyError
 
 import log_lines
-from domain.notes import Signer
 from settings import Settings
 from store import Database
 from store.base.errors import first_line, refuses_writes
 from store.base.service_mark import mark_service
 from store.boards.seasons import close_ended_seasons
 from store.games.dealt import sweep_games
-from store.log import load_signer, publish
+from store.log import Signer, load_signer, publish
 from store.operations.retention import scheduled_pass
 from store.queue.intake import dispatch_forever, drain, runs_waiting
 from store.queue.pending import sweep

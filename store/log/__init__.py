@@ -2,6 +2,7 @@
 Redis (``leaves``), the rest with its complete subtrees and signed checkpoints in the archive (``tree``)."""
 
 from .leaves import forget_player, log_keys, pseudonyms
+from .notes import NoteError, Signer, Verifier, open_note, parse_signer, parse_verifier
 from .signing import LogKeyError, load_signer
 from .tree import (
     Entry,
@@ -20,6 +21,7 @@ from .tree import (
 )
 
 __all__ = [
+    "NoteError", "Signer", "Verifier", "open_note", "parse_signer", "parse_verifier",
     "Entry", "LogKeyError", "archived_size", "checkpoints", "entries", "forget_player", "latest_checkpoint",
     "leaf_index", "load_signer", "log_keys", "move_leaves", "prove_consistency", "prove_inclusion", "pseudonyms",
     "publish", "run_log_entry", "sign_checkpoint", "tree_root",

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from domain.notes import NoteError, Signer, parse_signer
+from .notes import NoteError, Signer, parse_signer
 
 
 class LogKeyError(ValueError):

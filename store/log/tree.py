@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from domain.notes import Signer
 from domain.transparency import (
     Checkpoint,
     Node,
@@ -42,6 +41,7 @@ from store.base.replicas import written
 from store.lua import LuaScript
 
 from .leaves import LEAVES, MOVED
+from .notes import Signer
 
 MOVE_BATCH = 5000  # leaves moved to the archive a round trip
 _MOVE_LOG = LuaScript("move_log")

@@ -7,10 +7,10 @@ import hashlib
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from domain.notes import Signer
 from service.app import create_app
 from settings import Settings
 from store.log import pseudonyms, publish
+from store.log.notes import Signer
 from tests.log import rfc9162
 from tests.support.games import legal_games
 from tests.support.in_process import stack_of

@@ -10,10 +10,10 @@ import pytest
 import sqlalchemy as sa
 
 from cli.main import main
-from domain.notes import Signer, parse_signer
 from store.archive.tables import log_checkpoints, log_leaves
 from store.base import keys
 from store.log import publish
+from store.log.notes import Signer, parse_signer
 from tests.support.games import legal_games, moderator_token
 from tests.support.in_process import stack_of
 

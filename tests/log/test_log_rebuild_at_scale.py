@@ -4,9 +4,9 @@ from the log equal the live ones (slow: the runs are stored as the batch path st
 import pytest
 
 from cli.main import main
-from domain.notes import Signer
 from store import Submission, accept_runs, load_runs, record_verdicts
 from store.log import publish
+from store.log.notes import Signer
 from store.queue.queues import verify_queue
 from tests.support.games import legal_games, moderator_token
 from tests.support.in_process import stack_of

@@ -1,4 +1,4 @@
-"""Signed notes (C2SP signed-note, Ed25519) as ``domain.notes`` writes and opens them."""
+"""Signed notes (C2SP signed-note, Ed25519) as ``store.log.notes`` writes and opens them."""
 
 import base64
 import hashlib
@@ -6,7 +6,7 @@ import hashlib
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from domain.notes import NoteError, Signer, open_note, parse_signer, parse_verifier
+from store.log.notes import NoteError, Signer, open_note, parse_signer, parse_verifier
 
 BODY = "example.org/log\n7\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"
 

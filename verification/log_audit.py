@@ -19,11 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import scoundrel
-from scoundrel.deal import is_valid_seed
-
-from .notes import NoteError, open_note, parse_verifier
-from .run import DEALT, OPEN
-from .transparency import (
+from domain.run import DEALT, OPEN
+from domain.transparency import (
     EMPTY_ROOT,
     VERDICT,
     leaf_hash,
@@ -33,6 +30,8 @@ from .transparency import (
     parse_leaf,
     verify_consistency,
 )
+from scoundrel.deal import is_valid_seed
+from store.log import NoteError, open_note, parse_verifier
 
 REBUILT = {OPEN: "/v1/leaderboards/{variant}", DEALT: "/v1/leaderboards/dealt/{variant}"}  # by the runs' origin
 SEALED_SEED = "commitment:"  # a leaf's seed while the deal is sealed: not replayable yet
