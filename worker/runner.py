@@ -49,7 +49,7 @@ from store.base.errors import first_line, refuses_writes
 from store.base.service_mark import mark_service
 from store.boards.seasons import close_ended_seasons
 from store.games.dealt import sweep_games
-from store.log import Signer, load_signer, publish
+from store.log import Signer, load_signer, publish, resume_log
 from store.operations.retention import scheduled_pass
 from store.queue.intake import dispatch_forever, drain, runs_waiting
 from store.queue.pending import sweep
@@ -262,6 +262,7 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
             try:
                 mark_service(db)
                 make_whole(db)  # once: a submission asks the archive until it is
+                resume_log(db)  # a Redis that lost the public log's state gets it back before a job appends to it
                 worker = VerifyWorker(db, settings.worker_ttl)
                 worked = worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
             except RedisError as error:

@@ -15,6 +15,7 @@ from .tree import (
     prove_consistency,
     prove_inclusion,
     publish,
+    resume_log,
     run_log_entry,
     sign_checkpoint,
     tree_root,
@@ -24,5 +25,5 @@ __all__ = [
     "NoteError", "Signer", "Verifier", "open_note", "parse_signer", "parse_verifier",
     "Entry", "LogKeyError", "archived_size", "checkpoints", "entries", "forget_player", "latest_checkpoint",
     "leaf_index", "load_signer", "log_keys", "move_leaves", "prove_consistency", "prove_inclusion", "pseudonyms",
-    "publish", "run_log_entry", "sign_checkpoint", "tree_root",
+    "publish", "resume_log", "run_log_entry", "sign_checkpoint", "tree_root",
 ]

@@ -40,7 +40,7 @@ from store.base.database import Database
 from store.base.replicas import written
 from store.lua import LuaScript
 
-from .leaves import LEAVES, MOVED
+from .leaves import LEAVES, MOVED, SIZE
 from .notes import Signer
 
 MOVE_BATCH = 5000  # leaves moved to the archive a round trip
@@ -127,9 +127,41 @@ def move_leaves(db: Database) -> int:
     start = int(moved or 0)
     with db.archive.engine.begin() as connection:
         held = connection.execute(_SIZE).scalar_one()
+        _same_as_held(connection, start, texts[:max(0, held - start)])
         if held < start + len(texts):
             _append(connection, start, texts, held)
     return len(texts) if _MOVE_LOG.run(db.redis, [LEAVES, MOVED], [start, len(texts)]) else 0
+
+
+def _same_as_held(connection, start: int, texts: list[str]) -> None:
+    """Leaves the archive holds already (a move cut short before Redis dropped them) must be the same
+    leaves: any other text at an index it holds is a fork (a Redis that lost the log's state and gave
+    indexes again), refused rather than dropped, so no checkpoint ever covers two logs."""
+    if not texts:
+        return
+    rows = connection.execute(_ENTRIES, {"start": start, "end": start + len(texts)})
+    for index, text, _ in rows:
+        if text != texts[index - start]:
+            raise ProofError(f"leaf {index} in Redis differs from the archive's: the log's state in Redis was "
+                             "lost (scoundrel's worker restores it at its start)")
+
+
+def resume_log(db: Database) -> int:
+    """Give the log's state back to a Redis that lost it (a restart without persistence, a failover to a
+    replica that had none of it): when Redis holds no leaf and no count, both counts become the archive's
+    size, so the next leaf takes the next index. The log's size after."""
+    held = archived_size(db)
+    with db.redis.pipeline(transaction=True) as pipe:
+        pipe.exists(SIZE, MOVED, LEAVES)
+        pipe.get(SIZE)
+        present, size = pipe.execute()
+    if present == 0 and held:
+        with db.redis.pipeline(transaction=True) as pipe:
+            pipe.set(SIZE, held, nx=True)
+            pipe.set(MOVED, held, nx=True)
+            pipe.execute()
+        return held
+    return int(size or 0)
 
 
 def _append(connection, start: int, texts: list[str], held: int) -> None:

@@ -9,7 +9,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from service.app import create_app
 from settings import Settings
-from store.log import pseudonyms, publish
+from store.log import pseudonyms, publish, resume_log
+from store.log.leaves import MOVED, SIZE
 from store.log.notes import Signer
 from tests.log import rfc9162
 from tests.support.games import legal_games
@@ -103,10 +104,13 @@ def test_a_leaf_names_the_run_its_verdict_and_a_pseudonym_never_the_player(stack
 
 
 def test_checkpoints_before_and_after_a_restart_are_consistent(stack, db, signer):
+    """Before and after the processes restart, and Redis with them, losing what it held of the log."""
     first, first_root = _checkpoint(stack)
-    _verified(stack, legal_games(12)[8:])
-    restarted = create_app(Settings.from_env())  # the API and the worker's step as new processes make them
+    db.redis.delete(SIZE, MOVED)  # Redis restarted without persistence: the log's state is gone, not its archive
+    restarted = create_app(Settings.from_env())  # the API and the worker as new processes make them
     fresh = stack.database()
+    assert resume_log(fresh) == first  # the worker's first step
+    _verified(stack, legal_games(12)[8:])
     publish(fresh, signer)
     fresh.close()
     second, second_root = _checkpoint(stack)

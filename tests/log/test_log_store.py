@@ -42,3 +42,23 @@ def test_only_leaves_the_replicas_hold_reach_the_archive(archived_store_db, redi
         assert archived_size(waiting) == 0 and waiting.redis.llen(LEAVES) == 1
     finally:
         waiting.close()
+
+
+def test_a_redis_that_lost_the_logs_state_forks_nothing(archived_store_db):
+    """Leaves given indexes the archive holds already, by a Redis that lost the log's state, are refused and
+    kept, never dropped; ``resume_log`` (the worker's first step) gives the state back."""
+    from store.log import resume_log
+    from store.log.leaves import SIZE
+
+    db = archived_store_db
+    db.redis.rpush(LEAVES, *(_leaf(index) for index in range(3)))
+    assert move_leaves(db) == 3
+    db.redis.delete(SIZE, MOVED)  # the state lost; the archive keeps its 3 leaves
+    assert resume_log(db) == 3
+    assert db.redis.incr(SIZE) - 1 == 3  # the next leaf's index, as the scripts give it
+    db.redis.delete(SIZE, MOVED)
+    db.redis.rpush(LEAVES, leaf_text(Leaf(VERDICT, 2, "other", "open", "classic", "s", "m", "rejected", None, "r",
+                                          "e", "q"), 0))
+    with pytest.raises(ValueError, match="leaf 0 in Redis differs"):
+        move_leaves(db)
+    assert db.redis.llen(LEAVES) == 1 and archived_size(db) == 3
