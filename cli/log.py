@@ -86,8 +86,13 @@ def collect(get: Get, key: str | None = None):
         status, key = get("/v1/log/key")
         if status != 200:
             raise LookupError("the service publishes no log key (/v1/log/key)")
-    status, body = get("/v1/log/checkpoints")
-    notes = json.loads(body)["checkpoints"] if status == 200 else []
+    notes: list[str] = []
+    while True:
+        status, body = get(f"/v1/log/checkpoints?offset={len(notes)}&limit=100")
+        page = json.loads(body)["checkpoints"] if status == 200 else []
+        notes += page
+        if len(page) < 100:
+            break
     verifier = parse_verifier(key)
     sizes = []
     for note in notes:

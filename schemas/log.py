@@ -74,6 +74,7 @@ class ConsistencySchema(Schema):
 
 
 class CheckpointsSchema(Schema):
+    total = fields.Integer(metadata={"description": "how many checkpoints were signed"})
     checkpoints = fields.List(fields.String(), metadata={"description": "every signed note, smallest tree first"})
 
 

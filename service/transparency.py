@@ -9,6 +9,7 @@ checks a board with these: docs/transparency.md.
 
 import base64
 import binascii
+import functools
 
 from flask import Response
 
@@ -22,6 +23,7 @@ from schemas.log import (
     InclusionSchema,
     LogEntriesSchema,
 )
+from schemas.paging import PageArgs
 from store.log import (
     archived_size,
     checkpoints,
@@ -59,10 +61,12 @@ def checkpoint():
 
 
 @blp.route("/checkpoints")
+@blp.arguments(PageArgs(), location="query")
 @blp.response(200, CheckpointsSchema)
-def every_checkpoint():
-    """Every checkpoint signed, smallest tree first: each a later one must be consistent with."""
-    return {"checkpoints": checkpoints(db())}, 200, {"Cache-Control": f"public, max-age={_interval()}"}
+def every_checkpoint(args):
+    """Every checkpoint signed, smallest tree first, paged: each one a later one must be consistent with."""
+    total, notes = checkpoints(db(), args["offset"], args["limit"])
+    return {"total": total, "checkpoints": notes}, 200, {"Cache-Control": f"public, max-age={_interval()}"}
 
 
 def _interval() -> int:
@@ -74,10 +78,17 @@ def _interval() -> int:
 @error_response(blp, 404, "The log signs no checkpoints (no key)")
 def key():
     """The verifier key of the checkpoints, in the note format: ``<name>+<key id>+<base64 key>``."""
-    signer = load_signer(referee().settings.log_key)
-    if signer is None:
+    verifier = _verifier(referee().settings.log_key)
+    if verifier is None:
         abort(404, message="This service signs no checkpoints.")
-    return _text(signer.verifier.text() + "\n", 3600)
+    return _text(verifier + "\n", 3600)
+
+
+@functools.cache
+def _verifier(path: str) -> str | None:
+    """The verifier key of the signer key at ``path``, read once a process (a new key: a restart)."""
+    signer = load_signer(path)
+    return None if signer is None else signer.verifier.text()
 
 
 def _within(size: int, name: str) -> None:

@@ -49,6 +49,9 @@ _PROBE_MS = 10_000
 
 _SIZE = sa.select(sa.func.coalesce(sa.func.max(log_leaves.c.index) + 1, 0))  # by the primary key: no scan
 _NODES = sa.select(log_nodes.c.level, log_nodes.c.index, log_nodes.c.hash)
+_CHECKPOINT_COUNT = sa.select(sa.func.count()).select_from(log_checkpoints)
+_CHECKPOINTS = (sa.select(log_checkpoints.c.note).order_by(log_checkpoints.c.size)
+                .offset(sa.bindparam("offset")).limit(sa.bindparam("limit")))
 _LATEST = sa.select(log_checkpoints.c.size, log_checkpoints.c.note).order_by(log_checkpoints.c.size.desc()).limit(1)
 _RUN_LEAF = (sa.select(log_leaves.c.index).where(log_leaves.c.run_id == sa.bindparam("run_id"),
                                                    log_leaves.c.index < sa.bindparam("size"))
@@ -225,10 +228,11 @@ def latest_checkpoint(db: Database) -> tuple[int, str] | None:
     return None if row is None else (row.size, row.note)
 
 
-def checkpoints(db: Database) -> list[str]:
-    """Every signed checkpoint, smallest tree first."""
+def checkpoints(db: Database, offset: int, limit: int) -> tuple[int, list[str]]:
+    """``(total, notes)``: the signed checkpoints from the ``offset``-th, smallest tree first."""
     with db.archive.engine.connect() as connection:
-        return list(connection.execute(sa.select(log_checkpoints.c.note).order_by(log_checkpoints.c.size)).scalars())
+        total = connection.execute(_CHECKPOINT_COUNT).scalar_one()
+        return total, list(connection.execute(_CHECKPOINTS, {"offset": offset, "limit": limit}).scalars())
 
 
 def entries(db: Database, start: int, end: int) -> list[Entry]:
