@@ -2,11 +2,14 @@
 
 from pathlib import Path
 
+from settings import SettingsError
+
 from .notes import NoteError, Signer, parse_signer
 
 
-class LogKeyError(ValueError):
-    """The key file is missing, unreadable or not a signer key: one line that says which and why."""
+class LogKeyError(SettingsError):
+    """The key file is missing, unreadable or not a signer key: a setting refused, one line that says which
+    and why (every command prints a ``SettingsError`` so)."""
 
 
 def load_signer(path: str) -> Signer | None:

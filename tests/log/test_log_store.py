@@ -62,3 +62,15 @@ def test_a_redis_that_lost_the_logs_state_forks_nothing(archived_store_db):
     with pytest.raises(ValueError, match="leaf 0 in Redis differs"):
         move_leaves(db)
     assert db.redis.llen(LEAVES) == 1 and archived_size(db) == 3
+
+
+def test_a_key_file_that_is_not_a_signer_key_is_one_line_naming_it(tmp_path):
+    from store.log import LogKeyError, load_signer
+
+    assert load_signer("") is None  # no key: the log is kept, no checkpoint signed
+    bad = tmp_path / "log.key"
+    bad.write_text("scoundrel+00000000+AAAA")
+    with pytest.raises(LogKeyError, match=f"SCOUNDREL_LOG_KEY='{bad}': not a signer key"):
+        load_signer(str(bad))
+    with pytest.raises(LogKeyError, match="No such file"):
+        load_signer(str(tmp_path / "missing.key"))
