@@ -7,7 +7,7 @@ from domain.run import Run
 from domain.transparency import RESTORE, REVERIFY, VOID
 from store.base import keys
 from store.base.database import Database
-from store.log.leaves import leaf_parts, log_keys
+from store.log import leaf_parts, log_keys
 from store.lua import LuaScript, flatten
 from store.runs.places import with_player_runs
 from store.runs.verdicts import stored_int

@@ -6,7 +6,7 @@ from typing import Any
 from domain.run import Run
 from store.base import keys
 from store.boards.placements import placements, script_args
-from store.log.leaves import log_keys
+from store.log import log_keys
 from store.lua import LuaScript, flatten
 
 _ACCEPT_RUN = LuaScript("accept_run")

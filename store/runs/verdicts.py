@@ -17,7 +17,7 @@ from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.metrics import latency_bucket
 from store.base.replicas import written
-from store.log.leaves import leaf_of, pseudonyms
+from store.log import leaf_of, pseudonyms
 from store.runs import scripts
 
 
