@@ -23,6 +23,7 @@ from . import (
     conformance,
     deal,
     erase,
+    log,
     migrate,
     moderator,
     move_off_cluster,
@@ -35,7 +36,7 @@ from . import (
 )
 
 COMMANDS = (deal, verify, replay, conformance, api, worker, up, moderator, server_key, check, migrate,
-            move_off_cluster, reverify, archive, erase)
+            move_off_cluster, reverify, archive, erase, log)
 
 
 def version() -> str:

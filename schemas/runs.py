@@ -4,6 +4,7 @@ from marshmallow import Schema, fields
 
 from store.base import iso_time
 
+from .log import RunLogSchema
 from .par import ParSchema
 
 
@@ -57,6 +58,8 @@ class RunSchema(Schema):
                                                             "its seed shown and its deal's par kept: that par, without "
                                                             "the line"})
     from_par = fields.Integer(metadata={"description": "with par: the score's distance from it (negative below)"})
+    log = fields.Nested(RunLogSchema, metadata={"description": "one run's own answer, once its verdict is in the "
+                                                            "public log: its latest leaf (docs/transparency.md)"})
 
 
 class RunPageSchema(Schema):

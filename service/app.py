@@ -47,6 +47,7 @@ from . import (
     site,
     streaks,
     tournaments,
+    transparency,
     webhooks,
 )
 from .api import CrossFieldRules, ErrorResponses, MarkdownLiterals, RefereeApi
@@ -101,7 +102,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.url_map.converters["season"] = seasons.SeasonConverter
     api.register_converter(seasons.SeasonConverter, seasons.season_parameter)
     for module in (front_door, health, players, runs, games, daily, sealed, seeds, disputes,
-                   moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players, player_data):
+                   moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players, player_data,
+                   transparency):
         api.register_blueprint(module.blp)
     api.register_blueprint(boards.board_views())
     api.register_blueprint(schedules.blp)

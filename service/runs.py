@@ -8,10 +8,12 @@ from werkzeug.routing import BaseConverter
 import scoundrel
 from domain.daily_seed import daily_seed, today
 from domain.sealing import is_sealed, shown
+from domain.transparency import b64
 from schemas import SubmissionSchema, load_submission
 from schemas.batch import BatchResultSchema, BatchSchema, first_error
 from schemas.runs import RunSchema
 from store import Submission, accept_runs, get_run, requeue_run, submit_run
+from store.log import run_log_entry
 
 from .api import Blueprint, error_response
 from .auth import BEARER, is_moderator, moderator_endpoint, player_required, submitter_required
@@ -116,7 +118,11 @@ def show(run_id):
     """
     run = shown(get_run(db(), run_id), revealed, is_moderator())
     found = run_par(replace(run, seed=None) if is_sealed(run, revealed) else run)
-    return run if found is None else {**asdict(run), "par": found, "from_par": found.from_par(run.score or 0)}
+    extra = {} if found is None else {"par": found, "from_par": found.from_par(run.score or 0)}
+    logged = run_log_entry(db(), run.id)  # its latest leaf in the public log (docs/transparency.md)
+    if logged is not None:
+        extra["log"] = {"index": logged[0], "leaf_hash": b64(logged[1])}
+    return {**asdict(run), **extra} if extra else run
 
 
 @blp.route("/<run_id>/requeue", methods=["POST"])

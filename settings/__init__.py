@@ -455,6 +455,10 @@ class Settings:
     # the origins of the studios' pages that may frame /play and sign its player in (docs/integrators.md); empty:
     # none, /play is never framed
     embed_origins: tuple[str, ...] = ()
+    # the public log (docs/transparency.md): the signer key's file (``scoundrel log keygen``); empty: no
+    # checkpoint is signed; and seconds between a worker's checkpoints, at most one an interval
+    log_key: str = ""
+    log_interval: float = 10.0
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -549,6 +553,8 @@ class Settings:
             jwt_issuers=_env_jwt_issuers("SCOUNDREL_JWT_ISSUERS"),
             jwt_max_lifetime=_env_float("SCOUNDREL_JWT_MAX_LIFETIME", cls.jwt_max_lifetime),
             embed_origins=_env_origins("SCOUNDREL_EMBED_ORIGINS"),
+            log_key=os.environ.get("SCOUNDREL_LOG_KEY", ""),
+            log_interval=_env_float("SCOUNDREL_LOG_INTERVAL", cls.log_interval),
         )
 
 

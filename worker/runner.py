@@ -23,7 +23,8 @@ queues the search of the last sealed daily's par once its day is over (``worker.
 and queues the webhook delivery retries now due and the events left in
 the outbox (``worker.webhooks``). Every ``archive_interval`` seconds a
 worker also moves old finished runs to the archive (``store.operations.retention``;
-one worker at a time).
+one worker at a time). Every ``log_interval`` seconds it moves the public log's
+new leaves to the archive and signs a checkpoint if the log grew (``store.log``).
 
 When Redis goes away, or answers but refuses writes (full, read-only), the
 worker waits for it to take writes again and carries on; it never exits
@@ -51,6 +52,7 @@ from store.competitions import settle_closed_seasons, settle_revised, settle_tou
 from store.games import sweep_games
 from store.leagues import end_ended_weeks, league_rules
 from store.live import tell_soon
+from store.log import Signer, load_signer, publish, resume_log
 from store.operations import scheduled_pass
 from store.queue import dispatch_forever, drain, par_queue, runs_waiting, sweep, verify_queue, webhook_queue
 from store.runs import make_whole
@@ -243,6 +245,19 @@ def _archive_forever(db: Database, settings: Settings, stopped: threading.Event)
             log.info("runs archived", extra={"archived": tally.archived, "examined": tally.examined})
 
 
+def _publish_log_forever(db: Database, settings: Settings, signer: Signer | None, stopped: threading.Event) -> None:
+    """Every ``log_interval`` seconds: the public log's new leaves to the archive, and a checkpoint signed
+    by ``signer`` (SCOUNDREL_LOG_KEY) if it grew (``store.log``)."""
+    while not stopped.wait(settings.log_interval):
+        try:
+            checkpoint = publish(db, signer)
+        except (RedisError, SQLAlchemyError) as error:
+            log.warning("log checkpoint skipped: storage unavailable", extra={"error": str(error)})
+            continue
+        if checkpoint is not None:
+            log.info("log checkpoint signed", extra={"size": checkpoint.size})
+
+
 def run_worker(settings: Settings, burst: bool = False) -> bool:
     """Work the queue until stopped (or, with ``burst``, until it is empty).
 
@@ -251,6 +266,7 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
     for, a new worker starts once Redis takes writes again.
     """
     log_lines.configure(settings.log_level, settings.log_format)
+    signer = load_signer(settings.log_key)  # a bad key file stops the worker before it takes a job
     db = Database.from_settings(settings, JOBS)
     db.archive.upgrade()
     stopped = threading.Event()
@@ -265,11 +281,14 @@ def run_worker(settings: Settings, burst: bool = False) -> bool:
                          name="dispatcher", daemon=True).start()
         threading.Thread(target=_sweep_forever, args=(db, settings, stopped), name="sweeper", daemon=True).start()
         threading.Thread(target=_archive_forever, args=(db, settings, stopped), name="archiver", daemon=True).start()
+        threading.Thread(target=_publish_log_forever, args=(db, settings, signer, stopped), name="log",
+                         daemon=True).start()
     try:
         while True:
             try:
                 mark_service(db)
                 make_whole(db)  # once: a submission asks the archive until it is
+                resume_log(db)  # a Redis that lost the public log's state gets it back before a job appends to it
                 worker = VerifyWorker(db, settings.worker_ttl)
                 worked = worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
             except RedisError as error:

@@ -39,3 +39,29 @@ archived_board_places = sa.Table(
     sa.Index("ix_archived_board_places_rank", "kind", "board", "rank_key", "player"),
     sa.Index("ix_archived_board_places_player", "player"),
 )
+
+# The public log (``store.log``, ``domain.transparency``): each leaf that left Redis, by its index, with its
+# run (a run's leaves found by it) and its RFC 9162 hash (a leaf found by it); the hash of every complete
+# subtree, by (level, index): 2**level leaves from leaf index * 2**level, level 0 the leaves' own hashes, so
+# any proof reads O(log n) rows; and every signed checkpoint, by the tree size it signs.
+log_leaves = sa.Table(
+    "log_leaves", metadata,
+    sa.Column("index", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("run_id", sa.String(64), nullable=False),
+    sa.Column("leaf_hash", sa.LargeBinary(32), nullable=False),
+    sa.Column("leaf", sa.Text, nullable=False),
+    sa.Index("ix_log_leaves_run", "run_id", "index"),
+    sa.Index("ix_log_leaves_hash", "leaf_hash"),
+)
+log_nodes = sa.Table(
+    "log_nodes", metadata,
+    sa.Column("level", sa.SmallInteger, primary_key=True, autoincrement=False),
+    sa.Column("index", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("hash", sa.LargeBinary(32), nullable=False),
+)
+log_checkpoints = sa.Table(
+    "log_checkpoints", metadata,
+    sa.Column("size", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("note", sa.Text, nullable=False),
+    sa.Column("signed_ms", sa.BigInteger, nullable=False),
+)

@@ -2,11 +2,13 @@
 --#include _placement
 --#include _events
 --#include _live_places
+--#include _log
 -- A job's verdicts, each with its audit entry, its counts and its board places, in one script.
 -- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
 -- index (``_events``), the jobs of runs taken from the intake, the live
 -- streams' prefix and the live channel (``_live``, ``_live_places``), then for
--- each run its key and the keys of the boards it counts on (``_placement``).
+-- each run its key and the keys of the boards it counts on (``_placement``);
+-- last, the public log's two keys (``_log``).
 -- ARGV: the worker's name, the time (ms), the names of the events of a run
 -- verified (also its live event's type) and of a record beaten
 -- (``domain.events``), the live event's type of a run rejected
@@ -14,7 +16,8 @@
 -- its id, its verdict's metrics field, its latency bucket and latency
 -- (seconds), the boards (their count, then their orders: ``_placement``),
 -- how many ARGV items its verdict's fields take, then those fields as
--- alternating name/value pairs.
+-- alternating name/value pairs; last, each run's leaf in the public log, two
+-- items a run (``_log``).
 -- Empty fields are not stored, nor the job fields a pending run needs, nor
 -- the verdict's time (its audit entry's, ``store.runs.audit.verdict_ms``).
 -- A verdict is written once, with its audit entry and its counts: a run no
@@ -90,9 +93,13 @@ local function record(run_key, a)
   return 1, next_key, fields_end + 1
 end
 
+local leaves_at = #ARGV - 2 * tonumber(ARGV[6])  -- a written verdict's leaf goes to the public log
 for i = 1, tonumber(ARGV[6]) do
   judged[i] = ARGV[arg]
   answers[i], key, arg = record(key, arg)
+  if answers[i] == 1 then
+    append_leaf(KEYS[#KEYS - 1], KEYS[#KEYS], ARGV[leaves_at + 2 * i - 1], ARGV[leaves_at + 2 * i])
+  end
 end
 redis.call('ZREM', KEYS[1], unpack(judged))
 redis.call('HDEL', KEYS[6], unpack(judged))

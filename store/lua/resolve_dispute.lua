@@ -1,15 +1,17 @@
 --#include _audit
 --#include _places
 --#include _events
+--#include _log
 -- KEYS: dispute, open disputes, resolved disputes, run, the webhook outbox
 -- and the webhooks index (``_events``: a run newly voided is an event), the
--- keys of the boards the run counts on (``_placement``), player-runs, then
--- every run of the player.
+-- public log's two keys (``_log``), the keys of the boards the run counts on
+-- (``_placement``), player-runs, then every run of the player.
 -- ARGV: moderator, decision (uphold, void), note, time (ms), the open status,
 -- the resolved status, the name of the event of a run voided
--- (``domain.events``), then the boards and the runs on each (``_places``).
+-- (``domain.events``), a void's leaf in the public log around its index (two
+-- items, ``_log``; empty to uphold), then the boards and the runs on each (``_places``).
 -- 'resolved' if the dispute already is; 'pending' to void a run with no verdict yet.
-local boards, player_runs = recomputed_boards(7, 8)
+local boards, player_runs = recomputed_boards(9, 10)
 if redis.call('HGET', KEYS[1], 'status') ~= ARGV[5] then
   return 'resolved'
 end
@@ -31,6 +33,7 @@ if ARGV[2] == 'void' then
   event = 'voided'
   if status ~= 'void' then
     redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
+    append_leaf(KEYS[7], KEYS[8], ARGV[8], ARGV[9])
     if events_wanted(KEYS[6]) then
       record_event(KEYS[5], {event = ARGV[7], run_id = redis.call('HGET', KEYS[1], 'run_id'), at_ms = ARGV[4]})
     end

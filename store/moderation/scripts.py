@@ -1,13 +1,17 @@
 """The wrappers of moderators' Lua scripts, one a script (how a wrapper reads: ``store.lua``)."""
 
+from dataclasses import replace
 from typing import Any
 
 from domain.events import RUN_VOIDED
 from domain.run import Run
+from domain.transparency import RESTORE, REVERIFY, VOID
 from store.base import keys
 from store.base.database import Database
+from store.log import leaf_parts, log_keys
 from store.lua import LuaScript, flatten
 from store.runs.places import with_player_runs
+from store.runs.verdicts import stored_int
 
 _FILE_DISPUTE = LuaScript("file_dispute")
 
@@ -58,22 +62,27 @@ def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, 
     return with_player_runs(
         db, _RESOLVE_DISPUTE, run,
         [keys.dispute(dispute_id), keys.disputes(open_status), keys.disputes(resolved_status), keys.run(run.id),
-         keys.webhook_outbox(), keys.webhooks()],
-        [moderator, decision, note, at_ms, open_status, resolved_status, RUN_VOIDED], [],
+         keys.webhook_outbox(), keys.webhooks(), *log_keys()],
+        [moderator, decision, note, at_ms, open_status, resolved_status, RUN_VOIDED,
+         *(leaf_parts(db, replace(run, status=VOID), VOID, at_ms) if decision == VOID else ("", ""))], [],
     )
 
 
 def restore_run(db: Database, *, run: Run, moderator: str, at_ms: int) -> str:
     """Undo a void and recompute the player's places: 'ok' or 'not_void'."""
-    return with_player_runs(db, _RESTORE_RUN, run, [keys.run(run.id)],
-                             [moderator, at_ms], [])
+    return with_player_runs(db, _RESTORE_RUN, run, [keys.run(run.id), *log_keys()],
+                             [moderator, at_ms, *leaf_parts(db, replace(run, status=run.voided_status or run.status),
+                                                            RESTORE, at_ms)], [])
 
 
 def reverify_run(db: Database, *, run: Run, actor_kind: str, actor: str, at_ms: int, log_unchanged: bool,
                  fields: dict) -> str:
     """Write verdict ``fields`` over the stored ones and recompute the places: 'changed', 'unchanged' or 'pending'."""
-    return with_player_runs(db, _REVERIFY_RUN, run, [keys.run(run.id)],
-                             [actor_kind, actor, at_ms, "1" if log_unchanged else ""], flatten(fields))
+    outcome = replace(run, status=VOID if run.status == VOID else fields["status"],  # a void run stays void
+                      score=stored_int(fields["score"]), ruleset=fields["ruleset"], engine=fields["engine"])
+    return with_player_runs(db, _REVERIFY_RUN, run, [keys.run(run.id), *log_keys()],
+                            [actor_kind, actor, at_ms, "1" if log_unchanged else "",
+                             *leaf_parts(db, outcome, REVERIFY, at_ms)], flatten(fields))
 
 
 def raise_flag(client: Any, *, flag_id: str, listed_in: list[str], every_index: list[str], raised_ms: int,

@@ -41,6 +41,7 @@ from store.base.database import Database
 from store.boards.cooling import board_lock, board_name
 from store.boards.seasons import frozen_boards
 from store.leagues.membership import history
+from store.log import forget_player
 from store.moderation.disputes import STATUSES
 from store.privacy import personal_data, scripts
 from store.rewards.inbox import inbox
@@ -173,6 +174,7 @@ def _cut_access(db: Database, player: str, links: dict[str, str], cool_off_secon
                     *(keys.external_link(issuer, subject) for issuer, subject in links.items()))
         if cool_off_seconds > 0:
             pipe.set(erased_name_key(db, player), "1", ex=cool_off_seconds)
+        forget_player(pipe, player)  # the public log's pseudonym of the player then names no one
         pipe.execute()
 
 

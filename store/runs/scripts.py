@@ -8,6 +8,7 @@ from domain.run import Run
 from store.base import keys
 from store.boards.placements import placements, script_args
 from store.live import RUN_REJECTED
+from store.log import log_keys
 from store.lua import LuaScript, flatten
 
 _ACCEPT_RUN = LuaScript("accept_run")
@@ -62,10 +63,13 @@ class Verdict:
     latency: float  # seconds from the run's submission to its verdict
 
 
-def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms: int) -> Any:
+def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms: int,
+                    leaves: list[tuple[str, str]]) -> Any:
     """Write each pending run's verdict with its audit entry and counts; a verified run is offered its
     places on every board it counts on, and its events recorded (``lua/_events.lua``, ``lua/_live.lua``);
-    the counts added once a field. A list: 1 for each verdict written, 0 for a run that had one."""
+    the counts added once a field; a written verdict's leaf (``leaves``, one a verdict, each split around its
+    index) appended to the public log (``lua/_log.lua``). A list: 1 for each verdict written, 0 for a run
+    that had one."""
     run_keys: list[str] = []
     args: list = []
     for verdict in verdicts:
@@ -76,8 +80,9 @@ def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms:
                  *fields]
     return _RECORD_VERDICTS.run(
         client, [keys.pending_runs(), keys.metrics(), keys.latency(), keys.webhook_outbox(), keys.webhooks(),
-                 keys.pending_jobs(), keys.live_events(""), keys.live_channel(), *run_keys],
-        [worker, at_ms, RUN_VERIFIED, RECORD_BEATEN, RUN_REJECTED, len(verdicts), *args])
+                 keys.pending_jobs(), keys.live_events(""), keys.live_channel(), *run_keys, *log_keys()],
+        [worker, at_ms, RUN_VERIFIED, RECORD_BEATEN, RUN_REJECTED, len(verdicts), *args,
+         *(part for leaf in leaves for part in leaf)])
 
 
 def forget_run(client: Any, *, run: dict[str, str], submission_key: str | None) -> Any:

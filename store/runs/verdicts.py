@@ -9,12 +9,15 @@ is the Python list of the fields a changed verdict differs in; Lua's is
 
 import functools
 import json
+from dataclasses import replace
 
 from domain.run import Run
+from domain.transparency import VERDICT, Leaf
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.metrics import latency_bucket
 from store.base.replicas import written
+from store.log import leaf_of, pseudonyms
 from store.runs import scripts
 
 
@@ -66,9 +69,16 @@ def _verdict(run: Run, verdict: dict, at_ms: int) -> scripts.Verdict:
                            f"verdicts:{status}:{code}", latency_bucket(latency), latency)
 
 
+def verdict_leaf(run: Run, verdict: dict, at_ms: int, pseudonym: str) -> Leaf:
+    """The public log's leaf of ``verdict`` given to pending ``run`` (``store.log``)."""
+    return leaf_of(replace(run, status=verdict["status"], score=verdict.get("score"), ruleset=verdict.get("ruleset"),
+                           engine=verdict.get("engine")), VERDICT, at_ms, pseudonym)
+
+
 def record_verdicts(db: Database, verdicts: list[tuple[Run, dict]], worker: str = "worker") -> list[bool]:
     """Store each ``(run, verdict)``: the verdict, its audit entry, its counts and, for a verified run,
-    its board places, all in one script (``lua/record_verdicts.lua``), one round trip.
+    its board places, and its leaf in the public log, all in one script (``lua/record_verdicts.lua``),
+    one round trip.
 
     ``run`` is the pending run (``load_runs``), ``verdict`` the engine's verdict
     JSON, ``worker`` the name the audit log shows. Idempotent: False, and
@@ -78,6 +88,8 @@ def record_verdicts(db: Database, verdicts: list[tuple[Run, dict]], worker: str 
         return []
     at_ms = now_ms()
     batch = [_verdict(run, verdict, at_ms) for run, verdict in verdicts]
+    named = pseudonyms(db, [run.player for run, _ in verdicts])
+    leaves = [verdict_leaf(run, verdict, at_ms, named[run.player]).text_around_index() for run, verdict in verdicts]
     [replies] = written(db, db.redis, [functools.partial(scripts.record_verdicts, verdicts=batch, worker=worker,
-                                                         at_ms=at_ms)])
+                                                         at_ms=at_ms, leaves=leaves)])
     return [bool(reply) for reply in replies]

@@ -47,6 +47,7 @@ TINY = {
     "games.py": ["--games", "5", "--moves", "30", "--clients", "1"],
     "leagues.py": ["--players", "300", "--sample", "10"],
     "live.py": ["--streams", "20", "--runs", "5", "--requests", "20", "--gap", "0"],
+    "log.py": ["--runs", "20", "--players", "2", "--leaves", "300", "--requests", "10"],
     "memory.py": ["--runs", "1000", "--per-player", "1000", "--workers", "1"],
     "pages.py": ["--players", "100", "--requests", "10"],
     "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.5", "--cpu", "--progress"],

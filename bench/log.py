@@ -1,0 +1,223 @@
+"""What the public log costs: Redis commands and bytes a run, signing a checkpoint, proofs over HTTP.
+
+1. N legal games of P players are stored as the batch path stores them and
+   judged one job a run (``record_verdicts`` with one verdict, as single
+   submissions are judged), then the worker's step moves the leaves to the
+   archive (``store.log.publish``). Redis's ``INFO commandstats`` before and
+   after gives the log's own commands: INCR (the log's size) and RPUSH (the
+   leaf) run by the verdict script, which nothing else on this path sends, the
+   HSET of the run's ``log_index`` (one a leaf, by the script's text), the
+   reads and writes of the pseudonyms' secrets (HMGET, HSETNX), and every
+   command of the move. Per run, that is the log's added cost.
+2. The run's Redis bytes: ``MEMORY USAGE`` of each run's hash, with its
+   ``log_index`` and without (a copy without the field), and of the secrets'
+   hash a run; the leaves' list is empty once moved (its peak is printed too).
+3. Signing a checkpoint: the Ed25519 signature of the note alone, and
+   ``sign_checkpoint`` whole (the root from the archive, the insert), median
+   and p99 of R signatures over a growing tree.
+4. Proofs over HTTP: a tree of L leaves written straight into a SQLite
+   archive (leaves and complete subtrees, as the move writes them), the API
+   served by werkzeug on a real socket, R inclusion proofs (by run) and R
+   consistency proofs at random sizes, each checked: p50/p99 in ms.
+
+    .venv/bin/python bench/log.py [--runs 2000] [--players 40] [--leaves 10000000] [--requests 1000]
+"""
+
+import argparse
+import base64
+import logging
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import requests
+import sqlalchemy as sa
+
+from _harness import percentiles  # noqa: F401  (puts the repository root on sys.path)
+from cli.redis_server import RedisServer
+from domain.transparency import (
+    VERDICT,
+    Leaf,
+    completed,
+    inclusion_nodes,
+    leaf_hash,
+    leaf_text,
+    node_hash,
+    root_nodes,
+    verify_consistency,
+    verify_inclusion,
+)
+from scoundrel.strategies import play_game
+from settings import Settings, sqlite_archive_url
+from store import Database, Submission, accept_runs, load_runs, record_verdicts
+from store.archive.tables import log_leaves, log_nodes
+from store.base import keys
+from store.log import publish, sign_checkpoint, tree_root
+from store.log.leaves import LEAVES, SECRETS
+from store.log.notes import Signer
+from store.queue.queues import verify_queue
+from verification import judge
+from worker.registry import JOBS
+
+LOG_COMMANDS = ("incr", "rpush", "hmget", "hsetnx")  # less the script's own HMGET of each run
+WRITE_BATCH = 50_000
+
+
+def _stats(db: Database) -> dict[str, int]:
+    return {name.removeprefix("cmdstat_"): values["calls"]
+            for name, values in db.redis.info("commandstats").items()}
+
+
+def commands_and_bytes(db: Database, runs: int, players: int) -> None:
+    run_ids = []
+    per_player = runs // players
+    for number in range(players):
+        submissions = [Submission(f"log-{number}-{i}", "classic", play_game(f"log-{number}-{i}", "classic"))
+                       for i in range(per_player)]
+        run_ids += [run.id for run, _ in accept_runs(db, f"bench{number:03d}", submissions, runs_per_job=1000)]
+    db.raw.delete(verify_queue(db).key)  # the jobs: judged right here instead
+    pending = [run for run in load_runs(db, run_ids) if run]
+    judged = [(run, judge(run)) for run in pending]
+    before = _stats(db)
+    for run, verdict in judged:
+        record_verdicts(db, [(run, verdict)], worker="bench")
+    peak = db.redis.memory_usage(LEAVES) or 0
+    middle = _stats(db)
+    publish(db, None)
+    after = _stats(db)
+    count = len(judged)
+    added = {name: middle.get(name, 0) - before.get(name, 0) for name in LOG_COMMANDS}
+    added["hmget"] -= count  # the verdict script reads each run with one HMGET, log or not
+    moving = sum(after.values()) - sum(middle.values())
+    secrets = added["hmget"] + added["hsetnx"]
+    print(f"runs judged: {count}, one job a run")
+    print(f"  the log's Redis commands a run: {(sum(added.values()) + moving) / count:.2f} (INCR and RPUSH by the "
+          f"script {(added['incr'] + added['rpush']) / count:.2f}, the secrets {secrets / count:.2f}, the move "
+          f"{moving / count:.3f})")
+    run_bytes = sum(db.redis.memory_usage(keys.run(run_id)) or 0 for run_id in run_ids) / count
+    kept = (db.redis.memory_usage(SECRETS) or 0) / count
+    print(f"  a run's Redis bytes: {run_bytes:.0f} (its hash, unchanged by the log), +{kept:.1f} with the log "
+          f"({100 * kept / run_bytes:.1f} %: its share of the players' secrets); leaves waiting to move peaked "
+          f"at {peak / count:.0f} bytes a run, 0 once moved")
+
+
+def signing(db: Database, signatures: int) -> None:
+    signer = Signer.generate("bench.example/log")
+    note_times, whole_times = [], []
+    body = "bench.example/log\n123456789\n" + "A" * 43 + "=\n"
+    for _ in range(signatures):
+        started = time.perf_counter()
+        signer.sign(body)
+        note_times.append((time.perf_counter() - started) * 1000)
+    db.archive.upgrade()
+    for number in range(min(signatures, 200)):
+        _write_tree(db, number, number + 1)  # one more leaf: a new checkpoint each time
+        started = time.perf_counter()
+        sign_checkpoint(db, signer)
+        whole_times.append((time.perf_counter() - started) * 1000)
+    print(f"signing a checkpoint: the note {_ms(note_times)}; sign_checkpoint whole (root read, note stored) "
+          f"{_ms(whole_times)}")
+
+
+def _ms(times: list[float]) -> str:
+    ordered = sorted(times)
+    return (f"p50 {statistics.median(ordered):.3f} ms, "
+            f"p99 {ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]:.3f} ms")
+
+
+def _leaf(index: int) -> str:
+    return leaf_text(Leaf(VERDICT, 1_765_000_000_000 + index, f"run{index:012d}", "open", "classic",
+                          f"seed-{index}", "0" * 64, "verified", index % 40, "scoundrel-1", "1.0.0", "0" * 32), index)
+
+
+def _write_tree(db: Database, start: int, end: int) -> None:
+    """Leaves ``start``… ``end`` (excluded) and the complete subtrees they finish, straight into the archive."""
+    frontier = root_nodes(start)  # the complete subtrees the new leaves join
+    with db.archive.engine.connect() as connection:
+        known = {(level, index): digest for level, index, digest in connection.execute(
+            sa.select(log_nodes.c.level, log_nodes.c.index, log_nodes.c.hash)
+            .where(sa.tuple_(log_nodes.c.level, log_nodes.c.index).in_(frontier)))} if frontier else {}
+    for first in range(start, end, WRITE_BATCH):
+        leaves, nodes = [], []
+        for index in range(first, min(end, first + WRITE_BATCH)):
+            text = _leaf(index)
+            digest = leaf_hash(text)
+            leaves.append({"index": index, "run_id": f"run{index:012d}", "leaf_hash": digest, "leaf": text})
+            for level, position in completed(index):
+                hashed = digest if level == 0 else node_hash(known.pop((level - 1, 2 * position)),
+                                                              known.pop((level - 1, 2 * position + 1)))
+                known[(level, position)] = hashed
+                nodes.append({"level": level, "index": position, "hash": hashed})
+        with db.archive.engine.begin() as connection:
+            connection.execute(log_leaves.insert(), leaves)
+            connection.execute(log_nodes.insert(), nodes)
+
+
+def proofs(root: Path, redis_url: str, leaves: int, count: int) -> None:
+    from werkzeug.serving import make_server
+
+    from service.app import create_app
+
+    archive = sqlite_archive_url(root / "proofs")
+    db = Database(redis_url, JOBS, archive_url=archive)
+    db.archive.upgrade()
+    started = time.perf_counter()
+    _write_tree(db, 0, leaves)
+    print(f"proofs over HTTP, a tree of {leaves:,} leaves (written in {time.perf_counter() - started:.0f} s):")
+    app = create_app(Settings(redis_url=redis_url, archive_url=archive, rate_limit_address="",
+                              rate_limit_token=""))
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}/v1/log"
+    session, chosen = requests.Session(), random.Random(47)
+    inclusion, consistency = [], []
+    for _ in range(count):
+        size = chosen.randint(1, leaves)
+        index = chosen.randrange(size)
+        begun = time.perf_counter()
+        answer = session.get(f"{base}/proof/inclusion", params={"run": f"run{index:012d}", "size": size}).json()
+        inclusion.append((time.perf_counter() - begun) * 1000)
+        hashes = [base64.b64decode(h) for h in answer["hashes"]]
+        assert verify_inclusion(leaf_hash(_leaf(index)), index, size, hashes, tree_root(db, size))
+        assert len(set(inclusion_nodes(index, size))) <= 2 * size.bit_length()
+        first = chosen.randint(1, size)
+        begun = time.perf_counter()
+        answer = session.get(f"{base}/proof/consistency", params={"first": first, "second": size}).json()
+        consistency.append((time.perf_counter() - begun) * 1000)
+        hashes = [base64.b64decode(h) for h in answer["hashes"]]
+        assert verify_consistency(first, size, tree_root(db, first), tree_root(db, size), hashes)
+    server.shutdown()
+    print(f"  inclusion (by run): {_ms(inclusion)}; consistency: {_ms(consistency)} ({count} each, each checked)")
+    db.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=40)
+    parser.add_argument("--leaves", type=int, default=10_000_000)
+    parser.add_argument("--requests", type=int, default=1000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        root = Path(directory)
+        redis = RedisServer(root / "redis", persistent=False).start()
+        try:
+            db = Database(redis.url, JOBS, archive_url=sqlite_archive_url(root / "runs"))
+            db.archive.upgrade()
+            commands_and_bytes(db, args.runs, args.players)
+            signing(Database(redis.url, JOBS, archive_url=sqlite_archive_url(root / "signing")), args.requests)
+            proofs(root, redis.url, args.leaves, args.requests)
+        finally:
+            redis.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("SCOUNDREL_LOG_LEVEL", "WARNING")
+    sys.exit(main())

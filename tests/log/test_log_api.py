@@ -1,0 +1,162 @@
+"""The public log over HTTP (``/v1/log``): every proof it returns checked by RFC 9162's own verification
+(``tests.log.rfc9162``), every checkpoint's signature by the published key with ``cryptography`` alone."""
+
+import base64
+import hashlib
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from service.app import create_app
+from settings import Settings
+from store.log import pseudonyms, publish, resume_log
+from store.log.leaves import MOVED, SIZE
+from store.log.notes import Signer
+from tests.log import rfc9162
+from tests.support.games import legal_games
+from tests.support.in_process import stack_of
+
+ORIGIN = "referee.test/log"
+
+
+@pytest.fixture(scope="module")
+def signer(tmp_path_factory):
+    return Signer.generate(ORIGIN)
+
+
+@pytest.fixture(scope="module")
+def stack(request, tmp_path_factory, signer):
+    key = tmp_path_factory.mktemp("log") / "log.key"
+    key.write_text(signer.text())
+    yield from stack_of(request, env={"SCOUNDREL_LOG_KEY": str(key)})
+
+
+def _checkpoint(stack) -> tuple[int, bytes]:
+    """The newest checkpoint's size and root, once its signature checks under the key /v1/log/key publishes:
+    checked here from the note's bytes, as any client would."""
+    key = stack.get("/v1/log/key")
+    assert key.status_code == 200 and key.headers["Content-Type"].startswith("text/plain")
+    name, key_id, encoded = key.text.strip().split("+", 2)
+    public = base64.b64decode(encoded)[1:]
+    assert bytes.fromhex(key_id) == hashlib.sha256(name.encode() + b"\n\x01" + public).digest()[:4]
+    note = stack.get("/v1/log/checkpoint")
+    assert note.status_code == 200 and "public" in note.headers["Cache-Control"]
+    body, signatures = note.text.split("\n\n")
+    origin, size, root = body.split("\n")
+    signed = base64.b64decode(signatures.split(" ")[2])
+    assert origin == name == ORIGIN and signed[:4] == bytes.fromhex(key_id)
+    Ed25519PublicKey.from_public_bytes(public).verify(signed[4:], (body + "\n").encode())  # raises if forged
+    return int(size), base64.b64decode(root)
+
+
+def _verified(stack, games) -> list[str]:
+    _, token = stack.register()
+    run_ids = [stack.submit(token, game).json()["id"] for game in games]
+    for run_id in run_ids:
+        assert stack.wait_final(run_id)["status"] == "verified"
+    return run_ids
+
+
+def _leaves(stack, size: int) -> list[bytes]:
+    entries = stack.get(f"/v1/log/entries?start=0&end={size}").json()["entries"]
+    assert [entry["index"] for entry in entries] == list(range(size))
+    for entry in entries:
+        assert base64.b64decode(entry["leaf_hash"]) == rfc9162.leaf_hash(entry["leaf"].encode())
+    return [entry["leaf"].encode() for entry in entries]
+
+
+def _check_inclusions(stack, run_ids: list[str], size: int, root: bytes) -> None:
+    for run_id in run_ids:
+        logged = stack.get(f"/v1/runs/{run_id}").json()["log"]
+        proof = stack.get(f"/v1/log/proof/inclusion?run={run_id}&size={size}").json()
+        assert proof["index"] == logged["index"] and proof["tree_size"] == size
+        leaf = base64.b64decode(logged["leaf_hash"])
+        hashes = [base64.b64decode(h) for h in proof["hashes"]]
+        assert rfc9162.verify_inclusion(proof["index"], size, leaf, hashes, root), run_id
+        by_hash = stack.get("/v1/log/proof/inclusion", params={"leaf": logged["leaf_hash"], "size": size}).json()
+        assert by_hash["index"] == proof["index"] and by_hash["hashes"] == proof["hashes"]
+
+
+def test_every_verdict_is_a_leaf_proven_under_a_signed_checkpoint(stack, db, signer):
+    run_ids = _verified(stack, legal_games(7))
+    assert stack.get("/v1/log/checkpoint").status_code == 404  # nothing signed yet
+    assert publish(db, signer).size == 7
+    size, root = _checkpoint(stack)
+    assert size == 7 and rfc9162.mth(_leaves(stack, size)) == root
+    _check_inclusions(stack, run_ids, size, root)
+
+
+def test_a_leaf_names_the_run_its_verdict_and_a_pseudonym_never_the_player(stack, db, signer):
+    name, token = stack.register()
+    game = legal_games(8)[7]
+    run_id = stack.submit(token, game).json()["id"]
+    stack.wait_final(run_id)
+    assert "log" not in stack.get(f"/v1/runs/{run_id}").json()  # not in the archive's log yet
+    publish(db, signer)
+    run = stack.get(f"/v1/runs/{run_id}").json()
+    index = run["log"]["index"]
+    [entry] = stack.get(f"/v1/log/entries?start={index}&end={index + 1}").json()["entries"]
+    leaf = entry["leaf"]
+    assert name not in leaf and token not in leaf
+    assert f'"run":"{run_id}"' in leaf and f'"score":{run["score"]}' in leaf and '"kind":"verdict"' in leaf
+    assert f'"player":"{pseudonyms(db, [name])[name]}"' in leaf
+    assert hashlib.sha256(b'["' + '","'.join(game["moves"]).encode() + b'"]').hexdigest() in leaf
+
+
+def test_checkpoints_before_and_after_a_restart_are_consistent(stack, db, signer):
+    """Before and after the processes restart, and Redis with them, losing what it held of the log."""
+    first, first_root = _checkpoint(stack)
+    db.redis.delete(SIZE, MOVED)  # Redis restarted without persistence: the log's state is gone, not its archive
+    restarted = create_app(Settings.from_env())  # the API and the worker as new processes make them
+    fresh = stack.database()
+    assert resume_log(fresh) == first  # the worker's first step
+    _verified(stack, legal_games(12)[8:])
+    publish(fresh, signer)
+    fresh.close()
+    second, second_root = _checkpoint(stack)
+    assert second == first + 4
+    leaves = _leaves(stack, second)
+    for m in range(1, second):
+        proof = restarted.test_client().get(f"/v1/log/proof/consistency?first={m}&second={second}").get_json()
+        hashes = [base64.b64decode(h) for h in proof["hashes"]]
+        assert rfc9162.verify_consistency(m, second, rfc9162.mth(leaves[:m]), second_root, hashes), m
+    assert rfc9162.mth(leaves[:first]) == first_root
+    restarted.extensions["referee"].db.close()
+
+
+@pytest.mark.parametrize("query, field", [
+    ("/v1/log/proof/inclusion?run=nope&size=100000", "size"),
+    ("/v1/log/proof/inclusion?size=1", "run"),
+    ("/v1/log/proof/inclusion?leaf=***&size=1", "leaf"),
+    ("/v1/log/proof/consistency?first=3&second=2", "second"),
+    ("/v1/log/entries?start=x&end=2", "start"),
+])
+def test_a_bad_query_is_a_422_naming_its_field(stack, query, field):
+    response = stack.get(query)
+    assert response.status_code == 422
+    assert field in str(response.json()["errors"])
+
+
+def test_a_run_with_no_leaf_in_the_tree_is_a_404(stack):
+    assert stack.get("/v1/log/proof/inclusion?run=nope&size=1").status_code == 404
+
+
+def test_an_erased_players_pseudonym_can_no_longer_be_tied_to_a_name(stack, db, signer):
+    import hmac
+
+    from store.log.leaves import SECRETS
+
+    name, token = stack.register()
+    run_id = stack.submit(token, legal_games(13)[12]).json()["id"]
+    stack.wait_final(run_id)
+    publish(db, signer)
+    logged = stack.get(f"/v1/runs/{run_id}").json()["log"]
+    pseudonym = pseudonyms(db, [name])[name]
+    erased = stack.http.delete(stack.url(f"/v1/players/{name}"), headers={"Authorization": f"Bearer {token}"})
+    assert erased.status_code in (200, 202, 204), erased.text
+    [entry] = stack.get(f"/v1/log/entries?start={logged['index']}&end={logged['index'] + 1}").json()["entries"]
+    assert f'"player":"{pseudonym}"' in entry["leaf"]  # the log is never rewritten
+    assert not db.redis.hexists(SECRETS, name)
+    for secret in db.redis.hvals(SECRETS):  # no secret kept reproduces it, for that name or any other
+        for other in [name, *db.redis.hkeys(SECRETS)]:
+            assert hmac.new(bytes.fromhex(secret), other.encode(), "sha256").hexdigest()[:32] != pseudonym

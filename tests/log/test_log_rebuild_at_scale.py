@@ -1,0 +1,56 @@
+"""The issue's figure: after 10,000 runs with voids and restores, the boards ``scoundrel log verify`` rebuilds
+from the log equal the live ones (slow: the runs are stored as the batch path stores them, then judged)."""
+
+import pytest
+
+from cli.main import main
+from store import Submission, accept_runs, load_runs, record_verdicts
+from store.log import publish
+from store.log.notes import Signer
+from store.queue.queues import verify_queue
+from tests.support.games import legal_games, moderator_token
+from tests.support.in_process import stack_of
+from verification import judge
+
+pytestmark = pytest.mark.slow
+
+RUNS, PLAYERS, BATCH = 10_000, 100, 1000
+
+
+@pytest.fixture(scope="module")
+def signer():
+    return Signer.generate("referee.test/log")
+
+
+@pytest.fixture(scope="module")
+def stack(request, tmp_path_factory, signer):
+    key = tmp_path_factory.mktemp("log") / "log.key"
+    key.write_text(signer.text())
+    yield from stack_of(request, env={"SCOUNDREL_LOG_KEY": str(key)})
+
+
+def test_ten_thousand_runs_with_voids_and_restores_rebuild_to_the_live_boards(stack, db, signer, tmp_path):
+    games = legal_games(RUNS // PLAYERS)
+    run_ids = []
+    for player in range(PLAYERS):
+        name, _ = stack.register(f"scale-{player:03d}")
+        submissions = [Submission(game["seed"], game["variant"], game["moves"]) for game in games]
+        run_ids += [run.id for run, _ in accept_runs(db, name, submissions, runs_per_job=BATCH)]
+    db.raw.delete(verify_queue(db).key)  # judged right here, a thousand a job
+    for first in range(0, len(run_ids), BATCH):
+        runs = [run for run in load_runs(db, run_ids[first:first + BATCH]) if run]
+        record_verdicts(db, [(run, judge(run)) for run in runs])
+    moderator = {"Authorization": f"Bearer {moderator_token(stack, 'mia')}"}
+    _, disputer = stack.register()
+    voided = run_ids[::97]
+    for run_id in voided:
+        dispute = stack.post(f"/v1/runs/{run_id}/disputes", json={"reason": "check"},
+                             headers={"Authorization": f"Bearer {disputer}"}).json()
+        assert stack.post(f"/v1/disputes/{dispute['id']}/resolve", json={"decision": "void"},
+                          headers=moderator).status_code == 200
+    for run_id in voided[::3]:
+        assert stack.post(f"/v1/runs/{run_id}/restore", headers=moderator).status_code == 200
+    assert publish(db, signer).size == RUNS + len(voided) + len(voided[::3])
+    copy = tmp_path / "log.json"
+    assert main(["log", "export", str(copy)]) == 0
+    assert main(["log", "verify", str(copy)]) == 0
