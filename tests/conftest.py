@@ -9,6 +9,7 @@ import pytest
 
 from store.base.database import Database
 from tests.support.games import moderator_token
+from tests.support.in_process import InProcessPool, stack_of
 from tests.support.receiver import Receiver
 from tests.support.stack import StackPool
 from tests.support.stores import emptied_database, throwaway_redis
@@ -39,7 +40,7 @@ def pytest_sessionstart(session):
 
 # What starts processes: the fixtures of the service's stacks, and the modules a test module reaches
 # them through (the stacks, ``scoundrel`` run as a command, a browser, PostgreSQL, any subprocess).
-PROCESS_FIXTURES = frozenset(("stack", "stack_pool"))
+PROCESS_FIXTURES = frozenset(("stack_pool",))
 PROCESS_MODULES = frozenset(("subprocess", "tests.support.stack", "tests.support.commands", "tests.support.browser",
                              "tests.support.sentinel", "tests.support.redis_cluster", "throwaway.postgres",
                              "playwright.sync_api"))
@@ -59,7 +60,8 @@ def pytest_collection_modifyitems(items):
     other test processes have finished (the others keep their order)."""
     for item in items:
         module = getattr(item, "module", None)
-        if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())) or (module and _starts_processes(module)):
+        if (PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())) or item.get_closest_marker("served")
+                or (module and _starts_processes(module))):
             item.add_marker(pytest.mark.stack)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
@@ -72,13 +74,18 @@ def stack_pool(tmp_path_factory):
     pool.close()
 
 
+@pytest.fixture(scope="session")
+def in_process_pool(tmp_path_factory):
+    """The in-process stacks of this test process, on one throwaway Redis of their own."""
+    pool = InProcessPool(tmp_path_factory.mktemp("in-process"))
+    yield pool
+    pool.close()
+
+
 @pytest.fixture(scope="module")
-def stack(stack_pool):
-    """Redis, the API and one worker, shared by the tests of one module: empty when the module
-    starts (the stack a module before used, emptied, or a new one)."""
-    running = stack_pool.take()
-    yield running
-    stack_pool.give_back(running)
+def stack(request):
+    """The service for one module's tests (``stack_of``): the API and a worker on an empty store."""
+    yield from stack_of(request)
 
 
 @pytest.fixture(scope="session")

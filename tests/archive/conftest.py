@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from tests.audit.conftest import cli
+from tests.support.in_process import stack_of
 from throwaway.postgres import PostgresServer, postgres_bin_dir
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
@@ -39,12 +40,10 @@ def archive_url(request) -> str:
 
 
 @pytest.fixture(scope="module")
-def stack(stack_pool, archive_url):
-    """On SQLite the pool's usual stack, whose archive is a SQLite file already (so none is started for
-    it); on PostgreSQL one whose archive is a database on that server."""
-    running = stack_pool.take(env={} if archive_url.startswith("sqlite") else {"SCOUNDREL_ARCHIVE_URL": archive_url})
-    yield running
-    stack_pool.give_back(running)
+def stack(request, archive_url):
+    """On SQLite the usual stack, whose archive is a SQLite file already (so none is started for it); on
+    PostgreSQL one whose archive is a database on that server."""
+    yield from stack_of(request, env={} if archive_url.startswith("sqlite") else {"SCOUNDREL_ARCHIVE_URL": archive_url})
 
 
 def archive_now(stack) -> subprocess.CompletedProcess:

@@ -24,6 +24,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from domain.run import Run
 from store.base import keys
 from store.base.clock import now_ms
@@ -39,6 +41,8 @@ from tests.support.games import games_by_score
 from verification import judge
 
 from .conftest import archive_now, snapshot
+
+pytestmark = pytest.mark.served  # a migration beside the running API and worker
 
 PENDING = {"status": "pending", "outcome": None, "score": None, "health": None, "error": None}
 

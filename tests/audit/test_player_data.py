@@ -24,6 +24,7 @@ from store.boards.seasons import close_season
 from store.games.dealt import close_sealed_day
 from tests.support.commands import run_command
 from tests.support.games import legal_games, moderator_token, scoundrel_check
+from tests.support.in_process import stack_of
 
 STUDIO, AUDIENCE, SECRET = "https://studio.example", "scoundrel-referee", "the-studio-shares-this-secret-long"
 ERASED = "quinn"  # spelt nowhere else in the store: any trace of it in a dump is the erased player's
@@ -40,12 +41,10 @@ def bearer(token: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def stack(stack_pool):
+def stack(request):
     issuers = [{"issuer": STUDIO, "audience": AUDIENCE, "secret": SECRET, "name_claim": "nickname"}]
-    running = stack_pool.take(env={"SCOUNDREL_JWT_ISSUERS": json.dumps(issuers),
-                                   "SCOUNDREL_NAME_COOL_OFF_DAYS": repr(COOL_OFF_DAYS)})
-    yield running
-    stack_pool.give_back(running)
+    yield from stack_of(request, env={"SCOUNDREL_JWT_ISSUERS": json.dumps(issuers),
+                                      "SCOUNDREL_NAME_COOL_OFF_DAYS": repr(COOL_OFF_DAYS)})
 
 
 def forfeited(stack, token: str, **start) -> dict:
@@ -177,7 +176,7 @@ def test_the_export_holds_everything_and_the_erasure_leaves_the_name_nowhere(sta
     erased = stack.http.delete(stack.url("/v1/players/Quinn"), headers=bearer(token))
     assert (erased.status_code, erased.json()) == (200, {"name": ERASED, "erased": True, "finished": True})
 
-    [(_, body)] = receiver.wait("/erased", 1)
+    [(_, body)] = receiver.wait("/erased", 1, stack)
     event = json.loads(body)
     assert (event["event"], event["player"], event["links"]) == ("player.erased", ERASED,
                                                                  [{"issuer": STUDIO, "subject": "acct-77"}])

@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from tests.games.table import Table
 from tests.support.games import legal_games
+from tests.support.in_process import stack_of
 from tests.support.served import Served
 
 STUDIO, HMAC_STUDIO, AUDIENCE = "https://studio.example", "https://hmac.example", "scoundrel-referee"
@@ -84,12 +85,10 @@ def keys():
 
 
 @pytest.fixture(scope="module")
-def stack(stack_pool, keys):
+def stack(request, keys):
     issuers = [{"issuer": STUDIO, "audience": AUDIENCE, "jwks_url": keys.url, "name_claim": "nickname"},
                {"issuer": HMAC_STUDIO, "audience": AUDIENCE, "secret": SECRET}]
-    running = stack_pool.take(env={"SCOUNDREL_JWT_ISSUERS": json.dumps(issuers)})
-    yield running
-    stack_pool.give_back(running)
+    yield from stack_of(request, env={"SCOUNDREL_JWT_ISSUERS": json.dumps(issuers)})
 
 
 def test_a_first_token_makes_its_player_from_the_claim_and_every_player_path_takes_it(stack, keys):

@@ -24,6 +24,8 @@ from tests.support.games import play_at_machine_speed
 
 from .conftest import submit_final
 
+pytestmark = pytest.mark.served  # the viewer in Chromium, which loads it over HTTP
+
 WON_SEED = "view-1"
 
 

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.served  # the README's curl tour against a running service
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 TOUR = "A tour with curl against"
 TOUR_END = "## A map of the code"

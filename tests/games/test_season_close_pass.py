@@ -5,8 +5,12 @@ API, whose reads would close them too)."""
 
 import time
 
+import pytest
+
 from domain.seasons import Schedule, season_at
 from store.base import keys
+
+pytestmark = pytest.mark.served  # the worker's own timer closes the seasons
 
 
 def test_the_workers_pass_closes_every_ended_season_by_itself(stack):

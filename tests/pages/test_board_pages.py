@@ -25,7 +25,7 @@ from tests.games.table import Table
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.served, pytest.mark.slow]  # pages in Chromium, which loads them over HTTP
 
 OPEN_PLAYERS = 55
 WON_SEED = "view-1"

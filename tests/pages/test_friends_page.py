@@ -13,6 +13,8 @@ import pytest
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.games import games_by_score
 
+pytestmark = pytest.mark.served  # pages in Chromium, which loads them over HTTP
+
 STORAGE_KEY = "scoundrel.player"
 TOKEN = "sr_kept-in-this-browser-only"
 PLAYERS = ("ada", "bob", "cyd", "dee", "eve", "fay")

@@ -11,6 +11,8 @@ import pytest
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.stores import app_without_redis
 
+pytestmark = pytest.mark.served  # pages in Chromium, which loads them over HTTP
+
 PAGE_LINKS = {"play": "/play", "boards": "/boards", "daily": "/daily", "rules": "/rules"}
 API_LINKS = {"openapi": "/v1/openapi.json", "docs": "/v1/docs", "health": "/v1/health"}
 

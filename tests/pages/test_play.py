@@ -23,7 +23,7 @@ from service.security import CONTENT_SECURITY_POLICY
 from tests.games.table import cards_in
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.served, pytest.mark.slow]  # pages in Chromium, which loads them over HTTP
 
 expect = pytest.importorskip("playwright.sync_api").expect
 

@@ -17,6 +17,8 @@ import pytest
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.games import legal_games
 
+pytestmark = pytest.mark.served  # pages in Chromium, which loads them over HTTP
+
 expect = pytest.importorskip("playwright.sync_api").expect
 
 PLAYER_KEY = "scoundrel.player"

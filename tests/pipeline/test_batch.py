@@ -18,14 +18,6 @@ from store.base import keys
 from tests.support.games import legal_games
 
 
-@pytest.fixture(scope="module")
-def idle_stack(stack_pool):
-    """No worker at first: what the API queued stays in the queue to be counted."""
-    running = stack_pool.take(workers=0)
-    yield running
-    stack_pool.give_back(running)
-
-
 def queued_jobs(stack) -> list:
     return Queue("verify", connection=redis.Redis.from_url(stack.redis.url)).get_jobs()
 
@@ -34,13 +26,13 @@ def post_batch(stack, token, runs):
     return stack.post("/v1/runs/batch", json={"runs": runs}, headers={"Authorization": f"Bearer {token}"})
 
 
-def test_each_item_is_accepted_or_refused_on_its_own(idle_stack):
-    name, token = idle_stack.register()
+def test_each_item_is_accepted_or_refused_on_its_own(stack):
+    name, token = stack.register()
     games = legal_games(3)
-    earlier = idle_stack.submit(token, games[0]).json()
+    earlier = stack.submit(token, games[0]).json()
     items = [games[0], games[1], {"seed": "bad seed", "moves": ["flee"]}, games[1], "not an object",
              {**games[2], "moves": games[2]["moves"] + ["S3"]}, games[2]]
-    response = post_batch(idle_stack, token, items)
+    response = post_batch(stack, token, items)
     assert response.status_code == 200
     body = response.json()
     assert [r["status"] for r in body["results"]] == [200, 202, 422, 200, 422, 422, 202]
@@ -53,14 +45,14 @@ def test_each_item_is_accepted_or_refused_on_its_own(idle_stack):
     assert "_schema" in results[4]["errors"]
     assert list(results[5]["errors"]["moves"]) == [str(len(games[2]["moves"]))]
     assert results[6]["run"]["status"] == "pending" and results[6]["errors"] is None
-    assert idle_stack.get(f"/v1/players/{name}/runs").json()["total"] == 3
+    assert stack.get(f"/v1/players/{name}/runs").json()["total"] == 3
 
 
-def test_any_json_value_as_an_item_is_refused_on_its_own_and_the_rest_accepted(idle_stack):
-    _, token = idle_stack.register()
+def test_any_json_value_as_an_item_is_refused_on_its_own_and_the_rest_accepted(stack):
+    _, token = stack.register()
     game = legal_games(4)[3]
     items = [None, game, 7, 2.5, True, "x", [], [game], {}, {"seed": "abc", "moves": []}, {"runs": [game]}]
-    response = post_batch(idle_stack, token, items)
+    response = post_batch(stack, token, items)
     assert response.status_code == 200, response.text
     body = response.json()
     assert [result["status"] for result in body["results"]] == [422, 202] + [422] * (len(items) - 2)
@@ -93,18 +85,18 @@ def test_a_refused_items_answer_is_its_first_error_and_the_answer_is_smaller_tha
     assert max(len(json.dumps(result)) for result in answer["results"]) < 300
 
 
-def test_a_batch_needs_far_fewer_jobs_than_runs_and_a_repeat_needs_none(idle_stack):
-    _, token = idle_stack.register()
+def test_a_batch_needs_far_fewer_jobs_than_runs_and_a_repeat_needs_none(stack):
+    _, token = stack.register()
     games = [{"seed": f"batch-{n}", "moves": ["flee"]} for n in range(250)]
-    before = len(queued_jobs(idle_stack))
-    body = post_batch(idle_stack, token, games).json()
+    before = len(queued_jobs(stack))
+    body = post_batch(stack, token, games).json()
     assert body["accepted"] == 250
-    jobs = queued_jobs(idle_stack)[before:]
+    jobs = queued_jobs(stack)[before:]
     assert len(jobs) == 3  # 100 runs a job
     assert sorted(run_id for job in jobs for run_id in job.args) == sorted(r["run"]["id"] for r in body["results"])
-    again = post_batch(idle_stack, token, games).json()
+    again = post_batch(stack, token, games).json()
     assert again["existing"] == 250
-    assert len(queued_jobs(idle_stack)) == before + 3  # no job without a new run
+    assert len(queued_jobs(stack)) == before + 3  # no job without a new run
 
 
 @pytest.mark.parametrize("body, field", [
@@ -114,25 +106,24 @@ def test_a_batch_needs_far_fewer_jobs_than_runs_and_a_repeat_needs_none(idle_sta
     ({}, "runs"),
     ({"runs": [], "extra": 1}, "extra"),
 ])
-def test_a_malformed_batch_is_422(idle_stack, body, field):
-    _, token = idle_stack.register()
-    response = idle_stack.post("/v1/runs/batch", json=body, headers={"Authorization": f"Bearer {token}"})
+def test_a_malformed_batch_is_422(stack, body, field):
+    _, token = stack.register()
+    response = stack.post("/v1/runs/batch", json=body, headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 422
     assert field in response.json()["errors"]
 
 
-def test_a_batch_needs_a_player_token(idle_stack):
-    assert idle_stack.post("/v1/runs/batch", json={"runs": []}).status_code == 401
+def test_a_batch_needs_a_player_token(stack):
+    assert stack.post("/v1/runs/batch", json={"runs": []}).status_code == 401
 
 
-def test_every_run_of_a_batch_gets_the_engines_verdict_and_one_bad_run_fails_alone(idle_stack):
-    _, token = idle_stack.register()
+def test_every_run_of_a_batch_gets_the_engines_verdict_and_one_bad_run_fails_alone(stack):
+    _, token = stack.register()
     games = [*legal_games(5), {**legal_games(1)[0], "moves": legal_games(1)[0]["moves"][:-1]}]
-    runs = [r["run"] for r in post_batch(idle_stack, token, games).json()["results"]]
+    runs = [r["run"] for r in post_batch(stack, token, games).json()["results"]]
     # damage one stored run behind the API's back: its job keeps failing
-    idle_stack.database().redis.hset(keys.run(runs[2]["id"]), "variant", "no-such-variant")
-    idle_stack.start_worker()
-    finals = [idle_stack.wait_final(run["id"]) for run in runs]
+    stack.database().redis.hset(keys.run(runs[2]["id"]), "variant", "no-such-variant")
+    finals = [stack.wait_final(run["id"]) for run in runs]
     assert finals[2]["status"] == "error"
     for index, (game, final) in enumerate(zip(games, finals, strict=True)):
         if index == 2:

@@ -128,11 +128,11 @@ def test_seed_boards_of_the_older_layout_without_run_ids_are_reported_and_migrat
 
 def searched(stack, path: str) -> dict:
     """A deal's par once the worker's search of it is kept (``searching`` false)."""
-    deadline = time.monotonic() + 60
-    while (found := stack.get(path).json())["searching"]:
-        assert time.monotonic() < deadline, "the par search never ended"
-        time.sleep(0.2)
-    return found
+    def kept() -> dict | None:
+        found = stack.get(path).json()
+        return None if found["searching"] else found
+
+    return stack.until(kept, "the worker's par search")
 
 
 def test_a_deals_board_its_runs_and_their_pages_say_how_far_each_is_from_par(stack, deal):

@@ -2,7 +2,6 @@
 
 import json
 import threading
-import time
 from collections import defaultdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -34,11 +33,9 @@ class Receiver:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
 
-    def wait(self, path: str, count: int, timeout: float = 15.0) -> list[tuple[dict, bytes]]:
-        deadline = time.monotonic() + timeout
-        while len(self.received[path]) < count:
-            assert time.monotonic() < deadline, f"{len(self.received[path])} of {count} deliveries to {path}"
-            time.sleep(0.05)
+    def wait(self, path: str, count: int, stack, timeout: float = 15.0) -> list[tuple[dict, bytes]]:
+        """The first ``count`` deliveries to ``path`` once they have come from ``stack``'s workers."""
+        stack.until(lambda: len(self.received[path]) >= count, f"{count} deliveries to {path}", timeout)
         return self.received[path]
 
     def events(self, path: str) -> list[dict]:

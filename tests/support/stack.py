@@ -300,6 +300,20 @@ class Stack:
     def submit(self, token: str, body, headers: dict | None = None) -> requests.Response:
         return self.post("/v1/runs", json=body, headers={"Authorization": f"Bearer {token}", **(headers or {})})
 
+    def work(self) -> bool:
+        """Nothing: the stack's workers work on their own (``InProcessStack.work`` runs a burst)."""
+        return False
+
+    def until(self, found: Callable[[], Done], what: str, timeout: float = 120.0) -> Done:
+        """What ``found()`` returns once it is truthy (as ``InProcessStack.until``: the workers meanwhile
+        at work in their processes); ``timeout`` only ends a wait that has failed."""
+        deadline = time.monotonic() + timeout
+        while not (result := found()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what}: not in {timeout} s")
+            time.sleep(0.05)
+        return result
+
     def wait_final(self, run_id: str, timeout: float = 120.0) -> dict:
         """The run once it is no longer pending: its verdict and its board places are written together.
         ``timeout`` only ends a wait that has failed: on a loaded machine a backlog of runs takes long."""

@@ -13,6 +13,7 @@ import pytest
 import webhook_targets
 from store.webhooks.hooks import Delivery
 from tests.support.games import moderator_token
+from tests.support.in_process import stack_of
 from webhook_targets import UnusableUrl, parse, registration_refusal
 from worker.webhooks import post
 
@@ -93,11 +94,9 @@ def test_an_operator_allows_addresses_and_networks():
 
 
 @pytest.fixture(scope="module")
-def registry(stack_pool):
-    """An API allowing 10.1.0.0/16 but no loopback, without a worker: nothing is ever delivered from it."""
-    running = stack_pool.take(workers=0, env={"SCOUNDREL_WEBHOOK_ALLOW": "10.1.0.0/16"})
-    yield running
-    stack_pool.give_back(running)
+def registry(request):
+    """An API allowing 10.1.0.0/16 but no loopback, whose queue nothing works: nothing is ever delivered from it."""
+    yield from stack_of(request, env={"SCOUNDREL_WEBHOOK_ALLOW": "10.1.0.0/16"})
 
 
 @pytest.fixture(scope="module")

@@ -61,7 +61,7 @@ def test_a_delivery_refused_once_is_retried_signed_alike_and_both_attempts_are_l
     _, token = stack.register()
     run = verified(stack, token, legal_games(1)[0])
 
-    (first_headers, first), (second_headers, second) = receiver.wait("/retried", 2)
+    (first_headers, first), (second_headers, second) = receiver.wait("/retried", 2, stack)
     assert first == second  # the same bytes at every attempt, so the same signature
     for headers, attempt in ((first_headers, 1), (second_headers, 2)):
         assert headers["X-Scoundrel-Signature"] == signed(hook["secret"], first)
@@ -94,7 +94,7 @@ def test_an_endpoint_that_never_answers_2xx_gets_every_try_then_is_given_up(stac
     _, token = stack.register()
     verified(stack, token, legal_games(2)[1])
     tries = len(RETRIES.split(",")) + 1
-    receiver.wait("/down", tries)
+    receiver.wait("/down", tries, stack)
     time.sleep(1.5)  # a retry past the last would be due by now
     assert len(receiver.received["/down"]) == tries
     attempts = stack.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=moderator).json()["deliveries"]
@@ -127,7 +127,7 @@ def test_each_webhook_gets_the_events_it_takes_and_a_void_is_run_voided(stack, r
     resolved = stack.post(f"/v1/disputes/{dispute['id']}/resolve", json={"decision": "void", "note": "bot"},
                           headers=moderator)
     assert resolved.status_code == 200, resolved.text
-    [(headers, body)] = receiver.wait("/voids", 1)
+    [(headers, body)] = receiver.wait("/voids", 1, stack)
     event = json.loads(body)
     assert event["event"] == "run.voided" and event["run"]["id"] == run["id"] and event["run"]["status"] == "void"
     assert headers["X-Scoundrel-Signature"] == signed(voids["secret"], body)
@@ -166,7 +166,7 @@ def test_a_sealed_daily_runs_event_hides_its_seed_and_moves_while_its_day_is_on(
     register(stack, moderator, receiver.url("/sealed"), ["run.verified"])
     name, _ = stack.register()
     run = accept_dealt(stack, name, legal_games(5)[4], challenge="daily", date=today().isoformat())
-    [(_, body)] = receiver.wait("/sealed", 1)
+    [(_, body)] = receiver.wait("/sealed", 1, stack)
     shown = json.loads(body)["run"]
     assert shown["id"] == run["id"] and shown["challenge"] == "daily"
     assert shown["seed"] is None and shown["moves"] is None
@@ -185,7 +185,7 @@ def test_any_code_can_emit_an_event_to_the_webhooks_that_take_it(stack, receiver
             emit(db, "season.started", {})
     finally:
         db.close()
-    [(headers, body)] = receiver.wait("/seasons", 1)
+    [(headers, body)] = receiver.wait("/seasons", 1, stack)
     event = json.loads(body)
     assert event["event"] == "season.ended" and event["id"] == event_id == headers["X-Scoundrel-Delivery"]
     assert event["season"] == {"id": "s1", "name": "Autumn"}
@@ -263,14 +263,14 @@ def test_an_event_left_in_the_outbox_by_a_process_that_died_is_delivered_by_the_
     register(stack, moderator, receiver.url("/orphan"), ["run.verified"])
     _, token = stack.register()
     run = verified(stack, token, legal_games(6)[5])
-    receiver.wait("/orphan", 1)
+    receiver.wait("/orphan", 1, stack)
     db = stack.database()
     try:
         left = {"run_id": run["id"], "event": "run.verified", "at_ms": "1796128760765"}
         db.redis.rpush(keys.webhook_outbox(), json.dumps(left))
     finally:
         db.close()
-    _, again = receiver.wait("/orphan", 2)
+    _, again = receiver.wait("/orphan", 2, stack)
     event = json.loads(again[1])
     assert event["run"]["id"] == run["id"] and event["created_at"] == "2026-12-01T12:39:20.765Z"
 
@@ -286,7 +286,7 @@ def test_the_close_of_a_season_is_season_ended_once(stack, receiver, moderator):
         assert close_season(db, season) and not close_season(db, season)  # closed once, told once
     finally:
         db.close()
-    [(_, body)] = receiver.wait("/season-ends", 1)
+    [(_, body)] = receiver.wait("/season-ends", 1, stack)
     assert json.loads(body)["season"] == {"id": "2026-10", "starts_at": "2026-10-01T00:00:00.000Z",
                                           "ends_at": "2026-11-01T00:00:00.000Z"}
     time.sleep(0.5)

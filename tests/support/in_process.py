@@ -1,0 +1,310 @@
+"""The service in the test's own process: the API through Flask's WSGI app, the worker's steps run on demand.
+
+Most tests check HTTP contracts and what a verdict does to the boards: no
+gunicorn, no RQ worker process is needed for that. ``InProcessStack`` has
+the HTTP side of ``tests.support.stack.Stack`` (``get``, ``post``,
+``register``, ``submit``, ``wait_final``, ``http``, ``database``), so a test
+module is written once and runs on either. Its requests go through a
+``requests`` session whose transport hands them to the app (``WsgiTransport``):
+the same ``requests.Response`` a test reads from a real server, cookies
+and redirects included. Its worker is RQ's burst worker run in the test's
+own thread (``work``), as RQ's own tests do: ``wait_final`` runs it until the
+run has its verdict; a test that waits on other work of the workers
+(webhook deliveries, a par search) calls ``work`` or ``until``. What the
+service logs goes to ``service.log`` in its ``root``, as the processes' logs
+go to files there.
+
+What needs processes stays on ``Stack``: a killed API or worker, Redis
+lost, failover, gunicorn's handling of slow or malformed clients, a clock
+moved under ``faketime``, the timers of a running worker (the sweeper,
+the dispatcher's window).
+"""
+
+import http.client
+import io
+import logging
+import os
+import signal
+import time
+import uuid
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+from urllib.parse import urlsplit
+
+import requests
+from requests.adapters import BaseAdapter
+from requests.structures import CaseInsensitiveDict
+from werkzeug.test import Client
+
+import log_lines
+from cli.redis_server import RedisServer
+from store.archive.tables import metadata as archive_tables
+
+Found = TypeVar("Found")
+
+# Where the in-process API answers: no server listens there, so a request that bypasses the stack's session
+# (a plain ``requests.get``) fails at once instead of reaching some other service.
+BASE = "http://referee.invalid"
+
+
+class _Raw:
+    """What ``requests`` reads off a response's connection: the headers, for its cookie jar; nothing to release."""
+
+    def __init__(self, headers: list[tuple[str, str]]):
+        lines = "".join(f"{name}: {value}\r\n" for name, value in headers) + "\r\n"
+        self._original_response = type("Original", (), {"msg": http.client.parse_headers(
+            io.BytesIO(lines.encode("latin-1")))})()
+
+    def close(self) -> None:
+        pass
+
+    def release_conn(self) -> None:
+        pass
+
+
+def _decoded(body: bytes, encoding: str) -> bytes:
+    """The body as ``requests`` hands it over from a server: gzip undone (urllib3 undoes it there)."""
+    return zlib.decompress(body, 16 + zlib.MAX_WBITS) if encoding.strip().lower() == "gzip" else body
+
+
+class WsgiTransport(BaseAdapter):
+    """A ``requests`` transport that answers from a WSGI app, as if over HTTP from 127.0.0.1."""
+
+    def __init__(self, app):
+        super().__init__()
+        self.client = Client(app, use_cookies=False)  # the session's jar keeps the cookies, as over HTTP
+
+    def send(self, request, stream=False, timeout=None, verify=True, cert=None, proxies=None):
+        url = urlsplit(request.url)
+        body = request.body.encode() if isinstance(request.body, str) else request.body
+        answer = self.client.open(url.path, method=request.method, query_string=url.query,
+                                  headers=list(request.headers.items()), data=body or b"",
+                                  base_url=f"{url.scheme}://{url.netloc}",
+                                  environ_base={"REMOTE_ADDR": "127.0.0.1"})
+        response = requests.Response()
+        response.status_code = answer.status_code
+        response.reason = answer.status.partition(" ")[2]
+        pairs = list(answer.headers.items())
+        merged: dict[str, str] = {}
+        for name, value in pairs:
+            merged[name] = f"{merged[name]}, {value}" if name in merged else value
+        response.headers = CaseInsensitiveDict(merged)
+        response._content = _decoded(answer.get_data(), response.headers.get("Content-Encoding", ""))
+        answer.close()
+        response.raw = _Raw(pairs)
+        response.url = request.url
+        response.request = request
+        response.encoding = requests.utils.get_encoding_from_headers(response.headers)
+        return response
+
+    def close(self) -> None:
+        pass
+
+
+class InProcessStack:
+    """One store (its own throwaway Redis, an archive in SQLite), the API app and a worker run on demand.
+
+    ``env`` holds settings as the processes read them (``SCOUNDREL_*``): they are in ``os.environ`` while
+    the stack is in use (``entered``), since the jobs read their settings from there.
+    """
+
+    def __init__(self, root: Path, redis: RedisServer, env: dict | None = None):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.redis = redis
+        self.extra_env = env or {}
+        self.base = BASE
+        self.http = requests.Session()
+        self.app = None
+        self._db = None
+        self._saved_env: dict[str, str | None] = {}
+
+    @property
+    def archive_url(self) -> str:
+        from settings import sqlite_archive_url
+
+        return self.extra_env.get("SCOUNDREL_ARCHIVE_URL") or sqlite_archive_url(self.root)
+
+    def env(self) -> dict:
+        """The settings the processes of ``Stack`` get (its ``env``), but for the servers' own."""
+        return {"REDIS_URL": self.redis.url, "SCOUNDREL_ARCHIVE_URL": self.archive_url,
+                "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second",
+                "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1", "SCOUNDREL_PAR_SECONDS": "0.2", **self.extra_env}
+
+    def enter(self) -> None:
+        """Its settings into ``os.environ``, and the app and the worker's connection made from them."""
+        from service.app import create_app
+        from settings import Settings
+
+        for name, value in self.env().items():
+            self._saved_env.setdefault(name, os.environ.get(name))
+            os.environ[name] = value
+        self._forget_worker_connection()
+        settings = Settings.from_env()
+        self._log = logging.FileHandler(self.root / "service.log")
+        self._log.setFormatter(log_lines.line_formatter(settings.log_format))
+        root = logging.getLogger()
+        self._saved_level = root.level
+        root.addHandler(self._log)
+        root.setLevel(settings.log_level.upper())
+        self.app = create_app(settings)
+        self.http.mount(BASE, WsgiTransport(self.app))
+        self._db = self.database()
+        self._db.archive.upgrade()
+        self.empty()
+
+    def leave(self) -> None:
+        for name, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        self._saved_env.clear()
+        root = logging.getLogger()
+        root.removeHandler(self._log)
+        root.setLevel(self._saved_level)
+        self._log.close()
+        self._forget_worker_connection()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self.app.extensions["referee"].db.close()
+        self.http.close()
+        self.http = requests.Session()
+
+    @staticmethod
+    def _forget_worker_connection() -> None:
+        """The jobs' settings and connection (``worker.process``) are made once a process: made again for
+        this stack's settings."""
+        from worker import process
+
+        if process.database.cache_info().currsize:
+            process.database().close()
+        process.database.cache_clear()
+        process.settings.cache_clear()
+
+    def empty(self) -> None:
+        """As new: Redis flushed, the archive's tables emptied, the service's marks set as a process sets them."""
+        from store.base.service_mark import mark_service
+        from store.runs.archived_filter import make_whole
+
+        db = self._db
+        db.raw.flushall()
+        with db.archive.engine.begin() as connection:
+            for table in reversed(archive_tables.sorted_tables):
+                connection.execute(table.delete())
+        mark_service(db)
+        make_whole(db)
+        self.http.cookies.clear()
+
+    def now(self) -> float:
+        return time.time()
+
+    def database(self):
+        """A connection to this stack's store, made the way every process makes one."""
+        from settings import Settings
+        from store import Database
+        from worker.registry import JOBS
+
+        return Database.from_settings(Settings(redis_url=self.redis.url, archive_url=self.archive_url), JOBS)
+
+    # the worker
+
+    def work(self) -> bool:
+        """One burst of the worker, in this thread: the intake dispatched, then every queued job run (the
+        verdicts, webhook deliveries, par searches), as ``scoundrel worker --burst`` runs them. Whether it
+        ran any job."""
+        from settings import Settings
+        from store.queue.intake import drain
+        from worker.runner import VerifyWorker
+
+        db = self._db
+        drain(db)
+        handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            worker = VerifyWorker(db, Settings.from_env().worker_ttl)
+            return worker.work(burst=True, with_scheduler=False, logging_level="WARNING")
+        finally:
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
+
+    def until(self, found: Callable[[], Found], what: str, timeout: float = 60.0) -> Found:
+        """What ``found()`` returns once it is truthy, the worker run between looks; ``timeout`` only
+        ends a wait that has failed (a webhook's receiver, a backoff of the deliveries run on real time)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            result = found()
+            if result:
+                return result
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what}: not in {timeout} s")
+            if not self.work():
+                time.sleep(0.02)
+
+    # HTTP, as ``Stack`` has it
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def get(self, path: str, **kwargs) -> requests.Response:
+        return self.http.get(self.url(path), **kwargs)
+
+    def post(self, path: str, **kwargs) -> requests.Response:
+        return self.http.post(self.url(path), **kwargs)
+
+    def register(self, name: str | None = None) -> tuple[str, str]:
+        """A new player: ``(name, token)``."""
+        name = name or f"p-{uuid.uuid4().hex[:12]}"
+        response = self.post("/v1/players", json={"name": name})
+        assert response.status_code == 201, response.text
+        return name, response.json()["token"]
+
+    def submit(self, token: str, body, headers: dict | None = None) -> requests.Response:
+        return self.post("/v1/runs", json=body, headers={"Authorization": f"Bearer {token}", **(headers or {})})
+
+    def wait_final(self, run_id: str, timeout: float = 60.0) -> dict:
+        """The run once the worker has given it its verdict."""
+        return self.until(lambda: (run := self.get(f"/v1/runs/{run_id}").json())["status"] != "pending" and run,
+                          f"run {run_id}'s verdict", timeout)
+
+
+class InProcessPool:
+    """A test process's in-process stacks: one throwaway Redis they take turns on (a module at a time, each
+    emptying it first), and an archive and an app each."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.redis = RedisServer(self.root / "redis", persistent=False)
+        self._names = 0
+
+    @contextmanager
+    def using(self, env: dict | None = None) -> Iterator[InProcessStack]:
+        if self.redis.process is None:
+            self.redis.start()
+        self._names += 1
+        stack = InProcessStack(self.root / f"stack-{self._names}", self.redis, env)
+        stack.enter()
+        try:
+            yield stack
+        finally:
+            stack.leave()
+
+    def close(self) -> None:
+        if self.redis.process is not None:
+            self.redis.stop()
+
+
+def stack_of(request, env: dict | None = None) -> Iterator:
+    """The module's stack with these settings: in this process (``InProcessStack``), or, for a module
+    marked ``served``, the service's own processes (``Stack``), as empty as a new one either way."""
+    if request.node.get_closest_marker("served") is None:
+        with request.getfixturevalue("in_process_pool").using(env) as running:
+            yield running
+        return
+    pool = request.getfixturevalue("stack_pool")
+    running = pool.take(env=env)
+    yield running
+    pool.give_back(running)
