@@ -188,3 +188,30 @@ class MovesRefused(Exception):
     def __init__(self, error: dict[str, Any]):
         super().__init__(error["message"])
         self.error = error
+
+
+class PlayerBanned(Refusal):
+    """The player is banned by a moderator: no new run or game is taken from them (``store.sanctions``)."""
+
+    reason = "banned"
+
+    def __init__(self, until_ms: int | None):
+        self.until_ms = until_ms
+        super().__init__("You are banned by a moderator: no new run or game is taken from you"
+                         + (" until the ban ends." if until_ms is not None else "."))
+
+
+class NotSanctioned(Refusal):
+    """Lifting a sanction the player does not have (``how``: banned or hidden)."""
+
+    def __init__(self, player: str, how: str):
+        super().__init__(f"{player!r} is not {how}.")
+
+
+class NameNotAllowed(Refusal):
+    """A name the service's name policy refuses (``SCOUNDREL_NAME_BLOCKLIST``)."""
+
+    reason = "name_not_allowed"
+
+    def __init__(self, name: str):
+        super().__init__(f"The name {name!r} is not allowed here; choose another.")

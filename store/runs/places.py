@@ -53,13 +53,18 @@ def with_player_runs(db: Database, script: LuaScript, run: Run, fixed_keys: list
     """Run a places script for ``run``: ``fixed_keys``, its boards' keys, the player's run list and every
     run key of the player; ``fixed_args``, its boards, the runs in Redis on each, the archived runs on
     each, then ``args``."""
-    boards = placements(run)
+    return with_runs_on(db, script, run.player, placements(run), fixed_keys, fixed_args, args)
+
+
+def with_runs_on(db: Database, script: LuaScript, player: str, boards: list[Placement], fixed_keys: list[str],
+                 fixed_args: list, args: list) -> Any:
+    """``with_player_runs`` for ``player``'s places on ``boards`` (whichever runs they come from)."""
     board_keys, board_args = script_args(boards)
     while True:
-        run_ids, runs = player_runs(db, run.player)
-        archived = archived_runs(db, run.player, run_ids)
+        run_ids, runs = player_runs(db, player)
+        archived = archived_runs(db, player, run_ids)
         answer = script.run(
-            db.redis, [*fixed_keys, *board_keys, keys.player_runs(run.player), *map(keys.run, run_ids)],
+            db.redis, [*fixed_keys, *board_keys, keys.player_runs(player), *map(keys.run, run_ids)],
             [*fixed_args, *board_args, *(on_board(board, runs) for board in boards),
              *(archived_on(board, archived) for board in boards), *args])
         if answer != STALE:

@@ -1,0 +1,18 @@
+"""Moderators' sanctions of players: bans and hidings (``sanctions``), the places they withhold
+(``places``), and players' reports for moderators (``reports``). What others use is named here."""
+
+from store.sanctions.places import keep_withheld, sanctioned
+from store.sanctions.sanctions import (
+    Sanction,
+    ban,
+    ban_of,
+    hide,
+    hiding_of,
+    lift_ended_bans,
+    moderation_log,
+    unban,
+    unhide,
+)
+
+__all__ = ["Sanction", "ban", "ban_of", "hide", "hiding_of", "keep_withheld", "lift_ended_bans", "moderation_log",
+           "sanctioned", "unban", "unhide"]

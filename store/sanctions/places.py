@@ -1,0 +1,61 @@
+"""A sanctioned player's places: withheld from every board while they are banned or hidden, and recomputed
+from all their runs when the last sanction is lifted.
+
+The places are recomputed as a void recomputes them (``lua/place_player.lua``,
+``lua/_places.lua``), so lifting a sanction gives back exactly the places the
+player's runs earn, no more: a withheld board is the board without the player,
+others' places closing the gap. The boards are those any run of the player
+counts on (a pending one's too: its verdict may land meanwhile), in the
+registry's order (a tournament's sum board after the deal boards it adds up),
+those the archive holds brought back first (``hot_boards``). A closed season's
+board is frozen and keeps the places it had at its close, as for a void.
+
+A verdict recorded while the player is sanctioned places its run as every
+verdict does; the worker then withholds the player's places again
+(``keep_withheld``). The sanction is noted before its places are withheld, and
+the worker reads it after the verdict is written, so either the worker sees the
+sanction, or the withholding comes after the verdict: no place stays up.
+"""
+
+from collections.abc import Iterable
+
+from domain.boards import BOARDS, BoardId, boards_of
+from store.accounts.personal_data import run_batches
+from store.base import keys
+from store.base.database import Database
+from store.boards.cooling import hot_boards
+from store.boards.placements import placement
+from store.sanctions import scripts
+
+
+def boards_played(db: Database, player: str) -> list[BoardId]:
+    """Every board a run of ``player`` counts on (pending runs' too), in the registry's order."""
+    boards = {board for batch in run_batches(db, player) for run in batch for board in boards_of(run)}
+    return sorted(boards, key=lambda board: (BOARDS.index(board.board), board.parts))
+
+
+def set_places(db: Database, player: str, withhold: bool) -> int:
+    """Withhold ``player``'s places on every board they play on, or recompute them: how many boards."""
+    boards = boards_played(db, player)
+    if boards:
+        with hot_boards(db, boards):
+            scripts.place_player(db, player=player, boards=[placement(board, player) for board in boards],
+                                 withhold=withhold)
+    return len(boards)
+
+
+def sanctioned(db: Database, players: Iterable[str]) -> list[str]:
+    """Those of ``players`` who are banned or hidden: their places are withheld."""
+    players = list(dict.fromkeys(players))
+    with db.redis.pipeline(transaction=False) as pipe:
+        for player in players:
+            pipe.hexists(keys.bans(), player)
+            pipe.hexists(keys.hidden_players(), player)
+        found = pipe.execute()
+    return [player for i, player in enumerate(players) if found[2 * i] or found[2 * i + 1]]
+
+
+def keep_withheld(db: Database, players: Iterable[str]) -> None:
+    """After verdicts were recorded for ``players``' runs: the places of those sanctioned withheld again."""
+    for player in sanctioned(db, players):
+        set_places(db, player, withhold=True)
