@@ -17,8 +17,8 @@ the sweep. Each action is logged (``keys.moderation_log``), newest first.
 import json
 from dataclasses import asdict, dataclass
 
-from domain.game import FORFEIT
 from domain.errors import GameMoved, GameOver, NoSuchGame, NotSanctioned
+from domain.game import FORFEIT
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
