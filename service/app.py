@@ -32,6 +32,7 @@ from . import (
     pages,
     play_page,
     player_data,
+    player_moderation,
     players,
     request_log,
     runs,
@@ -100,6 +101,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for module in (front_door, health, players, runs, games, daily, sealed, seeds, disputes,
                    moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players, player_data):
         api.register_blueprint(module.blp)
+    api.register_blueprint(player_moderation.blp)
     api.register_blueprint(boards.board_views())
     api.register_blueprint(games.player_blp)
     api.register_blueprint(leagues.player_blp)

@@ -53,6 +53,7 @@ from store.queue.intake import dispatch_forever, drain, runs_waiting
 from store.queue.pending import sweep
 from store.queue.queues import par_queue, verify_queue, webhook_queue
 from store.runs.archived_filter import make_whole
+from store.sanctions import lift_ended_bans
 from store.tournaments.closing import tell_ended, tell_started
 
 from .dequeue import InOrderQueue
@@ -200,6 +201,8 @@ def _sweep_forever(db: Database, settings: Settings, stopped: threading.Event) -
             for tournament in tell_ended(db):
                 log.info("tournament ended", extra={"tournament": tournament.id})
             sweep_events(db, settings.webhook_timeout)
+            for player in lift_ended_bans(db):
+                log.info("ban ended", extra={"player": player})
             if queue_sealed_search(db, settings):
                 log.info("sealed daily's par search queued")
         except RedisError as error:
