@@ -34,6 +34,7 @@ from . import (
     player_data,
     player_moderation,
     players,
+    profile,
     request_log,
     runs,
     sealed,
@@ -102,6 +103,7 @@ def create_app(settings: Settings | None = None) -> Flask:
                    moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players, player_data):
         api.register_blueprint(module.blp)
     api.register_blueprint(player_moderation.blp)
+    api.register_blueprint(profile.blp)
     api.register_blueprint(boards.board_views())
     api.register_blueprint(games.player_blp)
     api.register_blueprint(leagues.player_blp)
