@@ -215,3 +215,32 @@ class NameNotAllowed(Refusal):
 
     def __init__(self, name: str):
         super().__init__(f"The name {name!r} is not allowed here; choose another.")
+
+
+class NoSuchReport(Refusal):
+    """The report does not exist."""
+
+    def __init__(self, report_id: str):
+        super().__init__(f"No report {report_id!r}.")
+
+
+class ReportOpen(Refusal):
+    """The reporter has an open report of that target already (``report_id``): one at a time."""
+
+    def __init__(self, report_id: str):
+        self.report_id = report_id
+        super().__init__("You reported this already; a moderator will read that report.")
+
+
+class ReportsLimited(Refusal):
+    """The reporter filed the most reports one may in an hour; another is taken from ``retry_ms`` on."""
+
+    def __init__(self, most: int, retry_ms: int):
+        self.retry_ms = retry_ms
+        super().__init__(f"You filed {most} reports within the hour, the most one may; try again later.")
+
+
+class ReportClosed(Refusal):
+    """The report is closed already."""
+
+    message = "The report is closed already."

@@ -35,6 +35,7 @@ from . import (
     player_moderation,
     players,
     profile,
+    reports,
     request_log,
     runs,
     sealed,
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         api.register_blueprint(module.blp)
     api.register_blueprint(player_moderation.blp)
     api.register_blueprint(profile.blp)
+    api.register_blueprint(reports.blp)
     api.register_blueprint(boards.board_views())
     api.register_blueprint(games.player_blp)
     api.register_blueprint(leagues.player_blp)
