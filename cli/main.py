@@ -26,6 +26,7 @@ from . import (
     migrate,
     moderator,
     move_off_cluster,
+    player,
     replay,
     reverify,
     server_key,
@@ -35,7 +36,7 @@ from . import (
 )
 
 COMMANDS = (deal, verify, replay, conformance, api, worker, up, moderator, server_key, check, migrate,
-            move_off_cluster, reverify, archive, erase)
+            move_off_cluster, reverify, archive, erase, player)
 
 
 def version() -> str:
