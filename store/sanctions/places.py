@@ -20,17 +20,20 @@ sanction, or the withholding comes after the verdict: no place stays up.
 from collections.abc import Iterable
 
 from domain.boards import BOARDS, BoardId, boards_of
-from store.accounts.personal_data import run_batches
 from store.base import keys
 from store.base.database import Database
 from store.boards.cooling import hot_boards
 from store.boards.placements import placement
+from store.runs.places import archived_runs, player_runs
 from store.sanctions import scripts
 
 
 def boards_played(db: Database, player: str) -> list[BoardId]:
-    """Every board a run of ``player`` counts on (pending runs' too), in the registry's order."""
-    boards = {board for batch in run_batches(db, player) for run in batch for board in boards_of(run)}
+    """Every board a run of ``player`` counts on (pending runs' too; the archive's, all final, if verified), in
+    the registry's order."""
+    run_ids, runs = player_runs(db, player)
+    played = [run for run in runs if run is not None] + archived_runs(db, player, run_ids)
+    boards = {board for run in played for board in boards_of(run)}
     return sorted(boards, key=lambda board: (BOARDS.index(board.board), board.parts))
 
 
