@@ -22,6 +22,8 @@ REFUSALS = (
     errors.NameTaken("ada"), errors.AccountBusy(), errors.RunPending(), errors.NotVoid(), errors.NotInError(),
     errors.AlreadyResolved(), errors.FlagDismissed(), errors.FollowingFull(500), errors.IdempotencyConflict(),
     errors.MovesRefused({"move_index": 2, "code": "illegal_move", "message": "No such card (R5).", "ruling": "R5"}),
+    errors.PlayerBanned(1_790_000_000_000), errors.NotSanctioned("ada", "banned"), errors.NameNotAllowed("ada"),
+    errors.NoSuchReport("r1"), errors.ReportOpen("r1"), errors.ReportClosed(), errors.ReportsLimited(10, 1),
 )
 
 
