@@ -93,3 +93,19 @@ def test_a_hidden_player_plays_on_off_the_boards_until_shown(stack, moderator, p
     assert delete(stack, "/v1/players/bob/hide", moderator).status_code == 200
     assert place(stack, "bob") in (held, response.json()["id"])  # the better of the two runs
     assert delete(stack, "/v1/players/bob/hide", moderator).status_code == 409
+
+
+def test_a_void_or_a_restore_of_a_banned_players_run_leaves_their_places_withheld(stack, moderator, players):
+    another = stack.submit(players["ada"], legal_games(4)[3]).json()["id"]  # the place a void falls back on
+    stack.wait_final(another)
+    held = place(stack, "ada")
+    assert held is not None
+    stack.post("/v1/players/ada/ban", json={"reason": "cheating"}, headers=bearer(moderator))
+    dispute = stack.post(f"/v1/runs/{held}/disputes", json={"reason": "R10"}, headers=bearer(players["bob"])).json()
+    voided = stack.post(f"/v1/disputes/{dispute['id']}/resolve", json={"decision": "void"}, headers=bearer(moderator))
+    assert voided.status_code == 200 and place(stack, "ada") is None
+    assert stack.post(f"/v1/runs/{held}/restore", headers=bearer(moderator)).status_code == 200
+    assert stack.post(f"/v1/runs/{held}/reverify", headers=bearer(moderator)).status_code == 200
+    assert place(stack, "ada") is None
+    assert delete(stack, "/v1/players/ada/ban", moderator).status_code == 200
+    assert place(stack, "ada") == held
