@@ -7,16 +7,20 @@ streak, and the counts of their runs. Moderators' sanctions shape it
 and shows no places, league week or streak (the reason and the moderator to
 the player and to moderators only); a hidden player's looks to anyone else
 like any player's (their places are withheld from the boards, so it shows
-none), and says ``hidden`` to the player and to moderators only.
+none), and says ``hidden`` to the player and to moderators only, with the
+places their runs would hold on the best and first boards, read against the
+boards as they are (``store.sanctions.withheld_places``): the player still
+sees their own places.
 """
 
 from collections import Counter
 
+from domain.boards import with_share
 from schemas.players import name_key
 from schemas.profile import ProfileSchema
 from store.accounts import personal_data
 from store.base.packing import iso_time
-from store.sanctions import ban_of, hiding_of
+from store.sanctions import WithheldPlace, ban_of, hiding_of, withheld_places
 
 from .api import Blueprint, error_response
 from .auth import OPTIONAL_BEARER, is_moderator, optional_player
@@ -31,6 +35,12 @@ blp = Blueprint("profile", __name__, url_prefix="/v1/players", description="Play
 
 ACTIVE, BANNED, HIDDEN = "active", "banned", "hidden"
 COUNTED = ("verified", "rejected", "pending", "void", "error")  # the run statuses a profile counts
+
+
+def _withheld(place: WithheldPlace) -> dict:
+    """A place withheld from a board, as a place on it is shown."""
+    return with_share({"board": place.board.api, "page": place.board.page, "rank": place.rank,
+                       "score": place.run.score, "run_id": place.run.id}, place.above, place.total)
 
 
 @blp.route("/<player:name>")
@@ -55,6 +65,8 @@ def profile(name):
         if ban is None:
             places += [place for board in personal_data.boards_held(batch) if (place := place_held(board, player))]
     places = list({place["board"]: place for place in places}.values())
+    if hiding is not None and ban is None and privileged:
+        places += [_withheld(place) for place in withheld_places(db(), player)]
     shown = sanction_view(ban)
     if shown is not None and not privileged:
         shown = {"since": shown["since"], "until": shown["until"]}

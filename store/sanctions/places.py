@@ -18,12 +18,16 @@ sanction, or the withholding comes after the verdict: no place stays up.
 """
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from domain.boards import BOARDS, BoardId, boards_of
+from domain.boards import BOARDS, BoardId, Order, boards_of
+from domain.run import Run
 from store.base import keys
 from store.base.database import Database
-from store.boards.cooling import hot_boards
+from store.base.packing import least_above, pack
+from store.boards.cooling import board_name, hot_boards
 from store.boards.placements import placement
+from store.boards.seasons import frozen_boards
 from store.runs.places import archived_runs, player_runs
 from store.sanctions import scripts
 
@@ -62,3 +66,45 @@ def keep_withheld(db: Database, players: Iterable[str]) -> None:
     """After verdicts were recorded for ``players``' runs: the places of those sanctioned withheld again."""
     for player in sanctioned(db, players):
         set_places(db, player, withhold=True)
+
+
+@dataclass(frozen=True)
+class WithheldPlace:
+    """The place a hidden player's runs would hold on a best or first board: its rank, the places with a
+    strictly higher score and the board's total with it, and the run holding it."""
+
+    board: BoardId
+    rank: int
+    above: int
+    total: int
+    run: Run
+
+
+def withheld_places(db: Database, player: str) -> list[WithheldPlace]:
+    """Where ``player``'s runs would rank on each best or first board their places are withheld from, read
+    against the board as it is (what a hidden player is shown of their own places). A frozen board holds
+    their place still, and a board the archive holds is read in Redis once it comes back: both are left
+    out, as are the ladders and sums, whose places are not one run's."""
+    run_ids, runs = player_runs(db, player)
+    verified = [run for run in runs if run is not None and run.status == "verified"]
+    verified += archived_runs(db, player, run_ids)
+    frozen = frozen_boards(db)
+    found = []
+    for board in boards_played(db, player):
+        if board.board.order not in (Order.BEST, Order.FIRST) or frozen(board) or (
+                board.board.cools and db.archive.boards_held(board.board.kind, [board_name(board)])):
+            continue
+        counted = [run for run in verified if board in boards_of(run) and run.score is not None]
+        if not counted:
+            continue
+        best = max(counted, key=lambda run: pack(run.score or 0, run.submitted_ms) if board.board.order is Order.BEST
+                   else -run.submitted_ms)
+        places = keys.board_places(board.board.kind, board.parts)
+        packed = pack(best.score or 0, best.submitted_ms)
+        with db.redis.pipeline(transaction=False) as pipe:
+            pipe.zcount(places, f"({packed}", "+inf")
+            pipe.zcount(places, least_above(packed), "+inf")
+            pipe.zcard(places)
+            ahead, above, total = pipe.execute()
+        found.append(WithheldPlace(board, ahead + 1, above, total + 1, best))
+    return found
