@@ -24,8 +24,7 @@ from store.base.clock import now_ms
 from store.runs.accepting import Dealt, Submission, accept_runs
 from store.runs.records import load_runs
 from store.runs.verdicts import record_verdicts
-from store.sanctions import ban, unban
-from store.sanctions.places import boards_played
+from store.sanctions import ban, boards_played, unban
 from verification import judge
 
 SEASON = "2026-12"

@@ -2,7 +2,7 @@
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
-from store.sanctions.reports import DECISIONS, OPEN, PLAYER, REASONS, RUN, STATUSES
+from store.sanctions import reports
 
 from .moderation import MAX_REASON
 from .paging import PageArgs
@@ -12,8 +12,8 @@ class ReportCreateSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    reason = fields.String(required=True, validate=validate.OneOf(REASONS),
-                           metadata={"description": f"one of {', '.join(REASONS)}"})
+    reason = fields.String(required=True, validate=validate.OneOf(reports.REASONS),
+                           metadata={"description": f"one of {', '.join(reports.REASONS)}"})
     text = fields.String(load_default="", validate=validate.Length(max=MAX_REASON),
                          metadata={"example": "Four hundred games a day, every one at the same pace."})
 
@@ -27,7 +27,8 @@ class ReportSchema(Schema):
     text = fields.String()
     status = fields.String(metadata={"description": "open or closed"})
     filed_at = fields.String()
-    decision = fields.String(allow_none=True, metadata={"description": f"once closed: {' or '.join(DECISIONS)}"})
+    decision = fields.String(allow_none=True,
+                             metadata={"description": f"once closed: {' or '.join(reports.DECISIONS)}"})
     note = fields.String(allow_none=True)
     moderator = fields.String(allow_none=True)
     closed_at = fields.String(allow_none=True)
@@ -37,9 +38,9 @@ class ReportListArgs(PageArgs):
     class Meta:
         unknown = EXCLUDE
 
-    status = fields.String(load_default=OPEN, validate=validate.OneOf(STATUSES))
-    kind = fields.String(load_default=None, validate=validate.OneOf((RUN, PLAYER)))
-    reason = fields.String(load_default=None, validate=validate.OneOf(REASONS))
+    status = fields.String(load_default=reports.OPEN, validate=validate.OneOf(reports.STATUSES))
+    kind = fields.String(load_default=None, validate=validate.OneOf((reports.RUN, reports.PLAYER)))
+    reason = fields.String(load_default=None, validate=validate.OneOf(reports.REASONS))
     target = fields.String(load_default=None, validate=validate.Length(1, 64),
                            metadata={"description": "a run's id or a player's name, as reports name them"})
 
@@ -53,5 +54,5 @@ class ReportClosingSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    decision = fields.String(required=True, validate=validate.OneOf(DECISIONS))
+    decision = fields.String(required=True, validate=validate.OneOf(reports.DECISIONS))
     note = fields.String(load_default="", validate=validate.Length(max=MAX_REASON))

@@ -10,7 +10,7 @@ from schemas.reports import ReportClosingSchema, ReportCreateSchema, ReportListA
 from store.accounts.personal_data import disputes_filed
 from store.moderation.disputes import dispute_view
 from store.runs.history import get_run
-from store.sanctions.reports import PLAYER, RUN, Target, close_report, file_report, list_reports, reports_filed
+from store.sanctions import reports
 
 from .api import Blueprint, error_response
 from .auth import BEARER, moderator_endpoint, own, player_required
@@ -24,8 +24,8 @@ _FILED = [(409, "An open report of yours names this already (report_id)"),
           (429, "The most reports one may file in an hour (retry_at)"), (401, "No or wrong player token")]
 
 
-def _filed(target: Target, body: dict):
-    report = file_report(db(), g.player, target, body["reason"], body["text"])
+def _filed(target: reports.Target, body: dict):
+    report = reports.file_report(db(), g.player, target, body["reason"], body["text"])
     return report, 201, {"Location": url_for("reports.filed", name=g.player)}
 
 
@@ -45,7 +45,7 @@ def _documented(view):
 def report_run(body, run_id):
     """Report a run to the moderators (a reason from the list, and a text): one open report of a run per
     player, and at most ten reports an hour."""
-    return _filed(Target(RUN, get_run(db(), run_id).id), body)
+    return _filed(reports.Target(reports.RUN, get_run(db(), run_id).id), body)
 
 
 @blp.route("/players/<name>/reports", methods=["POST"])
@@ -61,7 +61,7 @@ def report_player(body, name):
     player = registered(name)
     if player == g.player:
         abort(422, message="You may not report yourself.")
-    return _filed(Target(PLAYER, player), body)
+    return _filed(reports.Target(reports.PLAYER, player), body)
 
 
 @blp.route("/players/<name>/reports")
@@ -74,8 +74,8 @@ def report_player(body, name):
 def filed(page, name):
     """The reports the player filed, newest first, each with its decision once a moderator closed it."""
     own(name)
-    total, reports = reports_filed(db(), g.player, page["offset"], page["limit"])
-    return {"total": total, "reports": reports}
+    total, found = reports.reports_filed(db(), g.player, page["offset"], page["limit"])
+    return {"total": total, "reports": found}
 
 
 @blp.route("/players/<name>/disputes")
@@ -96,9 +96,9 @@ def disputes_of(name):
 @blp.response(200, ReportPageSchema)
 def queue(args):
     """The reports with a status (default open), oldest first, filtered by ``kind``, ``reason`` or ``target``."""
-    total, reports = list_reports(db(), args["status"], args["kind"], args["reason"], args["target"],
-                                  args["offset"], args["limit"])
-    return {"total": total, "reports": reports}
+    total, found = reports.list_reports(db(), args["status"], args["kind"], args["reason"], args["target"],
+                                        args["offset"], args["limit"])
+    return {"total": total, "reports": found}
 
 
 @blp.route("/reports/<report_id>/close", methods=["POST"])
@@ -109,4 +109,4 @@ def queue(args):
 @error_response(blp, 409, "Closed already")
 def close(body, report_id):
     """Close a report with a decision (actioned or dismissed) and a note the reporter reads."""
-    return close_report(db(), report_id, g.moderator, body["decision"], body["note"])
+    return reports.close_report(db(), report_id, g.moderator, body["decision"], body["note"])

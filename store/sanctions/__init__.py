@@ -1,7 +1,8 @@
 """Moderators' sanctions of players: bans and hidings (``sanctions``), the places they withhold
 (``places``), and players' reports for moderators (``reports``). What others use is named here."""
 
-from store.sanctions.places import WithheldPlace, keep_withheld, sanctioned, withheld_places
+from store.sanctions import reports
+from store.sanctions.places import WithheldPlace, boards_played, keep_withheld, sanctioned, withheld_places
 from store.sanctions.sanctions import (
     Sanction,
     ban,
@@ -14,5 +15,5 @@ from store.sanctions.sanctions import (
     unhide,
 )
 
-__all__ = ["Sanction", "WithheldPlace", "ban", "ban_of", "hide", "hiding_of", "keep_withheld", "lift_ended_bans",
-           "moderation_log", "sanctioned", "unban", "unhide", "withheld_places"]
+__all__ = ["Sanction", "WithheldPlace", "ban", "ban_of", "boards_played", "hide", "hiding_of", "keep_withheld",
+           "lift_ended_bans", "moderation_log", "reports", "sanctioned", "unban", "unhide", "withheld_places"]
