@@ -22,6 +22,7 @@ from domain.game import FORFEIT
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
+from store.base.listing import logged_page
 from store.games.dealt import games_in_play, load_game, play_moves
 from store.sanctions.places import set_places
 
@@ -57,11 +58,7 @@ def _log(db: Database, action: str, player: str, moderator: str, at_ms: int, **m
 
 def moderation_log(db: Database, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)``: the moderators' actions on players, newest first."""
-    with db.redis.pipeline(transaction=False) as pipe:
-        pipe.llen(keys.moderation_log())
-        pipe.lrange(keys.moderation_log(), offset, offset + limit - 1)
-        total, entries = pipe.execute()
-    return total, [json.loads(entry) for entry in entries]
+    return logged_page(db, keys.moderation_log(), offset, limit)
 
 
 def ban_of(db: Database, player: str) -> Sanction | None:
