@@ -12,9 +12,10 @@ board is frozen and keeps the places it had at its close, as for a void.
 
 A verdict recorded while the player is sanctioned places its run as every
 verdict does, and the worker withholds the player's places again right after
-(``keep_withheld``), as a void, a restore or a re-verification does. The sanction is noted before its places are withheld, and
-the worker reads it after the verdict is written, so either the worker sees the
-sanction, or the withholding comes after the verdict: no place stays up.
+(``keep_withheld``), as a void, a restore or a re-verification does. The
+sanction is noted before its places are withheld, and the worker reads it
+after the verdict is written, so either the worker sees the sanction, or the
+withholding comes after the verdict: no place stays up.
 
 A hidden player is shown where their runs would rank (``withheld_places``),
 read against the boards without them.

@@ -6,10 +6,11 @@ Runs are accepted and judged in this process (no worker), as the worker records 
 
 import pytest
 
-from domain.boards import BOARDS, LADDER_GAMES, SEASON_LADDER, BoardId, Order
+from domain.boards import BOARDS, LADDER_GAMES, SEASON_LADDER, SEED_BOARD, BoardId, Order
 from domain.run import Run
 from store.base import keys
 from store.base.clock import now_ms
+from store.boards.cooling import cool_boards
 from store.runs.accepting import Dealt, Submission, accept_runs
 from store.runs.records import load_runs
 from store.runs.verdicts import record_verdicts
@@ -134,5 +135,19 @@ def test_hiding_withholds_the_places_and_unhiding_gives_them_back_while_a_ban_ho
     ban(db, "ada", "mia", "bot")
     unhide(db, "ada", "mia")
     assert not any(holds_place(db, board, "ada") for board in boards if not frozen(board))  # still banned
+    unban(db, "ada", "mia")
+    assert board_state(db, boards) == before
+
+
+def test_a_board_the_archive_holds_is_brought_back_for_the_ban_and_given_back_whole(archived_store_db, boards):
+    db = archived_store_db
+    before = board_state(db, boards)
+    cooled = cool_boards(db, now_ms() + 1).cooled  # every cold board of a kind that cools: seeds, seasons, leagues…
+    assert cooled > 0
+    seed = next(board for board in boards if board.board is SEED_BOARD)
+    assert not db.redis.exists(keys.board_places("seed", seed.parts))  # in the archive now
+    ban(db, "ada", "mia", "cheating")
+    assert db.redis.zscore(keys.board_places("seed", seed.parts), "bob") is not None  # back in Redis, ada not
+    assert not holds_place(db, seed, "ada")
     unban(db, "ada", "mia")
     assert board_state(db, boards) == before
