@@ -27,6 +27,7 @@ from . import (
     migrate,
     moderator,
     move_off_cluster,
+    player,
     replay,
     reverify,
     server_key,
@@ -36,7 +37,7 @@ from . import (
 )
 
 COMMANDS = (deal, verify, replay, conformance, api, worker, up, moderator, server_key, check, migrate,
-            move_off_cluster, reverify, archive, erase, log)
+            move_off_cluster, reverify, archive, erase, log, player)
 
 
 def version() -> str:

@@ -188,3 +188,59 @@ class MovesRefused(Exception):
     def __init__(self, error: dict[str, Any]):
         super().__init__(error["message"])
         self.error = error
+
+
+class PlayerBanned(Refusal):
+    """The player is banned by a moderator: no new run or game is taken from them (``store.sanctions``)."""
+
+    reason = "banned"
+
+    def __init__(self, until_ms: int | None):
+        self.until_ms = until_ms
+        super().__init__("You are banned by a moderator: no new run or game is taken from you"
+                         + (" until the ban ends." if until_ms is not None else "."))
+
+
+class NotSanctioned(Refusal):
+    """Lifting a sanction the player does not have (``how``: banned or hidden)."""
+
+    def __init__(self, player: str, how: str):
+        super().__init__(f"{player!r} is not {how}.")
+
+
+class NameNotAllowed(Refusal):
+    """A name the service's name policy refuses (``SCOUNDREL_NAME_BLOCKLIST``)."""
+
+    reason = "name_not_allowed"
+
+    def __init__(self, name: str):
+        super().__init__(f"The name {name!r} is not allowed here; choose another.")
+
+
+class NoSuchReport(Refusal):
+    """The report does not exist."""
+
+    def __init__(self, report_id: str):
+        super().__init__(f"No report {report_id!r}.")
+
+
+class ReportOpen(Refusal):
+    """The reporter has an open report of that target already (``report_id``): one at a time."""
+
+    def __init__(self, report_id: str):
+        self.report_id = report_id
+        super().__init__("You reported this already; a moderator will read that report.")
+
+
+class ReportsLimited(Refusal):
+    """The reporter filed the most reports one may in an hour; another is taken from ``retry_ms`` on."""
+
+    def __init__(self, most: int, retry_ms: int):
+        self.retry_ms = retry_ms
+        super().__init__(f"You filed {most} reports within the hour, the most one may; try again later.")
+
+
+class ReportClosed(Refusal):
+    """The report is closed already."""
+
+    message = "The report is closed already."

@@ -14,12 +14,16 @@ class ErrorSchema(MessageSchema):
     reason = fields.String(metadata={
         "description": "the refusal in a word: name_resting (an erased player's name, resting until "
                        "available_at), a tournament's (not_started, ended, full, ...), sealed_day_over, a "
-                       "studio's token refused (expired, not_linked, ...)"})
+                       "studio's token refused (expired, not_linked, ...), banned, name_not_allowed"})
     available_at = fields.String(metadata={"format": "date-time",
                                            "description": "with name_resting: when the name may be registered"})
     game_id = fields.String(metadata={"description": "the game in play the refusal is about"})
     moves = fields.Integer(metadata={"description": "moves the game has played (expected_moves differs)"})
     ruling = fields.String(metadata={"description": "the RULES.md ruling of the refusal"})
     most = fields.Integer(metadata={"description": "the most the refused request would exceed (players followed)"})
+    until = fields.String(allow_none=True, metadata={"format": "date-time",
+                                                     "description": "with banned: when the ban ends (null: lifted)"})
+    report_id = fields.String(metadata={"description": "the open report of the same target (one at a time)"})
+    retry_at = fields.String(metadata={"format": "date-time", "description": "when another report is taken"})
     error = fields.Nested(RuleErrorSchema, metadata={"description": "the first refused move: its index, the "
                                                                     "engine's code, message and ruling"})

@@ -34,7 +34,10 @@ from . import (
     pages,
     play_page,
     player_data,
+    player_moderation,
     players,
+    profile,
+    reports,
     request_log,
     runs,
     schedules,
@@ -105,6 +108,9 @@ def create_app(settings: Settings | None = None) -> Flask:
                    moderation, flags, streaks, seasons, webhooks, leagues, tournaments, server_players, player_data,
                    transparency):
         api.register_blueprint(module.blp)
+    api.register_blueprint(player_moderation.blp)
+    api.register_blueprint(profile.blp)
+    api.register_blueprint(reports.blp)
     api.register_blueprint(boards.board_views())
     api.register_blueprint(schedules.blp)
     api.register_blueprint(inbox.blp)

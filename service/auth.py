@@ -8,6 +8,7 @@ from typing import NoReturn
 from flask import g, request
 from werkzeug.exceptions import HTTPException
 
+from domain.errors import NameNotAllowed
 from schemas.players import name_key
 from store import find_player, moderator_for_token, player_for_token
 from store.accounts import hash_token, is_server_key, link_new_player, linked_player, server_key_for_token
@@ -100,7 +101,10 @@ def player_for_bearer(token: str, unlinked_reads: bool = False) -> str | None:
     account = studio_account(token)
     player = linked_player(db(), account.issuer.issuer, account.subject)
     if player is None and account.name is not None:
-        player, _ = link_new_player(db(), account.issuer.issuer, account.subject, account.name)
+        if referee().name_policy.allows(account.name):
+            player, _ = link_new_player(db(), account.issuer.issuer, account.subject, account.name)
+        elif not unlinked_reads:  # the claimed name refused: the player chooses another (POST /v1/players)
+            raise NameNotAllowed(account.name)
     if player is None and not unlinked_reads:
         abort(403, message="No player is linked to this account yet: choose a name with POST /v1/players, "
                            "sending this token.", extra={"reason": NOT_LINKED})

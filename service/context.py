@@ -4,6 +4,8 @@ from dataclasses import dataclass, field
 
 from flask import current_app
 
+from domain.errors import NameNotAllowed
+from domain.names import NamePolicy
 from settings import Settings
 from store import Database, daily_secret
 from store.games import address_secret, sealed_secret
@@ -25,9 +27,11 @@ class Referee:
     # round trip, never trusted alone (``service.auth.submitter_required``: the store checks it as it writes)
     token_names: dict[str, str] = field(default_factory=dict, repr=False)
     sign_in: SignIn = field(init=False, repr=False)  # the studios' issuers and their cached keys
+    name_policy: NamePolicy = field(init=False, repr=False)  # the names no player may take
 
     def __post_init__(self) -> None:
         self.sign_in = SignIn(self.settings.jwt_issuers, self.settings.jwt_max_lifetime)
+        self.name_policy = NamePolicy.of(self.settings.name_blocklist)
 
     def daily_secret(self) -> str:
         """The configured secret, else the one kept in Redis: read once, it never changes."""
@@ -54,6 +58,14 @@ def referee() -> Referee:
 
 def db() -> Database:
     return referee().db
+
+
+def allowed_name(name: str) -> str:
+    """``name``, if the name policy lets a player take it (``SCOUNDREL_NAME_BLOCKLIST``); else ``NameNotAllowed``
+    (422, reason name_not_allowed)."""
+    if not referee().name_policy.allows(name):
+        raise NameNotAllowed(name)
+    return name
 
 
 def revealed(seal: str) -> bool:

@@ -38,6 +38,7 @@ from .auth import (
     verified_here,
 )
 from .context import db, referee, revealed
+from .player_moderation import refuse_banned
 from .request_log import elapsed, request_id
 from .start_flags import note_game_start
 
@@ -87,10 +88,13 @@ def _own_game(game_id: str) -> Game:
                                                                "(game_id); a tournament's refusal (reason)")
 @error_response(blp, 404, "No such tournament")
 @error_response(blp, 401, "No or wrong player token")
+@error_response(blp, 403, "A banned player (reason banned)")
 def start(body):
     """Deal a game: from the server seed ``next-deal`` committed to (with the player's ``client_seed``, if
     given), today's sealed daily seed (one game a day), or a tournament's deck (``tournament``; its
-    sealed ``deal``, else the first with an attempt left). One game in play per variant, per tournament."""
+    sealed ``deal``, else the first with an attempt left). One game in play per variant, per tournament. A
+    banned player is refused (403, reason banned)."""
+    refuse_banned(g.player)
     if body["tournament"] is not None:
         game = _start_tournament(body)
     elif body["challenge"]:

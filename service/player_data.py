@@ -72,7 +72,7 @@ def exported(player: str) -> dict:
     runs, places = [], []
     for batch in privacy.run_batches(db(), player):
         runs += _runs_with_audit(batch)
-        places += [place for board in privacy.boards_held(batch) if (place := _place(board, player))]
+        places += [place for board in privacy.boards_held(batch) if (place := place_held(board, player))]
     _, following = following_page(db(), player, 0, MOST_FOLLOWED)
     return {
         "exported_ms": now_ms(),
@@ -99,7 +99,7 @@ def _runs_with_audit(runs: list) -> list[dict]:
             for run, log in zip(runs, logs, strict=True)]
 
 
-def _place(board, player: str) -> dict | None:
+def place_held(board, player: str) -> dict | None:
     """The player's place on ``board`` (a ``BoardId``), or None."""
     if board.board.order is Order.LATEST:
         found = ladder_position(db(), board, player, 0)

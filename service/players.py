@@ -24,7 +24,7 @@ from .auth import (
     signed_in,
     studio_account,
 )
-from .context import db, revealed
+from .context import allowed_name, db, revealed
 from .errors import abort
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
@@ -89,10 +89,12 @@ def account_holder(name: str, moderators: bool = False) -> tuple[str, str, str]:
                                                               "already: that player (token null)")
 @error_response(blp, 401, "A studio's token refused (reason)")
 @error_response(blp, 409, "The name is taken, in this or another case")
+@error_response(blp, 422, "A malformed name, or one the name policy refuses (reason name_not_allowed)")
 def register(body):
     """Register a player; the token in the answer is shown this once. ``Ada`` and ``ADA`` are one name.
     With a studio's token (``Authorization: Bearer <JWT>``, docs/integrators.md) the player is linked to its
     account instead, and the answer holds no token: the studio's tokens sign the player in."""
+    allowed_name(body["name"])
     token = bearer_token()
     if token is None or not signed_in(token):
         return {"name": body["name"], "token": create_player(db(), body["name"])}

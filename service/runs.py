@@ -20,6 +20,7 @@ from .auth import BEARER, is_moderator, moderator_endpoint, player_required, sub
 from .context import db, referee, revealed
 from .errors import abort
 from .par import run_par
+from .player_moderation import refuse_banned
 from .request_log import request_id
 
 blp = Blueprint("runs", __name__, url_prefix="/v1/runs", description="Submitted runs and their verdicts")
@@ -75,8 +76,10 @@ def _submission(body: dict, idempotency_key: str | None = None) -> Submission:
 @blp.response(202, RunSchema, description="Accepted; verification is queued")
 @blp.alt_response(200, schema=RunSchema, description="The same game was already submitted by this player")
 @error_response(blp, 401, "No or wrong player token")
+@error_response(blp, 403, "A banned player (reason banned)")
 def submit(submission):
-    """Submit a game for verification."""
+    """Submit a game for verification (403, reason banned, for a banned player)."""
+    refuse_banned(g.player)
     run, created = submit_run(db(), g.player, _submission(submission, _idempotency_key()), request_id=request_id(),
                               token_hash=g.token_hash)
     return run, 202 if created else 200, {"Location": url_for("runs.show", run_id=run.id)}
@@ -90,8 +93,11 @@ def submit(submission):
                                                    "malformed (with its first error); new runs are verified by a few "
                                                    "jobs for the whole batch")
 @blp.alt_response(401, description="No or wrong player token")
+@error_response(blp, 403, "A banned player (reason banned)")
 def submit_batch(batch):
-    """Submit up to 1,000 games at once; each is accepted or refused on its own."""
+    """Submit up to 1,000 games at once; each is accepted or refused on its own (the whole batch refused, 403
+    with reason banned, for a banned player)."""
+    refuse_banned(g.player)
     results, well_formed = [], []
     for index, item in enumerate(batch["runs"]):
         submission, errors = load_submission(item)

@@ -16,7 +16,7 @@ from store.accounts import SERVER, link_new_player, linked_player
 
 from .api import Blueprint, error_response
 from .auth import BEARER, CHALLENGE, bearer_token, server_key_of
-from .context import db
+from .context import allowed_name, db
 from .errors import abort
 
 blp = Blueprint("server_players", __name__, url_prefix="/v1/server",
@@ -53,7 +53,7 @@ def _linked(external_id: str) -> str:
 @error_response(blp, 409, "The name is taken, in this or another case")
 def create(body):
     """Register a player linked to the studio's account id (once: the same id again answers its player)."""
-    player, made = link_new_player(db(), SERVER, body["external_id"], body["name"])
+    player, made = link_new_player(db(), SERVER, body["external_id"], allowed_name(body["name"]))
     return {"name": player, "external_id": body["external_id"]}, 201 if made else 200
 
 

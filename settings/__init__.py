@@ -312,6 +312,30 @@ def _env_tiers(name: str, default: tuple[str, ...]) -> tuple[str, ...]:
     return tiers
 
 
+def _env_blocklist(name: str) -> tuple[str, ...]:
+    """The patterns of a blocklist file (a word or a regular expression a line, ``#`` for a comment: the name
+    policy, ``domain.names``); unset or empty: none. A file that cannot be read, or a line that is no regular
+    expression, stops the process."""
+    path = os.environ.get(name, "")
+    if not path:
+        return ()
+    try:
+        lines = Path(path).expanduser().read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SettingsError(f"{name}={path!r} is not a readable text file ({error.__class__.__name__})") from None
+    patterns = []
+    for number, line in enumerate(lines, 1):
+        pattern = line.strip()
+        if not pattern or pattern.startswith("#"):
+            continue
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise SettingsError(f"{name}: line {number} is not a word or a regular expression ({error})") from None
+        patterns.append(pattern)
+    return tuple(patterns)
+
+
 def _env_flag(name: str) -> bool:
     value = (os.environ.get(name) or "false").lower()
     if value not in ("true", "false", "1", "0", "yes", "no"):
@@ -426,6 +450,7 @@ class Settings:
     hot_days: float = 30.0  # days a finished run (board place or not) and a seed or season board stay in Redis
     archive_interval: float = 3600.0  # seconds between a worker's retention passes
     name_cool_off_days: float = 30.0  # days an erased player's name may not be registered again
+    name_blocklist: tuple[str, ...] = ()  # patterns of names no player may take (``domain.names``); empty: none
     # the weekly leagues (``domain.leagues``): their tiers, lowest first; players in a cohort at most; how
     # many of a cohort go up a tier at the week's end, and as many down
     league_tiers: tuple[str, ...] = ("Bronze", "Silver", "Gold", "Sapphire", "Ruby", "Diamond")
@@ -532,6 +557,7 @@ class Settings:
             archive_url=_env_archive_url("SCOUNDREL_ARCHIVE_URL"),
             hot_days=_env_float("SCOUNDREL_HOT_DAYS", cls.hot_days, zero=True),
             name_cool_off_days=_env_float("SCOUNDREL_NAME_COOL_OFF_DAYS", cls.name_cool_off_days, zero=True),
+            name_blocklist=_env_blocklist("SCOUNDREL_NAME_BLOCKLIST"),
             par_seconds=_env_float("SCOUNDREL_PAR_SECONDS", cls.par_seconds),
             league_tiers=_env_tiers("SCOUNDREL_LEAGUE_TIERS", cls.league_tiers),
             league_cohort=_env_int("SCOUNDREL_LEAGUE_COHORT", cls.league_cohort, least=2),

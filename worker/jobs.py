@@ -19,6 +19,7 @@ from domain.run import PENDING
 from store import load_runs, record_verdicts
 from store.base import count_job_failure
 from store.queue import mark_error, split_pending
+from store.sanctions import keep_withheld
 from verification import judge
 from verification.move_timing import TimingLimits
 
@@ -64,6 +65,7 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
             log.info("verdict recorded", extra={"run_id": run.id, "request_id": run.request_id,
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
+    keep_withheld(db, [run.player for run, verdict in verdicts if verdict["status"] == "verified"])
     after_verdicts(db)  # the events recorded with the verdicts, handed to a job on the webhook queue
     join_leagues(db, verdicts)
     judged = {run.id: verdict["status"] for run, verdict in verdicts}

@@ -56,6 +56,7 @@ from store.log import Signer, load_signer, publish, resume_log
 from store.operations import scheduled_pass
 from store.queue import dispatch_forever, drain, par_queue, runs_waiting, sweep, verify_queue, webhook_queue
 from store.runs import make_whole
+from store.sanctions import lift_ended_bans
 from store.schedules import make_scheduled
 from store.tournaments import tell_ended, tell_started
 
@@ -230,6 +231,8 @@ def periodic_pass(db: Database, settings: Settings) -> None:
     tell_soon(db)
     competitions_step(db, settings)
     sweep_events(db, settings.webhook_timeout)
+    for player in lift_ended_bans(db):
+        log.info("ban ended", extra={"player": player})
     if queue_sealed_search(db, settings):
         log.info("sealed daily's par search queued")
 

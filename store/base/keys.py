@@ -645,3 +645,40 @@ def league_week_told(week: str) -> str:
     """Sorted set: the week's cohorts whose end was told (``league.week_ended``) → their tier; kept as the
     week's cohorts are."""
     return f"{PREFIX}:league-week-told:{week}"
+
+
+# Sanctions (``store.sanctions``): players banned or hidden by moderators, players' reports, the moderators' log.
+
+def bans() -> str:
+    """Hash: player → their ban (JSON: reason, moderator, when, until when or null)."""
+    return f"{PREFIX}:bans"
+
+
+def hidden_players() -> str:
+    """Hash: player → why and by whom they are hidden (JSON: reason, moderator, when)."""
+    return f"{PREFIX}:hidden-players"
+
+
+def moderation_log() -> str:
+    """List: one JSON entry per moderator's action on a player (ban, unban, hide, unhide), newest first."""
+    return f"{PREFIX}:moderation-log"
+
+
+def report(report_id: str) -> str:
+    """Hash: a player's report of a run or a player, and its decision once a moderator closed it."""
+    return f"{PREFIX}:report:{report_id}"
+
+
+def reports(status: str) -> str:
+    """Sorted set: the reports with ``status`` (open, closed), scored by filing time (ms)."""
+    return f"{PREFIX}:reports:{status}"
+
+
+def reports_filed(player: str) -> str:
+    """Sorted set: the reports ``player`` filed, scored by filing time (ms): theirs to read, and their rate."""
+    return f"{PREFIX}:reports-filed:{player}"
+
+
+def open_report(reporter: str, target: str) -> str:
+    """String: the open report of ``reporter`` about ``target`` (``run:<id>`` or ``player:<name>``): one at a time."""
+    return f"{PREFIX}:open-report:{reporter}:{target}"

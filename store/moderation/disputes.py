@@ -17,6 +17,7 @@ from store.base.packing import iso_time
 from store.boards.cooling import hot_boards
 from store.moderation import scripts
 from store.runs.history import hot_run
+from store.sanctions.places import keep_withheld
 from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import wake_if_waiting
 
@@ -78,6 +79,7 @@ def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str
         answer = scripts.resolve_dispute(db, dispute_id=dispute_id, run=run, moderator=moderator,
                                          decision=decision, note=note, at_ms=now_ms(), open_status=OPEN,
                                          resolved_status=RESOLVED)
+    keep_withheld(db, [run.player])  # a void recomputes the player's places: a banned or hidden player's stay off
     if answer == "resolved":
         raise AlreadyResolved()
     if answer == "pending":

@@ -3,7 +3,8 @@
 Each is one Lua script that changes the run, its audit entry and the
 player's board places together (``scripts.restore_run``, ``scripts.reverify_run``),
 from all the player's runs, the archived ones too; the run's boards the
-archive holds come back to Redis first (``store.boards.cooling.hot_boards``).
+archive holds come back to Redis first (``store.boards.cooling.hot_boards``). A banned or hidden player's
+places are withheld again after (``store.sanctions``).
 """
 
 from domain.boards import boards_of
@@ -17,6 +18,7 @@ from store.queue.pending import queue_alone
 from store.runs.history import find_run, get_run, hot_run
 from store.runs.index import stored_run_ids
 from store.runs.verdicts import verdict_fields
+from store.sanctions.places import keep_withheld
 from store.tournaments.tournaments import note_revision
 
 
@@ -29,6 +31,7 @@ def restore_run(db: Database, run_id: str, moderator: str) -> None:
     run = hot_run(db, run_id)
     with hot_boards(db, boards_of(run)):
         answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=now_ms())
+    keep_withheld(db, [run.player])  # a banned or hidden player's places stay off the boards
     if answer == "not_void":
         raise NotVoid()
     note_revision(db, run)
@@ -46,6 +49,7 @@ def record_reverification(db: Database, run: Run, verdict: dict, actor_kind: str
         answer = scripts.reverify_run(db, run=run, actor_kind=actor_kind, actor=actor, at_ms=at,
                                       log_unchanged=log_unchanged,
                                       fields={**verdict_fields(verdict), "reverified_ms": at})
+    keep_withheld(db, [run.player])
     if answer == "pending":
         raise RunPending()
     if answer == "changed":

@@ -38,6 +38,7 @@ from store.accounts.tokens import find_holder
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
+from store.base.listing import logged_page
 from store.boards.cooling import board_lock, board_name
 from store.boards.seasons import frozen_boards
 from store.leagues.membership import history
@@ -154,11 +155,7 @@ def _erase(db: Database, erasure: Erasure, by: tuple[str, str], cool_off_seconds
 
 def erasure_log(db: Database, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)``: the erasures finished, newest first: when, by whom, the pseudonym."""
-    with db.redis.pipeline(transaction=False) as pipe:
-        pipe.llen(keys.erasure_log())
-        pipe.lrange(keys.erasure_log(), offset, offset + limit - 1)
-        total, entries = pipe.execute()
-    return total, [json.loads(entry) for entry in entries]
+    return logged_page(db, keys.erasure_log(), offset, limit)
 
 
 def _cut_access(db: Database, player: str, links: dict[str, str], cool_off_seconds: int) -> None:

@@ -28,10 +28,15 @@ def player_runs(db: Database, player: str) -> tuple[list[str], list[Run | None]]
     return run_ids, load_board_runs(db, run_ids)
 
 
-def on_board(board: Placement, runs: list[Run | None]) -> str:
-    """The positions among ``runs`` of those that count on ``board``, as ``_places.lua`` reads them."""
-    return " ".join(str(position) for position, run in enumerate(runs)
-                    if run is not None and board.board in boards_of(run))
+def on_board(board: Placement, counted: list[set]) -> str:
+    """The positions among the player's runs (``counted``: the boards each counts on, ``counted_on``) of those
+    that count on ``board``, as ``_places.lua`` reads them."""
+    return " ".join(str(position) for position, boards in enumerate(counted) if board.board in boards)
+
+
+def counted_on(runs: list[Run | None]) -> list[set]:
+    """The boards each of ``runs`` counts on (none for a run not stored), found once for all its boards."""
+    return [set() if run is None else set(boards_of(run)) for run in runs]
 
 
 def archived_runs(db: Database, player: str, hot: list[str]) -> list[Run]:
@@ -53,14 +58,20 @@ def with_player_runs(db: Database, script: LuaScript, run: Run, fixed_keys: list
     """Run a places script for ``run``: ``fixed_keys``, its boards' keys, the player's run list and every
     run key of the player; ``fixed_args``, its boards, the runs in Redis on each, the archived runs on
     each, then ``args``."""
-    boards = placements(run)
+    return with_runs_on(db, script, run.player, placements(run), fixed_keys, fixed_args, args)
+
+
+def with_runs_on(db: Database, script: LuaScript, player: str, boards: list[Placement], fixed_keys: list[str],
+                 fixed_args: list, args: list) -> Any:
+    """``with_player_runs`` for ``player``'s places on ``boards`` (whichever runs they come from)."""
     board_keys, board_args = script_args(boards)
     while True:
-        run_ids, runs = player_runs(db, run.player)
-        archived = archived_runs(db, run.player, run_ids)
+        run_ids, runs = player_runs(db, player)
+        archived = archived_runs(db, player, run_ids)
+        counted = counted_on(runs)
         answer = script.run(
-            db.redis, [*fixed_keys, *board_keys, keys.player_runs(run.player), *map(keys.run, run_ids)],
-            [*fixed_args, *board_args, *(on_board(board, runs) for board in boards),
+            db.redis, [*fixed_keys, *board_keys, keys.player_runs(player), *map(keys.run, run_ids)],
+            [*fixed_args, *board_args, *(on_board(board, counted) for board in boards),
              *(archived_on(board, archived) for board in boards), *args])
         if answer != STALE:
             return answer

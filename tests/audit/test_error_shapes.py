@@ -25,6 +25,8 @@ REFUSALS = (
     errors.AlreadyResolved(), errors.FlagDismissed(), errors.FollowingFull(500), errors.IdempotencyConflict(),
     errors.MovesRefused({"move_index": 2, "code": "illegal_move", "message": "No such card (R5).", "ruling": "R5"}),
     NoSuchSchedule("s1"), NoSuchReward("tournament-1"), AlreadyClaimed("tournament-1"),
+    errors.PlayerBanned(1_790_000_000_000), errors.NotSanctioned("ada", "banned"), errors.NameNotAllowed("ada"),
+    errors.NoSuchReport("r1"), errors.ReportOpen("r1"), errors.ReportClosed(), errors.ReportsLimited(10, 1),
 )
 
 

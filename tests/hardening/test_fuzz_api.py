@@ -68,8 +68,8 @@ def unworked_stack(stack_pool):
 
 # The address policy of webhooks (docs/webhooks.md) is no JSON Schema: a URI the document allows
 # (http://10.0.0.1/) may be refused; nor are a tournament's times (its end after its start, and still
-# ahead). Only there does a 422 not break the document's promise.
-POLICY_BEYOND_SCHEMA = {"POST /v1/webhooks", "POST /v1/tournaments"}
+# ahead), nor a ban's end (ahead). Only there does a 422 not break the document's promise.
+POLICY_BEYOND_SCHEMA = {"POST /v1/webhooks", "POST /v1/tournaments", "POST /v1/players/{name}/ban"}
 
 
 @pytest.mark.parametrize("token", ["player", "moderator"])
@@ -124,6 +124,11 @@ JSON_ENDPOINTS = {  # every operation that reads a JSON body, and the token it n
     "/v1/games": "player",
     "/v1/games/{game_id}/moves": "player",
     "/v1/games/{game_id}/forfeit": "player",
+    "/v1/players/{name}/ban": "moderator",
+    "/v1/players/{name}/hide": "moderator",
+    "/v1/runs/{run_id}/reports": "player",
+    "/v1/players/{name}/reports": "player",
+    "/v1/reports/{report_id}/close": "moderator",
 }
 DEEP = 100_000  # a 200 KB body: far past json's recursion limit, well under the body limit
 
@@ -189,7 +194,7 @@ def test_json_of_any_depth_is_read_or_refused_never_a_500(fuzzed_stack, tokens, 
 @pytest.fixture(scope="module")
 def integer_queries(fuzzed_stack, spec, tokens):
     """Every GET with integer query parameters: (path with ids filled in, its integer parameters, headers)."""
-    name = fuzzed_stack.register()[0]
+    name, own = fuzzed_stack.register()
     today = fuzzed_stack.get("/v1/daily").json()["date"]
     season = fuzzed_stack.get("/v1/seasons").json()["current"]["id"]
     week = season_at(Schedule.WEEKLY, int(time.time() * 1000)).id
@@ -206,8 +211,10 @@ def integer_queries(fuzzed_stack, spec, tokens):
             for placeholder, value in filled.items():
                 path = path.replace(placeholder, value)
             moderator = {"Authorization": f"Bearer {tokens['moderator']}"}
-            moderators_only = path in ("/v1/disputes", "/v1/flags", "/v1/webhooks", "/v1/erasures")
-            found.append((path, integers, moderator if moderators_only else {}))
+            moderators_only = path in ("/v1/disputes", "/v1/flags", "/v1/webhooks", "/v1/erasures", "/v1/reports",
+                                       "/v1/moderation-log")
+            players_own = {"Authorization": f"Bearer {own}"} if path == f"/v1/players/{name}/reports" else {}
+            found.append((path, integers, moderator if moderators_only else players_own))
     return found
 
 
@@ -227,7 +234,7 @@ def test_an_offset_out_of_bounds_is_a_422_naming_it_on_every_paged_listing(fuzze
              if "offset" in {parameter["name"] for parameter in integers}]
     assert {path.split("/")[2] for path, _ in paged} == {"players", "leaderboards", "daily", "seeds", "disputes",
                                                                "flags", "seasons", "webhooks", "leagues",
-                                                               "tournaments", "erasures"}
+                                                               "tournaments", "erasures", "reports", "moderation-log"}
     for path, headers in paged:
         answer = fuzzed_stack.get(path, params={"offset": value}, headers=headers)
         assert answer.status_code == 422, (path, answer.text)

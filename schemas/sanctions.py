@@ -1,0 +1,53 @@
+"""Moderators' sanctions of players (bans, hidings) and their log, in API requests and responses."""
+
+from datetime import UTC, datetime
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
+
+from .moderation import MAX_REASON
+
+
+class HideSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    reason = fields.String(required=True, validate=validate.Length(1, MAX_REASON),
+                           metadata={"example": "Plays 400 games a day at machine speed."})
+
+
+class BanSchema(HideSchema):
+    until = fields.AwareDateTime(load_default=None, metadata={
+        "description": "when the ban ends by itself (ISO 8601 with a zone, in the future); none: until lifted",
+        "example": "2027-01-01T00:00:00Z"})
+
+    @validates("until")
+    def _in_the_future(self, value: datetime | None, **_: object) -> None:
+        if value is not None and value <= datetime.now(UTC):
+            raise ValidationError("The end of a ban is in the future.")
+
+
+class SanctionSchema(Schema):
+    reason = fields.String()
+    moderator = fields.String()
+    since = fields.String(metadata={"description": "when it began (ISO 8601, UTC)"})
+    until = fields.String(allow_none=True, metadata={"description": "a timed ban's end; null: until lifted"})
+
+
+class PlayerSanctionsSchema(Schema):
+    player = fields.String()
+    ban = fields.Nested(SanctionSchema, allow_none=True, metadata={"description": "the ban in force, or null"})
+    hidden = fields.Nested(SanctionSchema, allow_none=True, metadata={"description": "the hiding, or null"})
+
+
+class ModerationEntrySchema(Schema):
+    action = fields.String(metadata={"description": "ban, unban, hide or unhide"})
+    player = fields.String()
+    moderator = fields.String(metadata={"description": "who acted (expiry: a timed ban that ended by itself)"})
+    at = fields.String()
+    reason = fields.String(allow_none=True)
+    until = fields.String(allow_none=True)
+
+
+class ModerationLogSchema(Schema):
+    total = fields.Integer()
+    entries = fields.List(fields.Nested(ModerationEntrySchema), metadata={"description": "newest first"})

@@ -1,0 +1,145 @@
+"""Moderators' sanctions of a player: a ban (optionally until a time) and a hiding, and their log.
+
+A ban takes the player's places off every board (``places``), forfeits their
+games in play (R18) and refuses them new runs and games (``PlayerBanned``,
+asked by the service before it accepts one); a timed ban ends by itself: it
+refuses nothing from its end on (``ban_of``), and the worker's sweep lifts it
+(``lift_ended_bans``), which gives the places back. A hiding takes the places
+off the boards for everyone and refuses nothing: the player plays on, unaware,
+while moderators gather evidence. The places come back when the last of the
+two is lifted.
+
+Each sanction is a JSON value in one hash per kind, keyed by the player's name
+(``keys.bans``, ``keys.hidden_players``): a handful of players, read whole by
+the sweep. Each action is logged (``keys.moderation_log``), newest first.
+"""
+
+import json
+from dataclasses import asdict, dataclass
+
+from domain.errors import GameMoved, GameOver, NoSuchGame, NotSanctioned
+from domain.game import FORFEIT
+from store.base import keys
+from store.base.clock import now_ms
+from store.base.database import Database
+from store.base.listing import logged_page
+from store.games.dealt import games_in_play, load_game, play_moves
+from store.sanctions.places import set_places
+
+LOG_KEPT = 100_000  # moderators' actions the log keeps, newest first
+BAN, UNBAN, HIDE, UNHIDE = "ban", "unban", "hide", "unhide"  # the log's actions
+EXPIRY = "expiry"  # the log's moderator for a timed ban that ended by itself
+
+
+@dataclass(frozen=True)
+class Sanction:
+    """A ban or a hiding: why, by whom, since when (ms) and, for a timed ban, until when (ms)."""
+
+    reason: str
+    moderator: str
+    at_ms: int
+    until_ms: int | None = None
+
+    def over(self, at_ms: int) -> bool:
+        return self.until_ms is not None and self.until_ms <= at_ms
+
+
+def _stored(value: str | None) -> Sanction | None:
+    return None if value is None else Sanction(**json.loads(value))
+
+
+def _log(db: Database, action: str, player: str, moderator: str, at_ms: int, **more: object) -> None:
+    entry = {"action": action, "player": player, "moderator": moderator, "at_ms": at_ms, **more}
+    with db.redis.pipeline(transaction=True) as pipe:
+        pipe.lpush(keys.moderation_log(), json.dumps(entry))
+        pipe.ltrim(keys.moderation_log(), 0, LOG_KEPT - 1)
+        pipe.execute()
+
+
+def moderation_log(db: Database, offset: int, limit: int) -> tuple[int, list[dict]]:
+    """``(total, entries)``: the moderators' actions on players, newest first."""
+    return logged_page(db, keys.moderation_log(), offset, limit)
+
+
+def ban_of(db: Database, player: str) -> Sanction | None:
+    """The player's ban in force (a timed ban past its end is none, lifted or not yet), or None."""
+    ban = _stored(db.redis.hget(keys.bans(), player))
+    return None if ban is None or ban.over(now_ms()) else ban
+
+
+def hiding_of(db: Database, player: str) -> Sanction | None:
+    """Why the player is hidden, or None."""
+    return _stored(db.redis.hget(keys.hidden_players(), player))
+
+
+def ban(db: Database, player: str, moderator: str, reason: str, until_ms: int | None = None) -> Sanction:
+    """Ban ``player`` (as registered): noted first (no new run or game from then on), their games in play
+    forfeited (R18), their places withheld. Banning a banned player replaces the ban (its reason, its end)."""
+    sanction = Sanction(reason, moderator, now_ms(), until_ms)
+    db.redis.hset(keys.bans(), player, json.dumps(asdict(sanction)))
+    _forfeit_games(db, player)
+    set_places(db, player, withhold=True)
+    _log(db, BAN, player, moderator, sanction.at_ms, reason=reason, until_ms=until_ms)
+    return sanction
+
+
+def unban(db: Database, player: str, moderator: str) -> None:
+    """Lift the player's ban: their places recomputed from all their runs (unless they are hidden). Raises
+    ``NotSanctioned``."""
+    if not db.redis.hdel(keys.bans(), player):
+        raise NotSanctioned(player, "banned")
+    _lifted(db, player, keys.hidden_players())
+    _log(db, UNBAN, player, moderator, now_ms())
+
+
+def hide(db: Database, player: str, moderator: str, reason: str) -> Sanction:
+    """Hide ``player``'s places from everyone: withheld from every board; they play on."""
+    sanction = Sanction(reason, moderator, now_ms())
+    db.redis.hset(keys.hidden_players(), player, json.dumps(asdict(sanction)))
+    set_places(db, player, withhold=True)
+    _log(db, HIDE, player, moderator, sanction.at_ms, reason=reason)
+    return sanction
+
+
+def unhide(db: Database, player: str, moderator: str) -> None:
+    """Show the player's places again (unless they are banned). Raises ``NotSanctioned``."""
+    if not db.redis.hdel(keys.hidden_players(), player):
+        raise NotSanctioned(player, "hidden")
+    _lifted(db, player, keys.bans())
+    _log(db, UNHIDE, player, moderator, now_ms())
+
+
+def _lifted(db: Database, player: str, other: str) -> None:
+    """One sanction lifted: the places recomputed, unless the other one (at ``other``) still holds."""
+    if not db.redis.hexists(other, player):
+        set_places(db, player, withhold=False)
+
+
+def lift_ended_bans(db: Database) -> list[str]:
+    """Lift every timed ban whose end has come (the worker's sweep): the players whose ban ended."""
+    at = now_ms()
+    ended = [player for player, value in db.redis.hgetall(keys.bans()).items()
+             if (found := _stored(value)) is not None and found.over(at)]
+    lifted = []
+    for player in ended:
+        try:
+            unban(db, player, EXPIRY)
+        except NotSanctioned:  # lifted meanwhile, by a moderator or another sweep
+            continue
+        lifted.append(player)
+    return lifted
+
+
+def _forfeit_games(db: Database, player: str, tries: int = 3) -> None:
+    """The player's games in play, each forfeited (R18): a move landing meanwhile is read and tried again."""
+    for game in games_in_play(db, player):
+        for _ in range(tries):
+            try:
+                play_moves(db, game, [], FORFEIT, request_id="ban")  # R18
+                break
+            except GameMoved:
+                if (found := load_game(db, game.id)) is None:
+                    break
+                game = found
+            except (GameOver, NoSuchGame):
+                break
