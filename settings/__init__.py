@@ -258,6 +258,15 @@ def _env_access_log(name: str) -> str:
     return value
 
 
+def _env_key_file(name: str) -> str:
+    """A file that exists (the public log's signing key, which ``scoundrel log keygen FILE`` writes), or empty:
+    a worker would stop on it only once started, and an API would serve no key."""
+    value = os.environ.get(name, "")
+    if value and not os.path.isfile(os.path.expanduser(value)):
+        raise SettingsError(f"{name}={value!r} is not a file: give the key `scoundrel log keygen FILE` wrote")
+    return value
+
+
 _ARCHIVE_URL = re.compile(r"(?:sqlite|postgresql)(?:\+\w+)?://.*", re.DOTALL)
 
 
@@ -579,7 +588,7 @@ class Settings:
             jwt_issuers=_env_jwt_issuers("SCOUNDREL_JWT_ISSUERS"),
             jwt_max_lifetime=_env_float("SCOUNDREL_JWT_MAX_LIFETIME", cls.jwt_max_lifetime),
             embed_origins=_env_origins("SCOUNDREL_EMBED_ORIGINS"),
-            log_key=os.environ.get("SCOUNDREL_LOG_KEY", ""),
+            log_key=_env_key_file("SCOUNDREL_LOG_KEY"),
             log_interval=_env_float("SCOUNDREL_LOG_INTERVAL", cls.log_interval),
         )
 

@@ -682,3 +682,25 @@ def reports_filed(player: str) -> str:
 def open_report(reporter: str, target: str) -> str:
     """String: the open report of ``reporter`` about ``target`` (``run:<id>`` or ``player:<name>``): one at a time."""
     return f"{PREFIX}:open-report:{reporter}:{target}"
+
+
+# The public log (``store.log``): its leaves not yet in the archive, its size, and the players' pseudonyms' secrets.
+
+def log_size() -> str:
+    """String: how many leaves the public log has: the index the next one takes."""
+    return f"{PREFIX}:log:size"
+
+
+def log_leaves() -> str:
+    """List: the public log's leaves not yet moved to the archive, oldest first: their canonical text."""
+    return f"{PREFIX}:log:leaves"
+
+
+def log_moved() -> str:
+    """String: how many of the public log's leaves the archive holds: the index of the list's first leaf."""
+    return f"{PREFIX}:log:moved"
+
+
+def log_secrets() -> str:
+    """Hash: player → the secret (hex) of their pseudonym in the public log, deleted by their erasure."""
+    return f"{PREFIX}:log:secrets"

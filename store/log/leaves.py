@@ -23,13 +23,10 @@ from collections.abc import Iterable
 from domain.dealer import commitment
 from domain.run import Run
 from domain.transparency import Leaf, moves_hash, player_pseudonym
+from store.base import keys
 from store.base.database import Database
-from store.base.keys import PREFIX
 
-SIZE = f"{PREFIX}:log:size"  # how many leaves the log has: the index the next one takes
-LEAVES = f"{PREFIX}:log:leaves"  # the leaves not yet moved to the archive, oldest first: their canonical text
-MOVED = f"{PREFIX}:log:moved"  # how many leaves the archive holds: the index of the list's first leaf
-SECRETS = f"{PREFIX}:log:secrets"  # player name → their pseudonym's secret (hex)
+SIZE, LEAVES, MOVED, SECRETS = keys.log_size(), keys.log_leaves(), keys.log_moved(), keys.log_secrets()
 SECRETS_KEPT = 300.0  # seconds a process keeps a secret it read
 _kept: dict[str, tuple[float, str]] = {}  # player → (until when, secret): this process's secrets
 SEALED_SEED = "commitment:"  # a sealed seed's place in a leaf: this, then its commitment

@@ -122,7 +122,11 @@ _HOMES: dict[str, Home] = {
         keys.server_key("_"), keys.server_key_name("_"), keys.server_key_token("_"), keys.server_keys(),
         keys.external_link("_", "_"), keys.player_links("_"), keys.clairvoyance_tallies("_"), keys.pseudonyms(),
         keys.erasures_begun(), keys.erasure_log(), keys.erased_name("_"), keys.erased_name_secret(),
-        keys.pending_jobs())},
+        keys.pending_jobs(), keys.live_events("_"), keys.live_ticket("_"), keys.live_told(), keys.live_zones("_"),
+        keys.schedule_ids(), keys.schedule("_"), keys.schedules(), keys.inbox("_"), keys.rewards_granted("_"),
+        keys.rewards_flagged(), keys.settled(), keys.rewards_unsettled(), keys.league_week_told("_"), keys.bans(),
+        keys.hidden_players(), keys.moderation_log(), keys.report("_"), keys.reports("_"), keys.reports_filed("_"),
+        keys.open_report("_", "_"), keys.log_size())},
     **{_family_of(key): Home.OWNER for key in (
         keys.player("_"), keys.player_name("_"), keys.player_runs("_"), keys.following("_"),
         keys.submission("_", "_"), keys.idempotency("_", "_"), keys.sealed_game("_", "_"),
