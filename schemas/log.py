@@ -5,7 +5,7 @@ from marshmallow.exceptions import ValidationError
 
 from domain.transparency import PAGE_MOST
 
-_SIZE = validate.Range(min=0)
+_SIZE = validate.Range(min=0, max=2**53)  # a tree size or an index: JSON's exact integers
 
 
 class EntriesArgs(Schema):
@@ -28,7 +28,7 @@ class InclusionArgs(Schema):
 
     run = fields.String(metadata={"description": "a run id: its latest leaf in the tree"})
     leaf = fields.String(metadata={"description": "a leaf hash (base64): the first leaf with it in the tree"})
-    size = fields.Integer(required=True, validate=validate.Range(min=1),
+    size = fields.Integer(required=True, validate=validate.Range(min=1, max=2**53),
                           metadata={"description": "the tree size (a checkpoint's)"})
 
     @validates_schema

@@ -29,7 +29,7 @@ class ProfileSchema(Schema):
     places = fields.List(fields.Nested(PlaceSchema), metadata={
         "description": "the player's place on each board they hold one on, ladders included (none for a banned "
                        "or hidden player: their places are withheld)"})
-    ladders = fields.List(fields.Nested(PlaceSchema), metadata={"description": "of ``places``, the ladders'"})
+    ladders = fields.List(fields.Nested(PlaceSchema), metadata={"description": "of `places`, the ladders'"})
     league = fields.Nested(LeagueWeekSchema, allow_none=True, metadata={
         "description": "the player's latest league week: tier, rank in the cohort, zone; null for none (and for a "
                        "banned player)"})

@@ -4,13 +4,13 @@ that open a stream from a browser (``tickets``). League zones changed are the le
 (``store.leagues.zones``), through ``scripts``."""
 
 from .channel import CATCH_UP, Listener, LiveChannel
-from .events import KEPT, KEPT_MS, RUN_REJECTED, EventId, LiveEvent, events_after, publish
+from .events import EVENT_ID, KEPT, KEPT_MS, RUN_REJECTED, EventId, LiveEvent, events_after, publish
 from .soon import SOON_MS, tell_soon
 from .tickets import TICKET_SECONDS, issue_ticket, redeem_ticket
 
 __all__ = [
     "CATCH_UP", "Listener", "LiveChannel",
-    "KEPT", "KEPT_MS", "RUN_REJECTED", "EventId", "LiveEvent", "events_after", "publish",
+    "EVENT_ID", "KEPT", "KEPT_MS", "RUN_REJECTED", "EventId", "LiveEvent", "events_after", "publish",
     "SOON_MS", "tell_soon",
     "TICKET_SECONDS", "issue_ticket", "redeem_ticket",
 ]

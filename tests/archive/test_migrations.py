@@ -36,7 +36,7 @@ def test_the_migrations_build_the_described_tables(archive_url):
         archive.upgrade()
         with archive.engine.connect() as connection:
             assert compare_metadata(MigrationContext.configure(connection), metadata) == []
-            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0004"]
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0005"]
     finally:
         archive.dispose()
 

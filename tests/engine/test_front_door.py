@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCUMENTED = re.compile(r"`scoundrel\.([A-Za-z_][\w.]*[\w])")
+DOCUMENTED = re.compile(r"`scoundrel\.([A-Za-z_][\w.]*[\w])(?![\w./+])")  # not a log's name (scoundrel.example/log)
 
 
 def documented_names() -> set[str]:

@@ -144,6 +144,7 @@ class InProcessStack:
             self._saved_env.setdefault(name, os.environ.get(name))
             os.environ[name] = value
         self._forget_worker_connection()
+        self._forget_process_memory()
         settings = Settings.from_env()
         self._log = logging.FileHandler(self.root / "service.log")
         self._log.setFormatter(log_lines.line_formatter(settings.log_format))
@@ -178,6 +179,18 @@ class InProcessStack:
         self.app.extensions["referee"].db.close()
         self.http.close()
         self.http = requests.Session()
+
+    @staticmethod
+    def _forget_process_memory() -> None:
+        """What a process remembers of its store, forgotten as a new process has it: the store it remembered
+        was emptied (the tournaments and sealed days it closed, the public log's secrets it read)."""
+        from store.games import dealt
+        from store.log import leaves
+        from store.tournaments import closing
+
+        dealt._closed_days.clear()
+        closing._closed.clear()
+        leaves._kept.clear()
 
     @staticmethod
     def _forget_worker_connection() -> None:
