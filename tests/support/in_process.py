@@ -2,9 +2,9 @@
 
 Most tests check HTTP contracts and what a verdict does to the boards: no
 gunicorn, no RQ worker process is needed for that. ``InProcessStack`` has
-the HTTP side of ``tests.support.stack.Stack`` (``get``, ``post``,
-``register``, ``submit``, ``wait_final``, ``http``, ``database``), so a test
-module is written once and runs on either. Its requests go through a
+the HTTP side of ``tests.support.stack.Stack`` (``ServiceHttp``: ``get``,
+``post``, ``register``, ``submit``, ``wait_final``; and ``until``,
+``database``), so a test module is written once and runs on either. Its requests go through a
 ``requests`` session whose transport hands them to the app (``WsgiTransport``):
 the same ``requests.Response`` a test reads from a real server, cookies
 and redirects included. Its worker is RQ's burst worker run in the test's
@@ -27,7 +27,6 @@ import logging
 import os
 import signal
 import time
-import uuid
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -43,6 +42,7 @@ from werkzeug.test import Client
 import log_lines
 from cli.redis_server import RedisServer
 from store.archive.tables import metadata as archive_tables
+from tests.support.service_http import ServiceHttp
 
 Found = TypeVar("Found")
 
@@ -105,7 +105,7 @@ class WsgiTransport(BaseAdapter):
         pass
 
 
-class InProcessStack:
+class InProcessStack(ServiceHttp):
     """One store (its own throwaway Redis, an archive in SQLite), the API app and a worker run on demand.
 
     ``env`` holds settings as the processes read them (``SCOUNDREL_*``): they are in ``os.environ`` while
@@ -263,32 +263,6 @@ class InProcessStack:
                 raise AssertionError(f"{what}: not in {timeout} s")
             if not self.work():
                 time.sleep(0.02)
-
-    # HTTP, as ``Stack`` has it
-
-    def url(self, path: str) -> str:
-        return self.base + path
-
-    def get(self, path: str, **kwargs) -> requests.Response:
-        return self.http.get(self.url(path), **kwargs)
-
-    def post(self, path: str, **kwargs) -> requests.Response:
-        return self.http.post(self.url(path), **kwargs)
-
-    def register(self, name: str | None = None) -> tuple[str, str]:
-        """A new player: ``(name, token)``."""
-        name = name or f"p-{uuid.uuid4().hex[:12]}"
-        response = self.post("/v1/players", json={"name": name})
-        assert response.status_code == 201, response.text
-        return name, response.json()["token"]
-
-    def submit(self, token: str, body, headers: dict | None = None) -> requests.Response:
-        return self.post("/v1/runs", json=body, headers={"Authorization": f"Bearer {token}", **(headers or {})})
-
-    def wait_final(self, run_id: str, timeout: float = 60.0) -> dict:
-        """The run once the worker has given it its verdict."""
-        return self.until(lambda: (run := self.get(f"/v1/runs/{run_id}").json())["status"] != "pending" and run,
-                          f"run {run_id}'s verdict", timeout)
 
 
 class InProcessPool:

@@ -16,7 +16,6 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -32,6 +31,7 @@ from store.queue.pending import pending_count
 from store.queue.queues import verify_queue
 from store.runs.archived_filter import make_whole
 from tests.support.sentinel import SentinelSetup
+from tests.support.service_http import ServiceHttp
 
 # REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
 # root), so a process reaching past the sentinels fails instead of finding some Redis
@@ -40,7 +40,7 @@ Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
 Done = TypeVar("Done")  # what a test did in time (``with_more_time``)
 
 
-class Stack:
+class Stack(ServiceHttp):
     def __init__(self, root: Path, workers: int = 1, env: dict | None = None, job_delay: float = 0.0,
                  clock_offset: int = 0, queues_apart: bool = False, sentinel: SentinelSetup | None = None):
         """``job_delay``: seconds each job of the workers sleeps first (``slow_worker``), so a
@@ -279,27 +279,6 @@ class Stack:
         return Database.from_settings(Settings(**data, archive_url=self.archive_url,
                                                queue_url=self.queues.url if self.queues else ""), JOBS)
 
-    # HTTP
-
-    def url(self, path: str) -> str:
-        return self.base + path
-
-    def get(self, path: str, **kwargs) -> requests.Response:
-        return self.http.get(self.url(path), timeout=10, **kwargs)
-
-    def post(self, path: str, **kwargs) -> requests.Response:
-        return self.http.post(self.url(path), timeout=10, **kwargs)
-
-    def register(self, name: str | None = None) -> tuple[str, str]:
-        """A new player: ``(name, token)``."""
-        name = name or f"p-{uuid.uuid4().hex[:12]}"
-        response = self.post("/v1/players", json={"name": name})
-        assert response.status_code == 201, response.text
-        return name, response.json()["token"]
-
-    def submit(self, token: str, body, headers: dict | None = None) -> requests.Response:
-        return self.post("/v1/runs", json=body, headers={"Authorization": f"Bearer {token}", **(headers or {})})
-
     def work(self) -> bool:
         """Nothing: the stack's workers work on their own (``InProcessStack.work`` runs a burst)."""
         return False
@@ -313,17 +292,6 @@ class Stack:
                 raise AssertionError(f"{what}: not in {timeout} s")
             time.sleep(0.05)
         return result
-
-    def wait_final(self, run_id: str, timeout: float = 120.0) -> dict:
-        """The run once it is no longer pending: its verdict and its board places are written together.
-        ``timeout`` only ends a wait that has failed: on a loaded machine a backlog of runs takes long."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            run = self.get(f"/v1/runs/{run_id}").json()
-            if run["status"] != "pending":
-                return run
-            time.sleep(0.05)
-        raise AssertionError(f"run {run_id} still pending after {timeout} s")
 
 
 def with_more_time(attempt: Callable[[int, int], Done | None], seconds: int, tries: int, what: str) -> Done:
