@@ -32,7 +32,7 @@ def run(args) -> int:
         print("scoundrel erase: name one player, or give --finish (not both)", file=sys.stderr)
         return 2
     db = connect(args, timeout=BULK_TIMEOUT, upgrade_archive=True)
-    cool_off = int(settings_for(args).name_cool_off_days * 86_400)
+    cool_off = settings_for(args).name_cool_off_seconds
     try:
         if args.finish:
             finished = finish_erasures(db, OPERATOR, cool_off)

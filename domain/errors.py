@@ -57,13 +57,15 @@ class NameTaken(Refusal):
 
 
 class NameResting(NameTaken):
-    """The name was erased (``DELETE /v1/players/<name>``) and rests until ``until_ms``: no one may register it
-    before then, so no one takes over an erased player's name while others still know it as theirs."""
+    """The name was erased (``DELETE /v1/players/<name>``) or a moderator renamed its player, and rests until
+    ``until_ms``: no one may register it before then, so no one takes over a name others still know as
+    another player's."""
 
     def __init__(self, name: str, until_ms: int):
         super().__init__(name)
         self.until_ms = until_ms
-        self.message = f"The name {name!r} was erased recently; it may be registered again after its cool-off."
+        self.message = (f"The name {name!r} was erased or renamed recently; it may be registered again after its "
+                        "cool-off.")
         self.args = (self.message,)
 
 

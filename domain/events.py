@@ -33,6 +33,7 @@ SEASON_ENDED = "season.ended"
 TOURNAMENT_STARTED = "tournament.started"
 TOURNAMENT_ENDED = "tournament.ended"
 PLAYER_ERASED = "player.erased"
+PLAYER_RENAMED = "player.renamed"
 LEAGUE_WEEK_ENDED = "league.week_ended"
 REWARD_GRANTED = "reward.granted"
 REWARD_CLAIMED = "reward.claimed"
@@ -62,6 +63,10 @@ EVENTS: dict[str, Event] = {event.name: event for event in (
     Event(PLAYER_ERASED, "a player was erased on request: erase every copy of theirs",
           {"player": "the player's name as they were registered",
            "pseudonym": "the pseudonym their kept places show now",
+           "links": "the studios' accounts linked to them: `issuer` and `subject` each"}),
+    Event(PLAYER_RENAMED, "a moderator renamed a player (a forced rename): their runs, places and accounts carry "
+                          "over to the new name",
+          {"player": "the player's new name", "previous": "the name they had",
            "links": "the studios' accounts linked to them: `issuer` and `subject` each"}),
     Event(LEAGUE_WEEK_ENDED, "a league week has ended: one event a cohort, with its final standings, promotions "
                              "and demotions, once",

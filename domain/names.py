@@ -12,6 +12,8 @@ stand for an ``i`` or an ``l``: the name is refused if either reading is. So
 import re
 from dataclasses import dataclass
 
+from domain.errors import NameNotAllowed
+
 _SEPARATORS = str.maketrans("", "", "-_.")
 _DIGITS = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", "$": "s"})
 _ONES = ("i", "l")  # what a ``1`` may stand for
@@ -36,3 +38,9 @@ class NamePolicy:
     def allows(self, name: str) -> bool:
         """Whether ``name`` may be taken: no pattern found in any of its readings."""
         return not any(pattern.search(reading) for pattern in self.patterns for reading in readings(name))
+
+    def check(self, name: str) -> str:
+        """``name``, if it may be taken; else ``NameNotAllowed`` (422, reason name_not_allowed)."""
+        if not self.allows(name):
+            raise NameNotAllowed(name)
+        return name

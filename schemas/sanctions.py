@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
 from .moderation import MAX_REASON
+from .players import NAME_PATTERN, new_player_name
 
 
 class HideSchema(Schema):
@@ -39,9 +40,24 @@ class PlayerSanctionsSchema(Schema):
     hidden = fields.Nested(SanctionSchema, allow_none=True, metadata={"description": "the hiding, or null"})
 
 
+class RenameSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(load_default=None, validate=new_player_name, metadata={
+        "description": "the new name; none: the next free player-<n>", "example": "player-7",
+        "pattern": NAME_PATTERN})
+
+
+class RenamedSchema(Schema):
+    player = fields.String(metadata={"description": "the player's new name"})
+    previous = fields.String(metadata={"description": "the name they had, resting now as an erased one does"})
+
+
 class ModerationEntrySchema(Schema):
-    action = fields.String(metadata={"description": "ban, unban, hide or unhide"})
-    player = fields.String()
+    action = fields.String(metadata={"description": "ban, unban, hide, unhide or rename"})
+    player = fields.String(metadata={"description": "the player (after a rename, their new name)"})
+    previous = fields.String(metadata={"description": "a rename's old name"})
     moderator = fields.String(metadata={"description": "who acted (expiry: a timed ban that ended by itself)"})
     at = fields.String()
     reason = fields.String(allow_none=True)

@@ -4,7 +4,6 @@ from dataclasses import dataclass, field
 
 from flask import current_app
 
-from domain.errors import NameNotAllowed
 from domain.names import NamePolicy
 from settings import Settings
 from store import Database, daily_secret
@@ -63,9 +62,7 @@ def db() -> Database:
 def allowed_name(name: str) -> str:
     """``name``, if the name policy lets a player take it (``SCOUNDREL_NAME_BLOCKLIST``); else ``NameNotAllowed``
     (422, reason name_not_allowed)."""
-    if not referee().name_policy.allows(name):
-        raise NameNotAllowed(name)
-    return name
+    return referee().name_policy.check(name)
 
 
 def revealed(seal: str) -> bool:

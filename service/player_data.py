@@ -44,7 +44,6 @@ from .tournaments import tournament_view
 
 blp = Blueprint("player_data", __name__, url_prefix="/v1", description="A player's data: export and erasure")
 
-DAY_SECONDS = 86_400
 
 
 @blp.route("/players/<name>/export")
@@ -128,7 +127,7 @@ def erase_player(name):
     player, kind, who = account_holder(name, moderators=True)
     erasure = begin_erasure(db(), player)
     by = (kind, erasure.pseudonym if kind == "player" else who)  # the log never names the player
-    erased = erase(db(), erasure, by, int(referee().settings.name_cool_off_days * DAY_SECONDS))
+    erased = erase(db(), erasure, by, referee().settings.name_cool_off_seconds)
     return {"name": player, "erased": True, "finished": not erased.archive_left}, 202 if erased.archive_left else 200
 
 

@@ -1,24 +1,36 @@
-"""``/v1/players/<name>/ban`` and ``/hide``: moderators' sanctions of a player, and ``/v1/moderation-log``.
+"""``/v1/players/<name>/ban``, ``/hide`` and ``/rename``: moderators' sanctions of a player, and
+``/v1/moderation-log``.
 
 A ban takes the player's places off every board, forfeits their games in
 play and refuses them new runs and games (403 ``reason: banned``,
 ``refuse_banned``) until it is lifted or its ``until`` comes; a hiding takes
 the places off the boards and refuses nothing. Lifting the last of the two
 gives the places back, recomputed from the player's runs
-(``store.sanctions``). Every action is in the moderators' log.
+(``store.sanctions``). A forced rename moves everything of the player to a
+new name and rests the old one (``store.privacy.rename``). Every action is
+in the moderators' log.
 """
 
 from flask import g
 
 from domain.errors import PlayerBanned
 from schemas.paging import PageArgs
-from schemas.sanctions import BanSchema, HideSchema, ModerationLogSchema, PlayerSanctionsSchema
+from schemas.sanctions import (
+    BanSchema,
+    HideSchema,
+    ModerationLogSchema,
+    PlayerSanctionsSchema,
+    RenamedSchema,
+    RenameSchema,
+)
 from store.base import iso_time
+from store.privacy import rename
 from store.sanctions import Sanction, ban, ban_of, hide, hiding_of, moderation_log, unban, unhide
 
 from .api import Blueprint, error_response
 from .auth import moderator_endpoint
-from .context import db
+from .context import allowed_name, db, referee
+from .errors import abort
 from .players import registered
 
 blp = Blueprint("player_moderation", __name__, url_prefix="/v1",
@@ -97,6 +109,26 @@ def unhide_player(name):
     return sanctions_of(player)
 
 
+@blp.route("/players/<name>/rename", methods=["POST"])
+@moderator_endpoint(blp)
+@blp.arguments(RenameSchema())
+@blp.response(200, RenamedSchema)
+@error_response(blp, 404, "No such player")
+@error_response(blp, 409, "The new name is taken, in this or another case, or rests after an erasure or a "
+                          "rename (reason name_resting)")
+@error_response(blp, 422, "A malformed name, or one the name policy refuses (reason name_not_allowed)")
+def rename_player(body, name):
+    """Rename the player (an offensive name): their runs, places on every board, follows, studio links, token,
+    streak, league weeks, tournament entries and sanctions carry over to the new name (``name``; none: the
+    next free ``player-<n>``), and the old name rests as an erased one does. Asked again after a rename
+    stopped midway, it finishes that rename."""
+    renamed = rename(db(), name, body["name"], g.moderator,
+                     referee().settings.name_cool_off_seconds, allowed_name)
+    if renamed is None:
+        abort(404, message=f"No player named {name!r}.")
+    return {"player": renamed.player, "previous": renamed.previous}
+
+
 @blp.route("/players/<name>/sanctions")
 @moderator_endpoint(blp)
 @blp.response(200, PlayerSanctionsSchema)
@@ -111,7 +143,7 @@ def player_sanctions(name):
 @blp.arguments(PageArgs(), location="query")
 @blp.response(200, ModerationLogSchema)
 def log(page):
-    """The moderators' actions on players (ban, unban, hide, unhide), newest first."""
+    """The moderators' actions on players (ban, unban, hide, unhide, rename), newest first."""
     total, entries = moderation_log(db(), page["offset"], page["limit"])
     return {"total": total, "entries": [{**entry, "at": iso_time(entry["at_ms"]),
                                          "until": iso_time(entry.get("until_ms"))} for entry in entries]}

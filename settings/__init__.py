@@ -499,6 +499,11 @@ class Settings:
         return self.archive_url or sqlite_archive_url(Path(self.data_dir).expanduser())
 
     @property
+    def name_cool_off_seconds(self) -> int:
+        """How long an erased or renamed player's name rests, in whole seconds (``name_cool_off_days``)."""
+        return int(self.name_cool_off_days * 86_400)
+
+    @property
     def redis_url_given(self) -> bool:
         """REDIS_URL or the sentinels are set: ``scoundrel up`` uses that Redis and starts none of its own."""
         return self.redis_url_source == "REDIS_URL" or bool(self.sentinels)

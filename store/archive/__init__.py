@@ -287,6 +287,21 @@ class Archive:
                     .values(player=pseudonym, run_id=""))
             connection.execute(sa.delete(archived_board_places).where(_places.player == player))
 
+    def rename_player(self, player: str, new: str) -> None:
+        """Give the player's archived runs and board places to ``new`` (a forced rename): the runs' stored
+        fields too, ``IDS_BATCH`` runs a transaction."""
+        while True:
+            with self.engine.begin() as connection:
+                held = connection.execute(sa.select(archived_runs.c.run_id, archived_runs.c.run).where(
+                    archived_runs.c.player == player).limit(IDS_BATCH)).all()
+                for run_id, stored in held:
+                    connection.execute(sa.update(archived_runs).where(archived_runs.c.run_id == run_id)
+                                       .values(player=new, run={**stored, "player": new}))
+            if not held:
+                break
+        with self.engine.begin() as connection:
+            connection.execute(sa.update(archived_board_places).where(_places.player == player).values(player=new))
+
     def erase_runs(self, player: str, most: int) -> int:
         """Forget up to ``most`` of the player's archived runs: how many (0 once none is left)."""
         with self.engine.begin() as connection:

@@ -704,3 +704,16 @@ def log_moved() -> str:
 def log_secrets() -> str:
     """Hash: player → the secret (hex) of their pseudonym in the public log, deleted by their erasure."""
     return f"{PREFIX}:log:secrets"
+
+
+# Forced renames (``store.privacy.renaming``): a player's data moved from one name to another.
+
+def renamed_players() -> str:
+    """String: the last number a forced rename without a chosen name gave (``player-<n>``), counted from 1."""
+    return f"{PREFIX}:renamed-players"
+
+
+def renames_begun() -> str:
+    """Hash: old name → new name, for each forced rename whose Redis step is done and whose archive step is not
+    (a rename stopped between the two is carried on from here)."""
+    return f"{PREFIX}:renames-begun"

@@ -126,7 +126,7 @@ _HOMES: dict[str, Home] = {
         keys.schedule_ids(), keys.schedule("_"), keys.schedules(), keys.inbox("_"), keys.rewards_granted("_"),
         keys.rewards_flagged(), keys.settled(), keys.rewards_unsettled(), keys.league_week_told("_"), keys.bans(),
         keys.hidden_players(), keys.moderation_log(), keys.report("_"), keys.reports("_"), keys.reports_filed("_"),
-        keys.open_report("_", "_"), keys.log_size())},
+        keys.open_report("_", "_"), keys.log_size(), keys.renamed_players(), keys.renames_begun())},
     **{_family_of(key): Home.OWNER for key in (
         keys.player("_"), keys.player_name("_"), keys.player_runs("_"), keys.following("_"),
         keys.submission("_", "_"), keys.idempotency("_", "_"), keys.sealed_game("_", "_"),

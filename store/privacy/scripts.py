@@ -1,4 +1,4 @@
-"""The wrapper of an erasure's Lua script (how a wrapper reads: ``store.lua``)."""
+"""The wrappers of an erasure's and a forced rename's Lua scripts (how a wrapper reads: ``store.lua``)."""
 
 from typing import Any
 
@@ -7,6 +7,7 @@ from store.base import keys
 from store.lua import LuaScript
 
 _ERASE_PLACES = LuaScript("erase_places")
+_RENAME_PLAYER = LuaScript("rename_player")
 
 
 def erase_places(client: Any, boards: list[BoardId], kept: list[bool], *, player: str, pseudonym: str) -> int:
@@ -17,3 +18,10 @@ def erase_places(client: Any, boards: list[BoardId], kept: list[bool], *, player
         keys.board_games(board.board.kind, board.parts), keys.board_window(board.board.kind, board.parts, player))]
     return int(_ERASE_PLACES.run(client, board_keys, [player, pseudonym, *("keep" if keep else "drop"
                                                                            for keep in kept)]))
+
+
+def rename_player(client: Any, player: str, new: str, move_keys: list[str], move_values: list[str],
+                  moves: int) -> str:
+    """Make a rename's ``moves`` (``store.privacy.renaming.Moves``: the player's hash, the new name's hash and
+    its spelling's key first in ``move_keys``): 'renamed', 'gone' or 'taken'."""
+    return str(_RENAME_PLAYER.run(client, move_keys, [player, new, moves, *move_values]))

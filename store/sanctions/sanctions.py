@@ -27,7 +27,7 @@ from store.games.dealt import games_in_play, load_game, play_moves
 from store.sanctions.places import set_places
 
 LOG_KEPT = 100_000  # moderators' actions the log keeps, newest first
-BAN, UNBAN, HIDE, UNHIDE = "ban", "unban", "hide", "unhide"  # the log's actions
+BAN, UNBAN, HIDE, UNHIDE, RENAME = "ban", "unban", "hide", "unhide", "rename"  # the log's actions
 EXPIRY = "expiry"  # the log's moderator for a timed ban that ended by itself
 
 

@@ -1,6 +1,6 @@
 """The name policy (``SCOUNDREL_NAME_BLOCKLIST``): a blocklisted name, however it is spelt, is refused with a 422
 ``reason: name_not_allowed`` at every door a name comes in by: registration, a studio backend's registration,
-a studio's name claim."""
+a studio's name claim, a moderator's forced rename."""
 
 import json
 import time
@@ -76,3 +76,14 @@ def test_a_studio_name_claim_is_refused_and_the_player_chooses_another(stack):
     made = stack.post("/v1/players", json={"name": "hero"}, headers=headers)
     assert (made.status_code, made.json()) == (201, {"name": "hero", "token": None})
     assert stack.get("/v1/players/me", headers=headers).json() == {"name": "hero"}
+
+
+def test_one_blocklisted_name_is_refused_at_all_three_doors(stack, moderator):
+    spelt = "Th3-V1LL41N"  # villain, its letters spelt with digits
+    assert refused(stack.post("/v1/players", json={"name": spelt}))
+    assert refused(stack.get("/v1/players/me", headers=claimed("acct-3", spelt)))
+    _, token = stack.register("plain-name")
+    renamed = stack.post("/v1/players/plain-name/rename", json={"name": spelt},
+                         headers={"Authorization": f"Bearer {moderator}"})
+    assert refused(renamed) and list(renamed.json()["errors"]) == ["name"]
+    assert stack.get("/v1/players/me", headers={"Authorization": f"Bearer {token}"}).json() == {"name": "plain-name"}
