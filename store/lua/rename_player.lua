@@ -36,18 +36,16 @@ for _ = 1, tonumber(ARGV[3]) do
       if ttl > 0 then redis.call('PEXPIRE', KEYS[k + 1], ttl) end
     end
     k, a = k + 2, a + 1
-  elseif kind == 'member' then
-    local score = redis.call('ZSCORE', key, ARGV[a + 1])
-    if score then
-      redis.call('ZREM', key, ARGV[a + 1])
-      redis.call('ZADD', key, score, ARGV[a + 2])
-    end
-    k, a = k + 1, a + 3
-  elseif kind == 'field' then
-    local value = redis.call('HGET', key, ARGV[a + 1])
+  elseif kind == 'member' or kind == 'field' then
+    local member = kind == 'member'
+    local value = redis.call(member and 'ZSCORE' or 'HGET', key, ARGV[a + 1])
     if value then
-      redis.call('HDEL', key, ARGV[a + 1])
-      redis.call('HSET', key, ARGV[a + 2], value)
+      redis.call(member and 'ZREM' or 'HDEL', key, ARGV[a + 1])
+      if member then
+        redis.call('ZADD', key, value, ARGV[a + 2])
+      else
+        redis.call('HSET', key, ARGV[a + 2], value)
+      end
     end
     k, a = k + 1, a + 3
   elseif kind == 'set_field' then
