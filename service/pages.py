@@ -11,6 +11,7 @@ from flask import Blueprint, render_template
 from domain.errors import NoSuchRun
 from domain.sealing import shown
 from store import get_run
+from store.sanctions import REPORT_REASONS
 
 from .context import db, revealed
 from .par import run_par
@@ -27,4 +28,4 @@ def viewer(run_id):
     except NoSuchRun:
         return render_template("missing.html", run_id=run_id), 404, {"Cache-Control": REFUSED}
     seen = shown(run, revealed)
-    return render_template("viewer.html", run=seen, par=run_par(seen))
+    return render_template("viewer.html", run=seen, par=run_par(seen), report_reasons=REPORT_REASONS)

@@ -68,6 +68,7 @@ from store.boards import (
 )
 from store.games import load_streak
 from store.leagues import cohort, league_membership, league_rules, tier_for
+from store.sanctions import REPORT_REASONS
 from store.tournaments import entry_of, load_tournament, progress_of, tournaments_in
 
 from . import board_names, charts
@@ -406,7 +407,7 @@ def player(name):
     html = render_template("player.html", player=found, total=total, runs=RunSchema(many=True).dump(runs[:RUNS_LISTED]),
                            examined=len(runs), verified=len(verified), won=won, places=_places_held(found, runs),
                            history=charts.history(list(reversed(verified))), streak=load_streak(db(), found),
-                           today=today())
+                           today=today(), report_reasons=REPORT_REASONS)
     return _page(html)
 
 
