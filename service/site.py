@@ -51,7 +51,7 @@ from schemas.pages import (
 )
 from schemas.runs import RunSchema
 from store import player_runs, ranking
-from store.base import first_line, now_ms, refuses_writes
+from store.base import first_line, iso_time, now_ms, refuses_writes
 from store.boards import (
     Spread,
     Standing,
@@ -68,7 +68,7 @@ from store.boards import (
 )
 from store.games import load_streak
 from store.leagues import cohort, league_membership, league_rules, tier_for
-from store.sanctions import REPORT_REASONS
+from store.sanctions import REPORT_REASONS, ban_of
 from store.tournaments import entry_of, load_tournament, progress_of, tournaments_in
 
 from . import board_names, charts
@@ -396,10 +396,12 @@ def _places_held(player: str, runs: list[Run]) -> list[tuple[NamedBoard, Standin
 
 @blp.route("/players/<name>")
 def player(name):
-    """A player: their place on every board they hold one on, their recent runs, win rate and scores."""
+    """A player: their place on every board they hold one on, their recent runs, win rate and scores. A banned
+    player's page says so and until when, and shows no streak, as their profile does (``service.profile``)."""
     found = player_named(name)
     if found is None:
         raise Refused(404, f"There is no player called {name!r}.")
+    ban = ban_of(db(), found)
     total, runs = player_runs(db(), found, 0, RECENT_RUNS)
     runs = [shown(run, revealed) for run in runs]
     verified = [run for run in runs if run.status == "verified" and run.score is not None]
@@ -407,7 +409,8 @@ def player(name):
     html = render_template("player.html", player=found, total=total, runs=RunSchema(many=True).dump(runs[:RUNS_LISTED]),
                            examined=len(runs), verified=len(verified), won=won, places=_places_held(found, runs),
                            history=charts.history(list(reversed(verified))), streak=load_streak(db(), found),
-                           today=today(), report_reasons=REPORT_REASONS)
+                           today=today(), report_reasons=REPORT_REASONS, banned=ban is not None,
+                           banned_until=None if ban is None else iso_time(ban.until_ms))
     return _page(html)
 
 

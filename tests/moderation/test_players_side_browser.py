@@ -49,13 +49,12 @@ def signed_in(browser, players):
     opened = []
 
     def open_as(name: str | None, width: int = 1280):
-        context = browser.new_context(viewport={"width": width, "height": 900})
-        opened.append(context)
+        page = browser.new_page(viewport={"width": width, "height": 900})  # in a context of its own
+        opened.append(page.context)
+        page.problems = console_problems(page)
         if name is not None:
             kept = json.dumps({"name": name, "token": players[name]})
-            context.add_init_script(f"localStorage.setItem({json.dumps(PLAYER_KEY)}, {json.dumps(kept)})")
-        page = context.new_page()
-        page.problems = console_problems(page)
+            page.add_init_script(f"localStorage.setItem({json.dumps(PLAYER_KEY)}, {json.dumps(kept)})")
         return page
 
     yield open_as

@@ -69,3 +69,15 @@ def test_a_hidden_players_profile_tells_only_them_and_moderators(stack, moderato
         assert seen["status"] == "hidden"
         assert sorted(({key: place[key] for key in shown} for place in seen["places"]),
                       key=lambda place: place["board"]) == before
+
+
+def test_the_players_page_says_what_the_profile_does(stack, moderator, players):
+    """The page shows what the profile's JSON does: a ban and its end, no streak; of a hiding, nothing."""
+    assert stack.post("/v1/players/ada/ban", json={"reason": "a bot", "until": "2099-01-01T00:00:00Z"},
+                      headers=bearer(moderator)).status_code == 200
+    page = " ".join(stack.get("/players/ada").text.split())
+    assert "<strong>Banned</strong> by the moderators until 2099-01-01 00:00 UTC" in page
+    assert "a bot" not in page and "mia" not in page  # the reason and the moderator are not the public's
+    assert 'id="banned"' not in stack.get("/players/cyd").text  # hidden (the test above): the page says nothing
+    assert stack.http.delete(stack.url("/v1/players/ada/ban"), headers=bearer(moderator)).status_code == 200
+    assert 'id="banned"' not in stack.get("/players/ada").text
