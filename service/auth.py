@@ -176,9 +176,11 @@ def submitter_required(view):
 
     The player a token named is remembered as a hint only: the write stores nothing unless the
     token names that player still (``TokenRevoked``: 401), so a revoked or replaced token is
-    refused as at once as with a lookup. A token never seen is looked up first, as everywhere (401
-    before any body is read); a remembered one whose request fails before the write (a malformed
-    body) is looked up then, so a revoked token still gets its 401, not the body's 422.
+    refused as at once as with a lookup; a hint refused is looked up once more, and the view runs
+    again for the player the token names now (a forced rename gives the token to the new name). A
+    token never seen is looked up first, as everywhere (401 before any body is read); a remembered
+    one whose request fails before the write (a malformed body) is looked up then, so a revoked
+    token still gets its 401, not the body's 422.
     """
 
     @functools.wraps(view)
@@ -197,7 +199,15 @@ def submitter_required(view):
             return view(*args, **kwargs)
         except TokenRevoked:
             names.pop(g.token_hash, None)
-            reject_token()
+            if hinted is None:
+                reject_token()
+            # The hint may name the player before a moderator's forced rename: the token's player now, once.
+            g.player = _looked_up(token, names)
+            try:
+                return view(*args, **kwargs)
+            except TokenRevoked:
+                names.pop(g.token_hash, None)
+                reject_token()
         except HTTPException:
             if hinted and player_for_token(db(), token) != hinted:
                 names.pop(g.token_hash, None)

@@ -107,6 +107,9 @@ def test_without_a_name_the_player_becomes_player_n(stack, moderator, players):
     assert (renamed.status_code, renamed.json()["previous"]) == (200, "bob")
     assert renamed.json()["player"].startswith("player-")
     assert stack.get(f"/v1/players/{renamed.json()['player']}/runs").json()["total"] == 1
+    submitted = stack.post("/v1/runs", json=GAMES[2], headers=players["bob"])  # the token the API saw as bob's
+    assert submitted.status_code == 202, submitted.text
+    assert submitted.json()["player"] == renamed.json()["player"]
 
 
 def test_the_command_line_renames_with_one_line_refusals(stack, moderator, players):

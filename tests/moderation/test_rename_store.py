@@ -19,6 +19,7 @@ from store.base import keys
 from store.base.clock import now_ms
 from store.boards.cooling import cool_boards, hot_boards
 from store.leagues.membership import cohort, history, join_week
+from store.operations.consistency import check
 from store.privacy import rename
 from store.privacy.renaming import unfinished
 from store.sanctions import ReportTarget, file_report, hide, hiding_of, reports_filed, unhide
@@ -126,6 +127,7 @@ def test_a_rename_keeps_every_place_on_every_board_and_leaves_nothing_naming_the
 
     unhide(db, NEW, "mia")  # …and given back whole, under the new name
     assert state(db, played, NEW) == before  # the other player's places too
+    assert check(db, 3600) == []  # scoundrel check: the boards are what the runs give
 
 
 def test_a_rename_moves_the_places_the_archive_holds(archived_store_db, boards):
