@@ -209,9 +209,10 @@ def submitter_required(view):
                 names.pop(g.token_hash, None)
                 reject_token()
         except HTTPException:
-            if hinted and player_for_token(db(), token) != hinted:
+            if hinted and (named := player_for_token(db(), token)) != hinted:
                 names.pop(g.token_hash, None)
-                reject_token()
+                if named is None:  # revoked; else renamed, and the refusal stands as it is
+                    reject_token()
             raise
 
     return guarded
