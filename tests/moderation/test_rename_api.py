@@ -50,7 +50,9 @@ def players(stack, moderator):
             stack.wait_final(stack.post("/v1/runs", json=game, headers=headers).json()["id"])
     assert stack.http.put(stack.url("/v1/players/rude/following/bob"), headers=rude).status_code == 204
     assert stack.http.put(stack.url("/v1/players/bob/following/rude"), headers=bearer(bob)).status_code == 204
-    return {"rude": rude, "bob": bearer(bob)}
+    sealed = stack.post("/v1/games", json={"challenge": "daily"}, headers=rude)  # in play across the rename
+    assert sealed.status_code == 201, sealed.text
+    return {"rude": rude, "bob": bearer(bob), "game": sealed.json()["id"]}
 
 
 def test_only_a_moderator_renames_and_a_refusal_says_why(stack, moderator, players):
@@ -88,6 +90,12 @@ def test_a_rename_keeps_every_place_and_the_old_name_rests(stack, moderator, pla
     assert [entry["player"] for entry in stack.get("/v1/leaderboards/classic?among=bob").json()["entries"]] in (
         ["Ann", "bob"], ["bob", "Ann"])  # bob follows Ann
     assert "bob" in {entry["player"] for entry in stack.get("/v1/leaderboards/classic?among=Ann").json()["entries"]}
+
+    ended = stack.post(f"/v1/games/{players['game']}/forfeit", json={}, headers=players["rude"])
+    assert ended.status_code == 200, ended.text  # the game in play is the new name's, and so is its run
+    assert stack.wait_final(ended.json()["run_id"])["player"] == "Ann"
+    assert stack.get("/v1/players/Ann/streak").json()["current"] == 1  # the sealed daily counted in their streak
+    assert stack.post("/v1/games", json={"challenge": "daily"}, headers=players["rude"]).status_code == 409
 
     for path in ("/v1/players/rude", "/v1/players/rude/runs", "/v1/leaderboards/classic/players/rude"):
         assert stack.get(path).status_code == 404, path
