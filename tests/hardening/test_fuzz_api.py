@@ -130,6 +130,7 @@ JSON_ENDPOINTS = {  # every operation that reads a JSON body, and the token it n
     "/v1/games/{game_id}/forfeit": "player",
     "/v1/players/{name}/ban": "moderator",
     "/v1/players/{name}/hide": "moderator",
+    "/v1/players/{name}/rename": "moderator",
     "/v1/runs/{run_id}/reports": "player",
     "/v1/players/{name}/reports": "player",
     "/v1/reports/{report_id}/close": "moderator",
