@@ -97,7 +97,8 @@ def test_a_rename_keeps_every_place_and_the_old_name_rests(stack, moderator, pla
     assert stack.get("/v1/players/Ann/streak").json()["current"] == 1  # the sealed daily counted in their streak
     assert stack.post("/v1/games", json={"challenge": "daily"}, headers=players["rude"]).status_code == 409
 
-    for path in ("/v1/players/rude", "/v1/players/rude/runs", "/v1/leaderboards/classic/players/rude"):
+    for path in ("/v1/players/rude", "/v1/players/rude/runs", "/v1/leaderboards/classic/players/rude",
+                 "/players/rude"):
         assert stack.get(path).status_code == 404, path
     again = stack.post("/v1/players", json={"name": "Rude"})
     assert again.status_code == 409 and again.json()["reason"] == "name_resting"
