@@ -116,33 +116,37 @@ def rename(db: Database, name: str, new: str | None, moderator: str, cool_off_se
     return rename_player(db, player, new, moderator, cool_off_seconds)
 
 
-def rename_player(db: Database, player: str, new: str, moderator: str, cool_off_seconds: int) -> Renamed:
+def rename_player(db: Database, player: str, new: str, moderator: str, cool_off_seconds: int) -> Renamed | None:
     """Rename ``player`` (as registered) to ``new``: all theirs moves, the old name rests ``cool_off_seconds``
     (a name changed only in case does not), the moderators' log says who did it, and the webhooks are told
-    (``player.renamed``). Raises ``NameTaken`` for a ``new`` someone else holds (in any case)."""
+    (``player.renamed``). None if the player is gone meanwhile (erased); ``NameTaken`` for a ``new`` someone
+    else holds (in any case)."""
     with board_lock(db):
-        moves, links = _moves(db, player, new, moderator, cool_off_seconds)
+        moves = _moves(db, player, new, moderator, cool_off_seconds)
         answer = scripts.rename_player(db.redis, player, new, moves.keys, moves.values, moves.count)
+        if answer == "gone":
+            return None
         if answer == "taken":
             raise NameTaken(new, find_player(db, new))
         forget_player(db.redis, player)  # this process's copy of the public log's secret, kept under the old name
-        renamed = finish_rename(db, Renamed(player, new))
-    emit(db, PLAYER_RENAMED, {"player": new, "previous": player,
-                              "links": [{"issuer": issuer, "subject": subject}
-                                        for issuer, subject in sorted(links.items())]})
-    return renamed
+        return finish_rename(db, Renamed(player, new))
 
 
 def finish_rename(db: Database, renamed: Renamed) -> Renamed:
-    """The archive's share of a rename (its runs and board places under the new name), then its note gone."""
+    """The archive's share of a rename (its runs and board places under the new name), the webhooks told (the
+    studios' accounts linked to the player with it), then the rename's note gone: a rename stopped before
+    that is finished, and told, by asking for it again."""
     db.archive.rename_player(renamed.previous, renamed.player)
+    links = db.redis.hgetall(keys.player_links(renamed.player))
+    emit(db, PLAYER_RENAMED, {"player": renamed.player, "previous": renamed.previous,
+                              "links": [{"issuer": issuer, "subject": subject}
+                                        for issuer, subject in sorted(links.items())]})
     db.redis.hdel(keys.renames_begun(), renamed.previous)
     return renamed
 
 
-def _moves(db: Database, old: str, new: str, moderator: str, cool_off_seconds: int) -> tuple[Moves, dict]:
-    """Every move of the rename of ``old`` to ``new``, found first (the script makes them all or none), and
-    the studios' accounts linked to the player."""
+def _moves(db: Database, old: str, new: str, moderator: str, cool_off_seconds: int) -> Moves:
+    """Every move of the rename of ``old`` to ``new``, found first: the script makes them all or none."""
     moves = Moves(keys=[keys.player(old), keys.player(new), keys.player_name(new)])
     _account(db, moves, old, new, cool_off_seconds)
     run_ids = [str(run_id) for run_id in db.redis.zrange(keys.player_runs(old), 0, -1)]
@@ -152,7 +156,7 @@ def _moves(db: Database, old: str, new: str, moderator: str, cool_off_seconds: i
     moves.add("put_field", [keys.renames_begun()], old, new)
     moves.add("log", [keys.moderation_log()], json.dumps(
         {"action": RENAME, "player": new, "previous": old, "moderator": moderator, "at_ms": now_ms()}))
-    return moves, db.redis.hgetall(keys.player_links(old))
+    return moves
 
 
 def _account(db: Database, moves: Moves, old: str, new: str, cool_off_seconds: int) -> None:
