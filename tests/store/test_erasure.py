@@ -184,10 +184,12 @@ def test_the_archive_file_keeps_no_trace_of_an_erased_players_runs(db, tmp_path)
 
 class AppendOnlyRedis(RedisServer):
     """A Redis keeping an append-only file whose RDB preamble is uncompressed: a name left in it is there
-    to be read as bytes, as ``grep -a`` would."""
+    to be read as bytes, as ``grep -a`` would. Every write is in the file before Redis answers it
+    (``appendfsync always``): with the service's ``everysec`` Redis may hold a write back while an fsync
+    runs, and the file would not yet hold what the test just wrote."""
 
     def command(self) -> list[str]:
-        return [*super().command(), "--rdbcompression", "no"]
+        return [*super().command(), "--rdbcompression", "no", "--appendfsync", "always"]
 
 
 @pytest.mark.parametrize("erased", [(ERASED,), (ERASED, "yvette")])
