@@ -190,13 +190,15 @@ def intake() -> str:
 
 
 def archived_filter() -> str:
-    """String (a bitmap): the Bloom filter of the run ids the archive may hold (``store.runs.archived_filter``)."""
+    """String (a bitmap): the Bloom filter of the run ids the archive may hold, its bit 0 set once it is
+    whole (``store.runs.archived_filter``)."""
     return f"{PREFIX}:archived-filter"
 
 
-def archived_filter_whole() -> str:
-    """String: set once every run the archive holds is noted in ``archived_filter``; until then a new
-    run's submission asks the archive."""
+def old_archived_filter_whole() -> str:
+    """String of an older layout, set once the archived-runs filter was whole (today the filter's own bit 0
+    says so, and a run's bits are one further on): read only by ``store.operations.migration``, which has
+    the filter made again."""
     return f"{PREFIX}:archived-filter-whole"
 
 
