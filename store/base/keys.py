@@ -190,15 +190,14 @@ def intake() -> str:
 
 
 def archived_filter() -> str:
-    """String (a bitmap): the Bloom filter of the run ids the archive may hold, its bit 0 set once it is
-    whole (``store.runs.archived_filter``)."""
+    """String (a bitmap): the Bloom filter of the run ids the archive may hold, and past a run's bits the
+    one set once it is whole (``store.runs.archived_filter``)."""
     return f"{PREFIX}:archived-filter"
 
 
 def old_archived_filter_whole() -> str:
-    """String of an older layout, set once the archived-runs filter was whole (today the filter's own bit 0
-    says so, and a run's bits are one further on): read only by ``store.operations.migration``, which has
-    the filter made again."""
+    """String of an older layout, set once the archived-runs filter was whole (today a bit of the filter
+    says so): read only by ``store.operations.migration``, which sets that bit in its place."""
     return f"{PREFIX}:archived-filter-whole"
 
 

@@ -15,8 +15,8 @@ kept every run holding a place in Redis). This module is the one place that
 knows the older layout; nothing else reads it.
 
 An older release also kept the archived-runs filter's whole mark in a key
-of its own (``keys.old_archived_filter_whole``), with a run's bits one
-before where today's filter has them: the filter is made again.
+of its own (``keys.old_archived_filter_whole``), where today's filter has
+a bit of its own for it.
 
 A run's id stays what it is: clients hold it. An open run whose id was
 given at random, not derived from its player and game
@@ -60,7 +60,7 @@ from store.games.dealt import dealt, load_game
 from store.operations import old_layouts, scripts
 from store.runs import move_codes
 from store.runs.accepting import Submission, accept_runs, fingerprint, open_run_id
-from store.runs.archived_filter import make_whole
+from store.runs.archived_filter import WHOLE
 from store.runs.audit import decode_log, encode_log
 from store.runs.origins import DEALT
 from store.runs.records import load_board_runs, run_from_stored
@@ -172,7 +172,7 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
     _name_seed_runs(db, tally, apply)
     _finish_steps(db, tally, apply)
     _take_out_gone_waiting(db, tally, apply)
-    _remake_archived_filter(db, tally, apply)
+    _mark_archived_filter_whole(db, tally, apply)
     return tally
 
 
@@ -294,17 +294,18 @@ def _name_seed_runs(db: Database, tally: Tally, apply: bool) -> None:
             scripts.place_seed_boards(db, player=player)
 
 
-def _remake_archived_filter(db: Database, tally: Tally, apply: bool) -> None:
-    """Count (and with ``apply`` make again) an archived-runs filter whose whole mark is a key of its own:
-    today's keeps it in its bit 0 and a run's bits one further on (``store.runs.archived_filter``), so the
-    old filter says nothing today's reads. Both go, and the filter is made whole again from the archive;
-    meanwhile a submission asks the archive, as it does before any filter is whole."""
+def _mark_archived_filter_whole(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` move into the filter) the archived-runs filter's whole mark kept in a key of
+    its own: today's is a bit of the filter (``store.runs.archived_filter.WHOLE``), which its runs' bits
+    share with the older layout's, so an older process still running notes runs where today's looks."""
     if not db.redis.exists(keys.old_archived_filter_whole()):
         return
     tally.filter_marks += 1
     if apply:
-        db.redis.delete(keys.archived_filter(), keys.old_archived_filter_whole())
-        make_whole(db)
+        with db.redis.pipeline(transaction=True) as pipe:
+            pipe.setbit(keys.archived_filter(), WHOLE, 1)
+            pipe.delete(keys.old_archived_filter_whole())
+            pipe.execute()
 
 
 def _take_out_gone_waiting(db: Database, tally: Tally, apply: bool) -> None:

@@ -9,8 +9,9 @@ the accept tried again with its answer).
 
 It holds because every run is noted before it leaves Redis
 (``store.runs.remove_runs`` notes, then removes, in one pipeline), and
-because the filter counts only once it is whole (its bit ``WHOLE``, which
-the accept script reads with a run's bits in one command): ``make_whole``
+because the filter counts only once it is whole (its bit ``WHOLE``, past
+a run's bits, which the accept script reads with them in one command;
+setting it makes the bitmap its full 4 MiB at once): ``make_whole``
 notes every run the archive holds already, once, when an API or worker
 process starts (a run archived meanwhile is noted by its own removal). A
 run brought back from the archive stays noted: a note too many costs a
@@ -21,7 +22,7 @@ from store.base import keys
 from store.base.database import Database
 from store.runs import scripts
 
-WHOLE = 0  # the filter's bit set once it is whole (``lua/_archived_filter.lua``'s ARCHIVED_FILTER_WHOLE)
+WHOLE = 2**25  # the filter's bit set once it is whole, after a run's last (``lua/_archived_filter.lua``)
 
 
 def make_whole(db: Database) -> int:
