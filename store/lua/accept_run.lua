@@ -4,7 +4,7 @@
 -- player's run of this game when its id is not derived from them
 -- (``keys.submission``), run, player runs, players with runs, pending runs,
 -- metrics, intake, the token key of the request (any key when it is not
--- checked here), the archived-runs filter (its bit 0 says it is whole).
+-- checked here), the archived-runs filter (a bit of it says it is whole).
 -- ARGV: run id, fingerprint, submission time (ms), the Idempotency-Key's
 -- lifetime in seconds ("" when there is none), "1" if the archive holds
 -- the run, "0" if it does not, "" to ask the archived-runs filter, the player, "1" to push a new run onto the intake (a single
