@@ -4,7 +4,10 @@ N short games (the ``random`` strategy: about 7 moves, each on a seed of
 its own, as open play mostly is) are submitted with ``POST /v1/runs/batch``
 (1,000 a request, one player per request) to a real stack and verified by
 its workers. Redis' ``used_memory`` before the first batch (players already
-registered) and once every run has its verdict gives the bytes per
+registered) and once every run has its verdict, and the public log's leaves
+have left for the archive (the workers move them every
+``SCOUNDREL_LOG_INTERVAL`` seconds: a buffer of that many seconds' leaves,
+however many runs are stored, whose bytes are printed apart), gives the bytes per
 verified run, board entries and indexes included; the breakdown sums
 ``MEMORY USAGE`` over every key by kind (``{scoundrel}:<kind>:…``), so a
 kind with one key per run shows its per-run cost and a shared index its
@@ -30,6 +33,7 @@ import redis
 
 from _harness import Client, Service, checkout_argument, kind_of, label
 from scoundrel.strategies import play_game
+from store.base import keys
 
 BATCH = 1000  # the batch path's most submissions per request
 GIB = 2**30
@@ -39,6 +43,17 @@ def batch_of(first: int) -> list[dict]:
     """``BATCH`` short games on seeds of their own, the ``first``-th game's onwards."""
     return [{"seed": f"m{n}", "moves": play_game(f"m{n}", rng=random.Random(n), strategy="random")}
             for n in range(first, first + BATCH)]
+
+
+def moved_leaves(connection: redis.Redis, timeout: float = 120.0) -> None:
+    """Wait until the workers moved the public log's leaves to the archive (every
+    ``SCOUNDREL_LOG_INTERVAL`` seconds): the leaves wait in Redis for that long whatever the runs stored,
+    a buffer, not a run's bytes."""
+    deadline = time.monotonic() + timeout
+    while connection.llen(keys.log_leaves()):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the public log's leaves were not moved to the archive in {timeout:.0f} s")
+        time.sleep(0.2)
 
 
 def breakdown(connection: redis.Redis) -> dict[str, tuple[int, int]]:
@@ -86,7 +101,12 @@ def measure(checkout: Path | None, args) -> tuple[float, float]:
                     print(f"  {(number + 1) * BATCH:,} runs sent, {time.perf_counter() - started:.0f} s", flush=True)
         stack.wait_for_verdicts(runs)  # each logged once its verdict and board places are written
         seconds = time.perf_counter() - started
+        waiting = connection.info("memory")["used_memory"]
+        leaves = connection.llen(keys.log_leaves())
+        moved_leaves(connection)
         used = connection.info("memory")["used_memory"]
+        print(f"  the public log's leaves waiting for the worker's move to the archive at the last verdict: "
+              f"{leaves:,} ({(waiting - used) / runs:,.0f} bytes a run until moved); measured once moved")
         hot = (used - before) / runs
         print(f"{label(checkout)}: {runs:,} runs by {len(tokens):,} players "
               f"({stack.verdicts_logged()['verified']:,} verified) in {seconds:.0f} s: "

@@ -275,8 +275,9 @@ def report(side: Side, top: int) -> None:
     for name, (calls, spent) in sorted(last.spent.items(), key=lambda item: -item[1][0])[:top]:
         print(f"    {name:<16} {calls / last.runs:6.2f}  ({split.sent[name] / split.runs:5.2f} sent / "
               f"{split.inside[name] / split.runs:5.2f} in scripts)  {spent / last.runs:6.1f} µs")
-    print("  who sends them (a script by its name, with the commands it runs; else the first key's kind), a run:")
-    for who, calls in split.senders.most_common(top):
+    print("  who sends them (a script by its name, with the commands it runs; else the first key's kind), a run, "
+          "most commands first (a call's own and its script's):")
+    for who, calls in sorted(split.senders.items(), key=lambda item: -(item[1] + split.run_by[item[0]]))[:top]:
         inner = ""
         if who in split.run_by:
             each = sorted(((name, count) for (caller, name), count in split.inner.items() if caller == who),

@@ -190,13 +190,14 @@ def intake() -> str:
 
 
 def archived_filter() -> str:
-    """String (a bitmap): the Bloom filter of the run ids the archive may hold (``store.runs.archived_filter``)."""
+    """String (a bitmap): the Bloom filter of the run ids the archive may hold, and past a run's bits the
+    one set once it is whole (``store.runs.archived_filter``)."""
     return f"{PREFIX}:archived-filter"
 
 
-def archived_filter_whole() -> str:
-    """String: set once every run the archive holds is noted in ``archived_filter``; until then a new
-    run's submission asks the archive."""
+def old_archived_filter_whole() -> str:
+    """String of an older layout, set once the archived-runs filter was whole (today a bit of the filter
+    says so): read only by ``store.operations.migration``, which sets that bit in its place."""
     return f"{PREFIX}:archived-filter-whole"
 
 

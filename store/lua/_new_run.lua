@@ -1,15 +1,25 @@
 -- A new run stored with its way to a verdict, in the script that makes it: its hash (``fields``:
--- alternating names and values, its audit log's first entry among them), its place in its
--- player's runs and among the players with runs, the pending runs, and, ``to_intake``, the intake
--- (``store.queue.intake``: a dispatcher queues one job for many). Counted as accepted.
+-- alternating names and values, its audit log's first entry among them), its place among the players
+-- with runs, the pending runs, and, ``to_intake``, the intake (``store.queue.intake``: a dispatcher
+-- queues one job for many, and counts its runs as accepted as it takes them, one command a job);
+-- else counted as accepted here. Its place in its player's runs is ``listed_anew``'s, which the
+-- caller makes first.
 -- ``k``: the keys, {run, player runs, players with runs, pending runs, metrics, intake}.
 local function store_new_run(k, run_id, player, submitted_ms, to_intake, fields)
   redis.call('HSET', k[1], unpack(fields))
-  redis.call('ZADD', k[2], submitted_ms, run_id)
   redis.call('ZADD', k[3], 'LT', submitted_ms, player)
   redis.call('ZADD', k[4], submitted_ms, run_id)
   if to_intake then
     redis.call('RPUSH', k[6], run_id)
+  else
+    redis.call('HINCRBY', k[5], 'submissions:accepted', 1)
   end
-  redis.call('HINCRBY', k[5], 'submissions:accepted', 1)
+end
+
+-- Puts ``run_id`` in its player's runs (``player_runs``), scored by its submission time, unless it is
+-- there: whether it was not. A run Redis holds is always in its player's runs (the scripts that store a
+-- run list it, those that drop one take it out), so this one write also answers "does Redis hold this
+-- run already?" for the accept script.
+local function listed_anew(player_runs, submitted_ms, run_id)
+  return redis.call('ZADD', player_runs, 'NX', submitted_ms, run_id) == 1
 end

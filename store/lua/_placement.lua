@@ -63,19 +63,15 @@ local function put(board, board_runs, player, packed, run_id)
   end
 end
 
--- A newly verified run takes the player's place if ``wins`` it against the one held. A higher rank
--- key is ``outranks``' whole test, which ``ZADD GT`` makes in the write itself: one command, not two.
+-- A newly verified run takes the player's place if ``wins`` it against the one held: the place held
+-- before it took it (false for none), or nil when it did not take it.
 local function offer(board, board_runs, player, packed, run_id, wins)
-  if wins == outranks then
-    if redis.call('ZADD', board, 'GT', 'CH', string.format('%.0f', packed), player) == 1 then
-      redis.call('HSET', board_runs, player, run_id)
-    end
-    return
-  end
   local held = redis.call('ZSCORE', board, player)  -- false, not nil, when the player has no place
   if wins(packed, held and tonumber(held) or nil) then
     put(board, board_runs, player, packed, run_id)
+    return held
   end
+  return nil
 end
 
 -- The player's ladder place from their window: ranked with LADDER_GAMES games, else none.
@@ -147,12 +143,13 @@ local function leader(places)
   return {player = top[1], rank = top[2]}
 end
 
--- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``) not frozen. Given
--- ``taken`` (a list), each board whose first place the run's player took from another player
+-- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``) not frozen: the
+-- best boards where it took its player's place, by index, each with the place held before (false for
+-- none). Given ``taken`` (a list), each board whose first place the run's player took from another player
 -- is added to it: ``{board = its name, previous = that player, previous_rank, rank}``.
 local function place_verified(r, boards, taken)
-  local packed = pack_rank(r.score, r.ms)
-  for _, board in ipairs(boards) do
+  local packed, risen = pack_rank(r.score, r.ms), {}
+  for i, board in ipairs(boards) do
     local k = board.keys
     local before = taken and not board.frozen and leader(k[1])
     if board.order == 'latest' and not board.frozen then
@@ -160,7 +157,8 @@ local function place_verified(r, boards, taken)
     elseif board.order == 'sum' then
       sum_rank(k, r.player)
     elseif not board.frozen then
-      offer(k[1], k[2], r.player, packed, r.id, WINS[board.order])
+      local held = offer(k[1], k[2], r.player, packed, r.id, WINS[board.order])
+      if board.order == 'best' and held ~= nil then risen[i] = held end
     end
     if before and before.player ~= r.player then
       local after = leader(k[1])
@@ -170,4 +168,5 @@ local function place_verified(r, boards, taken)
       end
     end
   end
+  return risen
 end

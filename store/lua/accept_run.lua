@@ -4,7 +4,7 @@
 -- player's run of this game when its id is not derived from them
 -- (``keys.submission``), run, player runs, players with runs, pending runs,
 -- metrics, intake, the token key of the request (any key when it is not
--- checked here), the archived-runs filter, the key saying it is whole.
+-- checked here), the archived-runs filter (a bit of it says it is whole).
 -- ARGV: run id, fingerprint, submission time (ms), the Idempotency-Key's
 -- lifetime in seconds ("" when there is none), "1" if the archive holds
 -- the run, "0" if it does not, "" to ask the archived-runs filter, the player, "1" to push a new run onto the intake (a single
@@ -19,34 +19,39 @@
 -- {'unauthorized'} when the token checked names no one or someone else
 -- (revoked since the API learnt whose it was), or {'ask_archive'} when the
 -- filter says the archive may hold the run (or is not whole yet): nothing
--- is stored then, and the caller asks the archive and tries again. A
+-- is stored then, and the caller asks the archive and tries again. A new
+-- run is listed in its player's runs first (``listed_anew``), which tells
+-- one Redis holds from one it does not in the same command; a run then
+-- left to the archive's answer is taken out again. A
 -- run not pushed onto the intake (a batch's) names the job its caller
 -- queues once the batch is stored.
-if ARGV[8] == '1' and redis.call('GET', KEYS[9]) ~= ARGV[6] then
+-- The three strings a submission may need, read at once: the token's holder, the Idempotency-Key's
+-- run, the run named under its game (each heeded only where its ARGV says it counts: a key not used is
+-- the metrics hash, which MGET answers with nil).
+local token_holder, held, named = unpack(redis.call('MGET', KEYS[9], KEYS[1], KEYS[2]))
+if ARGV[8] == '1' and token_holder ~= ARGV[6] then
   return {'unauthorized'}
 end
 local existing = false
-if ARGV[4] ~= '' then
-  local held = redis.call('GET', KEYS[1])
-  if held then
-    local space = string.find(held, ' ', 1, true)
-    if string.sub(held, space + 1) ~= ARGV[2] then
-      return {'conflict'}
-    end
-    existing = string.sub(held, 1, space - 1)
+if ARGV[4] ~= '' and held then
+  local space = string.find(held, ' ', 1, true)
+  if string.sub(held, space + 1) ~= ARGV[2] then
+    return {'conflict'}
   end
+  existing = string.sub(held, 1, space - 1)
 end
 if not existing and ARGV[5] == '1' then
   existing = ARGV[1]
 end
 if not existing then
-  existing = redis.call('GET', KEYS[2])
+  existing = named
 end
-if not existing and redis.call('EXISTS', KEYS[3]) == 1 then
+-- listed in the player's runs now, as a new run is; already there: Redis holds the run
+if not existing and not listed_anew(KEYS[4], ARGV[3], ARGV[1]) then
   existing = ARGV[1]
 end
-if not existing and ARGV[5] == '' and
-    (redis.call('EXISTS', KEYS[11]) == 0 or may_be_archived(KEYS[10], ARGV[1])) then
+if not existing and ARGV[5] == '' and may_be_archived(KEYS[10], ARGV[1]) then
+  redis.call('ZREM', KEYS[4], ARGV[1])
   return {'ask_archive'}
 end
 if existing then

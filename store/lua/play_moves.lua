@@ -93,6 +93,7 @@ else
   if ARGV[12] ~= '' then
     redis.call('HINCRBY', KEYS[6], 'games:' .. ARGV[12], 1)
   end
+  listed_anew(KEYS[10], ARGV[4], ARGV[14])
   store_new_run({KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14]}, ARGV[14], ARGV[15], ARGV[4], true,
                 run_fields)
 end

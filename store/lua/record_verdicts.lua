@@ -77,9 +77,7 @@ local function record(run_key, a)
     local taken = hooks and {} or nil
     local r = {id = run_id, status = 'verified', player = read[8], score = tonumber(written.score),
                ms = tonumber(read[9])}
-    local held = live_held(boards, r)
-    place_verified(r, boards, taken)
-    live_passed(KEYS[7], boards, r, held)
+    live_passed(KEYS[7], boards, r, place_verified(r, boards, taken))
     if taken then
       record_event(KEYS[4], {event = verified_event, run_id = run_id, at_ms = at})
       for _, beaten in ipairs(taken) do
@@ -94,13 +92,15 @@ local function record(run_key, a)
 end
 
 local leaves_at = #ARGV - 2 * tonumber(ARGV[6])  -- a written verdict's leaf goes to the public log
+local leaves = {}
 for i = 1, tonumber(ARGV[6]) do
   judged[i] = ARGV[arg]
   answers[i], key, arg = record(key, arg)
   if answers[i] == 1 then
-    append_leaf(KEYS[#KEYS - 1], KEYS[#KEYS], ARGV[leaves_at + 2 * i - 1], ARGV[leaves_at + 2 * i])
+    leaves[#leaves + 1], leaves[#leaves + 2] = ARGV[leaves_at + 2 * i - 1], ARGV[leaves_at + 2 * i]
   end
 end
+append_leaves(KEYS[#KEYS - 1], KEYS[#KEYS], leaves)
 redis.call('ZREM', KEYS[1], unpack(judged))
 redis.call('HDEL', KEYS[6], unpack(judged))
 for field, count in pairs(metrics) do redis.call('HINCRBY', KEYS[2], field, count) end

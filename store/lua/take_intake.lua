@@ -1,8 +1,9 @@
--- KEYS: intake, the jobs of runs taken from it (``keys.pending_jobs``).
+-- KEYS: intake, the jobs of runs taken from it (``keys.pending_jobs``), metrics.
 -- ARGV: the job id, then the run ids the dispatcher read at the intake's head.
 -- Takes those runs from the intake for the job, if they are still its head:
 -- the job of each is noted in one HSET of the jobs of runs taken (their
--- hashes still say ``intake``). Every run in the intake exists and waits for
+-- hashes still say ``intake``), and they are counted as accepted
+-- submissions, one HINCRBY for them all (``_new_run``). Every run in the intake exists and waits for
 -- a job (a run leaves the intake only here, or with its player's erasure,
 -- which takes it out in the step that deletes it), so none is read.
 -- Returns how many it took (0 when another dispatcher took them first, or
@@ -25,4 +26,5 @@ for i = 1, count do
   taken[#taken + 1] = ARGV[i + 1]
 end
 redis.call('HSET', KEYS[2], unpack(jobs))
+redis.call('HINCRBY', KEYS[3], 'submissions:accepted', count)
 return taken

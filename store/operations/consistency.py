@@ -174,13 +174,18 @@ def _archived_runs(db: Database, run_ids: set[str]) -> list[Run]:
 
 
 def _placement_problems(db: Database, runs: list[Run], archived: set[str]) -> list[str]:
-    """Runs in both Redis and the archive, and index entries naming a run in neither."""
+    """Runs in both Redis and the archive, index entries naming a run in neither, and run hashes no player's
+    run list names."""
     hot = {run.id for run in runs}
     indexed = set(stored_run_ids(db))
     problems = [f"run {run_id} is both in Redis and in the archive (an interrupted move; "
                 f"the next `scoundrel archive` finishes it)" for run_id in sorted(hot & archived)]
     problems += [f"run {run_id} is in its player's run list but neither in Redis nor in the archive"
                  for run_id in sorted(indexed - hot - archived)]
+    held = {key.removeprefix(keys.run("")) for key in _scan(db, keys.run("*"))}
+    problems += [f"run {run_id} is in Redis but not in its player's run list: its game sent again would be "
+                 f"taken as a new run (the accept script's test of a run Redis holds is that list)"
+                 for run_id in sorted(held - indexed)]
     return problems
 
 

@@ -14,6 +14,10 @@ run (``keys.board_holders``: its run was found from the player's runs, which
 kept every run holding a place in Redis). This module is the one place that
 knows the older layout; nothing else reads it.
 
+An older release also kept the archived-runs filter's whole mark in a key
+of its own (``keys.old_archived_filter_whole``), where today's filter has
+a bit of its own for it.
+
 A run's id stays what it is: clients hold it. An open run whose id was
 given at random, not derived from its player and game
 (``store.runs.open_run_id``), keeps the key naming it under its game
@@ -56,6 +60,7 @@ from store.games.dealt import dealt, load_game
 from store.operations import old_layouts, scripts
 from store.runs import move_codes
 from store.runs.accepting import Submission, accept_runs, fingerprint, open_run_id
+from store.runs.archived_filter import WHOLE
 from store.runs.audit import decode_log, encode_log
 from store.runs.origins import DEALT
 from store.runs.records import load_board_runs, run_from_stored
@@ -86,6 +91,7 @@ class Tally:
     placed_sets: int = 0  # the boards' sets of runs being placed
     step_marks: int = 0  # the other keys of those steps (``old_layouts.step_marks``)
     gone_waiting: int = 0  # ids in the intake of runs gone from Redis (erased while they waited)
+    filter_marks: int = 0  # the archived-runs filter's whole mark kept in a key of its own
     changed: int = 0  # runs changing under every reread: left for the next pass
 
     @property
@@ -93,7 +99,7 @@ class Tally:
         """Whether anything of an older layout was found."""
         return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places
                     or self.owed_places or self.owed_runs or self.board_versions or self.placed_sets or self.step_marks
-                    or self.gone_waiting)
+                    or self.gone_waiting or self.filter_marks)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -166,6 +172,7 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
     _name_seed_runs(db, tally, apply)
     _finish_steps(db, tally, apply)
     _take_out_gone_waiting(db, tally, apply)
+    _mark_archived_filter_whole(db, tally, apply)
     return tally
 
 
@@ -285,6 +292,20 @@ def _name_seed_runs(db: Database, tally: Tally, apply: bool) -> None:
     if apply:
         for player in sorted(players):
             scripts.place_seed_boards(db, player=player)
+
+
+def _mark_archived_filter_whole(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` move into the filter) the archived-runs filter's whole mark kept in a key of
+    its own: today's is a bit of the filter (``store.runs.archived_filter.WHOLE``), which its runs' bits
+    share with the older layout's, so an older process still running notes runs where today's looks."""
+    if not db.redis.exists(keys.old_archived_filter_whole()):
+        return
+    tally.filter_marks += 1
+    if apply:
+        with db.redis.pipeline(transaction=True) as pipe:
+            pipe.setbit(keys.archived_filter(), WHOLE, 1)
+            pipe.delete(keys.old_archived_filter_whole())
+            pipe.execute()
 
 
 def _take_out_gone_waiting(db: Database, tally: Tally, apply: bool) -> None:

@@ -138,7 +138,7 @@ _HOMES: dict[str, Home] = {
         keys.sealed_playing("_"), keys.webhook_outbox(), placing(), replacing())},
     **{_family_of(key): Home.EVERY for key in (keys.closed("_"), keys.sealed_closed())},
     **{_family_of(key): Home.FIRST for key in (keys.latency(), keys.move_latency(), keys.metrics())},
-    **{_family_of(key): Home.REBUILT for key in (keys.archived_filter(), keys.archived_filter_whole())},
+    **{_family_of(key): Home.REBUILT for key in (keys.archived_filter(), keys.old_archived_filter_whole())},
     _family_of(keys.write_probe()): Home.TRANSIENT,
     **dict.fromkeys(_FENCES | frozenset(_MARKS), Home.RETIRED),
 }

@@ -13,7 +13,8 @@ to ``JOB_RUNS`` ids at its head (``dispatch``).
 Nothing is lost wherever a process dies: the dispatcher reads the head,
 takes it (``take_intake``: the new job of each run is noted, atomically
 with leaving the intake, in one hash for them all, ``keys.pending_jobs``,
-one command a job rather than one a run), then queues the job on the
+one command a job rather than one a run, and the runs counted as accepted
+in one more), then queues the job on the
 queue's Redis with those runs. A run leaves the intake only so, or with
 its player's erasure (``store.accounts.erasure``), in the step that
 deletes it: so a run in the intake always exists and waits, and the take

@@ -56,14 +56,16 @@ def set_places(db: Database, player: str, withhold: bool) -> int:
 
 
 def sanctioned(db: Database, players: Iterable[str]) -> list[str]:
-    """Those of ``players`` who are banned or hidden: their places are withheld."""
+    """Those of ``players`` who are banned or hidden: their places are withheld. Two reads however many
+    players (a job's verdicts ask for each player they judged)."""
     players = list(dict.fromkeys(players))
+    if not players:
+        return []
     with db.redis.pipeline(transaction=False) as pipe:
-        for player in players:
-            pipe.hexists(keys.bans(), player)
-            pipe.hexists(keys.hidden_players(), player)
-        found = pipe.execute()
-    return [player for i, player in enumerate(players) if found[2 * i] or found[2 * i + 1]]
+        pipe.hmget(keys.bans(), players)
+        pipe.hmget(keys.hidden_players(), players)
+        bans, hidings = pipe.execute()
+    return [player for player, ban, hiding in zip(players, bans, hidings, strict=True) if ban or hiding]
 
 
 def keep_withheld(db: Database, players: Iterable[str]) -> None:
