@@ -10,17 +10,27 @@ comes from its npm package (``tests/pages/package.json``, locked), installed
 on first use with ``npm ci`` so that the README's test command works on a
 fresh clone. It is evaluated through the DevTools protocol, which the pages'
 strict CSP does not apply to, so the page under test keeps its real policy.
+
+The pages Chromium loads are served by the test process itself (``serving``):
+the module's in-process stack's app (``tests.support.in_process``) behind
+werkzeug's threaded HTTP server on a free port, so a browser test starts no
+Redis, gunicorn or worker of its own. The worker's steps run when the test
+runs them (``stack.work``, ``stack.until``, ``stack.wait_final``): a test that
+waits for a page to show what a worker does waits with ``stack.until``.
 """
 
 import atexit
 import fcntl
+import logging
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from werkzeug.serving import make_server
 
 CHROMIUM = next((path for path in (Path("/usr/bin/chromium-headless-shell"), Path("/usr/bin/chromium"))
                  if path.exists()), Path("/usr/bin/chromium"))
@@ -70,6 +80,39 @@ def chromium() -> Iterator:
 def _close() -> None:
     _LAUNCHED.pop("browser").close()
     _LAUNCHED.pop("playwright").stop()
+
+
+class Site:
+    """A WSGI app served over HTTP from a thread of the test process: where Chromium loads the pages."""
+
+    def __init__(self, app):
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.base = f"http://127.0.0.1:{self.server.port}"
+        self._thread = threading.Thread(target=self.server.serve_forever, name="site", daemon=True)
+        self._thread.start()
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self._thread.join()
+
+
+@contextmanager
+def serving(stack) -> Iterator[Site]:
+    """The in-process ``stack``'s app served over HTTP while the block runs (werkzeug's log of each request
+    left out: the app logs its requests itself)."""
+    quiet = logging.getLogger("werkzeug")
+    level = quiet.level
+    quiet.setLevel(logging.WARNING)
+    site = Site(stack.app)
+    try:
+        yield site
+    finally:
+        site.close()
+        quiet.setLevel(level)
 
 
 def console_problems(page) -> list[str]:
