@@ -115,6 +115,13 @@ def serving(stack) -> Iterator[Site]:
         quiet.setLevel(level)
 
 
+def until_shown(stack, locator, text: str | None = None, timeout: float = 60.0) -> None:
+    """Waits until the page shows ``locator`` (holding ``text``, if given), the worker's steps run meanwhile
+    (``stack.until``): for what a page shows once the workers have done their part (a verdict, a share)."""
+    stack.until(lambda: locator.is_visible() and (text is None or text in locator.inner_text()),
+                f"{locator} showing {text!r}" if text else f"{locator} shown", timeout)
+
+
 def console_problems(page) -> list[str]:
     """Collects the page's script errors and console errors (a CSP violation is one) as they happen."""
     problems: list[str] = []
