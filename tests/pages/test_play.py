@@ -3,7 +3,7 @@
 A player signs up on the page, plays dealt games to the end by clicking and
 by keyboard alone, gives one up, meets the sealed daily's one-game rule, and
 sees the verdict the referee stored, the revealed seed and the page's own
-check of it against the commitment. Each page is checked at 1280 and 375 px
+check of it against the commitment, and their live events as they come. Each page is checked at 1280 and 375 px
 with axe-core; screenshots go to ``test-artifacts/``. Chromium loads the
 pages from the module's in-process stack, served by the test process; the
 worker's steps run while the test waits for a verdict (``until_shown``).
@@ -22,6 +22,7 @@ import pytest
 
 from service.play_page import CLIENT_MODULE
 from service.security import CONTENT_SECURITY_POLICY
+from store.live import publish
 from tests.games.table import cards_in
 from tests.support.browser import (
     WIDTHS,
@@ -31,6 +32,7 @@ from tests.support.browser import (
     serious_violations,
     until_shown,
 )
+from tests.support.games import legal_games
 
 pytestmark = pytest.mark.slow
 
@@ -844,3 +846,28 @@ def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, si
     clean(page, 404)
     context.close()
 
+
+# ---- "As it happens": the signed-in player's live events (docs/live.md) -----------------------------------
+
+
+def test_the_signed_in_players_events_are_listed_as_they_come(browser, stack, site, db):
+    """The page holds its stream over HTTP; each event published is listed as it comes."""
+    ann, ann_token = stack.register()
+    passing = stack.submit(ann_token, legal_games(1)[0]).json()["id"]
+    assert stack.wait_final(passing)["status"] == "verified"
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    open_play(site, page)
+    name = sign_up(page)
+    expect(page.locator("#live")).to_be_visible()
+    listed = page.locator("#live-events li[data-type='place.lost']")
+    for _ in range(100):  # the stream starts with the next event once open: sent until one is heard
+        publish(db, name, {"type": "place.lost", "run_id": passing, "board": 1, "place": 4})
+        try:
+            expect(listed.first).to_be_visible(timeout=500)
+            break
+        except AssertionError:
+            continue
+    expect(listed.first).to_have_text(f"{ann} passed you on /v1/leaderboards/classic: you are 4th.")
+    publish(db, name, {"type": "run.verified", "run_id": "r2", "status": "verified"})
+    expect(page.locator("#live-events li").first).to_have_text("Your run r2 is verified.")
+    page.context.close()
