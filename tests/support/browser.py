@@ -3,7 +3,7 @@
 Debian's Chromium through Playwright (no browser download): its headless
 shell (package ``chromium-headless-shell``) where installed, the same
 engine without the windowed browser around it, which renders the page tests
-for two thirds of the CPU (``tests/pages/test_board_pages.py``: 29 s of CPU
+for two thirds of the CPU (the board pages in Chromium took 29 s of CPU
 with ``chromium``, 19 s with the shell); else ``chromium`` itself. A test
 that needs one is skipped, with the apt command, where both are missing. axe-core
 comes from its npm package (``tests/pages/package.json``, locked), installed
@@ -16,7 +16,8 @@ the module's in-process stack's app (``tests.support.in_process``) behind
 werkzeug's threaded HTTP server on a free port, so a browser test starts no
 Redis, gunicorn or worker of its own. The worker's steps run when the test
 runs them (``stack.work``, ``stack.until``, ``stack.wait_final``): a test that
-waits for a page to show what a worker does waits with ``stack.until``.
+waits for a page to show what a worker does waits with ``until_shown`` (or
+``stack.until``), which runs the worker between looks.
 """
 
 import atexit
