@@ -52,6 +52,7 @@ from tests.audit.conftest import submit_final
 from tests.games.table import Table
 from tests.support.browser import (
     WIDTHS,
+    console_clean,
     console_problems,
     screenshot,
     scrolls_sideways,
@@ -75,6 +76,7 @@ from tests.support.served import Served
 from .test_board_pages import board_scene, everyone, number
 from .test_friends_page import expected_rows
 from .test_front_door import PAGE_LINKS
+from .test_play import legal, open_play, sign_up, stored
 
 pytestmark = pytest.mark.slow
 
@@ -375,13 +377,9 @@ def context_at(browser):
 
 def signed_up(stack, site, page) -> tuple[str, str]:
     """A player signed up on /play in this browser, with one game submitted: ``(name, token)``."""
-    name = f"acc-{uuid.uuid4().hex[:8]}"
-    page.goto(site.url("/play"))
-    page.wait_for_selector("body[data-ready='true']")
-    page.fill("#signup-name", name)
-    page.click("#signup button[type=submit]")
-    expect(page.locator("#player-name")).to_have_text(name)
-    token = json.loads(page.evaluate(f"() => localStorage.getItem('{STORAGE_KEY}')"))["token"]
+    open_play(site, page)
+    name = sign_up(page, f"acc-{uuid.uuid4().hex[:8]}")
+    token = stored(page, STORAGE_KEY)["token"]
     submitted = stack.submit(token, legal_games(1)[0])
     assert submitted.status_code == 202, submitted.text
     stack.wait_final(submitted.json()["id"])
@@ -397,12 +395,6 @@ def open_player_page(site, page, name: str) -> None:
 def open_own_page(site, page, name: str) -> None:
     open_player_page(site, page, name)
     expect(page.locator("#account")).to_be_visible()
-
-
-def clean(page, *refused: int) -> None:
-    """No console error but the browser's own note of each API refusal the test caused (statuses ``refused``)."""
-    notes = tuple(f"Failed to load resource: the server responded with a status of {status}" for status in refused)
-    assert [problem for problem in page.problems if not problem.startswith(notes)] == []
 
 
 def test_a_player_downloads_their_data_then_deletes_their_account_after_typing_its_name(context_at, stack, site):
@@ -441,7 +433,7 @@ def test_a_player_downloads_their_data_then_deletes_their_account_after_typing_i
     assert stack.get(f"/v1/players/{name}/runs").status_code == 404
     page.locator("#account").scroll_into_view_if_needed()
     screenshot(page, "player-account-deleted-1280", full_page=False)
-    clean(page)
+    console_clean(page)
 
 
 def test_another_browser_and_another_players_page_offer_neither(context_at, stack, site):
@@ -454,7 +446,7 @@ def test_another_browser_and_another_players_page_offer_neither(context_at, stac
     stranger = context_at(1280)
     open_player_page(site, stranger, name)
     expect(stranger.locator("#account")).to_be_hidden()
-    clean(page)
+    console_clean(page)
 
 
 def test_a_token_the_referee_no_longer_takes_is_explained_and_nothing_is_deleted(context_at, stack, site, moderator):
@@ -472,7 +464,7 @@ def test_a_token_the_referee_no_longer_takes_is_explained_and_nothing_is_deleted
     page.click("#account-delete-yes")
     expect(page.locator("#delete-error")).to_contain_text("nothing was deleted")
     assert stack.get(f"/v1/players/{name}/runs").status_code == 200
-    clean(page, 401)
+    console_clean(page, 401)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -489,7 +481,7 @@ def test_the_account_section_at_each_width_fits_and_has_no_serious_accessibility
     assert serious_violations(page) == []
     page.locator("#account").scroll_into_view_if_needed()
     screenshot(page, f"player-account-{width}")
-    clean(page)
+    console_clean(page)
 
 
 # ---- the replay viewer ------------------------------------------------------------------------------------
@@ -1083,14 +1075,10 @@ def linked_player(stack, account: str) -> tuple[str, str]:
     return name, token
 
 
-def moves(frame) -> list[str]:
-    return frame.eval_on_selector_all("#room button, #avoid:not([hidden])", "bs => bs.map(b => b.dataset.move)")
-
-
 def play_a_move(frame) -> None:
     """A move that costs no health if the room has one (a potion, a weapon, a fight with it, avoiding the room),
     else the cheapest fight barehanded."""
-    offered = moves(frame)
+    offered = legal(frame)
     free = [move for move in offered if move[0] in "HD" or move.endswith("w") or move == "flee"]
     move = free[0] if free else min(offered, key=lambda move: int(move.rstrip("wb")[1:]))
     count = frame.get_attribute("#game", "data-moves")
@@ -1206,7 +1194,7 @@ def test_an_account_with_no_player_yet_chooses_a_name_in_the_frame(embedded, sta
     again = stack.post("/v1/players", json={"name": "someone-else"}, headers={"Authorization": f"Bearer {token}"})
     assert (again.status_code, again.json()["name"]) == (200, name)  # the account is linked to the name chosen
     assert_only_sent_as_bearer_to_the_referee(site, page, token)
-    clean_but_refusals(page, 403, 409)
+    console_clean(page, 403, 409)
 
 
 def test_a_refused_token_and_a_sign_out_leave_nobody_playing(embedded, stack):
@@ -1224,13 +1212,7 @@ def test_a_refused_token_and_a_sign_out_leave_nobody_playing(embedded, stack):
     expect(frame.locator("#studio-status")).to_contain_text("(token_expired): sign in there again")
     expect(frame.locator("#player-token")).to_be_hidden()
     expect(frame.locator("#start")).to_be_hidden()
-    clean_but_refusals(page, 401)
-
-
-def clean_but_refusals(page, *statuses: int) -> None:
-    """No console error but the browser's own note of each refusal the test caused."""
-    notes = tuple(f"Failed to load resource: the server responded with a status of {status}" for status in statuses)
-    assert [problem for problem in page.problems if not problem.startswith(notes)] == []
+    console_clean(page, 401)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -1255,4 +1237,4 @@ def choose_a_name_then_play(page, stack, width: int) -> None:
     assert not scrolls_sideways(frame)
     assert serious_violations(frame) == []
     screenshot(page, f"embed-playing-{width}")
-    clean_but_refusals(page, 403)
+    console_clean(page, 403)

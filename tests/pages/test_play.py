@@ -26,6 +26,7 @@ from store.live import publish
 from tests.games.table import cards_in
 from tests.support.browser import (
     WIDTHS,
+    console_clean,
     console_problems,
     screenshot,
     scrolls_sideways,
@@ -40,7 +41,6 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 MOVE_LIMIT = 250  # a game has at most 44 plays plus its avoids
 ROOT = Path(__file__).resolve().parents[2]
-REFUSED = "Failed to load resource: the server responded with a status of {status}"
 
 
 @pytest.fixture
@@ -57,12 +57,6 @@ def open_play(site, page):
     page.goto(site.url("/play"))
     page.wait_for_selector("body[data-ready='true']")
     return page
-
-
-def clean(page, *refused: int) -> None:
-    """No console error but the browser's own note of each API refusal the test caused (statuses ``refused``)."""
-    expected = tuple(REFUSED.format(status=status) for status in refused)
-    assert [problem for problem in page.problems if not problem.startswith(expected)] == []
 
 
 def sign_up(page, name: str | None = None) -> str:
@@ -251,7 +245,7 @@ def test_sign_up_keeps_the_token_in_this_browser_and_says_it_is_the_only_copy(op
     opened.reload()
     opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#player-name")).to_have_text(name)  # still signed in after a reload
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_taken_name_and_a_malformed_one_are_explained_beside_the_field(opened, stack):
@@ -265,7 +259,7 @@ def test_a_taken_name_and_a_malformed_one_are_explained_beside_the_field(opened,
     message = stack.post("/v1/players", json={"name": "x!"}).json()["errors"]["name"][0]
     expect(opened.locator("#signup-error")).to_have_text(message)
     assert stored(opened, "scoundrel.player") is None
-    clean(opened, 409, 422)
+    console_clean(opened, 409, 422)
 
 
 def sign_in(page, name: str, token: str) -> None:
@@ -298,7 +292,7 @@ def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stac
     expect(opened.locator("#player-name")).to_have_text(name)
     assert stored(opened, "scoundrel.player") == {"name": name, "token": token}
     expect(opened.locator("#signed-in")).to_have_text(f"Signed in as {name}")
-    clean(opened, 401)
+    console_clean(opened, 401)
 
 
 def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(opened):
@@ -317,7 +311,7 @@ def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_sta
     expect(opened.locator("#signup-name")).to_be_focused()
     expect(opened.locator("#signed-in")).to_be_hidden()
     assert stored(opened, "scoundrel.player") is None
-    clean(opened, 401)
+    console_clean(opened, 401)
 
 
 def test_signing_up_on_a_phone_lands_with_new_game_in_view(browser, site):
@@ -332,7 +326,7 @@ def test_signing_up_on_a_phone_lands_with_new_game_in_view(browser, site):
     for shown in ("#token-note", "#start-title", "#start [data-variant='classic']"):
         expect(page.locator(shown)).to_be_in_viewport()
     screenshot(page, "play-signed-up-375", full_page=False)
-    clean(page)
+    console_clean(page)
     context.close()
 
 
@@ -349,7 +343,7 @@ def test_a_busy_referee_is_explained_with_its_retry_after(opened, status, said):
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_have_text(said)
     expect(opened.locator("#game")).to_be_hidden()
-    clean(opened, status)
+    console_clean(opened, status)
 
 
 # ---- playing ------------------------------------------------------------------------------------
@@ -377,7 +371,7 @@ def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_ver
     opened.click("#replay-link")
     opened.wait_for_selector("body[data-ready='true']")
     assert opened.url == site.url(f"/runs/{run['id']}")
-    clean(opened)
+    console_clean(opened)
 
 
 def focused_move(page) -> str | None:
@@ -418,7 +412,7 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack, site):
     expect(opened.locator("#verdict")).to_be_focused()
     verdict_checked(stack, opened)
     assert_verdict_is_the_referees(stack, opened)
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_game_started_while_the_game_in_play_is_looked_up_keeps_the_keyboards_place(opened):
@@ -436,7 +430,7 @@ def test_a_game_started_while_the_game_in_play_is_looked_up_keeps_the_keyboards_
     expect(opened.locator("body")).to_have_attribute("data-signed-in", name)  # the look-up has ended
     assert focused_move(opened) is not None, "the focus left the moves"
     expect(opened.locator("#status")).not_to_contain_text("as you left it")
-    clean(opened)
+    console_clean(opened)
 
 
 def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_forfeited(opened, stack):
@@ -465,7 +459,7 @@ def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_fo
     run = assert_verdict_is_the_referees(stack, opened)
     assert run["outcome"] == "forfeit" and run["forfeit"] is True
     assert run["moves"][0] == "flee" and len(run["moves"]) == 2
-    clean(opened)
+    console_clean(opened)
 
 
 def potions_in_room(page) -> list[str]:
@@ -493,7 +487,7 @@ def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in
     button.click()
     expect(opened.locator("#status")).to_contain_text("no effect, as a second potion in a room heals nothing (R8).")
     assert health(opened) == before
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_game_in_play_is_resumed_after_a_reload(opened, stack):
@@ -512,7 +506,7 @@ def test_a_game_in_play_is_resumed_after_a_reload(opened, stack):
     play_to_the_end(opened)
     verdict_checked(stack, opened)
     assert run_of(stack, opened)["game_id"] == kept["id"]
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_seed_that_is_not_one_is_explained_beside_the_field_and_deals_nothing(opened, stack):
@@ -529,7 +523,7 @@ def test_a_seed_that_is_not_one_is_explained_beside_the_field_and_deals_nothing(
     token = stored(opened, "scoundrel.player")["token"]
     games = stack.get(f"/v1/players/{name}/games", headers={"Authorization": f"Bearer {token}"}).json()["games"]
     assert [game["client_seed"] for game in games] == [drawn]
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_game_in_play_is_found_again_without_this_browsers_note_of_it_and_is_one_a_variant(opened, stack):
@@ -548,7 +542,7 @@ def test_a_game_in_play_is_found_again_without_this_browsers_note_of_it_and_is_o
     token = stored(opened, "scoundrel.player")["token"]
     again = stack.post("/v1/games", json={"variant": "easy"}, headers={"Authorization": f"Bearer {token}"})
     assert again.status_code == 409 and again.json()["game_id"] == game_id
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_sealed_daily_in_its_last_hour_shows_the_time_left(opened):
@@ -572,7 +566,7 @@ def test_a_sealed_daily_in_its_last_hour_shows_the_time_left(opened):
     opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#game")).to_be_visible()
     expect(opened.locator("#closing")).to_be_hidden()
-    clean(opened)
+    console_clean(opened)
 
 
 def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened, stack):
@@ -594,7 +588,7 @@ def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened,
     expect(opened.locator("#status")).to_contain_text("You have started today's sealed daily already")
     assert stored(opened, "scoundrel.play.game")["id"] == game_id
     expect(opened.locator("#verdict-score")).to_have_text(str(run["score"]))
-    clean(opened, 409)
+    console_clean(opened, 409)
 
 
 def at_each_width(page, name: str, what: str) -> None:
@@ -641,7 +635,7 @@ def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_pa
     expect(page.locator("img.share-card")).to_have_js_property("naturalWidth", 1200)
     at_each_width(page, "share", "the share page")
     context.close()
-    clean(page)
+    console_clean(page)
 
 
 # ---- widths and accessibility ---------------------------------------------------------------------
@@ -672,7 +666,7 @@ def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, 
     assert not scrolls_sideways(page)
     screenshot(page, f"play-{width}-verdict")
     context.close()
-    clean(page)
+    console_clean(page)
 
 
 PHONE = {"width": 375, "height": 740}
@@ -702,7 +696,7 @@ def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, sta
         expect(page.locator("#game")).not_to_have_attribute("data-moves", str(count))
     verdict_checked(stack, page)
     context.close()
-    clean(page)
+    console_clean(page)
 
 
 def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_hand(browser, stack, site):
@@ -726,7 +720,7 @@ def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_h
                                                     "the seed.")
     assert hashlib.sha256(server_seed.encode()).hexdigest() == page.inner_text("#verdict-commitment")
     context.close()
-    clean(page)
+    console_clean(page)
 
 
 def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page(opened, stack, site):
@@ -750,7 +744,7 @@ def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page
     expect(opened.locator("table.runs " + run_link)).to_have_count(1)
     expect(opened.locator("table.places", has_text="Dealt")).to_have_count(1)
     screenshot(opened, "journey-player")
-    clean(opened)
+    console_clean(opened)
 
 
 # ---- tournaments ------------------------------------------------------------------------------------
@@ -805,7 +799,7 @@ def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(ope
     expect(opened.locator("#tournaments")).to_contain_text("1 attempt left")
     assert entry(stack, opened, gauntlet["id"])["attempts_left"] == 1
     at_each_width(opened, "play-tournament", "/play after a tournament's game")
-    clean(opened)
+    console_clean(opened)
 
 
 def test_play_offers_the_running_tournaments_a_player_may_play_joining_where_it_must(opened, stack, moderator):
@@ -825,7 +819,7 @@ def test_play_offers_the_running_tournaments_a_player_may_play_joining_where_it_
     choice(join_first).click()
     expect(opened.locator("#game-label")).to_contain_text(f"tournament “{join_first['title']}”")
     assert entry(stack, opened, join_first["id"])["joined"]
-    clean(opened)
+    console_clean(opened)
 
 
 def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, site, moderator):
@@ -843,7 +837,7 @@ def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, si
     page.wait_for_selector("body[data-ready='true']")
     expect(page.locator("#tournament-missing")).to_have_text(
         "There is no tournament nosuchthing to play: the link may be mistyped.")
-    clean(page, 404)
+    console_clean(page, 404)
     context.close()
 
 

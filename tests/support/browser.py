@@ -145,6 +145,13 @@ def _axe_source() -> str:
     return AXE.read_text()
 
 
+def console_clean(page, *refused: int) -> None:
+    """No console error on ``page`` (its ``problems``, from ``console_problems``) but the browser's own note of
+    each refusal of the API the test caused (statuses ``refused``)."""
+    notes = tuple(f"Failed to load resource: the server responded with a status of {status}" for status in refused)
+    assert [problem for problem in page.problems if not problem.startswith(notes)] == []
+
+
 def serious_violations(page) -> list[str]:
     """axe-core's serious and critical violations on the page as it is now, one line each."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
