@@ -1,6 +1,7 @@
 """Run ``scoundrel`` commands: in this process (``scoundrel``), or the installed console script as a user would
 (``scoundrel_command``)."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -54,6 +55,21 @@ def lost_game() -> dict:
 def rejected_game() -> dict:
     """Seed "1": D4 kills S5, so it may not fight S13 (R10) at move 3."""
     return {"seed": "1", "moves": ["D4", "S5w", "S13w"], "variant": "classic"}
+
+
+def lines_of(*submissions) -> str:
+    """Submissions as ``scoundrel verify`` reads them, one a line; a string is a line as it is."""
+    return "".join((item if isinstance(item, str) else json.dumps(item)) + "\n" for item in submissions)
+
+
+@pytest.fixture
+def ten_thousand(tmp_path, won_game, lost_game, rejected_game):
+    """10,000 lines for ``scoundrel verify``: 4,000 won, 3,000 lost, 2,000 rejected, 1,000 not JSON."""
+    cycle = [won_game, lost_game, rejected_game, won_game, lost_game,
+             "{oops", won_game, rejected_game, lost_game, won_game]
+    path = tmp_path / "ten-thousand.jsonl"
+    path.write_text(lines_of(*(cycle * 1000)))
+    return path
 
 
 @pytest.fixture

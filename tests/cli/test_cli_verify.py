@@ -1,17 +1,10 @@
 """``scoundrel verify``: one verdict JSON per input line, in order, whatever the line holds."""
 
 import json
-import os
-import pty
-import subprocess
 
-import pytest
+from .conftest import lines_of
 
 MOVE_LIMIT = 200
-
-
-def lines_of(*submissions) -> str:
-    return "".join((item if isinstance(item, str) else json.dumps(item)) + "\n" for item in submissions)
 
 
 def verdicts(result) -> list[dict]:
@@ -79,16 +72,6 @@ def test_a_missing_file_is_an_error(scoundrel, tmp_path):
     assert "cannot read" in result.stderr.decode()
 
 
-@pytest.fixture
-def ten_thousand(tmp_path, won_game, lost_game, rejected_game):
-    """10,000 lines: 4,000 won, 3,000 lost, 2,000 rejected, 1,000 not JSON."""
-    cycle = [won_game, lost_game, rejected_game, won_game, lost_game,
-             "{oops", won_game, rejected_game, lost_game, won_game]
-    path = tmp_path / "ten-thousand.jsonl"
-    path.write_text(lines_of(*(cycle * 1000)))
-    return path
-
-
 def test_ten_thousand_lines(scoundrel, ten_thousand):
     result = scoundrel("verify", str(ten_thousand), "--summary")
     assert result.returncode == 0
@@ -99,53 +82,6 @@ def test_ten_thousand_lines(scoundrel, ten_thousand):
         "invalid", "verified", "rejected", "verified", "verified",
     ]
     assert result.stderr.decode() == "10000 submissions: 7000 verified, 2000 rejected, 1000 invalid\n"
-
-
-def run_with_terminal_stderr(command: list[str], stdout_path) -> str:
-    """Run scoundrel with stderr on a pseudo-terminal; return what it wrote there."""
-    controller, terminal = pty.openpty()
-    with open(stdout_path, "wb") as stdout:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=stdout, stderr=terminal)
-    os.close(terminal)
-    written = []
-    while True:
-        try:
-            chunk = os.read(controller, 65536)
-        except OSError:  # EIO: the process closed its end
-            break
-        if not chunk:
-            break
-        written.append(chunk)
-    os.close(controller)
-    assert process.wait(timeout=120) == 0
-    return b"".join(written).decode()
-
-
-def test_a_terminal_gets_a_progress_bar_and_a_summary(scoundrel_command, ten_thousand, tmp_path):
-    stderr = run_with_terminal_stderr([*scoundrel_command, "verify", str(ten_thousand)], tmp_path / "out.jsonl")
-    assert "10000/10000" in stderr  # the bar knows the total of a regular file
-    assert "100%" in stderr
-    assert "10000 submissions: 7000 verified, 2000 rejected, 1000 invalid" in stderr
-    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 10_000
-
-
-def test_quiet_silences_the_terminal(scoundrel_command, ten_thousand, tmp_path):
-    command = [*scoundrel_command, "verify", "--quiet", str(ten_thousand)]
-    assert run_with_terminal_stderr(command, tmp_path / "out.jsonl") == ""
-
-
-@pytest.mark.timeout(60)
-def test_each_verdict_is_written_as_soon_as_its_line_is_read(scoundrel_command, won_game, rejected_game):
-    """A co-process gets each answer before it sends the next submission."""
-    process = subprocess.Popen([*scoundrel_command, "verify"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    try:
-        for game, status in [(won_game, "verified"), (rejected_game, "rejected"), ("[]", "invalid")]:
-            process.stdin.write(lines_of(game).encode())
-            process.stdin.flush()
-            assert json.loads(process.stdout.readline())["status"] == status
-    finally:
-        process.stdin.close()
-        assert process.wait(timeout=30) == 0
 
 
 def test_json_that_is_no_object_says_what_was_expected_and_what_came(scoundrel):

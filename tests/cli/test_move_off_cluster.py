@@ -36,9 +36,11 @@ from tests.audit.conftest import bearer, submit_final
 from tests.support.commands import run_command
 from tests.support.games import games_by_score, moderator_token, play_dealt
 from tests.support.old_cluster import leave_steps, spread
-from tests.support.redis_cluster import RedisClusterServer
+from tests.support.redis_cluster import ClusterNode, RedisClusterServer
 from tests.support.stack import Stack
 from tests.support.stores import throwaway_redis
+
+from .test_redis_server import listening, pid_on
 
 SEED = "off-the-cluster"
 FLAG_SETTINGS = {"SCOUNDREL_FLAG_FAST_MS": "150", "SCOUNDREL_FLAG_MIN_MOVES": "6"}  # a machine-speed game: flagged
@@ -259,3 +261,17 @@ def test_a_redis_holding_a_move_from_another_cluster_is_refused_in_one_line(sour
         assert refused.stderr.splitlines()[-1].endswith(
             "this Redis holds a move from another cluster (redis://10.0.0.9:7000/0), not from this one")
         assert _client(url).dbsize() == 1
+
+
+def test_a_cluster_nodes_bus_port_taken_is_given_up_with_its_port(tmp_path):
+    """A throwaway cluster node that picked its own port and finds its bus port (10,000 above) taken starts on
+    another port, as a throwaway Redis does (``test_redis_server.py``)."""
+    node = ClusterNode(tmp_path / "node", node_timeout=1000, persistent=False)
+    taken = node.port
+    holder = listening(taken + 10_000)
+    try:
+        node.start()
+        assert node.port != taken and pid_on(node.port) == node.process.pid
+    finally:
+        node.stop()
+        holder.close()

@@ -2,23 +2,17 @@
 
 A new shell without ``REDIS_URL`` (or a mistyped one) reaches some other
 Redis: there ``check`` would find every board consistent and ``moderator
-add`` would write where the service never looks. Each case runs the
-installed ``scoundrel`` against a throwaway Redis of its own (never the one
+add`` would write where the service never looks. Each case runs
+``scoundrel`` in the test process (``tests.support.commands``) against a
+throwaway Redis of its own (never the one
 on 6379), empty until a worker or the API has started on it
 (``store.base.service_mark``).
 """
 
-import os
-import subprocess
-import sys
-import time
-
 import pytest
 import redis
-import requests
 
-from cli.redis_server import RedisServer, free_port
-from store.base import keys
+from cli.redis_server import RedisServer
 
 from .test_cli_errors import assert_one_line_failure, run_scoundrel
 
@@ -47,85 +41,66 @@ def on(server: RedisServer, tmp_path, url: str | None = None) -> dict:
 
 
 @pytest.mark.parametrize("args", OPERATOR_COMMANDS)
-def test_a_redis_without_the_services_data_is_refused_and_left_alone(scoundrel_command, tmp_path, empty_redis,
+def test_a_redis_without_the_services_data_is_refused_and_left_alone(tmp_path, empty_redis,
                                                                       args):
-    result = run_scoundrel(scoundrel_command, *args, env=on(empty_redis, tmp_path), tmp_path=tmp_path)
+    result = run_scoundrel(*args, env=on(empty_redis, tmp_path), tmp_path=tmp_path)
     last = assert_one_line_failure(result, f"scoundrel {args[0]}: the Redis at {empty_redis.url} (REDIS_URL) "
                                            f"holds no Scoundrel Referee data", "--any-redis")
     assert result.stderr.strip() == last and result.stdout == ""
     assert redis.Redis.from_url(empty_redis.url).dbsize() == 0  # nothing written there
 
 
-def test_the_default_redis_is_refused_too_when_it_is_not_the_services(scoundrel_command, tmp_path, empty_redis):
+def test_the_default_redis_is_refused_too_when_it_is_not_the_services(tmp_path, empty_redis):
     """No REDIS_URL, no running up: the commands used to go quietly to 127.0.0.1:6379. Here the
     data directory's ``redis-url`` names the empty Redis, as a finished ``up`` might leave it."""
     data = tmp_path / "data"
     data.mkdir()
     (data / "redis-url").write_text(empty_redis.url + "\n")
-    result = run_scoundrel(scoundrel_command, "check", "--data-dir", str(data), tmp_path=tmp_path,
+    result = run_scoundrel("check", "--data-dir", str(data), tmp_path=tmp_path,
                            env={"SCOUNDREL_ARCHIVE_URL": f"sqlite:///{tmp_path}/archive.sqlite3"})
     assert_one_line_failure(result, f"the Redis at {empty_redis.url} ({data}/redis-url, left by scoundrel up) "
                                     f"holds no Scoundrel Referee data")
 
 
-def test_any_redis_uses_it_and_says_so(scoundrel_command, tmp_path, empty_redis):
-    listed = run_scoundrel(scoundrel_command, "moderator", "list", "--any-redis", env=on(empty_redis, tmp_path),
+def test_any_redis_uses_it_and_says_so(tmp_path, empty_redis):
+    listed = run_scoundrel("moderator", "list", "--any-redis", env=on(empty_redis, tmp_path),
                            tmp_path=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert listed.stderr == (f"scoundrel moderator: Redis {empty_redis.url} (REDIS_URL), "
                              f"holding no Scoundrel Referee data yet\n")
 
 
-def test_the_line_naming_the_redis_hides_its_password(scoundrel_command, tmp_path, fresh_redis):
+def test_the_line_naming_the_redis_hides_its_password(tmp_path, fresh_redis):
     redis.Redis.from_url(fresh_redis.url).config_set("requirepass", "hunter2")
     url = f"redis://:hunter2@127.0.0.1:{fresh_redis.port}/0"
-    refused = run_scoundrel(scoundrel_command, "check", env=on(fresh_redis, tmp_path, url), tmp_path=tmp_path)
+    refused = run_scoundrel("check", env=on(fresh_redis, tmp_path, url), tmp_path=tmp_path)
     assert_one_line_failure(refused, f"the Redis at redis://:***@127.0.0.1:{fresh_redis.port}/0 (REDIS_URL)")
-    listed = run_scoundrel(scoundrel_command, "moderator", "list", "--any-redis",
+    listed = run_scoundrel("moderator", "list", "--any-redis",
                            env=on(fresh_redis, tmp_path, url), tmp_path=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert "hunter2" not in refused.stderr + listed.stderr and ":***@" in listed.stderr
 
 
-def test_a_worker_marks_its_redis_and_the_commands_then_use_it(scoundrel_command, tmp_path, fresh_redis):
+def test_a_worker_marks_its_redis_and_the_commands_then_use_it(tmp_path, fresh_redis):
     env = on(fresh_redis, tmp_path)
-    worked = run_scoundrel(scoundrel_command, "worker", "--burst", env=env, tmp_path=tmp_path)
+    worked = run_scoundrel("worker", "--burst", env=env, tmp_path=tmp_path)
     assert worked.returncode == 0, worked.stderr
     assert "Running upgrade" in worked.stderr  # a new archive's migrations, logged
     assert "alembic.runtime.plugins" not in worked.stderr  # but not Alembic naming its plugins (log_lines.QUIET)
-    added = run_scoundrel(scoundrel_command, "moderator", "add", "mia", env=env, tmp_path=tmp_path)
+    added = run_scoundrel("moderator", "add", "mia", env=env, tmp_path=tmp_path)
     assert added.returncode == 0, added.stderr
     assert added.stderr == f"scoundrel moderator: Redis {fresh_redis.url} (REDIS_URL)\n"
-    checked = run_scoundrel(scoundrel_command, "check", env=env, tmp_path=tmp_path)
+    checked = run_scoundrel("check", env=env, tmp_path=tmp_path)
     assert checked.returncode == 0, checked.stderr
     assert checked.stderr == f"scoundrel check: Redis {fresh_redis.url} (REDIS_URL)\n"
 
 
-def test_the_api_marks_its_redis_as_it_starts(tmp_path, fresh_redis):
-    port = free_port()
-    api = subprocess.Popen([sys.executable, "-m", "cli.main", "api", "--port", str(port)],
-                           env={**os.environ, **on(fresh_redis, tmp_path)}, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                time.sleep(0.1)
-        assert redis.Redis.from_url(fresh_redis.url, decode_responses=True).get(keys.service_mark())
-    finally:
-        api.terminate()
-        api.wait(10)
-
-
-def test_a_cluster_setting_is_refused_in_one_line_with_the_way_off(scoundrel_command, tmp_path, fresh_redis):
+def test_a_cluster_setting_is_refused_in_one_line_with_the_way_off(tmp_path, fresh_redis):
     """The data lives on one Redis: a deployment still configured for a Redis Cluster is told how to move,
     before anything connects."""
     env = {"REDIS_URL": fresh_redis.url, "SCOUNDREL_REDIS_CLUSTER": "true",
            "SCOUNDREL_ARCHIVE_URL": f"sqlite:///{tmp_path}/archive.sqlite3"}
     for args in (["check"], ["moderator", "list"]):
-        result = run_scoundrel(scoundrel_command, *args, env=env, tmp_path=tmp_path)
+        result = run_scoundrel(*args, env=env, tmp_path=tmp_path)
         assert_one_line_failure(result, "SCOUNDREL_REDIS_CLUSTER is not supported")
         assert "scoundrel move-off-cluster" in result.stderr

@@ -1,8 +1,8 @@
 """A throwaway Redis that picked its own port and finds it taken, by another Redis or by any other
 listener (on the port or on a cluster node's bus port), starts on another one; one given its port
-fails with ``PortTaken`` (``cli.redis_server``, ``tests.support.redis_cluster``). Many processes pick
-free ports side by side (the suite's test processes, ``scoundrel up`` beside them), so two can
-pick the same before either binds it."""
+fails with ``PortTaken`` (``cli.redis_server``; a cluster node, ``tests.support.redis_cluster``, is
+``test_move_off_cluster.py``'s). Many processes pick free ports side by side (the suite's test
+processes, ``scoundrel up`` beside them), so two can pick the same before either binds it."""
 
 import socket
 
@@ -10,7 +10,6 @@ import pytest
 import redis
 
 from cli.redis_server import PortTaken, RedisServer, free_port
-from tests.support.redis_cluster import ClusterNode
 
 
 def listening(port: int) -> socket.socket:
@@ -46,18 +45,6 @@ def test_a_port_any_other_listener_holds_is_given_up_for_another(tmp_path):
         assert server.port != holder.getsockname()[1] and pid_on(server.port) == server.process.pid
     finally:
         server.stop()
-        holder.close()
-
-
-def test_a_cluster_nodes_bus_port_taken_is_given_up_with_its_port(tmp_path):
-    node = ClusterNode(tmp_path / "node", node_timeout=1000, persistent=False)
-    taken = node.port
-    holder = listening(taken + 10_000)
-    try:
-        node.start()
-        assert node.port != taken and pid_on(node.port) == node.process.pid
-    finally:
-        node.stop()
         holder.close()
 
 

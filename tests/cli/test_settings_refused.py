@@ -111,8 +111,8 @@ def test_a_well_formed_setting_is_read(environment, name, value, read):
 
 
 @pytest.mark.parametrize("command", [["up"], ["check"], ["api"], ["worker", "--burst"]])
-def test_a_rate_limit_that_does_not_parse_stops_the_command_with_one_line(scoundrel_command, tmp_path, command):
-    result = run_scoundrel(scoundrel_command, *command, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "banana"},
+def test_a_rate_limit_that_does_not_parse_stops_the_command_with_one_line(tmp_path, command):
+    result = run_scoundrel(*command, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "banana"},
                            tmp_path=tmp_path)
     assert_one_line_failure(result, "SCOUNDREL_RATE_LIMIT_TOKEN='banana' is not a list of rate limits")
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr

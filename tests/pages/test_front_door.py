@@ -2,16 +2,13 @@
 
 ``/`` leads a browser to the pages and a program that asks for JSON to the
 API's root, which ``/v1`` is for everyone; ``/rules`` is RULES.md as a page.
-Their answers are read through the app (they touch no store); the pages are
-looked at in Chromium at 1280 and 375 px, screenshots in ``test-artifacts/``.
+Their answers are read through the app (they touch no store); the pages
+in Chromium at 1280 and 375 px are ``test_in_chromium.py``'s.
 """
 
 import pytest
 
-from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.stores import app_without_redis
-
-pytestmark = pytest.mark.served  # pages in Chromium, which loads them over HTTP
 
 PAGE_LINKS = {"play": "/play", "boards": "/boards", "daily": "/daily", "rules": "/rules"}
 API_LINKS = {"openapi": "/v1/openapi.json", "docs": "/v1/docs", "health": "/v1/health"}
@@ -79,31 +76,3 @@ def test_the_favicon_is_served(client):
         assert answer.status_code == 200, path
         assert answer.mimetype == "image/svg+xml"
         assert b"<svg" in answer.data
-
-
-@pytest.mark.parametrize("width", WIDTHS)
-def test_the_front_door_and_the_rules_in_a_browser(browser, stack, width):
-    """Both pages at the width, every link answering, no console error (a favicon's 404 would be one)."""
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    problems = console_problems(page)
-    try:
-        assert page.goto(stack.url("/")).status == 200
-        screenshot(page, f"front-door-{width}")
-        assert not scrolls_sideways(page)
-        assert serious_violations(page) == []
-        hrefs = page.eval_on_selector_all("main a", "links => links.map(a => a.getAttribute('href'))")
-        assert set(PAGE_LINKS.values()) | {"/v1/docs", "/v1/openapi.json"} <= set(hrefs)
-        for href in hrefs:
-            assert stack.get(href).status_code == 200, href
-        page.click("main a[href='/rules']")
-        page.wait_for_url(stack.url("/rules"))
-        assert page.inner_text("h1").startswith("Scoundrel")
-        screenshot(page, f"rules-{width}", full_page=False)
-        assert not scrolls_sideways(page)
-        assert serious_violations(page) == []
-        page.goto(stack.url("/v1/docs"))
-        page.wait_for_selector(".swagger-ui .info")
-        assert problems == []
-    finally:
-        context.close()

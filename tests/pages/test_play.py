@@ -1,10 +1,12 @@
-"""Issue 14: ``/play``, a dealt game in the browser, driven in headless Chromium against the real service.
+"""Issue 14: ``/play``, a dealt game in the browser, driven in headless Chromium against the service.
 
 A player signs up on the page, plays dealt games to the end by clicking and
 by keyboard alone, gives one up, meets the sealed daily's one-game rule, and
 sees the verdict the referee stored, the revealed seed and the page's own
-check of it against the commitment. Each page is checked at 1280 and 375 px
-with axe-core; screenshots go to ``test-artifacts/``.
+check of it against the commitment, and their live events as they come. Each page is checked at 1280 and 375 px
+with axe-core; screenshots go to ``test-artifacts/``. Chromium loads the
+pages from the module's in-process stack, served by the test process; the
+worker's steps run while the test waits for a verdict (``until_shown``).
 """
 
 import base64
@@ -20,39 +22,41 @@ import pytest
 
 from service.play_page import CLIENT_MODULE
 from service.security import CONTENT_SECURITY_POLICY
+from store.live import publish
 from tests.games.table import cards_in
-from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
+from tests.support.browser import (
+    WIDTHS,
+    console_clean,
+    console_problems,
+    screenshot,
+    scrolls_sideways,
+    serious_violations,
+    until_shown,
+)
+from tests.support.games import legal_games
 
-pytestmark = [pytest.mark.served, pytest.mark.slow]  # pages in Chromium, which loads them over HTTP
+pytestmark = pytest.mark.slow
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
 MOVE_LIMIT = 250  # a game has at most 44 plays plus its avoids
-VERDICT_WAIT = 30_000  # ms: the worker judges the run, then the page replays it
 ROOT = Path(__file__).resolve().parents[2]
-REFUSED = "Failed to load resource: the server responded with a status of {status}"
 
 
 @pytest.fixture
-def opened(browser, stack):
+def opened(browser, site):
     """``/play`` in a fresh browser (nothing stored) at 1280 px; the console must stay clean."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.problems = console_problems(page)
-    yield open_play(stack, page)
+    yield open_play(site, page)
     context.close()
 
 
-def open_play(stack, page):
-    page.goto(stack.url("/play"))
+def open_play(site, page):
+    page.goto(site.url("/play"))
     page.wait_for_selector("body[data-ready='true']")
     return page
-
-
-def clean(page, *refused: int) -> None:
-    """No console error but the browser's own note of each API refusal the test caused (statuses ``refused``)."""
-    expected = tuple(REFUSED.format(status=status) for status in refused)
-    assert [problem for problem in page.problems if not problem.startswith(expected)] == []
 
 
 def sign_up(page, name: str | None = None) -> str:
@@ -123,8 +127,9 @@ def start(page, variant: str = "classic") -> None:
     expect(page.locator("#game")).to_have_attribute("data-moves", "0")
 
 
-def verdict_checked(page) -> None:
-    expect(page.locator("#checks")).to_contain_text("The deal checks out.", timeout=VERDICT_WAIT)
+def verdict_checked(stack, page) -> None:
+    """The worker judges the run, then the page replays it and checks its deal."""
+    until_shown(stack, page.locator("#checks"), "The deal checks out.")
 
 
 def shown_verdict(page) -> dict:
@@ -206,10 +211,10 @@ def test_the_js_client_is_served_as_published_in_clients_js_src(stack):
     assert 'from "./client/index.js"' in stack.get("/assets/play.js").text
 
 
-def test_without_javascript_the_page_says_so_and_links_to_the_boards(browser, stack):
+def test_without_javascript_the_page_says_so_and_links_to_the_boards(browser, site):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    page.goto(stack.url("/play"))
+    page.goto(site.url("/play"))
     expect(page.locator(".notice", has_text="Playing needs JavaScript")).to_be_visible()
     assert page.locator(".notice a", has_text="boards").get_attribute("href") == "/boards"
     assert page.locator("button:visible").count() == 0  # nothing to press that could not work
@@ -219,7 +224,7 @@ def test_without_javascript_the_page_says_so_and_links_to_the_boards(browser, st
 # ---- the player ---------------------------------------------------------------------------------
 
 
-def test_sign_up_keeps_the_token_in_this_browser_and_says_it_is_the_only_copy(opened, stack):
+def test_sign_up_keeps_the_token_in_this_browser_and_says_it_is_the_only_copy(opened, stack, site):
     name = sign_up(opened)
     player = stored(opened, "scoundrel.player")
     assert player["name"] == name and player["token"].startswith("sr_")
@@ -240,7 +245,7 @@ def test_sign_up_keeps_the_token_in_this_browser_and_says_it_is_the_only_copy(op
     opened.reload()
     opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#player-name")).to_have_text(name)  # still signed in after a reload
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_taken_name_and_a_malformed_one_are_explained_beside_the_field(opened, stack):
@@ -254,7 +259,7 @@ def test_a_taken_name_and_a_malformed_one_are_explained_beside_the_field(opened,
     message = stack.post("/v1/players", json={"name": "x!"}).json()["errors"]["name"][0]
     expect(opened.locator("#signup-error")).to_have_text(message)
     assert stored(opened, "scoundrel.player") is None
-    clean(opened, 409, 422)
+    console_clean(opened, 409, 422)
 
 
 def sign_in(page, name: str, token: str) -> None:
@@ -287,7 +292,7 @@ def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stac
     expect(opened.locator("#player-name")).to_have_text(name)
     assert stored(opened, "scoundrel.player") == {"name": name, "token": token}
     expect(opened.locator("#signed-in")).to_have_text(f"Signed in as {name}")
-    clean(opened, 401)
+    console_clean(opened, 401)
 
 
 def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(opened):
@@ -306,22 +311,22 @@ def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_sta
     expect(opened.locator("#signup-name")).to_be_focused()
     expect(opened.locator("#signed-in")).to_be_hidden()
     assert stored(opened, "scoundrel.player") is None
-    clean(opened, 401)
+    console_clean(opened, 401)
 
 
-def test_signing_up_on_a_phone_lands_with_new_game_in_view(browser, stack):
+def test_signing_up_on_a_phone_lands_with_new_game_in_view(browser, site):
     """At 375 px the token's note and the next thing to do, a new game, are both on the screen."""
     context = browser.new_context(viewport={"width": 375, "height": 667})
     page = context.new_page()
     page.problems = console_problems(page)
-    open_play(stack, page)
+    open_play(site, page)
     sign_up(page)
     expect(page.locator("#token-note")).to_contain_text("keep a copy")
     expect(page.locator("#token-show")).to_be_focused()
     for shown in ("#token-note", "#start-title", "#start [data-variant='classic']"):
         expect(page.locator(shown)).to_be_in_viewport()
     screenshot(page, "play-signed-up-375", full_page=False)
-    clean(page)
+    console_clean(page)
     context.close()
 
 
@@ -338,13 +343,14 @@ def test_a_busy_referee_is_explained_with_its_retry_after(opened, status, said):
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_have_text(said)
     expect(opened.locator("#game")).to_be_hidden()
-    clean(opened, status)
+    console_clean(opened, status)
 
 
 # ---- playing ------------------------------------------------------------------------------------
 
 
-def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_verdict_and_a_checked_seed(opened, stack):
+def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_verdict_and_a_checked_seed(
+        opened, stack, site):
     sign_up(opened)
     expect(opened.locator("#next-commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     committed = opened.inner_text("#next-commitment")
@@ -352,7 +358,7 @@ def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_ver
     start(opened)
     expect(opened.locator("#room li")).to_have_count(4)
     play_to_the_end(opened)
-    verdict_checked(opened)
+    verdict_checked(stack, opened)
     run = assert_verdict_is_the_referees(stack, opened)
     assert run["origin"] == "dealt" and run["variant"] == "classic" and run["outcome"] in ("won", "lost")
     assert shown_verdict(opened)["commitment"] == committed and shown_verdict(opened)["client_seed"] == "my-own_seed-1"
@@ -364,15 +370,15 @@ def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_ver
     expect(opened.locator("#start")).to_be_visible()  # another game
     opened.click("#replay-link")
     opened.wait_for_selector("body[data-ready='true']")
-    assert opened.url == stack.url(f"/runs/{run['id']}")
-    clean(opened)
+    assert opened.url == site.url(f"/runs/{run['id']}")
+    console_clean(opened)
 
 
 def focused_move(page) -> str | None:
     return page.evaluate("() => document.activeElement?.dataset?.move ?? null")
 
 
-def test_a_game_played_with_the_keyboard_alone(opened, stack):
+def test_a_game_played_with_the_keyboard_alone(opened, stack, site):
     """Tab to a move and press Enter or Space; after each move the focus is still on a move."""
     keyboard = opened.keyboard
     for _ in range(10):  # past the site's navigation, if any
@@ -404,9 +410,9 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack):
         keyboard.press(keys[turn % 2])
         expect(opened.locator("#game")).to_have_attribute("data-moves", str(turn + 1))
     expect(opened.locator("#verdict")).to_be_focused()
-    verdict_checked(opened)
+    verdict_checked(stack, opened)
     assert_verdict_is_the_referees(stack, opened)
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_game_started_while_the_game_in_play_is_looked_up_keeps_the_keyboards_place(opened):
@@ -424,7 +430,7 @@ def test_a_game_started_while_the_game_in_play_is_looked_up_keeps_the_keyboards_
     expect(opened.locator("body")).to_have_attribute("data-signed-in", name)  # the look-up has ended
     assert focused_move(opened) is not None, "the focus left the moves"
     expect(opened.locator("#status")).not_to_contain_text("as you left it")
-    clean(opened)
+    console_clean(opened)
 
 
 def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_forfeited(opened, stack):
@@ -449,18 +455,18 @@ def test_the_shortcuts_avoid_and_play_a_card_by_its_place_and_the_game_can_be_fo
     opened.keyboard.press("Shift+Tab")
     opened.keyboard.press("Enter")
     expect(opened.locator("#verdict-line")).to_have_text("You gave the game up: it scores as dying at once (R18).")
-    verdict_checked(opened)
+    verdict_checked(stack, opened)
     run = assert_verdict_is_the_referees(stack, opened)
     assert run["outcome"] == "forfeit" and run["forfeit"] is True
     assert run["moves"][0] == "flee" and len(run["moves"]) == 2
-    clean(opened)
+    console_clean(opened)
 
 
 def potions_in_room(page) -> list[str]:
     return [move for move in legal(page) if move.startswith("H")]
 
 
-def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in_the_status(opened, stack):
+def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in_the_status(opened):
     """An easy game avoids rooms (any number in a row) until one holds two potions; the first is drunk."""
     sign_up(opened)
     start(opened, "easy")
@@ -481,7 +487,7 @@ def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in
     button.click()
     expect(opened.locator("#status")).to_contain_text("no effect, as a second potion in a room heals nothing (R8).")
     assert health(opened) == before
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_game_in_play_is_resumed_after_a_reload(opened, stack):
@@ -498,9 +504,9 @@ def test_a_game_in_play_is_resumed_after_a_reload(opened, stack):
     assert opened.inner_text("#room") == room
     expect(opened.locator("#start")).to_be_hidden()  # no new game while this one is played
     play_to_the_end(opened)
-    verdict_checked(opened)
+    verdict_checked(stack, opened)
     assert run_of(stack, opened)["game_id"] == kept["id"]
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_seed_that_is_not_one_is_explained_beside_the_field_and_deals_nothing(opened, stack):
@@ -517,7 +523,7 @@ def test_a_seed_that_is_not_one_is_explained_beside_the_field_and_deals_nothing(
     token = stored(opened, "scoundrel.player")["token"]
     games = stack.get(f"/v1/players/{name}/games", headers={"Authorization": f"Bearer {token}"}).json()["games"]
     assert [game["client_seed"] for game in games] == [drawn]
-    clean(opened)
+    console_clean(opened)
 
 
 def test_a_game_in_play_is_found_again_without_this_browsers_note_of_it_and_is_one_a_variant(opened, stack):
@@ -536,10 +542,10 @@ def test_a_game_in_play_is_found_again_without_this_browsers_note_of_it_and_is_o
     token = stored(opened, "scoundrel.player")["token"]
     again = stack.post("/v1/games", json={"variant": "easy"}, headers={"Authorization": f"Bearer {token}"})
     assert again.status_code == 409 and again.json()["game_id"] == game_id
-    clean(opened)
+    console_clean(opened)
 
 
-def test_a_sealed_daily_in_its_last_hour_shows_the_time_left(opened, stack):
+def test_a_sealed_daily_in_its_last_hour_shows_the_time_left(opened):
     """The referee's ``closes_in`` (the service's clock, not the browser's) drives the countdown."""
     closes_in = [95.0]
 
@@ -560,7 +566,7 @@ def test_a_sealed_daily_in_its_last_hour_shows_the_time_left(opened, stack):
     opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#game")).to_be_visible()
     expect(opened.locator("#closing")).to_be_hidden()
-    clean(opened)
+    console_clean(opened)
 
 
 def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened, stack):
@@ -573,7 +579,7 @@ def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened,
     play_to_the_end(opened)
     expect(opened.locator("#verdict-seed")).to_have_text(f"sealed until the UTC day {sealed['date']} is over")
     expect(opened.locator("#verdict-commitment")).to_have_text(sealed["commitment"])
-    expect(opened.locator("#checks")).to_contain_text("come back to this page then")
+    until_shown(stack, opened.locator("#checks"), "come back to this page then")
     run = run_of(stack, opened)
     expect(opened.locator("#verdict-score")).to_have_text(str(run["score"]))
     assert run["seed"] is None and run["challenge"] == "daily"
@@ -582,7 +588,7 @@ def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened,
     expect(opened.locator("#status")).to_contain_text("You have started today's sealed daily already")
     assert stored(opened, "scoundrel.play.game")["id"] == game_id
     expect(opened.locator("#verdict-score")).to_have_text(str(run["score"]))
-    clean(opened, 409)
+    console_clean(opened, 409)
 
 
 def at_each_width(page, name: str, what: str) -> None:
@@ -594,23 +600,23 @@ def at_each_width(page, name: str, what: str) -> None:
         screenshot(page, f"{name}-{width}")
 
 
-def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_page(browser, stack):
+def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_page(browser, stack, site):
     """Given up at once (it counts for the streak): the text names the day, the score, the standing and
     the streak, never a card; the button copies it, the link opens the page with the card's image."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.problems = console_problems(page)
-    open_play(stack, page)
+    open_play(site, page)
     name = sign_up(page)
     page.click("#start [data-challenge='daily']")
     expect(page.locator("#game")).to_have_attribute("data-moves", "0")
     page.click("#forfeit")
     page.click("#forfeit-yes")
-    expect(page.locator("#share")).to_be_visible(timeout=VERDICT_WAIT)
+    until_shown(stack, page.locator("#share"))
     run = run_of(stack, page)
     day = run["date"]
-    link = stack.url(f"/share/sealed/{day}/{name}")
+    link = site.url(f"/share/sealed/{day}/{name}")
     text = page.inner_text("#share-text")
     assert text.splitlines()[0] == f"Scoundrel sealed daily {day}"
     share = stack.get(f"/v1/daily/{day}/sealed/share/{name}").json()
@@ -629,18 +635,18 @@ def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_pa
     expect(page.locator("img.share-card")).to_have_js_property("naturalWidth", 1200)
     at_each_width(page, "share", "the share page")
     context.close()
-    clean(page)
+    console_clean(page)
 
 
 # ---- widths and accessibility ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, stack, width):
+def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, stack, site, width):
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.problems = console_problems(page)
-    open_play(stack, page)
+    open_play(site, page)
     assert serious_violations(page) == [], "signed out"
     assert not scrolls_sideways(page)
     sign_up(page)
@@ -654,13 +660,13 @@ def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, 
     assert not scrolls_sideways(page)
     screenshot(page, f"play-{width}-midgame")
     play_to_the_end(page)
-    verdict_checked(page)
+    verdict_checked(stack, page)
     page.click("#token-show")
     assert serious_violations(page) == [], "after the verdict"
     assert not scrolls_sideways(page)
     screenshot(page, f"play-{width}-verdict")
     context.close()
-    clean(page)
+    console_clean(page)
 
 
 PHONE = {"width": 375, "height": 740}
@@ -670,13 +676,13 @@ BELOW_THE_FOLD = """() => [...document.querySelectorAll("#room button, #avoid:no
   .map(([move]) => move)"""
 
 
-def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, stack):
+def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, stack, site):
     """375 × 740: the masthead and the introduction give the table the screen, so no move is
     below the fold, whatever the room holds (each move button in the page's first screen)."""
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.problems = console_problems(page)
-    open_play(stack, page)
+    open_play(site, page)
     sign_up(page)
     start(page)
     screenshot(page, "play-375x740-dealt", full_page=False)
@@ -688,18 +694,18 @@ def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, sta
         count = played(page)
         page.click(f"#game [data-move='{chosen(page)}']")
         expect(page.locator("#game")).not_to_have_attribute("data-moves", str(count))
-    verdict_checked(page)
+    verdict_checked(stack, page)
     context.close()
-    clean(page)
+    console_clean(page)
 
 
-def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_hand(browser, stack):
+def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_hand(browser, stack, site):
     """Browsers give Web Crypto to https and localhost pages only; the check then falls to the player."""
     context = browser.new_context()
     context.add_init_script("Object.defineProperty(globalThis.crypto, 'subtle', {value: undefined})")
     page = context.new_page()
     page.problems = console_problems(page)
-    open_play(stack, page)
+    open_play(site, page)
     sign_up(page)
     start(page, "easy")
     page.click("#forfeit")
@@ -714,15 +720,15 @@ def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_h
                                                     "the seed.")
     assert hashlib.sha256(server_seed.encode()).hexdigest() == page.inner_text("#verdict-commitment")
     context.close()
-    clean(page)
+    console_clean(page)
 
 
-def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page(opened, stack):
+def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page(opened, stack, site):
     """The whole visit: sign up, play to the end, then find the game's run where a player looks for it."""
     name = sign_up(opened)
     start(opened)
     play_to_the_end(opened)
-    verdict_checked(opened)
+    verdict_checked(stack, opened)
     run = assert_verdict_is_the_referees(stack, opened)
     run_link = f"a[href='/runs/{run['id']}']"
 
@@ -734,11 +740,11 @@ def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page
     expect(mine.locator(run_link)).to_have_count(1)
 
     mine.locator(f"a[href='/players/{name}']").click()
-    assert opened.url == stack.url(f"/players/{name}")
+    assert opened.url == site.url(f"/players/{name}")
     expect(opened.locator("table.runs " + run_link)).to_have_count(1)
     expect(opened.locator("table.places", has_text="Dealt")).to_have_count(1)
     screenshot(opened, "journey-player")
-    clean(opened)
+    console_clean(opened)
 
 
 # ---- tournaments ------------------------------------------------------------------------------------
@@ -759,15 +765,15 @@ def entry(stack, page, tournament_id: str) -> dict:
     return stack.get(f"/v1/tournaments/{tournament_id}", headers={"Authorization": f"Bearer {token}"}).json()["you"]
 
 
-def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(opened, stack, moderator):
+def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(opened, stack, site, moderator):
     gauntlet = tournament(stack, moderator, join_required=True, deals=1)
-    opened.goto(stack.url(f"/tournaments/{gauntlet['id']}"))  # nobody signed in: Play, and where to sign in
+    opened.goto(site.url(f"/tournaments/{gauntlet['id']}"))  # nobody signed in: Play, and where to sign in
     opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#join")).to_be_hidden()
     expect(opened.locator("#play")).to_be_visible()
-    open_play(stack, opened)
+    open_play(site, opened)
     name = sign_up(opened)
-    opened.goto(stack.url(f"/tournaments/{gauntlet['id']}"))
+    opened.goto(site.url(f"/tournaments/{gauntlet['id']}"))
     opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#entry-status")).to_have_text(f"{name}, only players who join may play: join, then play.")
     at_each_width(opened, "tournament-join", "a tournament's page offering Join")
@@ -788,12 +794,12 @@ def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(ope
     opened.click("#forfeit")
     opened.click("#forfeit-yes")
     expect(opened.locator("#verdict-seed")).to_have_text("sealed until the tournament ends (R19)")
-    expect(opened.locator("#checks")).to_contain_text("revealed once it has ended (R19)", timeout=VERDICT_WAIT)
+    until_shown(stack, opened.locator("#checks"), "revealed once it has ended (R19)")
     expect(opened.locator("#replay-link")).to_have_text("The replay (open once the tournament has ended)")
     expect(opened.locator("#tournaments")).to_contain_text("1 attempt left")
     assert entry(stack, opened, gauntlet["id"])["attempts_left"] == 1
     at_each_width(opened, "play-tournament", "/play after a tournament's game")
-    clean(opened)
+    console_clean(opened)
 
 
 def test_play_offers_the_running_tournaments_a_player_may_play_joining_where_it_must(opened, stack, moderator):
@@ -813,24 +819,49 @@ def test_play_offers_the_running_tournaments_a_player_may_play_joining_where_it_
     choice(join_first).click()
     expect(opened.locator("#game-label")).to_contain_text(f"tournament “{join_first['title']}”")
     assert entry(stack, opened, join_first["id"])["joined"]
-    clean(opened)
+    console_clean(opened)
 
 
-def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, moderator):
+def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, site, moderator):
     upcoming = tournament(stack, moderator, start_in=3600)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.problems = console_problems(page)
-    open_play(stack, page)
+    open_play(site, page)
     sign_up(page)
-    page.goto(stack.url(f"/play?tournament={upcoming['id']}"))
+    page.goto(site.url(f"/play?tournament={upcoming['id']}"))
     page.wait_for_selector("body[data-ready='true']")
     expect(page.locator("#tournament-list")).to_contain_text(
         f"{upcoming['title']} It has not started yet: its page counts down to the start.")
-    page.goto(stack.url("/play?tournament=nosuchthing"))
+    page.goto(site.url("/play?tournament=nosuchthing"))
     page.wait_for_selector("body[data-ready='true']")
     expect(page.locator("#tournament-missing")).to_have_text(
         "There is no tournament nosuchthing to play: the link may be mistyped.")
-    clean(page, 404)
+    console_clean(page, 404)
     context.close()
 
+
+# ---- "As it happens": the signed-in player's live events (docs/live.md) -----------------------------------
+
+
+def test_the_signed_in_players_events_are_listed_as_they_come(browser, stack, site, db):
+    """The page holds its stream over HTTP; each event published is listed as it comes."""
+    ann, ann_token = stack.register()
+    passing = stack.submit(ann_token, legal_games(1)[0]).json()["id"]
+    assert stack.wait_final(passing)["status"] == "verified"
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    open_play(site, page)
+    name = sign_up(page)
+    expect(page.locator("#live")).to_be_visible()
+    listed = page.locator("#live-events li[data-type='place.lost']")
+    for _ in range(100):  # the stream starts with the next event once open: sent until one is heard
+        publish(db, name, {"type": "place.lost", "run_id": passing, "board": 1, "place": 4})
+        try:
+            expect(listed.first).to_be_visible(timeout=500)
+            break
+        except AssertionError:
+            continue
+    expect(listed.first).to_have_text(f"{ann} passed you on /v1/leaderboards/classic: you are 4th.")
+    publish(db, name, {"type": "run.verified", "run_id": "r2", "status": "verified"})
+    expect(page.locator("#live-events li").first).to_have_text("Your run r2 is verified.")
+    page.context.close()

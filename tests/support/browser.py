@@ -3,24 +3,35 @@
 Debian's Chromium through Playwright (no browser download): its headless
 shell (package ``chromium-headless-shell``) where installed, the same
 engine without the windowed browser around it, which renders the page tests
-for two thirds of the CPU (``tests/pages/test_board_pages.py``: 29 s of CPU
+for two thirds of the CPU (the board pages in Chromium took 29 s of CPU
 with ``chromium``, 19 s with the shell); else ``chromium`` itself. A test
 that needs one is skipped, with the apt command, where both are missing. axe-core
 comes from its npm package (``tests/pages/package.json``, locked), installed
 on first use with ``npm ci`` so that the README's test command works on a
 fresh clone. It is evaluated through the DevTools protocol, which the pages'
 strict CSP does not apply to, so the page under test keeps its real policy.
+
+The pages Chromium loads are served by the test process itself (``serving``):
+the module's in-process stack's app (``tests.support.in_process``) behind
+werkzeug's threaded HTTP server on a free port, so a browser test starts no
+Redis, gunicorn or worker of its own. The worker's steps run when the test
+runs them (``stack.work``, ``stack.until``, ``stack.wait_final``): a test that
+waits for a page to show what a worker does waits with ``until_shown`` (or
+``stack.until``), which runs the worker between looks.
 """
 
 import atexit
 import fcntl
+import logging
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from werkzeug.serving import make_server
 
 CHROMIUM = next((path for path in (Path("/usr/bin/chromium-headless-shell"), Path("/usr/bin/chromium"))
                  if path.exists()), Path("/usr/bin/chromium"))
@@ -72,6 +83,46 @@ def _close() -> None:
     _LAUNCHED.pop("playwright").stop()
 
 
+class Site:
+    """A WSGI app served over HTTP from a thread of the test process: where Chromium loads the pages."""
+
+    def __init__(self, app):
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.base = f"http://127.0.0.1:{self.server.port}"
+        self._thread = threading.Thread(target=self.server.serve_forever, name="site", daemon=True)
+        self._thread.start()
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self._thread.join()
+
+
+@contextmanager
+def serving(stack) -> Iterator[Site]:
+    """The in-process ``stack``'s app served over HTTP while the block runs (werkzeug's log of each request
+    left out: the app logs its requests itself)."""
+    quiet = logging.getLogger("werkzeug")
+    level = quiet.level
+    quiet.setLevel(logging.WARNING)
+    site = Site(stack.app)
+    try:
+        yield site
+    finally:
+        site.close()
+        quiet.setLevel(level)
+
+
+def until_shown(stack, locator, text: str | None = None, timeout: float = 60.0) -> None:
+    """Waits until the page shows ``locator`` (holding ``text``, if given), the worker's steps run meanwhile
+    (``stack.until``): for what a page shows once the workers have done their part (a verdict, a share)."""
+    stack.until(lambda: locator.is_visible() and (text is None or text in locator.inner_text()),
+                f"{locator} showing {text!r}" if text else f"{locator} shown", timeout)
+
+
 def console_problems(page) -> list[str]:
     """Collects the page's script errors and console errors (a CSP violation is one) as they happen."""
     problems: list[str] = []
@@ -92,6 +143,13 @@ def _axe_source() -> str:
                 subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PAGE_TESTS, check=True,
                                capture_output=True)
     return AXE.read_text()
+
+
+def console_clean(page, *refused: int) -> None:
+    """No console error on ``page`` (its ``problems``, from ``console_problems``) but the browser's own note of
+    each refusal of the API the test caused (statuses ``refused``)."""
+    notes = tuple(f"Failed to load resource: the server responded with a status of {status}" for status in refused)
+    assert [problem for problem in page.problems if not problem.startswith(notes)] == []
 
 
 def serious_violations(page) -> list[str]:

@@ -10,9 +10,12 @@ signal, an error as one line) are ``tests/cli``'s to test.
 """
 
 import io
+import logging
 import os
+import signal
 import subprocess
-from contextlib import redirect_stderr, redirect_stdout
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from unittest import mock
 
 from cli.main import main
@@ -29,12 +32,31 @@ def run_command(env: dict, *args: str, input: bytes | str | None = None) -> subp
     stdin = _pipe(input.encode() if isinstance(input, str) else input or b"")
     out, err = _pipe(), _pipe()
     with (mock.patch.dict(os.environ, env, clear=True), mock.patch("sys.stdin", stdin), redirect_stdout(out),
-          redirect_stderr(err)):
+          redirect_stderr(err), _process_state_kept()):
         try:
             status = main(list(args))
         except SystemExit as exit_:  # argparse's refusals
             status = exit_.code if isinstance(exit_.code, int) else 2
     return subprocess.CompletedProcess(["scoundrel", *args], status, _written(out), _written(err))
+
+
+@contextmanager
+def _process_state_kept() -> Iterator[None]:
+    """What a command sets up for the rest of its process, put back after it: its logging (``log_lines.configure``
+    sends the root logger's and RQ's records to its stderr) and a worker's signal handlers."""
+    loggers = [logging.getLogger(), *(logger for logger in logging.Logger.manager.loggerDict.values()
+                                      if isinstance(logger, logging.Logger))]
+    kept = [(logger, logger.handlers[:], logger.level, logger.propagate) for logger in loggers]
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for logger, its_handlers, level, propagate in kept:
+            logger.handlers[:] = its_handlers
+            logger.setLevel(level)
+            logger.propagate = propagate
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
 
 
 def _written(stream: io.TextIOWrapper) -> str:
