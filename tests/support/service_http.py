@@ -5,6 +5,14 @@ import uuid
 
 import requests
 
+# What both stacks run with unless a test sets its own: rate limits far above what a test sends, webhooks
+# allowed to the tests' receivers on 127.0.0.1, and par searches of 0.2 s (a search keeps a worker from the
+# runs, and what the tests check of one, that it ends and what it found is consistent, holds at any budget,
+# while the fuzzer alone queues dozens).
+TEST_SETTINGS = {"SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second",
+                 "SCOUNDREL_RATE_LIMIT_PAR": "100000/second", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
+                 "SCOUNDREL_PAR_SECONDS": "0.2"}
+
 
 class ServiceHttp:
     """The requests a test sends, given the stack's ``base`` URL, its ``http`` session and its ``until`` (how

@@ -31,7 +31,7 @@ from store.queue.pending import pending_count
 from store.queue.queues import verify_queue
 from store.runs.archived_filter import make_whole
 from tests.support.sentinel import SentinelSetup
-from tests.support.service_http import ServiceHttp
+from tests.support.service_http import TEST_SETTINGS, ServiceHttp
 
 # REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
 # root), so a process reaching past the sentinels fails instead of finding some Redis
@@ -88,16 +88,8 @@ class Stack(ServiceHttp):
         return {"REDIS_URL": self.redis.url}
 
     def env(self) -> dict:
-        # Rate limits far above what a test sends, webhooks allowed to the tests' receivers on 127.0.0.1, and
-        # par searches of 0.2 s, unless a test sets its own: a search keeps a worker from the runs, and what the
-        # tests check of one (it ends; what it found is consistent) holds at any budget, while the fuzzer alone
-        # queues dozens (at 2 s they kept its worker busy for most of its module).
-        return {**os.environ, **self._data_env(), **self._queue_env(),
-                "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1",
-                "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
-                "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", "SCOUNDREL_RATE_LIMIT_PAR": "100000/second",
-                "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
-                "SCOUNDREL_PAR_SECONDS": "0.2", **self.extra_env}
+        return {**os.environ, **self._data_env(), **self._queue_env(), **TEST_SETTINGS,
+                "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1", **self.extra_env}
 
     def _clock(self) -> dict:
         """The environment that runs a process under ``faketime``'s library, ``clock_offset`` seconds
