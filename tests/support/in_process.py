@@ -132,6 +132,7 @@ class InProcessStack(ServiceHttp):
         self.extra_env = env or {}
         self.base = BASE
         self.http = requests.Session()
+        self.log_level: str | None = None  # the service's (SCOUNDREL_LOG_LEVEL), once entered
         self.app = None
         self._db = None
         self._activate = activate
@@ -158,6 +159,7 @@ class InProcessStack(ServiceHttp):
         self._log.setFormatter(log_lines.line_formatter(settings.log_format))
         self._log.addFilter(lambda record: self._in_use())
         self.log_level = settings.log_level.upper()
+        logging.getLogger().setLevel(self.log_level)
         logging.getLogger().addHandler(self._log)
         self.app = create_app(settings)
         self.http.mount(BASE, WsgiTransport(self.app, lambda: self._activate(self)))
@@ -311,7 +313,7 @@ class InProcessPool:
             os.environ[name] = value
         InProcessStack._forget_worker_connection()
         InProcessStack._forget_process_memory()
-        logging.getLogger().setLevel(getattr(stack, "log_level", None) or self._saved_level)
+        logging.getLogger().setLevel(stack.log_level or self._saved_level)
         self._active = stack
 
     def _restore(self) -> None:
