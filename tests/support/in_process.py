@@ -125,7 +125,8 @@ class InProcessStack(ServiceHttp):
     """
 
     def __init__(self, root: Path, redis: "RedisDatabase", env: dict | None = None,
-                 activate: Callable[["InProcessStack"], None] = lambda stack: None):
+                 activate: Callable[["InProcessStack"], None] = lambda stack: None, apps: dict | None = None):
+        """``apps``: the API apps made before, by their settings, for this stack to take one of (``_app``)."""
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.redis = redis
@@ -136,6 +137,7 @@ class InProcessStack(ServiceHttp):
         self.app = None
         self._db = None
         self._activate = activate
+        self._apps = {} if apps is None else apps
 
     @property
     def archive_url(self) -> str:
@@ -150,22 +152,38 @@ class InProcessStack(ServiceHttp):
 
     def enter(self) -> None:
         """The app and the worker's connection made from its settings (in ``os.environ`` meanwhile)."""
-        from service.app import create_app
         from settings import Settings
 
         self._activate(self)
         settings = Settings.from_env()
-        self._log = logging.FileHandler(self.root / "service.log")
+        self._log = logging.FileHandler(self.root / "service.log", mode="w")
         self._log.setFormatter(log_lines.line_formatter(settings.log_format))
         self._log.addFilter(lambda record: self._in_use())
         self.log_level = settings.log_level.upper()
         logging.getLogger().setLevel(self.log_level)
         logging.getLogger().addHandler(self._log)
-        self.app = create_app(settings)
+        self.app = self._app(settings)
         self.http.mount(BASE, WsgiTransport(self.app, lambda: self._activate(self)))
         self._db = self.database()
         self._db.archive.upgrade()
         self.empty()
+
+    def _app(self, settings):
+        """The API app for these settings: one made before for the same settings if there is one (making one
+        costs a fifth of a second of CPU, mostly the OpenAPI document), given a ``Referee`` of its own, as a
+        new process's app has (what an app keeps of its store: the secrets it read, the players of tokens)."""
+        from service.app import create_app
+        from service.context import Referee
+        from store import Database
+        from worker.registry import JOBS
+
+        key = tuple(sorted(self.env().items()))
+        app = self._apps.get(key)
+        if app is None:
+            app = self._apps[key] = create_app(settings)
+        else:
+            app.extensions["referee"] = Referee(settings=settings, db=Database.from_settings(settings, JOBS))
+        return app
 
     def _in_use(self) -> bool:
         """Whether this stack is the one in use, whose log what is logged now belongs to."""
@@ -291,7 +309,7 @@ class InProcessPool:
     def __init__(self, root: Path):
         self.root = Path(root)
         self.redis = RedisServer(self.root / "redis", persistent=False)
-        self._names = 0
+        self._apps: dict = {}  # the API apps made, by their settings (``InProcessStack._app``)
         self._in_use: list[InProcessStack] = []
         self._active: InProcessStack | None = None
         self._saved_env: dict[str, str | None] = {}
@@ -334,10 +352,9 @@ class InProcessPool:
         each."""
         if self.redis.process is None:
             self.redis.start()
-        self._names += 1
         number = min(set(range(16)) - {stack.redis.number for stack in self._in_use})
-        stack = InProcessStack(self.root / f"stack-{self._names}", RedisDatabase(self.redis, number), env,
-                               self.activate)
+        stack = InProcessStack(self.root / f"store-{number}", RedisDatabase(self.redis, number), env,
+                               self.activate, self._apps)
         if not self._in_use:
             self._saved_level = logging.getLogger().level
         self._in_use.append(stack)
