@@ -15,6 +15,11 @@ run has its verdict; a test that waits on other work of the workers
 service logs goes to ``service.log`` in its ``root``, as the processes' logs
 go to files there.
 
+A test process's stacks (``InProcessPool``) share one throwaway Redis, a
+numbered database each of the stacks in use at once, and the API's apps:
+one made for each settings, handed to the next stack with the same
+settings with a ``Referee`` of its own.
+
 What needs processes stays on ``Stack``: a killed API or worker, Redis
 lost, failover, gunicorn's handling of slow or malformed clients, a clock
 moved under ``faketime``, the timers of a running worker (the sweeper,
