@@ -21,7 +21,7 @@ import pytest
 from tests.games.table import Table, assert_nothing_shown_early
 from tests.support.games import moderator_token, scoundrel_check
 from tests.support.in_process import stack_of
-from tests.support.stack import with_more_time
+from tests.support.service_http import with_more_time
 
 pytestmark = pytest.mark.slow
 

@@ -31,13 +31,13 @@ from store.queue.pending import pending_count
 from store.queue.queues import verify_queue
 from store.runs.archived_filter import make_whole
 from tests.support.sentinel import SentinelSetup
-from tests.support.service_http import TEST_SETTINGS, ServiceHttp
+from tests.support.service_http import TEST_SETTINGS, ServiceHttp, with_more_time
 
 # REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
 # root), so a process reaching past the sentinels fails instead of finding some Redis
 NO_REDIS_URL = "redis://127.0.0.1:1/0"
 Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
-Done = TypeVar("Done")  # what a test did in time (``with_more_time``)
+Done = TypeVar("Done")  # what a test did before a moment (``started_before``), or found in time (``until``)
 
 
 class Stack(ServiceHttp):
@@ -284,22 +284,6 @@ class Stack(ServiceHttp):
                 raise AssertionError(f"{what}: not in {timeout} s")
             time.sleep(0.05)
         return result
-
-
-def with_more_time(attempt: Callable[[int, int], Done | None], seconds: int, tries: int, what: str) -> Done:
-    """What ``attempt(number, seconds)`` did in time, given twice the time each try it ran out, up to ``tries``.
-
-    For a test racing a moment of the service's clock (a midnight, a tournament's end): that race is the
-    machine's, and ``attempt`` returns None where the moment came first. Each try starts afresh (a stack, a
-    tournament) with twice the seconds, so the test waits on the machine as long as it takes and never
-    fails for its speed; ``what`` names what lost the race in the error after the last.
-    """
-    for number in range(tries):
-        done = attempt(number, seconds)
-        if done is not None:
-            return done
-        seconds *= 2
-    raise AssertionError(f"{what} outlasted {tries} tries, the last given {seconds // 2} s")
 
 
 def started_before(start: Callable[[int], tuple[Stack, Moment]], before: Callable[[Stack, Moment], Done | None],
