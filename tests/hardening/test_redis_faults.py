@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import closing
 
 import pytest
 import redis
@@ -214,9 +215,8 @@ def apart(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def apart_db(apart):
-    database = apart.database()
-    yield database
-    database.close()
+    with closing(apart.database()) as database:
+        yield database
 
 
 class Burst:

@@ -35,9 +35,8 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 import requests
@@ -294,9 +293,8 @@ class InProcessStack(ServiceHttp):
                 time.sleep(0.02)
 
 
-@dataclass(frozen=True)
-class RedisDatabase:
-    """One of the numbered databases of a Redis server: a stack's store, as the processes reach it."""
+class RedisDatabase(NamedTuple):
+    """One of the numbered databases of a Redis server (``url``): a stack's store, as the processes reach it."""
 
     server: RedisServer
     number: int
