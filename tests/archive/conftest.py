@@ -9,6 +9,7 @@ enough), except where a test starts a stack whose workers archive on their own.
 import subprocess
 
 import pytest
+import sqlalchemy as sa
 
 from tests.audit.conftest import cli
 from tests.support.in_process import stack_of
@@ -61,3 +62,15 @@ def snapshot(stack, run_id: str) -> dict:
         "audit": stack.get(f"/v1/runs/{run_id}/audit-log").json(),
         "viewer": stack.get(f"/runs/{run_id}").status_code,
     }
+
+
+def fresh_archive_url(archive_url: str, tmp_path) -> str:
+    """A new, empty archive next to ``archive_url``: another SQLite file, or another PostgreSQL database."""
+    if archive_url.startswith("sqlite"):
+        return f"sqlite:///{tmp_path}/fresh/archive.sqlite3"
+    database = "fresh_" + "".join(c for c in tmp_path.name.lower() if c.isalnum())
+    server = sa.create_engine(archive_url, isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        connection.execute(sa.text(f"CREATE DATABASE {database}"))
+    server.dispose()
+    return sa.make_url(archive_url).set(database=database).render_as_string(hide_password=False)

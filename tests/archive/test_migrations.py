@@ -7,8 +7,6 @@ succeed: the API and the workers each upgrade when they start.
 """
 
 import sqlite3
-import subprocess
-import sys
 import threading
 from importlib import resources
 from pathlib import Path
@@ -26,7 +24,7 @@ from store.runs import move_codes
 from store.runs.records import run_from_stored
 from tests.support.games import games_by_score
 
-UPGRADE = "import sys; from store.archive import Archive; Archive(sys.argv[1]).upgrade()"
+from .conftest import fresh_archive_url
 
 
 def test_the_migrations_build_the_described_tables(archive_url):
@@ -57,32 +55,6 @@ def test_an_archive_at_an_older_migration_is_upgraded_to_the_head(tmp_path):
         assert archive.revision() == "0002"
         archive.upgrade()
         assert archive.revision() == head_revision()
-    finally:
-        archive.dispose()
-
-
-def fresh_archive_url(archive_url: str, tmp_path) -> str:
-    """A new, empty archive next to ``archive_url``: another SQLite file, or another PostgreSQL database."""
-    if archive_url.startswith("sqlite"):
-        return f"sqlite:///{tmp_path}/fresh/archive.sqlite3"
-    database = "fresh_" + "".join(c for c in tmp_path.name.lower() if c.isalnum())
-    server = sa.create_engine(archive_url, isolation_level="AUTOCOMMIT")
-    with server.connect() as connection:
-        connection.execute(sa.text(f"CREATE DATABASE {database}"))
-    server.dispose()
-    return sa.make_url(archive_url).set(database=database).render_as_string(hide_password=False)
-
-
-def test_processes_upgrading_at_once_all_succeed(tmp_path, archive_url):
-    archive_url = fresh_archive_url(archive_url, tmp_path)
-    processes = [subprocess.Popen([sys.executable, "-c", UPGRADE, archive_url], stderr=subprocess.PIPE, text=True)
-                 for _ in range(4)]
-    for process in processes:
-        _, errors = process.communicate(timeout=120)
-        assert process.returncode == 0, errors
-    archive = Archive(archive_url)
-    try:
-        assert list(archive.run_ids()) == []
     finally:
         archive.dispose()
 

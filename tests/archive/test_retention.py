@@ -12,6 +12,7 @@ import time
 import pytest
 
 import scoundrel
+from cli.redis_server import free_port
 from store.archive import ArchivedRun
 from store.base import keys
 from store.base.packing import LADDER_GAMES
@@ -20,6 +21,7 @@ from store.operations.retention import archive_old_runs
 from store.runs.history import hot_run
 from store.runs.records import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
+from tests.support.commands import run_command
 from tests.support.games import accept_dealt, games_by_score, legal_games
 
 from .conftest import archive_now, snapshot
@@ -231,3 +233,14 @@ def test_check_still_reports_a_ladder_count_the_runs_do_not_give(stack, db, dan)
         assert f"dan counts {len(dan) + 1} games, the runs give {len(dan)}" in checked.stderr
     finally:
         db.redis.hincrby(keys.board_games("ladder", ("classic",)), "dan", -1)
+
+
+def test_an_unreachable_archive_is_one_line_and_status_1():
+    closed = free_port()
+    done = run_command({"REDIS_URL": f"redis://127.0.0.1:{closed}/0",
+                        "SCOUNDREL_ARCHIVE_URL": f"postgresql+psycopg://scoundrel:secret@127.0.0.1:{closed}/archive"},
+                       "archive")
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"scoundrel archive: cannot reach the archive (postgresql+psycopg://scoundrel:***"
+                                  f"@127.0.0.1:{closed}/archive): ")
+    assert done.stderr.count("\n") == 1 and "secret" not in done.stderr

@@ -8,20 +8,30 @@ commitment and the run's verdict against a local replay, an illegal move,
 a race, a retry, a forfeit, the sealed daily. The README's example
 ``play-dealt.mjs`` plays one in every variant, and the example page one in
 headless Chromium, by clicking the legal moves it shows.
+
+A forfeit is reached only by a dealt game, and a JS client judges one with
+``Game#verdict({forfeit: true})`` when it checks the deal after the seed is
+revealed: games of every variant, cut after no move, the last one and a few
+in between (a finished game keeps its outcome), are judged by the JS engine
+in Node and by the Python engine, and must get the same verdict (R18). (The
+cross-check fixture, ``tests/data/crosscheck.json``, pins the JS engine to
+the Python one for submitted runs.)
 """
 
+import json
 import os
+import random
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import scoundrel
+from scoundrel.strategies import play_game
 from tests.support.stack import Stack
 
 from .conftest import CLIENT, play_dealt_game
-
-# Dealt games and R18 are the fair branch's (issue 10): until it is merged there is nothing to run against.
 
 DEALT_CLIENT = Path(__file__).with_name("dealt_client.mjs")
 EXAMPLE = CLIENT / "examples" / "play-dealt.mjs"
@@ -61,3 +71,32 @@ def test_the_example_page_plays_a_dealt_game_against_the_service(page, stack):
     verdict = play_dealt_game(page, stack.base, name="page-player")
     assert "The deal checks out." in verdict, verdict
     assert "SHA-256 of the seed matches" in verdict
+
+
+FORFEIT_VERDICTS = Path(__file__).with_name("forfeit_verdicts.mjs")
+FORFEITED = 18  # games cut short
+STRATEGIES = ("random", "greedy", "search")  # the win search, so that some games are won
+
+
+def forfeited_games() -> list[dict]:
+    rng = random.Random("r18-crosscheck")
+    games = []
+    for index in range(FORFEITED):
+        seed, variant = f"r18-{index}", scoundrel.VARIANTS[index // len(STRATEGIES) % len(scoundrel.VARIANTS)]
+        moves = play_game(seed, variant, strategy=STRATEGIES[index % len(STRATEGIES)])
+        cuts = sorted({0, len(moves), *rng.sample(range(len(moves) + 1), k=min(4, len(moves) + 1))})
+        games += [{"seed": seed, "variant": variant, "moves": moves[:cut]} for cut in cuts]
+    return games
+
+
+def test_js_forfeit_verdicts_are_the_python_engines():
+    games = forfeited_games()
+    judged = subprocess.run(["node", str(FORFEIT_VERDICTS)], input=json.dumps(games), capture_output=True, text=True,
+                            timeout=120, check=True)
+    verdicts = json.loads(judged.stdout)
+    outcomes = set()
+    for game, verdict in zip(games, verdicts, strict=True):
+        expected = scoundrel.replay(game["seed"], game["moves"], game["variant"], forfeit=True).to_dict()
+        assert verdict == expected, game
+        outcomes.add(expected["outcome"])
+    assert outcomes == {"forfeit", "won", "lost"}

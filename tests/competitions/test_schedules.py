@@ -1,17 +1,21 @@
 """Issue 48, schedules: a moderator defines one over HTTP (the service in this process), the workers' scheduling
-step makes each of its tournaments ahead of time, once however many callers race, pauses, resumes and deletes;
+step makes each of its tournaments ahead of time, once however many callers race (the workers' periodic passes
+too), pauses, resumes and deletes;
 its cron expression is read in its timezone across DST."""
 
 import threading
+from collections import Counter
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from domain.schedules import Schedule
+from settings import Settings
 from store.schedules import make_scheduled
 from tests.support.games import moderator_token
 from tests.support.in_process import stack_of
+from worker.runner import periodic_pass
 
 AHEAD_S = 600  # the schedules' tournaments are made 10 minutes ahead here
 RACERS = 4
@@ -83,6 +87,38 @@ def test_a_schedule_firing_every_minute_makes_each_tournament_once_however_many_
     assert datetime.fromisoformat(first["ends_at"]) - datetime.fromisoformat(first["starts_at"]) == \
         datetime.fromisoformat("2026-01-01T00:02:00+00:00") - datetime.fromisoformat("2026-01-01T00:00:00+00:00")
     assert racing(stack, RACERS) == []  # made already: a second pass makes nothing
+
+
+def test_workers_passing_at_once_make_each_of_a_schedules_tournaments_once(stack, moderator):
+    """The workers' periodic passes (``worker.runner.periodic_pass``, each worker's on its own timer) racing:
+    two threads passing over and over, and the test's own worker steps (``until``) between them."""
+    stopped = threading.Event()
+
+    def passing() -> None:
+        db = stack.database()
+        try:
+            while not stopped.is_set():
+                periodic_pass(db, Settings.from_env())
+        finally:
+            db.close()
+
+    workers = [threading.Thread(target=passing) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    try:
+        first = every_minute(stack, moderator, title="Raced sprint")
+        stack.until(lambda: len(made_by(stack, first["id"])) >= AHEAD_S // 60, "the first schedule's tournaments")
+        # a schedule defined after: once its tournaments are made, the workers have passed over the first many times
+        second = every_minute(stack, moderator, title="Later raced sprint")
+        stack.until(lambda: len(made_by(stack, second["id"])) >= AHEAD_S // 60, "the second schedule's tournaments")
+    finally:
+        stopped.set()
+        for worker in workers:
+            worker.join()
+    for schedule in (first, second):
+        starts = Counter(tournament["starts_at"] for tournament in made_by(stack, schedule["id"]))
+        assert max(starts.values()) == 1, starts
+        assert len(starts) in (AHEAD_S // 60, AHEAD_S // 60 + 1)  # a minute may have turned meanwhile
 
 
 def test_a_paused_schedule_makes_nothing_and_resumed_makes_from_then_on(stack, moderator):

@@ -44,7 +44,7 @@ def test_every_readme_link_into_docs_names_a_page_that_is_there():
 
 def test_operations_says_what_health_answers_while_the_queues_redis_is_down():
     """200 ``degraded`` (submissions taken, verdicts waiting), as api.md says and
-    tests/hardening/test_queue_redis_loss.py holds the service to; not the 503 of the data's Redis."""
+    tests/hardening/test_redis_faults.py holds the service to; not the 503 of the data's Redis."""
     text = " ".join((ROOT / "docs" / "operations.md").read_text().split())
     start = text.index("The queues' Redis down")
     said = text[start:text.index("the workers wait for it", start)]

@@ -1,12 +1,19 @@
-"""Requests no HTTP client library would send, over raw sockets to the real API process: malformed
-chunked bodies, bodies too large, headers gunicorn cannot read. Each is answered in the documented
-error shape (docs/api.md), never a 500, and the connection is closed after it when it must be, with
-``Connection: close`` saying so and the answer readable before the close."""
+"""What gunicorn, the real API process, does with clients: requests no HTTP client library would send,
+over raw sockets (malformed chunked bodies, bodies too large, headers gunicorn cannot read, a request line
+too long), and connections that send part of a request and then wait. Each refusal is answered in the
+documented error shape (docs/api.md), never a 500, and the connection is closed after it when it must be,
+with ``Connection: close`` saying so and the answer readable before the close; however many slow clients
+hold connections open, an ordinary request is answered within a second (docs/security.md, "Slow
+clients"). The HTTP contracts the app answers itself are checked in process (``test_security.py``,
+``test_fuzz_api.py``)."""
 
 import json
 import socket
+import time
+from contextlib import ExitStack
 
 import pytest
+import requests
 
 LIMIT = 65536  # the stack's SCOUNDREL_MAX_BODY_BYTES
 HEAD = b"POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -15,6 +22,7 @@ CHUNKED = HEAD + b"Transfer-Encoding: chunked\r\n\r\n"
 
 @pytest.fixture(scope="module")
 def stack(stack_pool):
+    """The API as the harness runs it: one gunicorn worker process, the tightest case for slow clients."""
     running = stack_pool.take(env={"SCOUNDREL_MAX_BODY_BYTES": str(LIMIT)})
     yield running
     stack_pool.give_back(running)
@@ -149,3 +157,60 @@ def test_a_refused_header_is_not_repeated_in_the_answer_or_the_log(stack):
     answer, _ = exchange(stack, request)
     assert answer.status == 400 and secret.decode() not in json.dumps(answer.body)
     assert secret.decode() not in (stack.root / "api.log").read_text()
+
+
+def test_a_path_too_long_for_the_server_is_a_json_414_and_huge_headers_a_json_431(stack):
+    long_path = stack.get("/v1/runs/" + "a" * 10_000)
+    assert long_path.status_code == 414
+    assert long_path.headers["Content-Type"] == "application/json"
+    assert long_path.json()["code"] == 414
+    assert "longer than the 4094 bytes" in long_path.json()["message"]
+    huge_header = stack.get("/v1/daily", headers={"X-Padding": "a" * 10_000})
+    assert huge_header.status_code == 431 and huge_header.json()["code"] == 431
+    assert stack.get("/v1/runs/" + "a" * 3_000).json()["code"] == 404  # within the limit: the app's
+
+
+# Slow clients: connections that send part of a request and then wait (or hold connections open on purpose)
+
+PARTIAL = b"GET /v1/health HTTP/1.1\r\nHost: x\r\n"  # the headers' blank line never comes
+ANSWERED_WITHIN = 1.0  # seconds
+
+
+def _held_open(stack, count: int, opened: ExitStack) -> list[socket.socket]:
+    held = []
+    for _ in range(count):
+        connection = opened.enter_context(socket.create_connection(("127.0.0.1", stack.port), timeout=5))
+        connection.sendall(PARTIAL)
+        held.append(connection)
+    return held
+
+
+def _still_waiting(held: list[socket.socket]) -> bool:
+    """None of the held connections was answered or closed by the server."""
+    for connection in held:
+        connection.setblocking(False)
+        try:
+            if connection.recv(1, socket.MSG_PEEK) == b"":
+                return False
+        except BlockingIOError:
+            continue
+        finally:
+            connection.setblocking(True)
+        return False  # an answer came: the request was not partial after all
+    return True
+
+
+@pytest.mark.parametrize("count", [10, 200])
+def test_connections_holding_a_partial_request_do_not_stall_the_api(stack, count):
+    with ExitStack() as opened:
+        held = _held_open(stack, count, opened)
+        with requests.Session() as fresh:  # a connection of its own, as a new client's
+            started = time.monotonic()
+            answer = fresh.get(stack.url("/v1/health"), timeout=10)
+            took = time.monotonic() - started
+            assert answer.status_code == 200
+            assert took < ANSWERED_WITHIN, f"{took:.2f} s with {count} partial requests open"
+            submitted = fresh.post(stack.url("/v1/players"), json={"name": f"slow-{count}"}, timeout=10)
+            assert submitted.status_code == 201
+            assert time.monotonic() - started < 2 * ANSWERED_WITHIN
+        assert _still_waiting(held)  # they were open all along: the server neither answered nor dropped them

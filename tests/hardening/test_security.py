@@ -3,34 +3,28 @@ internal in any answer: tokens, rate limits, body limits, CORS, headers."""
 
 import hashlib
 import json
-import tempfile
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import redis
-import requests
 
-from cli.redis_server import RedisServer
 from service.security import embeddable_policy
 from settings import Settings, SettingsError
 from store.base import keys
 from tests.support.games import legal_games, moderator_token
-from tests.support.stack import Stack
+from tests.support.in_process import stack_of
 
 ORIGIN = "https://game.example"
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("security"), workers=1, env={
+def stack(request):
+    yield from stack_of(request, env={
         "SCOUNDREL_RATE_LIMIT_TOKEN": "5/second", "SCOUNDREL_RATE_LIMIT_ADDRESS": "60/second",
         "SCOUNDREL_CORS_ORIGINS": ORIGIN, "SCOUNDREL_MAX_BODY_BYTES": "65536",
-    }).start()
-    yield running
-    running.stop()
+    })
 
 
 def _bearer(token: str) -> dict:
@@ -78,8 +72,7 @@ def test_too_many_requests_with_one_token_is_429_with_retry_after(stack):
     _, token = stack.register()
     # 4 clients at once: more than 5 in one second even on a loaded machine (one alone may not be)
     with ThreadPoolExecutor(4) as pool:
-        answers = list(pool.map(lambda _: requests.get(stack.url("/v1/daily"), headers=_bearer(token), timeout=10),
-                                range(24)))
+        answers = list(pool.map(lambda _: stack.get("/v1/daily", headers=_bearer(token)), range(24)))
     limited = [answer for answer in answers if answer.status_code == 429]
     assert limited, [answer.status_code for answer in answers]
     assert int(limited[0].headers["Retry-After"]) >= 1
@@ -104,8 +97,7 @@ def test_retry_after_is_never_0_even_in_the_last_moments_of_a_window(stack):
 def test_a_body_over_the_limit_is_a_json_413(stack):
     _, token = stack.register()
     body = {"seed": "big", "moves": ["flee"] * 20000}
-    # a connection of its own: the server answers before reading the body, then closes it
-    answer = requests.post(stack.url("/v1/runs"), json=body, headers=_bearer(token), timeout=10)
+    answer = stack.post("/v1/runs", json=body, headers=_bearer(token))  # gunicorn's side: test_raw_http.py
     assert answer.status_code == 413
     assert answer.json()["code"] == 413
 
@@ -230,22 +222,17 @@ def test_a_request_id_is_echoed_or_made(stack):
     assert made and made != "bad id"
 
 
-def test_an_unexpected_error_is_a_json_500_without_internals():
+def test_an_unexpected_error_is_a_json_500_without_internals(redis_url):
     from service.app import create_app
-    from settings import Settings
 
-    with tempfile.TemporaryDirectory() as data:
-        server = RedisServer(Path(data), persistent=False).start()
-        try:
-            app = create_app(Settings(redis_url=server.url))
+    app = create_app(Settings(redis_url=redis_url))
 
-            @app.route("/boom")
-            def boom():
-                raise RuntimeError("secret internals /etc/passwd")
+    @app.route("/boom")
+    def boom():
+        raise RuntimeError("secret internals /etc/passwd")
 
-            answer = app.test_client().get("/boom")
-        finally:
-            server.stop()
+    answer = app.test_client().get("/boom")
+    app.extensions["referee"].db.close()
     assert answer.status_code == 500
     assert answer.is_json and answer.json["code"] == 500
     assert "secret" not in answer.get_data(as_text=True) and "Traceback" not in answer.get_data(as_text=True)
@@ -258,14 +245,13 @@ ADDRESS_LIMIT, TOKEN_LIMIT = 20, 8
 
 
 @pytest.fixture(scope="module")
-def limited(tmp_path_factory):
-    running = Stack(tmp_path_factory.mktemp("limited"), workers=0, env={
+def limited(in_process_pool):
+    with in_process_pool.using({
         "SCOUNDREL_RATE_LIMIT_ADDRESS": f"{ADDRESS_LIMIT}/minute",
         "SCOUNDREL_RATE_LIMIT_TOKEN": f"{TOKEN_LIMIT}/minute;1000/hour",
         "SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_LOG_FORMAT": "json",
-    }).start()
-    yield running
-    running.stop()
+    }) as running:
+        yield running
 
 
 def _from(address: str, token: str | None = None) -> dict:
@@ -323,7 +309,7 @@ def test_a_refusal_is_logged_naming_the_player_never_the_token_or_its_hash(limit
     name, token = _limited_player(limited, "10.0.0.3")
     assert _one_window(lambda: limited.get("/v1/version", headers=_from("10.0.0.3", token)),
                        TOKEN_LIMIT)[-1].status_code == 429
-    log = (limited.root / "api.log").read_text()
+    log = (limited.root / "service.log").read_text()
     assert token not in log and hashlib.sha256(token.encode()).hexdigest() not in log
     refusals = [line for line in map(json.loads, filter(None, log.splitlines()))
                 if line["message"] == "rate limit exceeded" and line.get("player") == name]

@@ -15,6 +15,11 @@ run has its verdict; a test that waits on other work of the workers
 service logs goes to ``service.log`` in its ``root``, as the processes' logs
 go to files there.
 
+A test process's stacks (``InProcessPool``) share one throwaway Redis, a
+numbered database each of the stacks in use at once, and the API's apps:
+one made for each settings, handed to the next stack with the same
+settings with a ``Referee`` of its own.
+
 What needs processes stays on ``Stack``: a killed API or worker, Redis
 lost, failover, gunicorn's handling of slow or malformed clients, a clock
 moved under ``faketime``, the timers of a running worker (the sweeper,
@@ -31,18 +36,19 @@ import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 import requests
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
+from urllib3 import HTTPHeaderDict
 from werkzeug.test import Client
 
 import log_lines
 from cli.redis_server import RedisServer
 from store.archive.tables import metadata as archive_tables
-from tests.support.service_http import ServiceHttp
+from tests.support.service_http import TEST_SETTINGS, ServiceHttp
 
 Found = TypeVar("Found")
 
@@ -52,9 +58,13 @@ BASE = "http://referee.invalid"
 
 
 class _Raw:
-    """What ``requests`` reads off a response's connection: the headers, for its cookie jar; nothing to release."""
+    """What ``requests`` and its users read off a response's connection as urllib3 has it: the headers (for
+    the cookie jar; ``getlist`` for schemathesis), HTTP/1.1; nothing to release."""
+
+    version = 11
 
     def __init__(self, headers: list[tuple[str, str]]):
+        self.headers = HTTPHeaderDict(headers)
         lines = "".join(f"{name}: {value}\r\n" for name, value in headers) + "\r\n"
         self._original_response = type("Original", (), {"msg": http.client.parse_headers(
             io.BytesIO(lines.encode("latin-1")))})()
@@ -74,11 +84,14 @@ def _decoded(body: bytes, encoding: str) -> bytes:
 class WsgiTransport(BaseAdapter):
     """A ``requests`` transport that answers from a WSGI app, as if over HTTP from 127.0.0.1."""
 
-    def __init__(self, app):
+    def __init__(self, app, before: Callable[[], None] = lambda: None):
+        """``before``: called before each request (its stack made the one in use)."""
         super().__init__()
         self.client = Client(app, use_cookies=False)  # the session's jar keeps the cookies, as over HTTP
+        self.before = before
 
     def send(self, request, stream=False, timeout=None, verify=True, cert=None, proxies=None):
+        self.before()
         url = urlsplit(request.url)
         body = request.body.encode() if isinstance(request.body, str) else request.body
         answer = self.client.open(url.path, method=request.method, query_string=url.query,
@@ -106,22 +119,29 @@ class WsgiTransport(BaseAdapter):
 
 
 class InProcessStack(ServiceHttp):
-    """One store (its own throwaway Redis, an archive in SQLite), the API app and a worker run on demand.
+    """One store (a database of the pool's throwaway Redis, an archive in SQLite), the API app and a worker
+    run on demand.
 
-    ``env`` holds settings as the processes read them (``SCOUNDREL_*``): they are in ``os.environ`` while
-    the stack is in use (``entered``), since the jobs read their settings from there.
+    ``env`` holds settings as the processes read them (``SCOUNDREL_*``): they are in ``os.environ`` while the
+    stack is the one in use (``InProcessPool.activate``: before each of its requests and its worker's
+    steps), since the jobs read their settings from there. A module may use two stacks at once (a second
+    store with other settings): each request and each ``work`` makes its own stack the one in use.
     """
 
-    def __init__(self, root: Path, redis: RedisServer, env: dict | None = None):
+    def __init__(self, root: Path, redis: "RedisDatabase", env: dict | None = None,
+                 activate: Callable[["InProcessStack"], None] = lambda stack: None, apps: dict | None = None):
+        """``apps``: the API apps made before, by their settings, for this stack to take one of (``_app``)."""
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.redis = redis
         self.extra_env = env or {}
         self.base = BASE
         self.http = requests.Session()
+        self.log_level: str | None = None  # the service's (SCOUNDREL_LOG_LEVEL), once entered
         self.app = None
         self._db = None
-        self._saved_env: dict[str, str | None] = {}
+        self._activate = activate
+        self._apps = {} if apps is None else apps
 
     @property
     def archive_url(self) -> str:
@@ -131,48 +151,55 @@ class InProcessStack(ServiceHttp):
 
     def env(self) -> dict:
         """The settings the processes of ``Stack`` get (its ``env``), but for the servers' own."""
-        return {"REDIS_URL": self.redis.url, "SCOUNDREL_ARCHIVE_URL": self.archive_url,
-                "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second",
-                "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1", "SCOUNDREL_PAR_SECONDS": "0.2", **self.extra_env}
+        return {"REDIS_URL": self.redis.url, "SCOUNDREL_ARCHIVE_URL": self.archive_url, **TEST_SETTINGS,
+                **self.extra_env}
 
     def enter(self) -> None:
-        """Its settings into ``os.environ``, and the app and the worker's connection made from them."""
-        from service.app import create_app
+        """The app and the worker's connection made from its settings (in ``os.environ`` meanwhile)."""
         from settings import Settings
 
-        for name, value in self.env().items():
-            self._saved_env.setdefault(name, os.environ.get(name))
-            os.environ[name] = value
-        self._forget_worker_connection()
-        self._forget_process_memory()
+        self._activate(self)
         settings = Settings.from_env()
-        self._log = logging.FileHandler(self.root / "service.log")
+        self._log = logging.FileHandler(self.root / "service.log", mode="w")
         self._log.setFormatter(log_lines.line_formatter(settings.log_format))
-        root = logging.getLogger()
-        self._saved_level = root.level
-        root.addHandler(self._log)
-        root.setLevel(settings.log_level.upper())
-        self.app = create_app(settings)
-        self.http.mount(BASE, WsgiTransport(self.app))
+        self._log.addFilter(lambda record: self._in_use())
+        self.log_level = settings.log_level.upper()
+        logging.getLogger().setLevel(self.log_level)
+        logging.getLogger().addHandler(self._log)
+        self.app = self._app(settings)
+        self.http.mount(BASE, WsgiTransport(self.app, lambda: self._activate(self)))
         self._db = self.database()
         self._db.archive.upgrade()
         self.empty()
 
+    def _app(self, settings):
+        """The API app for these settings: one made before for the same settings if there is one (making one
+        costs a fifth of a second of CPU, mostly the OpenAPI document), given a ``Referee`` of its own, as a
+        new process's app has (what an app keeps of its store: the secrets it read, the players of tokens)."""
+        from service.app import create_app
+        from service.context import Referee
+        from store import Database
+        from worker.registry import JOBS
+
+        key = tuple(sorted(self.env().items()))
+        app = self._apps.get(key)
+        if app is None:
+            app = self._apps[key] = create_app(settings)
+        else:
+            app.extensions["referee"] = Referee(settings=settings, db=Database.from_settings(settings, JOBS))
+        return app
+
+    def _in_use(self) -> bool:
+        """Whether this stack is the one in use, whose log what is logged now belongs to."""
+        return os.environ.get("REDIS_URL") == self.redis.url
+
     def leave(self) -> None:
-        """Its settings out of ``os.environ``, its store emptied: an archive it shares (a PostgreSQL
-        database) is left as empty as a served stack given back leaves it."""
+        """Its store emptied: an archive it shares (a PostgreSQL database) is left as empty as a served stack
+        given back leaves it."""
+        self._activate(self)
         self.empty()
-        for name, value in self._saved_env.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        self._saved_env.clear()
-        root = logging.getLogger()
-        root.removeHandler(self._log)
-        root.setLevel(self._saved_level)
+        logging.getLogger().removeHandler(self._log)
         self._log.close()
-        self._forget_worker_connection()
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -209,7 +236,7 @@ class InProcessStack(ServiceHttp):
         from store.runs.archived_filter import make_whole
 
         db = self._db
-        db.raw.flushall()
+        db.raw.flushdb()
         with db.archive.engine.begin() as connection:
             for table in reversed(archive_tables.sorted_tables):
                 connection.execute(table.delete())
@@ -239,6 +266,7 @@ class InProcessStack(ServiceHttp):
         from store.queue import drain
         from worker.runner import VerifyWorker, periodic_pass
 
+        self._activate(self)
         db = self._db
         settings = Settings.from_env()
         periodic_pass(db, settings)
@@ -265,26 +293,85 @@ class InProcessStack(ServiceHttp):
                 time.sleep(0.02)
 
 
+class RedisDatabase(NamedTuple):
+    """One of the numbered databases of a Redis server (``url``): a stack's store, as the processes reach it."""
+
+    server: RedisServer
+    number: int
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.server.port}/{self.number}"
+
+
 class InProcessPool:
-    """A test process's in-process stacks: one throwaway Redis they take turns on (a module at a time, each
-    emptying it first), and an archive and an app each."""
+    """A test process's in-process stacks: one throwaway Redis they share, a module's stack on its database 0
+    (emptied at its start and its end), a second one a module uses meanwhile on database 1, and so on; an
+    archive and an app each. The stack in use has its settings in ``os.environ`` (``activate``)."""
 
     def __init__(self, root: Path):
         self.root = Path(root)
         self.redis = RedisServer(self.root / "redis", persistent=False)
-        self._names = 0
+        self._apps: dict = {}  # the API apps made, by their settings (``InProcessStack._app``)
+        self._in_use: list[InProcessStack] = []
+        self._active: InProcessStack | None = None
+        self._saved_env: dict[str, str | None] = {}
+        self._saved_level = logging.getLogger().level
+
+    def activate(self, stack: InProcessStack) -> None:
+        """``stack``'s settings in ``os.environ`` (another stack's taken out), and what the process
+        remembers of a store forgotten, if another stack was in use: the jobs' connection and settings
+        are made again from them."""
+        if self._active is stack:
+            return
+        for name, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        for name, value in stack.env().items():
+            self._saved_env.setdefault(name, os.environ.get(name))
+            os.environ[name] = value
+        InProcessStack._forget_worker_connection()
+        InProcessStack._forget_process_memory()
+        logging.getLogger().setLevel(stack.log_level or self._saved_level)
+        self._active = stack
+
+    def _restore(self) -> None:
+        """``os.environ`` and the log's level as before any stack, the process's memory of them forgotten."""
+        for name, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        self._saved_env.clear()
+        logging.getLogger().setLevel(self._saved_level)
+        InProcessStack._forget_worker_connection()
+        self._active = None
 
     @contextmanager
     def using(self, env: dict | None = None) -> Iterator[InProcessStack]:
+        """A stack with these settings for as long as the ``with`` lasts; stacks used at once have a database
+        each."""
         if self.redis.process is None:
             self.redis.start()
-        self._names += 1
-        stack = InProcessStack(self.root / f"stack-{self._names}", self.redis, env)
-        stack.enter()
+        number = min(set(range(16)) - {stack.redis.number for stack in self._in_use})
+        stack = InProcessStack(self.root / f"store-{number}", RedisDatabase(self.redis, number), env,
+                               self.activate, self._apps)
+        if not self._in_use:
+            self._saved_level = logging.getLogger().level
+        self._in_use.append(stack)
         try:
+            stack.enter()
             yield stack
         finally:
-            stack.leave()
+            try:
+                stack.leave()
+            finally:
+                self._in_use.remove(stack)
+                self._active = None  # the next request or step of a stack still in use activates it again
+                if not self._in_use:
+                    self._restore()
 
     def close(self) -> None:
         if self.redis.process is not None:

@@ -2,8 +2,20 @@
 the one in the test's process (``in_process.InProcessStack``)."""
 
 import uuid
+from collections.abc import Callable
+from typing import TypeVar
 
 import requests
+
+Done = TypeVar("Done")  # what a test did in time (``with_more_time``)
+
+# What both stacks run with unless a test sets its own: rate limits far above what a test sends, webhooks
+# allowed to the tests' receivers on 127.0.0.1, and par searches of 0.2 s (a search keeps a worker from the
+# runs, and what the tests check of one, that it ends and what it found is consistent, holds at any budget,
+# while the fuzzer alone queues dozens).
+TEST_SETTINGS = {"SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second",
+                 "SCOUNDREL_RATE_LIMIT_PAR": "100000/second", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
+                 "SCOUNDREL_PAR_SECONDS": "0.2"}
 
 
 class ServiceHttp:
@@ -37,3 +49,19 @@ class ServiceHttp:
         ``timeout`` only ends a wait that has failed: on a loaded machine a backlog of runs takes long."""
         return self.until(lambda: (run := self.get(f"/v1/runs/{run_id}").json())["status"] != "pending" and run,
                           f"run {run_id}'s verdict", timeout)
+
+
+def with_more_time(attempt: Callable[[int, int], Done | None], seconds: int, tries: int, what: str) -> Done:
+    """What ``attempt(number, seconds)`` did in time, given twice the time each try it ran out, up to ``tries``.
+
+    For a test racing a moment of the service's clock (a midnight, a tournament's end): that race is the
+    machine's, and ``attempt`` returns None where the moment came first. Each try starts afresh (a stack, a
+    tournament) with twice the seconds, so the test waits on the machine as long as it takes and never
+    fails for its speed; ``what`` names what lost the race in the error after the last.
+    """
+    for number in range(tries):
+        done = attempt(number, seconds)
+        if done is not None:
+            return done
+        seconds *= 2
+    raise AssertionError(f"{what} outlasted {tries} tries, the last given {seconds // 2} s")

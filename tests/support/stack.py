@@ -31,13 +31,13 @@ from store.queue.pending import pending_count
 from store.queue.queues import verify_queue
 from store.runs.archived_filter import make_whole
 from tests.support.sentinel import SentinelSetup
-from tests.support.service_http import ServiceHttp
+from tests.support.service_http import TEST_SETTINGS, ServiceHttp, with_more_time
 
 # REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
 # root), so a process reaching past the sentinels fails instead of finding some Redis
 NO_REDIS_URL = "redis://127.0.0.1:1/0"
 Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
-Done = TypeVar("Done")  # what a test did in time (``with_more_time``)
+Done = TypeVar("Done")  # what a test did before a moment (``started_before``), or found in time (``until``)
 
 
 class Stack(ServiceHttp):
@@ -88,16 +88,8 @@ class Stack(ServiceHttp):
         return {"REDIS_URL": self.redis.url}
 
     def env(self) -> dict:
-        # Rate limits far above what a test sends, webhooks allowed to the tests' receivers on 127.0.0.1, and
-        # par searches of 0.2 s, unless a test sets its own: a search keeps a worker from the runs, and what the
-        # tests check of one (it ends; what it found is consistent) holds at any budget, while the fuzzer alone
-        # queues dozens (at 2 s they kept its worker busy for most of its module).
-        return {**os.environ, **self._data_env(), **self._queue_env(),
-                "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1",
-                "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second",
-                "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second", "SCOUNDREL_RATE_LIMIT_PAR": "100000/second",
-                "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
-                "SCOUNDREL_PAR_SECONDS": "0.2", **self.extra_env}
+        return {**os.environ, **self._data_env(), **self._queue_env(), **TEST_SETTINGS,
+                "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1", **self.extra_env}
 
     def _clock(self) -> dict:
         """The environment that runs a process under ``faketime``'s library, ``clock_offset`` seconds
@@ -292,22 +284,6 @@ class Stack(ServiceHttp):
                 raise AssertionError(f"{what}: not in {timeout} s")
             time.sleep(0.05)
         return result
-
-
-def with_more_time(attempt: Callable[[int, int], Done | None], seconds: int, tries: int, what: str) -> Done:
-    """What ``attempt(number, seconds)`` did in time, given twice the time each try it ran out, up to ``tries``.
-
-    For a test racing a moment of the service's clock (a midnight, a tournament's end): that race is the
-    machine's, and ``attempt`` returns None where the moment came first. Each try starts afresh (a stack, a
-    tournament) with twice the seconds, so the test waits on the machine as long as it takes and never
-    fails for its speed; ``what`` names what lost the race in the error after the last.
-    """
-    for number in range(tries):
-        done = attempt(number, seconds)
-        if done is not None:
-            return done
-        seconds *= 2
-    raise AssertionError(f"{what} outlasted {tries} tries, the last given {seconds // 2} s")
 
 
 def started_before(start: Callable[[int], tuple[Stack, Moment]], before: Callable[[Stack, Moment], Done | None],

@@ -1,4 +1,7 @@
-"""Issue 11: the archiver killed mid-move loses nothing and archives nothing twice.
+"""Issue 11: the archive with its real processes. The archiver killed mid-move loses nothing and archives
+nothing twice; the workers move old runs on their own timer; processes upgrading one archive at once all
+succeed. (What a command does to the archive, without a process of its own, is ``test_retention.py``'s
+and ``test_migrations.py``'s.)
 
 ``tests.support.archive_crash`` runs ``scoundrel archive`` in a real process
 and SIGKILLs it between reading the runs from Redis and writing them to the
@@ -16,14 +19,16 @@ import time
 
 import pytest
 
+from store.archive import Archive
 from store.base import keys
 from store.operations.consistency import check
 from store.operations.retention import archive_old_runs
 from store.runs.records import load_run
 from tests.audit.conftest import cli, submit_final
 from tests.support.games import games_by_score
+from tests.support.stack import Stack
 
-from .conftest import archive_now, snapshot
+from .conftest import archive_now, fresh_archive_url, snapshot
 
 
 @pytest.fixture
@@ -122,3 +127,44 @@ def test_a_board_killed_coming_back_leaves_both_copies_read_alike(stack, db, pla
     assert board_reads(stack, name, seed) == before
     assert before[0]["entries"][0]["run_id"] == runs[-1]
     assert check(db, 3600) == []
+
+
+# the workers' own timer: retention runs without anyone asking
+
+def test_workers_move_old_runs_on_their_own(tmp_path):
+    stack = Stack(tmp_path, env={"SCOUNDREL_HOT_DAYS": "0", "SCOUNDREL_ARCHIVE_INTERVAL": "0.5"}).start()
+    db = stack.database()
+    try:
+        token = stack.register("fay")[1]
+        low, high = games_by_score("scheduled", 2)
+        low_id = submit_final(stack, token, low)["id"]
+        high_id = submit_final(stack, token, high)["id"]
+        deadline = time.monotonic() + 30
+        # a pass may take one run and the board before the other run's turn: wait for the whole move
+        while (db.redis.exists(keys.board_places("seed", ("classic", "scheduled")))
+               or len(db.archive.load([low_id, high_id])) < 2) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert set(db.archive.load([low_id, high_id])) == {low_id, high_id}
+        assert load_run(db, low_id) is None and load_run(db, high_id) is None
+        assert stack.get(f"/v1/runs/{low_id}").json()["status"] == "verified"
+        assert stack.get("/v1/seeds/scheduled/leaderboard").json()["entries"][0]["run_id"] == high_id
+    finally:
+        db.close()
+        stack.stop()
+
+
+UPGRADE = "import sys; from store.archive import Archive; Archive(sys.argv[1]).upgrade()"
+
+
+def test_processes_upgrading_at_once_all_succeed(tmp_path, archive_url):
+    archive_url = fresh_archive_url(archive_url, tmp_path)
+    processes = [subprocess.Popen([sys.executable, "-c", UPGRADE, archive_url], stderr=subprocess.PIPE, text=True)
+                 for _ in range(4)]
+    for process in processes:
+        _, errors = process.communicate(timeout=120)
+        assert process.returncode == 0, errors
+    archive = Archive(archive_url)
+    try:
+        assert list(archive.run_ids()) == []
+    finally:
+        archive.dispose()
