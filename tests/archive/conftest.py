@@ -15,8 +15,10 @@ from tests.audit.conftest import cli
 from tests.support.in_process import stack_of
 from throwaway.postgres import PostgresServer, postgres_bin_dir
 
-BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    postgres_bin_dir() is None, reason="PostgreSQL is not installed (.ci/run installs Debian's postgresql)"))]
+# PostgreSQL is a server of its own (``postgresql_archive_url``): its tests are marked ``stack``, as every
+# test that starts processes is (``tests/conftest.py``).
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=(pytest.mark.stack, pytest.mark.skipif(
+    postgres_bin_dir() is None, reason="PostgreSQL is not installed (.ci/run installs Debian's postgresql)")))]
 
 
 @pytest.fixture(scope="session")
