@@ -181,7 +181,7 @@ def _append(connection, start: int, texts: list[str], held: int) -> None:
         if document.get("index") != index:
             raise ProofError(f"leaf {index} says it is leaf {document.get('index')}")
         digest = leaf_hash(text)
-        leaf_rows.append({"index": index, "run_id": document["run"], "leaf_hash": digest, "leaf": text})
+        leaf_rows.append({"index": index, "run_id": document.get("run", ""), "leaf_hash": digest, "leaf": text})
         for level, position in completed(index):
             hashed = digest if level == 0 else node_hash(known[(level - 1, 2 * position)],
                                                           known[(level - 1, 2 * position + 1)])

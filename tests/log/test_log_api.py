@@ -3,6 +3,7 @@
 
 import base64
 import hashlib
+import json
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -80,9 +81,12 @@ def _check_inclusions(stack, run_ids: list[str], size: int, root: bytes) -> None
 def test_every_verdict_is_a_leaf_proven_under_a_signed_checkpoint(stack, db, signer):
     run_ids = _verified(stack, legal_games(7))
     assert stack.get("/v1/log/checkpoint").status_code == 404  # nothing signed yet
-    assert publish(db, signer).size == 7
+    signed = publish(db, signer).size
     size, root = _checkpoint(stack)
-    assert size == 7 and rfc9162.mth(_leaves(stack, size)) == root
+    leaves = _leaves(stack, size)
+    assert size == signed and rfc9162.mth(leaves) == root
+    verdicts = [json.loads(leaf) for leaf in leaves if b'"kind":"verdict"' in leaf]
+    assert sorted(leaf["run"] for leaf in verdicts) == sorted(run_ids)  # besides: yesterday's sealed seed revealed
     _check_inclusions(stack, run_ids, size, root)
 
 
@@ -150,12 +154,25 @@ def test_an_erased_players_pseudonym_can_no_longer_be_tied_to_a_name(stack, db, 
     run_id = stack.submit(token, legal_games(13)[12]).json()["id"]
     stack.wait_final(run_id)
     publish(db, signer)
+    before, before_root = _checkpoint(stack)
     logged = stack.get(f"/v1/runs/{run_id}").json()["log"]
     pseudonym = pseudonyms(db, [name])[name]
     erased = stack.http.delete(stack.url(f"/v1/players/{name}"), headers={"Authorization": f"Bearer {token}"})
     assert erased.status_code in (200, 202, 204), erased.text
-    [entry] = stack.get(f"/v1/log/entries?start={logged['index']}&end={logged['index'] + 1}").json()["entries"]
-    assert f'"player":"{pseudonym}"' in entry["leaf"]  # the log is never rewritten
+    publish(db, signer)
+    size, root = _checkpoint(stack)
+    leaves = _leaves(stack, size)
+    assert leaves[logged["index"]] == _leaves(stack, before)[logged["index"]]  # the log is never rewritten
+    assert f'"player":"{pseudonym}"'.encode() in leaves[logged["index"]]
+    erasure = json.loads(leaves[-1])  # the erasure's leaf: the pseudonym's runs left the boards
+    assert (erasure["kind"], erasure["player"], erasure["index"], sorted(erasure)) == (
+        "erase", pseudonym, size - 1, ["index", "kind", "player", "time"])
+    consistency = stack.get(f"/v1/log/proof/consistency?first={before}&second={size}").json()["hashes"]
+    assert rfc9162.verify_consistency(before, size, before_root, root, [base64.b64decode(h) for h in consistency])
+    proof = stack.get("/v1/log/proof/inclusion", params={"leaf": base64.b64encode(rfc9162.leaf_hash(
+        leaves[-1])).decode(), "size": size}).json()
+    assert rfc9162.verify_inclusion(size - 1, size, rfc9162.leaf_hash(leaves[-1]),
+                                    [base64.b64decode(h) for h in proof["hashes"]], root)
     assert not db.redis.hexists(SECRETS, name)
     for secret in db.redis.hvals(SECRETS):  # no secret kept reproduces it, for that name or any other
         for other in [name, *db.redis.hkeys(SECRETS)]:
