@@ -20,7 +20,7 @@
    served by werkzeug on a real socket, R inclusion proofs (by run) and R
    consistency proofs at random sizes, each checked: p50/p99 in ms.
 
-    .venv/bin/python bench/log.py [--runs 2000] [--players 40] [--leaves 10000000] [--requests 1000]
+    .venv/bin/python bench/log.py [--runs 2000] [--players 40] [--leaves 10000000] [--requests 1000] [--tree DIR]
 """
 
 import argparse
@@ -54,7 +54,7 @@ from settings import Settings, sqlite_archive_url
 from store import Database, Submission, accept_runs, load_runs, record_verdicts
 from store.archive.tables import log_leaves, log_nodes
 from store.base import keys
-from store.log import publish, sign_checkpoint, tree_root
+from store.log import archived_size, prove_consistency, prove_inclusion, publish, sign_checkpoint, tree_root
 from store.log.leaves import LEAVES, SECRETS
 from store.log.notes import Signer
 from store.queue.queues import verify_queue
@@ -184,13 +184,17 @@ def _serve(settings: Settings, port: "multiprocessing.SimpleQueue[int]") -> None
     server.serve_forever()
 
 
-def proofs(root: Path, redis_url: str, leaves: int, count: int) -> None:
-    archive = sqlite_archive_url(root / "proofs")
+def proofs(tree: Path, redis_url: str, leaves: int, count: int) -> None:
+    archive = sqlite_archive_url(tree)
     db = Database(redis_url, JOBS, archive_url=archive)
     db.archive.upgrade()
     started = time.perf_counter()
-    _write_tree(db, 0, leaves)
-    print(f"proofs over HTTP, a tree of {leaves:,} leaves (written in {time.perf_counter() - started:.0f} s):")
+    held = archived_size(db)
+    if held < leaves:
+        _write_tree(db, held, leaves)
+    leaves = archived_size(db)
+    print(f"proofs over HTTP, a tree of {leaves:,} leaves ({leaves - held:,} written in "
+          f"{time.perf_counter() - started:.0f} s):")
     port: multiprocessing.SimpleQueue[int] = multiprocessing.SimpleQueue()
     server = multiprocessing.get_context("fork").Process(target=_serve, args=(
         Settings(redis_url=redis_url, archive_url=archive, rate_limit_address="", rate_limit_token=""), port),
@@ -217,6 +221,16 @@ def proofs(root: Path, redis_url: str, leaves: int, count: int) -> None:
     server.terminate()
     server.join()
     print(f"  inclusion (by run): {_ms(inclusion)}; consistency: {_ms(consistency)} ({count} each, each checked)")
+    alone: dict[str, list[float]] = {"inclusion": [], "consistency": []}
+    for _ in range(count):  # the store's part alone, in this process: the subtrees read in one query
+        size = chosen.randint(1, leaves)
+        begun = time.perf_counter()
+        prove_inclusion(db, chosen.randrange(size), size)
+        alone["inclusion"].append((time.perf_counter() - begun) * 1000)
+        begun = time.perf_counter()
+        prove_consistency(db, chosen.randint(1, size), size)
+        alone["consistency"].append((time.perf_counter() - begun) * 1000)
+    print(f"  the store alone: inclusion {_ms(alone['inclusion'])}; consistency {_ms(alone['consistency'])}")
     db.close()
 
 
@@ -226,6 +240,8 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--leaves", type=int, default=10_000_000)
     parser.add_argument("--requests", type=int, default=1000)
+    parser.add_argument("--tree", type=Path, help="a directory to keep the proofs' tree in and take it up again "
+                                                  "from (default: a temporary one)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         root = Path(directory)
@@ -233,9 +249,10 @@ def main() -> int:
         try:
             db = Database(redis.url, JOBS, archive_url=sqlite_archive_url(root / "runs"))
             db.archive.upgrade()
-            commands_and_bytes(db, args.runs, args.players)
+            if args.runs:  # 0: the proofs and signing alone
+                commands_and_bytes(db, args.runs, args.players)
             signing(Database(redis.url, JOBS, archive_url=sqlite_archive_url(root / "signing")), args.requests)
-            proofs(root, redis.url, args.leaves, args.requests)
+            proofs(args.tree or root / "proofs", redis.url, args.leaves, args.requests)
         finally:
             redis.stop()
     return 0

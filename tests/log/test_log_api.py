@@ -133,12 +133,21 @@ def test_checkpoints_before_and_after_a_restart_are_consistent(stack, db, signer
     ("/v1/log/proof/inclusion?size=1", "run"),
     ("/v1/log/proof/inclusion?leaf=***&size=1", "leaf"),
     ("/v1/log/proof/consistency?first=3&second=2", "second"),
+    ("/v1/log/proof/consistency?first=1&second=100000", "second"),  # a tree the log has not grown to
+    ("/v1/log/proof/consistency?first=100000&second=100000", "second"),
     ("/v1/log/entries?start=x&end=2", "start"),
 ])
 def test_a_bad_query_is_a_422_naming_its_field(stack, query, field):
     response = stack.get(query)
     assert response.status_code == 422
     assert field in str(response.json()["errors"])
+
+
+def test_a_run_in_the_log_proven_in_a_tree_it_has_not_grown_to_is_a_422_naming_size(stack, db, signer):
+    [run_id] = _verified(stack, legal_games(14)[13:])
+    size = publish(db, signer).size
+    response = stack.get(f"/v1/log/proof/inclusion?run={run_id}&size={size + 10}")
+    assert response.status_code == 422 and "size" in response.json()["errors"]
 
 
 def test_a_run_with_no_leaf_in_the_tree_is_a_404(stack):
