@@ -6,12 +6,11 @@
    archive (``store.log.publish``). Redis's ``INFO commandstats`` before and
    after gives the log's own commands: INCR (the log's size) and RPUSH (the
    leaf) run by the verdict script, which nothing else on this path sends, the
-   HSET of the run's ``log_index`` (one a leaf, by the script's text), the
    reads and writes of the pseudonyms' secrets (HMGET, HSETNX), and every
    command of the move. Per run, that is the log's added cost.
-2. The run's Redis bytes: ``MEMORY USAGE`` of each run's hash, with its
-   ``log_index`` and without (a copy without the field), and of the secrets'
-   hash a run; the leaves' list is empty once moved (its peak is printed too).
+2. The run's Redis bytes: ``MEMORY USAGE`` of each run's hash (which holds
+   nothing of the log) and of the secrets' hash a run; the leaves' list is
+   empty once moved (its peak is printed too).
 3. Signing a checkpoint: the Ed25519 signature of the note alone, and
    ``sign_checkpoint`` whole (the root from the archive, the insert), median
    and p99 of R signatures over a growing tree.
