@@ -5,9 +5,9 @@ Each change to what a board shows is one *leaf*: a canonical JSON document
 re-verification's outcome) is a ``Leaf``; a sealed deal's seed revealed
 (tying the commitment earlier leaves carry to the seed) a ``SeedLeaf``; a
 player's places withheld from every board (a ban or a hiding), shown again
-(the last of those lifted), or gone with their erasure a ``PlayerLeaf``. The tree over the
-leaves is RFC 9162's (§2.1): SHA-256, a leaf hashed with a 0x00 prefix, a
-node with 0x01. A *checkpoint* is C2SP's ``tlog-checkpoint`` body (the
+(the last of those lifted), or gone with their erasure a ``PlayerLeaf``.
+The tree over the leaves is RFC 9162's (§2.1): SHA-256, a leaf hashed with
+a 0x00 prefix, a node with 0x01. A *checkpoint* is C2SP's ``tlog-checkpoint`` body (the
 log's origin, its size, its base64 root hash, one a line), which
 ``store.log.notes`` signs as a C2SP ``signed-note``.
 
@@ -40,7 +40,6 @@ WITHHOLD = "withhold"  # a player banned or hidden: their places leave every boa
 SHOW = "show"  # the last of a player's ban and hiding lifted: their places come back, as their runs earn them
 ERASE = "erase"  # a player erased: their runs leave every board (a closed board keeps the place, runless)
 RUN_KINDS = (VERDICT, VOID, RESTORE, REVERIFY)  # a ``Leaf``'s
-KINDS = (*RUN_KINDS, REVEAL, WITHHOLD, SHOW, ERASE)
 SEALED_SEED = "commitment:"  # a sealed seed's place in a run's leaf: this, then its commitment
 
 PAGE_MOST = 1000  # leaves a page of the log holds at most (``GET /v1/log/entries``)
