@@ -12,24 +12,9 @@ from service.app import create_app
 from settings import Settings
 from store.log import pseudonyms, publish, resume_log
 from store.log.leaves import MOVED, SIZE
-from store.log.notes import Signer
 from tests.log import rfc9162
+from tests.log.conftest import ORIGIN
 from tests.support.games import legal_games
-from tests.support.in_process import stack_of
-
-ORIGIN = "referee.test/log"
-
-
-@pytest.fixture(scope="module")
-def signer(tmp_path_factory):
-    return Signer.generate(ORIGIN)
-
-
-@pytest.fixture(scope="module")
-def stack(request, tmp_path_factory, signer):
-    key = tmp_path_factory.mktemp("log") / "log.key"
-    key.write_text(signer.text())
-    yield from stack_of(request, env={"SCOUNDREL_LOG_KEY": str(key)})
 
 
 def _checkpoint(stack) -> tuple[int, bytes]:

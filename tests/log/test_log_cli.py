@@ -14,10 +14,10 @@ from store.archive.tables import log_checkpoints, log_leaves
 from store.base import keys
 from store.log import publish
 from store.log.notes import Signer, parse_signer
+from tests.log.conftest import ORIGIN
 from tests.support.games import legal_games, moderator_token
 from tests.support.in_process import stack_of
 
-ORIGIN = "referee.test/log"
 PLAYERS, GAMES = 5, 40  # 200 runs: the largest scene that keeps this module well under 30 s
 
 

@@ -9,10 +9,8 @@ import pytest
 from cli.main import main
 from store import Submission, accept_runs, load_runs, record_verdicts
 from store.log import publish
-from store.log.notes import Signer
 from store.queue.queues import verify_queue
 from tests.support.games import legal_games, moderator_token
-from tests.support.in_process import stack_of
 from verification import judge
 
 pytestmark = pytest.mark.slow
@@ -20,16 +18,6 @@ pytestmark = pytest.mark.slow
 RUNS, PLAYERS, BATCH = 10_000, 100, 1000
 
 
-@pytest.fixture(scope="module")
-def signer():
-    return Signer.generate("referee.test/log")
-
-
-@pytest.fixture(scope="module")
-def stack(request, tmp_path_factory, signer):
-    key = tmp_path_factory.mktemp("log") / "log.key"
-    key.write_text(signer.text())
-    yield from stack_of(request, env={"SCOUNDREL_LOG_KEY": str(key)})
 
 
 def test_ten_thousand_runs_with_voids_and_restores_rebuild_to_the_live_boards(stack, db, signer, tmp_path):

@@ -11,21 +11,7 @@ from domain.boards import LADDER_GAMES
 from domain.daily_seed import today
 from store.boards import current_season
 from store.log import publish
-from store.log.notes import Signer
 from tests.support.games import accept_dealt, legal_games
-from tests.support.in_process import stack_of
-
-
-@pytest.fixture(scope="module")
-def signer():
-    return Signer.generate("referee.test/log")
-
-
-@pytest.fixture(scope="module")
-def stack(request, tmp_path_factory, signer):
-    key = tmp_path_factory.mktemp("log") / "log.key"
-    key.write_text(signer.text())
-    yield from stack_of(request, env={"SCOUNDREL_LOG_KEY": str(key)})
 
 
 @pytest.fixture(scope="module")
