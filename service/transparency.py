@@ -8,7 +8,6 @@ checks a board with these: docs/transparency.md.
 """
 
 import base64
-import binascii
 import functools
 
 from flask import Response
@@ -124,7 +123,7 @@ def inclusion(args):
     else:
         try:
             digest = base64.b64decode(args["leaf"], validate=True)
-        except binascii.Error:
+        except ValueError:  # binascii's error, or a character outside ASCII
             abort(422, message="Not base64.", errors={"leaf": ["Not a base64 SHA-256 hash."]})
         index = leaf_index(db(), size, digest=digest)
     if index is None:

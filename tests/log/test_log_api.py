@@ -118,6 +118,7 @@ def test_checkpoints_before_and_after_a_restart_are_consistent(stack, db, signer
     ("/v1/log/proof/inclusion?size=1", "run"),
     ("/v1/log/proof/inclusion?run=&size=1", "run"),  # no run: never a player's or a seed's leaf
     ("/v1/log/proof/inclusion?leaf=***&size=1", "leaf"),
+    ("/v1/log/proof/inclusion?leaf=%F2%A6%AF%9B&size=100000", "leaf"),  # not ASCII: not base64 either
     ("/v1/log/proof/consistency?first=3&second=2", "second"),
     ("/v1/log/proof/consistency?first=1&second=100000", "second"),  # a tree the log has not grown to
     ("/v1/log/proof/consistency?first=100000&second=100000", "second"),
