@@ -134,6 +134,9 @@ def read_log(copy: LogCopy) -> LogState:
         kind = leaf.get("kind")
         if kind in RUN_KINDS:
             state.runs[leaf["run"]] = leaf
+            for name in leaf.get("boards", ()):
+                if _board_named(name) is None:
+                    state.problems.append(f"leaf {leaf['index']}: names a board no kind has, {name!r}")
         elif kind == WITHHOLD:
             state.withheld.add(leaf["player"])
         elif kind == SHOW:
@@ -261,13 +264,16 @@ def logged_boards(state: LogState) -> dict[str, BoardId]:
     boards = {}
     for leaf in state.runs.values():
         for name in leaf.get("boards", ()):
-            try:
-                board = board_named(name)
-            except ValueError:
-                state.problems.append(f"run {leaf['run']}: its leaf names a board no kind has, {name!r}")
-                continue
-            boards[board.api] = board
+            if (board := _board_named(name)) is not None:  # else named by ``read_log``
+                boards[board.api] = board
     return boards
+
+
+def _board_named(name: str) -> BoardId | None:
+    try:
+        return board_named(name)
+    except ValueError:
+        return None
 
 
 def skipped_boards(copy: LogCopy, state: LogState) -> dict[str, str]:

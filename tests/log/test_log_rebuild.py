@@ -106,3 +106,10 @@ def test_a_past_seasons_boards_are_skipped_saying_why():
     assert list(skipped) == ["/v1/seasons/2026-11/leaderboards/dealt/classic"]
     assert "frozen at the season's close" in skipped["/v1/seasons/2026-11/leaderboards/dealt/classic"]
     assert _board_problems(copy) == []
+
+
+def test_a_board_no_kind_has_is_named():
+    copy = _copy([_run("r", "p", 7, ("open:classic", "nowhere:classic"), submitted=1)],
+                 {"/v1/leaderboards/classic": [_entry("r", 7)]})
+    assert "leaf 0: names a board no kind has, 'nowhere:classic'" in audit(copy)
+    assert _board_problems(copy) == []
