@@ -78,9 +78,8 @@ def run_keygen(args) -> int:
 def collect(get: Get, key: str | None = None):
     """A copy of the log through ``get``: what ``verification.log_audit`` checks."""
     from domain.transparency import parse_checkpoint
-    from scoundrel import VARIANTS
     from store.log import open_note, parse_verifier
-    from verification.log_audit import REBUILT, LogCopy, latest_leaves, replayable
+    from verification.log_audit import LogCopy, logged_boards, read_log, replayable, skipped_boards
 
     if key is None:
         status, key = get("/v1/log/key")
@@ -114,23 +113,27 @@ def collect(get: Get, key: str | None = None):
             status, body = get(f"/v1/log/proof/consistency?first={size}&second={last}")
             if status == 200:
                 consistency[str(size)] = json.loads(body)["hashes"]
-    copy = LogCopy(key.strip(), notes, entries, consistency)
-    for run_id, leaf in latest_leaves(copy).items():
-        if replayable(leaf):
+    status, body = get("/v1/seasons")
+    copy = LogCopy(key.strip(), notes, entries, consistency,
+                   season=json.loads(body)["current"]["id"] if status == 200 else "")
+    state = read_log(copy)
+    for run_id, leaf in state.runs.items():
+        if replayable(leaf, state):
             status, body = get(f"/v1/runs/{run_id}")
             if status == 200:
                 copy.runs[run_id] = json.loads(body)
-    for template in REBUILT.values():
-        for variant in VARIANTS:
-            path = template.format(variant=variant)
+    skipped = skipped_boards(copy, state)
+    for path in logged_boards(state):
+        if path not in skipped:
             copy.boards[path] = _board(get, path)
     return copy
 
 
 def _board(get: Get, path: str) -> list[dict]:
     places: list[dict] = []
+    joined = "&" if "?" in path else "?"
     while True:
-        status, body = get(f"{path}?offset={len(places)}&limit=100")
+        status, body = get(f"{path}{joined}offset={len(places)}&limit=100")
         page = json.loads(body).get("entries", []) if status == 200 else []
         places += page
         if len(page) < 100:
@@ -175,7 +178,7 @@ def run_export(args) -> int:
 
 
 def run_verify(args) -> int:
-    from verification.log_audit import LogCopy, audit
+    from verification.log_audit import LogCopy, audit, read_log, skipped_boards
 
     if bool(args.file) == bool(args.url):
         print("scoundrel log verify: give a FILE or --from URL (one of them)", file=sys.stderr)
@@ -195,6 +198,8 @@ def run_verify(args) -> int:
             copy = LogCopy.from_json(json.load(file))
         if args.key:
             copy.key = args.key.strip()
+    for path, why in sorted(skipped_boards(copy, read_log(copy)).items()):
+        print(f"skipped {path}: {why}", file=sys.stderr)
     problems = audit(copy)
     for problem in problems:
         print(problem)

@@ -256,3 +256,14 @@ def deal_boards(sums: BoardId) -> list[BoardId]:
 def boards_of(run: Run) -> list[BoardId]:
     """The boards ``run`` counts on once verified, one per kind that counts it."""
     return [BoardId(board, board.parts(run)) for board in BOARDS if board.counts(run)]
+
+
+def board_named(name: str) -> BoardId:
+    """The board a ``BoardId.name`` names (as the public log's leaves name a run's boards); raises ValueError
+    for a name no kind of board in the registry has. A key's last part may hold ``:`` (a seed)."""
+    kind, _, rest = name.partition(":")
+    board = next((board for board in BOARDS if board.kind == kind), None)
+    parts = tuple(rest.split(":", len(board.key) - 1)) if board is not None else ()
+    if board is None or len(parts) != len(board.key) or not all(parts):
+        raise ValueError(f"no board is named {name!r}")
+    return BoardId(board, parts)

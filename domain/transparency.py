@@ -1,9 +1,13 @@
 """The public log of every change to what a board shows: its leaves, its Merkle tree, its proofs and checkpoints.
 
-Each change (a verdict, a void, a restore, a re-verification's outcome) is
-one *leaf*: a canonical JSON document (``leaf_text``). The tree over the
-leaves is RFC 9162's (§2.1): SHA-256, a leaf hashed with a 0x00 prefix, a
-node with 0x01. A *checkpoint* is C2SP's ``tlog-checkpoint`` body (the
+Each change to what a board shows is one *leaf*: a canonical JSON document
+(``leaf_text``). A run's change (a verdict, a void, a restore, a
+re-verification's outcome) is a ``Leaf``; a sealed deal's seed revealed
+(tying the commitment earlier leaves carry to the seed) a ``SeedLeaf``; a
+player's places withheld from every board (a ban or a hiding), shown again
+(the last of those lifted), or gone with their erasure a ``PlayerLeaf``.
+The tree over the leaves is RFC 9162's (§2.1): SHA-256, a leaf hashed with
+a 0x00 prefix, a node with 0x01. A *checkpoint* is C2SP's ``tlog-checkpoint`` body (the
 log's origin, its size, its base64 root hash, one a line), which
 ``store.log.notes`` signs as a C2SP ``signed-note``.
 
@@ -31,7 +35,12 @@ VERDICT = "verdict"  # the kinds of leaf: a run's verdict (verified or rejected)
 VOID = "void"  # a moderator voided the run: it leaves every board
 RESTORE = "restore"  # a void undone: the run is back under its verdict
 REVERIFY = "reverify"  # a re-verification's outcome: the verdict a replay gave again (changed or not)
-KINDS = (VERDICT, VOID, RESTORE, REVERIFY)
+REVEAL = "reveal"  # a sealed deal closed: its seed, which the commitment in its runs' leaves stood for
+WITHHOLD = "withhold"  # a player banned or hidden: their places leave every board
+SHOW = "show"  # the last of a player's ban and hiding lifted: their places come back, as their runs earn them
+ERASE = "erase"  # a player erased: their runs leave every board (a closed board keeps the place, runless)
+RUN_KINDS = (VERDICT, VOID, RESTORE, REVERIFY)  # a ``Leaf``'s
+SEALED_SEED = "commitment:"  # a sealed seed's place in a run's leaf: this, then its commitment
 
 PAGE_MOST = 1000  # leaves a page of the log holds at most (``GET /v1/log/entries``)
 
@@ -60,12 +69,28 @@ def player_pseudonym(secret: bytes, player: str) -> str:
     return hmac.new(secret, player.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-@dataclass(frozen=True)
-class Leaf:
-    """One leaf's fields but its index, which the log gives it when it is appended (``leaf_text``).
+class _Appended:
+    """A leaf's fields but its index, which the log gives it when it is appended (``leaf_text``)."""
 
-    ``seed`` is the deal's seed, or, while it is sealed, ``commitment:`` and
-    its commitment (``domain.dealer.commitment``)."""
+    def document(self, index: int) -> dict[str, object]:
+        raise NotImplementedError
+
+    def text_around_index(self) -> tuple[str, str]:
+        """``leaf_text`` split where its index goes: a script that gives the index joins the two around it."""
+        marker = -1
+        head, tail = canonical_json(self.document(marker)).split(f'"index":{marker}', 1)
+        return head + '"index":', tail
+
+
+@dataclass(frozen=True)
+class Leaf(_Appended):
+    """A run's change: the run as the change leaves it.
+
+    ``seed`` is the deal's seed, or for a sealed deal ``commitment:`` and
+    its commitment (``domain.dealer.commitment``): a ``SeedLeaf`` tells the
+    seed once the deal is closed. ``boards`` names every board the run
+    counts on once verified (``domain.boards.BoardId.name``), ``submitted``
+    its submission time, which ranks a first board and a ladder's window."""
 
     kind: str
     time_ms: int
@@ -79,21 +104,47 @@ class Leaf:
     ruleset: str
     engine: str
     player: str  # ``player_pseudonym``
+    boards: tuple[str, ...] = ()
+    submitted_ms: int = 0
 
     def document(self, index: int) -> dict[str, object]:
         return {"index": index, "time": self.time_ms, "kind": self.kind, "run": self.run, "origin": self.origin,
                 "variant": self.variant,
                 "seed": self.seed, "moves": self.moves, "verdict": self.verdict, "score": self.score,
-                "ruleset": self.ruleset, "engine": self.engine, "player": self.player}
-
-    def text_around_index(self) -> tuple[str, str]:
-        """``leaf_text`` split where its index goes: a script that gives the index joins the two around it."""
-        marker = -1
-        head, tail = canonical_json(self.document(marker)).split(f'"index":{marker}', 1)
-        return head + '"index":', tail
+                "ruleset": self.ruleset, "engine": self.engine, "player": self.player, "boards": list(self.boards),
+                "submitted": self.submitted_ms}
 
 
-def leaf_text(leaf: Leaf, index: int) -> str:
+@dataclass(frozen=True)
+class SeedLeaf(_Appended):
+    """A sealed deal's seed revealed (kind ``reveal``) when what sealed it closed (``seal``: ``daily:<date>``,
+    ``tournament:<id>``): the seed, and the commitment (hex) that run leaves carried for it until then."""
+
+    time_ms: int
+    seal: str
+    seed: str
+    commitment: str
+    kind: str = REVEAL
+
+    def document(self, index: int) -> dict[str, object]:
+        return {"index": index, "time": self.time_ms, "kind": self.kind, "seal": self.seal, "seed": self.seed,
+                "commitment": self.commitment}
+
+
+@dataclass(frozen=True)
+class PlayerLeaf(_Appended):
+    """A change to all of a player's places at once (``withhold``, ``show``, ``erase``), the player by their
+    pseudonym: the log never says why (a ban or a hiding alike), only what the boards show."""
+
+    kind: str
+    time_ms: int
+    player: str
+
+    def document(self, index: int) -> dict[str, object]:
+        return {"index": index, "time": self.time_ms, "kind": self.kind, "player": self.player}
+
+
+def leaf_text(leaf: _Appended, index: int) -> str:
     """The exact text the log hashes for ``leaf`` at ``index``."""
     return canonical_json(leaf.document(index))
 

@@ -26,7 +26,8 @@ class InclusionArgs(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    run = fields.String(metadata={"description": "a run id: its latest leaf in the tree"})
+    run = fields.String(validate=validate.Length(min=1),  # a reveal's or a player's leaf names no run
+                        metadata={"description": "a run id: its latest leaf in the tree"})
     leaf = fields.String(metadata={"description": "a leaf hash (base64): the first leaf with it in the tree"})
     size = fields.Integer(required=True, validate=validate.Range(min=1, max=2**53),
                           metadata={"description": "the tree size (a checkpoint's)"})

@@ -5,12 +5,24 @@ what the service's ``/v1/log`` endpoints, its runs' and its boards' JSON
 say): every checkpoint is signed by the key, and its root is the tree of
 the leaves up to its size, so every checkpoint is consistent with the last
 (and the service's consistency proofs are checked too); every leaf is in
-canonical form, carries its own index and hashes as served; every run the
-log ends verified whose seed is public replays, with the engine, to the
-verdict and score its leaf says, its moves hashing to its leaf's; the boards
-those runs count on (each variant's open and dealt boards, a player's best
-run each) rebuilt from the leaves equal the live boards. A problem is a
-sentence naming what differs; none means the boards are what the log says.
+canonical form, carries its own index and hashes as served; every seed a
+``reveal`` leaf tells is the one its commitment stands for; every run the
+log ends verified whose seed is public (in the clear, or revealed) replays,
+with the engine, to the verdict and score its leaf says, its moves hashing
+to its leaf's; and every board those runs count on, rebuilt from the leaves
+(``rebuilt_boards``), equals the live board. A problem is a sentence naming
+what differs; none means the boards are what the log says.
+
+The log says which boards each run counts on (a run leaf's ``boards``, the
+registry's names, ``domain.boards``), and what happened to its player's
+places (``withhold``, ``show``, ``erase``), so each kind of board is
+rebuilt by its order: a best board from each player's best verified run, a
+first board from their earliest submitted, a ladder from their latest
+``LADDER_GAMES``, a tournament's sum from its deals' boards. One thing the
+log does not record: when a season closed, which freezes its boards
+(``store.boards.seasons``) against every later void, ban or erasure; a past
+season's boards are named as skipped (``skipped_boards``), the current
+season's are rebuilt.
 """
 
 import base64
@@ -19,10 +31,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import scoundrel
-from domain.run import DEALT, OPEN
+from domain.boards import LADDER_GAMES, SEALED_BOARD, BoardId, Order, board_named, deal_boards
+from domain.dealer import commitment
+from domain.run import daily_seal
 from domain.transparency import (
     EMPTY_ROOT,
-    VERDICT,
+    ERASE,
+    REVEAL,
+    RUN_KINDS,
+    SEALED_SEED,
+    SHOW,
+    WITHHOLD,
     leaf_hash,
     moves_hash,
     node_hash,
@@ -33,9 +52,6 @@ from domain.transparency import (
 from scoundrel.deal import is_valid_seed
 from store.log import NoteError, open_note, parse_verifier
 
-REBUILT = {OPEN: "/v1/leaderboards/{variant}", DEALT: "/v1/leaderboards/dealt/{variant}"}  # by the runs' origin
-SEALED_SEED = "commitment:"  # a leaf's seed while the deal is sealed: not replayable yet
-
 Document = dict[str, Any]  # a leaf's, a run's or a board entry's JSON
 
 
@@ -43,7 +59,8 @@ Document = dict[str, Any]  # a leaf's, a run's or a board entry's JSON
 class LogCopy:
     """The log as fetched (or exported): the verifier ``key``, every signed checkpoint, the leaves as served
     (``index``, ``leaf``, ``leaf_hash``), the consistency proof of each checkpoint with the last (by the
-    smaller size), each run's JSON the replay needs, and each rebuilt board's live entries by its path."""
+    smaller size), each run's JSON the replay needs, each rebuilt board's live entries by its path, and the
+    service's current season (its boards are rebuilt; a past one's are frozen)."""
 
     key: str
     checkpoints: list[str]
@@ -51,16 +68,40 @@ class LogCopy:
     consistency: dict[str, list[str]] = field(default_factory=dict)
     runs: dict[str, Document] = field(default_factory=dict)
     boards: dict[str, list[Document]] = field(default_factory=dict)
+    season: str = ""
 
     def to_json(self) -> Document:
         return {"key": self.key, "checkpoints": self.checkpoints, "entries": self.entries,
-                "consistency": self.consistency, "runs": self.runs, "boards": self.boards}
+                "consistency": self.consistency, "runs": self.runs, "boards": self.boards, "season": self.season}
 
     @classmethod
     def from_json(cls, document: Mapping[str, Any]) -> "LogCopy":
         return cls(document["key"], list(document["checkpoints"]), list(document["entries"]),
                    dict(document.get("consistency", {})), dict(document.get("runs", {})),
-                   dict(document.get("boards", {})))
+                   dict(document.get("boards", {})), str(document.get("season", "")))
+
+
+@dataclass
+class LogState:
+    """What the log's leaves add up to: each run's latest leaf, the players (pseudonyms) whose places are
+    withheld, those erased (their ``erase`` leaf's index, and whether their places were withheld then), the
+    seeds revealed by their commitment (and the seals' reveal index), and the leaves that did not read."""
+
+    runs: dict[str, Document] = field(default_factory=dict)
+    withheld: set[str] = field(default_factory=set)
+    erased: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    seeds: dict[str, str] = field(default_factory=dict)
+    sealed_closed: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def seed_of(self, leaf: Mapping[str, Any]) -> str | None:
+        """A run leaf's seed if it is public: in the clear, or its commitment revealed."""
+        seed = str(leaf["seed"])
+        return self.seeds.get(seed.removeprefix(SEALED_SEED)) if seed.startswith(SEALED_SEED) else seed
+
+    def counted(self, leaf: Mapping[str, Any]) -> bool:
+        """A run the log ends verified, whose player's places the boards show."""
+        return leaf["verdict"] == "verified" and leaf["player"] not in self.withheld | set(self.erased)
 
 
 def _roots(hashes: list[bytes], sizes: Iterable[int]) -> dict[int, bytes]:
@@ -82,21 +123,42 @@ def _roots(hashes: list[bytes], sizes: Iterable[int]) -> dict[int, bytes]:
     return roots
 
 
-def latest_leaves(copy: LogCopy) -> dict[str, Document]:
-    """Each run's latest leaf: what the log says the run is now."""
-    latest: dict[str, Document] = {}
+def read_log(copy: LogCopy) -> LogState:
+    """The leaves, in order, added up (``LogState``)."""
+    state = LogState()
     for entry in copy.entries:
         try:
-            document = parse_leaf(entry["leaf"])
+            leaf = parse_leaf(entry["leaf"])
         except ValueError:
-            continue
-        latest[document["run"]] = document
-    return latest
+            continue  # named by ``_check_leaves``
+        kind = leaf.get("kind")
+        if kind in RUN_KINDS:
+            state.runs[leaf["run"]] = leaf
+            for name in leaf.get("boards", ()):
+                if _board_named(name) is None:
+                    state.problems.append(f"leaf {leaf['index']}: names a board no kind has, {name!r}")
+        elif kind == WITHHOLD:
+            state.withheld.add(leaf["player"])
+        elif kind == SHOW:
+            state.withheld.discard(leaf["player"])
+        elif kind == ERASE:
+            state.erased[leaf["player"]] = (leaf["index"], leaf["player"] in state.withheld)
+            state.withheld.discard(leaf["player"])
+        elif kind == REVEAL:
+            if commitment(leaf["seed"]) != leaf["commitment"]:
+                state.problems.append(f"leaf {leaf['index']}: the seed it reveals is not the one its commitment "
+                                      "stands for")
+                continue
+            state.seeds[leaf["commitment"]] = leaf["seed"]
+            state.sealed_closed.setdefault(leaf["seal"], leaf["index"])
+        else:
+            state.problems.append(f"leaf {leaf.get('index')}: a kind the log does not have, {kind!r}")
+    return state
 
 
-def replayable(leaf: Mapping[str, Any]) -> bool:
-    """A run the log ends verified, on a seed the leaf shows."""
-    return leaf["verdict"] == "verified" and not str(leaf["seed"]).startswith(SEALED_SEED)
+def replayable(leaf: Mapping[str, Any], state: LogState) -> bool:
+    """A run the log ends verified, on a seed the log shows, of a player not erased (whose runs are gone)."""
+    return leaf["verdict"] == "verified" and state.seed_of(leaf) is not None and leaf["player"] not in state.erased
 
 
 def audit(copy: LogCopy) -> list[str]:
@@ -104,9 +166,10 @@ def audit(copy: LogCopy) -> list[str]:
     problems: list[str] = []
     problems += _check_leaves(copy)
     problems += _check_checkpoints(copy)
-    latest = latest_leaves(copy)
-    problems += _check_runs(copy, latest)
-    problems += _check_boards(copy, latest)
+    state = read_log(copy)
+    problems += state.problems
+    problems += _check_runs(copy, state)
+    problems += _check_boards(copy, state)
     return problems
 
 
@@ -166,10 +229,10 @@ def _check_checkpoints(copy: LogCopy) -> list[str]:
     return problems
 
 
-def _check_runs(copy: LogCopy, latest: Mapping[str, Document]) -> list[str]:
+def _check_runs(copy: LogCopy, state: LogState) -> list[str]:
     problems = []
-    for run_id, leaf in sorted(latest.items()):
-        if not replayable(leaf):
+    for run_id, leaf in sorted(state.runs.items()):
+        if not replayable(leaf, state):
             continue
         run = copy.runs.get(run_id)
         if run is None:
@@ -182,49 +245,146 @@ def _check_runs(copy: LogCopy, latest: Mapping[str, Document]) -> list[str]:
         if moves_hash(moves) != leaf["moves"]:
             problems.append(f"run {run_id}: its moves are not the ones the log hashed")
             continue
-        if not is_valid_seed(leaf["seed"]):
+        seed = state.seed_of(leaf) or ""
+        if not is_valid_seed(seed):
             problems.append(f"run {run_id}: its seed in the log is not a seed")
             continue
-        verdict = scoundrel.replay(leaf["seed"], moves, leaf["variant"], forfeit=bool(run.get("forfeit")))
+        verdict = scoundrel.replay(seed, moves, leaf["variant"], forfeit=bool(run.get("forfeit")))
         if (verdict.status, verdict.score) != (leaf["verdict"], leaf["score"]):
             problems.append(f"run {run_id}: the engine replays it {verdict.status} {verdict.score}, the log says "
                             f"{leaf['verdict']} {leaf['score']}")
     return problems
 
 
-def rebuilt_boards(latest: Mapping[str, Document]) -> dict[str, dict[str, tuple[int, int]]]:
-    """Each board the log's runs count on, by its path: each player's (pseudonym's) best verified run as
-    ``(score, leaf index)``, the earlier leaf winning a tie."""
-    boards: dict[str, dict[str, tuple[int, int]]] = {}
-    for leaf in latest.values():
-        if leaf["kind"] not in (VERDICT, "restore", "reverify") or leaf["verdict"] != "verified":
-            continue
-        path = REBUILT[leaf["origin"]].format(variant=leaf["variant"])
-        places = boards.setdefault(path, {})
-        held = places.get(leaf["player"])
-        if held is None or (leaf["score"], -leaf["index"]) > (held[0], -held[1]):
-            places[leaf["player"]] = (leaf["score"], leaf["index"])
+Place = tuple[int, int]  # a rebuilt place: a best or first board's score, or a ladder's (sum, games)
+
+
+def logged_boards(state: LogState) -> dict[str, BoardId]:
+    """Every board a run in the log counts on once verified, by its API path: the boards to compare."""
+    boards = {}
+    for leaf in state.runs.values():
+        for name in leaf.get("boards", ()):
+            if (board := _board_named(name)) is not None:  # else named by ``read_log``
+                boards[board.api] = board
     return boards
 
 
-def _check_boards(copy: LogCopy, latest: Mapping[str, Document]) -> list[str]:
+def _board_named(name: str) -> BoardId | None:
+    try:
+        return board_named(name)
+    except ValueError:
+        return None
+
+
+def skipped_boards(copy: LogCopy, state: LogState) -> dict[str, str]:
+    """The boards ``scoundrel log verify`` does not rebuild, by path, each with why."""
+    return {path: f"a board of season {board.closer}, frozen at the season's close, which the log does not record"
+            for path, board in logged_boards(state).items() if board.closer is not None and board.closer != copy.season}
+
+
+def _counted_runs(state: LogState) -> dict[str, list[Document]]:
+    """Each board's counted runs (``LogState.counted``), by the board's name."""
+    counted: dict[str, list[Document]] = {}
+    for leaf in state.runs.values():
+        if state.counted(leaf):
+            for name in leaf.get("boards", ()):
+                counted.setdefault(name, []).append(leaf)
+    return counted
+
+
+def _places(order: Order, runs: Iterable[Document]) -> dict[str, Place]:
+    """A best, first or latest board's places rebuilt from its counted runs, by player."""
+    by_player: dict[str, list[Document]] = {}
+    for leaf in runs:
+        by_player.setdefault(leaf["player"], []).append(leaf)
+    places = {}
+    for player, played in by_player.items():
+        if order is Order.BEST:
+            places[player] = (max(leaf["score"] for leaf in played), 1)
+        elif order is Order.FIRST:
+            places[player] = (min(played, key=lambda leaf: (leaf["submitted"], leaf["index"]))["score"], 1)
+        elif len(played) >= LADDER_GAMES:  # the ladder's window: the latest by submission, then run id
+            window = sorted(played, key=lambda leaf: (leaf["submitted"], leaf["run"]))[-LADDER_GAMES:]
+            places[player] = (sum(leaf["score"] for leaf in window), len(played))
+    return places
+
+
+def rebuilt_boards(state: LogState, boards: Mapping[str, BoardId]) -> dict[str, dict[str, Place]]:
+    """Each of ``boards`` (by path) rebuilt from the log: each player's (pseudonym's) place."""
+    counted = _counted_runs(state)
+    rebuilt: dict[str, dict[str, Place]] = {}
+    for path, board in boards.items():
+        if board.board.order is Order.SUM:
+            sums: dict[str, Place] = {}
+            for deal in deal_boards(board):
+                for player, (score, _) in _places(Order.BEST, counted.get(deal.name, ())).items():
+                    sums[player] = (sums.get(player, (0, 1))[0] + score, 1)
+            rebuilt[path] = sums
+        else:
+            rebuilt[path] = _places(board.board.order, counted.get(board.name, ()))
+    return rebuilt
+
+
+def kept_places(state: LogState, boards: Mapping[str, BoardId]) -> dict[str, list[int]]:
+    """The scores an erasure left on a closed day's sealed board under a runless pseudonym
+    (``store.privacy.erasure``): the erased player's place there, if the day's seed was revealed (its day
+    closed) before the erasure and their places were not withheld then. By path."""
+    kept: dict[str, list[int]] = {}
+    for path, board in boards.items():
+        if board.board is not SEALED_BOARD:
+            continue
+        closed = state.sealed_closed.get(daily_seal(board.parts[0]))
+        runs = [leaf for leaf in state.runs.values() if board.name in leaf.get("boards", ())
+                and leaf["verdict"] == "verified" and leaf["player"] in state.erased]
+        players = {leaf["player"] for leaf in runs
+                   if closed is not None and closed < state.erased[leaf["player"]][0]
+                   and not state.erased[leaf["player"]][1]}
+        for player in sorted(players):
+            kept.setdefault(path, []).append(_places(Order.FIRST, [leaf for leaf in runs
+                                                                   if leaf["player"] == player])[player][0])
+    return kept
+
+
+def _live_place(board: BoardId, entry: Mapping[str, Any]) -> Place | None:
+    if board.board.order is Order.LATEST:
+        mean = entry.get("mean")
+        return None if mean is None else (round(mean * LADDER_GAMES), int(entry.get("games") or 0))
+    return None if entry.get("score") is None else (int(entry["score"]), 1)
+
+
+def _check_boards(copy: LogCopy, state: LogState) -> list[str]:
     problems = []
-    rebuilt = rebuilt_boards(latest)
-    for path in sorted(set(rebuilt) | set(copy.boards)):
-        expected = {player: score for player, (score, _) in rebuilt.get(path, {}).items()}
-        live: dict[str, int | None] = {}
+    boards = logged_boards(state)
+    skipped = skipped_boards(copy, state)
+    compared = {path: board for path, board in boards.items() if path not in skipped}
+    rebuilt = rebuilt_boards(state, compared)
+    kept = kept_places(state, compared)
+    for path, board in sorted(compared.items()):
+        expected = rebuilt[path]
+        live: dict[str, Place | None] = {}
+        runless = []
         for entry in copy.boards.get(path, []):
-            leaf = latest.get(entry.get("run_id") or "")
-            if leaf is None:
-                problems.append(f"{path}: {entry.get('player')}'s place (run {entry.get('run_id')}) is not in the log")
+            if entry.get("run_id") is None:
+                runless.append(entry.get("score"))
                 continue
-            live[leaf["player"]] = entry.get("score")
+            leaf = state.runs.get(entry["run_id"])
+            if leaf is None:
+                problems.append(f"{path}: {entry.get('player')}'s place (run {entry['run_id']}) is not in the log")
+                continue
+            live[leaf["player"]] = _live_place(board, entry)
         for player in sorted(set(expected) | set(live)):
             if expected.get(player) != live.get(player):
-                problems.append(f"{path}: player {player} has {_score(live.get(player))} on the live board, "
-                                f"{_score(expected.get(player))} by the log")
+                problems.append(f"{path}: player {player} has {_shown(board, live.get(player))} on the live board, "
+                                f"{_shown(board, expected.get(player))} by the log")
+        if sorted(runless, key=str) != sorted(kept.get(path, []), key=str):
+            problems.append(f"{path}: erased players' places kept with scores {sorted(runless, key=str)}, by the "
+                            f"log {sorted(kept.get(path, []))}")
     return problems
 
 
-def _score(score: int | None) -> str:
-    return "no place" if score is None else f"score {score}"
+def _shown(board: BoardId, place: Place | None) -> str:
+    if place is None:
+        return "no place"
+    if board.board.order is Order.LATEST:
+        return f"mean {place[0] / LADDER_GAMES:.2f} over {place[1]} games"
+    return f"score {place[0]}"

@@ -61,7 +61,7 @@ class Database:
     def __init__(self, url: str, jobs: Jobs, queue_name: str = "verify", job_timeout: int = 30,
                  socket_timeout: float = 2.0, archive_url: str = "sqlite://",
                  seasons: Schedule = Schedule.MONTHLY, *, queue_url: str = "", wait_replicas: int = 0,
-                 sentinels: tuple[tuple[str, int], ...] = (), sentinel_master: str = ""):
+                 sentinels: tuple[tuple[str, int], ...] = (), sentinel_master: str = "", sealed_secret: str = ""):
         # One immediate retry on a broken connection: after a Redis restart a
         # pooled connection fails once and its replacement works (behind
         # Sentinel, the replacement asks where the master is now). None on a
@@ -91,6 +91,9 @@ class Database:
         self.queue_name, self.job_timeout, self.jobs = queue_name, job_timeout, jobs
         self.archive = Archive(archive_url)
         self.seasons = seasons  # the season calendar: a dealt run counts on the season its game ended in
+        # SCOUNDREL_SEALED_SECRET, or empty for the one kept in Redis (``store.games.day_secrets``): the store
+        # reveals a sealed day's seed in the public log when it closes the day, whichever process does
+        self.sealed_secret = sealed_secret
 
     @classmethod
     def from_settings(cls, settings: Settings, jobs: Jobs, *, timeout: float | None = None) -> "Database":
@@ -105,7 +108,8 @@ class Database:
         return cls(settings.redis_url, jobs, settings.queue, settings.job_timeout,
                    settings.redis_timeout if timeout is None else timeout, settings.resolved_archive_url(),
                    Schedule(settings.season), queue_url=settings.queue_url, wait_replicas=settings.wait_replicas,
-                   sentinels=settings.sentinels, sentinel_master=settings.sentinel_master)
+                   sentinels=settings.sentinels, sentinel_master=settings.sentinel_master,
+                   sealed_secret=settings.sealed_secret)
 
     def accepts_writes(self) -> bool:
         """Whether Redis takes a write now (False: full, read-only, or refusing after a failed save).

@@ -12,8 +12,9 @@ def daily_secret(db: Database) -> str:
 
 
 def sealed_secret(db: Database) -> str:
-    """The sealed daily's secret: a key of its own, so knowing one daily's seeds tells nothing of the other's."""
-    return stored_secret(db, keys.sealed_secret())
+    """The sealed daily's secret: a key of its own, so knowing one daily's seeds tells nothing of the other's.
+    The operator's (``SCOUNDREL_SEALED_SECRET``, which ``Database.from_settings`` hands over) if set."""
+    return db.sealed_secret or stored_secret(db, keys.sealed_secret())
 
 
 def address_secret(db: Database) -> str:

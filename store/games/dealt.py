@@ -30,11 +30,12 @@ game of it still in play. Only a closed day's deal may be shown.
 
 import secrets
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
+from domain.daily_seed import sealed_seed
 from domain.errors import DealTaken, GameInPlay, GameMoved, GameOver, NoSuchGame, SealedDailyStarted, SealedDayOver
 from domain.game import DAILY, FORFEIT, PLAYING, Game, game_run_id, slot_of
-from domain.run import PENDING
+from domain.run import PENDING, daily_seal
 from domain.seasons import Schedule, season_at
 from domain.tournaments import TOURNAMENT_ENDED, TournamentRefusal
 from store.accounts.players import PLAYERS
@@ -44,6 +45,8 @@ from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.metrics import MOVE_LATENCY_BUCKETS, latency_bucket
 from store.games import scripts
+from store.games.day_secrets import sealed_secret
+from store.log import reveal_leaf_parts
 from store.runs import move_codes
 from store.runs.accepting import Dealt, Submission, new_run_fields
 
@@ -229,13 +232,16 @@ def close_sealed_day(db: Database, day: str) -> None:
     """Close ``day``'s sealed daily (a day that is over, R18): mark it closed, so that no game of it
     takes a move from then on, and forfeit each game of it still in play.
 
-    Whatever shows the day's deal calls this first. Idempotent and safe in
-    several processes at once (a forfeit is a move's compare-and-set);
-    each process does it once a day.
+    The first close of the day appends its seed's ``reveal`` leaf to the
+    public log (``store.log``), which ties the commitment its runs' leaves
+    carry to the seed. Whatever shows the day's deal calls this first.
+    Idempotent and safe in several processes at once (a forfeit is a move's
+    compare-and-set); each process does it once a day.
     """
     if day in _closed_days:
         return
-    for game_id in scripts.close_sealed_day(db.redis, date=day):
+    reveal = reveal_leaf_parts(daily_seal(day), [sealed_seed(sealed_secret(db), date.fromisoformat(day))], now_ms())
+    for game_id in scripts.close_sealed_day(db.redis, date=day, reveal=reveal):
         forfeit_at_close(db, game_id, keys.sealed_playing(day))
     _closed_days.add(day)
 

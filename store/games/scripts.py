@@ -4,6 +4,7 @@ from typing import Any
 
 from domain.streak import day_before
 from store.base import keys
+from store.log import log_keys
 from store.lua import LuaScript, flatten
 
 _START_GAME = LuaScript("start_game")
@@ -59,6 +60,8 @@ def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int
          player, len(ended), *ended, *closed])
 
 
-def close_sealed_day(client: Any, *, date: str) -> list[str]:
-    """Mark ``date``'s sealed daily closed; the ids of its games still in play."""
-    return _CLOSE_SEALED_DAY.run(client, [keys.sealed_closed(), keys.sealed_playing(date)], [date])
+def close_sealed_day(client: Any, *, date: str, reveal: list[str]) -> list[str]:
+    """Mark ``date``'s sealed daily closed, appending its seed's ``reveal`` leaf (two items: around its index)
+    to the public log the first time; the ids of its games still in play."""
+    return _CLOSE_SEALED_DAY.run(client, [keys.sealed_closed(), keys.sealed_playing(date), *log_keys()],
+                                 [date, *reveal])

@@ -181,7 +181,7 @@ def _append(connection, start: int, texts: list[str], held: int) -> None:
         if document.get("index") != index:
             raise ProofError(f"leaf {index} says it is leaf {document.get('index')}")
         digest = leaf_hash(text)
-        leaf_rows.append({"index": index, "run_id": document["run"], "leaf_hash": digest, "leaf": text})
+        leaf_rows.append({"index": index, "run_id": document.get("run", ""), "leaf_hash": digest, "leaf": text})
         for level, position in completed(index):
             hashed = digest if level == 0 else node_hash(known[(level - 1, 2 * position)],
                                                           known[(level - 1, 2 * position + 1)])
@@ -264,8 +264,11 @@ def _in_tree(db: Database, size: int) -> None:
 
 
 def prove_inclusion(db: Database, index: int, size: int) -> tuple[bytes, list[bytes]]:
-    """Leaf ``index``'s hash and RFC 9162's inclusion proof of it in the tree of ``size`` leaves: one query."""
-    _in_tree(db, size)
+    """Leaf ``index``'s hash and RFC 9162's inclusion proof of it in the tree of ``size`` leaves: one query.
+    The subtrees read cover the tree's leaves whole, so a tree the archive does not hold yet lacks one of
+    them: a ``ProofError``, as is a leaf past ``size``."""
+    if not 0 <= index < size:
+        raise ProofError(f"leaf {index} is not in a tree of {size}")
     with db.archive.engine.connect() as connection:
         found = _nodes(connection, [(0, index), *inclusion_nodes(index, size)])
     node = _reader(found)
@@ -273,8 +276,9 @@ def prove_inclusion(db: Database, index: int, size: int) -> tuple[bytes, list[by
 
 
 def prove_consistency(db: Database, first: int, second: int) -> list[bytes]:
-    """RFC 9162's consistency proof between the trees of ``first`` and ``second`` leaves."""
-    _in_tree(db, second)
+    """RFC 9162's consistency proof between the trees of ``first`` and ``second`` leaves: one query, after the
+    caller has checked ``second`` against ``archived_size`` (a tree the archive does not hold yet lacks a
+    subtree the proof reads: a ``ProofError``)."""
     with db.archive.engine.connect() as connection:
         found = _nodes(connection, consistency_nodes(first, second))
     return consistency_proof(first, second, _reader(found))

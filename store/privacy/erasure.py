@@ -13,7 +13,9 @@ what is left to do, so running it again after a crash carries on: the
 name and its pseudonym are noted first (``keys.erasures_begun``, the one
 key naming the player until the end), then access is cut (the account,
 its token and links go: nothing new arrives), then pending runs go (so
-no verdict places one behind the walk), then places, runs and the rest.
+no verdict places one behind the walk), then places, then the secret of
+the player's pseudonym in the public log, with the log's ``erase`` leaf of
+it (``store.log.forget_player``), then runs and the rest.
 The archive's runs go ``ARCHIVE_BATCH`` at a time: all of them in the
 request up to ``ARCHIVE_INLINE``, more left to ``scoundrel erase
 --finish`` (as the request's answer says). The name stays unregistrable
@@ -142,6 +144,7 @@ def _erase(db: Database, erasure: Erasure, by: tuple[str, str], cool_off_seconds
     runs = [run for batch in personal_data.run_batches(db, player) for run in batch]
     _drop_pending(db, runs)
     _erase_places(db, erasure, runs)
+    forget_player(db, player, now_ms())  # the public log's erase leaf; its pseudonym then names no one
     for run in {run.tournament: run for run in runs if run.tournament}.values():
         note_revision(db, run)  # an ended tournament's standings say they changed
     _erase_games(db, player, runs)
@@ -171,7 +174,6 @@ def _cut_access(db: Database, player: str, links: dict[str, str], cool_off_secon
                     *(keys.external_link(issuer, subject) for issuer, subject in links.items()))
         if cool_off_seconds > 0:
             pipe.set(erased_name_key(db, player), "1", ex=cool_off_seconds)
-        forget_player(pipe, player)  # the public log's pseudonym of the player then names no one
         pipe.execute()
 
 

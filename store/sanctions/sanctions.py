@@ -12,6 +12,12 @@ two is lifted.
 Each sanction is a JSON value in one hash per kind, keyed by the player's name
 (``keys.bans``, ``keys.hidden_players``): a handful of players, read whole by
 the sweep. Each action is logged (``keys.moderation_log``), newest first.
+
+Both change what the boards show, so noting the first of the two, or lifting
+the last, appends a leaf to the public log in the same script
+(``lua/sanction_player.lua``): ``withhold`` or ``show`` and the player's
+pseudonym, never which sanction nor why (a hiding is a ban's leaf too, so
+the log tells no one a moderator is looking: docs/transparency.md).
 """
 
 import json
@@ -19,16 +25,20 @@ from dataclasses import asdict, dataclass
 
 from domain.errors import GameMoved, GameOver, NoSuchGame, NotSanctioned
 from domain.game import FORFEIT
+from domain.transparency import SHOW, WITHHOLD
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.listing import logged_page
 from store.games.dealt import games_in_play, load_game, play_moves
+from store.log import log_keys, player_leaf_parts
+from store.lua import LuaScript
 from store.sanctions.places import set_places
 
 LOG_KEPT = 100_000  # moderators' actions the log keeps, newest first
 BAN, UNBAN, HIDE, UNHIDE, RENAME = "ban", "unban", "hide", "unhide", "rename"  # the log's actions
 EXPIRY = "expiry"  # the log's moderator for a timed ban that ended by itself
+_SANCTION_PLAYER = LuaScript("sanction_player")
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,15 @@ def _log(db: Database, action: str, player: str, moderator: str, at_ms: int, **m
         pipe.execute()
 
 
+def _sanction(db: Database, held: str, other: str, player: str, sanction: Sanction | None, at_ms: int) -> bool:
+    """Note (or, with None, lift) the player's sanction kept in hash ``held``, the public log told if the
+    player's places are withheld where they were not, or shown where they were withheld (``other`` holds the
+    other sanction): False for a sanction to lift that the player does not have."""
+    leaves = player_leaf_parts(db, player, at_ms, (WITHHOLD, SHOW))
+    value = "" if sanction is None else json.dumps(asdict(sanction))
+    return bool(_SANCTION_PLAYER.run(db.redis, [held, other, *log_keys()], [player, value, *leaves]))
+
+
 def moderation_log(db: Database, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)``: the moderators' actions on players, newest first."""
     return logged_page(db, keys.moderation_log(), offset, limit)
@@ -76,7 +95,7 @@ def ban(db: Database, player: str, moderator: str, reason: str, until_ms: int | 
     """Ban ``player`` (as registered): noted first (no new run or game from then on), their games in play
     forfeited (R18), their places withheld. Banning a banned player replaces the ban (its reason, its end)."""
     sanction = Sanction(reason, moderator, now_ms(), until_ms)
-    db.redis.hset(keys.bans(), player, json.dumps(asdict(sanction)))
+    _sanction(db, keys.bans(), keys.hidden_players(), player, sanction, sanction.at_ms)
     _forfeit_games(db, player)
     set_places(db, player, withhold=True)
     _log(db, BAN, player, moderator, sanction.at_ms, reason=reason, until_ms=until_ms)
@@ -86,7 +105,7 @@ def ban(db: Database, player: str, moderator: str, reason: str, until_ms: int | 
 def unban(db: Database, player: str, moderator: str) -> None:
     """Lift the player's ban: their places recomputed from all their runs (unless they are hidden). Raises
     ``NotSanctioned``."""
-    if not db.redis.hdel(keys.bans(), player):
+    if not _sanction(db, keys.bans(), keys.hidden_players(), player, None, now_ms()):
         raise NotSanctioned(player, "banned")
     _lifted(db, player, keys.hidden_players())
     _log(db, UNBAN, player, moderator, now_ms())
@@ -95,7 +114,7 @@ def unban(db: Database, player: str, moderator: str) -> None:
 def hide(db: Database, player: str, moderator: str, reason: str) -> Sanction:
     """Hide ``player``'s places from everyone: withheld from every board; they play on."""
     sanction = Sanction(reason, moderator, now_ms())
-    db.redis.hset(keys.hidden_players(), player, json.dumps(asdict(sanction)))
+    _sanction(db, keys.hidden_players(), keys.bans(), player, sanction, sanction.at_ms)
     set_places(db, player, withhold=True)
     _log(db, HIDE, player, moderator, sanction.at_ms, reason=reason)
     return sanction
@@ -103,7 +122,7 @@ def hide(db: Database, player: str, moderator: str, reason: str) -> Sanction:
 
 def unhide(db: Database, player: str, moderator: str) -> None:
     """Show the player's places again (unless they are banned). Raises ``NotSanctioned``."""
-    if not db.redis.hdel(keys.hidden_players(), player):
+    if not _sanction(db, keys.hidden_players(), keys.bans(), player, None, now_ms()):
         raise NotSanctioned(player, "hidden")
     _lifted(db, player, keys.bans())
     _log(db, UNHIDE, player, moderator, now_ms())

@@ -7,7 +7,8 @@
   compares the time with the game's close, R19). Closing it records that
   (``close_tournament.lua``) and forfeits each game of it still in play, and
   comes first whenever anything of its sealed decks is to be shown
-  (``tournament_revealed``), as a sealed daily's close does (R18).
+  (``tournament_revealed``), as a sealed daily's close does (R18). The first
+  close appends each sealed deck's ``reveal`` leaf to the public log.
 - **End.** Once closed and without a run still waiting for its verdict, its
   standings are final: the periodic pass tells them (``tournament.ended``),
   once. A void afterwards still re-ranks its board (``domain.tournaments``);
@@ -19,15 +20,17 @@ from collections.abc import Callable
 
 from domain.boards import tournament_board
 from domain.events import TOURNAMENT_ENDED, TOURNAMENT_STARTED
-from domain.tournaments import Tournament
+from domain.run import tournament_seal
+from domain.tournaments import Tournament, deal_seed
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import iso_time
 from store.boards.pages import board_page, ranking
 from store.games.dealt import forfeit_at_close
+from store.log import reveal_leaf_parts
 from store.tournaments import scripts
-from store.tournaments.tournaments import load_tournament, load_tournaments
+from store.tournaments.tournaments import load_tournament, load_tournaments, tournament_secret
 from store.webhooks.hooks import wake_if_waiting
 from store.webhooks.scripts import mark_once
 
@@ -43,7 +46,10 @@ def close_tournament(db: Database, tournament: Tournament) -> None:
     if tournament.id in _closed:
         return
     playing = keys.tournament_playing(tournament.id)
-    for game_id in scripts.close_tournament(db.redis, tournament_id=tournament.id):
+    seeds = [deal_seed(tournament_secret(db, tournament), tournament.id, deal)
+             for deal in range(1, tournament.deals + 1)]
+    reveals = reveal_leaf_parts(tournament_seal(tournament.id), seeds, now_ms())
+    for game_id in scripts.close_tournament(db.redis, tournament_id=tournament.id, reveals=reveals):
         forfeit_at_close(db, game_id, playing)
     _closed.add(tournament.id)
 

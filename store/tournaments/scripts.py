@@ -3,6 +3,7 @@
 from typing import Any
 
 from store.base import keys
+from store.log import log_keys
 from store.lua import LuaScript, flatten
 
 _JOIN_TOURNAMENT = LuaScript("join_tournament")
@@ -33,7 +34,8 @@ def start_tournament_game(client: Any, *, tournament_id: str, player: str, at_ms
          "" if max_entrants is None else max_entrants, attempts_field, attempts_read, game_id, slot, *flatten(fields)])
 
 
-def close_tournament(client: Any, *, tournament_id: str) -> list[str]:
-    """Mark the tournament closed; the ids of its games still in play."""
-    return _CLOSE_TOURNAMENT.run(client, [keys.tournaments_closed(), keys.tournament_playing(tournament_id)],
-                                 [tournament_id])
+def close_tournament(client: Any, *, tournament_id: str, reveals: list[str]) -> list[str]:
+    """Mark the tournament closed, appending the ``reveal`` leaf of each sealed deck (two items each: around
+    its index) to the public log the first time; the ids of its games still in play."""
+    return _CLOSE_TOURNAMENT.run(client, [keys.tournaments_closed(), keys.tournament_playing(tournament_id),
+                                          *log_keys()], [tournament_id, *reveals])

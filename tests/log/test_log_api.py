@@ -3,6 +3,7 @@
 
 import base64
 import hashlib
+import json
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -11,24 +12,9 @@ from service.app import create_app
 from settings import Settings
 from store.log import pseudonyms, publish, resume_log
 from store.log.leaves import MOVED, SIZE
-from store.log.notes import Signer
 from tests.log import rfc9162
+from tests.log.conftest import ORIGIN
 from tests.support.games import legal_games
-from tests.support.in_process import stack_of
-
-ORIGIN = "referee.test/log"
-
-
-@pytest.fixture(scope="module")
-def signer(tmp_path_factory):
-    return Signer.generate(ORIGIN)
-
-
-@pytest.fixture(scope="module")
-def stack(request, tmp_path_factory, signer):
-    key = tmp_path_factory.mktemp("log") / "log.key"
-    key.write_text(signer.text())
-    yield from stack_of(request, env={"SCOUNDREL_LOG_KEY": str(key)})
 
 
 def _checkpoint(stack) -> tuple[int, bytes]:
@@ -80,9 +66,12 @@ def _check_inclusions(stack, run_ids: list[str], size: int, root: bytes) -> None
 def test_every_verdict_is_a_leaf_proven_under_a_signed_checkpoint(stack, db, signer):
     run_ids = _verified(stack, legal_games(7))
     assert stack.get("/v1/log/checkpoint").status_code == 404  # nothing signed yet
-    assert publish(db, signer).size == 7
+    signed = publish(db, signer).size
     size, root = _checkpoint(stack)
-    assert size == 7 and rfc9162.mth(_leaves(stack, size)) == root
+    leaves = _leaves(stack, size)
+    assert size == signed and rfc9162.mth(leaves) == root
+    verdicts = [json.loads(leaf) for leaf in leaves if b'"kind":"verdict"' in leaf]
+    assert sorted(leaf["run"] for leaf in verdicts) == sorted(run_ids)  # besides: yesterday's sealed seed revealed
     _check_inclusions(stack, run_ids, size, root)
 
 
@@ -127,14 +116,25 @@ def test_checkpoints_before_and_after_a_restart_are_consistent(stack, db, signer
 @pytest.mark.parametrize("query, field", [
     ("/v1/log/proof/inclusion?run=nope&size=100000", "size"),
     ("/v1/log/proof/inclusion?size=1", "run"),
+    ("/v1/log/proof/inclusion?run=&size=1", "run"),  # no run: never a player's or a seed's leaf
     ("/v1/log/proof/inclusion?leaf=***&size=1", "leaf"),
+    ("/v1/log/proof/inclusion?leaf=%F2%A6%AF%9B&size=100000", "leaf"),  # not ASCII: not base64 either
     ("/v1/log/proof/consistency?first=3&second=2", "second"),
+    ("/v1/log/proof/consistency?first=1&second=100000", "second"),  # a tree the log has not grown to
+    ("/v1/log/proof/consistency?first=100000&second=100000", "second"),
     ("/v1/log/entries?start=x&end=2", "start"),
 ])
 def test_a_bad_query_is_a_422_naming_its_field(stack, query, field):
     response = stack.get(query)
     assert response.status_code == 422
     assert field in str(response.json()["errors"])
+
+
+def test_a_run_in_the_log_proven_in_a_tree_it_has_not_grown_to_is_a_422_naming_size(stack, db, signer):
+    [run_id] = _verified(stack, legal_games(14)[13:])
+    size = publish(db, signer).size
+    response = stack.get(f"/v1/log/proof/inclusion?run={run_id}&size={size + 10}")
+    assert response.status_code == 422 and "size" in response.json()["errors"]
 
 
 def test_a_run_with_no_leaf_in_the_tree_is_a_404(stack):
@@ -150,12 +150,25 @@ def test_an_erased_players_pseudonym_can_no_longer_be_tied_to_a_name(stack, db, 
     run_id = stack.submit(token, legal_games(13)[12]).json()["id"]
     stack.wait_final(run_id)
     publish(db, signer)
+    before, before_root = _checkpoint(stack)
     logged = stack.get(f"/v1/runs/{run_id}").json()["log"]
     pseudonym = pseudonyms(db, [name])[name]
     erased = stack.http.delete(stack.url(f"/v1/players/{name}"), headers={"Authorization": f"Bearer {token}"})
     assert erased.status_code in (200, 202, 204), erased.text
-    [entry] = stack.get(f"/v1/log/entries?start={logged['index']}&end={logged['index'] + 1}").json()["entries"]
-    assert f'"player":"{pseudonym}"' in entry["leaf"]  # the log is never rewritten
+    publish(db, signer)
+    size, root = _checkpoint(stack)
+    leaves = _leaves(stack, size)
+    assert leaves[logged["index"]] == _leaves(stack, before)[logged["index"]]  # the log is never rewritten
+    assert f'"player":"{pseudonym}"'.encode() in leaves[logged["index"]]
+    erasure = json.loads(leaves[-1])  # the erasure's leaf: the pseudonym's runs left the boards
+    assert (erasure["kind"], erasure["player"], erasure["index"], sorted(erasure)) == (
+        "erase", pseudonym, size - 1, ["index", "kind", "player", "time"])
+    consistency = stack.get(f"/v1/log/proof/consistency?first={before}&second={size}").json()["hashes"]
+    assert rfc9162.verify_consistency(before, size, before_root, root, [base64.b64decode(h) for h in consistency])
+    proof = stack.get("/v1/log/proof/inclusion", params={"leaf": base64.b64encode(rfc9162.leaf_hash(
+        leaves[-1])).decode(), "size": size}).json()
+    assert rfc9162.verify_inclusion(size - 1, size, rfc9162.leaf_hash(leaves[-1]),
+                                    [base64.b64decode(h) for h in proof["hashes"]], root)
     assert not db.redis.hexists(SECRETS, name)
     for secret in db.redis.hvals(SECRETS):  # no secret kept reproduces it, for that name or any other
         for other in [name, *db.redis.hkeys(SECRETS)]:

@@ -14,10 +14,10 @@ from store.archive.tables import log_checkpoints, log_leaves
 from store.base import keys
 from store.log import publish
 from store.log.notes import Signer, parse_signer
+from tests.log.conftest import ORIGIN
 from tests.support.games import legal_games, moderator_token
 from tests.support.in_process import stack_of
 
-ORIGIN = "referee.test/log"
 PLAYERS, GAMES = 5, 40  # 200 runs: the largest scene that keeps this module well under 30 s
 
 
@@ -35,13 +35,15 @@ def stack(request, key_file):
 
 @pytest.fixture(scope="module")
 def scene(stack, db, key_file):
-    """Runs of several players, some voided and some of those restored, all in the log and signed."""
+    """Runs of several players, some voided and some of those restored; one player banned, one hidden and
+    shown again, one erased: all in the log and signed."""
     signer = parse_signer(key_file.read_text())
     moderator = moderator_token(stack, "mia")
     games = legal_games(PLAYERS * GAMES)
-    run_ids = []
+    run_ids, players = [], []
     for player in range(PLAYERS):
-        _, token = stack.register()
+        name, token = stack.register()
+        players.append((name, token))
         batch = {"runs": list(games[player * GAMES:(player + 1) * GAMES])}
         answer = stack.post("/v1/runs/batch", json=batch, headers={"Authorization": f"Bearer {token}"}).json()
         run_ids += [result["run"]["id"] for result in answer["results"]]
@@ -57,8 +59,15 @@ def scene(stack, db, key_file):
                           headers=authority).status_code == 200
     for run_id in voided[::2]:
         assert stack.post(f"/v1/runs/{run_id}/restore", headers=authority).status_code == 200
+    (banned, _), (hidden, _), (erased, erased_token) = players[:3]
+    assert stack.post(f"/v1/players/{banned}/ban", json={"reason": "cheating"}, headers=authority).status_code == 200
+    assert stack.post(f"/v1/players/{hidden}/hide", json={"reason": "looking"}, headers=authority).status_code == 200
+    assert stack.http.delete(stack.url(f"/v1/players/{hidden}/hide"), headers=authority).status_code == 200
+    assert stack.http.delete(stack.url(f"/v1/players/{erased}"),
+                             headers={"Authorization": f"Bearer {erased_token}"}).status_code in (200, 202, 204)
     publish(db, signer)
-    return {"signer": signer, "run_ids": run_ids, "voided": voided}
+    return {"signer": signer, "run_ids": run_ids, "voided": voided, "players": [name for name, _ in players],
+            "erased_runs": run_ids[2 * GAMES:3 * GAMES]}
 
 
 def _export(tmp_path) -> str:
@@ -100,8 +109,13 @@ def test_the_boards_rebuilt_from_the_log_are_the_live_boards(scene, capsys, tmp_
     kinds = [leaf["kind"] for leaf in leaves]
     assert kinds.count("verdict") == PLAYERS * GAMES
     assert kinds.count("void") == len(scene["voided"]) and kinds.count("restore") == len(scene["voided"][::2])
+    assert (kinds.count("withhold"), kinds.count("show"), kinds.count("erase")) == (2, 1, 1)
     assert len(copy["checkpoints"]) == 2 and copy["boards"]["/v1/leaderboards/classic"]
-    assert len(copy["runs"]) == PLAYERS * GAMES - len(scene["voided"][1::2])  # every run the log ends verified
+    seed_boards = [path for path in copy["boards"] if path.startswith("/v1/seeds/")]
+    assert len(seed_boards) == len({leaf["seed"] for leaf in leaves if leaf["kind"] == "verdict"})  # each rebuilt
+    erased = set(scene["erased_runs"])  # gone with their player: nothing to replay
+    replayed = [run_id for run_id in scene["run_ids"] if run_id not in erased]
+    assert sorted(copy["runs"]) == sorted(set(replayed) - set(scene["voided"][1::2]))  # the log ends them verified
 
 
 def _archive_change(db, statement):
@@ -187,6 +201,23 @@ def test_a_place_taken_off_a_live_board_in_redis_is_named(scene, db, capsys, tmp
     finally:
         db.redis.zadd(board, {player: rank})
     assert len(problems) == 1 and "has no place on the live board" in problems[0]
+
+
+def test_places_withheld_without_a_leaf_are_named_on_every_board(scene, db, capsys, tmp_path):
+    """A player's places quietly taken off every board (a ban the log was not told of): each board's
+    difference named, the open board and every seed board the player's runs count on."""
+    from store.sanctions.places import set_places
+
+    player = scene["players"][3]
+    set_places(db, player, withhold=True)
+    try:
+        problems = _problems(capsys, tmp_path)
+    finally:
+        set_places(db, player, withhold=False)
+    assert any(problem.startswith("/v1/leaderboards/classic: player ") for problem in problems)
+    seed_problems = [problem for problem in problems if problem.startswith("/v1/seeds/")]
+    counted = set(scene["run_ids"][3 * GAMES:4 * GAMES]) - set(scene["voided"][1::2])  # each on a seed of its own
+    assert len(seed_problems) == len(counted) and all("has no place on the live board" in p for p in seed_problems)
 
 
 def test_verify_from_a_running_service_over_http(scene, stack, capsys):

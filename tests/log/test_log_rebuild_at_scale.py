@@ -1,15 +1,16 @@
-"""The issue's figure: after 10,000 runs with voids and restores, the boards ``scoundrel log verify`` rebuilds
-from the log equal the live ones (slow: the runs are stored as the batch path stores them, then judged)."""
+"""The issue's figure: after 10,000 runs with voids and restores, a ban, a hiding lifted and an erasure, the
+boards ``scoundrel log verify`` rebuilds from the log (each variant's open board and every seed board) equal
+the live ones (slow: the runs are stored as the batch path stores them, then judged)."""
+
+import json
 
 import pytest
 
 from cli.main import main
 from store import Submission, accept_runs, load_runs, record_verdicts
 from store.log import publish
-from store.log.notes import Signer
 from store.queue.queues import verify_queue
 from tests.support.games import legal_games, moderator_token
-from tests.support.in_process import stack_of
 from verification import judge
 
 pytestmark = pytest.mark.slow
@@ -17,23 +18,13 @@ pytestmark = pytest.mark.slow
 RUNS, PLAYERS, BATCH = 10_000, 100, 1000
 
 
-@pytest.fixture(scope="module")
-def signer():
-    return Signer.generate("referee.test/log")
-
-
-@pytest.fixture(scope="module")
-def stack(request, tmp_path_factory, signer):
-    key = tmp_path_factory.mktemp("log") / "log.key"
-    key.write_text(signer.text())
-    yield from stack_of(request, env={"SCOUNDREL_LOG_KEY": str(key)})
 
 
 def test_ten_thousand_runs_with_voids_and_restores_rebuild_to_the_live_boards(stack, db, signer, tmp_path):
     games = legal_games(RUNS // PLAYERS)
-    run_ids = []
+    run_ids, tokens = [], {}
     for player in range(PLAYERS):
-        name, _ = stack.register(f"scale-{player:03d}")
+        name, tokens[name] = stack.register(f"scale-{player:03d}")
         submissions = [Submission(game["seed"], game["variant"], game["moves"]) for game in games]
         run_ids += [run.id for run, _ in accept_runs(db, name, submissions, runs_per_job=BATCH)]
     db.raw.delete(verify_queue(db).key)  # judged right here, a thousand a job
@@ -50,7 +41,17 @@ def test_ten_thousand_runs_with_voids_and_restores_rebuild_to_the_live_boards(st
                           headers=moderator).status_code == 200
     for run_id in voided[::3]:
         assert stack.post(f"/v1/runs/{run_id}/restore", headers=moderator).status_code == 200
-    assert publish(db, signer).size == RUNS + len(voided) + len(voided[::3])
+    assert stack.post("/v1/players/scale-000/ban", json={"reason": "r"}, headers=moderator).status_code == 200
+    assert stack.post("/v1/players/scale-001/hide", json={"reason": "r"}, headers=moderator).status_code == 200
+    assert stack.http.delete(stack.url("/v1/players/scale-001/hide"), headers=moderator).status_code == 200
+    assert stack.http.delete(stack.url("/v1/players/scale-002"),
+                             headers={"Authorization": f"Bearer {tokens['scale-002']}"}).status_code in (200, 202, 204)
+    publish(db, signer)
     copy = tmp_path / "log.json"
     assert main(["log", "export", str(copy)]) == 0
+    exported = json.loads(copy.read_text())
+    kinds = [json.loads(entry["leaf"])["kind"] for entry in exported["entries"]]
+    assert [kinds.count(kind) for kind in ("verdict", "void", "restore", "withhold", "show", "erase")] == [
+        RUNS, len(voided), len(voided[::3]), 2, 1, 1]
+    assert len([path for path in exported["boards"] if path.startswith("/v1/seeds/")]) == RUNS // PLAYERS
     assert main(["log", "verify", str(copy)]) == 0

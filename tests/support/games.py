@@ -46,16 +46,16 @@ def moderator_token(stack, name: str = "mod") -> str:
         database.close()
 
 
-def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: str = "") -> dict:
+def accept_dealt(stack, player: str, game: dict, *, challenge: str = "", date: str = "", season: str = "") -> dict:
     """A finished dealt game's run, accepted the way the game server hands it over
-    (``store.accept_runs`` with the run's dealt fields) and verified by the stack's
-    worker: the run once it has its verdict."""
+    (``store.accept_runs`` with the run's dealt fields, ``season`` the one it ended in) and
+    verified by the stack's worker: the run once it has its verdict."""
     from store import Submission, submit_run
     from store.runs.accepting import Dealt
 
     db = stack.database()
     try:
-        dealt = Dealt(secrets.token_hex(16), challenge=challenge, date=date)
+        dealt = Dealt(secrets.token_hex(16), challenge=challenge, date=date, season=season)
         run, _ = submit_run(db, player, Submission(game["seed"], game["variant"], game["moves"], dealt=dealt))
     finally:
         db.close()
