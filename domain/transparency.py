@@ -63,10 +63,15 @@ def moves_hash(moves: Iterable[str]) -> str:
     return hashlib.sha256(json.dumps(list(moves), separators=(",", ":")).encode()).hexdigest()
 
 
-def player_pseudonym(secret: bytes, player: str) -> str:
-    """The player's id in the log: HMAC-SHA256 of the player's name under their own secret (hex, 128 bits).
+PSEUDONYM_LABEL = b"scoundrel-1 log pseudonym"  # what a player's secret is applied to: no name, which can change
+
+
+def player_pseudonym(secret: bytes) -> str:
+    """The player's id in the log: HMAC-SHA256 of ``PSEUDONYM_LABEL`` under the player's own secret (hex,
+    128 bits). The secret is the player's and moves with them when a moderator renames them, so one player
+    keeps one pseudonym whatever their name (the log's rebuilt boards count their runs as one player's).
     Erasure deletes the secret, after which nothing ties the pseudonym to a name."""
-    return hmac.new(secret, player.encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(secret, PSEUDONYM_LABEL, hashlib.sha256).hexdigest()[:32]
 
 
 class _Appended:

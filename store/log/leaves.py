@@ -61,18 +61,23 @@ def pseudonyms(db: Database, players: Iterable[str]) -> dict[str, str]:
             *_, made = pipe.execute()
         known.update(zip(new, made, strict=True))
     _kept.update((name, (now + SECRETS_KEPT, secret)) for name, secret in known.items())
-    return {name: player_pseudonym(bytes.fromhex(secret), name) for name, secret in {**kept, **known}.items()}
+    return {name: player_pseudonym(bytes.fromhex(secret)) for name, secret in {**kept, **known}.items()}
+
+
+def drop_kept(player: str) -> None:
+    """Forget this process's copy of ``player``'s secret (a rename moved the secret to their new name)."""
+    _kept.pop(player, None)
 
 
 def forget_player(db: Database, player: str, at_ms: int) -> bool:
     """An erasure's step once the player's places are gone: their secret deleted, and the ``erase`` leaf of
     their pseudonym appended in the same script, so their pseudonym then names no one. Idempotent: whether
     this call deleted it (a player who never had a leaf has no secret, and gets no leaf)."""
-    _kept.pop(player, None)
+    drop_kept(player)
     secret = db.redis.hget(SECRETS, player)
     if secret is None:
         return False
-    leaf = PlayerLeaf(ERASE, at_ms, player_pseudonym(bytes.fromhex(secret), player))
+    leaf = PlayerLeaf(ERASE, at_ms, player_pseudonym(bytes.fromhex(secret)))
     return bool(_FORGET_PLAYER.run(db.redis, [SECRETS, *log_keys()], [player, *leaf.text_around_index()]))
 
 

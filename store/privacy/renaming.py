@@ -36,7 +36,7 @@ from store.base.database import Database
 from store.boards.cooling import board_lock
 from store.leagues.membership import history
 from store.log.leaves import SECRETS as LOG_SECRETS
-from store.log.leaves import forget_player
+from store.log.leaves import drop_kept
 from store.privacy import personal_data, scripts
 from store.rewards.inbox import inbox
 from store.runs.accepting import fingerprint, open_run_id
@@ -128,7 +128,7 @@ def rename_player(db: Database, player: str, new: str, moderator: str, cool_off_
             return None
         if answer == "taken":
             raise NameTaken(new, find_player(db, new))
-        forget_player(db.redis, player)  # this process's copy of the public log's secret, kept under the old name
+        drop_kept(player)  # this process's copy of the public log's secret, kept under the old name
         return finish_rename(db, Renamed(player, new))
 
 

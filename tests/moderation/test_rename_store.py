@@ -13,12 +13,14 @@ from domain.boards import BOARDS, BoardId
 from domain.errors import NameNotAllowed, NameResting, NameTaken
 from domain.leagues import LeagueRules
 from domain.names import NamePolicy
+from domain.transparency import SHOW, WITHHOLD
 from store.accounts import create_player, find_player, follow, player_for_token
 from store.accounts.players import resting_until
 from store.base import keys
 from store.base.clock import now_ms
 from store.boards.cooling import cool_boards, hot_boards
 from store.leagues.membership import cohort, history, join_week
+from store.log import pseudonyms
 from store.operations.consistency import check
 from store.privacy import rename
 from store.privacy.renaming import unfinished
@@ -182,3 +184,19 @@ def test_a_rename_stopped_before_its_archive_share_is_finished_by_asking_again(a
     del db.archive.rename_player
     assert rename(db, OLD, "someone-else", "mia", COOL_OFF, POLICY.check).player == NEW  # finished as begun
     assert unfinished(db, OLD) is None and db.archive.player_count(OLD) == 0
+
+
+def test_a_renamed_player_keeps_their_public_log_pseudonym(archived_store_db, boards):
+    """The log's pseudonym is the player's secret applied to no name: a rename moves the secret, so the
+    hiding's ``withhold`` leaf, written under the old name, and the ``show`` after the rename name one
+    pseudonym, and ``scoundrel log verify`` counts the player's runs before and after as one player's."""
+    db = archived_store_db
+    before = pseudonyms(db, [OLD])[OLD]
+    hide(db, OLD, "mia", "a bot?")
+    rename(db, OLD, NEW, "mia", COOL_OFF, POLICY.check)
+    unhide(db, NEW, "mia")
+
+    leaves = [json.loads(text) for text in db.redis.lrange(keys.log_leaves(), 0, -1)]
+    assert [(leaf["kind"], leaf["player"]) for leaf in leaves if leaf["kind"] in (WITHHOLD, SHOW)] == [
+        (WITHHOLD, before), (SHOW, before)]
+    assert pseudonyms(db, [NEW])[NEW] == before
