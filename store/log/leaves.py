@@ -64,9 +64,11 @@ def pseudonyms(db: Database, players: Iterable[str]) -> dict[str, str]:
     return {name: player_pseudonym(bytes.fromhex(secret)) for name, secret in {**kept, **known}.items()}
 
 
-def drop_kept(player: str) -> None:
-    """Forget this process's copy of ``player``'s secret (a rename moved the secret to their new name)."""
-    _kept.pop(player, None)
+def drop_kept(*players: str) -> None:
+    """Forget this process's copies of the secrets of ``players`` (a rename moved one from the old name to
+    the new; a copy kept under the new name would be of a player who held it before)."""
+    for player in players:
+        _kept.pop(player, None)
 
 
 def forget_player(db: Database, player: str, at_ms: int) -> bool:

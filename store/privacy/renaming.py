@@ -128,7 +128,7 @@ def rename_player(db: Database, player: str, new: str, moderator: str, cool_off_
             return None
         if answer == "taken":
             raise NameTaken(new, find_player(db, new))
-        drop_kept(player)  # this process's copy of the public log's secret, kept under the old name
+        drop_kept(player, new)  # this process's copies of the public log's secrets under either name
         return finish_rename(db, Renamed(player, new))
 
 
