@@ -22,15 +22,16 @@ from store.sanctions.places import keep_withheld
 from store.tournaments.tournaments import note_revision
 
 
-def restore_run(db: Database, run_id: str, moderator: str) -> None:
-    """Undo a void: the run is back to its verdict, the player's places recomputed.
+def restore_run(db: Database, run_id: str, moderator: str, note: str = "") -> None:
+    """Undo a void: the run is back to its verdict, the player's places recomputed; ``note``, the
+    moderator's reason, goes in the audit entry.
 
     An archived run comes back to Redis first (``hot_run``), and its archived boards too
     (``hot_boards``). Raises ``NoSuchRun`` or ``NotVoid``.
     """
     run = hot_run(db, run_id)
     with hot_boards(db, boards_of(run)):
-        answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=now_ms())
+        answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=now_ms(), note=note)
     keep_withheld(db, [run.player])  # a banned or hidden player's places stay off the boards
     if answer == "not_void":
         raise NotVoid()

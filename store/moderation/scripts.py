@@ -68,11 +68,12 @@ def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, 
     )
 
 
-def restore_run(db: Database, *, run: Run, moderator: str, at_ms: int) -> str:
-    """Undo a void and recompute the player's places: 'ok' or 'not_void'."""
+def restore_run(db: Database, *, run: Run, moderator: str, at_ms: int, note: str) -> str:
+    """Undo a void and recompute the player's places (``note``: the moderator's reason, in the audit entry):
+    'ok' or 'not_void'."""
     return with_player_runs(db, _RESTORE_RUN, run, [keys.run(run.id), *log_keys()],
-                             [moderator, at_ms, *leaf_parts(db, replace(run, status=run.voided_status or run.status),
-                                                            RESTORE, at_ms)], [])
+                            [moderator, at_ms, *leaf_parts(db, replace(run, status=run.voided_status or run.status),
+                                                           RESTORE, at_ms), note], [])
 
 
 def reverify_run(db: Database, *, run: Run, actor_kind: str, actor: str, at_ms: int, log_unchanged: bool,

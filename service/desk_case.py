@@ -1,0 +1,195 @@
+"""A case at the desk: everything a moderator weighs about one run, and the actions they take on it.
+
+What the page shows comes from the store functions the API's moderator views
+use (the run, its audit log, disputes, flags, reports, sanctions), plus the
+gaps between a dealt game's moves against the timing flag's limits
+(``verification.move_timing``), the player's clairvoyance tallies, and the
+deal's par with its line once the deal is public.
+
+Two moderators on one case: each action's form carries how many audit
+entries its page showed (``seen``). An action whose run has, since then, an
+entry by a moderator is not applied: its moderator is told in a sentence who
+acted first and when (``Conflict``). The store's own refusals catch the
+moment in between (a dispute resolved twice, a restore of a run no longer
+void, a flag dismissed twice) and are told the same way, from what the
+store holds: nothing is applied twice.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from statistics import median
+
+from domain.errors import AlreadyResolved, FlagDismissed, NotInError, NotVoid, RunPending
+from domain.run import Run
+from domain.sealing import shown
+from store import get_run, player_runs, requeue_run
+from store.base import iso_time
+from store.desk import Taken, cases_taken, release_case
+from store.moderation import (
+    DECISIONS,
+    dismiss_flag,
+    get_dispute,
+    get_flag,
+    player_tallies,
+    resolve_dispute,
+    restore_run,
+    run_flags,
+)
+from store.runs import dealt_move_times, run_audit_log
+from store.sanctions import REPORT_OPEN, ban_of, hiding_of, list_reports
+from verification import reverify_run
+from verification.move_timing import spread
+
+from . import charts
+from .context import db, referee, revealed
+from .par import kept_par
+
+RECENT_RUNS = 10
+NOTE_LIMIT = 1000  # characters of a note or reason, as the API takes them
+ACTED = {"voided": "voided", "restored": "restored", "upheld": "upheld a dispute of", "reverified": "re-verified",
+         "flag_dismissed": "dismissed a flag of", "requeued": "re-queued"}  # an audit event, as a sentence says it
+
+
+class Conflict(Exception):
+    """An action not applied, because another moderator (or the same, elsewhere) acted first: the sentence."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """What ``/desk/runs/<id>`` shows."""
+
+    run: Run  # as the store holds it
+    public: Run  # as anyone else sees it (a sealed deal's seed hidden until it is public)
+    audit: list[dict]
+    disputes: list[dict]
+    open_disputes: list[dict]
+    flags: list
+    reports: list[dict]
+    recent: list[Run]
+    recent_total: int
+    tallies: list
+    gaps: charts.Gaps | None
+    par: object
+    ban: object
+    hidden: object
+    taken: Taken | None
+
+
+def _when(at: str | None) -> str:
+    """An ISO time as a sentence gives it: ``2026-12-06 03:20 UTC``."""
+    return datetime.fromisoformat(at).strftime("%Y-%m-%d %H:%M UTC") if at else "an unknown time"
+
+
+def _gaps(run: Run) -> charts.Gaps | None:
+    times = dealt_move_times(db(), run.id) if run.dealt else None
+    if not times:
+        return None
+    gaps = [later - earlier for earlier, later in zip(times, times[1:], strict=False) if later > earlier]
+    if not gaps:
+        return None
+    settings = referee().settings
+    return charts.gaps(gaps, median(gaps), spread(gaps), settings.flag_fast_ms, settings.flag_steady_spread,
+                       settings.flag_min_moves)
+
+
+def case_of(run_id: str) -> Case:
+    """The case of run ``run_id``. Raises ``NoSuchRun``."""
+    run = get_run(db(), run_id)
+    public = shown(run, revealed)
+    audit = run_audit_log(db(), run_id)
+    dispute_ids = list(dict.fromkeys(entry["detail"]["dispute_id"] for entry in audit
+                                     if entry["event"] == "disputed" and entry["detail"].get("dispute_id")))
+    disputes = [get_dispute(db(), dispute_id) for dispute_id in dispute_ids]
+    recent_total, recent = player_runs(db(), run.player, 0, RECENT_RUNS)
+    reports = [*list_reports(db(), REPORT_OPEN, None, None, run_id, 0, 100)[1],
+               *list_reports(db(), REPORT_OPEN, None, None, run.player, 0, 100)[1]]
+    par = kept_par(public.seed, run.variant, line=True) if public.seed and run.status == "verified" else None
+    return Case(run=run, public=public, audit=audit, disputes=disputes,
+                open_disputes=[dispute for dispute in disputes if dispute["status"] == "open"],
+                flags=run_flags(db(), run_id), reports=reports, recent=[shown(one, revealed) for one in recent],
+                recent_total=recent_total, tallies=player_tallies(db(), run.player), gaps=_gaps(run), par=par,
+                ban=ban_of(db(), run.player), hidden=hiding_of(db(), run.player),
+                taken=cases_taken(db(), [run_id]).get(run_id))
+
+
+def _acted_since(run_id: str, seen: int) -> None:
+    """``Conflict`` if a moderator acted on the run after the first ``seen`` audit entries."""
+    later = [entry for entry in run_audit_log(db(), run_id)[seen:] if entry["actor"]["kind"] == "moderator"]
+    if later:
+        first = later[0]
+        raise Conflict(f"{first['actor']['name']} {ACTED.get(first['event'], first['event'])} this run at "
+                       f"{_when(first['at'])}, after this page was opened; nothing was applied. "
+                       "The case below is as it is now.")
+
+
+def act(run_id: str, seen: int, moderator: str, action: str, form: dict) -> str:
+    """Apply ``action`` to the run's case for ``moderator`` (fields already checked); what was done, in a
+    sentence. Raises ``Conflict`` when another moderator acted first, and the store's own refusals."""
+    _acted_since(run_id, seen)
+    try:
+        done = _apply(run_id, moderator, action, form)
+    finally:
+        release_case(db(), run_id, moderator)
+    return done
+
+
+def _apply(run_id: str, moderator: str, action: str, form: dict) -> str:
+    if action == "resolve":
+        try:
+            dispute = resolve_dispute(db(), form["dispute"], moderator, form["decision"], form["note"])
+        except AlreadyResolved:
+            first = get_dispute(db(), form["dispute"])
+            raise Conflict(f"{first['moderator']} resolved this dispute ({first['decision']}) at "
+                           f"{_when(first['resolved_at'])}; nothing was applied.") from None
+        return f"Dispute resolved: {dispute['decision']}."
+    if action == "restore":
+        try:
+            restore_run(db(), run_id, moderator, form["note"])
+        except NotVoid:
+            entry = next((entry for entry in reversed(run_audit_log(db(), run_id))
+                          if entry["event"] == "restored"), None)
+            raise Conflict(f"{entry['actor']['name']} restored this run at {_when(entry['at'])}; nothing was "
+                           "applied." if entry else "This run is not void; nothing was applied.") from None
+        return "Run restored."
+    if action == "reverify":
+        run = get_run(db(), run_id)
+        if run.status == "error":
+            try:
+                requeue_run(db(), run_id, moderator)
+            except NotInError:
+                raise Conflict("This run left the status error meanwhile; nothing was applied.") from None
+            return "Run queued for verification again."
+        try:
+            changed = reverify_run(db(), run_id, "moderator", moderator)["changed"]
+        except RunPending:
+            raise Conflict("This run is pending: its worker judges it first; nothing was applied.") from None
+        return "Re-verified: the verdict changed." if changed else "Re-verified: the verdict is unchanged."
+    try:
+        dismiss_flag(db(), form["flag"], moderator, form["note"])
+    except FlagDismissed:
+        flag = get_flag(db(), form["flag"])
+        raise Conflict(f"{flag.dismissed_by} dismissed this flag at {_when(iso_time(flag.dismissed_ms))}; "
+                       "nothing was applied.") from None
+    return "Flag dismissed."
+
+
+def checked(action: str, form) -> tuple[dict, dict[str, list[str]]]:
+    """The action's fields from a posted form, and the errors of those that cannot be used (by field)."""
+    errors: dict[str, list[str]] = {}
+    note = form.get("note", "").strip()
+    if len(note) > NOTE_LIMIT:
+        errors["note"] = [f"At most {NOTE_LIMIT} characters."]
+    fields = {"note": note}
+    if action == "resolve":
+        fields |= {"dispute": form.get("dispute", ""), "decision": form.get("decision", "")}
+        if not fields["dispute"]:
+            errors["dispute"] = ["Missing."]
+        if fields["decision"] not in DECISIONS:
+            errors["decision"] = [f"One of: {', '.join(DECISIONS)}."]
+    if action == "restore" and not note:
+        errors["note"] = ["Say why the run is restored."]
+    if action == "dismiss":
+        fields["flag"] = form.get("flag", "")
+        if not fields["flag"]:
+            errors["flag"] = ["Missing."]
+    return fields, errors
