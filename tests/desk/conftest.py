@@ -33,11 +33,11 @@ class Desk:
         return response
 
     def post(self, path: str, data: dict | None = None, *, csrf: bool = True, origin: str | None = "",
-             **kwargs) -> requests.Response:
+             headers: dict | None = None, **kwargs) -> requests.Response:
         """POST a form as the desk's page would (its CSRF token and the page's ``seen``, unless given or left
         out), with the desk's origin (``origin``: another, or None for none)."""
         form = {**({"csrf": self.csrf, "seen": self.seen} if csrf else {}), **(data or {})}
-        headers = {} if origin is None else {"Origin": origin or self.origin}
+        headers = {**({} if origin is None else {"Origin": origin or self.origin}), **(headers or {})}
         return self.http.post(self.stack.url(path), data=form, headers=headers, timeout=10, allow_redirects=False,
                               **kwargs)
 

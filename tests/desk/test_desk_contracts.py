@@ -1,0 +1,290 @@
+"""Issue 46, the desk's contracts over HTTP: signing in, the session and its cookie, CSRF and Origin, revoking a
+moderator, the queue's contents, paging and filters, taking a case, a case's actions and two moderators on one
+case (docs/moderation.md)."""
+
+import re
+
+import pytest
+
+from store import revoke_moderator
+from tests.support.games import moderator_token
+
+from .conftest import Desk, dispute, won_run
+
+CONFLICT = re.compile(r'id="conflict">([^<]*)<')
+REASON = re.compile(r'id="reason">([^<]*)<')
+
+
+@pytest.fixture(scope="module")
+def mia(stack):
+    return moderator_token(stack, "mia")
+
+
+@pytest.fixture(scope="module")
+def ned(stack):
+    return moderator_token(stack, "ned")
+
+
+@pytest.fixture
+def desk(stack, mia):
+    signed = Desk(stack)
+    signed.sign_in(mia)
+    return signed
+
+
+@pytest.fixture
+def disputed(stack):
+    """A verified run a player disputed: ``(run, dispute, its player's name)``."""
+    name, token = stack.register()
+    run = won_run(stack, token)
+    _, other = stack.register()
+    return run, dispute(stack, other, run["id"]), name
+
+
+def _place(stack, name: str) -> int | None:
+    found = stack.get(f"/v1/leaderboards/classic?player={name}").json()
+    return next((entry["rank"] for entry in found["entries"] if entry["player"] == name), None) \
+        if "entries" in found else found.get("rank")
+
+
+def test_a_page_without_a_session_leads_to_the_sign_in(stack):
+    answer = Desk(stack).get("/desk")
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("/desk/sign-in")
+
+
+def test_signing_in_sets_a_strict_http_only_cookie_of_the_desk_alone(stack, mia):
+    answer = Desk(stack).post("/desk/sign-in", {"token": mia}, csrf=False)
+    assert answer.status_code == 303
+    cookie = answer.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/desk" in cookie
+    assert "Secure" not in cookie  # the request came over plain HTTP
+    assert mia not in cookie
+
+
+def test_signing_in_over_tls_through_a_trusted_proxy_makes_the_cookie_secure(stack, mia):
+    answer = Desk(stack).post("/desk/sign-in", {"token": mia}, csrf=False, headers={"X-Forwarded-Proto": "https"})
+    assert "Secure" not in answer.headers["Set-Cookie"]  # no proxy is trusted here: the header is anyone's
+
+
+def test_a_token_that_makes_no_moderator_is_refused(stack):
+    _, player = stack.register()
+    for token in (player, "sr_mod_nothing", ""):
+        answer = Desk(stack).post("/desk/sign-in", {"token": token}, csrf=False)
+        assert answer.status_code == 401 and "Set-Cookie" not in answer.headers
+
+
+def test_the_sign_in_is_checked_for_its_origin(stack, mia):
+    answer = Desk(stack).post("/desk/sign-in", {"token": mia}, csrf=False, origin="https://evil.example")
+    assert answer.status_code == 403 and REASON.search(answer.text).group(1) == "origin_mismatch"
+
+
+def test_the_api_takes_no_desk_cookie(stack, desk):
+    answer = desk.http.get(stack.url("/v1/disputes"), timeout=10)
+    assert answer.status_code == 401  # the cookie's path is /desk: the API keeps bearer tokens
+
+
+@pytest.mark.parametrize(("csrf", "origin", "reason"), [
+    (False, "", "csrf_missing"), (True, None, "origin_missing"), (True, "https://evil.example", "origin_mismatch"),
+    (True, "null", "origin_missing")])
+def test_a_post_without_its_csrf_token_or_origin_is_refused_with_a_reason(stack, desk, disputed, csrf, origin,
+                                                                           reason):
+    run, _, _ = disputed
+    desk.get(f"/desk/runs/{run['id']}")
+    answer = desk.post(f"/desk/runs/{run['id']}/reverify", csrf=csrf, origin=origin)
+    assert answer.status_code == 403 and REASON.search(answer.text).group(1) == reason
+    json = desk.post(f"/desk/runs/{run['id']}/reverify", csrf=csrf, origin=origin,
+                     headers={"Accept": "application/json"})
+    assert json.status_code == 403 and json.json()["reason"] == reason
+    assert [entry["event"] for entry in stack.get(f"/v1/runs/{run['id']}/audit-log").json()["entries"]][-1] == \
+        "disputed"  # nothing was done
+
+
+def test_a_wrong_csrf_token_is_refused(stack, desk, disputed):
+    run, _, _ = disputed
+    desk.get(f"/desk/runs/{run['id']}")
+    answer = desk.post(f"/desk/runs/{run['id']}/reverify", {"csrf": "not-this-sessions"})
+    assert answer.status_code == 403 and REASON.search(answer.text).group(1) == "csrf_mismatch"
+
+
+def test_another_sessions_csrf_token_is_refused(stack, desk, ned, disputed):
+    run, _, _ = disputed
+    other = Desk(stack)
+    other.sign_in(ned)
+    desk.get(f"/desk/runs/{run['id']}")
+    answer = desk.post(f"/desk/runs/{run['id']}/reverify", {"csrf": other.csrf})
+    assert answer.status_code == 403 and REASON.search(answer.text).group(1) == "csrf_mismatch"
+
+
+def test_revoking_the_moderator_ends_their_open_desk_at_once(stack, db):
+    token = moderator_token(stack, "rex")
+    desk = Desk(stack)
+    desk.sign_in(token)
+    assert desk.get("/desk").status_code == 200
+    revoke_moderator(db, "rex")
+    answer = desk.get("/desk")
+    assert answer.status_code == 303 and "/desk/sign-in?ended=1" in answer.headers["Location"]
+    refused = desk.post("/desk/sign-out")
+    assert refused.status_code == 403 and REASON.search(refused.text).group(1) == "signed_out"
+
+
+def test_a_moderator_added_again_does_not_bring_back_the_old_sessions(stack, db):
+    desk = Desk(stack)
+    desk.sign_in(moderator_token(stack, "uma"))
+    revoke_moderator(db, "uma")
+    moderator_token(stack, "uma")
+    assert desk.get("/desk").status_code == 303
+
+
+def test_signing_out_ends_the_session_server_side(stack, mia):
+    desk = Desk(stack)
+    desk.sign_in(mia)
+    cookie = desk.http.cookies.get("scoundrel_desk")
+    assert desk.post("/desk/sign-out").status_code == 303
+    replayed = Desk(stack)
+    replayed.http.cookies.set("scoundrel_desk", cookie, path="/desk")
+    assert replayed.get("/desk").status_code == 303  # the cookie, kept, no longer signs anyone in
+
+
+def test_the_queue_lists_open_disputes_oldest_first_with_counts(stack, desk, disputed):
+    run, filed, _ = disputed
+    page = desk.get("/desk")
+    assert page.status_code == 200
+    assert f'data-id="{filed["id"]}"' in page.text and f"/desk/runs/{run['id']}" in page.text
+    ids = re.findall(r'data-kind="disputes" data-id="([^"]+)"', page.text)
+    listed = stack.get("/v1/disputes?limit=100", headers={"Authorization": f"Bearer {_api_token(stack)}"}).json()
+    assert ids == [one["id"] for one in listed["disputes"]][:25]  # the API's order: oldest first
+    total = re.search(r'id="tab-disputes">Disputes <span class="count">(\d+)<', page.text).group(1)
+    assert int(total) == listed["total"]
+
+
+_API_TOKENS: dict = {}
+
+
+def _api_token(stack) -> str:
+    if id(stack) not in _API_TOKENS:
+        _API_TOKENS[id(stack)] = moderator_token(stack, "api-reader")
+    return _API_TOKENS[id(stack)]
+
+
+def test_the_queue_is_paged_and_filtered_by_player_and_variant(stack, desk):
+    name, token = stack.register()
+    run = won_run(stack, token, "desk-paged")
+    for _ in range(27):
+        _, other = stack.register()
+        dispute(stack, other, run["id"])
+    everything = desk.get("/desk")
+    total = int(re.search(r'id="tab-disputes">Disputes <span class="count">(\d+)<', everything.text).group(1))
+    assert total >= 27
+    last = -(-total // 25)
+    page = desk.get(f"/desk?section=disputes&page={last}")
+    assert len(re.findall(r'data-kind="disputes"', page.text)) == total - 25 * (last - 1)
+    mine = desk.get(f"/desk?section=disputes&player={name}")
+    assert re.search(r'id="total">(\d+) disputes matching', mine.text).group(1) == "27"
+    assert len(re.findall(r'data-kind="disputes"', mine.text)) == 25
+    second = desk.get(f"/desk?section=disputes&player={name}&page=2")
+    assert len(re.findall(r'data-kind="disputes"', second.text)) == 2
+    none = desk.get(f"/desk?section=disputes&player={name}&variant=hard")
+    assert "Nothing waits here." in none.text
+    board = desk.get("/desk?section=disputes&board=seed/desk-paged?variant=classic")
+    assert re.search(r'id="total">(\d+) disputes matching', board.text).group(1) == "27"
+
+
+@pytest.mark.parametrize("query", ["section=nothing", "kind=nothing&section=flags", "page=0", "variant=chess",
+                                   "player=no%20such%20name!"])
+def test_a_queue_address_it_cannot_use_is_a_422_naming_the_field(desk, query):
+    answer = desk.get(f"/desk?{query}")
+    assert answer.status_code == 422
+    field = query.split("=")[0] if not query.startswith("kind") else "kind"
+    assert f"<code>{field}</code>" in answer.text
+
+
+def test_taking_a_case_shows_the_others_who_is_on_it_until_they_act(stack, desk, ned, disputed):
+    run, filed, _ = disputed
+    desk.get(f"/desk/runs/{run['id']}")
+    assert desk.post(f"/desk/runs/{run['id']}/take").status_code == 303
+    other = Desk(stack)
+    other.sign_in(ned)
+    assert "On this case: <strong>mia</strong>" in other.get(f"/desk/runs/{run['id']}").text
+    queue = other.get(f"/desk?section=disputes&player={filed['player']}")
+    assert "On it: <strong>mia</strong>" in queue.text
+    desk.get(f"/desk/runs/{run['id']}")
+    desk.post(f"/desk/runs/{run['id']}/resolve", {"dispute": filed["id"], "decision": "uphold", "note": "fine"})
+    assert "Nobody has taken this case." in other.get(f"/desk/runs/{run['id']}").text
+
+
+def test_voiding_from_the_case_moves_the_board_and_restoring_brings_it_back(stack, desk, disputed):
+    run, filed, name = disputed
+    assert _place(stack, name) is not None
+    desk.get(f"/desk/runs/{run['id']}")
+    done = desk.post(f"/desk/runs/{run['id']}/resolve", {"dispute": filed["id"], "decision": "void",
+                                                         "note": "a client bug"})
+    assert done.status_code == 303
+    assert stack.get(f"/v1/runs/{run['id']}").json()["status"] == "void"
+    assert _place(stack, name) is None
+    desk.get(f"/desk/runs/{run['id']}")
+    assert desk.post(f"/desk/runs/{run['id']}/restore", {"note": "the client was right"}).status_code == 303
+    assert stack.get(f"/v1/runs/{run['id']}").json()["status"] == "verified"
+    assert _place(stack, name) is not None
+    entries = stack.get(f"/v1/runs/{run['id']}/audit-log").json()["entries"]
+    assert [(entry["event"], entry["actor"]["name"], entry["detail"].get("note")) for entry in entries[-2:]] == \
+        [("voided", "mia", "a client bug"), ("restored", "mia", "the client was right")]
+
+
+def test_a_restore_needs_a_reason(stack, desk, disputed):
+    run, _, _ = disputed
+    desk.get(f"/desk/runs/{run['id']}")
+    answer = desk.post(f"/desk/runs/{run['id']}/restore", {"note": ""})
+    assert answer.status_code == 422 and "<code>note</code>" in answer.text
+
+
+def test_the_second_of_two_moderators_is_told_who_acted_first_and_nothing_is_applied_twice(stack, desk, ned,
+                                                                                           disputed):
+    run, filed, _ = disputed
+    other = Desk(stack)
+    other.sign_in(ned)
+    desk.get(f"/desk/runs/{run['id']}")
+    other.get(f"/desk/runs/{run['id']}")  # both have the case open
+    first = desk.post(f"/desk/runs/{run['id']}/resolve", {"dispute": filed["id"], "decision": "void", "note": "x"})
+    assert first.status_code == 303
+    second = other.post(f"/desk/runs/{run['id']}/resolve",
+                        {"dispute": filed["id"], "decision": "uphold", "note": "y"})
+    assert second.status_code == 409
+    sentence = CONFLICT.search(second.text).group(1)
+    assert sentence.startswith("mia voided this run at ") and "nothing was applied" in sentence
+    again = other.post(f"/desk/runs/{run['id']}/restore", {"note": "z"})  # from the page opened before the void
+    assert again.status_code == 409 and CONFLICT.search(again.text).group(1).startswith("mia voided")
+    events = [entry["event"] for entry in stack.get(f"/v1/runs/{run['id']}/audit-log").json()["entries"]]
+    assert events.count("voided") == 1 and "upheld" not in events and "restored" not in events
+
+
+def test_a_dispute_resolved_meanwhile_is_told_from_the_store(stack, desk, ned, disputed):
+    """The moment between reading the page and the store's write: the store's refusal says who resolved it."""
+    run, filed, _ = disputed
+    other = Desk(stack)
+    other.sign_in(ned)
+    other.get(f"/desk/runs/{run['id']}")
+    stack.post(f"/v1/disputes/{filed['id']}/resolve", json={"decision": "uphold", "note": "api"},
+               headers={"Authorization": f"Bearer {_api_token(stack)}"})
+    answer = other.post(f"/desk/runs/{run['id']}/resolve", {"dispute": filed["id"], "decision": "void", "note": ""})
+    assert answer.status_code == 409
+    assert CONFLICT.search(answer.text).group(1).startswith("api-reader")
+
+
+def test_the_case_page_shows_the_verdict_the_audit_log_and_the_dispute(stack, desk, disputed):
+    run, filed, name = disputed
+    page = desk.get(f"/desk/runs/{run['id']}")
+    assert page.status_code == 200
+    assert 'data-replay-url="/desk/runs/' in page.text
+    assert filed["reason"] in page.text and "disputed" in page.text and name in page.text
+    replay = desk.get(f"/desk/runs/{run['id']}/replay").json()
+    assert replay["run_id"] == run["id"] and replay["verdict"] == "verified"
+
+
+def test_an_unknown_run_is_a_404(desk):
+    assert desk.get("/desk/runs/nosuchrun").status_code == 404
+
+
+def test_an_unknown_action_is_a_422(desk, disputed):
+    run, _, _ = disputed
+    desk.get(f"/desk/runs/{run['id']}")
+    assert desk.post(f"/desk/runs/{run['id']}/explode").status_code == 422
