@@ -180,28 +180,20 @@ def history(runs: list[Run]) -> History | None:
 
 
 @dataclass(frozen=True)
-class Level:
-    """A horizontal line across a chart at ``y``: a threshold or the median, labelled."""
+class Level(Tick):
+    """A horizontal line across a chart at height ``at``, of a ``kind`` (a limit, the median), labelled."""
 
-    y: float
-    label: str
     kind: str
 
 
 @dataclass(frozen=True)
 class Gaps:
-    """A dealt game's gaps between decisions as bars, one a move, against the timing flag's limit (the
-    median gap a person stays above) and the game's median; ``summary`` says the figures in words."""
+    """A dealt game's gaps between decisions as bars, one a move (a histogram's frame, without its markers),
+    across the ``levels`` of the timing flag's limit (the median gap a person stays above) and the game's
+    median; its ``summary`` says the figures in words."""
 
-    bars: list[Bar]
+    plot: Histogram
     levels: list[Level]
-    y_ticks: list[Tick]
-    summary: str
-    width: int = WIDTH
-    height: int = HEIGHT
-    plot_left: int = LEFT
-    plot_right: int = WIDTH - RIGHT
-    plot_bottom: int = HEIGHT - BOTTOM
 
 
 def gaps(decision_gaps: list[int], median_ms: float, spread: float | None, fast_ms: float, steady_spread: float,
@@ -227,4 +219,5 @@ def gaps(decision_gaps: list[int], median_ms: float, spread: float | None, fast_
     count = len(decision_gaps)
     summary = (f"{count} {plural('gap', count)} between decisions, median {number(median_ms)} ms{rhythm}"
                + ("" if judged else f"; fewer than {min_moves} timed moves: not judged"))
-    return Gaps(bars, levels, [Tick(y(top), f"{number(top)} ms"), Tick(float(bottom), "0")], summary)
+    return Gaps(Histogram(bars, [], [Tick(y(top), f"{number(top)} ms"), Tick(float(bottom), "0")], [], summary),
+                levels)

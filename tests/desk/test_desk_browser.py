@@ -6,14 +6,7 @@ alone, without a serious or critical axe-core violation; screenshots in ``test-a
 import pytest
 
 from store import revoke_moderator
-from tests.support.browser import (
-    WIDTHS,
-    chromium,
-    console_problems,
-    screenshot,
-    scrolls_sideways,
-    serious_violations,
-)
+from tests.support import browser as pages
 from tests.support.games import moderator_token
 
 from .conftest import dispute, won_run
@@ -23,7 +16,7 @@ pytestmark = pytest.mark.served  # the desk in Chromium, which loads it over HTT
 
 @pytest.fixture(scope="module")
 def browser():
-    with chromium() as launched:
+    with pages.chromium() as launched:
         yield launched
 
 
@@ -59,15 +52,15 @@ def _classic_rank(stack, name: str) -> int | None:
 def test_a_moderator_voids_a_disputed_run_from_its_case_and_restores_it(browser, stack, mia, disputed):
     run, filed, name = disputed
     page = _signed_in(browser, stack, mia)
-    problems = console_problems(page)
+    problems = pages.console_problems(page)
     item = page.locator(f"li.queue-item[data-id='{filed['id']}']")
     assert filed["reason"] in item.inner_text()
-    assert serious_violations(page) == []
-    screenshot(page, "desk-queue-1280")
+    assert pages.serious_violations(page) == []
+    pages.screenshot(page, "desk-queue-1280")
     item.locator("a.case-link").click()
     page.wait_for_selector("body[data-ready='true']", timeout=10_000)  # the replay viewer drew the game
-    assert serious_violations(page) == []
-    screenshot(page, "desk-case-1280")
+    assert pages.serious_violations(page) == []
+    pages.screenshot(page, "desk-case-1280")
     assert _classic_rank(stack, name) is not None
     page.goto(stack.url("/boards/classic"))
     assert page.locator(f"a:text-is('{name}')").count() == 1
@@ -114,15 +107,15 @@ def test_a_revoked_moderators_open_desk_stops_working_at_once(browser, stack, db
     assert "Your desk session has ended" in page.inner_text("main")
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", pages.WIDTHS)
 def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, stack, mia, disputed, width):
     run, _, _ = disputed
     _, another = stack.register()
     dispute(stack, another, run["id"], "Still looks wrong to me")  # an open one, whatever the other tests did
     page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
     page.goto(stack.url("/desk/sign-in"))
-    assert serious_violations(page) == [] and not scrolls_sideways(page)
-    screenshot(page, f"desk-sign-in-{width}")
+    assert pages.serious_violations(page) == [] and not pages.scrolls_sideways(page)
+    pages.screenshot(page, f"desk-sign-in-{width}")
     for _ in range(30):  # to the token's field by Tab, typed, sent with Enter
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.id") == "token":
@@ -132,17 +125,17 @@ def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, stack, mia, d
     page.wait_for_selector("#tab-disputes")
     for path in ("/desk", "/desk?section=flags", "/desk?section=reports", "/desk?section=reverify"):
         page.goto(stack.url(path))
-        assert serious_violations(page) == [], path
-        assert not scrolls_sideways(page), path
+        assert pages.serious_violations(page) == [], path
+        assert not pages.scrolls_sideways(page), path
     page.goto(stack.url("/desk"))
-    screenshot(page, f"desk-queue-{width}")
+    pages.screenshot(page, f"desk-queue-{width}")
     for _ in range(80):  # to the dispute's case by Tab, opened with Enter
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.getAttribute('href')") == f"/desk/runs/{run['id']}":
             break
     page.keyboard.press("Enter")
     page.wait_for_selector("body[data-ready='true']", timeout=10_000)
-    assert serious_violations(page) == [] and not scrolls_sideways(page)
-    screenshot(page, f"desk-case-{width}")
+    assert pages.serious_violations(page) == [] and not pages.scrolls_sideways(page)
+    pages.screenshot(page, f"desk-case-{width}")
     page.goto(stack.url("/desk?variant=chess"))
-    assert serious_violations(page) == []
+    assert pages.serious_violations(page) == []

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from store import revoke_moderator
-from tests.support.games import moderator_token
+from tests.support.games import moderator_token, play_at_machine_speed
 
 from .conftest import Desk, dispute, won_run
 
@@ -179,14 +179,14 @@ def test_the_queue_is_paged_and_filtered_by_player_and_variant(stack, desk):
     page = desk.get(f"/desk?section=disputes&page={last}")
     assert len(re.findall(r'data-kind="disputes"', page.text)) == total - 25 * (last - 1)
     mine = desk.get(f"/desk?section=disputes&player={name}")
-    assert re.search(r'id="total">(\d+) disputes matching', mine.text).group(1) == "27"
+    assert re.search(r'id="total">Disputes: (\d+) matching', mine.text).group(1) == "27"
     assert len(re.findall(r'data-kind="disputes"', mine.text)) == 25
     second = desk.get(f"/desk?section=disputes&player={name}&page=2")
     assert len(re.findall(r'data-kind="disputes"', second.text)) == 2
     none = desk.get(f"/desk?section=disputes&player={name}&variant=hard")
     assert "Nothing waits here." in none.text
     board = desk.get("/desk?section=disputes&board=seed/desk-paged?variant=classic")
-    assert re.search(r'id="total">(\d+) disputes matching', board.text).group(1) == "27"
+    assert re.search(r'id="total">Disputes: (\d+) matching', board.text).group(1) == "27"
 
 
 @pytest.mark.parametrize("query", ["section=nothing", "kind=nothing&section=flags", "page=0", "variant=chess",
@@ -288,3 +288,26 @@ def test_an_unknown_action_is_a_422(desk, disputed):
     run, _, _ = disputed
     desk.get(f"/desk/runs/{run['id']}")
     assert desk.post(f"/desk/runs/{run['id']}/explode").status_code == 422
+
+
+def test_a_dealt_game_at_machine_speed_shows_its_gaps_against_the_limit_and_its_flag_is_dismissed_once(
+        stack, desk, ned):
+    game, _ = play_at_machine_speed(stack)
+    run_id = game["run_id"]
+    flags = desk.get("/desk?section=flags&kind=fast_moves")
+    assert f"/desk/runs/{run_id}" in flags.text
+    page = desk.get(f"/desk/runs/{run_id}")
+    assert "fast_moves below a median of 250 ms" in page.text and "12 gaps between decisions" in page.text
+    flag_id = re.search(r'name="flag" value="([^"]+)"', page.text).group(1)
+    other = Desk(stack)
+    other.sign_in(ned)
+    other.get(f"/desk/runs/{run_id}")
+    assert desk.post(f"/desk/runs/{run_id}/dismiss", {"flag": flag_id, "note": "a fast reader"}).status_code == 303
+    late = other.post(f"/desk/runs/{run_id}/dismiss", {"flag": flag_id, "note": "me too"})
+    assert late.status_code == 409
+    assert CONFLICT.search(late.text).group(1).startswith("mia dismissed a flag of this run at ")
+    events = [entry["event"] for entry in stack.get(f"/v1/runs/{run_id}/audit-log",
+                                                    headers={"Authorization": f"Bearer {_api_token(stack)}"}
+                                                    ).json()["entries"]]
+    assert events.count("flag_dismissed") == 1
+    assert f"/desk/runs/{run_id}" not in desk.get("/desk?section=flags&kind=fast_moves").text
