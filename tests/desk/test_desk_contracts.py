@@ -9,7 +9,7 @@ import pytest
 from store import revoke_moderator
 from tests.support.games import moderator_token, play_at_machine_speed
 
-from .conftest import Desk, dispute, won_run
+from .conftest import Desk, dispute, winning_moves, won_run
 
 CONFLICT = re.compile(r'id="conflict">([^<]*)<')
 REASON = re.compile(r'id="reason">([^<]*)<')
@@ -311,3 +311,32 @@ def test_a_dealt_game_at_machine_speed_shows_its_gaps_against_the_limit_and_its_
                                                     ).json()["entries"]]
     assert events.count("flag_dismissed") == 1
     assert f"/desk/runs/{run_id}" not in desk.get("/desk?section=flags&kind=fast_moves").text
+
+
+def test_a_run_whose_verification_failed_waits_under_reverify_until_its_case_queues_it_again(stack, desk, db):
+    from store.queue import mark_error
+
+    _, token = stack.register()
+    run_id = stack.submit(token, {"seed": "desk-error", "moves": winning_moves("desk-error")}).json()["id"]
+    assert mark_error(db, run_id, "verification_failed", "the engine raised")
+    waiting = desk.get("/desk?section=reverify")
+    assert f"/desk/runs/{run_id}" in waiting.text and "the engine raised" in waiting.text
+    page = desk.get(f"/desk/runs/{run_id}")
+    assert "Queue it for verification again" in page.text
+    assert desk.post(f"/desk/runs/{run_id}/reverify").status_code == 303
+    assert stack.get(f"/v1/runs/{run_id}").json()["status"] in ("pending", "verified")
+    assert f"/desk/runs/{run_id}" not in desk.get("/desk?section=reverify").text
+    assert stack.wait_final(run_id)["status"] == "verified"
+
+
+def test_a_rejected_runs_case_names_its_first_illegal_move_and_its_ruling(stack, desk):
+    moves = winning_moves()
+    _, token = stack.register()
+    bad = [*moves, moves[-1]]  # a move after the game is over
+    answer = stack.submit(token, {"seed": "desk-1", "moves": bad})
+    run = stack.wait_final(answer.json()["id"])
+    assert run["status"] == "rejected"
+    page = desk.get(f"/desk/runs/{run['id']}")
+    ruling = re.search(r'id="ruling">([^<]*)<strong>(R\d+)</strong>', page.text)
+    assert ruling and ruling.group(1).startswith(f"First illegal move: move {len(moves) + 1}, ruling ")
+    assert ruling.group(2) == run["error"]["ruling"]
