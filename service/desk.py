@@ -1,7 +1,8 @@
 """``/desk``: the moderators' desk, pages for moderators in the browser (docs/moderation.md).
 
 Signing in and the checks of every request are ``desk_sessions``'; the queue
-is ``desk_queue``'s, a case and its actions ``desk_case``'s. Each view only
+is ``desk_queue``'s, a case and its actions ``desk_case``'s, the logs,
+tournaments and webhooks ``desk_records``'. Each view only
 turns the request into those calls and their answers into a template; an
 action answers with a redirect to its case (``?done=`` saying what was done)
 or, refused, with the case and the sentence saying why.
@@ -12,16 +13,28 @@ from werkzeug.utils import redirect
 
 import scoundrel
 from domain.errors import NoSuchDispute, NoSuchFlag, NoSuchRun
+from domain.events import EVENTS
+from domain.tournaments import SCORINGS
 from schemas.players import name_key
 from store import get_run
 from store.desk import CASE_HELD, take_case
 from store.moderation import REASONS as FLAG_REASONS
 from store.runs import dealt_move_times
+from store.sanctions import LOG_ACTIONS
 
 from . import desk_sessions
 from .context import db, referee
 from .desk_case import Conflict, act, case_of, checked
 from .desk_queue import PAGE_SIZE, SECTIONS, Filters, queue_page
+from .desk_records import (
+    LOG_PAGE,
+    create_tournament_from,
+    erasures_page,
+    log_page,
+    register_webhook_from,
+    tournaments_listed,
+    webhooks_listed,
+)
 from .desk_sessions import DeskRefused, NotModerator, desk_page
 from .replay_trace import run_replay
 
@@ -168,3 +181,57 @@ def action(run_id, action):
     except Conflict as conflict:
         return _case_page(run_id, 409, conflict=str(conflict))
     return redirect(url_for("desk.case", run_id=run_id, done=done), 303)
+
+
+def _page_number() -> int:
+    page = request.args.get("page", "1")
+    if not page.isdigit() or int(page) < 1:
+        raise Invalid({"page": ["A whole number from 1."]})
+    return int(page)
+
+
+@blp.route("/log")
+@desk_page
+def log():
+    """The moderators' log, newest first: of one moderator, action (``kind``) and player if asked."""
+    moderator, kind, player = (request.args.get(name) or None for name in ("moderator", "kind", "player"))
+    if kind is not None and kind not in LOG_ACTIONS:
+        raise Invalid({"kind": [f"One of: {', '.join(LOG_ACTIONS)}."]})
+    page = _page_number()
+    total, entries = log_page(moderator, kind, player, page)
+    return render_template("desk_log.html", total=total, entries=entries, page=page, kinds=LOG_ACTIONS,
+                           pages=max(1, -(-total // LOG_PAGE)), moderator=moderator, kind=kind, player=player)
+
+
+@blp.route("/erasures")
+@desk_page
+def erasures():
+    """The erasures finished, newest first: when, by whom, under which pseudonym."""
+    page = _page_number()
+    total, entries = erasures_page(page)
+    return render_template("desk_erasures.html", total=total, entries=entries, page=page,
+                           pages=max(1, -(-total // LOG_PAGE)))
+
+
+@blp.route("/tournaments", methods=["GET", "POST"])
+@desk_page
+def tournaments():
+    """The tournaments of each state, and a form to create one (the API's checks; 422 naming the field)."""
+    created: dict | None = None
+    errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        created, errors = create_tournament_from(request.form, g.moderator)
+    return render_template("desk_tournaments.html", listed=tournaments_listed(), created=created, errors=errors,
+                           variants=scoundrel.VARIANTS, scorings=SCORINGS), 422 if errors else 200
+
+
+@blp.route("/webhooks", methods=["GET", "POST"])
+@desk_page
+def webhooks():
+    """The webhooks with their latest deliveries, and a form to register one (its secret shown once)."""
+    secret: str | None = None
+    errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        secret, errors = register_webhook_from(request.form, g.moderator)
+    return render_template("desk_webhooks.html", hooks=webhooks_listed(), secret=secret, errors=errors,
+                           events=list(EVENTS)), 422 if errors else 200

@@ -28,6 +28,7 @@ from store.sanctions.places import set_places
 
 LOG_KEPT = 100_000  # moderators' actions the log keeps, newest first
 BAN, UNBAN, HIDE, UNHIDE = "ban", "unban", "hide", "unhide"  # the log's actions
+ACTIONS = (BAN, UNBAN, HIDE, UNHIDE)
 EXPIRY = "expiry"  # the log's moderator for a timed ban that ended by itself
 
 

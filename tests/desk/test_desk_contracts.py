@@ -340,3 +340,54 @@ def test_a_rejected_runs_case_names_its_first_illegal_move_and_its_ruling(stack,
     ruling = re.search(r'id="ruling">([^<]*)<strong>(R\d+)</strong>', page.text)
     assert ruling and ruling.group(1).startswith(f"First illegal move: move {len(moves) + 1}, ruling ")
     assert ruling.group(2) == run["error"]["ruling"]
+
+
+def test_the_moderators_log_is_filtered_by_moderator_kind_and_player(stack, desk, db):
+    from store.sanctions import ban, hide, unban
+
+    name, _ = stack.register()
+    other, _ = stack.register()
+    ban(db, name, "mia", "a bot")
+    unban(db, name, "mia")
+    hide(db, other, "ned", "one pace all day")
+    everything = desk.get("/desk/log")
+    assert everything.status_code == 200 and name in everything.text and other in everything.text
+    theirs = desk.get(f"/desk/log?player={name.upper()}")
+    assert re.search(r'id="total">(\d+) matching', theirs.text).group(1) == "2" and other not in theirs.text
+    bans = desk.get(f"/desk/log?player={name}&kind=ban")
+    assert re.search(r'id="total">(\d+) matching', bans.text).group(1) == "1"
+    by_ned = desk.get("/desk/log?moderator=ned")
+    assert other in by_ned.text and name not in by_ned.text
+    assert desk.get("/desk/log?kind=explode").status_code == 422
+
+
+def test_a_tournament_is_created_at_the_desk_with_the_apis_checks(stack, desk):
+    page = desk.get("/desk/tournaments")
+    assert page.status_code == 200
+    made = desk.post("/desk/tournaments", {"title": "Desk cup", "variant": "classic", "starts_at": "2030-01-01T10:00",
+                                           "ends_at": "2030-01-02T10:00", "deals": "1", "max_attempts": "2",
+                                           "scoring": "best"})
+    assert made.status_code == 200 and 'id="done"' in made.text
+    listed = stack.get("/v1/tournaments?state=upcoming&limit=100").json()["tournaments"]
+    cup = next(one for one in listed if one["title"] == "Desk cup")
+    assert cup["created_by"] == "mia" and cup["max_attempts"] == 2 and cup["starts_at"].startswith("2030-01-01T10:00")
+    refused = desk.post("/desk/tournaments", {"title": "Backwards", "starts_at": "2030-01-02T10:00",
+                                              "ends_at": "2030-01-01T10:00"})
+    assert refused.status_code == 422 and "<code>ends_at</code>" in refused.text
+    assert desk.post("/desk/tournaments", {"title": "x"}, csrf=False).status_code == 403
+
+
+def test_a_webhook_is_registered_at_the_desk_its_secret_shown_once(stack, desk):
+    made = desk.post("/desk/webhooks", {"url": "https://studio.example/hooks", "events": ["run.voided"]})
+    assert made.status_code == 200
+    secret = re.search(r'id="secret">[^<]*<code class="seed">([^<]+)<', made.text).group(1)
+    page = desk.get("/desk/webhooks")
+    assert "https://studio.example/hooks" in page.text and secret not in page.text
+    refused = desk.post("/desk/webhooks", {"url": "ftp://studio.example/hooks", "events": ["run.voided"]})
+    assert refused.status_code == 422 and "<code>url</code>" in refused.text
+    assert desk.post("/desk/webhooks", {"url": "https://a.example/", "events": []}).status_code == 422
+
+
+def test_the_erasures_log_lists_pseudonyms(stack, desk):
+    page = desk.get("/desk/erasures")
+    assert page.status_code == 200 and 'id="erasures"' in page.text
