@@ -123,10 +123,14 @@ def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, stack, mia, d
     page.keyboard.type(mia)
     page.keyboard.press("Enter")
     page.wait_for_selector("#tab-disputes")
-    for path in ("/desk", "/desk?section=flags", "/desk?section=reports", "/desk?section=reverify"):
+    for path in ("/desk", "/desk?section=flags", "/desk?section=reports", "/desk?section=reverify", "/desk/log",
+                 "/desk/tournaments", "/desk/webhooks", "/desk/erasures"):
         page.goto(stack.url(path))
         assert pages.serious_violations(page) == [], path
         assert not pages.scrolls_sideways(page), path
+    pages.screenshot(page, f"desk-erasures-{width}")
+    page.goto(stack.url("/desk/tournaments"))
+    pages.screenshot(page, f"desk-tournaments-{width}")
     page.goto(stack.url("/desk"))
     pages.screenshot(page, f"desk-queue-{width}")
     for _ in range(80):  # to the dispute's case by Tab, opened with Enter
