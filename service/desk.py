@@ -213,25 +213,26 @@ def erasures():
                            pages=max(1, -(-total // LOG_PAGE)))
 
 
+def _with_form(template: str, write, shown, **context):
+    """A page listing what is (``shown()``, read after any write) with a form adding to it (``write``: the
+    form and the moderator to ``(what was made, {})`` or ``(None, errors)``, a 422 naming the fields)."""
+    made = None
+    errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        made, errors = write(request.form, g.moderator)
+    return render_template(template, made=made, errors=errors, shown=shown(), **context), 422 if errors else 200
+
+
 @blp.route("/tournaments", methods=["GET", "POST"])
 @desk_page
 def tournaments():
-    """The tournaments of each state, and a form to create one (the API's checks; 422 naming the field)."""
-    created: dict | None = None
-    errors: dict[str, list[str]] = {}
-    if request.method == "POST":
-        created, errors = create_tournament_from(request.form, g.moderator)
-    return render_template("desk_tournaments.html", listed=tournaments_listed(), created=created, errors=errors,
-                           variants=scoundrel.VARIANTS, scorings=SCORINGS), 422 if errors else 200
+    """The tournaments of each state, and a form to create one (the API's checks)."""
+    return _with_form("desk_tournaments.html", create_tournament_from, tournaments_listed,
+                      variants=scoundrel.VARIANTS, scorings=SCORINGS)
 
 
 @blp.route("/webhooks", methods=["GET", "POST"])
 @desk_page
 def webhooks():
     """The webhooks with their latest deliveries, and a form to register one (its secret shown once)."""
-    secret: str | None = None
-    errors: dict[str, list[str]] = {}
-    if request.method == "POST":
-        secret, errors = register_webhook_from(request.form, g.moderator)
-    return render_template("desk_webhooks.html", hooks=webhooks_listed(), secret=secret, errors=errors,
-                           events=list(EVENTS)), 422 if errors else 200
+    return _with_form("desk_webhooks.html", register_webhook_from, webhooks_listed, events=list(EVENTS))
