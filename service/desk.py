@@ -39,7 +39,7 @@ from .desk_sessions import DeskRefused, NotModerator, desk_page
 from .replay_trace import run_replay
 
 blp = Blueprint("desk", __name__, url_prefix="/desk", template_folder="templates")
-ACTIONS = ("resolve", "restore", "reverify", "dismiss")
+ACTIONS = ("resolve", "void", "restore", "reverify", "dismiss")
 
 
 class Invalid(Exception):
@@ -165,7 +165,7 @@ def take(run_id):
 @blp.route("/runs/<run_id>/<action>", methods=["POST"])
 @desk_page
 def action(run_id, action):
-    """Resolve a dispute, restore, re-verify, dismiss a flag: applied once, in the audit log under the
+    """Resolve a dispute, void, restore, re-verify, dismiss a flag: applied once, in the audit log under the
     moderator's name."""
     if action not in ACTIONS:
         raise Invalid({"action": [f"One of: {', '.join(ACTIONS)}."]})

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from statistics import median
 
-from domain.errors import AlreadyResolved, FlagDismissed, NotInError, NotVoid, RunPending
+from domain.errors import AlreadyResolved, AlreadyVoid, FlagDismissed, NotInError, NotVoid, RunPending
 from domain.run import Run
 from domain.sealing import shown
 from store import get_run, player_runs, requeue_run
@@ -34,6 +34,7 @@ from store.moderation import (
     resolve_dispute,
     restore_run,
     run_flags,
+    void_run,
 )
 from store.runs import dealt_move_times, run_audit_log
 from store.sanctions import REPORT_OPEN, ban_of, hiding_of, list_reports
@@ -133,6 +134,11 @@ def act(run_id: str, seen: int, moderator: str, action: str, form: dict) -> str:
     return done
 
 
+def _last(run_id: str, event: str) -> dict:
+    """The run's latest audit entry of ``event`` (the store has just said there is one)."""
+    return next(entry for entry in reversed(run_audit_log(db(), run_id)) if entry["event"] == event)
+
+
 def _apply(run_id: str, moderator: str, action: str, form: dict) -> str:
     if action == "resolve":
         try:
@@ -142,14 +148,23 @@ def _apply(run_id: str, moderator: str, action: str, form: dict) -> str:
             raise Conflict(f"{first['moderator']} resolved this dispute ({first['decision']}) at "
                            f"{_when(first['resolved_at'])}; nothing was applied.") from None
         return f"Dispute resolved: {dispute['decision']}."
+    if action == "void":
+        try:
+            void_run(db(), run_id, moderator, form["note"])
+        except AlreadyVoid:
+            entry = _last(run_id, "voided")
+            raise Conflict(f"{entry['actor']['name']} voided this run at {_when(entry['at'])}; nothing was "
+                           "applied.") from None
+        except RunPending:
+            raise Conflict("This run is pending: its worker judges it first; nothing was applied.") from None
+        return "Run voided."
     if action == "restore":
         try:
             restore_run(db(), run_id, moderator, form["note"])
         except NotVoid:
-            entry = next((entry for entry in reversed(run_audit_log(db(), run_id))
-                          if entry["event"] == "restored"), None)
+            entry = _last(run_id, "restored")
             raise Conflict(f"{entry['actor']['name']} restored this run at {_when(entry['at'])}; nothing was "
-                           "applied." if entry else "This run is not void; nothing was applied.") from None
+                           "applied.") from None
         return "Run restored."
     if action == "reverify":
         run = get_run(db(), run_id)
@@ -186,8 +201,8 @@ def checked(action: str, form) -> tuple[dict, dict[str, list[str]]]:
             errors["dispute"] = ["Missing."]
         if fields["decision"] not in DECISIONS:
             errors["decision"] = [f"One of: {', '.join(DECISIONS)}."]
-    if action == "restore" and not note:
-        errors["note"] = ["Say why the run is restored."]
+    if action in ("void", "restore") and not note:
+        errors["note"] = [f"Say why the run is {action}ed."]
     if action == "dismiss":
         fields["flag"] = form.get("flag", "")
         if not fields["flag"]:

@@ -1,14 +1,14 @@
-"""Moderators' changes to a run: restoring a voided run, recording a re-verification.
+"""Moderators' changes to a run: voiding it with no dispute, restoring a voided run, recording a re-verification.
 
 Each is one Lua script that changes the run, its audit entry and the
-player's board places together (``scripts.restore_run``, ``scripts.reverify_run``),
+player's board places together (``scripts.void_run``, ``scripts.restore_run``, ``scripts.reverify_run``),
 from all the player's runs, the archived ones too; the run's boards the
 archive holds come back to Redis first (``store.boards.cooling.hot_boards``). A banned or hidden player's
 places are withheld again after (``store.sanctions``).
 """
 
 from domain.boards import boards_of
-from domain.errors import NoSuchRun, NotInError, NotVoid, RunPending
+from domain.errors import AlreadyVoid, NoSuchRun, NotInError, NotVoid, RunPending
 from domain.run import Run
 from store.base.clock import now_ms
 from store.base.database import Database
@@ -20,6 +20,26 @@ from store.runs.index import stored_run_ids
 from store.runs.verdicts import verdict_fields
 from store.sanctions.places import keep_withheld
 from store.tournaments.tournaments import note_revision
+from store.webhooks.hooks import wake_if_waiting
+
+
+def void_run(db: Database, run_id: str, moderator: str, note: str) -> None:
+    """Void a run with no dispute (a moderator's own finding, ``note`` saying why): as a dispute's void, off
+    every board, the player's next best run taking the place, a ``run.voided`` event.
+
+    An archived run comes back to Redis first, and its archived boards too. Raises ``NoSuchRun``,
+    ``AlreadyVoid`` or ``RunPending``.
+    """
+    run = hot_run(db, run_id)
+    with hot_boards(db, boards_of(run)):
+        answer = scripts.void_run(db, run=run, moderator=moderator, note=note, at_ms=now_ms())
+    keep_withheld(db, [run.player])
+    if answer == "void":
+        raise AlreadyVoid()
+    if answer == "pending":
+        raise RunPending("The run has no verdict yet; void it once it has one.")
+    note_revision(db, run)
+    wake_if_waiting(db)  # its run.voided event, if it recorded one, delivered without waiting for the sweeper
 
 
 def restore_run(db: Database, run_id: str, moderator: str, note: str = "") -> None:

@@ -25,6 +25,9 @@ _RESTORE_RUN = LuaScript("restore_run")
 _REVERIFY_RUN = LuaScript("reverify_run")
 
 
+_VOID_RUN = LuaScript("void_run")
+
+
 _RAISE_FLAG = LuaScript("raise_flag")
 
 
@@ -66,6 +69,14 @@ def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, 
         [moderator, decision, note, at_ms, open_status, resolved_status, RUN_VOIDED,
          *(leaf_parts(db, replace(run, status=VOID), VOID, at_ms) if decision == VOID else ("", ""))], [],
     )
+
+
+def void_run(db: Database, *, run: Run, moderator: str, note: str, at_ms: int) -> str:
+    """Void the run with no dispute (its event recorded, the player's places recomputed): 'ok', 'void' (it
+    was) or 'pending'."""
+    leaf = leaf_parts(db, replace(run, status=VOID), VOID, at_ms)
+    return with_player_runs(db, _VOID_RUN, run, [keys.run(run.id), keys.webhook_outbox(), keys.webhooks(), *log_keys()],
+                            [moderator, note, at_ms, RUN_VOIDED, *leaf, run.id], [])
 
 
 def restore_run(db: Database, *, run: Run, moderator: str, at_ms: int, note: str) -> str:

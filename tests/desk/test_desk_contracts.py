@@ -2,6 +2,7 @@
 moderator, the queue's contents, paging and filters, taking a case, a case's actions and two moderators on one
 case (docs/moderation.md)."""
 
+import json
 import re
 
 import pytest
@@ -391,3 +392,37 @@ def test_a_webhook_is_registered_at_the_desk_its_secret_shown_once(stack, desk):
 def test_the_erasures_log_lists_pseudonyms(stack, desk):
     page = desk.get("/desk/erasures")
     assert page.status_code == 200 and 'id="erasures"' in page.text
+
+
+def test_a_run_voided_at_the_desk_with_no_dispute_leaves_the_board_once(stack, desk, ned, undisputed):
+    run, name = undisputed
+    other = Desk(stack)
+    other.sign_in(ned)
+    desk.get(f"/desk/runs/{run['id']}")
+    other.get(f"/desk/runs/{run['id']}")
+    assert desk.post(f"/desk/runs/{run['id']}/void", {"note": ""}).status_code == 422  # a void says why
+    assert desk.post(f"/desk/runs/{run['id']}/void", {"note": "a bot's game"}).status_code == 303
+    assert stack.get(f"/v1/runs/{run['id']}").json()["status"] == "void" and _place(stack, name) is None
+    late = other.post(f"/desk/runs/{run['id']}/void", {"note": "me too"})
+    assert late.status_code == 409 and CONFLICT.search(late.text).group(1).startswith("mia voided this run at ")
+    entries = stack.get(f"/v1/runs/{run['id']}/audit-log").json()["entries"]
+    assert [(entry["event"], entry["actor"]["name"], entry["detail"]) for entry in entries
+            if entry["event"] == "voided"] == [("voided", "mia", {"note": "a bot's game"})]
+
+
+@pytest.fixture
+def undisputed(stack):
+    """A verified run nobody disputed: ``(run, its player's name)``."""
+    name, token = stack.register()
+    return won_run(stack, token), name
+
+
+def test_a_void_at_the_desk_tells_the_webhooks_run_voided(stack, desk, undisputed, receiver):
+    run, _ = undisputed
+    registered = stack.post("/v1/webhooks", json={"url": receiver.url("/desk-voids"), "events": ["run.voided"]},
+                            headers={"Authorization": f"Bearer {_api_token(stack)}"})
+    assert registered.status_code == 201, registered.text
+    desk.get(f"/desk/runs/{run['id']}")
+    assert desk.post(f"/desk/runs/{run['id']}/void", {"note": "a bot's game"}).status_code == 303
+    [(_, body)] = receiver.wait("/desk-voids", 1, stack)
+    assert json.loads(body)["event"] == "run.voided" and json.loads(body)["run"]["id"] == run["id"]
