@@ -426,3 +426,11 @@ def test_a_void_at_the_desk_tells_the_webhooks_run_voided(stack, desk, undispute
     assert desk.post(f"/desk/runs/{run['id']}/void", {"note": "a bot's game"}).status_code == 303
     [(_, body)] = receiver.wait("/desk-voids", 1, stack)
     assert json.loads(body)["event"] == "run.voided" and json.loads(body)["run"]["id"] == run["id"]
+
+
+def test_desk_pages_are_never_cached_and_send_their_origin(desk):
+    page = desk.get("/desk")
+    assert page.headers["Cache-Control"] == "no-store"
+    assert page.headers["Referrer-Policy"] == "same-origin"  # under no-referrer a form's POST says Origin: null
+    assert "script-src 'self';" in page.headers["Content-Security-Policy"]
+    assert page.headers["X-Frame-Options"] == "DENY"
