@@ -24,7 +24,7 @@ from store.sanctions import LOG_ACTIONS
 
 from . import desk_sessions
 from .context import db, referee
-from .desk_case import Conflict, act, case_of, checked
+from .desk_case import Conflict, act, case_of, checked, not_of_case
 from .desk_queue import PAGE_SIZE, SECTIONS, Filters, queue_page
 from .desk_records import (
     LOG_PAGE,
@@ -176,6 +176,8 @@ def action(run_id, action):
     if errors:
         raise Invalid(errors)
     get_run(db(), run_id)
+    if elsewhere := not_of_case(run_id, action, fields):
+        raise Invalid(elsewhere)
     try:
         done = act(run_id, int(seen), g.moderator, action, fields)
     except Conflict as conflict:

@@ -123,9 +123,21 @@ def _acted_since(run_id: str, seen: int) -> None:
                        "The case below is as it is now.")
 
 
+def not_of_case(run_id: str, action: str, form: dict) -> dict[str, list[str]]:
+    """The errors of a dispute or flag named by the form that is not this run's (a form of another case's
+    page posted here): its action would change another case than the one checked for ``Conflict``.
+    Raises ``NoSuchDispute`` or ``NoSuchFlag`` for one that does not exist."""
+    if action == "resolve" and get_dispute(db(), form["dispute"])["run_id"] != run_id:
+        return {"dispute": ["Not a dispute of this run."]}
+    if action == "dismiss" and run_id not in get_flag(db(), form["flag"]).run_ids:
+        return {"flag": ["Not a flag naming this run."]}
+    return {}
+
+
 def act(run_id: str, seen: int, moderator: str, action: str, form: dict) -> str:
-    """Apply ``action`` to the run's case for ``moderator`` (fields already checked); what was done, in a
-    sentence. Raises ``Conflict`` when another moderator acted first, and the store's own refusals."""
+    """Apply ``action`` to the run's case for ``moderator`` (fields already checked, ``not_of_case`` too); what
+    was done, in a sentence. Raises ``Conflict`` when another moderator acted first, and the store's own
+    refusals."""
     _acted_since(run_id, seen)
     try:
         done = _apply(run_id, moderator, action, form)

@@ -434,3 +434,15 @@ def test_desk_pages_are_never_cached_and_send_their_origin(desk):
     assert page.headers["Referrer-Policy"] == "same-origin"  # under no-referrer a form's POST says Origin: null
     assert "script-src 'self';" in page.headers["Content-Security-Policy"]
     assert page.headers["X-Frame-Options"] == "DENY"
+
+
+def test_a_dispute_or_flag_of_another_run_is_refused_on_this_case(stack, desk, disputed, undisputed):
+    _, filed, _ = disputed
+    run, _ = undisputed
+    desk.get(f"/desk/runs/{run['id']}")
+    answer = desk.post(f"/desk/runs/{run['id']}/resolve", {"dispute": filed["id"], "decision": "void", "note": ""})
+    assert answer.status_code == 422 and "Not a dispute of this run." in answer.text
+    assert stack.get(f"/v1/runs/{filed['run_id']}").json()["status"] == "verified"
+    assert desk.post(f"/desk/runs/{run['id']}/resolve", {"dispute": "nosuchdispute", "decision": "void"}
+                     ).status_code == 404
+    assert desk.post(f"/desk/runs/{run['id']}/dismiss", {"flag": "nosuchflag"}).status_code == 404
