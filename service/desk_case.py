@@ -51,6 +51,11 @@ ACTED = {"voided": "voided", "restored": "restored", "upheld": "upheld a dispute
          "flag_dismissed": "dismissed a flag of", "requeued": "re-queued"}  # an audit event, as a sentence says it
 
 
+# a change of the run itself with a reason: the store's operation, its refusal when another moderator made
+# it first, and the audit event it leaves
+RUN_CHANGES = {"void": (void_run, AlreadyVoid, "voided"), "restore": (restore_run, NotVoid, "restored")}
+
+
 class Conflict(Exception):
     """An action not applied, because another moderator (or the same, elsewhere) acted first: the sentence."""
 
@@ -160,24 +165,17 @@ def _apply(run_id: str, moderator: str, action: str, form: dict) -> str:
             raise Conflict(f"{first['moderator']} resolved this dispute ({first['decision']}) at "
                            f"{_when(first['resolved_at'])}; nothing was applied.") from None
         return f"Dispute resolved: {dispute['decision']}."
-    if action == "void":
+    if action in RUN_CHANGES:
+        change, refusal, event = RUN_CHANGES[action]
         try:
-            void_run(db(), run_id, moderator, form["note"])
-        except AlreadyVoid:
-            entry = _last(run_id, "voided")
-            raise Conflict(f"{entry['actor']['name']} voided this run at {_when(entry['at'])}; nothing was "
+            change(db(), run_id, moderator, form["note"])
+        except refusal:
+            entry = _last(run_id, event)
+            raise Conflict(f"{entry['actor']['name']} {event} this run at {_when(entry['at'])}; nothing was "
                            "applied.") from None
         except RunPending:
             raise Conflict("This run is pending: its worker judges it first; nothing was applied.") from None
-        return "Run voided."
-    if action == "restore":
-        try:
-            restore_run(db(), run_id, moderator, form["note"])
-        except NotVoid:
-            entry = _last(run_id, "restored")
-            raise Conflict(f"{entry['actor']['name']} restored this run at {_when(entry['at'])}; nothing was "
-                           "applied.") from None
-        return "Run restored."
+        return f"Run {event}."
     if action == "reverify":
         run = get_run(db(), run_id)
         if run.status == "error":

@@ -10,11 +10,8 @@
 -- the place. 'void' if the run is void already, 'pending' for a run with no verdict yet.
 local boards, player_runs = recomputed_boards(6, 8)
 local status = redis.call('HGET', KEYS[1], 'status')
-if status == 'void' then
-  return 'void'
-end
-if status == 'pending' then
-  return 'pending'
+if status == 'void' or status == 'pending' then
+  return status
 end
 if not complete(KEYS[player_runs], player_runs + 1) then
   return 'stale'
