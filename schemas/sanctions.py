@@ -40,12 +40,16 @@ class PlayerSanctionsSchema(Schema):
 
 
 class ModerationEntrySchema(Schema):
-    action = fields.String(metadata={"description": "ban, unban, hide or unhide"})
-    player = fields.String()
+    action = fields.String(metadata={"description": "on a player: ban, unban, hide or unhide; on a run: uphold or "
+                                                   "void (a dispute's decision, or a void with no dispute), "
+                                                   "restore, reverify or requeue; dismiss_flag; close_report"})
+    player = fields.String(metadata={"description": "the player acted on, or whose run, flag or report it was"})
     moderator = fields.String(metadata={"description": "who acted (expiry: a timed ban that ended by itself)"})
     at = fields.String()
-    reason = fields.String(allow_none=True)
+    reason = fields.String(allow_none=True, metadata={"description": "the reason or note given"})
     until = fields.String(allow_none=True)
+    run_id = fields.String(allow_none=True, metadata={"description": "the run acted on (a flag's or a report's "
+                                                                     "run too), or null"})
 
 
 class ModerationLogSchema(Schema):

@@ -39,6 +39,7 @@ from store.base.listing import indexed_page
 from store.moderation import scripts
 from store.queue.queues import enqueue_sealed_start
 from store.runs.history import hot_run
+from store.sanctions.sanctions import DISMISS_FLAG, log_action
 
 # The reasons, the one home of these words (the schemas, the workers and the Lua scripts get them from here).
 FAST_MOVES = "fast_moves"
@@ -190,4 +191,8 @@ def dismiss_flag(db: Database, flag_id: str, moderator: str, note: str) -> Flag:
         raise NoSuchFlag(flag_id)
     if answer == "dismissed":
         raise FlagDismissed()
-    return get_flag(db, flag_id)
+    dismissed = get_flag(db, flag_id)
+    for player in dismissed.players:  # one line a player it names: each player's log finds it
+        log_action(db, DISMISS_FLAG, player, moderator, dismissed.dismissed_ms or now_ms(), flag_id=flag_id,
+                   flag=dismissed.reason, run_id=dismissed.run_id, reason=note)
+    return dismissed

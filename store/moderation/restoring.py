@@ -19,6 +19,7 @@ from store.runs.history import find_run, get_run, hot_run
 from store.runs.index import stored_run_ids
 from store.runs.verdicts import verdict_fields
 from store.sanctions.places import keep_withheld
+from store.sanctions.sanctions import REQUEUE, RESTORE, REVERIFY, VOID, log_action
 from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import wake_if_waiting
 
@@ -31,13 +32,15 @@ def void_run(db: Database, run_id: str, moderator: str, note: str) -> None:
     ``AlreadyVoid`` or ``RunPending``.
     """
     run = hot_run(db, run_id)
+    at = now_ms()
     with hot_boards(db, boards_of(run)):
-        answer = scripts.void_run(db, run=run, moderator=moderator, note=note, at_ms=now_ms())
+        answer = scripts.void_run(db, run=run, moderator=moderator, note=note, at_ms=at)
     keep_withheld(db, [run.player])
     if answer == "void":
         raise AlreadyVoid()
     if answer == "pending":
         raise RunPending("The run has no verdict yet; void it once it has one.")
+    log_action(db, VOID, run.player, moderator, at, run_id=run.id, reason=note)
     note_revision(db, run)
     wake_if_waiting(db)  # its run.voided event, if it recorded one, delivered without waiting for the sweeper
 
@@ -50,11 +53,13 @@ def restore_run(db: Database, run_id: str, moderator: str, note: str = "") -> No
     (``hot_boards``). Raises ``NoSuchRun`` or ``NotVoid``.
     """
     run = hot_run(db, run_id)
+    at = now_ms()
     with hot_boards(db, boards_of(run)):
-        answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=now_ms(), note=note)
+        answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=at, note=note)
     keep_withheld(db, [run.player])  # a banned or hidden player's places stay off the boards
     if answer == "not_void":
         raise NotVoid()
+    log_action(db, RESTORE, run.player, moderator, at, run_id=run.id, reason=note)
     note_revision(db, run)
 
 
@@ -73,6 +78,8 @@ def record_reverification(db: Database, run: Run, verdict: dict, actor_kind: str
     keep_withheld(db, [run.player])
     if answer == "pending":
         raise RunPending()
+    if actor_kind == "moderator":
+        log_action(db, REVERIFY, run.player, actor, at, run_id=run.id, changed=answer == "changed")
     if answer == "changed":
         note_revision(db, run)
     return answer == "changed"
@@ -94,5 +101,6 @@ def requeue_run(db: Database, run_id: str, moderator: str) -> Run:
             raise NoSuchRun(run_id)
         raise NotInError()
     requeued = get_run(db, run_id)
+    log_action(db, REQUEUE, requeued.player, moderator, now_ms(), run_id=run_id)
     queue_alone(db, run_id)
     return requeued

@@ -27,8 +27,12 @@ from store.games.dealt import games_in_play, load_game, play_moves
 from store.sanctions.places import set_places
 
 LOG_KEPT = 100_000  # moderators' actions the log keeps, newest first
-BAN, UNBAN, HIDE, UNHIDE = "ban", "unban", "hide", "unhide"  # the log's actions
-ACTIONS = (BAN, UNBAN, HIDE, UNHIDE)
+BAN, UNBAN, HIDE, UNHIDE = "ban", "unban", "hide", "unhide"  # the log's actions on players
+# ... and on runs, flags and reports (``store.moderation``, ``store.sanctions.reports``), each logged once its
+# own step is written: that step, with the run's audit entry, is the record; this log is the moderators' index
+UPHOLD, VOID, RESTORE, REVERIFY, REQUEUE = "uphold", "void", "restore", "reverify", "requeue"
+DISMISS_FLAG, CLOSE_REPORT = "dismiss_flag", "close_report"
+ACTIONS = (BAN, UNBAN, HIDE, UNHIDE, UPHOLD, VOID, RESTORE, REVERIFY, REQUEUE, DISMISS_FLAG, CLOSE_REPORT)
 EXPIRY = "expiry"  # the log's moderator for a timed ban that ended by itself
 
 
@@ -49,7 +53,9 @@ def _stored(value: str | None) -> Sanction | None:
     return None if value is None else Sanction(**json.loads(value))
 
 
-def _log(db: Database, action: str, player: str, moderator: str, at_ms: int, **more: object) -> None:
+def log_action(db: Database, action: str, player: str, moderator: str, at_ms: int, **more: object) -> None:
+    """Log a moderator's ``action`` (one of ``ACTIONS``) about ``player``, with what more it names (a run's id,
+    the reason or note), in the moderators' log."""
     entry = {"action": action, "player": player, "moderator": moderator, "at_ms": at_ms, **more}
     with db.redis.pipeline(transaction=True) as pipe:
         pipe.lpush(keys.moderation_log(), json.dumps(entry))
@@ -58,7 +64,7 @@ def _log(db: Database, action: str, player: str, moderator: str, at_ms: int, **m
 
 
 def moderation_log(db: Database, offset: int, limit: int) -> tuple[int, list[dict]]:
-    """``(total, entries)``: the moderators' actions on players, newest first."""
+    """``(total, entries)``: the moderators' actions, newest first."""
     return logged_page(db, keys.moderation_log(), offset, limit)
 
 
@@ -80,7 +86,7 @@ def ban(db: Database, player: str, moderator: str, reason: str, until_ms: int | 
     db.redis.hset(keys.bans(), player, json.dumps(asdict(sanction)))
     _forfeit_games(db, player)
     set_places(db, player, withhold=True)
-    _log(db, BAN, player, moderator, sanction.at_ms, reason=reason, until_ms=until_ms)
+    log_action(db, BAN, player, moderator, sanction.at_ms, reason=reason, until_ms=until_ms)
     return sanction
 
 
@@ -90,7 +96,7 @@ def unban(db: Database, player: str, moderator: str) -> None:
     if not db.redis.hdel(keys.bans(), player):
         raise NotSanctioned(player, "banned")
     _lifted(db, player, keys.hidden_players())
-    _log(db, UNBAN, player, moderator, now_ms())
+    log_action(db, UNBAN, player, moderator, now_ms())
 
 
 def hide(db: Database, player: str, moderator: str, reason: str) -> Sanction:
@@ -98,7 +104,7 @@ def hide(db: Database, player: str, moderator: str, reason: str) -> Sanction:
     sanction = Sanction(reason, moderator, now_ms())
     db.redis.hset(keys.hidden_players(), player, json.dumps(asdict(sanction)))
     set_places(db, player, withhold=True)
-    _log(db, HIDE, player, moderator, sanction.at_ms, reason=reason)
+    log_action(db, HIDE, player, moderator, sanction.at_ms, reason=reason)
     return sanction
 
 
@@ -107,7 +113,7 @@ def unhide(db: Database, player: str, moderator: str) -> None:
     if not db.redis.hdel(keys.hidden_players(), player):
         raise NotSanctioned(player, "hidden")
     _lifted(db, player, keys.bans())
-    _log(db, UNHIDE, player, moderator, now_ms())
+    log_action(db, UNHIDE, player, moderator, now_ms())
 
 
 def _lifted(db: Database, player: str, other: str) -> None:

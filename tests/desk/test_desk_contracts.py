@@ -446,3 +446,19 @@ def test_a_dispute_or_flag_of_another_run_is_refused_on_this_case(stack, desk, d
     assert desk.post(f"/desk/runs/{run['id']}/resolve", {"dispute": "nosuchdispute", "decision": "void"}
                      ).status_code == 404
     assert desk.post(f"/desk/runs/{run['id']}/dismiss", {"flag": "nosuchflag"}).status_code == 404
+
+
+def test_every_moderators_action_on_a_run_is_in_the_moderators_log(stack, desk, disputed):
+    run, filed, name = disputed
+    desk.get(f"/desk/runs/{run['id']}")
+    desk.post(f"/desk/runs/{run['id']}/resolve", {"dispute": filed["id"], "decision": "void", "note": "bot"})
+    desk.get(f"/desk/runs/{run['id']}")
+    desk.post(f"/desk/runs/{run['id']}/restore", {"note": "not a bot"})
+    desk.get(f"/desk/runs/{run['id']}")
+    desk.post(f"/desk/runs/{run['id']}/reverify")
+    logged = stack.get("/v1/moderation-log?limit=100", headers={"Authorization": f"Bearer {_api_token(stack)}"})
+    mine = [(entry["action"], entry["moderator"], entry.get("reason")) for entry in logged.json()["entries"]
+            if entry["run_id"] == run["id"]]
+    assert mine == [("reverify", "mia", None), ("restore", "mia", "not a bot"), ("void", "mia", "bot")]
+    page = desk.get(f"/desk/log?player={name}&kind=restore")
+    assert re.search(r'id="total">(\d+) matching', page.text).group(1) == "1" and "not a bot" in page.text
