@@ -48,8 +48,8 @@ class ModerationEntrySchema(Schema):
     at = fields.String()
     reason = fields.String(allow_none=True, metadata={"description": "the reason or note given"})
     until = fields.String(allow_none=True)
-    run_id = fields.String(allow_none=True, metadata={"description": "the run acted on (a flag's or a report's "
-                                                                     "run too), or null"})
+    run_id = fields.String(metadata={"description": "the run acted on (a flag's or a report's run too); absent for "
+                                                    "an action on a player"})
 
 
 class ModerationLogSchema(Schema):

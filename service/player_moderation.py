@@ -115,5 +115,4 @@ def log(page):
     decision, void, restore, reverify, requeue), flags dismissed and reports closed."""
     total, entries = moderation_log(db(), page["offset"], page["limit"])
     return {"total": total, "entries": [{**entry, "at": iso_time(entry["at_ms"]),
-                                         "until": iso_time(entry.get("until_ms")), "run_id": entry.get("run_id")}
-                                        for entry in entries]}
+                                         "until": iso_time(entry.get("until_ms"))} for entry in entries]}
