@@ -33,7 +33,7 @@ from store.moderation import (
     player_tallies,
     resolve_dispute,
     restore_run,
-    run_flags,
+    runs_flags,
     void_run,
 )
 from store.runs import dealt_move_times, run_audit_log
@@ -69,7 +69,8 @@ class Case:
     audit: list[dict]
     disputes: list[dict]
     open_disputes: list[dict]
-    flags: list
+    flags: list  # the flags naming the run
+    player_flags: list  # those naming the player's recent runs, the run's aside
     reports: list[dict]
     recent: list[Run]
     recent_total: int
@@ -110,9 +111,12 @@ def case_of(run_id: str) -> Case:
     reports = [*list_reports(db(), REPORT_OPEN, None, None, run_id, 0, 100)[1],
                *list_reports(db(), REPORT_OPEN, None, None, run.player, 0, 100)[1]]
     par = kept_par(public.seed, run.variant, line=True) if public.seed and run.status == "verified" else None
+    flags = runs_flags(db(), list(dict.fromkeys([run_id, *(one.id for one in recent)])))
     return Case(run=run, public=public, audit=audit, disputes=disputes,
                 open_disputes=[dispute for dispute in disputes if dispute["status"] == "open"],
-                flags=run_flags(db(), run_id), reports=reports, recent=[shown(one, revealed) for one in recent],
+                flags=[flag for flag in flags if run_id in flag.run_ids],
+                player_flags=[flag for flag in flags if run_id not in flag.run_ids], reports=reports,
+                recent=[shown(one, revealed) for one in recent],
                 recent_total=recent_total, tallies=player_tallies(db(), run.player), gaps=_gaps(run), par=par,
                 ban=ban_of(db(), run.player), hidden=hiding_of(db(), run.player),
                 taken=cases_taken(db(), [run_id]).get(run_id))

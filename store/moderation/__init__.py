@@ -28,6 +28,7 @@ from store.moderation.flags import (
     queue_sealed_start,
     raise_run_flags,
     run_flags,
+    runs_flags,
 )
 from store.moderation.flags import STATUSES as FLAG_STATUSES
 from store.moderation.restoring import record_reverification, requeue_run, restore_run, run_ids, void_run
@@ -37,5 +38,5 @@ __all__ = [
     "dispute_view", "file_dispute", "get_dispute", "list_disputes", "resolve_dispute", "CLAIRVOYANT",
     "DISMISSED_EVENT", "FAST_MOVES", "REASONS", "SHARED_ADDRESS", "FLAG_STATUSES", "STEADY_RHYTHM", "Finding", "Flag",
     "dismiss_flag", "flag_page", "get_flag", "note_sealed_start", "queue_sealed_start", "raise_run_flags",
-    "run_flags", "record_reverification", "requeue_run", "restore_run", "run_ids", "void_run",
+    "run_flags", "runs_flags", "record_reverification", "requeue_run", "restore_run", "run_ids", "void_run",
 ]

@@ -162,7 +162,15 @@ def flag_page(db: Database, reason: str | None, status: str | None, offset: int,
 
 def run_flags(db: Database, run_id: str) -> list[Flag]:
     """Every flag naming the run, newest first."""
-    flag_ids = sorted(db.redis.smembers(keys.run_flags(run_id)))
+    return runs_flags(db, [run_id])
+
+
+def runs_flags(db: Database, run_ids: list[str]) -> list[Flag]:
+    """Every flag naming any of the runs, once each, newest first: two round trips."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        for run_id in run_ids:
+            pipe.smembers(keys.run_flags(run_id))
+        flag_ids = sorted(set().union(*pipe.execute()))
     with db.redis.pipeline(transaction=False) as pipe:
         for flag_id in flag_ids:
             pipe.hgetall(keys.flag(flag_id))
