@@ -293,8 +293,11 @@ def test_an_unknown_action_is_a_422(desk, disputed):
 
 def test_a_dealt_game_at_machine_speed_shows_its_gaps_against_the_limit_and_its_flag_is_dismissed_once(
         stack, desk, ned):
-    game, _ = play_at_machine_speed(stack)
+    game, token = play_at_machine_speed(stack)
     run_id = game["run_id"]
+    later = won_run(stack, token, "desk-later")  # the same player's next run: its case shows the flag as theirs
+    assert f'<a href="/desk/runs/{run_id}"><code>{run_id}</code></a>' in \
+        re.search(r'id="player-flags">(.*?)</ul>', desk.get(f"/desk/runs/{later['id']}").text, re.S).group(1)
     flags = desk.get("/desk?section=flags&kind=fast_moves")
     assert f"/desk/runs/{run_id}" in flags.text
     page = desk.get(f"/desk/runs/{run_id}")
