@@ -24,7 +24,7 @@ from store.sanctions import LOG_ACTIONS
 
 from . import desk_sessions
 from .context import db, referee
-from .desk_case import Conflict, act, case_of, checked, not_of_case
+from .desk_case import SANCTIONS, Conflict, act, case_of, checked, not_of_case, sanction
 from .desk_queue import PAGE_SIZE, SECTIONS, Filters, queue_page
 from .desk_records import (
     LOG_PAGE,
@@ -160,6 +160,21 @@ def take(run_id):
     get_run(db(), run_id)
     take_case(db(), run_id, g.moderator)
     return redirect(url_for("desk.case", run_id=run_id, done="You are on this case."), 303)
+
+
+@blp.route("/runs/<run_id>/player/<action>", methods=["POST"])
+@desk_page
+def player_action(run_id, action):
+    """Ban, unban, hide or unhide the case's player, as the API does; in the moderators' log."""
+    if action not in SANCTIONS:
+        raise Invalid({"action": [f"One of: {', '.join(SANCTIONS)}."]})
+    try:
+        done, errors = sanction(run_id, g.moderator, action, request.form)
+    except Conflict as conflict:
+        return _case_page(run_id, 409, conflict=str(conflict))
+    if errors:
+        raise Invalid(errors)
+    return redirect(url_for("desk.case", run_id=run_id, done=done), 303)
 
 
 @blp.route("/runs/<run_id>/<action>", methods=["POST"])

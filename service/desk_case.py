@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from statistics import median
 
-from domain.errors import AlreadyResolved, AlreadyVoid, FlagDismissed, NotInError, NotVoid, RunPending
+from marshmallow import ValidationError
+
+from domain.errors import AlreadyResolved, AlreadyVoid, FlagDismissed, NotInError, NotSanctioned, NotVoid, RunPending
 from domain.run import Run
 from domain.sealing import shown
+from schemas.sanctions import BanSchema, HideSchema
 from store import get_run, player_runs, requeue_run
 from store.base import iso_time
 from store.desk import Taken, cases_taken, release_case
@@ -37,12 +40,13 @@ from store.moderation import (
     void_run,
 )
 from store.runs import dealt_move_times, run_audit_log
-from store.sanctions import REPORT_OPEN, ban_of, hiding_of, list_reports
+from store.sanctions import REPORT_OPEN, ban, ban_of, hide, hiding_of, list_reports, unban, unhide
 from verification import reverify_run
 from verification.move_timing import spread
 
 from . import charts
 from .context import db, referee, revealed
+from .desk_records import aware
 from .par import kept_par
 
 RECENT_RUNS = 10
@@ -222,3 +226,32 @@ def checked(action: str, form) -> tuple[dict, dict[str, list[str]]]:
         if not fields["flag"]:
             errors["flag"] = ["Missing."]
     return fields, errors
+
+
+SANCTIONS = ("ban", "unban", "hide", "unhide")  # what a case does to its run's player
+
+
+def sanction(run_id: str, moderator: str, action: str, form) -> tuple[str | None, dict[str, list[str]]]:
+    """Ban, unban, hide or unhide the run's player, as the API does (``BanSchema``, ``HideSchema``; an end
+    typed without an offset is UTC): ``(what was done, {})`` or ``(None, errors)``. Lifting what is not there
+    (lifted meanwhile) raises ``Conflict``."""
+    player = get_run(db(), run_id).player
+    if action in ("unban", "unhide"):
+        try:
+            (unban if action == "unban" else unhide)(db(), player, moderator)
+        except NotSanctioned as missing:
+            raise Conflict(f"{missing} (lifted meanwhile?); nothing was applied.") from None
+        return f"{player} {action}ned." if action == "unban" else f"{player} shown again.", {}
+    fields = {"reason": form.get("reason", "")}
+    if action == "ban" and form.get("until"):
+        fields["until"] = aware(form["until"])
+    try:
+        body = (BanSchema if action == "ban" else HideSchema)().load(fields)
+    except ValidationError as invalid:
+        return None, invalid.normalized_messages()
+    if action == "hide":
+        hide(db(), player, moderator, body["reason"])
+        return f"{player} hidden.", {}
+    until = body["until"]
+    ban(db(), player, moderator, body["reason"], None if until is None else int(until.timestamp() * 1000))
+    return f"{player} banned.", {}

@@ -57,7 +57,7 @@ def tournaments_listed() -> dict[str, tuple[int, list[dict]]]:
     return listed
 
 
-def _aware(text: str) -> str:
+def aware(text: str) -> str:
     """A ``datetime-local`` field's value (no offset) read as UTC, as the form says; ISO 8601 with its offset
     as given."""
     try:
@@ -72,7 +72,7 @@ def create_tournament_from(form, moderator: str) -> tuple[dict | None, dict[str,
     fields = {name: value for name, value in form.items() if name not in ("csrf",) and value != ""}
     for name in ("starts_at", "ends_at"):
         if name in fields:
-            fields[name] = _aware(fields[name])
+            fields[name] = aware(fields[name])
     fields["join_required"] = "join_required" in form
     try:
         body = TournamentCreateSchema().load(fields)

@@ -143,3 +143,26 @@ def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, stack, mia, d
     pages.screenshot(page, f"desk-case-{width}")
     page.goto(stack.url("/desk?variant=chess"))
     assert pages.serious_violations(page) == []
+
+
+def _boards(stack, run: dict) -> list:
+    """Every board the run counts on, place for place: the variant's, the seed's."""
+    return [stack.get(path).json()["entries"] for path in (
+        "/v1/leaderboards/classic?limit=100", f"/v1/seeds/{run['seed']}/leaderboard?limit=100")]
+
+
+def test_a_moderator_bans_and_unbans_the_cases_player_and_every_board_comes_back(browser, stack, mia):
+    name, token = stack.register()
+    run = won_run(stack, token, "desk-ban")
+    before = _boards(stack, run)
+    assert name in {entry["player"] for board in before for entry in board}
+    page = _signed_in(browser, stack, mia)
+    page.goto(stack.url(f"/desk/runs/{run['id']}"))
+    page.fill("#ban-reason", "A bot, confirmed")
+    page.click("#ban button")
+    page.wait_for_selector("#banned")
+    assert not {name} & {entry["player"] for board in _boards(stack, run) for entry in board}
+    assert stack.submit(token, {"seed": "desk-ban-2", "moves": ["flee"]}).json()["reason"] == "banned"
+    page.click("#unban button")
+    page.wait_for_selector("#ban")
+    assert _boards(stack, run) == before  # place for place

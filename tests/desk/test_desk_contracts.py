@@ -465,3 +465,21 @@ def test_every_moderators_action_on_a_run_is_in_the_moderators_log(stack, desk, 
     assert mine == [("reverify", "mia", None), ("restore", "mia", "not a bot"), ("void", "mia", "bot")]
     page = desk.get(f"/desk/log?player={name}&kind=restore")
     assert re.search(r'id="total">(\d+) matching', page.text).group(1) == "1" and "not a bot" in page.text
+
+
+def test_the_cases_player_is_banned_and_unbanned_once_at_the_desk(stack, desk, ned, undisputed):
+    run, name = undisputed
+    desk.get(f"/desk/runs/{run['id']}")
+    assert desk.post(f"/desk/runs/{run['id']}/player/ban", {"reason": ""}).status_code == 422
+    assert desk.post(f"/desk/runs/{run['id']}/player/ban", {"reason": "x", "until": "2001-01-01T00:00"}
+                     ).status_code == 422  # an end in the past
+    assert desk.post(f"/desk/runs/{run['id']}/player/ban", {"reason": "a bot"}).status_code == 303
+    assert _place(stack, name) is None
+    other = Desk(stack)
+    other.sign_in(ned)
+    other.get(f"/desk/runs/{run['id']}")
+    assert desk.post(f"/desk/runs/{run['id']}/player/unban").status_code == 303
+    late = other.post(f"/desk/runs/{run['id']}/player/unban")
+    assert late.status_code == 409 and "nothing was applied" in CONFLICT.search(late.text).group(1)
+    assert _place(stack, name) is not None
+    assert desk.post(f"/desk/runs/{run['id']}/player/explode").status_code == 422
