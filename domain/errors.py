@@ -93,6 +93,12 @@ class NotVoid(Refusal):
     message = "Only a void run can be restored."
 
 
+class AlreadyVoid(Refusal):
+    """The run is void already: voiding it again changes nothing."""
+
+    message = "This run is void already."
+
+
 class NotInError(Refusal):
     """Only a run whose verification failed (status ``error``) can be re-queued."""
 

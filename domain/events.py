@@ -46,7 +46,8 @@ _TOURNAMENT = "the tournament: `id`, `title`, `variant`, `starts_at`, `ends_at`,
 EVENTS: dict[str, Event] = {event.name: event for event in (
     Event(RUN_VERIFIED, "a run's verdict is recorded by its worker and it is verified (a moderator's restore or "
                         "re-verification sends none)", {"run": _RUN}),
-    Event(RUN_VOIDED, "a moderator voids a run (resolving a dispute with `void`)", {"run": _RUN + ", now void"}),
+    Event(RUN_VOIDED, "a moderator voids a run (resolving a dispute with `void`, or at the desk with no dispute)",
+          {"run": _RUN + ", now void"}),
     Event(RECORD_BEATEN, "a verified run takes first place on a board from another player: one event per board",
           {"run": "the new holder's run, as `GET /v1/runs/<id>` shows it to anyone",
            "board": "the board: its `kind` and its JSON's `path`",

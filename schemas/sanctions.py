@@ -55,13 +55,19 @@ class RenamedSchema(Schema):
 
 
 class ModerationEntrySchema(Schema):
-    action = fields.String(metadata={"description": "ban, unban, hide, unhide or rename"})
-    player = fields.String(metadata={"description": "the player (after a rename, their new name)"})
+    action = fields.String(metadata={"description": "on a player: ban, unban, hide, unhide or rename; on a run: "
+                                                   "uphold or void (a dispute's decision, or a void with no "
+                                                   "dispute), restore, reverify or requeue; dismiss_flag; "
+                                                   "close_report"})
+    player = fields.String(metadata={"description": "the player acted on (after a rename, their new name), or "
+                                                    "whose run, flag or report it was"})
     previous = fields.String(metadata={"description": "a rename's old name"})
     moderator = fields.String(metadata={"description": "who acted (expiry: a timed ban that ended by itself)"})
     at = fields.String()
-    reason = fields.String(allow_none=True)
+    reason = fields.String(allow_none=True, metadata={"description": "the reason or note given"})
     until = fields.String(allow_none=True)
+    run_id = fields.String(metadata={"description": "the run acted on (a flag's or a report's run too); absent for "
+                                                    "an action on a player"})
 
 
 class ModerationLogSchema(Schema):

@@ -19,6 +19,7 @@ from . import (
     boards,
     compression,
     daily,
+    desk,
     disputes,
     errors,
     flags,
@@ -73,9 +74,10 @@ def _openapi_config() -> dict:
 
 
 def _require_json_body():
-    """415 for a request body that is not JSON (every body this API reads is)."""
+    """415 for a request body that is not JSON (every body the API reads is; the desk's pages post forms)."""
     has_body = request.content_length or request.headers.get("Transfer-Encoding")
-    if request.method in ("POST", "PUT", "PATCH") and has_body and not request.is_json:
+    if request.method in ("POST", "PUT", "PATCH") and has_body and not request.is_json and \
+            request.blueprint != desk.blp.name:
         abort(415, message="Send the body as JSON (Content-Type: application/json).")
 
 
@@ -124,6 +126,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(play_page.blp)
     app.register_blueprint(site.blp)
     app.register_blueprint(share_page.blp)
+    app.register_blueprint(desk.blp)
     app.register_blueprint(
         Blueprint("docs_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
                   static_url_path=DOCS_ASSETS.rstrip("/"))

@@ -1,4 +1,5 @@
-"""The pages' two charts, a board's histogram and a player's score history, as SVG geometry.
+"""The pages' charts, a board's histogram, a player's score history and (at the desk) a dealt game's gaps
+between moves, as SVG geometry.
 
 Drawn by a Jinja macro (``templates/charts.html``) from the shapes computed
 here, rather than by a charting library, and why: pygal, the well-kept SVG
@@ -7,7 +8,7 @@ inline ``<script>`` into its SVG, which this site's Content-Security-Policy
 (no inline script or style) blocks when the chart is part of the page, and
 it took about 14 ms to render one 26-bar histogram here, a third of a board
 page's budget; leather draws no reference line (the median) and is little
-maintained; matplotlib is far heavier still. Two charts of a few dozen
+maintained; matplotlib is far heavier still. Charts of a few dozen
 rectangles need a scale and a loop: that is all this module is. Colours and
 fonts come from ``site.css`` (classes, no ``style`` attributes), so the SVG
 passes the CSP and follows the page's theme.
@@ -176,3 +177,47 @@ def history(runs: list[Run]) -> History | None:
     if len(runs) > 1:
         dates.append(Tick(points[-1].x, _day(runs[-1])))
     return History(points, " ".join(f"{point.x},{point.y}" for point in points), ticks, dates, y_of(0), summary)
+
+
+@dataclass(frozen=True)
+class Level(Tick):
+    """A horizontal line across a chart at height ``at``, of a ``kind`` (a limit, the median), labelled."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
+class Gaps:
+    """A dealt game's gaps between decisions as bars, one a move (a histogram's frame, without its markers),
+    across the ``levels`` of the timing flag's limit (the median gap a person stays above) and the game's
+    median; its ``summary`` says the figures in words."""
+
+    plot: Histogram
+    levels: list[Level]
+
+
+def gaps(decision_gaps: list[int], median_ms: float, spread: float | None, fast_ms: float, steady_spread: float,
+         min_moves: int) -> Gaps | None:
+    """The chart of ``decision_gaps`` (ms), or None for a game with none. The scale reaches the fast limit at
+    least, so a machine's game shows how far below it every gap lies."""
+    if not decision_gaps:
+        return None
+    top = max(max(decision_gaps), fast_ms * 1.25, 1)
+    plot_top, bottom, left, right = TOP, HEIGHT - BOTTOM, LEFT, WIDTH - RIGHT
+    step = (right - left) / len(decision_gaps)
+
+    def y(ms: float) -> float:
+        return round(bottom - (bottom - plot_top) * ms / top, 1)
+
+    bars = [Bar(round(left + index * step, 1), y(gap), round(max(step - 1, 0.5), 1), round(bottom - y(gap), 1),
+                f"move {index + 2}: {gap} ms") for index, gap in enumerate(decision_gaps)]
+    levels = [Level(y(fast_ms), f"fast_moves below a median of {number(fast_ms)} ms", "limit"),
+              Level(y(median_ms), f"median {number(median_ms)} ms", "median")]
+    judged = len(decision_gaps) >= min_moves
+    rhythm = "" if spread is None else \
+        f"; their spread is {number(round(spread, 3))} (steady_rhythm below {number(steady_spread)})"
+    count = len(decision_gaps)
+    summary = (f"{count} {plural('gap', count)} between decisions, median {number(median_ms)} ms{rhythm}"
+               + ("" if judged else f"; fewer than {min_moves} timed moves: not judged"))
+    return Gaps(Histogram(bars, [], [Tick(y(top), f"{number(top)} ms"), Tick(float(bottom), "0")], [], summary),
+                levels)

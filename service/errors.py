@@ -35,6 +35,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from domain.errors import (
     AccountBusy,
     AlreadyResolved,
+    AlreadyVoid,
     DealTaken,
     FlagDismissed,
     FollowingFull,
@@ -140,6 +141,7 @@ ANSWERS: dict[type[Exception], Answer] = {
     NotVoid: Answer(409),
     NotInError: Answer(409),
     AlreadyResolved: Answer(409),
+    AlreadyVoid: Answer(409),
     FlagDismissed: Answer(409),
     FollowingFull: Answer(409, lambda full: {"extra": {"most": full.most}}),
     IdempotencyConflict: Answer(422, lambda _: {"errors": {"Idempotency-Key": ["Already used for a different "

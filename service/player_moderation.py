@@ -143,7 +143,8 @@ def player_sanctions(name):
 @blp.arguments(PageArgs(), location="query")
 @blp.response(200, ModerationLogSchema)
 def log(page):
-    """The moderators' actions on players (ban, unban, hide, unhide, rename), newest first."""
+    """The moderators' actions, newest first: on players (ban, unban, hide, unhide, rename), on runs (a
+    dispute's decision, void, restore, reverify, requeue), flags dismissed and reports closed."""
     total, entries = moderation_log(db(), page["offset"], page["limit"])
     return {"total": total, "entries": [{**entry, "at": iso_time(entry["at_ms"]),
                                          "until": iso_time(entry.get("until_ms"))} for entry in entries]}

@@ -69,11 +69,24 @@ class SignInRefused(Exception):
 class Account:
     """A studio account a verified token names: its issuer, its ``sub``, and the name its claims give (if the
     issuer names players from a claim, and the claim is a name a player may register: else the player chooses
-    one, ``POST /v1/players``)."""
+    one, ``POST /v1/players``), and whether its issuer's ``moderator_claim`` holds ``moderator`` (the desk,
+    ``service.desk_sessions``)."""
 
     issuer: JwtIssuer
     subject: str
     name: str | None
+    moderator: bool = False
+
+
+MODERATOR_ROLE = "moderator"
+
+
+def holds_role(claim: object) -> bool:
+    """Whether a role claim holds ``moderator``: a list of roles, or a string of them separated by spaces
+    (as OAuth's ``scope`` is)."""
+    if isinstance(claim, str):
+        return MODERATOR_ROLE in claim.split()
+    return isinstance(claim, list) and MODERATOR_ROLE in claim
 
 
 def looks_like_jwt(token: str) -> bool:
@@ -128,7 +141,8 @@ class SignIn:
         if not isinstance(subject, str) or not subject:
             raise SignInRefused(INVALID)
         named = claims.get(issuer.name_claim) if issuer.name_claim else None
-        return Account(issuer, subject, named if isinstance(named, str) and registrable(named) else None)
+        return Account(issuer, subject, named if isinstance(named, str) and registrable(named) else None,
+                       holds_role(claims.get(issuer.moderator_claim) if issuer.moderator_claim else None))
 
     def _key(self, issuer: JwtIssuer, token: str, algorithm: str):
         """The key that verifies ``token``, signed with ``algorithm``: the issuer's secret, or the key its

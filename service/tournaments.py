@@ -66,12 +66,17 @@ def tournament_view(tournament: Tournament, player: str | None = None) -> dict:
 @blp.response(201, TournamentSchema)
 def create(body):
     """Create a tournament (a moderator): its window, its caps, its deals and how it scores."""
+    tournament = new_tournament(body, g.moderator)
+    return tournament_view(tournament), 201, {"Location": url_for("tournaments.show", tournament_id=tournament.id)}
+
+
+def new_tournament(body: dict, moderator: str) -> Tournament:
+    """A tournament made by ``moderator`` from a ``TournamentCreateSchema``'s fields (the API's, the desk's)."""
     starts_ms, ends_ms = (int(body[field].timestamp() * 1000) for field in ("starts_at", "ends_at"))
-    tournament = create_tournament(
+    return create_tournament(
         db(), title=body["title"], variant=body["variant"], starts_ms=starts_ms, ends_ms=ends_ms,
         join_required=body["join_required"], max_entrants=body["max_entrants"], max_attempts=body["max_attempts"],
-        deals=body["deals"], scoring=body["scoring"], created_by=g.moderator, rewards=bands_of(body["rewards"]))
-    return tournament_view(tournament), 201, {"Location": url_for("tournaments.show", tournament_id=tournament.id)}
+        deals=body["deals"], scoring=body["scoring"], created_by=moderator, rewards=bands_of(body["rewards"]))
 
 
 @blp.route("")

@@ -34,10 +34,15 @@ def register(body):
 
     Its URL must not name an address of the service's own network (loopback, private, link-local…);
     a host name is checked again, resolved, at each delivery."""
-    if refused := registration_refusal(body["url"], referee().settings.webhook_allow):
+    if refused := refusal(body):
         abort(422, errors={"url": [refused]})
     hook, secret = create_webhook(db(), body["url"].text, body["events"], g.moderator)
     return {**asdict(hook), "secret": secret}, 201, {"Location": url_for("webhooks.show", hook_id=hook.id)}
+
+
+def refusal(body: dict) -> str | None:
+    """Why a ``WebhookCreateSchema``'s URL may not be registered (the API's, the desk's), or None."""
+    return registration_refusal(body["url"], referee().settings.webhook_allow)
 
 
 @blp.route("")

@@ -149,20 +149,23 @@ def _env_origins(name: str) -> tuple[str, ...]:
 class JwtIssuer:
     """A studio whose own tokens sign players in (``SCOUNDREL_JWT_ISSUERS``): its ``iss`` and the ``aud`` its
     tokens must carry, its keys (a JWKS URL, fetched and cached; or a shared ``secret``, for HMAC), and the
-    claim that names a new player (empty: the player chooses a name once, ``POST /v1/players``)."""
+    claim that names a new player (empty: the player chooses a name once, ``POST /v1/players``), and the claim
+    whose holding ``moderator`` signs its holder in at the moderators' desk (empty: none of its tokens does)."""
 
     issuer: str
     audience: str
     jwks_url: str = ""
     secret: str = ""
     name_claim: str = ""
+    moderator_claim: str = ""
 
 
-JWT_ISSUER_FIELDS = {"issuer", "audience", "jwks_url", "secret", "name_claim"}
+JWT_ISSUER_FIELDS = {"issuer", "audience", "jwks_url", "secret", "name_claim", "moderator_claim"}
 
 
 def _env_jwt_issuers(name: str) -> tuple[JwtIssuer, ...]:
-    """A JSON list of ``{"issuer", "audience", "jwks_url" or "secret", "name_claim"?}``; unset: none."""
+    """A JSON list of ``{"issuer", "audience", "jwks_url" or "secret", "name_claim"?, "moderator_claim"?}``;
+    unset: none."""
     value = os.environ.get(name, "")
     if not value:
         return ()
@@ -493,6 +496,7 @@ class Settings:
     # checkpoint is signed; and seconds between a worker's checkpoints, at most one an interval
     log_key: str = ""
     log_interval: float = 10.0
+    desk_session_hours: float = 8.0  # hours a moderators' desk session lasts without a request (docs/moderation.md)
 
     def resolved_archive_url(self) -> str:
         """The archive's URL: ``archive_url``, else ``archive.sqlite3`` in the data directory."""
@@ -595,6 +599,7 @@ class Settings:
             embed_origins=_env_origins("SCOUNDREL_EMBED_ORIGINS"),
             log_key=_env_key_file("SCOUNDREL_LOG_KEY"),
             log_interval=_env_float("SCOUNDREL_LOG_INTERVAL", cls.log_interval),
+            desk_session_hours=_env_float("SCOUNDREL_DESK_SESSION_HOURS", cls.desk_session_hours),
         )
 
 

@@ -204,7 +204,8 @@ import { showLogPlace } from "./public-log.js";
   // and the run's flags (and a sealed daily run before its day is over).
   const TOKEN_KEY = "scoundrel-moderator-token";
   const headers = { Accept: "application/json" };
-  if (sessionStorage.getItem(TOKEN_KEY)) {
+  // The desk's case page (no token panel) is signed in by its session: its replay carries the move times.
+  if ($("moderator") && sessionStorage.getItem(TOKEN_KEY)) {
     headers.Authorization = `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`;
     $("moderator-panel").open = true; // a moderator at work: the panel stays where they left it
   }
@@ -276,7 +277,7 @@ import { showLogPlace } from "./public-log.js";
       })
       .catch(() => {});
   }
-  $("moderator").addEventListener("submit", (event) => {
+  $("moderator")?.addEventListener("submit", (event) => {
     event.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, $("moderator-token").value.trim());
     window.location.reload();
@@ -291,7 +292,7 @@ import { showLogPlace } from "./public-log.js";
     }
   }
 
-  showLogPlace($("log-place"), document.body.dataset.runId, { token: sessionStorage.getItem(TOKEN_KEY) });
+  if ($("log-place")) showLogPlace($("log-place"), document.body.dataset.runId, { token: sessionStorage.getItem(TOKEN_KEY) });
 
   fetch(document.body.dataset.replayUrl, { headers })
     .then(async (response) => {

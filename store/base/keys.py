@@ -718,3 +718,25 @@ def renames_begun() -> str:
     """Hash: old name → new name, for each forced rename whose Redis step is done and whose archive step is not
     (a rename stopped between the two is carried on from here)."""
     return f"{PREFIX}:renames-begun"
+
+
+# The moderators' desk (``store.desk``): its sessions, the cases taken, the runs waiting for re-verification.
+
+def desk_session(session_hash: str) -> str:
+    """Hash: a moderators' desk session (``store.desk``) under the SHA-256 of its cookie's id: its moderator,
+    how they signed in, their token's hash (for a moderator token: revoking it ends the session), its CSRF
+    token and when it began. It expires after the session's idle time, renewed by each request."""
+    return f"{PREFIX}:desk-session:{session_hash}"
+
+
+def desk_case(run_id: str) -> str:
+    """String: the moderator on a run's case at the desk and since when (ms), ``<ms> <name>``; expires when the
+    case is released by itself (``store.desk.CASE_HELD``)."""
+    return f"{PREFIX}:desk-case:{run_id}"
+
+
+def errored_runs() -> str:
+    """Sorted set: runs that became ``error`` (their verification kept failing) → when (ms): the desk's queue
+    of runs waiting for a moderator's re-verification. A run that has left ``error`` since is pruned as the
+    queue reads it."""
+    return f"{PREFIX}:errored-runs"

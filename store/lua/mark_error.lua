@@ -1,5 +1,6 @@
 --#include _audit
--- KEYS: run, pending-runs, metrics, the jobs of runs taken from the intake.
+-- KEYS: run, pending-runs, metrics, the jobs of runs taken from the intake, the errored runs (the desk's
+-- queue of runs waiting for re-verification).
 -- ARGV: run id, error JSON, time (ms), the worker's name.
 -- A pending run whose verification keeps failing becomes ``error``, with
 -- the reason and an ``errored`` audit entry; a run with a verdict is left
@@ -15,6 +16,7 @@ redis.call('HDEL', KEYS[1], 'job', 'request_id')
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
 redis.call('HINCRBY', KEYS[3], 'errors', 1)
+redis.call('ZADD', KEYS[5], ARGV[3], ARGV[1])
 audit(KEYS[1], 'errored', 'worker', ARGV[4], ARGV[3], before, snapshot(KEYS[1]),
   cjson.decode(ARGV[2]))
 return 1

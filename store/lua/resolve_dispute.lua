@@ -1,7 +1,6 @@
 --#include _audit
 --#include _places
---#include _events
---#include _log
+--#include _void
 -- KEYS: dispute, open disputes, resolved disputes, run, the webhook outbox
 -- and the webhooks index (``_events``: a run newly voided is an event), the
 -- public log's two keys (``_log``), the keys of the boards the run counts on
@@ -32,11 +31,8 @@ local event = 'upheld'
 if ARGV[2] == 'void' then
   event = 'voided'
   if status ~= 'void' then
-    redis.call('HSET', KEYS[4], 'status', 'void', 'voided_status', status)
-    append_leaf(KEYS[7], KEYS[8], ARGV[8], ARGV[9])
-    if events_wanted(KEYS[6]) then
-      record_event(KEYS[5], {event = ARGV[7], run_id = redis.call('HGET', KEYS[1], 'run_id'), at_ms = ARGV[4]})
-    end
+    void_run(KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], ARGV[8], ARGV[9], ARGV[7],
+      redis.call('HGET', KEYS[1], 'run_id'), ARGV[4])
   end
   place(KEYS[4], boards, player_runs + 1)
 end

@@ -57,6 +57,13 @@ def note_tally(db: Database, run: Run, telling: int, perfect: int, window: int) 
     return tallies[-window:]
 
 
+def player_tallies(db: Database, player: str) -> list[GameTally]:
+    """The player's kept tallies, newest game first (what the desk shows of a case's player)."""
+    kept = db.redis.zrevrange(keys.clairvoyance_tallies(player), 0, -1)
+    return [GameTally(run_id, int(telling), int(perfect))
+            for run_id, telling, perfect in (member.split() for member in kept if member != _CITED)]
+
+
 def clairvoyant_flag_id(player: str, run_ids: list[str]) -> str:
     """A clairvoyant flag's id, the same for the same player and games: raising it twice finds the first."""
     return hashlib.sha256(f"flag\n{CLAIRVOYANT}\n{player}\n{' '.join(run_ids)}".encode()).hexdigest()[:16]

@@ -18,6 +18,7 @@ from store.boards.cooling import hot_boards
 from store.moderation import scripts
 from store.runs.history import hot_run
 from store.sanctions.places import keep_withheld
+from store.sanctions.sanctions import UPHOLD, VOID, log_action
 from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import wake_if_waiting
 
@@ -75,15 +76,18 @@ def resolve_dispute(db: Database, dispute_id: str, moderator: str, decision: str
     Raises ``NoSuchDispute``, ``AlreadyResolved`` or ``RunPending``.
     """
     run = hot_run(db, get_dispute(db, dispute_id)["run_id"])  # a Run
+    at = now_ms()
     with hot_boards(db, boards_of(run)):
         answer = scripts.resolve_dispute(db, dispute_id=dispute_id, run=run, moderator=moderator,
-                                         decision=decision, note=note, at_ms=now_ms(), open_status=OPEN,
+                                         decision=decision, note=note, at_ms=at, open_status=OPEN,
                                          resolved_status=RESOLVED)
     keep_withheld(db, [run.player])  # a void recomputes the player's places: a banned or hidden player's stay off
     if answer == "resolved":
         raise AlreadyResolved()
     if answer == "pending":
         raise RunPending("The run has no verdict yet; resolve the dispute once it has one.")
+    log_action(db, VOID if decision == VOID else UPHOLD, run.player, moderator, at, run_id=run.id,
+               dispute_id=dispute_id, reason=note)
     if decision == "void":
         note_revision(db, run)
         wake_if_waiting(db)  # its run.voided event, if it recorded one, delivered without waiting for the sweeper

@@ -39,6 +39,7 @@ from store.base.listing import indexed_page
 from store.moderation import scripts
 from store.queue.queues import enqueue_sealed_start
 from store.runs.history import hot_run
+from store.sanctions.sanctions import DISMISS_FLAG, log_action
 
 # The reasons, the one home of these words (the schemas, the workers and the Lua scripts get them from here).
 FAST_MOVES = "fast_moves"
@@ -161,7 +162,15 @@ def flag_page(db: Database, reason: str | None, status: str | None, offset: int,
 
 def run_flags(db: Database, run_id: str) -> list[Flag]:
     """Every flag naming the run, newest first."""
-    flag_ids = sorted(db.redis.smembers(keys.run_flags(run_id)))
+    return runs_flags(db, [run_id])
+
+
+def runs_flags(db: Database, run_ids: list[str]) -> list[Flag]:
+    """Every flag naming any of the runs, once each, newest first: two round trips."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        for run_id in run_ids:
+            pipe.smembers(keys.run_flags(run_id))
+        flag_ids = sorted(set().union(*pipe.execute()))
     with db.redis.pipeline(transaction=False) as pipe:
         for flag_id in flag_ids:
             pipe.hgetall(keys.flag(flag_id))
@@ -190,4 +199,8 @@ def dismiss_flag(db: Database, flag_id: str, moderator: str, note: str) -> Flag:
         raise NoSuchFlag(flag_id)
     if answer == "dismissed":
         raise FlagDismissed()
-    return get_flag(db, flag_id)
+    dismissed = get_flag(db, flag_id)
+    for player in dismissed.players:  # one line a player it names: each player's log finds it
+        log_action(db, DISMISS_FLAG, player, moderator, dismissed.dismissed_ms or now_ms(), flag_id=flag_id,
+                   flag=dismissed.reason, run_id=dismissed.run_id, reason=note)
+    return dismissed

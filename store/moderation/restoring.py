@@ -1,14 +1,14 @@
-"""Moderators' changes to a run: restoring a voided run, recording a re-verification.
+"""Moderators' changes to a run: voiding it with no dispute, restoring a voided run, recording a re-verification.
 
 Each is one Lua script that changes the run, its audit entry and the
-player's board places together (``scripts.restore_run``, ``scripts.reverify_run``),
+player's board places together (``scripts.void_run``, ``scripts.restore_run``, ``scripts.reverify_run``),
 from all the player's runs, the archived ones too; the run's boards the
 archive holds come back to Redis first (``store.boards.cooling.hot_boards``). A banned or hidden player's
 places are withheld again after (``store.sanctions``).
 """
 
 from domain.boards import boards_of
-from domain.errors import NoSuchRun, NotInError, NotVoid, RunPending
+from domain.errors import AlreadyVoid, NoSuchRun, NotInError, NotVoid, RunPending
 from domain.run import Run
 from store.base.clock import now_ms
 from store.base.database import Database
@@ -19,21 +19,47 @@ from store.runs.history import find_run, get_run, hot_run
 from store.runs.index import stored_run_ids
 from store.runs.verdicts import verdict_fields
 from store.sanctions.places import keep_withheld
+from store.sanctions.sanctions import REQUEUE, RESTORE, REVERIFY, VOID, log_action
 from store.tournaments.tournaments import note_revision
+from store.webhooks.hooks import wake_if_waiting
 
 
-def restore_run(db: Database, run_id: str, moderator: str) -> None:
-    """Undo a void: the run is back to its verdict, the player's places recomputed.
+def void_run(db: Database, run_id: str, moderator: str, note: str) -> None:
+    """Void a run with no dispute (a moderator's own finding, ``note`` saying why): as a dispute's void, off
+    every board, the player's next best run taking the place, a ``run.voided`` event.
+
+    An archived run comes back to Redis first, and its archived boards too. Raises ``NoSuchRun``,
+    ``AlreadyVoid`` or ``RunPending``.
+    """
+    run = hot_run(db, run_id)
+    at = now_ms()
+    with hot_boards(db, boards_of(run)):
+        answer = scripts.void_run(db, run=run, moderator=moderator, note=note, at_ms=at)
+    keep_withheld(db, [run.player])
+    if answer == "void":
+        raise AlreadyVoid()
+    if answer == "pending":
+        raise RunPending("The run has no verdict yet; void it once it has one.")
+    log_action(db, VOID, run.player, moderator, at, run_id=run.id, reason=note)
+    note_revision(db, run)
+    wake_if_waiting(db)  # its run.voided event, if it recorded one, delivered without waiting for the sweeper
+
+
+def restore_run(db: Database, run_id: str, moderator: str, note: str = "") -> None:
+    """Undo a void: the run is back to its verdict, the player's places recomputed; ``note``, the
+    moderator's reason, goes in the audit entry.
 
     An archived run comes back to Redis first (``hot_run``), and its archived boards too
     (``hot_boards``). Raises ``NoSuchRun`` or ``NotVoid``.
     """
     run = hot_run(db, run_id)
+    at = now_ms()
     with hot_boards(db, boards_of(run)):
-        answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=now_ms())
+        answer = scripts.restore_run(db, run=run, moderator=moderator, at_ms=at, note=note)
     keep_withheld(db, [run.player])  # a banned or hidden player's places stay off the boards
     if answer == "not_void":
         raise NotVoid()
+    log_action(db, RESTORE, run.player, moderator, at, run_id=run.id, reason=note)
     note_revision(db, run)
 
 
@@ -52,6 +78,8 @@ def record_reverification(db: Database, run: Run, verdict: dict, actor_kind: str
     keep_withheld(db, [run.player])
     if answer == "pending":
         raise RunPending()
+    if actor_kind == "moderator":
+        log_action(db, REVERIFY, run.player, actor, at, run_id=run.id, changed=answer == "changed")
     if answer == "changed":
         note_revision(db, run)
     return answer == "changed"
@@ -73,5 +101,6 @@ def requeue_run(db: Database, run_id: str, moderator: str) -> Run:
             raise NoSuchRun(run_id)
         raise NotInError()
     requeued = get_run(db, run_id)
+    log_action(db, REQUEUE, requeued.player, moderator, now_ms(), run_id=run_id)
     queue_alone(db, run_id)
     return requeued

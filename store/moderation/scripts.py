@@ -25,6 +25,9 @@ _RESTORE_RUN = LuaScript("restore_run")
 _REVERIFY_RUN = LuaScript("reverify_run")
 
 
+_VOID_RUN = LuaScript("void_run")
+
+
 _RAISE_FLAG = LuaScript("raise_flag")
 
 
@@ -68,11 +71,20 @@ def resolve_dispute(db: Database, *, dispute_id: str, run: Run, moderator: str, 
     )
 
 
-def restore_run(db: Database, *, run: Run, moderator: str, at_ms: int) -> str:
-    """Undo a void and recompute the player's places: 'ok' or 'not_void'."""
+def void_run(db: Database, *, run: Run, moderator: str, note: str, at_ms: int) -> str:
+    """Void the run with no dispute (its event recorded, the player's places recomputed): 'ok', 'void' (it
+    was) or 'pending'."""
+    leaf = leaf_parts(db, replace(run, status=VOID), VOID, at_ms)
+    return with_player_runs(db, _VOID_RUN, run, [keys.run(run.id), keys.webhook_outbox(), keys.webhooks(), *log_keys()],
+                            [moderator, note, at_ms, RUN_VOIDED, *leaf, run.id], [])
+
+
+def restore_run(db: Database, *, run: Run, moderator: str, at_ms: int, note: str) -> str:
+    """Undo a void and recompute the player's places (``note``: the moderator's reason, in the audit entry):
+    'ok' or 'not_void'."""
     return with_player_runs(db, _RESTORE_RUN, run, [keys.run(run.id), *log_keys()],
-                             [moderator, at_ms, *leaf_parts(db, replace(run, status=run.voided_status or run.status),
-                                                            RESTORE, at_ms)], [])
+                            [moderator, at_ms, *leaf_parts(db, replace(run, status=run.voided_status or run.status),
+                                                           RESTORE, at_ms), note], [])
 
 
 def reverify_run(db: Database, *, run: Run, actor_kind: str, actor: str, at_ms: int, log_unchanged: bool,

@@ -40,7 +40,8 @@ class Home(Enum):
     EVERY = "every"  # a copy in every shard and the service's (closed seasons and days): unioned
     FIRST = "first"  # counts kept once per shard (and the service's), summed by their readers: summed
     REBUILT = "rebuilt"  # not copied: rebuilt from the archive as the service starts (the archived-runs filter)
-    TRANSIENT = "transient"  # not copied: the write probe and the rate-limit counters, which expire in seconds
+    TRANSIENT = "transient"  # not copied: the write probe and the rate-limit counters (expiring in seconds), the
+    # desk's sessions and cases (a moderator signs in again)
     RETIRED = "retired"  # not copied: the steps' fences and marks, which today's store never reads
 
 
@@ -126,7 +127,8 @@ _HOMES: dict[str, Home] = {
         keys.schedule_ids(), keys.schedule("_"), keys.schedules(), keys.inbox("_"), keys.rewards_granted("_"),
         keys.rewards_flagged(), keys.settled(), keys.rewards_unsettled(), keys.league_week_told("_"), keys.bans(),
         keys.hidden_players(), keys.moderation_log(), keys.report("_"), keys.reports("_"), keys.reports_filed("_"),
-        keys.open_report("_", "_"), keys.log_size(), keys.renamed_players(), keys.renames_begun())},
+        keys.open_report("_", "_"), keys.log_size(), keys.renamed_players(), keys.renames_begun(),
+        keys.errored_runs())},
     **{_family_of(key): Home.OWNER for key in (
         keys.player("_"), keys.player_name("_"), keys.player_runs("_"), keys.following("_"),
         keys.submission("_", "_"), keys.idempotency("_", "_"), keys.sealed_game("_", "_"),
@@ -139,7 +141,7 @@ _HOMES: dict[str, Home] = {
     **{_family_of(key): Home.EVERY for key in (keys.closed("_"), keys.sealed_closed())},
     **{_family_of(key): Home.FIRST for key in (keys.latency(), keys.move_latency(), keys.metrics())},
     **{_family_of(key): Home.REBUILT for key in (keys.archived_filter(), keys.old_archived_filter_whole())},
-    _family_of(keys.write_probe()): Home.TRANSIENT,
+    **{_family_of(key): Home.TRANSIENT for key in (keys.write_probe(), keys.desk_session("_"), keys.desk_case("_"))},
     **dict.fromkeys(_FENCES | frozenset(_MARKS), Home.RETIRED),
 }
 

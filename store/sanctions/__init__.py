@@ -30,6 +30,9 @@ from store.sanctions.reports import (
     reports_filed,
 )
 from store.sanctions.sanctions import (
+    ACTIONS as LOG_ACTIONS,
+)
+from store.sanctions.sanctions import (
     Sanction,
     ban,
     ban_of,
@@ -44,6 +47,6 @@ from store.sanctions.sanctions import (
 __all__ = [
     "REPORTED_PLAYER", "REPORTED_RUN", "REPORT_DECISIONS", "REPORT_OPEN", "REPORT_REASONS", "REPORT_STATUSES",
     "ReportTarget", "close_report", "file_report", "list_reports", "reports_filed",
-    "Sanction", "WithheldPlace", "ban", "ban_of", "boards_played", "hide", "hiding_of", "keep_withheld",
+    "LOG_ACTIONS", "Sanction", "WithheldPlace", "ban", "ban_of", "boards_played", "hide", "hiding_of", "keep_withheld",
     "lift_ended_bans", "moderation_log", "sanctioned", "unban", "unhide", "withheld_places",
 ]

@@ -18,6 +18,7 @@ from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import iso_time
 from store.lua import LuaScript, flatten
+from store.sanctions.sanctions import CLOSE_REPORT, log_action
 
 REASONS = ("cheating", "bot", "offensive_name", "harassment", "other")
 OPEN, CLOSED = "open", "closed"
@@ -114,11 +115,15 @@ def close_report(db: Database, report_id: str, moderator: str, decision: str, no
         raise NoSuchReport(report_id)
     if fields["status"] != OPEN:
         raise ReportClosed()
+    closed_ms = now_ms()
     with db.redis.pipeline(transaction=True) as pipe:
         pipe.hset(keys.report(report_id), mapping={"status": CLOSED, "decision": decision, "note": note,
-                                                   "moderator": moderator, "closed_ms": now_ms()})
+                                                   "moderator": moderator, "closed_ms": closed_ms})
         pipe.zrem(keys.reports(OPEN), report_id)
         pipe.zadd(keys.reports(CLOSED), {report_id: fields["filed_ms"]})
         pipe.delete(keys.open_report(fields["reporter"], str(Target(fields["kind"], fields["target"]))))
         pipe.execute()
+    player = fields["target"] if fields["kind"] == PLAYER else db.redis.hget(keys.run(fields["target"]), "player")
+    log_action(db, CLOSE_REPORT, player or "", moderator, closed_ms, report_id=report_id, decision=decision,
+               reason=note, **({"run_id": fields["target"]} if fields["kind"] == RUN else {}))
     return get_report(db, report_id)

@@ -36,7 +36,12 @@ from store.lua import LuaScript
 from store.sanctions.places import set_places
 
 LOG_KEPT = 100_000  # moderators' actions the log keeps, newest first
-BAN, UNBAN, HIDE, UNHIDE, RENAME = "ban", "unban", "hide", "unhide", "rename"  # the log's actions
+BAN, UNBAN, HIDE, UNHIDE, RENAME = "ban", "unban", "hide", "unhide", "rename"  # the log's actions on players
+# ... and on runs, flags and reports (``store.moderation``, ``store.sanctions.reports``), each logged once its
+# own step is written: that step, with the run's audit entry, is the record; this log is the moderators' index
+UPHOLD, VOID, RESTORE, REVERIFY, REQUEUE = "uphold", "void", "restore", "reverify", "requeue"
+DISMISS_FLAG, CLOSE_REPORT = "dismiss_flag", "close_report"
+ACTIONS = (BAN, UNBAN, HIDE, UNHIDE, RENAME, UPHOLD, VOID, RESTORE, REVERIFY, REQUEUE, DISMISS_FLAG, CLOSE_REPORT)
 EXPIRY = "expiry"  # the log's moderator for a timed ban that ended by itself
 _SANCTION_PLAYER = LuaScript("sanction_player")
 
@@ -58,7 +63,9 @@ def _stored(value: str | None) -> Sanction | None:
     return None if value is None else Sanction(**json.loads(value))
 
 
-def _log(db: Database, action: str, player: str, moderator: str, at_ms: int, **more: object) -> None:
+def log_action(db: Database, action: str, player: str, moderator: str, at_ms: int, **more: object) -> None:
+    """Log a moderator's ``action`` (one of ``ACTIONS``) about ``player``, with what more it names (a run's id,
+    the reason or note), in the moderators' log."""
     entry = {"action": action, "player": player, "moderator": moderator, "at_ms": at_ms, **more}
     with db.redis.pipeline(transaction=True) as pipe:
         pipe.lpush(keys.moderation_log(), json.dumps(entry))
@@ -76,7 +83,7 @@ def _sanction(db: Database, held: str, other: str, player: str, sanction: Sancti
 
 
 def moderation_log(db: Database, offset: int, limit: int) -> tuple[int, list[dict]]:
-    """``(total, entries)``: the moderators' actions on players, newest first."""
+    """``(total, entries)``: the moderators' actions, newest first."""
     return logged_page(db, keys.moderation_log(), offset, limit)
 
 
@@ -98,7 +105,7 @@ def ban(db: Database, player: str, moderator: str, reason: str, until_ms: int | 
     _sanction(db, keys.bans(), keys.hidden_players(), player, sanction, sanction.at_ms)
     _forfeit_games(db, player)
     set_places(db, player, withhold=True)
-    _log(db, BAN, player, moderator, sanction.at_ms, reason=reason, until_ms=until_ms)
+    log_action(db, BAN, player, moderator, sanction.at_ms, reason=reason, until_ms=until_ms)
     return sanction
 
 
@@ -108,7 +115,7 @@ def unban(db: Database, player: str, moderator: str) -> None:
     if not _sanction(db, keys.bans(), keys.hidden_players(), player, None, now_ms()):
         raise NotSanctioned(player, "banned")
     _lifted(db, player, keys.hidden_players())
-    _log(db, UNBAN, player, moderator, now_ms())
+    log_action(db, UNBAN, player, moderator, now_ms())
 
 
 def hide(db: Database, player: str, moderator: str, reason: str) -> Sanction:
@@ -116,7 +123,7 @@ def hide(db: Database, player: str, moderator: str, reason: str) -> Sanction:
     sanction = Sanction(reason, moderator, now_ms())
     _sanction(db, keys.hidden_players(), keys.bans(), player, sanction, sanction.at_ms)
     set_places(db, player, withhold=True)
-    _log(db, HIDE, player, moderator, sanction.at_ms, reason=reason)
+    log_action(db, HIDE, player, moderator, sanction.at_ms, reason=reason)
     return sanction
 
 
@@ -125,7 +132,7 @@ def unhide(db: Database, player: str, moderator: str) -> None:
     if not _sanction(db, keys.hidden_players(), keys.bans(), player, None, now_ms()):
         raise NotSanctioned(player, "hidden")
     _lifted(db, player, keys.bans())
-    _log(db, UNHIDE, player, moderator, now_ms())
+    log_action(db, UNHIDE, player, moderator, now_ms())
 
 
 def _lifted(db: Database, player: str, other: str) -> None:

@@ -59,6 +59,8 @@ def test_every_setting_refuses_garbage_naming_itself(environment, name):
     ("SCOUNDREL_PENDING_TIMEOUT", "-5", "is not a number above 0"),
     ("SCOUNDREL_HOT_DAYS", "-1", "is not a number of 0 or more"),
     ("SCOUNDREL_JWT_MAX_LIFETIME", "0", "is not a number above 0"),
+    ("SCOUNDREL_DESK_SESSION_HOURS", "0", "is not a number above 0"),
+    ("SCOUNDREL_DESK_SESSION_HOURS", "-8", "is not a number above 0"),
     ("SCOUNDREL_JOB_TIMEOUT", "0", "is below 1"),
     ("SCOUNDREL_WAIT_REPLICAS", "-1", "is below 0"),
     ("SCOUNDREL_PORT", "0", "is below 1"),
@@ -88,6 +90,8 @@ def test_a_malformed_setting_is_one_line_saying_what_it_should_be(environment, n
     ('[{"audience": "a", "secret": "s"}]', 'SCOUNDREL_JWT_ISSUERS[0] needs an "issuer"'),
     ('[{"issuer": "x", "audience": "a", "secret": "s", "jwks_url": "https://k"}]',
      'SCOUNDREL_JWT_ISSUERS[0] has a "jwks_url" and a "secret": it needs one of them, not both'),
+    ('[{"issuer": "x", "audience": "a", "secret": "s", "moderator_claim": ["roles"]}]',
+     "SCOUNDREL_JWT_ISSUERS[0]: every field is a string"),
 ])
 def test_a_studio_issuer_names_exactly_what_it_lacks(environment, issuers, said):
     assert refusal(environment, "SCOUNDREL_JWT_ISSUERS", issuers) == said
@@ -102,6 +106,7 @@ def test_a_studio_issuer_names_exactly_what_it_lacks(environment, issuers, said)
     ("SCOUNDREL_CORS_ORIGINS", "*", "*"),
     ("SCOUNDREL_ARCHIVE_URL", "postgresql+psycopg://u:p@db:5432/archive", "postgresql+psycopg://u:p@db:5432/archive"),
     ("SCOUNDREL_HOT_DAYS", "0", 0.0),
+    ("SCOUNDREL_DESK_SESSION_HOURS", "0.5", 0.5),
     ("REDIS_URL", "redis://:p@127.0.0.1:6380/3", "redis://:p@127.0.0.1:6380/3"),
     ("REDIS_URL", "unix:///run/redis.sock?db=2", "unix:///run/redis.sock?db=2"),
 ])

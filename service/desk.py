@@ -1,0 +1,255 @@
+"""``/desk``: the moderators' desk, pages for moderators in the browser (docs/moderation.md).
+
+Signing in and the checks of every request are ``desk_sessions``'; the queue
+is ``desk_queue``'s, a case and its actions ``desk_case``'s, the logs,
+tournaments and webhooks ``desk_records``'. Each view only
+turns the request into those calls and their answers into a template; an
+action answers with a redirect to its case (``?done=`` saying what was done)
+or, refused, with the case and the sentence saying why.
+"""
+
+from flask import Blueprint, g, jsonify, make_response, render_template, request, url_for
+from werkzeug.utils import redirect
+
+import scoundrel
+from domain.errors import NoSuchDispute, NoSuchFlag, NoSuchRun
+from domain.events import EVENTS
+from domain.tournaments import SCORINGS
+from schemas.players import name_key
+from store import get_run
+from store.desk import CASE_HELD, take_case
+from store.moderation import REASONS as FLAG_REASONS
+from store.runs import dealt_move_times
+from store.sanctions import LOG_ACTIONS
+
+from . import desk_sessions
+from .context import db, referee
+from .desk_case import SANCTIONS, Conflict, act, case_of, checked, not_of_case, sanction
+from .desk_queue import PAGE_SIZE, SECTIONS, Filters, queue_page
+from .desk_records import (
+    LOG_PAGE,
+    create_tournament_from,
+    erasures_page,
+    log_page,
+    register_webhook_from,
+    tournaments_listed,
+    webhooks_listed,
+)
+from .desk_sessions import DeskRefused, NotModerator, desk_page
+from .replay_trace import run_replay
+
+blp = Blueprint("desk", __name__, url_prefix="/desk", template_folder="templates")
+ACTIONS = ("resolve", "void", "restore", "reverify", "dismiss")
+
+
+class Invalid(Exception):
+    """A desk request whose fields cannot be used: a 422 naming each."""
+
+    def __init__(self, errors: dict[str, list[str]]):
+        super().__init__("Some fields cannot be used.")
+        self.errors = errors
+
+
+@blp.errorhandler(DeskRefused)
+def _refused(refusal: DeskRefused):
+    return desk_sessions.with_policy(desk_sessions.refused(refusal))
+
+
+@blp.errorhandler(Invalid)
+def _invalid(invalid: Invalid):
+    return desk_sessions.with_policy(make_response(render_template("desk_refused.html", invalid=invalid), 422))
+
+
+@blp.errorhandler(NoSuchRun)
+@blp.errorhandler(NoSuchDispute)
+@blp.errorhandler(NoSuchFlag)
+def _missing(missing):
+    return desk_sessions.with_policy(make_response(render_template("desk_refused.html", missing=missing), 404))
+
+
+@blp.after_request
+def _policy(response):
+    return desk_sessions.with_policy(response)
+
+
+@blp.context_processor
+def _session():
+    """Every desk page knows who is signed in and the CSRF token its forms carry."""
+    return {"desk": g.get("desk")}
+
+
+@blp.route("/sign-in", methods=["GET", "POST"])
+def sign_in():
+    """The sign-in form; posted, a session for the moderator whose token it carries."""
+    if request.method == "GET":
+        return render_template("desk_sign_in.html", ended=bool(request.args.get("ended")), hours=_hours())
+    desk_sessions.check_origin()
+    try:
+        return desk_sessions.begin(request.form.get("token", ""))
+    except NotModerator as refused:
+        return render_template("desk_sign_in.html", refused=str(refused), hours=_hours()), 401
+
+
+def _hours() -> float:
+    return referee().settings.desk_session_hours
+
+
+@blp.route("/sign-out", methods=["POST"])
+@desk_page
+def sign_out():
+    return desk_sessions.finish()
+
+
+def _filters() -> tuple[Filters, dict[str, list[str]]]:
+    errors: dict[str, list[str]] = {}
+    variant = request.args.get("variant") or None
+    if variant is not None and variant not in scoundrel.VARIANTS:
+        errors["variant"] = [f"One of: {', '.join(scoundrel.VARIANTS)}."]
+    player = request.args.get("player") or None
+    if player is not None and name_key(player) is None:
+        errors["player"] = ["Not a player's name."]
+    return Filters(request.args.get("board") or None, variant, player), errors
+
+
+@blp.route("")
+@desk_page
+def queue():
+    """The queue: a section's page (``?section=``, ``?kind=`` of flags, ``?page=``), filtered (``?board=``,
+    ``?variant=``, ``?player=``)."""
+    filters, errors = _filters()
+    section = request.args.get("section", "disputes")
+    if section not in SECTIONS:
+        errors["section"] = [f"One of: {', '.join(SECTIONS)}."]
+    kind = request.args.get("kind") or None
+    if kind is not None and kind not in FLAG_REASONS:
+        errors["kind"] = [f"One of: {', '.join(FLAG_REASONS)}."]
+    page = request.args.get("page", "1")
+    if not page.isdigit() or int(page) < 1:
+        errors["page"] = ["A whole number from 1."]
+    if errors:
+        raise Invalid(errors)
+    found = queue_page(section, kind, filters, int(page))
+    return render_template("desk_queue.html", found=found, sections=SECTIONS, filters=filters, kind=kind,
+                           page=int(page), pages=max(1, -(-found.total // PAGE_SIZE)), flag_reasons=FLAG_REASONS,
+                           variants=scoundrel.VARIANTS)
+
+
+def _case_page(run_id: str, status: int = 200, done: str | None = None, conflict: str | None = None):
+    return render_template("desk_case.html", case=case_of(run_id), done=done, conflict=conflict,
+                           held_minutes=CASE_HELD // 60_000), status
+
+
+@blp.route("/runs/<run_id>")
+@desk_page
+def case(run_id):
+    """A run's case: the replay, the verdict, the timing, the player, the audit log, and the actions."""
+    return _case_page(run_id, done=request.args.get("done"))
+
+
+@blp.route("/runs/<run_id>/replay")
+@desk_page
+def replay(run_id):
+    """The run's replay for the desk's viewer, as the API gives it a moderator (a dealt game's move times)."""
+    return jsonify(run_replay(get_run(db(), run_id), dealt_move_times(db(), run_id)))
+
+
+@blp.route("/runs/<run_id>/take", methods=["POST"])
+@desk_page
+def take(run_id):
+    """Take the case: the other moderators see who is on it until they act or it is released by itself."""
+    get_run(db(), run_id)
+    take_case(db(), run_id, g.moderator)
+    return redirect(url_for("desk.case", run_id=run_id, done="You are on this case."), 303)
+
+
+@blp.route("/runs/<run_id>/player/<action>", methods=["POST"])
+@desk_page
+def player_action(run_id, action):
+    """Ban, unban, hide or unhide the case's player, as the API does; in the moderators' log."""
+    if action not in SANCTIONS:
+        raise Invalid({"action": [f"One of: {', '.join(SANCTIONS)}."]})
+    try:
+        done, errors = sanction(run_id, g.moderator, action, request.form)
+    except Conflict as conflict:
+        return _case_page(run_id, 409, conflict=str(conflict))
+    if errors:
+        raise Invalid(errors)
+    return redirect(url_for("desk.case", run_id=run_id, done=done), 303)
+
+
+@blp.route("/runs/<run_id>/<action>", methods=["POST"])
+@desk_page
+def action(run_id, action):
+    """Resolve a dispute, void, restore, re-verify, dismiss a flag: applied once, in the audit log under the
+    moderator's name."""
+    if action not in ACTIONS:
+        raise Invalid({"action": [f"One of: {', '.join(ACTIONS)}."]})
+    fields, errors = checked(action, request.form)
+    seen = request.form.get("seen", "")
+    if not seen.isdigit():
+        errors["seen"] = ["Missing: send the form from the case's page."]
+    if errors:
+        raise Invalid(errors)
+    get_run(db(), run_id)
+    if elsewhere := not_of_case(run_id, action, fields):
+        raise Invalid(elsewhere)
+    try:
+        done = act(run_id, int(seen), g.moderator, action, fields)
+    except Conflict as conflict:
+        return _case_page(run_id, 409, conflict=str(conflict))
+    return redirect(url_for("desk.case", run_id=run_id, done=done), 303)
+
+
+def _page_number() -> int:
+    page = request.args.get("page", "1")
+    if not page.isdigit() or int(page) < 1:
+        raise Invalid({"page": ["A whole number from 1."]})
+    return int(page)
+
+
+@blp.route("/log")
+@desk_page
+def log():
+    """The moderators' log, newest first: of one moderator, action (``kind``) and player if asked."""
+    moderator, kind, player = (request.args.get(name) or None for name in ("moderator", "kind", "player"))
+    if kind is not None and kind not in LOG_ACTIONS:
+        raise Invalid({"kind": [f"One of: {', '.join(LOG_ACTIONS)}."]})
+    page = _page_number()
+    total, entries = log_page(moderator, kind, player, page)
+    return render_template("desk_log.html", total=total, entries=entries, page=page, kinds=LOG_ACTIONS,
+                           pages=max(1, -(-total // LOG_PAGE)), moderator=moderator, kind=kind, player=player)
+
+
+@blp.route("/erasures")
+@desk_page
+def erasures():
+    """The erasures finished, newest first: when, by whom, under which pseudonym."""
+    page = _page_number()
+    total, entries = erasures_page(page)
+    return render_template("desk_erasures.html", total=total, entries=entries, page=page,
+                           pages=max(1, -(-total // LOG_PAGE)))
+
+
+def _with_form(template: str, write, shown, **context):
+    """A page listing what is (``shown()``, read after any write) with a form adding to it (``write``: the
+    form and the moderator to ``(what was made, {})`` or ``(None, errors)``, a 422 naming the fields)."""
+    made = None
+    errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        made, errors = write(request.form, g.moderator)
+    return render_template(template, made=made, errors=errors, shown=shown(), **context), 422 if errors else 200
+
+
+@blp.route("/tournaments", methods=["GET", "POST"])
+@desk_page
+def tournaments():
+    """The tournaments of each state, and a form to create one (the API's checks)."""
+    return _with_form("desk_tournaments.html", create_tournament_from, tournaments_listed,
+                      variants=scoundrel.VARIANTS, scorings=SCORINGS)
+
+
+@blp.route("/webhooks", methods=["GET", "POST"])
+@desk_page
+def webhooks():
+    """The webhooks with their latest deliveries, and a form to register one (its secret shown once)."""
+    return _with_form("desk_webhooks.html", register_webhook_from, webhooks_listed, events=list(EVENTS))

@@ -1,0 +1,99 @@
+"""The rest of moderation at the desk: the moderators' log (filtered), the erasures' log, tournaments and
+webhooks, read and written through the same store functions and schemas as their API endpoints."""
+
+from datetime import UTC, datetime
+
+from marshmallow import ValidationError
+
+from domain.tournaments import STATES
+from schemas.players import name_key
+from schemas.tournaments import TournamentCreateSchema
+from schemas.webhooks import WebhookCreateSchema
+from store.privacy import erasure_log
+from store.sanctions import moderation_log
+from store.tournaments import tournaments_in
+from store.webhooks import create_webhook, deliveries, webhook_page
+
+from .context import db
+from .tournaments import new_tournament, tournament_view
+from .webhooks import refusal
+
+LOG_PAGE = 50
+LOG_CHUNK = 1000  # log entries read at a time by a filtered log
+
+
+def log_page(moderator: str | None, action: str | None, player: str | None, page: int) -> tuple[int, list[dict]]:
+    """``(total, entries)``: page ``page`` (from 1) of the moderators' log, newest first, of one moderator,
+    action and player where given (names in any case). A filtered log is read whole, a chunk at a time."""
+    offset = (page - 1) * LOG_PAGE
+    if not (moderator or action or player):
+        return moderation_log(db(), offset, LOG_PAGE)
+
+    def admitted(entry: dict) -> bool:
+        return (moderator is None or name_key(entry["moderator"]) == name_key(moderator)) and \
+            action in (None, entry["action"]) and (player is None or name_key(entry["player"]) == name_key(player))
+
+    matched: list[dict] = []
+    start = 0
+    while True:
+        _, entries = moderation_log(db(), start, LOG_CHUNK)
+        matched += [entry for entry in entries if admitted(entry)]
+        if len(entries) < LOG_CHUNK:
+            return len(matched), matched[offset:offset + LOG_PAGE]
+        start += LOG_CHUNK
+
+
+def erasures_page(page: int) -> tuple[int, list[dict]]:
+    """A page of the erasures finished, newest first (pseudonyms only: the names are gone)."""
+    return erasure_log(db(), (page - 1) * LOG_PAGE, LOG_PAGE)
+
+
+def tournaments_listed() -> dict[str, tuple[int, list[dict]]]:
+    """The first page of the tournaments of each state, as the API shows them."""
+    listed = {}
+    for state in STATES:
+        total, found = tournaments_in(db(), state, 0, LOG_PAGE)
+        listed[state] = (total, [tournament_view(one) for one in found])
+    return listed
+
+
+def aware(text: str) -> str:
+    """A ``datetime-local`` field's value (no offset) read as UTC, as the form says; ISO 8601 with its offset
+    as given."""
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return text  # the schema names it
+    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).isoformat()
+
+
+def create_tournament_from(form, moderator: str) -> tuple[dict | None, dict[str, list[str]]]:
+    """A tournament from the desk's form (the API's schema checks it): ``(it, {})``, or ``(None, errors)``."""
+    fields = {name: value for name, value in form.items() if name not in ("csrf",) and value != ""}
+    for name in ("starts_at", "ends_at"):
+        if name in fields:
+            fields[name] = aware(fields[name])
+    fields["join_required"] = "join_required" in form
+    try:
+        body = TournamentCreateSchema().load(fields)
+    except ValidationError as invalid:
+        return None, invalid.normalized_messages()
+    return tournament_view(new_tournament(body, moderator)), {}
+
+
+def webhooks_listed() -> list[dict]:
+    """Every webhook with its latest deliveries."""
+    _, hooks = webhook_page(db(), 0, 100)
+    return [{"hook": hook, "deliveries": deliveries(db(), hook.id)} for hook in hooks]
+
+
+def register_webhook_from(form, moderator: str) -> tuple[str | None, dict[str, list[str]]]:
+    """Register the form's webhook: ``(its secret, shown this once; {})``, or ``(None, errors)``."""
+    try:
+        body = WebhookCreateSchema().load({"url": form.get("url", ""), "events": form.getlist("events")})
+    except ValidationError as invalid:
+        return None, invalid.normalized_messages()
+    if refused := refusal(body):
+        return None, {"url": [refused]}
+    _, secret = create_webhook(db(), body["url"].text, body["events"], moderator)
+    return secret, {}
