@@ -9,7 +9,8 @@ back as its replica), a submission is answered 503 with Retry-After, never
 a 500, and a client trying again after it gets its run. Then every run
 ever acknowledged is there and verified exactly once, the boards agree
 with the runs (``scoundrel check``), and the workers carried on without a
-restart. The operator commands find the master through the sentinels too.
+restart. The operator commands find the master through the sentinels too, and
+the public log's checkpoints before and after a failover are consistent.
 """
 
 import threading
@@ -19,15 +20,20 @@ import pytest
 import requests
 from rq import Worker
 
+from domain.transparency import parse_checkpoint
 from service.errors import RETRY_AFTER_SECONDS
-from store import Database, load_runs
+from store import Database, Submission, accept_runs, load_runs, record_verdicts
 from store.base.service_mark import mark_service
+from store.log import archived_size, latest_checkpoint, open_note, prove_consistency, publish, resume_log
+from store.log.notes import Signer
 from store.queue.pending import pending_count
 from store.queue.queues import verify_queue
+from tests.log import rfc9162
 from tests.support.commands import run_command
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.sentinel import SentinelSetup
 from tests.support.stack import NO_REDIS_URL, Stack
+from verification import judge
 from worker.registry import JOBS
 
 PLAYERS, GAMES_EACH = 6, 25
@@ -192,3 +198,49 @@ def test_the_operator_commands_find_the_master_through_the_sentinels(watched, tm
     assert checked.returncode == 0, checked.stdout + checked.stderr
     where = f"the primary '{watched.master_name}' of the sentinels at 127.0.0.1:{watched.sentinels[0].port}"
     assert where in checked.stderr.splitlines()[0]
+
+
+def _verdicts(db: Database, player: str, games) -> None:
+    """``games`` accepted and judged in this process, their verdicts recorded (their leaves appended)."""
+    accepted = accept_runs(db, player, [Submission(g["seed"], g["variant"], g["moves"]) for g in games],
+                           runs_per_job=1000)
+    db.raw.delete(verify_queue(db).key)  # judged right here
+    runs = [run for run in load_runs(db, [run.id for run, _ in accepted]) if run]
+    assert all(record_verdicts(db, [(run, judge(run)) for run in runs]))
+
+
+def test_checkpoints_before_and_after_a_failover_are_consistent(tmp_path):
+    """The public log across a failover: the primary SIGKILLed between two checkpoints, the log goes on from
+    the promoted replica, and the checkpoint after is consistent with the one before (RFC 9162's verification,
+    ``tests.log.rfc9162``). Leaves reach the archive, so a checkpoint, only once the replica holds them
+    (``SCOUNDREL_WAIT_REPLICAS=1``): the log cannot fork."""
+    setup = SentinelSetup(tmp_path / "sentinel").start()
+    db = Database(NO_REDIS_URL, JOBS, archive_url=f"sqlite:///{tmp_path}/archive.sqlite3", wait_replicas=1,
+                  sentinels=setup.endpoints, sentinel_master=setup.master_name, socket_timeout=2.0)
+    signer = Signer.generate("referee.test/log")
+    try:
+        db.archive.upgrade()
+        mark_service(db)
+        setup.wait_ready_to_fail_over()
+        games = legal_games(30)
+        _verdicts(db, "ann", games[:10])
+        before = parse_checkpoint(open_note(_signed(db, signer), signer.verifier))
+        _verdicts(db, "bob", games[10:20])  # acknowledged: the replica holds their leaves
+        lost = setup.kill_primary()
+        setup.wait_promotion(lost)
+        setup.rejoin(lost)
+        assert resume_log(db) == 20  # the promoted replica kept the log's state: nothing to give back
+        _verdicts(db, "cy", games[20:])
+        after = parse_checkpoint(open_note(_signed(db, signer), signer.verifier))
+        assert (before.size, after.size, archived_size(db)) == (10, 30, 30)
+        proof = prove_consistency(db, before.size, after.size)
+        assert rfc9162.verify_consistency(before.size, after.size, before.root, after.root, proof)
+    finally:
+        db.close()
+        setup.stop()
+
+
+def _signed(db: Database, signer: Signer) -> str:
+    """The note of the checkpoint the worker's step signs now."""
+    assert publish(db, signer) is not None
+    return latest_checkpoint(db)[1]
