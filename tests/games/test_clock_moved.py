@@ -6,7 +6,7 @@ instant is the day's seed shown (its commitment endpoint, its runs, their replay
 page) while a game dealt from it can move: a move after midnight is refused and forfeits the game,
 and the first read that shows the deal forfeits every game of the day still in play first.
 
-A month's end that is a Sunday's (``rolled_stack``): a season rolling over. The ended season's
+A month that ends on a Sunday (``rolled_stack``): a season rolling over. The ended season's
 standings are kept as they were, frozen, the new season starts empty, and a game ended after the
 boundary counts on the new one. Then the pages: the season's boards with the time left, the past
 season's podium, and a player's season history, at 1280 and 375 px. The boundary is a week's end
