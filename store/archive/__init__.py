@@ -62,7 +62,7 @@ WAL_RETRY = 0.05  # seconds between tries of switching a locked new file to writ
 
 def head_revision() -> str:
     """The newest migration's revision: each migration's revision is the number its file's name starts
-    with, one after another (``tests/archive/test_migrations.py`` checks it against Alembic's reading)."""
+    with, one after another (``tests/archive/test_layouts_and_migrations.py`` checks it against Alembic's reading)."""
     versions = resources.files(__package__).joinpath("migrations", "versions")
     return max(entry.name.split("_", 1)[0] for entry in versions.iterdir() if entry.name.endswith(".py"))
 

@@ -1,7 +1,7 @@
 """Issue 11: the archive with its real processes. The archiver killed mid-move loses nothing and archives
 nothing twice; the workers move old runs on their own timer; processes upgrading one archive at once all
 succeed. (What a command does to the archive, without a process of its own, is ``test_retention.py``'s
-and ``test_migrations.py``'s.)
+and ``test_layouts_and_migrations.py``'s.)
 
 ``tests.support.archive_crash`` runs ``scoundrel archive`` in a real process
 and SIGKILLs it between reading the runs from Redis and writing them to the

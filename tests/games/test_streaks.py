@@ -4,7 +4,7 @@ A game of today's sealed daily played to its end counts today in its player's st
 (``/v1/players/<name>/streak``); the share page carries the Open Graph and Twitter card tags, its
 image is a 1200 x 630 PNG, and while the day is on none of them, nor their headers, shows the day's
 seed or any card of its deck. Streaks across several days, the close's forfeit and a gap:
-``tests/store/test_streaks_store.py`` (the store's clock moved) and ``tests/games/test_midnight.py``.
+``tests/store/test_streaks_store.py`` (the store's clock moved) and ``tests/games/test_clock_moved.py``.
 """
 
 import io

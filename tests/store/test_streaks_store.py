@@ -5,7 +5,7 @@ A day counts when its sealed daily game ends in its day (played out or given up)
 the day's close forfeits it (R18); a gap breaks the current run and keeps the best. The HTTP side
 (a game played to its end over the real stack, the endpoint's answer) is
 ``tests/games/test_streaks.py``, and the close's forfeit across a real midnight
-``tests/games/test_midnight.py``.
+``tests/games/test_clock_moved.py``.
 """
 
 from datetime import UTC, date, datetime, timedelta

@@ -1,15 +1,25 @@
-"""``scoundrel migrate``: a Redis an older release wrote becomes one the store reads, and nothing is lost.
+"""How a run is stored, and how older layouts become today's: a run's Redis layout, ``scoundrel
+migrate`` from an older release's, and the archive's schema from Alembic's migrations.
 
-An older release kept a run's id in its hash too, its moves spelt out in one
-string, its audit log in a stream of its own, a submission key naming its
-random id under its game, and an index of every run. The tests write such
-runs key by key as that release did, then: the dry run counts them and
-changes nothing, ``--apply`` rewrites them (each then reads, verifies,
-disputes, archives and comes back as a run of today, its log, moves and id
-intact, its game sent again still found), a second run changes nothing, a
-killed run carries on when started again, and a run beside a worker and the
-API loses none of their changes. ``scoundrel check`` reports the older
-layout until it is gone.
+A run is one compact hash: its moves one byte each, its audit log a field, no id, no empty field,
+no submission index (its id comes from its player and game). A game sent again is the run it made,
+in Redis or archived.
+
+``scoundrel migrate``: an older release kept a run's id in its hash too, its moves spelt out in one
+string, its audit log in a stream of its own, a submission key naming its random id under its game,
+and an index of every run. The tests write such runs key by key as that release did, then: the dry
+run counts them and changes nothing, ``--apply`` rewrites them (each then reads, verifies, disputes,
+archives and comes back as a run of today, its log, moves and id intact, its game sent again still
+found), a second run changes nothing, a killed run carries on when started again, and a run beside
+a worker and the API loses none of their changes. ``scoundrel check`` reports the older layout until
+it is gone.
+
+The archive's migrations build exactly the tables ``store.archive.tables`` describes (Alembic's own
+comparison finds no difference), a second upgrade changes nothing, an archive at an older migration
+is upgraded to the head (which ``upgrade`` reads from the migrations' file names, as Alembic does),
+a new SQLite archive waits for another process's lock, and an archive whose rows spell out a run's
+moves is rewritten in place. (Several processes upgrading one new archive at once:
+``test_processes.py``.)
 """
 
 import json
@@ -19,14 +29,25 @@ import re
 import select
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from importlib import resources
+from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 
 from domain.run import Run
+from store.archive import Archive, ArchivedRun, head_revision
+from store.archive.tables import metadata
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.packing import iso_time
@@ -34,17 +55,75 @@ from store.queue.queues import enqueue_verification
 from store.runs import move_codes
 from store.runs.accepting import fingerprint
 from store.runs.audit import audit_log, run_snapshot
-from store.runs.records import load_run
+from store.runs.records import load_run, run_from_stored
 from store.runs.verdicts import verdict_fields
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score
 from verification import judge
 
-from .conftest import archive_now, snapshot
+from .conftest import archive_now, fresh_archive_url, snapshot
 
 pytestmark = pytest.mark.served  # a migration beside the running API and worker
 
 PENDING = {"status": "pending", "outcome": None, "score": None, "health": None, "error": None}
+
+
+def test_a_new_run_is_one_compact_hash(stack, db):
+    _, token = stack.register("eve")
+    game = games_by_score("layout-1", 1)[0]
+    run = submit_final(stack, token, game)
+    stored = db.redis.hgetall(keys.run(run["id"]))
+    assert move_codes.decode(stored.pop("codes")) == game["moves"]
+    assert not {"id", "moves", "job", "request_id", "daily", "error"} & set(stored)
+    assert "" not in stored.values()
+    assert db.redis.object("encoding", keys.run(run["id"])) == "listpack"
+    assert not db.redis.exists(keys.submission("eve", fingerprint(game["seed"], "classic", game["moves"])))
+    assert db.redis.memory_usage(keys.run(run["id"])) < 450
+    entries = stack.get(f"/v1/runs/{run['id']}/audit-log").json()["entries"]
+    assert [(entry["event"], entry["before"], entry["after"]) for entry in entries] == [
+        ("submitted", None, {"status": "pending"}),
+        ("verified", {"status": "pending", "outcome": None, "score": None, "health": None, "error": None},
+         {"status": "verified", "outcome": run["outcome"], "score": run["score"], "health": run["health"],
+          "error": None})]
+
+
+def test_a_game_sent_again_is_its_run_in_redis_and_once_archived(stack, db):
+    _, token = stack.register("fay")
+    low, high = games_by_score("layout-2", 2)
+    low_run = submit_final(stack, token, low)
+    again = stack.submit(token, low)
+    assert again.status_code == 200 and again.json()["id"] == low_run["id"]
+    submit_final(stack, token, high)  # the places are high's: low moves to the archive
+    archive_now(stack)
+    assert not db.redis.exists(keys.run(low_run["id"])) and low_run["id"] in db.archive.load([low_run["id"]])
+    again = stack.submit(token, low)
+    assert again.status_code == 200 and again.json() == low_run
+    batch = stack.post("/v1/runs/batch", json={"runs": [low]}, headers=bearer(token)).json()
+    assert (batch["accepted"], batch["existing"]) == (0, 1) and batch["results"][0]["run"] == low_run
+    assert not db.redis.exists(keys.run(low_run["id"]))  # still archived, not accepted anew
+    assert not db.redis.zscore(keys.pending_runs(), low_run["id"])
+
+
+def test_a_verified_run_costs_a_few_hundred_bytes(stack, db):
+    """At most 600 bytes a run in all at a million runs (``bench/memory.py`` measures
+    Redis' ``used_memory``, which a few hundred runs cannot: client buffers swing it by more). Here the
+    keys a verified open run adds, on a seed of its own: its hash, its seed board, its share of its
+    player's run list. A stream of two audit entries alone would take 4.7 KB."""
+    player, token = stack.register("hal")
+    count = 300
+    games = [{"seed": f"memory-{n}", "moves": games_by_score(f"memory-{n}", 1)[0]["moves"]} for n in range(count)]
+    answer = stack.post("/v1/runs/batch", json={"runs": games}, headers=bearer(token)).json()
+    assert answer["accepted"] == count
+    stack.until(lambda: not db.redis.zcard(keys.pending_runs()), "the batch's verdicts")
+    run_keys = [keys.run(result["run"]["id"]) for result in answer["results"]]
+    assert [db.redis.hget(key, "status") for key in run_keys] == ["verified"] * count
+    assert {db.redis.object("encoding", key) for key in run_keys} == {"listpack"}
+    hashes = sum(db.redis.memory_usage(key, samples=0) for key in run_keys)
+    boards = sum(db.redis.memory_usage(keys.board_places("seed", ("classic", game["seed"])), samples=0)
+                 for game in games)
+    run_list = db.redis.memory_usage(keys.player_runs(player), samples=0)
+    per_run = (hashes + boards + run_list) / count
+    assert per_run < 600, (hashes / count, boards / count, run_list / count)
 
 
 def _old_run(redis, player: str, game: dict, run_id: str, submitted_ms: int, *, judged: bool = True) -> list[dict]:
@@ -278,3 +357,87 @@ def test_in_a_terminal_an_unreachable_redis_is_one_line(stack):
     status, lines = _in_a_terminal({**stack.env(), "REDIS_URL": f"redis://127.0.0.1:{port}/0"})
     assert status == 1
     assert len(lines) == 1 and lines[0].startswith("scoundrel migrate: cannot reach Redis (REDIS_URL)"), lines
+
+
+def test_the_migrations_build_the_described_tables(archive_url):
+    archive = Archive(archive_url)
+    try:
+        archive.upgrade()
+        archive.upgrade()
+        with archive.engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0005"]
+    finally:
+        archive.dispose()
+
+
+def test_the_head_read_from_the_file_names_is_alembics():
+    """``upgrade`` skips Alembic when the schema is at ``head_revision``, read from the migrations' file
+    names: each file's revision is its name's number, in one line from the first, as Alembic reads them."""
+    scripts = ScriptDirectory(str(resources.files("store.archive").joinpath("migrations")))
+    assert scripts.get_heads() == [head_revision()]
+    for script in scripts.walk_revisions():
+        assert Path(script.path).name.split("_", 1)[0] == script.revision
+
+
+def test_an_archive_at_an_older_migration_is_upgraded_to_the_head(tmp_path):
+    archive = Archive(f"sqlite:///{tmp_path}/old.sqlite3")
+    try:
+        _upgrade_to(archive, "0002")
+        assert archive.revision() == "0002"
+        archive.upgrade()
+        assert archive.revision() == head_revision()
+    finally:
+        archive.dispose()
+
+
+def test_a_new_sqlite_archive_opened_while_another_process_holds_it_waits_for_it(tmp_path):
+    """A new file is switched to write-ahead logging by whoever opens it first; SQLite refuses that
+    switch at once while another connection holds a lock, rather than waiting for it."""
+    path = tmp_path / "archive.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")  # another process's write, in the file's first journal mode
+    holder.execute("CREATE TABLE elsewhere (x)")
+    released = threading.Timer(0.5, holder.execute, ["COMMIT"])
+    released.start()
+    archive = Archive(f"sqlite:///{path}")
+    try:
+        archive.upgrade()
+        with archive.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert list(archive.run_ids()) == []
+    finally:
+        released.join()
+        holder.close()
+        archive.dispose()
+
+
+def _upgrade_to(archive: Archive, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("store.archive").joinpath("migrations")))
+    with archive.engine.connect() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+        connection.commit()
+
+
+def test_archived_runs_with_their_moves_spelt_out_get_them_as_codes(tmp_path, archive_url):
+    """An archive whose rows keep a run's moves as one string (as an older release archived them) is
+    rewritten in place when it is upgraded: the archive's reader knows one shape, as Redis's does."""
+    (tmp_path / "fresh").mkdir()
+    archive = Archive(fresh_archive_url(archive_url, tmp_path))
+    try:
+        _upgrade_to(archive, "0001")
+        game = games_by_score("archived-moves", 1)[0]
+        spelt = {"id": "0123456789abcdef", "player": "ann", "seed": game["seed"], "variant": "classic",
+                 "moves": " ".join(game["moves"]), "status": "verified", "submitted_ms": "1"}
+        empty = {**spelt, "id": "fedcba9876543210", "moves": ""}
+        archive.write([ArchivedRun(spelt, []), ArchivedRun(empty, [])], 2)
+        archive.upgrade()
+        found = archive.load([spelt["id"], empty["id"]])
+        assert found[spelt["id"]].fields == {**{k: v for k, v in spelt.items() if k != "moves"},
+                                             "codes": move_codes.encode(game["moves"])}
+        assert "moves" not in found[empty["id"]].fields and "codes" not in found[empty["id"]].fields
+        assert list(run_from_stored(spelt["id"], found[spelt["id"]].fields).moves) == game["moves"]
+    finally:
+        archive.dispose()
