@@ -63,7 +63,7 @@ class ModerationEntrySchema(Schema):
                                                    "dispute), restore, reverify or requeue; dismiss_flag; "
                                                    "close_report"})
     player = fields.String(metadata={"description": "the player acted on (after a rename, their new name), or "
-                                                    "whose run, flag or report it was"})
+                                                    "whose run, flag or report it was; empty for a tournament"})
     previous = fields.String(metadata={"description": "a rename's old name"})
     moderator = fields.String(metadata={"description": "who acted (expiry: a timed ban that ended by itself)"})
     at = fields.String()
@@ -71,6 +71,8 @@ class ModerationEntrySchema(Schema):
     until = fields.String(allow_none=True)
     run_id = fields.String(metadata={"description": "the run acted on (a flag's or a report's run too); absent for "
                                                     "an action on a player"})
+    tournament = fields.String(metadata={"description": "end_tournament: the tournament ended early"})
+    title = fields.String(metadata={"description": "end_tournament: the tournament's title"})
 
 
 class LogFilterSchema(Schema):
