@@ -15,7 +15,6 @@ from store import Database
 from store.games.dealt import load_game
 from store.webhooks import Attempt, Delivery, record_attempt
 from store.webhooks.hooks import BODY_KEPT
-from tests.support.games import moderator_token
 
 from .conftest import Desk, won_run
 
@@ -24,25 +23,8 @@ DONE = re.compile(r'id="done">([^<]*)<')
 REWARDS = [{"from_rank": 1, "payload": {"coins": 100}}]
 
 
-@pytest.fixture(scope="module")
-def mia(stack):
-    return moderator_token(stack, "mia")
-
-
-@pytest.fixture(scope="module")
-def ned(stack):
-    return moderator_token(stack, "ned")
-
-
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def desk(stack, mia):
-    signed = Desk(stack)
-    signed.sign_in(mia)
-    return signed
 
 
 def tournament(stack, token: str, starts_in: float = -60, **more) -> dict:
