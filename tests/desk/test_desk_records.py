@@ -133,6 +133,8 @@ def test_a_running_tournament_is_ended_from_the_desk_and_twice_is_refused_in_a_s
     assert desk.post("/desk/tournaments/999999/end", {"reason": "x"}).status_code == 404
     assert any(entry.get("tournament") == made["id"] and entry["reason"] == "Cheating ring"
                for entry in log_entries(stack, mia, action="end_tournament", moderator="MIA"))
+    logged = desk.get("/desk/log", params={"kind": "end_tournament", "moderator": "Mia"})
+    assert f'<a href="/tournaments/{made["id"]}">tournament Long night</a> Cheating ring' in logged.text
 
 
 # A delivery sent again
