@@ -51,9 +51,9 @@ class Desk:
 
 
 @pytest.fixture(scope="module")
-def mia(stack):
-    """A moderator's token (mia)."""
-    return moderator_token(stack, "mia")
+def mia(moderator):
+    """Mia's moderator token (the tests' ``moderator``), by the name the desk's tests call her."""
+    return moderator
 
 
 @pytest.fixture(scope="module")
