@@ -2,10 +2,11 @@
 
 Signing in and the checks of every request are ``desk_sessions``'; the queue
 is ``desk_queue``'s, a case and its actions ``desk_case``'s, the logs,
-tournaments and webhooks ``desk_records``'. Each view only
+tournaments, webhooks and closing reports ``desk_records``' (sending a
+delivery again ``webhooks``', as the API's). Each view only
 turns the request into those calls and their answers into a template; an
-action answers with a redirect to its case (``?done=`` saying what was done)
-or, refused, with the case and the sentence saying why.
+action answers with a redirect to its page (``?done=`` saying what was done)
+or, refused, with the page and the sentence saying why.
 """
 
 from flask import Blueprint, g, jsonify, make_response, render_template, request, url_for

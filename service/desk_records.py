@@ -1,5 +1,6 @@
-"""The rest of moderation at the desk: the moderators' log (filtered), the erasures' log, tournaments and
-webhooks, read and written through the same store functions and schemas as their API endpoints."""
+"""The rest of moderation at the desk: the moderators' log (filtered as the API filters it), the erasures' log,
+tournaments (created, ended early), webhooks (registered) and players' reports (closed), read and written through
+the same store functions and schemas as their API endpoints."""
 
 from datetime import UTC, datetime
 
