@@ -46,6 +46,20 @@ class NoSuchWebhook(Refusal):
         super().__init__(f"No webhook {hook_id!r}.")
 
 
+class NoSuchDelivery(Refusal):
+    """The webhook has no delivery of that event among those it keeps."""
+
+    def __init__(self, hook_id: str, event_id: str):
+        super().__init__(f"Webhook {hook_id!r} keeps no delivery of event {event_id!r}.")
+
+
+class DeliveryNotKept(Refusal):
+    """A delivery whose body was too large to keep cannot be sent again (``reason``)."""
+
+    reason = "body_not_kept"
+    message = "The delivery's body was too large to keep, so it cannot be sent again."
+
+
 class NameTaken(Refusal):
     """The player (or moderator) name is already registered: ``registered`` is its spelling there
     (names ignore case, so it may differ from ``name``, the one asked for)."""

@@ -2,10 +2,13 @@
 
 from datetime import UTC, datetime
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates
+
+from store.sanctions import LOG_ACTIONS, LogFilter
 
 from .moderation import MAX_REASON
-from .players import NAME_PATTERN, new_player_name
+from .paging import PageArgs
+from .players import NAME_PATTERN, name_key, new_player_name, player_name
 
 
 class HideSchema(Schema):
@@ -60,7 +63,7 @@ class ModerationEntrySchema(Schema):
                                                    "dispute), restore, reverify or requeue; dismiss_flag; "
                                                    "close_report"})
     player = fields.String(metadata={"description": "the player acted on (after a rename, their new name), or "
-                                                    "whose run, flag or report it was"})
+                                                    "whose run, flag or report it was; empty for a tournament"})
     previous = fields.String(metadata={"description": "a rename's old name"})
     moderator = fields.String(metadata={"description": "who acted (expiry: a timed ban that ended by itself)"})
     at = fields.String()
@@ -68,6 +71,30 @@ class ModerationEntrySchema(Schema):
     until = fields.String(allow_none=True)
     run_id = fields.String(metadata={"description": "the run acted on (a flag's or a report's run too); absent for "
                                                     "an action on a player"})
+    tournament = fields.String(metadata={"description": "end_tournament: the tournament ended early"})
+    title = fields.String(metadata={"description": "end_tournament: the tournament's title"})
+
+
+class LogFilterSchema(Schema):
+    """The moderators' log's filters (the API's query and the desk's ``/desk/log``) as a ``LogFilter``
+    (``only``), names compared as their ``name_key``."""
+
+    moderator = fields.String(load_default=None, validate=validate.Length(1, 100),
+                              metadata={"description": "only this moderator's actions (any case)"})
+    action = fields.String(load_default=None, validate=validate.OneOf(LOG_ACTIONS),
+                           metadata={"description": "only this action (``kind``)"})
+    player = fields.String(load_default=None, validate=player_name,
+                           metadata={"description": "only actions on this player (any case)", "pattern": NAME_PATTERN})
+
+    @post_load
+    def _filter(self, data: dict, **_: object) -> dict:
+        moderator, player = data.pop("moderator"), data.pop("player")
+        only = LogFilter(moderator and moderator.lower(), data.pop("action"), player and name_key(player))
+        return {**data, "only": only}
+
+
+class ModerationLogArgs(PageArgs, LogFilterSchema):
+    """A page of the moderators' log, filtered."""
 
 
 class ModerationLogSchema(Schema):

@@ -10,6 +10,7 @@ from domain.tournaments import BEST, MAX_ATTEMPTS, MAX_DEALS, SCORINGS, STATES, 
 from .paging import PageArgs
 from .rewards import RewardBandSchema, reward_table
 from .runs import Time
+from .sanctions import HideSchema
 
 MAX_TITLE = 100
 MAX_ENTRANTS = 10_000_000
@@ -56,6 +57,10 @@ class TournamentCreateSchema(Schema):
             raise ValidationError("A tournament ends in the future: this is past.", "ends_at")
         if "starts_at" in data and "ends_at" in data and data["ends_at"] <= data["starts_at"]:
             raise ValidationError("A tournament ends after it starts.", "ends_at")
+
+
+class TournamentEndSchema(HideSchema):
+    """Why a moderator ends a running tournament now (``reason``, in the moderators' log)."""
 
 
 class TournamentListArgs(PageArgs):

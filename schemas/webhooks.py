@@ -74,6 +74,18 @@ class DeliverySchema(Schema):
     at = Time(attribute="at_ms")
     retry_at = Time(attribute="retry_at_ms", allow_none=True,
                     metadata={"description": "when the next attempt is due; null once delivered or given up"})
+    resendable = fields.Boolean(metadata={"description": "its body is kept, so it can be sent again "
+                                                         "(POST .../deliveries/<event_id>/resend)"})
+
+
+class ResentSchema(Schema):
+    """A delivery queued again."""
+
+    webhook_id = fields.String(attribute="hook_id")
+    event = fields.String()
+    event_id = fields.String(metadata={"description": "the event's id, as at its first sending: receivers tell a "
+                                                      "repeat by it"})
+    attempt = fields.Integer(metadata={"description": "1: a first attempt, with its retries to come"})
 
 
 class DeliveryListSchema(Schema):

@@ -2,25 +2,37 @@
 
 Signing in and the checks of every request are ``desk_sessions``'; the queue
 is ``desk_queue``'s, a case and its actions ``desk_case``'s, the logs,
-tournaments and webhooks ``desk_records``'. Each view only
+tournaments, webhooks and closing reports ``desk_records``' (sending a
+delivery again ``webhooks``', as the API's). Each view only
 turns the request into those calls and their answers into a template; an
-action answers with a redirect to its case (``?done=`` saying what was done)
-or, refused, with the case and the sentence saying why.
+action answers with a redirect to its page (``?done=`` saying what was done)
+or, refused, with the page and the sentence saying why.
 """
 
 from flask import Blueprint, g, jsonify, make_response, render_template, request, url_for
+from marshmallow import ValidationError
 from werkzeug.utils import redirect
 
 import scoundrel
-from domain.errors import NoSuchDispute, NoSuchFlag, NoSuchRun
+from domain.errors import (
+    DeliveryNotKept,
+    NoSuchDelivery,
+    NoSuchDispute,
+    NoSuchFlag,
+    NoSuchReport,
+    NoSuchRun,
+    NoSuchWebhook,
+    ReportClosed,
+)
 from domain.events import EVENTS
-from domain.tournaments import SCORINGS
+from domain.tournaments import SCORINGS, NoSuchTournament, TournamentRefusal
 from schemas.players import name_key
+from schemas.sanctions import LogFilterSchema
 from store import get_run
 from store.desk import CASE_HELD, take_case
 from store.moderation import REASONS as FLAG_REASONS
 from store.runs import dealt_move_times
-from store.sanctions import LOG_ACTIONS
+from store.sanctions import LOG_ACTIONS, REPORT_DECISIONS
 
 from . import desk_sessions
 from .context import db, referee
@@ -28,7 +40,10 @@ from .desk_case import SANCTIONS, Conflict, act, case_of, checked, not_of_case, 
 from .desk_queue import PAGE_SIZE, SECTIONS, Filters, queue_page
 from .desk_records import (
     LOG_PAGE,
+    close_report_from,
+    closed_by,
     create_tournament_from,
+    end_tournament_from,
     erasures_page,
     log_page,
     register_webhook_from,
@@ -37,6 +52,7 @@ from .desk_records import (
 )
 from .desk_sessions import DeskRefused, NotModerator, desk_page
 from .replay_trace import run_replay
+from .webhooks import resend_delivery
 
 blp = Blueprint("desk", __name__, url_prefix="/desk", template_folder="templates")
 ACTIONS = ("resolve", "void", "restore", "reverify", "dismiss")
@@ -63,6 +79,10 @@ def _invalid(invalid: Invalid):
 @blp.errorhandler(NoSuchRun)
 @blp.errorhandler(NoSuchDispute)
 @blp.errorhandler(NoSuchFlag)
+@blp.errorhandler(NoSuchTournament)
+@blp.errorhandler(NoSuchReport)
+@blp.errorhandler(NoSuchWebhook)
+@blp.errorhandler(NoSuchDelivery)
 def _missing(missing):
     return desk_sessions.with_policy(make_response(render_template("desk_refused.html", missing=missing), 404))
 
@@ -129,14 +149,15 @@ def queue():
     if errors:
         raise Invalid(errors)
     found = queue_page(section, kind, filters, int(page))
-    return render_template("desk_queue.html", found=found, sections=SECTIONS, filters=filters, kind=kind,
+    return render_template("desk_queue.html", found=found, done=request.args.get("done"), sections=SECTIONS,
+                           filters=filters, kind=kind,
                            page=int(page), pages=max(1, -(-found.total // PAGE_SIZE)), flag_reasons=FLAG_REASONS,
-                           variants=scoundrel.VARIANTS)
+                           variants=scoundrel.VARIANTS, report_decisions=REPORT_DECISIONS)
 
 
 def _case_page(run_id: str, status: int = 200, done: str | None = None, conflict: str | None = None):
     return render_template("desk_case.html", case=case_of(run_id), done=done, conflict=conflict,
-                           held_minutes=CASE_HELD // 60_000), status
+                           held_minutes=CASE_HELD // 60_000, report_decisions=REPORT_DECISIONS), status
 
 
 @blp.route("/runs/<run_id>")
@@ -200,6 +221,26 @@ def action(run_id, action):
     return redirect(url_for("desk.case", run_id=run_id, done=done), 303)
 
 
+@blp.route("/reports/<report_id>/close", methods=["POST"])
+@desk_page
+def close_report(report_id):
+    """Close a player's report with a decision and a note, as the API does; in the moderators' log. Back to the
+    case it was closed from (``run``), else to the queue's reports; closed already, the sentence saying who
+    closed it first, with a 409."""
+    run_id = request.form.get("run") or None
+    try:
+        done, errors = close_report_from(report_id, request.form, g.moderator)
+    except ReportClosed:
+        if run_id is not None:
+            return _case_page(run_id, 409, conflict=closed_by(report_id))
+        return render_template("desk_refused.html", conflict=closed_by(report_id)), 409
+    if errors:
+        raise Invalid(errors)
+    if run_id is not None:
+        return redirect(url_for("desk.case", run_id=run_id, done=done), 303)
+    return redirect(url_for("desk.queue", section="reports", done=done), 303)
+
+
 def _page_number() -> int:
     page = request.args.get("page", "1")
     if not page.isdigit() or int(page) < 1:
@@ -210,14 +251,20 @@ def _page_number() -> int:
 @blp.route("/log")
 @desk_page
 def log():
-    """The moderators' log, newest first: of one moderator, action (``kind``) and player if asked."""
-    moderator, kind, player = (request.args.get(name) or None for name in ("moderator", "kind", "player"))
-    if kind is not None and kind not in LOG_ACTIONS:
-        raise Invalid({"kind": [f"One of: {', '.join(LOG_ACTIONS)}."]})
+    """The moderators' log, newest first: of one moderator, action (``kind``) and player if asked (the API's
+    filters and their checks)."""
+    asked = {name: request.args[field] for name, field in (("moderator", "moderator"), ("action", "kind"),
+                                                            ("player", "player")) if request.args.get(field)}
+    try:
+        only = LogFilterSchema().load(asked)["only"]
+    except ValidationError as invalid:
+        raise Invalid({"kind" if name == "action" else name: messages
+                       for name, messages in invalid.normalized_messages().items()}) from None
     page = _page_number()
-    total, entries = log_page(moderator, kind, player, page)
+    total, entries = log_page(only, page)
     return render_template("desk_log.html", total=total, entries=entries, page=page, kinds=LOG_ACTIONS,
-                           pages=max(1, -(-total // LOG_PAGE)), moderator=moderator, kind=kind, player=player)
+                           pages=max(1, -(-total // LOG_PAGE)), moderator=asked.get("moderator"),
+                           kind=asked.get("action"), player=asked.get("player"))
 
 
 @blp.route("/erasures")
@@ -243,13 +290,42 @@ def _with_form(template: str, write, shown, **context):
 @blp.route("/tournaments", methods=["GET", "POST"])
 @desk_page
 def tournaments():
-    """The tournaments of each state, and a form to create one (the API's checks)."""
+    """The tournaments of each state, with a form ending each running one now, and a form to create one (the
+    API's checks)."""
     return _with_form("desk_tournaments.html", create_tournament_from, tournaments_listed,
-                      variants=scoundrel.VARIANTS, scorings=SCORINGS)
+                      variants=scoundrel.VARIANTS, scorings=SCORINGS, done=request.args.get("done"))
+
+
+@blp.route("/tournaments/<tournament_id>/end", methods=["POST"])
+@desk_page
+def end_tournament(tournament_id):
+    """End a running tournament now, as the API does; refused (ended already, not started), the page says
+    why with a 409."""
+    try:
+        done, errors = end_tournament_from(tournament_id, request.form, g.moderator)
+    except TournamentRefusal as refused:
+        return render_template("desk_tournaments.html", made=None, errors={}, shown=tournaments_listed(),
+                               variants=scoundrel.VARIANTS, scorings=SCORINGS, conflict=str(refused)), 409
+    if errors:
+        raise Invalid(errors)
+    return redirect(url_for("desk.tournaments", done=done), 303)
 
 
 @blp.route("/webhooks", methods=["GET", "POST"])
 @desk_page
 def webhooks():
-    """The webhooks with their latest deliveries, and a form to register one (its secret shown once)."""
-    return _with_form("desk_webhooks.html", register_webhook_from, webhooks_listed, events=list(EVENTS))
+    """The webhooks with their latest deliveries, each to be sent again, and a form to register one (its
+    secret shown once)."""
+    return _with_form("desk_webhooks.html", register_webhook_from, webhooks_listed, events=list(EVENTS),
+                      done=request.args.get("done"))
+
+
+@blp.route("/webhooks/<hook_id>/deliveries/<event_id>/resend", methods=["POST"])
+@desk_page
+def resend(hook_id, event_id):
+    """Send an event to a webhook again, as the API does; its body not kept, the page says so with a 409."""
+    try:
+        sent = resend_delivery(hook_id, event_id)
+    except DeliveryNotKept as refused:
+        return render_template("desk_refused.html", conflict=str(refused)), 409
+    return redirect(url_for("desk.webhooks", done=f"{sent.event} {sent.event_id} queued again."), 303)

@@ -1,17 +1,18 @@
-"""The rest of moderation at the desk: the moderators' log (filtered), the erasures' log, tournaments and
-webhooks, read and written through the same store functions and schemas as their API endpoints."""
+"""The rest of moderation at the desk: the moderators' log (filtered as the API filters it), the erasures' log,
+tournaments (created, ended early), webhooks (registered) and players' reports (closed), read and written through
+the same store functions and schemas as their API endpoints."""
 
 from datetime import UTC, datetime
 
 from marshmallow import ValidationError
 
 from domain.tournaments import STATES
-from schemas.players import name_key
-from schemas.tournaments import TournamentCreateSchema
+from schemas.reports import ReportClosingSchema
+from schemas.tournaments import TournamentCreateSchema, TournamentEndSchema
 from schemas.webhooks import WebhookCreateSchema
 from store.privacy import erasure_log
-from store.sanctions import moderation_log
-from store.tournaments import tournaments_in
+from store.sanctions import LogFilter, close_report, get_report, moderation_log
+from store.tournaments import end_tournament, tournaments_in
 from store.webhooks import create_webhook, deliveries, webhook_page
 
 from .context import db
@@ -19,28 +20,29 @@ from .tournaments import new_tournament, tournament_view
 from .webhooks import refusal
 
 LOG_PAGE = 50
-LOG_CHUNK = 1000  # log entries read at a time by a filtered log
 
 
-def log_page(moderator: str | None, action: str | None, player: str | None, page: int) -> tuple[int, list[dict]]:
-    """``(total, entries)``: page ``page`` (from 1) of the moderators' log, newest first, of one moderator,
-    action and player where given (names in any case). A filtered log is read whole, a chunk at a time."""
-    offset = (page - 1) * LOG_PAGE
-    if not (moderator or action or player):
-        return moderation_log(db(), offset, LOG_PAGE)
+def log_page(only: LogFilter, page: int) -> tuple[int, list[dict]]:
+    """``(total, entries)``: page ``page`` (from 1) of the moderators' log, newest first, those ``only``
+    admits (the API's filter)."""
+    return moderation_log(db(), (page - 1) * LOG_PAGE, LOG_PAGE, only)
 
-    def admitted(entry: dict) -> bool:
-        return (moderator is None or name_key(entry["moderator"]) == name_key(moderator)) and \
-            action in (None, entry["action"]) and (player is None or name_key(entry["player"]) == name_key(player))
 
-    matched: list[dict] = []
-    start = 0
-    while True:
-        _, entries = moderation_log(db(), start, LOG_CHUNK)
-        matched += [entry for entry in entries if admitted(entry)]
-        if len(entries) < LOG_CHUNK:
-            return len(matched), matched[offset:offset + LOG_PAGE]
-        start += LOG_CHUNK
+def close_report_from(report_id: str, form, moderator: str) -> tuple[str | None, dict[str, list[str]]]:
+    """Close a report from the desk's form with its decision and note (the API's schema and operation): ``(what
+    was done, {})``, or ``(None, errors)``. Raises ``NoSuchReport``, or ``ReportClosed``."""
+    try:
+        body = ReportClosingSchema().load({"decision": form.get("decision", ""), "note": form.get("note", "")})
+    except ValidationError as invalid:
+        return None, invalid.normalized_messages()
+    closed = close_report(db(), report_id, moderator, body["decision"], body["note"])
+    return f"Report of the {closed['kind']} {closed['target']} closed: {closed['decision']}.", {}
+
+
+def closed_by(report_id: str) -> str:
+    """The sentence telling a moderator who closed the report first, and when."""
+    closed = get_report(db(), report_id)
+    return f"{closed['moderator']} closed this report first, at {closed['closed_at']}: {closed['decision']}."
 
 
 def erasures_page(page: int) -> tuple[int, list[dict]]:
@@ -79,6 +81,17 @@ def create_tournament_from(form, moderator: str) -> tuple[dict | None, dict[str,
     except ValidationError as invalid:
         return None, invalid.normalized_messages()
     return tournament_view(new_tournament(body, moderator)), {}
+
+
+def end_tournament_from(tournament_id: str, form, moderator: str) -> tuple[str | None, dict[str, list[str]]]:
+    """End a running tournament now from the desk's form (the API's schema and operation): ``(what was done,
+    {})``, or ``(None, errors)``. Raises ``NoSuchTournament`` or ``TournamentRefusal``."""
+    try:
+        body = TournamentEndSchema().load({"reason": form.get("reason", "")})
+    except ValidationError as invalid:
+        return None, invalid.normalized_messages()
+    ended = end_tournament(db(), tournament_id, moderator, body["reason"])
+    return f"Ended {ended.title} now: its games in play are forfeited; it settles with the next pass.", {}
 
 
 def webhooks_listed() -> list[dict]:

@@ -14,10 +14,10 @@ in the moderators' log.
 from flask import g
 
 from domain.errors import PlayerBanned
-from schemas.paging import PageArgs
 from schemas.sanctions import (
     BanSchema,
     HideSchema,
+    ModerationLogArgs,
     ModerationLogSchema,
     PlayerSanctionsSchema,
     RenamedSchema,
@@ -140,11 +140,12 @@ def player_sanctions(name):
 
 @blp.route("/moderation-log")
 @moderator_endpoint(blp)
-@blp.arguments(PageArgs(), location="query")
+@blp.arguments(ModerationLogArgs(), location="query")
 @blp.response(200, ModerationLogSchema)
 def log(page):
     """The moderators' actions, newest first: on players (ban, unban, hide, unhide, rename), on runs (a
-    dispute's decision, void, restore, reverify, requeue), flags dismissed and reports closed."""
-    total, entries = moderation_log(db(), page["offset"], page["limit"])
+    dispute's decision, void, restore, reverify, requeue), flags dismissed, reports closed and tournaments
+    ended early; of one ``moderator``, ``action`` and ``player`` where given (as the desk's ``/desk/log``)."""
+    total, entries = moderation_log(db(), page["offset"], page["limit"], page["only"])
     return {"total": total, "entries": [{**entry, "at": iso_time(entry["at_ms"]),
                                          "until": iso_time(entry.get("until_ms"))} for entry in entries]}

@@ -15,6 +15,7 @@ from domain.tournaments import ENDED, Tournament, attempts_left, deal_seed
 from schemas.tournaments import (
     JoinedSchema,
     TournamentCreateSchema,
+    TournamentEndSchema,
     TournamentListArgs,
     TournamentListSchema,
     TournamentSchema,
@@ -22,6 +23,7 @@ from schemas.tournaments import (
 from store.base import now_ms
 from store.tournaments import (
     create_tournament,
+    end_tournament,
     entry_of,
     join_tournament,
     load_tournament,
@@ -95,6 +97,19 @@ def listing(args):
 def show(tournament_id):
     """A tournament; with a player's token, their entry (``you``)."""
     return tournament_view(load_tournament(db(), tournament_id), optional_player())
+
+
+@blp.route("/<tournament_id>/end", methods=["POST"])
+@moderator_endpoint(blp)
+@blp.arguments(TournamentEndSchema())
+@blp.response(200, TournamentSchema)
+@error_response(blp, 404, "No such tournament")
+@error_response(blp, 409, "Refused: the tournament has ended already (reason ended) or not started (reason "
+                          "not_started)")
+def end(body, tournament_id):
+    """End a running tournament now (a moderator): its games in play are forfeited (R19), and it settles and
+    is told (``tournament.ended``) as one that ended on time; in the moderators' log."""
+    return tournament_view(end_tournament(db(), tournament_id, g.moderator, body["reason"]))
 
 
 @blp.route("/<tournament_id>/join", methods=["POST"])

@@ -7,12 +7,13 @@ from flask import g, url_for
 from schemas.paging import PageArgs
 from schemas.webhooks import (
     DeliveryListSchema,
+    ResentSchema,
     WebhookCreatedSchema,
     WebhookCreateSchema,
     WebhookPageSchema,
     WebhookSchema,
 )
-from store.webhooks import create_webhook, delete_webhook, deliveries, get_webhook, webhook_page
+from store.webhooks import create_webhook, delete_webhook, deliveries, get_webhook, resend, webhook_page
 from webhook_targets import registration_refusal
 
 from .api import Blueprint, error_response
@@ -80,3 +81,19 @@ def delete(hook_id):
 def attempts(hook_id):
     """The webhook's latest delivery attempts (up to 50), newest first: each one's status or error and timing."""
     return {"webhook_id": hook_id, "deliveries": deliveries(db(), hook_id)}
+
+
+@blp.route("/<hook_id>/deliveries/<event_id>/resend", methods=["POST"])
+@moderator_endpoint(blp)
+@blp.response(202, ResentSchema)
+@error_response(blp, 404, "No such webhook, or no delivery of that event kept")
+@error_response(blp, 409, "The delivery's body was too large to keep (reason body_not_kept)")
+def send_again(hook_id, event_id):
+    """Send a delivered (or given up) event to the webhook again: its body as first sent, signed alike, queued
+    as a first attempt with its retries to come."""
+    return resend_delivery(hook_id, event_id)
+
+
+def resend_delivery(hook_id: str, event_id: str):
+    """Queue event ``event_id`` to the webhook again with this service's delivery timeout (the API, the desk)."""
+    return resend(db(), hook_id, event_id, referee().settings.webhook_timeout)

@@ -26,6 +26,7 @@ from store.sanctions.reports import (
 from store.sanctions.reports import (
     close_report,
     file_report,
+    get_report,
     list_reports,
     reports_filed,
 )
@@ -33,6 +34,7 @@ from store.sanctions.sanctions import (
     ACTIONS as LOG_ACTIONS,
 )
 from store.sanctions.sanctions import (
+    LogFilter,
     Sanction,
     ban,
     ban_of,
@@ -46,7 +48,7 @@ from store.sanctions.sanctions import (
 
 __all__ = [
     "REPORTED_PLAYER", "REPORTED_RUN", "REPORT_DECISIONS", "REPORT_OPEN", "REPORT_REASONS", "REPORT_STATUSES",
-    "ReportTarget", "close_report", "file_report", "list_reports", "reports_filed",
-    "LOG_ACTIONS", "Sanction", "WithheldPlace", "ban", "ban_of", "boards_played", "hide", "hiding_of", "keep_withheld",
-    "lift_ended_bans", "moderation_log", "sanctioned", "unban", "unhide", "withheld_places",
+    "ReportTarget", "close_report", "file_report", "get_report", "list_reports", "reports_filed",
+    "LOG_ACTIONS", "LogFilter", "Sanction", "WithheldPlace", "ban", "ban_of", "boards_played", "hide", "hiding_of",
+    "keep_withheld", "lift_ended_bans", "moderation_log", "sanctioned", "unban", "unhide", "withheld_places",
 ]

@@ -36,12 +36,15 @@ from store.lua import LuaScript
 from store.sanctions.places import set_places
 
 LOG_KEPT = 100_000  # moderators' actions the log keeps, newest first
+LOG_CHUNK = 1000  # log entries read at a time by a filtered log
 BAN, UNBAN, HIDE, UNHIDE, RENAME = "ban", "unban", "hide", "unhide", "rename"  # the log's actions on players
 # ... and on runs, flags and reports (``store.moderation``, ``store.sanctions.reports``), each logged once its
 # own step is written: that step, with the run's audit entry, is the record; this log is the moderators' index
 UPHOLD, VOID, RESTORE, REVERIFY, REQUEUE = "uphold", "void", "restore", "reverify", "requeue"
 DISMISS_FLAG, CLOSE_REPORT = "dismiss_flag", "close_report"
-ACTIONS = (BAN, UNBAN, HIDE, UNHIDE, RENAME, UPHOLD, VOID, RESTORE, REVERIFY, REQUEUE, DISMISS_FLAG, CLOSE_REPORT)
+END_TOURNAMENT = "end_tournament"  # ... and on a tournament (``store.tournaments.closing``): no player's
+ACTIONS = (BAN, UNBAN, HIDE, UNHIDE, RENAME, UPHOLD, VOID, RESTORE, REVERIFY, REQUEUE, DISMISS_FLAG, CLOSE_REPORT,
+           END_TOURNAMENT)
 EXPIRY = "expiry"  # the log's moderator for a timed ban that ended by itself
 _SANCTION_PLAYER = LuaScript("sanction_player")
 
@@ -82,9 +85,36 @@ def _sanction(db: Database, held: str, other: str, player: str, sanction: Sancti
     return bool(_SANCTION_PLAYER.run(db.redis, [held, other, *log_keys()], [player, value, *leaves]))
 
 
-def moderation_log(db: Database, offset: int, limit: int) -> tuple[int, list[dict]]:
-    """``(total, entries)``: the moderators' actions, newest first."""
-    return logged_page(db, keys.moderation_log(), offset, limit)
+@dataclass(frozen=True)
+class LogFilter:
+    """Which of the moderators' log's entries to show: of one moderator, one action and one player, each
+    where given (names as their ``name_key``, lower case: checked by the caller's schema)."""
+
+    moderator: str | None = None
+    action: str | None = None
+    player: str | None = None
+
+    def __bool__(self) -> bool:
+        return any((self.moderator, self.action, self.player))
+
+    def admits(self, entry: dict) -> bool:
+        return (self.moderator in (None, entry["moderator"].lower()) and self.action in (None, entry["action"])
+                and self.player in (None, entry["player"].lower()))
+
+
+def moderation_log(db: Database, offset: int, limit: int, only: LogFilter = LogFilter()) -> tuple[int, list[dict]]:
+    """``(total, entries)``: the moderators' actions, newest first, those ``only`` admits. A filtered log is
+    read whole (``LOG_KEPT`` at most), ``LOG_CHUNK`` entries at a time: the API's and the desk's filters."""
+    if not only:
+        return logged_page(db, keys.moderation_log(), offset, limit)
+    matched: list[dict] = []
+    start = 0
+    while True:
+        _, entries = logged_page(db, keys.moderation_log(), start, LOG_CHUNK)
+        matched += [entry for entry in entries if only.admits(entry)]
+        if len(entries) < LOG_CHUNK:
+            return len(matched), matched[offset:offset + limit]
+        start += LOG_CHUNK
 
 
 def ban_of(db: Database, player: str) -> Sanction | None:

@@ -14,6 +14,10 @@
   once. A void afterwards still re-ranks its board (``domain.tournaments``);
   its page says the standings changed after the end. Its rewards are
   granted as it is told (``store.rewards``), and settled again after a void.
+- **Ended early.** A moderator may end a running tournament now
+  (``end_tournament``): its end moves to now, in its games in play's own
+  copies too, it is closed at once, and the periodic pass settles and
+  tells it as any other.
 """
 
 from collections.abc import Callable
@@ -21,7 +25,7 @@ from collections.abc import Callable
 from domain.boards import tournament_board
 from domain.events import TOURNAMENT_ENDED, TOURNAMENT_STARTED
 from domain.run import tournament_seal
-from domain.tournaments import Tournament, deal_seed
+from domain.tournaments import Tournament, TournamentRefusal, deal_seed
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
@@ -29,6 +33,7 @@ from store.base.packing import iso_time
 from store.boards.pages import board_page, ranking
 from store.games.dealt import forfeit_at_close
 from store.log import reveal_leaf_parts
+from store.sanctions.sanctions import END_TOURNAMENT, log_action
 from store.tournaments import scripts
 from store.tournaments.tournaments import load_tournament, load_tournaments, tournament_secret
 from store.webhooks.hooks import wake_if_waiting
@@ -52,6 +57,25 @@ def close_tournament(db: Database, tournament: Tournament) -> None:
     for game_id in scripts.close_tournament(db.redis, tournament_id=tournament.id, reveals=reveals):
         forfeit_at_close(db, game_id, playing)
     _closed.add(tournament.id)
+
+
+def end_tournament(db: Database, tournament_id: str, moderator: str, reason: str) -> Tournament:
+    """End a running tournament now (``moderator``, for ``reason``): its end, and each of its games in play's
+    copy of it, move to now; it is closed, its games in play forfeited (R19), and the action is in the
+    moderators' log. The workers' periodic pass then settles and tells it (``tell_ended``) as one that
+    ended on time. The tournament as it is now; ``NoSuchTournament``, or ``TournamentRefusal`` (``ended``,
+    ``not_started``)."""
+    load_tournament(db, tournament_id)
+    at = now_ms()
+    outcome = scripts.end_tournament(db.redis, tournament_id=tournament_id, at_ms=at,
+                                     game_ids=sorted(db.redis.smembers(keys.tournament_playing(tournament_id))))
+    if outcome != "ended_now":
+        raise TournamentRefusal(outcome)
+    tournament = load_tournament(db, tournament_id)
+    close_tournament(db, tournament)
+    log_action(db, END_TOURNAMENT, "", moderator, at, tournament=tournament_id, title=tournament.title,
+               reason=reason)
+    return tournament
 
 
 def tournament_revealed(db: Database, tournament_id: str) -> bool:

@@ -9,6 +9,7 @@ from store.lua import LuaScript, flatten
 _JOIN_TOURNAMENT = LuaScript("join_tournament")
 _START_TOURNAMENT_GAME = LuaScript("start_tournament_game")
 _CLOSE_TOURNAMENT = LuaScript("close_tournament")
+_END_TOURNAMENT = LuaScript("end_tournament")
 
 
 def join_tournament(client: Any, *, tournament_id: str, player: str, at_ms: int, ends_ms: int,
@@ -39,3 +40,11 @@ def close_tournament(client: Any, *, tournament_id: str, reveals: list[str]) -> 
     its index) to the public log the first time; the ids of its games still in play."""
     return _CLOSE_TOURNAMENT.run(client, [keys.tournaments_closed(), keys.tournament_playing(tournament_id),
                                           *log_keys()], [tournament_id, *reveals])
+
+
+def end_tournament(client: Any, *, tournament_id: str, at_ms: int, game_ids: list[str]) -> str:
+    """Move a running tournament's end to ``at_ms``, in the copy of each of ``game_ids`` (its games in play)
+    too: ``'ended_now'``, or the refusal, ``'ended'`` or ``'not_started'`` (``end_tournament.lua``)."""
+    return _END_TOURNAMENT.run(client, [keys.tournament(tournament_id), keys.tournaments_ending(),
+                                        keys.tournaments_closed(), *map(keys.game, game_ids)],
+                               [tournament_id, at_ms])[0]

@@ -13,6 +13,7 @@ from store.webhooks.hooks import (
     get_webhook,
     record_attempt,
     release_due,
+    resend,
     wake_if_waiting,
     webhook_page,
     webhook_target,
@@ -21,5 +22,6 @@ from store.webhooks.hooks import (
 __all__ = [
     "ATTEMPTS_COUNTED", "Attempt", "Delivery", "backlog", "create_webhook",
     "delete_webhook", "deliveries", "drain_outbox", "drain_starts", "get_webhook", "record_attempt", "release_due",
+    "resend",
     "wake_if_waiting", "webhook_page", "webhook_target",
 ]

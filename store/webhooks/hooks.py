@@ -38,7 +38,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.errors import NoSuchWebhook
+from domain.errors import DeliveryNotKept, NoSuchDelivery, NoSuchWebhook
 from domain.events import named
 from store.base import keys
 from store.base.clock import now_ms
@@ -56,6 +56,7 @@ from store.queue.queues import (
 from store.webhooks import scripts
 
 DELIVERIES_KEPT = 50  # delivery attempts kept per webhook, newest first
+BODY_KEPT = 32_768  # bytes: an attempt keeps its body up to this size, to be sent again (``resend``)
 DRAIN_BATCH = 100  # outbox events queued per MULTI of the queue's Redis
 LOCK_MS = 30_000  # a drain's or a release's lock expires: a process dying with it holds nothing for long
 SECRET_PREFIX = "whsec_"
@@ -123,8 +124,8 @@ def webhook_target(db: Database, hook_id: str) -> tuple[str, str] | None:
     return (url, secret) if url and secret else None
 
 
-def deliveries(db: Database, hook_id: str) -> list[dict]:
-    """The webhook's latest delivery attempts, newest first. Raises ``NoSuchWebhook``."""
+def _kept_attempts(db: Database, hook_id: str) -> list[dict]:
+    """The webhook's kept attempts as stored (with their bodies), newest first. Raises ``NoSuchWebhook``."""
     with db.redis.pipeline(transaction=False) as pipe:
         pipe.exists(keys.webhook(hook_id))
         pipe.lrange(keys.webhook_deliveries(hook_id), 0, DELIVERIES_KEPT - 1)
@@ -132,6 +133,13 @@ def deliveries(db: Database, hook_id: str) -> list[dict]:
     if not exists:
         raise NoSuchWebhook(hook_id)
     return [json.loads(attempt) for attempt in attempts]
+
+
+def deliveries(db: Database, hook_id: str) -> list[dict]:
+    """The webhook's latest delivery attempts, newest first, each saying whether it can be sent again
+    (``resendable``: its body was kept). Raises ``NoSuchWebhook``."""
+    return [{**{name: value for name, value in attempt.items() if name != "body"}, "resendable": "body" in attempt}
+            for attempt in _kept_attempts(db, hook_id)]
 
 
 # Delivering
@@ -181,12 +189,28 @@ def record_attempt(db: Database, delivery: Delivery, attempt: Attempt, retry_in:
     retry_ms = None if retry_in is None else attempt.at_ms + int(retry_in * 1000)
     entry = {"event": delivery.event, "event_id": delivery.event_id, "attempt": delivery.attempt,
              "status": attempt.status, "error": attempt.error, "duration_ms": attempt.duration_ms,
-             "delivered": attempt.delivered, "at_ms": attempt.at_ms, "retry_at_ms": retry_ms}
+             "delivered": attempt.delivered, "at_ms": attempt.at_ms, "retry_at_ms": retry_ms,
+             **({"body": delivery.body} if len(delivery.body.encode()) <= BODY_KEPT else {})}
     if retry_in is not None:
         retry = Delivery(delivery.hook_id, delivery.event, delivery.event_id, delivery.body, delivery.attempt + 1)
         schedule_delivery(db, retry.args(), retry.description, _job_timeout(timeout), retry_in)
     scripts.record_delivery(db.redis, hook_id=delivery.hook_id, attempt=json.dumps(entry), kept=DELIVERIES_KEPT,
                             counter=f"{ATTEMPTS_COUNTED}:{'delivered' if attempt.delivered else 'failed'}")
+
+
+def resend(db: Database, hook_id: str, event_id: str, timeout: float) -> Delivery:
+    """Send event ``event_id`` to the webhook again, as a first attempt with its retries to come: its body
+    as kept by its latest attempt (the same bytes, signed alike), queued as a drain queues a delivery. The
+    delivery queued; ``NoSuchWebhook``, ``NoSuchDelivery`` (none kept of that event), or ``DeliveryNotKept``
+    (its body was over ``BODY_KEPT``)."""
+    kept = [attempt for attempt in _kept_attempts(db, hook_id) if attempt["event_id"] == event_id]
+    if not kept:
+        raise NoSuchDelivery(hook_id, event_id)
+    if "body" not in kept[0]:
+        raise DeliveryNotKept()
+    delivery = Delivery(hook_id, kept[0]["event"], event_id, kept[0]["body"])
+    enqueue_deliveries(db, [(delivery.args(), delivery.description)], _job_timeout(timeout))
+    return delivery
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,11 @@
 
 import re
 
+import pytest
 import requests
 
 from scoundrel.strategies import find_win
+from tests.support.games import moderator_token
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 SEEN = re.compile(r'name="seen" value="(\d+)"')
@@ -46,6 +48,26 @@ class Desk:
         assert response.status_code == 303, response.text
         self.get("/desk")
         return response
+
+
+@pytest.fixture(scope="module")
+def mia(moderator):
+    """Mia's moderator token (the tests' ``moderator``), by the name the desk's tests call her."""
+    return moderator
+
+
+@pytest.fixture(scope="module")
+def ned(stack):
+    """Another moderator's token (ned)."""
+    return moderator_token(stack, "ned")
+
+
+@pytest.fixture
+def desk(stack, mia):
+    """Mia's browser at the desk, signed in."""
+    signed = Desk(stack)
+    signed.sign_in(mia)
+    return signed
 
 
 def winning_moves(seed: str = WON_SEED) -> list[str]:

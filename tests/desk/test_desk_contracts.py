@@ -16,23 +16,6 @@ CONFLICT = re.compile(r'id="conflict">([^<]*)<')
 REASON = re.compile(r'id="reason">([^<]*)<')
 
 
-@pytest.fixture(scope="module")
-def mia(stack):
-    return moderator_token(stack, "mia")
-
-
-@pytest.fixture(scope="module")
-def ned(stack):
-    return moderator_token(stack, "ned")
-
-
-@pytest.fixture
-def desk(stack, mia):
-    signed = Desk(stack)
-    signed.sign_in(mia)
-    return signed
-
-
 @pytest.fixture
 def disputed(stack):
     """A verified run a player disputed: ``(run, dispute, its player's name)``."""

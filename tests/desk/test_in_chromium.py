@@ -16,10 +16,12 @@ Screenshots under ``test-artifacts/`` (``desk-*.png``, ``players-side-*.png``).
 """
 
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from store import revoke_moderator
+from store.webhooks import Attempt, Delivery, record_attempt
 from tests.support import browser as pages
 from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.games import legal_games, moderator_token
@@ -29,6 +31,8 @@ from .conftest import dispute, won_run
 expect = pytest.importorskip("playwright.sync_api").expect
 
 PLAYER_KEY = "scoundrel.player"  # where /play keeps the signed-in player (site.js)
+RECORDS_FORMS = {"/desk?section=reports": "form[id^='close-']", "/desk/tournaments": "form[id^='end-']",
+                 "/desk/webhooks": "form.resend", "/desk/log": "a[href^='/tournaments/']"}
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +55,32 @@ def disputed(stack):
     run = won_run(stack, token)
     _, other = stack.register("Dora")
     return run, dispute(stack, other, run["id"]), name
+
+
+@pytest.fixture
+def records(stack, moderator, disputed):
+    """What puts each of the desk's other forms on its pages: a running tournament (ending it), one ended early
+    (in the log), an open report (closing it: closed afterwards, out of the other tests' queue), a delivery kept
+    (sending it again)."""
+    headers = {"Authorization": f"Bearer {moderator}"}
+    now = datetime.now(UTC)
+    made = [stack.post("/v1/tournaments", headers=headers, json={
+        "title": title, "starts_at": (now - timedelta(minutes=1)).isoformat(),
+        "ends_at": (now + timedelta(hours=1)).isoformat()}).json() for title in ("Running cup", "Ended cup")]
+    assert stack.post(f"/v1/tournaments/{made[1]['id']}/end", json={"reason": "A leaked deck."}, headers=headers).ok
+    _, reporter = stack.register()
+    filed = stack.post(f"/v1/runs/{disputed[0]['id']}/reports", json={"reason": "bot", "text": "Too steady."},
+                       headers={"Authorization": f"Bearer {reporter}"})
+    assert filed.status_code == 201, filed.text
+    hook = stack.post("/v1/webhooks", json={"url": "http://127.0.0.1:9/kept", "events": ["run.verified"]},
+                      headers=headers).json()
+    db = stack.database()
+    try:
+        record_attempt(db, Delivery(hook["id"], "run.verified", "kept", "{}"), Attempt(200, None, 3, 1), None, 1.0)
+    finally:
+        db.close()
+    yield
+    assert stack.post(f"/v1/reports/{filed.json()['id']}/close", json={"decision": "dismissed"}, headers=headers).ok
 
 
 def _signed_in(browser, site, token: str, width: int = 1280):
@@ -127,6 +157,7 @@ def test_a_revoked_moderators_open_desk_stops_working_at_once(browser, site, sta
 
 
 @pytest.mark.parametrize("width", pages.WIDTHS)
+@pytest.mark.usefixtures("records")
 def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, site, stack, moderator, disputed, width):
     run, _, _ = disputed
     _, another = stack.register()
@@ -145,6 +176,8 @@ def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, site, stack, 
     for path in ("/desk", "/desk?section=flags", "/desk?section=reports", "/desk?section=reverify", "/desk/log",
                  "/desk/tournaments", "/desk/webhooks", "/desk/erasures"):
         page.goto(site.url(path))
+        if path in RECORDS_FORMS:  # those the checks below see (``records``)
+            assert page.locator(RECORDS_FORMS[path]).count(), path
         assert pages.serious_violations(page) == [], path
         assert not pages.scrolls_sideways(page), path
     pages.screenshot(page, f"desk-erasures-{width}")

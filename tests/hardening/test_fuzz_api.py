@@ -120,6 +120,7 @@ JSON_ENDPOINTS = {  # every operation that reads a JSON body, and the token it n
     "/v1/flags/{flag_id}/dismiss": "moderator",
     "/v1/webhooks": "moderator",
     "/v1/tournaments": "moderator",
+    "/v1/tournaments/{tournament_id}/end": "moderator",
     "/v1/schedules": "moderator",
     "/v1/server/players": "server_key",
     "/v1/games": "player",
