@@ -2,9 +2,10 @@
 call holds Redis for long: here a slice is 4 places of a 13-place board, and what is read, moved and
 brought back must be what a whole move gives, a place changed mid-move included."""
 
-import time
+import threading
 
 import pytest
+from redis.lock import Lock
 
 from domain.boards import SEED_BOARD, BoardId
 from store.base import keys
@@ -65,11 +66,25 @@ def test_a_place_a_verdict_changes_mid_move_stays_and_the_reads_merge_it(db, mon
 
 
 def test_the_lock_is_held_for_as_long_as_the_work_takes(db, monkeypatch):
-    """A large board's move outlasts the lock's expiry: the lock is renewed while held, and freed after."""
-    monkeypatch.setattr(cooling, "LOCK_SECONDS", 0.4)
+    """A large board's move outlasts the lock's expiry: the lock is renewed while held, and freed after.
+
+    Counted in renewals, not in sleeps: each is the keeper finding the lock still its own (a lapsed one
+    raises, and is not counted), and five of them, a quarter of the expiry apart, span more than it. A
+    loaded machine delays the keeper; the expiry leaves it three quarters of itself to be late."""
+    monkeypatch.setattr(cooling, "LOCK_SECONDS", 2)
+    renewals = threading.Semaphore(0)
+    reacquire = Lock.reacquire
+
+    def counted(lock: Lock) -> bool:
+        renewed = reacquire(lock)
+        renewals.release()
+        return renewed
+
+    monkeypatch.setattr(Lock, "reacquire", counted)
     board = seeded(db)
     with hot_boards(db, [board.of]):
-        for _ in range(12):  # three times the expiry
-            time.sleep(0.1)
-            assert db.redis.exists(keys.board_archive_lock())
+        holder = db.redis.get(keys.board_archive_lock())
+        for _ in range(5):
+            assert renewals.acquire(timeout=cooling.LOCK_SECONDS), "the lock lapsed unrenewed"
+        assert db.redis.get(keys.board_archive_lock()) == holder
     assert not db.redis.exists(keys.board_archive_lock())
