@@ -54,10 +54,11 @@ class NoSuchDelivery(Refusal):
 
 
 class DeliveryNotKept(Refusal):
-    """A delivery whose body was too large to keep cannot be sent again (``reason``)."""
+    """A delivery whose body was not kept cannot be sent again (``reason``)."""
 
     reason = "body_not_kept"
-    message = "The delivery's body was too large to keep, so it cannot be sent again."
+    message = ("The delivery's body was not kept (too large, an erasure's, or naming a player since erased), "
+               "so it cannot be sent again.")
 
 
 class NameTaken(Refusal):

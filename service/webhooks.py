@@ -87,7 +87,8 @@ def attempts(hook_id):
 @moderator_endpoint(blp)
 @blp.response(202, ResentSchema)
 @error_response(blp, 404, "No such webhook, or no delivery of that event kept")
-@error_response(blp, 409, "The delivery's body was too large to keep (reason body_not_kept)")
+@error_response(blp, 409, "The delivery's body was not kept: too large, an erasure's, or naming a player since erased "
+                          "(reason body_not_kept)")
 def send_again(hook_id, event_id):
     """Send a delivered (or given up) event to the webhook again: its body as first sent, signed alike, queued
     as a first attempt with its retries to come."""

@@ -49,7 +49,7 @@ from store.moderation.disputes import STATUSES
 from store.privacy import personal_data, scripts
 from store.rewards.inbox import inbox
 from store.tournaments.tournaments import note_revision
-from store.webhooks.hooks import emit
+from store.webhooks.hooks import emit, forget_bodies_naming
 
 ARCHIVE_BATCH = 1000  # archived runs deleted in one transaction
 ARCHIVE_INLINE = 20_000  # archived runs a request erases itself; beyond, ``scoundrel erase --finish`` does
@@ -150,6 +150,7 @@ def _erase(db: Database, erasure: Erasure, by: tuple[str, str], cool_off_seconds
     _erase_games(db, player, runs)
     _erase_runs(db, player, [run.id for run in runs])
     _erase_ties(db, erasure)
+    forget_bodies_naming(db, player)
     archived = _erase_archived(db, player, archive_inline)
     if archived is not None:
         _finish(db, erasure, by)

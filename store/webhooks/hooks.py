@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.errors import DeliveryNotKept, NoSuchDelivery, NoSuchWebhook
-from domain.events import named
+from domain.events import PLAYER_ERASED, named
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
@@ -57,6 +57,7 @@ from store.webhooks import scripts
 
 DELIVERIES_KEPT = 50  # delivery attempts kept per webhook, newest first
 BODY_KEPT = 32_768  # bytes: an attempt keeps its body up to this size, to be sent again (``resend``)
+BODY_NEVER_KEPT = frozenset((PLAYER_ERASED,))  # events whose bodies are not kept: an erasure's names whom it erased
 DRAIN_BATCH = 100  # outbox events queued per MULTI of the queue's Redis
 LOCK_MS = 30_000  # a drain's or a release's lock expires: a process dying with it holds nothing for long
 SECRET_PREFIX = "whsec_"
@@ -190,7 +191,7 @@ def record_attempt(db: Database, delivery: Delivery, attempt: Attempt, retry_in:
     entry = {"event": delivery.event, "event_id": delivery.event_id, "attempt": delivery.attempt,
              "status": attempt.status, "error": attempt.error, "duration_ms": attempt.duration_ms,
              "delivered": attempt.delivered, "at_ms": attempt.at_ms, "retry_at_ms": retry_ms,
-             **({"body": delivery.body} if len(delivery.body.encode()) <= BODY_KEPT else {})}
+             **({"body": delivery.body} if _keeps_body(delivery) else {})}
     if retry_in is not None:
         retry = Delivery(delivery.hook_id, delivery.event, delivery.event_id, delivery.body, delivery.attempt + 1)
         schedule_delivery(db, retry.args(), retry.description, _job_timeout(timeout), retry_in)
@@ -198,11 +199,42 @@ def record_attempt(db: Database, delivery: Delivery, attempt: Attempt, retry_in:
                             counter=f"{ATTEMPTS_COUNTED}:{'delivered' if attempt.delivered else 'failed'}")
 
 
+def _keeps_body(delivery: Delivery) -> bool:
+    """Whether an attempt of ``delivery`` keeps its body to be sent again: not over ``BODY_KEPT``, and not of
+    an event in ``BODY_NEVER_KEPT``."""
+    return delivery.event not in BODY_NEVER_KEPT and len(delivery.body.encode()) <= BODY_KEPT
+
+
+def forget_bodies_naming(db: Database, player: str) -> None:
+    """Drop the kept bodies that name ``player`` from every webhook's attempts (an erasure: a body kept to be
+    sent again would outlive it); the attempts stay, no longer resendable. Each list is rewritten in a
+    transaction watching it, so an attempt recorded meanwhile is neither lost nor left naming the player."""
+    named_as = {json.dumps(player), json.dumps(player, ensure_ascii=False)}  # as a JSON body spells it
+
+    def scrub(key: str) -> Callable:
+        def rewrite(pipe) -> None:
+            attempts = pipe.lrange(key, 0, -1)
+            kept = [json.loads(attempt) for attempt in attempts]
+            if not any(any(name in attempt.get("body", "") for name in named_as) for attempt in kept):
+                return
+            pipe.multi()
+            pipe.delete(key)
+            pipe.rpush(key, *[json.dumps({field: value for field, value in attempt.items()
+                                          if not (field == "body" and any(name in value for name in named_as))})
+                              for attempt in kept])
+        return rewrite
+
+    for hook_id in db.redis.zrange(keys.webhooks(), 0, -1):
+        key = keys.webhook_deliveries(hook_id)
+        db.redis.transaction(scrub(key), key)
+
+
 def resend(db: Database, hook_id: str, event_id: str, timeout: float) -> Delivery:
     """Send event ``event_id`` to the webhook again, as a first attempt with its retries to come: its body
     as kept by its latest attempt (the same bytes, signed alike), queued as a drain queues a delivery. The
     delivery queued; ``NoSuchWebhook``, ``NoSuchDelivery`` (none kept of that event), or ``DeliveryNotKept``
-    (its body was over ``BODY_KEPT``)."""
+    (its body was not kept: over ``BODY_KEPT``, of an event in ``BODY_NEVER_KEPT``, or naming a player since
+    erased)."""
     kept = [attempt for attempt in _kept_attempts(db, hook_id) if attempt["event_id"] == event_id]
     if not kept:
         raise NoSuchDelivery(hook_id, event_id)

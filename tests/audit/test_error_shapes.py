@@ -22,7 +22,7 @@ REFUSALS = (
     errors.SealedDayOver("2026-01-01"), errors.GameInPlay("g1", "classic"), NoSuchTournament("t1"),
     TournamentRefusal("full", "g1"), errors.DealTaken(), errors.NameResting("ada", 1_790_000_000_000),
     errors.NameTaken("ada"), errors.AccountBusy(), errors.RunPending(), errors.NotVoid(), errors.AlreadyVoid(),
-    errors.NotInError(),
+    errors.NotInError(), errors.NoSuchDelivery("w1", "e1"), errors.DeliveryNotKept(),
     errors.AlreadyResolved(), errors.FlagDismissed(), errors.FollowingFull(500), errors.IdempotencyConflict(),
     errors.MovesRefused({"move_index": 2, "code": "illegal_move", "message": "No such card (R5).", "ruling": "R5"}),
     NoSuchSchedule("s1"), NoSuchReward("tournament-1"), AlreadyClaimed("tournament-1"),
