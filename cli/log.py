@@ -87,8 +87,8 @@ def collect(get: Get, key: str | None = None):
             raise LookupError("the service publishes no log key (/v1/log/key)")
     notes: list[str] = []
     while True:
-        status, body = get(f"/v1/log/checkpoints?offset={len(notes)}&limit=100")
-        page = json.loads(body)["checkpoints"] if status == 200 else []
+        body = _answer(get, f"/v1/log/checkpoints?offset={len(notes)}&limit=100")
+        page = json.loads(body)["checkpoints"] if body is not None else []
         notes += page
         if len(page) < 100:
             break
@@ -102,25 +102,25 @@ def collect(get: Get, key: str | None = None):
     last = max(sizes, default=0)
     entries: list[dict] = []
     while len(entries) < last:
-        status, body = get(f"/v1/log/entries?start={len(entries)}&end={min(last, len(entries) + PAGE)}")
-        page = json.loads(body)["entries"] if status == 200 else []
+        body = _answer(get, f"/v1/log/entries?start={len(entries)}&end={min(last, len(entries) + PAGE)}")
+        page = json.loads(body)["entries"] if body is not None else []
         if not page:
             break
         entries += page
     consistency = {}
     for size in sizes:
         if 0 < size < last:
-            status, body = get(f"/v1/log/proof/consistency?first={size}&second={last}")
-            if status == 200:
+            body = _answer(get, f"/v1/log/proof/consistency?first={size}&second={last}")
+            if body is not None:
                 consistency[str(size)] = json.loads(body)["hashes"]
-    status, body = get("/v1/seasons")
+    body = _answer(get, "/v1/seasons")
     copy = LogCopy(key.strip(), notes, entries, consistency,
-                   season=json.loads(body)["current"]["id"] if status == 200 else "")
+                   season=json.loads(body)["current"]["id"] if body is not None else "")
     state = read_log(copy)
     for run_id, leaf in state.runs.items():
         if replayable(leaf, state):
-            status, body = get(f"/v1/runs/{run_id}")
-            if status == 200:
+            body = _answer(get, f"/v1/runs/{run_id}")
+            if body is not None:
                 copy.runs[run_id] = json.loads(body)
     skipped = skipped_boards(copy, state)
     for path in logged_boards(state):
@@ -129,12 +129,24 @@ def collect(get: Get, key: str | None = None):
     return copy
 
 
+def _answer(get: Get, path: str) -> str | None:
+    """``path``'s body, None for a 404 (what the service does not hold, which the audit names). Any other
+    answer (the service failing, a rate limit) ends the copy: a copy missing what the service failed to send
+    would have the audit name its absence as the service's doing."""
+    status, body = get(path)
+    if status == 404:
+        return None
+    if status != 200:
+        raise LookupError(f"{path} answered {status}: the copy would be incomplete")
+    return body
+
+
 def _board(get: Get, path: str) -> list[dict]:
     places: list[dict] = []
     joined = "&" if "?" in path else "?"
     while True:
-        status, body = get(f"{path}{joined}offset={len(places)}&limit=100")
-        page = json.loads(body).get("entries", []) if status == 200 else []
+        body = _answer(get, f"{path}{joined}offset={len(places)}&limit=100")
+        page = json.loads(body).get("entries", []) if body is not None else []
         places += page
         if len(page) < 100:
             return places

@@ -239,3 +239,18 @@ def test_verify_from_a_running_service_over_http(scene, stack, capsys):
     assert "the boards are what the log says" in captured.err
     assert main(["log", "verify", "--from", "http://127.0.0.1:1", "--key", "x"]) != 0  # one line, not a trace
     assert main(["log", "verify"]) == 2
+
+
+def test_a_copy_the_service_fails_to_answer_in_full_is_refused_not_blamed_on_the_boards(scene, stack):
+    """A run the service failed to send (a 503, a rate limit) ends the copy with one line: an incomplete copy
+    would have the audit name the missing run as the service's doing."""
+    from cli.log import collect
+
+    def get(path: str) -> tuple[int, str]:
+        if path.startswith("/v1/runs/"):
+            return 503, '{"message": "busy"}'
+        answer = stack.get(path)
+        return answer.status_code, answer.text
+
+    with pytest.raises(LookupError, match=r"/v1/runs/\S+ answered 503: the copy would be incomplete"):
+        collect(get)
