@@ -10,10 +10,10 @@ or signed out). It expires after its idle time, renewed by every request,
 and holds the CSRF token the desk's forms carry.
 """
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 
+from store.accounts import hash_token
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
@@ -33,16 +33,12 @@ class DeskSession:
     began_ms: int
 
 
-def _hashed(session_id: str) -> str:
-    return hashlib.sha256(session_id.encode()).hexdigest()
-
-
 def open_session(db: Database, moderator: str, kind: str, token_hash: str, idle_ms: int) -> tuple[str, DeskSession]:
     """A new session for ``moderator``: ``(its id, for the cookie alone; the session)``. ``token_hash``: the
     moderator token's hash (empty for a studio's sign-in)."""
     session_id = secrets.token_urlsafe(32)
     session = DeskSession(moderator=moderator, kind=kind, csrf=secrets.token_urlsafe(32), began_ms=now_ms())
-    key = keys.desk_session(_hashed(session_id))
+    key = keys.desk_session(hash_token(session_id))
     with db.redis.pipeline() as pipe:
         pipe.hset(key, mapping={"moderator": moderator, "kind": kind, "token_hash": token_hash,
                                 "csrf": session.csrf, "began_ms": session.began_ms})
@@ -54,7 +50,7 @@ def open_session(db: Database, moderator: str, kind: str, token_hash: str, idle_
 def session_of(db: Database, session_id: str, idle_ms: int) -> DeskSession | None:
     """The session ``session_id`` names, its idle time begun again; None for none (expired, signed out, or its
     moderator token revoked)."""
-    found = scripts.desk_session(db.redis, session_hash=_hashed(session_id), idle_ms=idle_ms)
+    found = scripts.desk_session(db.redis, session_hash=hash_token(session_id), idle_ms=idle_ms)
     if not found:
         return None
     fields = dict(zip(found[::2], found[1::2], strict=True))
@@ -64,4 +60,4 @@ def session_of(db: Database, session_id: str, idle_ms: int) -> DeskSession | Non
 
 def end_session(db: Database, session_id: str) -> None:
     """Sign out: the session is gone."""
-    db.redis.delete(keys.desk_session(_hashed(session_id)))
+    db.redis.delete(keys.desk_session(hash_token(session_id)))
