@@ -211,17 +211,18 @@ def forget_bodies_naming(db: Database, player: str) -> None:
     transaction watching it, so an attempt recorded meanwhile is neither lost nor left naming the player."""
     named_as = {json.dumps(player), json.dumps(player, ensure_ascii=False)}  # as a JSON body spells it
 
+    def names_player(attempt: dict) -> bool:
+        return any(name in attempt.get("body", "") for name in named_as)
+
     def scrub(key: str) -> Callable:
         def rewrite(pipe) -> None:
-            attempts = pipe.lrange(key, 0, -1)
-            kept = [json.loads(attempt) for attempt in attempts]
-            if not any(any(name in attempt.get("body", "") for name in named_as) for attempt in kept):
+            attempts = [json.loads(attempt) for attempt in pipe.lrange(key, 0, -1)]
+            if not any(names_player(attempt) for attempt in attempts):
                 return
             pipe.multi()
             pipe.delete(key)
-            pipe.rpush(key, *[json.dumps({field: value for field, value in attempt.items()
-                                          if not (field == "body" and any(name in value for name in named_as))})
-                              for attempt in kept])
+            pipe.rpush(key, *[json.dumps({field: value for field, value in attempt.items() if field != "body"}
+                                         if names_player(attempt) else attempt) for attempt in attempts])
         return rewrite
 
     for hook_id in db.redis.zrange(keys.webhooks(), 0, -1):
