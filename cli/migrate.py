@@ -87,6 +87,9 @@ def found(tally) -> str:
         parts.append(f"{tally.step_marks} other {plural('key', tally.step_marks)} of the older layout's steps")
     if tally.gone_waiting:
         parts.append(f"{tally.gone_waiting} {plural('run', tally.gone_waiting)} erased while waiting in the intake")
+    if tally.indexed_waiting:
+        parts.append(f"{tally.indexed_waiting} {plural('run', tally.indexed_waiting)} waiting in the intake "
+                     f"and in the index of pending runs too")
     if tally.filter_marks:
         parts.append("an archived-runs filter of an older layout")
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)

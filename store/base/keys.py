@@ -164,10 +164,12 @@ def server_keys() -> str:
 
 
 def pending_runs() -> str:
-    """Sorted set: run id → when it was last queued (ms), for every run still pending.
+    """Sorted set: run id → when it was last queued (ms), for every run pending with a job.
 
-    Added in the script that accepts a run; the sweeper re-queues what stays
-    here too long, and the script that records a run's verdict drops it.
+    Added in the script that gives a run its job (a batch's accept script, the
+    intake's take: a run waiting in the intake is pending too, not yet here);
+    the sweeper re-queues what stays here too long, and the script that
+    records a run's verdict drops it.
     """
     return f"{PREFIX}:pending-runs"
 

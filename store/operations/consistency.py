@@ -258,7 +258,7 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
                  f"finished: `scoundrel erase --finish` finishes it"
                  for noted in db.redis.hvals(keys.erasures_begun())]
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
-    indexed = {run_id for run_id in db.redis.zrange(keys.pending_runs(), 0, -1)}
+    indexed = {*db.redis.zrange(keys.pending_runs(), 0, -1), *db.redis.lrange(keys.intake(), 0, -1)}
     for run in runs:
         if run.status != PENDING:
             continue
@@ -266,7 +266,8 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
             problems.append(f"run {run.id} has been pending since {run.submitted_ms} ms "
                             f"(more than {pending_limit_seconds:g} s)")
         if run.id not in indexed:
-            problems.append(f"run {run.id} is pending but not in the pending index: nothing will re-queue it")
+            problems.append(f"run {run.id} is pending but neither in the intake nor in the pending index: nothing "
+                            f"will re-queue it")
     return problems
 
 

@@ -16,7 +16,9 @@ knows the older layout; nothing else reads it.
 
 An older release also kept the archived-runs filter's whole mark in a key
 of its own (``keys.old_archived_filter_whole``), where today's filter has
-a bit of its own for it.
+a bit of its own for it, and put a single submission in the index of
+pending runs as it accepted it, where today's puts it there as the
+intake's take gives it a job (``store.queue.intake``).
 
 A run's id stays what it is: clients hold it. An open run whose id was
 given at random, not derived from its player and game
@@ -46,6 +48,8 @@ are deleted: today's store never reads them.
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from redis.exceptions import WatchError
 
 from domain.boards import SEED_BOARD, boards_of
 from domain.game import PLAYING
@@ -91,6 +95,7 @@ class Tally:
     placed_sets: int = 0  # the boards' sets of runs being placed
     step_marks: int = 0  # the other keys of those steps (``old_layouts.step_marks``)
     gone_waiting: int = 0  # ids in the intake of runs gone from Redis (erased while they waited)
+    indexed_waiting: int = 0  # runs waiting in the intake and in the index of pending runs too
     filter_marks: int = 0  # the archived-runs filter's whole mark kept in a key of its own
     changed: int = 0  # runs changing under every reread: left for the next pass
 
@@ -99,7 +104,7 @@ class Tally:
         """Whether anything of an older layout was found."""
         return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places
                     or self.owed_places or self.owed_runs or self.board_versions or self.placed_sets or self.step_marks
-                    or self.gone_waiting or self.filter_marks)
+                    or self.gone_waiting or self.indexed_waiting or self.filter_marks)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -172,6 +177,7 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
     _name_seed_runs(db, tally, apply)
     _finish_steps(db, tally, apply)
     _take_out_gone_waiting(db, tally, apply)
+    _unindex_waiting(db, tally, apply)
     _mark_archived_filter_whole(db, tally, apply)
     return tally
 
@@ -326,6 +332,28 @@ def _take_out_gone_waiting(db: Database, tally: Tally, apply: bool) -> None:
             for run_id in gone:
                 pipe.lrem(keys.intake(), 0, run_id)
             pipe.execute()
+
+
+def _unindex_waiting(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` take out of the index of pending runs) the runs waiting in the intake that an
+    older release indexed as it accepted them: today's sweeper, which looks only at the index, would take
+    one for a run whose job was lost. The intake is watched, so a run a dispatcher takes meanwhile (and
+    indexes as queued) is read again, not taken out."""
+    while True:
+        with db.redis.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(keys.intake())
+                waiting = pipe.lrange(keys.intake(), 0, -1)
+                scores = pipe.zmscore(keys.pending_runs(), waiting) if waiting else []
+                indexed = [run_id for run_id, queued in zip(waiting, scores, strict=True) if queued is not None]
+                if apply and indexed:
+                    pipe.multi()
+                    pipe.zrem(keys.pending_runs(), *indexed)
+                    pipe.execute()
+            except WatchError:
+                continue
+        tally.indexed_waiting += len(indexed)
+        return
 
 
 def _finish_steps(db: Database, tally: Tally, apply: bool) -> None:

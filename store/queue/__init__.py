@@ -4,7 +4,7 @@ the sweeper that queues again a run whose job nothing will run (``pending``), an
 registry (``workers``)."""
 
 from store.queue.intake import dispatch_forever, drain, intake_depth, runs_waiting
-from store.queue.pending import mark_error, oldest_pending, split_pending, sweep
+from store.queue.pending import mark_error, oldest_pending, pending_run_ids, split_pending, sweep
 from store.queue.queues import enqueue_par_search, par_queue, verify_queue, webhook_queue
 from store.queue.workers import beating_on, live_workers
 

@@ -13,16 +13,19 @@ to ``JOB_RUNS`` ids at its head (``dispatch``).
 Nothing is lost wherever a process dies: the dispatcher reads the head,
 takes it (``take_intake``: the new job of each run is noted, atomically
 with leaving the intake, in one hash for them all, ``keys.pending_jobs``,
-one command a job rather than one a run, and the runs counted as accepted
-in one more), then queues the job on the
-queue's Redis with those runs. A run leaves the intake only so, or with
-its player's erasure (``store.accounts.erasure``), in the step that
-deletes it: so a run in the intake always exists and waits, and the take
-reads none of them. A run is either in the intake (in hand for the
-sweeper, ``store.queue.pending``) or waits on a job (``pending.jobs_of``);
-a job never queued (the process killed, the queue's Redis away) is one
-the queue lacks, and the sweeper queues its runs again, as it does for a
-worker killed mid-job.
+one command a job rather than one a run; the runs enter the index of
+pending runs, queued now, in one more, and are counted as accepted in one
+more), then queues the job on the queue's Redis with those runs. A run
+leaves the intake only so, or with its player's erasure
+(``store.privacy.erasure``), in the step that deletes it: so a run in the
+intake always exists and waits, and the take reads none of them. A run is
+either in the intake (in hand: the sweeper, ``store.queue.pending``, looks
+only at the index) or in the index, waiting on a job
+(``pending.jobs_of``); a job never queued (the process killed, the queue's
+Redis away) is one the queue lacks, and the sweeper queues its runs again,
+as it does for a worker killed mid-job. So the pending runs are the
+intake's and the index's (``pending.pending_count``), and a submission
+pays one write for its way to a job, not two.
 """
 
 import logging
@@ -34,6 +37,7 @@ from redis.exceptions import RedisError
 from rq.suspension import is_suspended
 
 from store.base import keys
+from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.errors import first_line
 from store.queue import scripts
@@ -72,7 +76,7 @@ def take(db: Database, run_ids: list[str]) -> int:
     """Take ``run_ids``, read at the intake's head (the new job of each noted, atomically with leaving the
     intake), then queue the job for them; how many it took."""
     job_id = secrets.token_hex(12)
-    taken, *naming = scripts.take_intake(db.redis, job_id=job_id, run_ids=run_ids)
+    taken, *naming = scripts.take_intake(db.redis, job_id=job_id, at_ms=now_ms(), run_ids=run_ids)
     if naming:
         enqueue_verification(db, naming, job_id=job_id)
     return int(taken)

@@ -1,13 +1,14 @@
 """No run stays ``pending``: the index of pending runs and the sweeper over it.
 
 Every accepted run enters ``keys.pending_runs``, scored by when it was
-queued, in the script that stores it (``store.runs.accepting``), and leaves it in the
-script that records
-its verdict (``record_verdicts``). The sweeper looks at the runs queued more
+queued, in the script that gives it a job (a batch's, which stores it,
+``store.runs.accepting``; a single submission's, which takes it from the intake,
+``store.queue.intake``), and leaves it in the script that records its verdict
+(``record_verdicts``). Until its job a single submission waits in the intake
+(a backlog, which every worker's dispatcher drains): the runs pending are
+the intake's and the index's. The sweeper looks at the runs queued more
 than ``stale_after`` seconds ago and asks whether anything will still
-verify each one (``_in_hand``): it waits in the intake for a job
-(``store.queue.intake``: a backlog, which every worker's dispatcher drains), or
-its job waits in the queue (a backlog too), or
+verify each one (``_in_hand``): its job waits in the queue (a backlog too), or
 a live worker (``store.queue.workers``) runs it within its timeout, or a worker
 took it from the queue a moment ago (RQ's intermediate list, where a live
 worker leaves a job for milliseconds). A job's status alone cannot say: a
@@ -21,7 +22,8 @@ away; or lost with that Redis's data) — and the run is queued again with a
 job of its own, the lost job deleted once its runs are (so RQ's own
 clean-up does not run it too), up to ``MAX_REQUEUES`` times; after that the run is marked ``error``
 for a moderator (``requeue_run``). A run in hand keeps its time in the
-index, so ``scoundrel_oldest_pending_seconds`` shows a backlog's real age.
+index, and the intake's head its submission's, so ``scoundrel_oldest_pending_seconds``
+shows a backlog's real age.
 
 Several workers sweep safely: one sweep at a time holds ``keys.sweep_lock``,
 and each re-queue is claimed by a script that moves the run's time to now.
@@ -42,7 +44,6 @@ from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.queue import scripts
-from store.queue.intake import IN_INTAKE
 from store.queue.queues import enqueue_verification, verify_queue
 from store.queue.workers import roll_call
 
@@ -111,14 +112,34 @@ def mark_error(db: Database, run_id: str, code: str, message: str, actor: str = 
 
 
 def pending_count(client: Any) -> int:
-    """How many runs are pending, on ``client`` (a Redis client of the data, or ``Database.redis``)."""
-    return int(client.zcard(keys.pending_runs()))
+    """How many runs are pending, on ``client`` (a Redis client of the data, or ``Database.redis``): those
+    waiting in the intake and those in the index."""
+    with client.pipeline(transaction=False) as pipe:
+        pipe.llen(keys.intake())
+        pipe.zcard(keys.pending_runs())
+        return sum(pipe.execute())
 
 
 def oldest_pending(db: Database) -> tuple[str, int] | None:
-    """``(run id, queued ms)`` of the run pending longest, or None."""
-    oldest = db.redis.zrange(keys.pending_runs(), 0, 0, withscores=True)
-    return (oldest[0][0], int(oldest[0][1])) if oldest else None
+    """``(run id, ms)`` of the run pending longest, or None: the intake's head since its submission, or
+    the index's first since it was (last) queued, whichever is older."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        pipe.lindex(keys.intake(), 0)
+        pipe.zrange(keys.pending_runs(), 0, 0, withscores=True)
+        head, indexed = pipe.execute()
+    found = [(run_id, int(queued)) for run_id, queued in indexed]
+    if head is not None and (submitted := db.redis.hget(keys.run(head), "submitted_ms")) is not None:
+        found.append((head, int(submitted)))
+    return min(found, key=lambda entry: entry[1]) if found else None
+
+
+def pending_run_ids(db: Database, most: int) -> list[str]:
+    """Up to ``most`` ids of pending runs, from the intake's head and the index's oldest."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        pipe.lrange(keys.intake(), 0, most - 1)
+        pipe.zrange(keys.pending_runs(), 0, most - 1)
+        waiting, indexed = pipe.execute()
+    return (waiting + indexed)[:most]
 
 
 def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: float = 10.0) -> int:
@@ -142,7 +163,7 @@ def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: flo
         stale = db.redis.zrangebyscore(keys.pending_runs(), "-inf", cutoff, start=0, num=SWEEP_BATCH)
         if not stale:
             return 0
-        stale, job_ids = _out_of_intake(stale, jobs_of(db, stale))
+        job_ids = jobs_of(db, stale)
         jobs = Job.fetch_many([job_id or "" for job_id in job_ids], connection=db.queue_redis)
         taken = set(verify_queue(db).intermediate_queue.get_job_ids())
         requeued, in_hand, lost = 0, {}, {}
@@ -158,13 +179,6 @@ def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: flo
         return requeued
     finally:
         db.redis.delete(keys.sweep_lock())
-
-
-def _out_of_intake(run_ids: list[str], job_ids: list[str | None]) -> tuple[list[str], list[str | None]]:
-    """The runs (and their jobs) not waiting in the intake: one waiting there is in hand, its way to a
-    job atomic (``store.queue.intake``), however long a suspended or busy service keeps it waiting."""
-    kept = [(run_id, job_id) for run_id, job_id in zip(run_ids, job_ids, strict=True) if job_id != IN_INTAKE]
-    return [run_id for run_id, _ in kept], [job_id for _, job_id in kept]
 
 
 def _in_hand(db: Database, job: Job, live: set[str], taken: set[str]) -> bool:

@@ -33,6 +33,7 @@ from store.base.packing import iso_time
 from store.boards.pages import board_page, ranking
 from store.games.dealt import forfeit_at_close
 from store.log import reveal_leaf_parts
+from store.queue import pending_run_ids
 from store.sanctions.sanctions import END_TOURNAMENT, log_action
 from store.tournaments import scripts
 from store.tournaments.tournaments import load_tournament, load_tournaments, tournament_secret
@@ -116,7 +117,7 @@ def tell_started(db: Database) -> list[Tournament]:
 def _unjudged(db: Database, tournament_ids: set[str]) -> set[str]:
     """Which of ``tournament_ids`` have a run waiting for its verdict (all of them when too many runs wait
     to look through)."""
-    pending = db.redis.zrange(keys.pending_runs(), 0, PENDING_LOOKED_AT - 1)
+    pending = pending_run_ids(db, PENDING_LOOKED_AT)
     if len(pending) == PENDING_LOOKED_AT:
         return tournament_ids
     with db.redis.pipeline(transaction=False) as pipe:

@@ -66,6 +66,20 @@ def test_migrate_takes_out_of_the_intake_the_runs_an_older_release_erased_while_
     assert not migrate(db, apply=False).anything
 
 
+def test_migrate_takes_out_of_the_pending_index_the_runs_an_older_release_indexed_as_it_accepted_them(
+        archived_store_db):
+    """An older release indexed a single submission as pending as it accepted it; today's take does as it gives it
+    a job: ``scoundrel migrate`` counts the runs in the intake and the index, and with --apply unindexes them."""
+    db = archived_store_db
+    run_ids = waiting(db, "ada", legal_games(3))
+    db.redis.zadd(keys.pending_runs(), {run_ids[0]: 1, run_ids[2]: 2})  # as the older release's accept did
+
+    assert migrate(db, apply=False).indexed_waiting == 2
+    assert "2 runs waiting in the intake and in the index of pending runs too" in summary(migrate(db, apply=True), True)
+    assert db.redis.zcard(keys.pending_runs()) == 0 and db.redis.lrange(keys.intake(), 0, -1) == run_ids
+    assert not migrate(db, apply=False).anything
+
+
 def test_a_run_taken_from_the_intake_for_a_job_the_queue_lost_is_queued_again_by_the_sweeper(archived_store_db):
     """The take notes each run's job in one hash for them all (``keys.pending_jobs``); the sweeper reads
     it: a stale run whose job the queue lacks gets a job of its own, and leaves that hash."""
@@ -74,9 +88,11 @@ def test_a_run_taken_from_the_intake_for_a_job_the_queue_lost_is_queued_again_by
     assert dispatch(db, most=1) == 1
     [lost] = verify_queue(db).get_jobs()
     lost.delete()  # the queue's Redis lost it
-    db.redis.zadd(keys.pending_runs(), {run_id: 0, waiting_id: 0})  # both pending since long ago
+    # the run taken is indexed as queued by the take; the one in the intake waits there, in hand, unindexed
+    assert db.redis.zscore(keys.pending_runs(), run_id) and db.redis.zscore(keys.pending_runs(), waiting_id) is None
+    db.redis.zadd(keys.pending_runs(), {run_id: 0})  # taken long ago
 
-    assert sweep(db, stale_after=1, worker_ttl=60) == 1  # the run in the intake is in hand
+    assert sweep(db, stale_after=1, worker_ttl=60) == 1
     [job] = verify_queue(db).get_jobs()
     assert list(job.args) == [run_id] and job.id != lost.id
     assert jobs_of(db, [run_id, waiting_id]) == [job.id, IN_INTAKE]
