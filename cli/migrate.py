@@ -90,6 +90,8 @@ def found(tally) -> str:
     if tally.indexed_waiting:
         parts.append(f"{tally.indexed_waiting} {plural('run', tally.indexed_waiting)} waiting in the intake "
                      f"and in the index of pending runs too")
+    if tally.hashed_bans:
+        parts.append(f"{tally.hashed_bans} {plural('ban', tally.hashed_bans)} in the older layout's hash of bans")
     if tally.filter_marks:
         parts.append("an archived-runs filter of an older layout")
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)

@@ -652,8 +652,22 @@ def league_week_told(week: str) -> str:
 
 # Sanctions (``store.sanctions``): players banned or hidden by moderators, players' reports, the moderators' log.
 
-def bans() -> str:
-    """Hash: player → their ban (JSON: reason, moderator, when, until when or null)."""
+def ban(player: str) -> str:
+    """String: the player's ban (JSON: reason, moderator, when, until when or null). A key of its own, so the
+    script that accepts a run reads it in the one ``MGET`` of its token and Idempotency-Key
+    (``lua/accept_run.lua``)."""
+    return f"{PREFIX}:ban:{player}"
+
+
+def banned() -> str:
+    """Sorted set: each banned player → when their ban ends (ms; +inf for a ban without end): the sweep asks
+    it for the bans whose end has come (``store.sanctions.lift_ended_bans``)."""
+    return f"{PREFIX}:banned"
+
+
+def old_bans() -> str:
+    """Hash of an older layout: player → their ban (JSON); read only by ``store.operations.migration``, which
+    keeps each as ``ban`` and ``banned``."""
     return f"{PREFIX}:bans"
 
 

@@ -18,7 +18,10 @@ An older release also kept the archived-runs filter's whole mark in a key
 of its own (``keys.old_archived_filter_whole``), where today's filter has
 a bit of its own for it, and put a single submission in the index of
 pending runs as it accepted it, where today's puts it there as the
-intake's take gives it a job (``store.queue.intake``).
+intake's take gives it a job (``store.queue.intake``), and kept every ban
+in one hash (``keys.old_bans``), where today's keeps each in a key of its
+player's (``keys.ban``, read with the token by a submission's script)
+listed by its end (``keys.banned``).
 
 A run's id stays what it is: clients hold it. An open run whose id was
 given at random, not derived from its player and game
@@ -53,6 +56,7 @@ from redis.exceptions import WatchError
 
 from domain.boards import SEED_BOARD, boards_of
 from domain.game import PLAYING
+from domain.sanctions import Sanction
 from store.accounts.moderators import MODERATORS
 from store.accounts.players import PLAYERS
 from store.accounts.tokens import Holders
@@ -96,6 +100,7 @@ class Tally:
     step_marks: int = 0  # the other keys of those steps (``old_layouts.step_marks``)
     gone_waiting: int = 0  # ids in the intake of runs gone from Redis (erased while they waited)
     indexed_waiting: int = 0  # runs waiting in the intake and in the index of pending runs too
+    hashed_bans: int = 0  # bans kept in the older layout's hash of bans
     filter_marks: int = 0  # the archived-runs filter's whole mark kept in a key of its own
     changed: int = 0  # runs changing under every reread: left for the next pass
 
@@ -104,7 +109,8 @@ class Tally:
         """Whether anything of an older layout was found."""
         return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places
                     or self.owed_places or self.owed_runs or self.board_versions or self.placed_sets or self.step_marks
-                    or self.gone_waiting or self.indexed_waiting or self.filter_marks)
+                    or self.gone_waiting or self.indexed_waiting or self.hashed_bans
+                    or self.filter_marks)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -178,6 +184,7 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
     _finish_steps(db, tally, apply)
     _take_out_gone_waiting(db, tally, apply)
     _unindex_waiting(db, tally, apply)
+    _split_bans(db, tally, apply)
     _mark_archived_filter_whole(db, tally, apply)
     return tally
 
@@ -356,6 +363,23 @@ def _unindex_waiting(db: Database, tally: Tally, apply: bool) -> None:
         return
 
 
+def _split_bans(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` move) the bans of the older layout's hash, each into its player's key and the
+    list of bans by their end, in one transaction with the hash's deletion (a ban a moderator noted meanwhile
+    in today's layout is kept)."""
+    kept = db.redis.hgetall(keys.old_bans())
+    tally.hashed_bans += len(kept)
+    if not apply or not kept:
+        return
+    with db.redis.pipeline(transaction=True) as pipe:
+        for player, stored in kept.items():
+            ban = Sanction.from_kept(stored)
+            pipe.set(keys.ban(player), stored, nx=True)
+            pipe.zadd(keys.banned(), {player: "+inf" if ban.until_ms is None else ban.until_ms}, nx=True)
+        pipe.delete(keys.old_bans())
+        pipe.execute()
+
+
 def _finish_steps(db: Database, tally: Tally, apply: bool) -> None:
     """Count (and with ``apply`` finish, then delete) what the older layout's steps left: the runs
     whose places were owed get them (``scripts.finish_places``), then the fences and marks go."""
@@ -387,11 +411,12 @@ def _finish_steps(db: Database, tally: Tally, apply: bool) -> None:
 
 def _accept_ended(db: Database, game_id: str) -> None:
     """Accept the run of an ended game the older layout's steps left without one, as a submission's
-    (accepting it again finds the first), then take the game off their list."""
+    (accepting it again finds the first; a ban since changes nothing: the game was played, or forfeited
+    by the ban, R18), then take the game off their list."""
     game = load_game(db, game_id)
     if game is not None and game.status != PLAYING:
         submission = Submission(game.seed, game.variant, game.moves, dealt=dealt(game, db.seasons))
-        accept_runs(db, game.player, [submission], request_id="migrate")
+        accept_runs(db, game.player, [submission], request_id="migrate", heeding_bans=False)
     db.redis.zrem(old_layouts.games_ending(), game_id)
 
 

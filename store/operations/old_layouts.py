@@ -125,10 +125,10 @@ _HOMES: dict[str, Home] = {
         keys.erasures_begun(), keys.erasure_log(), keys.erased_name("_"), keys.erased_name_secret(),
         keys.pending_jobs(), keys.live_events("_"), keys.live_ticket("_"), keys.live_told(), keys.live_zones("_"),
         keys.schedule_ids(), keys.schedule("_"), keys.schedules(), keys.inbox("_"), keys.rewards_granted("_"),
-        keys.rewards_flagged(), keys.settled(), keys.rewards_unsettled(), keys.league_week_told("_"), keys.bans(),
+        keys.rewards_flagged(), keys.settled(), keys.rewards_unsettled(), keys.league_week_told("_"), keys.old_bans(),
         keys.hidden_players(), keys.moderation_log(), keys.report("_"), keys.reports("_"), keys.reports_filed("_"),
         keys.open_report("_", "_"), keys.log_size(), keys.renamed_players(), keys.renames_begun(),
-        keys.errored_runs())},
+        keys.errored_runs(), keys.ban("_"), keys.banned())},
     **{_family_of(key): Home.OWNER for key in (
         keys.player("_"), keys.player_name("_"), keys.player_runs("_"), keys.following("_"),
         keys.submission("_", "_"), keys.idempotency("_", "_"), keys.sealed_game("_", "_"),

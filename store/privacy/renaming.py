@@ -233,8 +233,9 @@ def _ties(db: Database, moves: Moves, old: str, new: str) -> None:
             moves.field(keys.tournament_attempts(tournament), f"{old}:{deal}", f"{new}:{deal}")
     for reward in inbox(db, old):
         moves.field(keys.rewards_granted(reward.source), old, new)
-    for sanctions in (keys.bans(), keys.hidden_players()):
-        moves.field(sanctions, old, new)
+    moves.key(keys.ban(old), keys.ban(new))
+    moves.member(keys.banned(), old, new)
+    moves.field(keys.hidden_players(), old, new)
     for dispute in personal_data.disputes_filed(db, old):
         moves.add("set_field", [keys.dispute(dispute["id"])], "player", new)
     _reports(db, moves, old, new)

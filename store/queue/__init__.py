@@ -9,6 +9,7 @@ from store.queue.queues import enqueue_par_search, par_queue, verify_queue, webh
 from store.queue.workers import beating_on, live_workers
 
 __all__ = [
-    "dispatch_forever", "drain", "intake_depth", "runs_waiting", "mark_error", "oldest_pending", "split_pending",
+    "dispatch_forever", "drain", "intake_depth", "runs_waiting", "mark_error", "oldest_pending", "pending_run_ids",
+    "split_pending",
     "sweep", "enqueue_par_search", "par_queue", "verify_queue", "webhook_queue", "beating_on", "live_workers",
 ]

@@ -20,9 +20,10 @@ from dataclasses import dataclass, replace
 
 from redis.exceptions import RedisError
 
-from domain.errors import IdempotencyConflict
+from domain.errors import IdempotencyConflict, PlayerBanned
 from domain.game import game_run_id
 from domain.run import PENDING, Run
+from domain.sanctions import Sanction
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.errors import TokenRevoked, first_line
@@ -128,14 +129,26 @@ def new_run_fields(player: str, submission: Submission, submitted_ms: int, reque
     return pending.run.id, pending.stored
 
 
-def _accept(client, player: str, pending: _Pending, archived: bool | None, to_intake: bool, token_hash: str):
+@dataclass(frozen=True)
+class _Asking:
+    """What a batch's scripts are told beside its runs: whose token, whether the player's ban counts, and the
+    ban found ended."""
+
+    to_intake: bool
+    token_hash: str
+    heeding_bans: bool
+    ended_ban: str = ""
+
+
+def _accept(client, player: str, pending: _Pending, archived: bool | None, asking: _Asking):
     """``accept_run`` for one submission, on ``client`` or queued in a pipeline (``archived`` None: the
     filter answers)."""
     submission = pending.submission
     return scripts.accept_run(
         client, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
         submitted_ms=pending.run.submitted_ms, idempotency_key=submission.idempotency_key,
-        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, to_intake=to_intake, token_hash=token_hash,
+        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, to_intake=asking.to_intake,
+        token_hash=asking.token_hash, heeding_bans=asking.heeding_bans, ended_ban=asking.ended_ban,
         fields=pending.stored,
     )
 
@@ -179,21 +192,22 @@ def _outcomes(db: Database, replies: list[list[str]], batch: list[_Pending],
     return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
 
 
-def _store(db: Database, player: str, batch: list[_Pending], to_intake: bool, archived: dict | None,
-           token_hash: str) -> list[list[str]]:
+def _store(db: Database, player: str, batch: list[_Pending], archived: dict | None,
+           asking: _Asking) -> list[list[str]]:
     """``accept_run`` for each of ``batch``, in one round trip (with ``SCOUNDREL_WAIT_REPLICAS``, answered
     once that many replicas hold them: ``store.base.replicas``); each submission's reply. ``archived`` None:
     the archived-runs filter answers. Each script is atomic alone; a batch's are sent together."""
     def accept(pending: _Pending):
         held = None if archived is None else pending.run.id in archived
-        return lambda pipe: _accept(pipe, player, pending, held, to_intake, token_hash)
+        return lambda pipe: _accept(pipe, player, pending, held, asking)
 
     replies = written(db, db.redis, [accept(pending) for pending in batch])
     return [[str(part) for part in reply] for reply in replies]
 
 
 def accept_runs(db: Database, player: str, submissions: list[Submission], *, request_id: str = "",
-                runs_per_job: int | None = None, token_hash: str = "") -> list[tuple[Run, bool]]:
+                runs_per_job: int | None = None, token_hash: str = "",
+                heeding_bans: bool = True) -> list[tuple[Run, bool]]:
     """Accept well-formed submissions in one step: one script each, in one round trip.
 
     Each gets ``(run, True)`` when new, ``(existing run, False)`` when the
@@ -207,7 +221,11 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
     filter says the archive may hold it (``store.runs.archived_filter``; then its
     script runs again with the archive's answer). ``token_hash``, unless empty, is the request's token:
     when it no longer names ``player`` (revoked since the caller learnt
-    whose it was) nothing is stored and ``TokenRevoked`` raised.
+    whose it was) nothing is stored and ``TokenRevoked`` raised. A player
+    whose ban is in force gets ``PlayerBanned`` and nothing stored: the
+    scripts read the ban with the token, in the same ``MGET``, so a
+    submission needs no look of its own at it (``heeding_bans`` False: a
+    game played before the ban, whose run is its player's whatever came since).
     """
     submitted = now_ms()
     batch: list[_Pending] = []
@@ -219,16 +237,22 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
             batch += [_prepare(player, submission, submitted, job_id, request_id)
                       for submission in submissions[first:first + runs_per_job]]
     to_intake = runs_per_job is None
+    asking = _Asking(to_intake, token_hash, heeding_bans)
     # A batch asks the archive once for all its runs; the intake's runs ask the filter in their script,
     # and the archive only where it says "may be" (``store.runs.archived_filter``).
     archived = None if to_intake else db.archive.load([pending.run.id for pending in batch])
-    replies = _store(db, player, batch, to_intake, archived, token_hash)
-    asking = [position for position, reply in enumerate(replies) if reply == ["ask_archive"]]
-    if asking:
-        found = db.archive.load([batch[position].run.id for position in asking])
+    replies = _store(db, player, batch, archived, asking)
+    if banned := next((reply[1] for reply in replies if reply[0] == "banned"), None):
+        if not (ban := Sanction.from_kept(banned)).over(submitted):
+            raise PlayerBanned(ban.until_ms)
+        asking = replace(asking, ended_ban=banned)  # a timed ban past its end, not yet lifted: no refusal
+        replies = _store(db, player, batch, archived, asking)
+    unsure = [position for position, reply in enumerate(replies) if reply == ["ask_archive"]]
+    if unsure:
+        found = db.archive.load([batch[position].run.id for position in unsure])
         archived = {**(archived or {}), **found}
-        again = _store(db, player, [batch[position] for position in asking], to_intake, found, token_hash)
-        for position, reply in zip(asking, again, strict=True):
+        again = _store(db, player, [batch[position] for position in unsure], found, asking)
+        for position, reply in zip(unsure, again, strict=True):
             replies[position] = reply
     outcomes = _outcomes(db, replies, batch, archived or {})
     if not to_intake:

@@ -28,21 +28,24 @@ _REINSTATE_RUN = LuaScript("reinstate_run")
 
 def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submitted_ms: int,
                idempotency_key: str, idempotency_ttl: int, archived: bool | None, to_intake: bool, token_hash: str,
-               fields: dict) -> Any:
+               heeding_bans: bool, ended_ban: str, fields: dict) -> Any:
     """Store a submission unless the player sent that game (or that Idempotency-Key) before, or
     the archive holds its run (``archived``): ``['new']``, ``['existing', run id]`` or ``['conflict']``.
     ``archived`` None: the archived-runs filter answers, ``['ask_archive']`` (nothing stored) when
     the archive may hold it. ``to_intake``: a new run's id goes onto the intake too; ``token_hash``,
-    unless empty: the token must still name ``player``, else ``['unauthorized']`` and nothing stored."""
+    unless empty: the token must still name ``player``, else ``['unauthorized']`` and nothing stored.
+    ``heeding_bans``: ``['banned', the ban as kept]`` (nothing stored) for a player with a ban other than
+    ``ended_ban`` (one the caller found ended, as kept; "" for none)."""
     idempotency = keys.idempotency(player, idempotency_key) if idempotency_key else keys.metrics()
     return _ACCEPT_RUN.run(
         client,
         [idempotency, keys.submission(player, fingerprint), keys.run(run_id), keys.player_runs(player),
          keys.run_players(), keys.pending_runs(), keys.metrics(), keys.intake(),
-         keys.token(token_hash) if token_hash else keys.metrics(), keys.archived_filter()],
+         keys.token(token_hash) if token_hash else keys.metrics(), keys.archived_filter(),
+         keys.ban(player) if heeding_bans else keys.metrics()],
         [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "",
          "" if archived is None else "1" if archived else "0",
-         player, "1" if to_intake else "", "1" if token_hash else "", *flatten(fields)],
+         player, "1" if to_intake else "", "1" if token_hash else "", ended_ban, *flatten(fields)],
     )
 
 

@@ -62,7 +62,7 @@ def sanctioned(db: Database, players: Iterable[str]) -> list[str]:
     if not players:
         return []
     with db.redis.pipeline(transaction=False) as pipe:
-        pipe.hmget(keys.bans(), players)
+        pipe.mget([keys.ban(player) for player in players])
         pipe.hmget(keys.hidden_players(), players)
         bans, hidings = pipe.execute()
     return [player for player, ban, hiding in zip(players, bans, hidings, strict=True) if ban or hiding]

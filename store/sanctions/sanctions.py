@@ -1,17 +1,21 @@
 """Moderators' sanctions of a player: a ban (optionally until a time) and a hiding, and their log.
 
 A ban takes the player's places off every board (``places``), forfeits their
-games in play (R18) and refuses them new runs and games (``PlayerBanned``,
-asked by the service before it accepts one); a timed ban ends by itself: it
+games in play (R18) and refuses them new runs and games (``PlayerBanned``:
+the script that accepts a run reads the ban with the token, and the service
+asks before it deals a game); a timed ban ends by itself: it
 refuses nothing from its end on (``ban_of``), and the worker's sweep lifts it
 (``lift_ended_bans``), which gives the places back. A hiding takes the places
 off the boards for everyone and refuses nothing: the player plays on, unaware,
 while moderators gather evidence. The places come back when the last of the
 two is lifted.
 
-Each sanction is a JSON value in one hash per kind, keyed by the player's name
-(``keys.bans``, ``keys.hidden_players``): a handful of players, read whole by
-the sweep. Each action is logged (``keys.moderation_log``), newest first.
+Each sanction is a JSON value: a ban in a key of the player's own
+(``keys.ban``, which a submission's script reads in the one ``MGET`` it
+makes: no round trip of its own), listed by its end for the sweep
+(``keys.banned``); a hiding in one hash keyed by the player's name
+(``keys.hidden_players``), read by none of a run's steps. Each action is
+logged (``keys.moderation_log``), newest first.
 
 Both change what the boards show, so noting the first of the two, or lifting
 the last, appends a leaf to the public log in the same script
@@ -21,10 +25,11 @@ the log tells no one a moderator is looking: docs/transparency.md).
 """
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from domain.errors import GameMoved, GameOver, NoSuchGame, NotSanctioned
 from domain.game import FORFEIT
+from domain.sanctions import Sanction
 from domain.transparency import SHOW, WITHHOLD
 from store.base import keys
 from store.base.clock import now_ms
@@ -49,21 +54,8 @@ EXPIRY = "expiry"  # the log's moderator for a timed ban that ended by itself
 _SANCTION_PLAYER = LuaScript("sanction_player")
 
 
-@dataclass(frozen=True)
-class Sanction:
-    """A ban or a hiding: why, by whom, since when (ms) and, for a timed ban, until when (ms)."""
-
-    reason: str
-    moderator: str
-    at_ms: int
-    until_ms: int | None = None
-
-    def over(self, at_ms: int) -> bool:
-        return self.until_ms is not None and self.until_ms <= at_ms
-
-
 def _stored(value: str | None) -> Sanction | None:
-    return None if value is None else Sanction(**json.loads(value))
+    return None if value is None else Sanction.from_kept(value)
 
 
 def log_action(db: Database, action: str, player: str, moderator: str, at_ms: int, **more: object) -> None:
@@ -76,13 +68,15 @@ def log_action(db: Database, action: str, player: str, moderator: str, at_ms: in
         pipe.execute()
 
 
-def _sanction(db: Database, held: str, other: str, player: str, sanction: Sanction | None, at_ms: int) -> bool:
-    """Note (or, with None, lift) the player's sanction kept in hash ``held``, the public log told if the
-    player's places are withheld where they were not, or shown where they were withheld (``other`` holds the
-    other sanction): False for a sanction to lift that the player does not have."""
+def _sanction(db: Database, kind: str, player: str, sanction: Sanction | None, at_ms: int) -> bool:
+    """Note (or, with None, lift) the player's sanction of ``kind`` (``BAN`` or ``HIDE``), the public log told
+    if the player's places are withheld where they were not, or shown where they were withheld: False for a
+    sanction to lift that the player does not have."""
     leaves = player_leaf_parts(db, player, at_ms, (WITHHOLD, SHOW))
-    value = "" if sanction is None else json.dumps(asdict(sanction))
-    return bool(_SANCTION_PLAYER.run(db.redis, [held, other, *log_keys()], [player, value, *leaves]))
+    value = "" if sanction is None else sanction.kept()
+    ends = "+inf" if sanction is None or sanction.until_ms is None else sanction.until_ms
+    return bool(_SANCTION_PLAYER.run(db.redis, [keys.ban(player), keys.banned(), keys.hidden_players(), *log_keys()],
+                                     [player, kind, value, ends, *leaves]))
 
 
 @dataclass(frozen=True)
@@ -119,8 +113,8 @@ def moderation_log(db: Database, offset: int, limit: int, only: LogFilter = LogF
 
 def ban_of(db: Database, player: str) -> Sanction | None:
     """The player's ban in force (a timed ban past its end is none, lifted or not yet), or None."""
-    ban = _stored(db.redis.hget(keys.bans(), player))
-    return None if ban is None or ban.over(now_ms()) else ban
+    found = _stored(db.redis.get(keys.ban(player)))
+    return None if found is None or found.over(now_ms()) else found
 
 
 def hiding_of(db: Database, player: str) -> Sanction | None:
@@ -132,7 +126,7 @@ def ban(db: Database, player: str, moderator: str, reason: str, until_ms: int | 
     """Ban ``player`` (as registered): noted first (no new run or game from then on), their games in play
     forfeited (R18), their places withheld. Banning a banned player replaces the ban (its reason, its end)."""
     sanction = Sanction(reason, moderator, now_ms(), until_ms)
-    _sanction(db, keys.bans(), keys.hidden_players(), player, sanction, sanction.at_ms)
+    _sanction(db, BAN, player, sanction, sanction.at_ms)
     _forfeit_games(db, player)
     set_places(db, player, withhold=True)
     log_action(db, BAN, player, moderator, sanction.at_ms, reason=reason, until_ms=until_ms)
@@ -142,16 +136,16 @@ def ban(db: Database, player: str, moderator: str, reason: str, until_ms: int | 
 def unban(db: Database, player: str, moderator: str) -> None:
     """Lift the player's ban: their places recomputed from all their runs (unless they are hidden). Raises
     ``NotSanctioned``."""
-    if not _sanction(db, keys.bans(), keys.hidden_players(), player, None, now_ms()):
+    if not _sanction(db, BAN, player, None, now_ms()):
         raise NotSanctioned(player, "banned")
-    _lifted(db, player, keys.hidden_players())
+    _lifted(db, player, still_withheld=hiding_of(db, player) is not None)
     log_action(db, UNBAN, player, moderator, now_ms())
 
 
 def hide(db: Database, player: str, moderator: str, reason: str) -> Sanction:
     """Hide ``player``'s places from everyone: withheld from every board; they play on."""
     sanction = Sanction(reason, moderator, now_ms())
-    _sanction(db, keys.hidden_players(), keys.bans(), player, sanction, sanction.at_ms)
+    _sanction(db, HIDE, player, sanction, sanction.at_ms)
     set_places(db, player, withhold=True)
     log_action(db, HIDE, player, moderator, sanction.at_ms, reason=reason)
     return sanction
@@ -159,23 +153,21 @@ def hide(db: Database, player: str, moderator: str, reason: str) -> Sanction:
 
 def unhide(db: Database, player: str, moderator: str) -> None:
     """Show the player's places again (unless they are banned). Raises ``NotSanctioned``."""
-    if not _sanction(db, keys.hidden_players(), keys.bans(), player, None, now_ms()):
+    if not _sanction(db, HIDE, player, None, now_ms()):
         raise NotSanctioned(player, "hidden")
-    _lifted(db, player, keys.bans())
+    _lifted(db, player, still_withheld=bool(db.redis.exists(keys.ban(player))))
     log_action(db, UNHIDE, player, moderator, now_ms())
 
 
-def _lifted(db: Database, player: str, other: str) -> None:
-    """One sanction lifted: the places recomputed, unless the other one (at ``other``) still holds."""
-    if not db.redis.hexists(other, player):
+def _lifted(db: Database, player: str, still_withheld: bool) -> None:
+    """One sanction lifted: the places recomputed, unless the other one still holds (``still_withheld``)."""
+    if not still_withheld:
         set_places(db, player, withhold=False)
 
 
 def lift_ended_bans(db: Database) -> list[str]:
     """Lift every timed ban whose end has come (the worker's sweep): the players whose ban ended."""
-    at = now_ms()
-    ended = [player for player, value in db.redis.hgetall(keys.bans()).items()
-             if (found := _stored(value)) is not None and found.over(at)]
+    ended = db.redis.zrangebyscore(keys.banned(), "-inf", now_ms())
     lifted = []
     for player in ended:
         try:

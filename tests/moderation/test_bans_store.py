@@ -6,11 +6,15 @@ Runs are accepted and judged in this process (no worker), as the worker records 
 
 import pytest
 
+from cli.migrate import summary
 from domain.boards import BOARDS, LADDER_GAMES, SEASON_LADDER, SEED_BOARD, BoardId, Order
+from domain.errors import PlayerBanned
 from domain.run import Run
+from domain.sanctions import Sanction
 from store.base import keys
 from store.base.clock import now_ms
 from store.boards.cooling import cool_boards
+from store.operations.migration import migrate
 from store.runs.accepting import Dealt, Submission, accept_runs
 from store.runs.records import load_runs
 from store.runs.verdicts import record_verdicts
@@ -107,9 +111,11 @@ def test_a_ban_withholds_every_place_and_an_unban_gives_back_exactly_the_boards_
 
 def test_a_verdict_landing_during_a_ban_is_withheld_and_counted_at_the_unban(archived_store_db, boards):
     db = archived_store_db
-    ban(db, "ada", "mia", "cheating")
     game = legal_games(LADDER_GAMES + 5)[-1]
-    [run] = recorded(db, "ada", [Submission(game["seed"], game["variant"], game["moves"])])
+    [(accepted, _)] = accept_runs(db, "ada", [Submission(game["seed"], game["variant"], game["moves"])])
+    ban(db, "ada", "mia", "cheating")  # after its acceptance, before its verdict
+    [run] = load_runs(db, [accepted.id])
+    record_verdicts(db, [(run, judge(run))])
     keep_withheld(db, ["ada", "bob"])  # what the worker does after recording verdicts
     assert not any(holds_place(db, board, "ada") for board in boards if not frozen(board))
     unban(db, "ada", "mia")
@@ -151,3 +157,35 @@ def test_a_board_the_archive_holds_is_brought_back_for_the_ban_and_given_back_wh
     assert not holds_place(db, seed, "ada")
     unban(db, "ada", "mia")
     assert board_state(db, boards) == before
+
+
+def test_a_banned_players_run_is_refused_in_the_step_that_would_accept_it_and_taken_once_the_ban_has_ended(
+        archived_store_db):
+    """The script accepting a run reads the ban with the token (no look of its own): a ban in force refuses
+    the run and stores nothing of it; a timed ban past its end, not yet lifted by the sweep, refuses nothing."""
+    db = archived_store_db
+    game = legal_games(1)[0]
+    submission = Submission(game["seed"], game["variant"], game["moves"])
+    ban(db, "cy", "mia", "cheating", until_ms=now_ms() + 60_000)
+    with pytest.raises(PlayerBanned) as refused:
+        accept_runs(db, "cy", [submission])
+    assert refused.value.until_ms is not None
+    assert not db.redis.zcard(keys.player_runs("cy")) and not db.redis.llen(keys.intake())
+
+    ban(db, "cy", "mia", "cheating", until_ms=now_ms() - 1)  # its end come, the sweep not yet by
+    [(run, created)] = accept_runs(db, "cy", [submission])
+    assert created and db.redis.lrange(keys.intake(), 0, -1) == [run.id]
+
+
+def test_migrate_moves_the_bans_of_the_older_layouts_hash_into_keys_of_their_players(archived_store_db):
+    db = archived_store_db
+    until = now_ms() + 60_000
+    db.redis.hset(keys.old_bans(), mapping={"cy": Sanction("cheating", "mia", 1, until).kept(),
+                                            "dee": Sanction("abuse", "mia", 2).kept()})
+
+    assert migrate(db, apply=False).hashed_bans == 2
+    assert "2 bans in the older layout's hash of bans" in summary(migrate(db, apply=True), True)
+    assert ban_of(db, "cy") == Sanction("cheating", "mia", 1, until)
+    assert ban_of(db, "dee") == Sanction("abuse", "mia", 2)
+    assert db.redis.zrange(keys.banned(), 0, -1, withscores=True) == [("cy", until), ("dee", float("inf"))]
+    assert not db.redis.exists(keys.old_bans()) and not migrate(db, apply=False).anything
