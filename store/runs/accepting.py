@@ -171,8 +171,9 @@ def _outcomes(db: Database, replies: list[list[str]], batch: list[_Pending],
     written, existing ones read back.
 
     Raises ``IdempotencyConflict`` when a submission's Idempotency-Key named
-    another game, ``TokenRevoked`` when the token checked named no one
-    (``accept_run`` then stored nothing of it).
+    another game, ``TokenRevoked`` when the token checked named no one,
+    ``PlayerBanned`` when the player's ban is in force (``accept_run`` then
+    stored nothing of it).
     """
     results: list[tuple[Run | str, bool]] = []
     existing_ids = []
@@ -181,6 +182,8 @@ def _outcomes(db: Database, replies: list[list[str]], batch: list[_Pending],
             raise IdempotencyConflict()
         if reply[0] == "unauthorized":
             raise TokenRevoked()
+        if reply[0] == "banned":
+            raise PlayerBanned(Sanction.from_kept(reply[1]).until_ms)
         if reply[0] == "new":
             results.append((pending.run, True))
         else:
@@ -190,6 +193,13 @@ def _outcomes(db: Database, replies: list[list[str]], batch: list[_Pending],
     if existing_ids:
         known.update({run.id: run for run in load_runs(db, existing_ids) if run})
     return [(known[run] if isinstance(run, str) else run, created) for run, created in results]
+
+
+def _ended_ban(replies: list[list[str]], at_ms: int) -> str:
+    """The ban ``accept_run`` answered with (as kept) if its end had come by ``at_ms``, else "" (no ban, or
+    one in force: ``_outcomes`` refuses it)."""
+    banned = next((reply[1] for reply in replies if reply[0] == "banned"), None)
+    return banned if banned is not None and Sanction.from_kept(banned).over(at_ms) else ""
 
 
 def _store(db: Database, player: str, batch: list[_Pending], archived: dict | None,
@@ -242,10 +252,8 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
     # and the archive only where it says "may be" (``store.runs.archived_filter``).
     archived = None if to_intake else db.archive.load([pending.run.id for pending in batch])
     replies = _store(db, player, batch, archived, asking)
-    if banned := next((reply[1] for reply in replies if reply[0] == "banned"), None):
-        if not (ban := Sanction.from_kept(banned)).over(submitted):
-            raise PlayerBanned(ban.until_ms)
-        asking = replace(asking, ended_ban=banned)  # a timed ban past its end, not yet lifted: no refusal
+    if ended := _ended_ban(replies, submitted):  # a timed ban past its end, not yet lifted: no refusal
+        asking = replace(asking, ended_ban=ended)
         replies = _store(db, player, batch, archived, asking)
     unsure = [position for position, reply in enumerate(replies) if reply == ["ask_archive"]]
     if unsure:
