@@ -24,7 +24,17 @@ from store.log import pseudonyms
 from store.operations.consistency import check
 from store.privacy import rename
 from store.privacy.renaming import unfinished
-from store.sanctions import ReportTarget, file_report, hide, hiding_of, reports_filed, unhide
+from store.sanctions import (
+    ReportTarget,
+    ban,
+    ban_of,
+    file_report,
+    hide,
+    hiding_of,
+    lift_ended_bans,
+    reports_filed,
+    unhide,
+)
 from store.sanctions.places import boards_played
 from store.tournaments.tournaments import create_tournament, entry_of, join_tournament, load_tournament
 from tests.moderation.test_bans_store import CLOSED_SEASON, every_kind
@@ -200,3 +210,17 @@ def test_a_renamed_player_keeps_their_public_log_pseudonym(archived_store_db, bo
     assert [(leaf["kind"], leaf["player"]) for leaf in leaves if leaf["kind"] in (WITHHOLD, SHOW)] == [
         (WITHHOLD, before), (SHOW, before)]
     assert pseudonyms(db, [NEW])[NEW] == before
+
+
+def test_a_renamed_players_ban_follows_them_and_ends_under_their_new_name(archived_store_db, boards):
+    """A ban is a key of its player's and a place in the list of bans by their end: both move with the name,
+    so the new name is refused and the sweep lifts the ban under it."""
+    db = archived_store_db
+    until = now_ms() + 60_000
+    banned = ban(db, OLD, "mia", "cheating", until_ms=until)
+    rename(db, OLD, NEW, "mia", COOL_OFF, POLICY.check)
+
+    assert ban_of(db, OLD) is None and ban_of(db, NEW) == banned
+    assert db.redis.zrange(keys.banned(), 0, -1, withscores=True) == [(NEW, until)]
+    ban(db, NEW, "mia", "cheating", until_ms=now_ms() - 1)  # its end come
+    assert lift_ended_bans(db) == [NEW] and not db.redis.exists(keys.ban(NEW))

@@ -6,11 +6,12 @@ clear the jobs noted."""
 from cli.migrate import summary
 from store import Submission, create_player, load_runs, record_verdicts, submit_run
 from store.base import keys
+from store.base.clock import now_ms
 from store.base.service_mark import mark_service
 from store.operations.migration import migrate
 from store.privacy import erasure as erasing
 from store.queue.intake import IN_INTAKE, dispatch, intake_depth
-from store.queue.pending import jobs_of, sweep
+from store.queue.pending import jobs_of, oldest_pending, pending_count, pending_run_ids, sweep
 from store.queue.queues import verify_queue
 from tests.support.games import legal_games
 from verification import judge
@@ -30,6 +31,24 @@ def test_a_dispatch_takes_the_intakes_head_for_one_job_and_each_run_names_it(arc
     [job] = verify_queue(db).get_jobs()
     assert list(job.args) == run_ids[:2] and intake_depth(db) == 1
     assert jobs_of(db, run_ids) == [job.id, job.id, IN_INTAKE]
+
+
+def test_the_runs_waiting_in_the_intake_are_pending_and_join_the_index_as_the_take_gives_them_a_job(
+        archived_store_db):
+    """A submission pays one write for its way to a job: the intake; its take indexes the runs it takes in one
+    ``ZADD``, as queued then. Meanwhile they count as pending, the intake's head the oldest since its submission."""
+    db = archived_store_db
+    run_ids = waiting(db, "ada", legal_games(3))
+    [first] = load_runs(db, run_ids[:1])
+    assert db.redis.zcard(keys.pending_runs()) == 0
+    assert pending_count(db.redis) == 3 and pending_run_ids(db, 2) == run_ids[:2]
+    assert oldest_pending(db) == (first.id, first.submitted_ms)
+
+    before = now_ms()
+    assert dispatch(db, most=2) == 2
+    indexed = dict(db.redis.zrange(keys.pending_runs(), 0, -1, withscores=True))
+    assert list(indexed) == run_ids[:2] and all(queued >= before for queued in indexed.values())
+    assert pending_count(db.redis) == 3 and pending_run_ids(db, 3) == [run_ids[2], *run_ids[:2]]
 
 
 def test_an_erased_players_waiting_runs_leave_the_intake_and_no_take_writes_them(archived_store_db):
