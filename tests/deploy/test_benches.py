@@ -69,13 +69,13 @@ UNLIMITED = {"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "
 # The service each bench asks ``Service`` for at its tiny size: (workers, env).
 SERVICES = {
     "api.py": (0, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2"}),
-    "board_memory.py": (1, {**UNLIMITED, "SCOUNDREL_REDIS_TIMEOUT": "30"}),
-    "cooling.py": (0, {"SCOUNDREL_REDIS_TIMEOUT": "30"}),
+    "board_memory.py": (1, UNLIMITED),
+    "cooling.py": (0, {}),
     "desk.py": (0, UNLIMITED),
     "friends_view.py": (0, {}),
     "games.py": (1, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2"}),
     "live.py": (1, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2", "SCOUNDREL_API_CONNECTIONS": "120"}),
-    "memory.py": (1, {**UNLIMITED, "SCOUNDREL_REDIS_TIMEOUT": "30"}),
+    "memory.py": (1, UNLIMITED),
     "moderation.py": (0, {}),
     "pages.py": (0, {}),
     "par_waits.py": (1, {**UNLIMITED, "SCOUNDREL_RATE_LIMIT_PAR": "", "SCOUNDREL_PAR_SECONDS": "10"}),
