@@ -13,15 +13,23 @@ with the workers and settings it asks the harness for
 for the same share one. ``archive.py`` starts its own ``scoundrel up``s
 (``bench/_harness.py``), as every bench does at full size, so that path
 is run too.
+
+Importing the service (the store's SQLAlchemy and redis-py) cost each
+bench's process most of its CPU at a tiny size, so each bench runs in a
+process forked from this one, which has imported it already: the script
+run as ``__main__`` with its arguments, from ``bench/`` as Python runs a
+script, in a session of its own, its output and exit status its own.
 """
 
 import ast
 import json
 import os
+import runpy
+import select
 import shutil
 import signal
-import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pytest
@@ -139,20 +147,52 @@ def service(request, bench_stacks):
 
 @pytest.mark.parametrize(("bench", "service"), [(bench, bench) for bench in sharing_a_service_in_turn()],
                          indirect=["service"], ids=sharing_a_service_in_turn())
-def test_the_bench_runs_at_a_tiny_size(bench, service):
+def test_the_bench_runs_at_a_tiny_size(bench, service, tmp_path):
     if bench in NEEDS_POSTGRES and postgres_bin_dir() is None:
         pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
     if bench in NEEDS_MONO and (shutil.which("mcs") is None or shutil.which("mono") is None):
         pytest.skip("Mono is not installed (.ci/run installs Debian's mono-devel)")
-    # in a session of its own, so that a bench stopped for taking too long takes the processes it started along
-    running = subprocess.Popen([sys.executable, str(BENCH / bench), *TINY.get(bench, [])], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=BENCH.parent, start_new_session=True,
-                               env={**os.environ, **service})
-    try:
-        stdout, stderr = running.communicate(timeout=240)
-    except subprocess.TimeoutExpired:
-        os.killpg(running.pid, signal.SIGKILL)
-        stdout, stderr = running.communicate()
-        pytest.fail(f"{bench} ran past 240 s at its tiny size:\n{stdout[-2000:]}{stderr[-3000:]}")
-    assert running.returncode == 0, stdout[-2000:] + stderr[-3000:]
+    returncode, stdout, stderr = run_forked(BENCH / bench, TINY.get(bench, []), service, tmp_path)
+    assert returncode == 0, stdout[-2000:] + stderr[-3000:]
     assert stdout.strip(), "a bench prints its figures"
+
+
+def run_forked(script: Path, args: list[str], env: dict, tmp_path: Path, timeout: float = 240) -> tuple[int, str, str]:
+    """``python script args`` with ``env`` added, in a process forked from this one: its exit status, output and
+    errors. In a session of its own, so that a bench stopped for taking too long takes the processes it started
+    along."""
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    pid = os.fork()
+    if pid == 0:  # the bench's process: it never returns into pytest
+        status = 1
+        try:
+            os.setsid()
+            for path, fd in ((out, 1), (err, 2)):
+                os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+            sys.stdout, sys.stderr = open(1, "w", closefd=False), open(2, "w", closefd=False)
+            os.chdir(script.parent.parent)
+            os.environ.update(env)
+            sys.argv, sys.path[0] = [str(script), *args], str(script.parent)
+            runpy.run_path(str(script), run_name="__main__")
+            status = 0
+        except SystemExit as leaving:
+            status = leaving.code if isinstance(leaving.code, int) else int(leaving.code is not None)
+            if isinstance(leaving.code, str):
+                print(leaving.code, file=sys.stderr)
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+    exited = os.pidfd_open(pid)
+    try:
+        if not select.select([exited], [], [], timeout)[0]:
+            os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail(f"{script.name} ran past {timeout:g} s at its tiny size:\n{out.read_text()[-2000:]}"
+                        f"{err.read_text()[-3000:]}")
+        _, wait_status = os.waitpid(pid, 0)
+    finally:
+        os.close(exited)
+    return os.waitstatus_to_exitcode(wait_status), out.read_text(), err.read_text()
