@@ -22,6 +22,7 @@ import requests
 
 from cli.redis_server import RedisServer, free_port
 from scoundrel.strategies import play_game
+from tests.support.commands import run_command
 
 pytestmark = pytest.mark.slow
 
@@ -359,9 +360,10 @@ def test_a_second_up_on_the_same_data_dir_refuses(idle_up):
 # --- the port, the banner, the Redis URL left for the other commands (issue 12 items 5, 7) ---
 
 def scoundrel_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """An operator command, run in this process (``tests.support.commands``): what is tested is the Redis it
+    finds, not the command as a process."""
     environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], check=False, capture_output=True, text=True,
-                          timeout=60, env={**environment, **(env or {})})
+    return run_command({**environment, **(env or {})}, *args)
 
 
 def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
