@@ -14,11 +14,12 @@ for the same share one. ``archive.py`` starts its own ``scoundrel up``s
 (``bench/_harness.py``), as every bench does at full size, so that path
 is run too.
 
-Importing the service (the store's SQLAlchemy and redis-py) cost each
-bench's process most of its CPU at a tiny size, so each bench runs in a
-process forked from this one, which has imported it already: the script
-run as ``__main__`` with its arguments, from ``bench/`` as Python runs a
-script, in a session of its own, its output and exit status its own.
+At a tiny size, importing the service (the store's SQLAlchemy and
+redis-py) is most of a bench's CPU, so each bench runs in a process
+forked from this one, which has imported it already: the script run as
+``__main__`` with its arguments and ``bench/`` first on its path, as
+Python runs a script, in a session of its own, its output and exit status
+its own.
 """
 
 import ast
@@ -177,7 +178,8 @@ def run_forked(script: Path, args: list[str], env: dict, tmp_path: Path, timeout
             sys.stdout, sys.stderr = open(1, "w", closefd=False), open(2, "w", closefd=False)
             os.chdir(script.parent.parent)
             os.environ.update(env)
-            sys.argv, sys.path[0] = [str(script), *args], str(script.parent)
+            sys.argv = [str(script), *args]
+            sys.path.insert(0, str(script.parent))
             runpy.run_path(str(script), run_name="__main__")
             status = 0
         except SystemExit as leaving:
