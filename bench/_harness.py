@@ -29,15 +29,15 @@ sys.path.insert(0, str(ROOT))
 
 from cli.redis_server import find_redis_server, free_port  # noqa: E402  (the repository root is on sys.path only now)
 from settings import REDIS_URL_FILE, Settings  # noqa: E402
-from store import load_runs  # noqa: E402
 
-# One gunicorn process, rate limits far above what a bench sends, and webhooks allowed to the benches'
-# receivers on 127.0.0.1, unless a bench sets its own.
+# One gunicorn process, rate limits far above what a bench sends, webhooks allowed to the benches'
+# receivers on 127.0.0.1, and 30 s for a Redis call (a shared machine: no 503 on a slow batch), unless a bench
+# sets its own.
 # Every process logs at INFO (``scoundrel up`` logs warnings only by default): the benches read the API's
 # request log and the workers' verdict lines.
 DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1", "SCOUNDREL_LOG_LEVEL": "INFO",
             "SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second",
-            "SCOUNDREL_RATE_LIMIT_PAR": "100000/second"}
+            "SCOUNDREL_RATE_LIMIT_PAR": "100000/second", "SCOUNDREL_REDIS_TIMEOUT": "30"}
 
 
 # A running service handed to the bench, as JSON: {"base", "redis_url", "data_dir", "archive_url", "log", "logs",
@@ -252,6 +252,8 @@ def percentiles(times: list[float]) -> str:
 def verdict_waits_ms(stack: Service, token: str, bodies: list[dict], gap: float = 0.01) -> list[float]:
     """Submit one at a time, ``gap`` seconds apart; each run's ms from submission to verdict (server times: the
     run's submission, taken just before its 202, to its verdict's audit entry)."""
+    from store import load_runs  # the store (SQLAlchemy, redis-py): loaded by the benches that read it, not by all
+
     client = Client(stack.base)
     run_ids = []
     for body in bodies:

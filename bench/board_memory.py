@@ -57,8 +57,7 @@ def main() -> None:
     if not runs:
         parser.error(f"--runs must be at least {GAMES_PER_PLAYER} (one player's dealt games)")
 
-    stack = Service(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
-                                        "SCOUNDREL_REDIS_TIMEOUT": "30"})  # a shared machine: no 503 on a slow batch
+    stack = Service(workers=1, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""})
     try:
         connection = redis.Redis.from_url(stack.redis_url)
         db = stack.database()

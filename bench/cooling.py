@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000)
     args = parser.parse_args()
 
-    stack = Service(workers=0, env={"SCOUNDREL_REDIS_TIMEOUT": "30"})
+    stack = Service(workers=0)
     try:
         db = stack.database(timeout=BULK_TIMEOUT)  # a million runs: Redis may pause to rewrite its log
         games = real_games()

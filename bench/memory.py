@@ -82,9 +82,8 @@ def measure(checkout: Path | None, args) -> tuple[float, float]:
     batches = args.runs // BATCH
     runs = batches * BATCH
     per_player = max(1, args.per_player // BATCH)
-    stack = Service(workers=args.workers, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "",
-                                                   "SCOUNDREL_RATE_LIMIT_ADDRESS": "",
-                                                   "SCOUNDREL_REDIS_TIMEOUT": "30"}, checkout=checkout)
+    stack = Service(workers=args.workers, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""},
+                    checkout=checkout)
     try:
         connection = redis.Redis.from_url(stack.redis_url)
         tokens = [stack.register(f"bench{n}")[1] for n in range((batches + per_player - 1) // per_player)]

@@ -22,6 +22,7 @@ import requests
 
 from cli.redis_server import RedisServer, free_port
 from scoundrel.strategies import play_game
+from tests.support.commands import run_command
 
 pytestmark = pytest.mark.slow
 
@@ -32,8 +33,11 @@ class Up:
     """One ``scoundrel up`` process and the processes it started."""
 
     def __init__(self, data_dir, workers: int = 2, env: dict | None = None, args: tuple[str, ...] = (),
-                 port: int | None = None):
+                 port: int | None = None, redis_port: int | None = None):
         self.port = port or free_port()
+        self.redis_port = redis_port  # --redis-port, if given
+        if redis_port is not None:
+            args = (*args, "--redis-port", str(redis_port))
         self.data_dir = data_dir
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = data_dir.parent / f"up-{data_dir.name}-{self.port}.log"
@@ -139,9 +143,11 @@ def start_up(tmp_path):
 
 @pytest.fixture(scope="module")
 def idle_up(tmp_path_factory):
-    """One ``up`` without workers for the tests that only look at it (its banner, its Redis, its port,
-    its data directory) and leave it as it was: each starting its own cost a second of CPU."""
-    up = Up(tmp_path_factory.mktemp("idle") / "data", workers=0)
+    """One ``up`` without workers, logging every request (``--verbose``), its private Redis on a port
+    chosen for it (``--redis-port``): for the tests that look at it (its banner, its log, its Redis, its
+    port, its data directory) and change nothing in it but a player of their own. Each starting its own
+    cost two and a half seconds of CPU."""
+    up = Up(tmp_path_factory.mktemp("idle") / "data", workers=0, args=("--verbose",), redis_port=free_port())
     try:
         up.wait_healthy()
         yield up
@@ -190,19 +196,15 @@ def test_the_banner_is_the_last_thing_up_prints_and_names_the_pages(default_up):
         assert chatter not in out, chatter
 
 
-def test_up_verbose_logs_every_request_and_the_start_up(tmp_path):
-    up = Up(tmp_path / "data", workers=0, args=("--verbose",))
-    try:
-        up.wait_healthy()
-        register(up.base, "loud-one")
-        # the banner comes once ``up`` sees the service healthy itself, which may be after this test's request
-        out = wait_for(lambda: "/v1/players" in up.output() and "(--verbose)" in up.output() and up.output(), 10,
-                       "the request's line and the banner")
-        assert "Booting worker" in out
-        assert "/v1/health" not in out  # a poll answered 200 is at DEBUG
-        assert "every request, and each process's start-up (--verbose)" in out
-    finally:
-        up.stop()
+def test_up_verbose_logs_every_request_and_the_start_up(idle_up):
+    up = idle_up
+    register(up.base, "loud-one")
+    # the banner comes once ``up`` sees the service healthy itself, which may be after this test's request
+    out = wait_for(lambda: "/v1/players" in up.output() and "(--verbose)" in up.output() and up.output(), 10,
+                   "the request's line and the banner")
+    assert "Booting worker" in out
+    assert "/v1/health" not in out  # a poll answered 200 is at DEBUG
+    assert "every request, and each process's start-up (--verbose)" in out
 
 
 def test_the_js_example_plays_to_the_end_through_the_default_rate_limit(default_up):
@@ -253,11 +255,12 @@ def submit_and_wait_for_verdict(base: str, token: str, seed: str) -> dict:
     return wait_for(verdict, 30, "a worker to verify the run")
 
 
-def test_up_serves_stops_on_sigterm_keeps_the_data_and_stops_when_its_api_dies(start_up, tmp_path):
+def test_up_serves_stops_on_sigterm_keeps_the_data_replaces_a_dead_worker_and_stops_when_its_api_dies(
+        start_up, tmp_path):
     """One ``up``'s life: its banner and processes, the operator commands that find its Redis
     through the data directory, a verified run, then SIGTERM (exit 0, every process gone, the
-    Redis URL file removed); restarted, it has kept the run, and its API dying stops everything
-    with status 1."""
+    Redis URL file removed); restarted, it has kept the run, a worker that dies is replaced by
+    one that verifies the next run, and its API dying stops everything with status 1."""
     data = tmp_path / "data"
     up = start_up(data, workers=2)
     assert "Scoundrel Referee is up" in wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
@@ -283,6 +286,12 @@ def test_up_serves_stops_on_sigterm_keeps_the_data_and_stops_when_its_api_dies(s
     kept = requests.get(f"{again.base}/v1/runs/{run['id']}", timeout=5)
     assert kept.status_code == 200
     assert kept.json() == run
+
+    (victim,) = again.children("worker")
+    victim.kill()
+    wait_for(lambda: len(again.children("worker")) == 1 and victim.pid not in [w.pid for w in again.children("worker")],
+             10, "a new worker")
+    assert submit_and_wait_for_verdict(again.base, token, "replaced")["status"] in ("verified", "rejected")
 
     processes = again.descendants()
     again.children("api")[0].kill()
@@ -312,28 +321,12 @@ def operator_commands_find_ups_redis(up: Up, data: Path) -> None:
     assert elsewhere.returncode == 1 and "cannot reach Redis (REDIS_URL)" in elsewhere.stderr
 
 
-def test_a_worker_that_dies_is_replaced_and_ctrl_c_stops_everything_too(start_up):
-    up = start_up(workers=1)
-    (victim,) = up.children("worker")
-    victim.kill()
-    wait_for(lambda: len(up.children("worker")) == 1 and victim.pid not in [w.pid for w in up.children("worker")],
-             10, "a new worker")
-    token = register(up.base, "bob")
-    assert submit_and_wait_for_verdict(up.base, token, "replaced")["status"] in ("verified", "rejected")
-
-    processes = up.descendants()
-    up.process.send_signal(signal.SIGINT)
-    assert up.wait_exit() == 0, up.output()
-    assert wait_all_gone(processes, STOP_WITHIN) == []
-
-
-def test_redis_port_puts_the_private_redis_on_that_port_and_a_taken_one_is_refused(start_up, tmp_path):
-    port = free_port()
-    up = start_up(tmp_path / "data", workers=0, args=("--redis-port", str(port)))
-    assert (tmp_path / "data" / "redis-url").read_text().strip() == f"redis://127.0.0.1:{port}/0"
+def test_redis_port_puts_the_private_redis_on_that_port_and_a_taken_one_is_refused(idle_up, tmp_path):
+    up, port = idle_up, idle_up.redis_port
+    assert (up.data_dir / "redis-url").read_text().strip() == f"redis://127.0.0.1:{port}/0"
     assert f"redis://127.0.0.1:{port}/0" in wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
 
-    second = Up(tmp_path / "other", workers=0, args=("--redis-port", str(port)))
+    second = Up(tmp_path / "other", workers=0, redis_port=port)
     try:
         assert second.wait_exit() == 1
         assert f"port {port}" in second.output() and "Traceback" not in second.output()
@@ -341,7 +334,7 @@ def test_redis_port_puts_the_private_redis_on_that_port_and_a_taken_one_is_refus
         second.stop()
 
 
-def test_with_redis_url_up_uses_that_redis_and_starts_none(start_up, tmp_path):
+def test_with_redis_url_up_uses_that_redis_starts_none_and_ctrl_c_stops_all_it_started(start_up, tmp_path):
     redis = RedisServer(tmp_path / "own-redis", persistent=False).start()
     try:
         up = start_up(workers=1, env={"REDIS_URL": redis.url})
@@ -349,7 +342,10 @@ def test_with_redis_url_up_uses_that_redis_and_starts_none(start_up, tmp_path):
         token = register(up.base, "cyd")
         assert submit_and_wait_for_verdict(up.base, token, "elsewhere")["status"] in ("verified", "rejected")
         assert redis.process.poll() is None
-        up.stop()
+        processes = up.descendants()
+        up.process.send_signal(signal.SIGINT)
+        assert up.wait_exit() == 0, up.output()
+        assert wait_all_gone(processes, STOP_WITHIN) == []
         assert redis.process.poll() is None  # not ours to stop
     finally:
         redis.stop()
@@ -364,9 +360,10 @@ def test_a_second_up_on_the_same_data_dir_refuses(idle_up):
 # --- the port, the banner, the Redis URL left for the other commands (issue 12 items 5, 7) ---
 
 def scoundrel_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """An operator command, run in this process (``tests.support.commands``): what is tested is the Redis it
+    finds, not the command as a process."""
     environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], check=False, capture_output=True, text=True,
-                          timeout=60, env={**environment, **(env or {})})
+    return run_command({**environment, **(env or {})}, *args)
 
 
 def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
