@@ -42,6 +42,7 @@ LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", 
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SERIOUS = ("serious", "critical")  # axe's two highest impacts: what the pages must not have
 WIDTHS = (1280, 375)  # desktop, and a small phone: every page is checked at both
+SCREENSHOT_QUALITY = 85  # JPEG: text still sharp enough to read
 
 
 _LAUNCHED: dict = {}  # this test process's Playwright and Chromium, once launched (see ``chromium``)
