@@ -5,8 +5,7 @@ import re
 import pytest
 import requests
 
-from scoundrel.strategies import find_win
-from tests.support.games import moderator_token
+from tests.support.games import moderator_token, winning_moves
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 SEEN = re.compile(r'name="seen" value="(\d+)"')
@@ -68,12 +67,6 @@ def desk(stack, mia):
     signed = Desk(stack)
     signed.sign_in(mia)
     return signed
-
-
-def winning_moves(seed: str = WON_SEED) -> list[str]:
-    moves = find_win(seed, variant="classic", budget=2000)
-    assert moves is not None
-    return moves
 
 
 def won_run(stack, token: str, seed: str = WON_SEED) -> dict:

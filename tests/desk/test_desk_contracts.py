@@ -8,9 +8,9 @@ import re
 import pytest
 
 from store import revoke_moderator
-from tests.support.games import moderator_token, play_at_machine_speed
+from tests.support.games import moderator_token, play_at_machine_speed, winning_moves
 
-from .conftest import Desk, dispute, winning_moves, won_run
+from .conftest import WON_SEED, Desk, dispute, won_run
 
 CONFLICT = re.compile(r'id="conflict">([^<]*)<')
 REASON = re.compile(r'id="reason">([^<]*)<')
@@ -317,7 +317,7 @@ def test_a_run_whose_verification_failed_waits_under_reverify_until_its_case_que
 
 
 def test_a_rejected_runs_case_names_its_first_illegal_move_and_its_ruling(stack, desk):
-    moves = winning_moves()
+    moves = winning_moves(WON_SEED)
     _, token = stack.register()
     bad = [*moves, moves[-1]]  # a move after the game is over
     answer = stack.submit(token, {"seed": "desk-1", "moves": bad})

@@ -12,7 +12,7 @@ pages (a reason from the short list, a text); each sees their own disputes and r
 their own page (``/players/<name>``); a visitor with no token is offered none of it. Each page passes axe-core
 with no serious or critical violation at 1280 and 375 px and fits a phone's width.
 
-Screenshots under ``test-artifacts/`` (``desk-*.png``, ``players-side-*.png``).
+Screenshots under ``test-artifacts/`` (``desk-*.jpg``, ``players-side-*.jpg``).
 """
 
 import json

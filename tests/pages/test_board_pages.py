@@ -18,11 +18,10 @@ import pytest
 
 import scoundrel
 from domain.daily_seed import sealed_seed
-from scoundrel.strategies import find_win
 from store.base.packing import LADDER_GAMES
 from store.games.day_secrets import sealed_secret
 from tests.games.table import Table
-from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token
+from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token, winning_moves
 from tests.support.html import Rendered, rendered
 
 OPEN_PLAYERS = 55
@@ -42,7 +41,7 @@ def board_scene(stack) -> dict:
     pending = [stack.submit(tokens[name], game).json()["id"]
                for name, game in zip(tokens, legal_games(OPEN_PLAYERS), strict=True)]
     _, ada = stack.register("ada")
-    won = {"seed": WON_SEED, "moves": find_win(WON_SEED, budget=2000)}
+    won = {"seed": WON_SEED, "moves": winning_moves(WON_SEED)}
     rejected = {"seed": WON_SEED, "moves": ["flee", "flee"]}
     on_the_daily = games_by_score(daily["seed"], 1)[0]
     pending += [stack.submit(ada, game).json()["id"] for game in (won, rejected, on_the_daily)]

@@ -105,20 +105,31 @@ def health(page) -> int:
     return int(page.inner_text("#health"))
 
 
-def chosen(page) -> str:
-    """The simple player's move in the position the page shows."""
-    weapon = page.eval_on_selector_all("#weapon .card", "cs => cs.map(c => c.dataset.card)")
-    return choose(legal(page), health(page), value(weapon[0]) if weapon else 0)
+# The table as the simple player reads it, in one look rather than one question a figure (a game is some 45
+# moves, each question a round trip through Playwright and Chromium): whether the verdict shows, the moves
+# made, the moves offered (as ``legal`` lists them), the health and the weapon's card.
+TABLE = """() => ({
+  over: document.querySelector("#verdict").checkVisibility(),
+  played: document.querySelector("#game").dataset.moves,
+  legal: [...document.querySelectorAll("#room button, #avoid:not([hidden])")].map(b => b.dataset.move),
+  health: Number(document.querySelector("#health").innerText),
+  weapon: document.querySelector("#weapon .card")?.dataset.card})"""
+
+
+def chosen(page, table: dict | None = None) -> str:
+    """The simple player's move in the position the page shows (``table``: what ``TABLE`` read of it)."""
+    table = table or page.evaluate(TABLE)
+    return choose(table["legal"], table["health"], value(table["weapon"]) if table["weapon"] else 0)
 
 
 def play_to_the_end(page) -> None:
     """Click the simple player's move until the game is over."""
     for _ in range(MOVE_LIMIT):
-        if page.is_visible("#verdict"):
+        table = page.evaluate(TABLE)
+        if table["over"]:
             return
-        count = played(page)
-        page.click(f"#game [data-move='{chosen(page)}']")
-        expect(page.locator("#game")).not_to_have_attribute("data-moves", str(count))
+        page.click(f"#game [data-move='{chosen(page, table)}']")
+        expect(page.locator("#game")).not_to_have_attribute("data-moves", table["played"])
     raise AssertionError("the game did not end")
 
 
@@ -397,16 +408,18 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack, site):
     expect(opened.locator("#game")).to_have_attribute("data-moves", "0")
     keys = ["Enter", "Space"]
     for turn in range(MOVE_LIMIT):
-        if opened.is_visible("#verdict"):
+        table = opened.evaluate(TABLE)
+        if table["over"]:
             break
-        assert focused_move(opened) is not None, "the focus left the moves"
-        moves = legal(opened)
-        wanted = chosen(opened)
+        focused = focused_move(opened)
+        assert focused is not None, "the focus left the moves"
+        moves, wanted = table["legal"], chosen(opened, table)
         for _ in range(len(moves)):
-            if focused_move(opened) == wanted:
+            if focused == wanted:
                 break
-            keyboard.press("Tab" if moves.index(wanted) > moves.index(focused_move(opened)) else "Shift+Tab")
-        assert focused_move(opened) == wanted
+            keyboard.press("Tab" if moves.index(wanted) > moves.index(focused) else "Shift+Tab")
+            focused = focused_move(opened)
+        assert focused == wanted
         keyboard.press(keys[turn % 2])
         expect(opened.locator("#game")).to_have_attribute("data-moves", str(turn + 1))
     expect(opened.locator("#verdict")).to_be_focused()
@@ -687,13 +700,13 @@ def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, sta
     start(page)
     screenshot(page, "play-375x740-dealt", full_page=False)
     for turn in range(MOVE_LIMIT):
-        if page.is_visible("#verdict"):
+        table = page.evaluate(TABLE)
+        if table["over"]:
             break
-        assert legal(page), "a move to play"
+        assert table["legal"], "a move to play"
         assert page.evaluate(BELOW_THE_FOLD) == [], f"below the fold on turn {turn + 1}"
-        count = played(page)
-        page.click(f"#game [data-move='{chosen(page)}']")
-        expect(page.locator("#game")).not_to_have_attribute("data-moves", str(count))
+        page.click(f"#game [data-move='{chosen(page, table)}']")
+        expect(page.locator("#game")).not_to_have_attribute("data-moves", table["played"])
     verdict_checked(stack, page)
     context.close()
     console_clean(page)

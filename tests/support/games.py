@@ -7,7 +7,7 @@ import subprocess
 import time
 
 import scoundrel
-from scoundrel.strategies import play_game
+from scoundrel.strategies import find_win, play_game
 from tests.support.commands import run_command
 
 
@@ -16,6 +16,19 @@ def legal_games(count: int, variant: str = "classic") -> tuple[dict, ...]:
     """``count`` complete legal submissions (won or lost), the same every time."""
     return tuple({"seed": f"game-{variant}-{i}", "variant": variant,
                   "moves": play_game(f"game-{variant}-{i}", variant)} for i in range(count))
+
+
+def winning_moves(seed: str, variant: str = "classic") -> list[str]:
+    """A move list that wins the game dealt from ``seed``: ``find_win``'s, searched for once a test process (a
+    second of CPU a seed), as the board pages', the replay viewer's and the desk's tests each win on theirs."""
+    return list(_winning_moves(seed, variant))
+
+
+@functools.cache
+def _winning_moves(seed: str, variant: str) -> tuple[str, ...]:
+    moves = find_win(seed, variant=variant, budget=2000)
+    assert moves is not None, f"no win found on {seed!r}"
+    return tuple(moves)
 
 
 def games_by_score(seed: str, count: int, variant: str = "classic") -> list[dict]:
