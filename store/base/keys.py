@@ -8,6 +8,8 @@ called through its wrapper in the ``scripts`` module of its subject
 (``store.runs.scripts``, ``store.games.scripts``…).
 """
 
+import zlib
+
 PREFIX = "{scoundrel}"
 
 
@@ -80,6 +82,23 @@ def board_places(kind: str, parts: tuple[str, ...]) -> str:
 def board_holders(kind: str, parts: tuple[str, ...]) -> str:
     """Hash: player → the run id that holds their place on that board (a kind that names its runs)."""
     return f"{PREFIX}:{_HOLDERS.get(kind, f'{kind}-runs')}:{':'.join(parts)}"
+
+
+SOLE_BUCKETS = 1024  # the hashes the boards of one place share: a few dozen boards each per 20,000, under 512 each
+# (Redis' listpack bound) up to half a million
+
+
+def sole_places(board: str) -> str:
+    """Hash: the boards of one place of a kind kept so (``domain.boards.Board.sole``) by their names
+    (``domain.boards.BoardId.name``) → ``<packed rank key> <player> <run id>``; a board's hash is one of
+    ``SOLE_BUCKETS`` by its name's CRC-32, so each stays a compact listpack where a key a board would
+    cost more than its place."""
+    return f"{PREFIX}:sole-places:{zlib.crc32(board.encode()) % SOLE_BUCKETS}"
+
+
+def every_sole_places() -> list[str]:
+    """Every hash ``sole_places`` names."""
+    return [f"{PREFIX}:sole-places:{bucket}" for bucket in range(SOLE_BUCKETS)]
 
 
 def board_window(kind: str, parts: tuple[str, ...], player: str) -> str:
