@@ -84,8 +84,8 @@ def board_holders(kind: str, parts: tuple[str, ...]) -> str:
     return f"{PREFIX}:{_HOLDERS.get(kind, f'{kind}-runs')}:{':'.join(parts)}"
 
 
-SOLE_BUCKETS = 1024  # the hashes the boards of one place share: a few dozen boards each per 20,000, under 512 each
-# (Redis' listpack bound) up to half a million
+SOLE_BUCKETS = 1024  # the hashes the boards of one place share: about 20 boards each at 20,000 boards, within
+# Redis' compact listpack (512 fields) up to 524,288
 
 
 def sole_places(board: str) -> str:
@@ -93,12 +93,16 @@ def sole_places(board: str) -> str:
     (``domain.boards.BoardId.name``) → ``<packed rank key> <player> <run id>``; a board's hash is one of
     ``SOLE_BUCKETS`` by its name's CRC-32, so each stays a compact listpack where a key a board would
     cost more than its place."""
-    return f"{PREFIX}:sole-places:{zlib.crc32(board.encode()) % SOLE_BUCKETS}"
+    return _sole_bucket(zlib.crc32(board.encode()) % SOLE_BUCKETS)
 
 
 def every_sole_places() -> list[str]:
     """Every hash ``sole_places`` names."""
-    return [f"{PREFIX}:sole-places:{bucket}" for bucket in range(SOLE_BUCKETS)]
+    return [_sole_bucket(bucket) for bucket in range(SOLE_BUCKETS)]
+
+
+def _sole_bucket(bucket: int) -> str:
+    return f"{PREFIX}:sole-places:{bucket}"
 
 
 def board_window(kind: str, parts: tuple[str, ...], player: str) -> str:

@@ -1,7 +1,8 @@
 """Cold boards leave Redis for the archive whole, and come back when they warm up.
 
 A kind of board the registry says ``cools`` (``domain.boards``: the seed
-boards, one per deal played) costs Redis two keys a board for as long as it
+boards, one per deal played) costs Redis two keys a board (a seed board of
+one place: a field of a shared hash, ``keys.sole_places``) for as long as it
 is there. A board of such a kind whose newest place is older than
 ``SCOUNDREL_HOT_DAYS`` (no verdict placed on it since) is cold: a retention
 pass (``store.operations.retention``) moves it to the archive's

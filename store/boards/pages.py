@@ -5,7 +5,9 @@ a hash naming the run behind each place: what a board shows (player, score,
 time, run id) is in its entries, so reading it reads no run, and a run may
 leave Redis for the archive while it holds a place. A board of a kind that
 cools may be in the archive, whole or in part (``store.boards.cooling``):
-its reads find it there. Ranks are 1-based and distinct. The ladder ranks
+its reads find it there. A board of a kind kept as its one place while it
+has one (``domain.boards.Board.sole``) is read as a list of that place, as
+an archived board's copy is (``cooling.listed_places``). Ranks are 1-based and distinct. The ladder ranks
 means, not runs: ``ladder_page``, ``ladder_position``. ``page_of`` and ``position_on`` read
 any board of the registry, either way; ``board_among`` reads chosen players' places on any.
 """

@@ -184,8 +184,8 @@ local function leader(k, sole)
 end
 
 -- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``) not frozen: the
--- best boards where it took its player's place, by index, each with the place held before (false for
--- none). Given ``taken`` (a list), each board whose first place the run's player took from another player
+-- best boards where it took its player's place and others have places, by index, each with the place
+-- held before (false for none). Given ``taken`` (a list), each board whose first place the run's player took from another player
 -- is added to it: ``{board = its name, previous = that player, previous_rank, rank}``.
 local function place_verified(r, boards, taken)
   local packed, risen = pack_rank(r.score, r.ms), {}
@@ -200,7 +200,7 @@ local function place_verified(r, boards, taken)
       sum_rank(k, r.player)
     elseif not board.frozen then
       local held = offer(k, board.name, sole, r.player, packed, r.id, WINS[board.order])
-      if board.order == 'best' and held ~= nil then risen[i] = held end
+      if board.order == 'best' and held ~= nil and not alone(sole, r.player) then risen[i] = held end
     end
     if before and before.player ~= r.player then
       local after = leader(k, nil)  -- a second player's place: the board is in its sorted set
