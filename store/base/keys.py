@@ -84,8 +84,8 @@ def board_holders(kind: str, parts: tuple[str, ...]) -> str:
     return f"{PREFIX}:{_HOLDERS.get(kind, f'{kind}-runs')}:{':'.join(parts)}"
 
 
-SOLE_BUCKETS = 1024  # the hashes the boards of one place share: about 20 boards each at 20,000 boards, within
-# Redis' compact listpack (512 fields) up to 524,288
+SOLE_BUCKETS = 2048  # the hashes the boards of one place share: about 10 boards each at 20,000 boards, within
+# Redis' compact listpack (512 fields) up to 1,048,576
 
 
 def sole_places(board: str) -> str:
