@@ -185,8 +185,9 @@ end
 
 -- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``) not frozen: the
 -- best boards where it took its player's place and others have places, by index, each with the place
--- held before (false for none). Given ``taken`` (a list), each board whose first place the run's player took from another player
--- is added to it: ``{board = its name, previous = that player, previous_rank, rank}``.
+-- held before (false for none). Given ``taken`` (a list), each board whose first place the run's player
+-- took from another player is added to it: ``{board = its name, previous = that player, previous_rank,
+-- rank}``.
 local function place_verified(r, boards, taken)
   local packed, risen = pack_rank(r.score, r.ms), {}
   for i, board in ipairs(boards) do
