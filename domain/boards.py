@@ -91,8 +91,8 @@ class Board:
     for a board that closes.
     ``sole``: a board of the kind holding one player's place is kept as a field of a hash it shares with
     others (``store.base.keys.sole_places``), not in its own two keys, until a second player's place
-    comes (a kind with a board per deal: most deals are played by one player). Only a best or first
-    board may be kept so.
+    comes, and again once a removal leaves it one (a kind with a board per deal: most deals are played
+    by one player). Only a best or first board may be kept so.
     ``scoring``: for boards sharing one URL (a tournament's standings), the
     scoring of the tournament whose standings this kind is.
     """

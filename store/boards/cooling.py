@@ -257,11 +257,9 @@ def _settle_batch(db: Database, kind: Board, boards: list[BoardId], cutoff_ms: i
 def _forget_sliced(db: Database, board: BoardId, places: list[BoardPlace]) -> str:
     """Remove a large board the archive holds now a slice at a time, each place only if unchanged since it
     was read: 'ok' once none is left, else 'changed' (what changed stays, and the reads merge the two)."""
-    places_key, runs_key, *_ = board_keys(board)
     left = 0
     for first in range(0, len(places), SLICE):
-        left = scripts.forget_places(db.redis, places_key=places_key, runs_key=runs_key,
-                                     places=places[first:first + SLICE])
+        left = scripts.forget_places(db.redis, board=board, places=places[first:first + SLICE])
     return "ok" if left == 0 else "changed"
 
 

@@ -112,10 +112,10 @@ def forget_board(client: Any, *, board: BoardId, places: list) -> Any:
     return _FORGET_BOARD.run(client, list(board_keys(board)), [board.name, *_flat_places(places)])
 
 
-def forget_places(client: Any, *, places_key: str, runs_key: str, places: list) -> int:
+def forget_places(client: Any, *, board: BoardId, places: list) -> int:
     """Remove a slice of a large board the archive holds now (``places``: ``archive.BoardPlace`` each, as
     read), each place only if unchanged since: how many places Redis still holds of the board."""
-    return _FORGET_PLACES.run(client, [places_key, runs_key], _flat_places(places))
+    return _FORGET_PLACES.run(client, list(board_keys(board)), [board.name, *_flat_places(places)])
 
 
 def bring_back_board(client: Any, *, board: BoardId, places: list) -> Any:

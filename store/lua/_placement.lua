@@ -86,6 +86,7 @@ local function put_known(k, name, sole, player, packed, run_id)
   else
     redis.call('ZREM', k[1], player)
     redis.call('HDEL', k[2], player)
+    gather(k, name)
   end
 end
 

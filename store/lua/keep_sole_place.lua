@@ -10,6 +10,5 @@ if redis.call('ZCARD', KEYS[1]) ~= 1 or redis.call('ZSCORE', KEYS[1], player) ~=
     or (redis.call('HGET', KEYS[2], player) or '') ~= run_id or redis.call('HLEN', KEYS[2]) > 1 then
   return 'changed'
 end
-redis.call('DEL', KEYS[1], KEYS[2])
-keep_sole(KEYS, name, player, packed, run_id)
+gather(KEYS, name)
 return 'ok'

@@ -95,10 +95,20 @@ def test_a_second_player_moves_the_board_into_its_two_keys(db):
     assert sole(db) is None and in_two_keys(db)
     assert [(player, run_id) for player, _, run_id in ranked(db)] == [("bob", bob), ("ada", ada)]
     assert position_on(db, BOARD, "ada", 1)["rank"] == 2
-    void_run(db, bob, "mia", "cheating")  # back to one place: the board stays in its two keys
-    assert ranked(db)[0][0] == "ada" and in_two_keys(db) and sole(db) is None
+    void_run(db, bob, "mia", "cheating")  # back to one place: back into its field
+    assert sole(db).split(" ")[1:] == ["ada", ada] and not in_two_keys(db)
+    assert check(db, 60) == []
     restore_run(db, bob, "mia")
-    assert [player for player, _, _ in ranked(db)] == ["bob", "ada"]
+    assert [player for player, _, _ in ranked(db)] == ["bob", "ada"] and sole(db) is None
+    assert check(db, 60) == []
+
+
+def test_erasing_one_of_two_players_leaves_the_others_place_in_its_field(db):
+    low, high = games_by_score(SEED, 2)
+    ada = verified(db, "ada", low)
+    verified(db, "bob", high)
+    erasing.erase(db, erasing.begin_erasure(db, "bob"), ("moderator", "mia"), 60)
+    assert sole(db).split(" ")[1:] == ["ada", ada] and not in_two_keys(db)
     assert check(db, 60) == []
 
 
