@@ -3,8 +3,9 @@
 Open runs: N games on N distinct seeds (as open play mostly is), submitted
 over HTTP in batches and verified by a real worker; Redis' ``used_memory``
 before and after gives the bytes per stored run. Deleting every seed board
-(its places and the hash naming their runs) afterwards gives exactly what
-the seed boards cost while hot (the run as it was before them). Dealt runs: N games handed over as dealt games' runs
+(each one's place, kept in the hashes of sole places: one player a seed)
+afterwards gives exactly what the seed boards cost while hot (the run as it
+was before them). Dealt runs: N games handed over as dealt games' runs
 (``store.accept_runs`` with their dealt fields) by N / 40 players, 40 games
 each; deleting the dealt boards and ladders gives what those cost.
 
@@ -72,8 +73,9 @@ def main() -> None:
             assert status == 200, text[:200]
         settle(db)
         per_open = (connection.info("memory")["used_memory"] - before) / runs
-        count, freed = drop(connection, [keys.board_places("seed", ("*", "*")), keys.board_holders("seed", ("*", "*"))])
-        assert count == 2 * runs, f"{count} seed board keys: not every run was verified"
+        placed = sum(connection.hlen(bucket) for bucket in keys.every_sole_places())
+        assert placed == runs, f"{placed} seed boards: not every run was verified"
+        _, freed = drop(connection, keys.every_sole_places())
         seed_boards = freed / runs
         print(f"open runs, {runs:,} on distinct seeds: {per_open:,.0f} bytes per verified run with its seed "
               f"board, {per_open - seed_boards:,.0f} without; the seed board: {seed_boards:,.0f} bytes per run")

@@ -21,6 +21,7 @@ from domain.boards import BoardId
 from scoundrel.strategies import play_game
 from store.base import keys
 from store.base.clock import now_ms
+from store.boards.cooling import redis_places
 from store.runs.accepting import Dealt, Submission, accept_runs
 from store.runs.records import load_runs
 from store.runs.verdicts import record_verdicts
@@ -46,8 +47,9 @@ def record(db, player: str, game: dict, verdict: dict | None, first: int, count:
 
 
 def board_state(db, boards: list[BoardId], player: str) -> list:
-    """Every place of every board, the ladders' counts and the player's windows, and the runs naming the places
-    as (score, submission ms): a tie of two runs may name either."""
+    """Every place of every board (a board kept as its one place: that place), the ladders' counts and the
+    player's windows, and the runs naming the places as (score, submission ms): a tie of two runs may name
+    either."""
     state = []
     for board in boards:
         kind, parts = board.board.kind, board.parts
@@ -56,7 +58,8 @@ def board_state(db, boards: list[BoardId], player: str) -> list:
         state.append((db.redis.zrange(keys.board_places(kind, parts), 0, -1, withscores=True),
                       {name: (run.score, run.submitted_ms) for name, run in runs.items() if run is not None},
                       db.redis.hgetall(keys.board_games(kind, parts)),
-                      db.redis.zrange(keys.board_window(kind, parts, player), 0, -1, withscores=True)))
+                      db.redis.zrange(keys.board_window(kind, parts, player), 0, -1, withscores=True),
+                      db.redis.hget(keys.sole_places(board.name), board.name)))
     return state
 
 
@@ -82,8 +85,7 @@ def main() -> None:
         started = time.perf_counter()
         ban(db, "banned", "bench", "the bench")
         banned_s = time.perf_counter() - started
-        assert all(db.redis.zscore(keys.board_places(board.board.kind, board.parts), "banned") is None
-                   for board in boards)
+        assert all(place.player != "banned" for places in redis_places(db, boards) for place in places)
         started = time.perf_counter()
         unban(db, "banned", "bench")
         unbanned_s = time.perf_counter() - started

@@ -73,6 +73,9 @@ def found(tally) -> str:
     if tally.unnamed_places:
         parts.append(f"{tally.unnamed_places} seed board {plural('place', tally.unnamed_places)} "
                      f"not naming their run")
+    if tally.lone_boards:
+        parts.append(f"{tally.lone_boards} seed {plural('board', tally.lone_boards)} of one place "
+                     f"in {'its' if tally.lone_boards == 1 else 'their'} own keys")
     if tally.owed_runs:
         parts.append(f"{tally.owed_runs} ended {plural('game', tally.owed_runs)} whose run "
                      f"{'was' if tally.owed_runs == 1 else 'were'} still to be accepted")

@@ -89,6 +89,10 @@ class Board:
     boards it reads in Redis).
     ``closed_by``: the key part (``season``) whose close freezes the board,
     for a board that closes.
+    ``sole``: a board of the kind holding one player's place is kept as a field of a hash it shares with
+    others (``store.base.keys.sole_places``), not in its own two keys, until a second player's place
+    comes, and again once a removal leaves it one (a kind with a board per deal: most deals are played
+    by one player). Only a best or first board may be kept so.
     ``scoring``: for boards sharing one URL (a tournament's standings), the
     scoring of the tournament whose standings this kind is.
     """
@@ -104,9 +108,12 @@ class Board:
     params: tuple[str, ...] = ()
     cools: bool = False
     closed_by: str | None = None
+    sole: bool = False
     scoring: str | None = None
 
     def __post_init__(self) -> None:
+        if self.sole and self.order not in (Order.BEST, Order.FIRST):
+            raise ValueError(f"a {self.order.value} board cannot be kept as its sole place")
         if not self.params:
             object.__setattr__(self, "params", self.key)
 
@@ -183,7 +190,8 @@ SEED_BOARD = Board(
     "seed", lambda run: not run.dealt and run.seed is not None, ("variant", "seed"), Order.BEST,
     api="/v1/seeds/{seed}/leaderboard?variant={variant}", page="/boards/seed/{seed}?variant={variant}",
     title="Seed {seed}: {variant}",
-    proves="Each player's best verified open run on this one deal: everyone played the same deck.", cools=True)
+    proves="Each player's best verified open run on this one deal: everyone played the same deck.", cools=True,
+    sole=True)
 DEALT_BOARD = Board(
     "dealt", lambda run: run.dealt, ("variant",), Order.BEST,
     api="/v1/leaderboards/dealt/{variant}", page="/boards/dealt-{variant}", title="{Variant}: dealt games",

@@ -8,6 +8,8 @@ called through its wrapper in the ``scripts`` module of its subject
 (``store.runs.scripts``, ``store.games.scripts``…).
 """
 
+import zlib
+
 PREFIX = "{scoundrel}"
 
 
@@ -80,6 +82,27 @@ def board_places(kind: str, parts: tuple[str, ...]) -> str:
 def board_holders(kind: str, parts: tuple[str, ...]) -> str:
     """Hash: player → the run id that holds their place on that board (a kind that names its runs)."""
     return f"{PREFIX}:{_HOLDERS.get(kind, f'{kind}-runs')}:{':'.join(parts)}"
+
+
+SOLE_BUCKETS = 2048  # the hashes the boards of one place share: about 10 boards each at 20,000 boards, within
+# Redis' compact listpack (512 fields) up to 1,048,576
+
+
+def sole_places(board: str) -> str:
+    """Hash: the boards of one place of a kind kept so (``domain.boards.Board.sole``) by their names
+    (``domain.boards.BoardId.name``) → ``<packed rank key> <player> <run id>``; a board's hash is one of
+    ``SOLE_BUCKETS`` by its name's CRC-32, so each stays a compact listpack where a key a board would
+    cost more than its place."""
+    return _sole_bucket(zlib.crc32(board.encode()) % SOLE_BUCKETS)
+
+
+def every_sole_places() -> list[str]:
+    """Every hash ``sole_places`` names."""
+    return [_sole_bucket(bucket) for bucket in range(SOLE_BUCKETS)]
+
+
+def _sole_bucket(bucket: int) -> str:
+    return f"{PREFIX}:sole-places:{bucket}"
 
 
 def board_window(kind: str, parts: tuple[str, ...], player: str) -> str:

@@ -1,7 +1,8 @@
 """Cold boards leave Redis for the archive whole, and come back when they warm up.
 
 A kind of board the registry says ``cools`` (``domain.boards``: the seed
-boards, one per deal played) costs Redis two keys a board for as long as it
+boards, one per deal played) costs Redis two keys a board (a seed board of
+one place: a field of a shared hash, ``keys.sole_places``) for as long as it
 is there. A board of such a kind whose newest place is older than
 ``SCOUNDREL_HOT_DAYS`` (no verdict placed on it since) is cold: a retention
 pass (``store.operations.retention``) moves it to the archive's
@@ -43,13 +44,14 @@ from dataclasses import dataclass
 from redis.exceptions import LockError, RedisError
 from redis.lock import Lock
 
-from domain.boards import BOARDS, Board, BoardId, Order
+from domain.boards import BOARDS, Board, BoardId, Order, board_named
 from store.archive import BoardPlace
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import LATEST_MS, TIME_SPAN
 from store.boards import scripts
+from store.boards.placements import board_keys
 
 BATCH = 500  # boards read, written and removed together
 SLICE = 1000  # places of one board read, removed or brought back in one call: a few ms of Redis each
@@ -69,11 +71,6 @@ class Tally:
 def board_name(board: BoardId) -> str:
     """The board's name in the archive: its key parts, ':' between (as its Redis keys end)."""
     return ":".join(board.parts)
-
-
-def board_keys(board: BoardId) -> tuple[str, str]:
-    """A best or first board's keys in Redis: its places, and the hash naming their runs."""
-    return keys.board_places(board.board.kind, board.parts), keys.board_holders(board.board.kind, board.parts)
 
 
 def submitted_ms(rank_key: int) -> int:
@@ -128,10 +125,26 @@ def _keep(lock: Lock, done: threading.Event) -> None:
             return  # lost: the holder's release says so
 
 
+def sole_from(held: str) -> BoardPlace:
+    """A board's one place as the hash of sole places holds it (``lua/_sole.lua``)."""
+    packed, player, run_id = held.split(" ")
+    return BoardPlace(player, int(packed), run_id)
+
+
+def sole_place(db: Database, board: BoardId) -> BoardPlace | None:
+    """The one place of a board kept so (``domain.boards.Board.sole``), or None: it is empty, or in its
+    sorted set (where a second player's place moved it)."""
+    if not board.board.sole:
+        return None
+    held = db.redis.hget(keys.sole_places(board.name), board.name)
+    return None if held is None else sole_from(held)
+
+
 def redis_places(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
-    """Each board's places in Redis: the small ones in one round trip, a large one (over ``SLICE`` places)
-    a slice at a time, so that no call holds Redis for long (a slice read as a verdict moves a place may
-    miss or repeat it: ``merged`` keeps each player once, and a move finds the board changed)."""
+    """Each board's places in Redis (a board kept as its sole place: that one): the small ones in one round
+    trip, a large one (over ``SLICE`` places) a slice at a time, so that no call holds Redis for long (a
+    slice read as a verdict moves a place may miss or repeat it: ``merged`` keeps each player once, and a
+    move finds the board changed)."""
     with db.redis.pipeline(transaction=False) as pipe:
         for board in boards:
             pipe.zcard(board_keys(board)[0])
@@ -139,18 +152,20 @@ def redis_places(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
     small = [board for board, size in zip(boards, sizes, strict=True) if size <= SLICE]
     with db.redis.pipeline(transaction=False) as pipe:
         for board in small:
-            places_key, runs_key = board_keys(board)
+            places_key, runs_key, *_ = board_keys(board)
             pipe.zrange(places_key, 0, -1, withscores=True)
             pipe.hgetall(runs_key)
+            pipe.hget(keys.sole_places(board.name), board.name)  # a kind never kept so: None
         replies = pipe.execute()
     read = {board: [BoardPlace(player, int(packed), holders.get(player, "")) for player, packed in ranked]
-            for board, ranked, holders in zip(small, replies[::2], replies[1::2], strict=True)}
+            or ([sole_from(sole)] if sole is not None and board.board.sole else [])
+            for board, ranked, holders, sole in zip(small, replies[::3], replies[1::3], replies[2::3], strict=True)}
     return [read[board] if board in read else _sliced_places(db, board, size)
             for board, size in zip(boards, sizes, strict=True)]
 
 
 def _sliced_places(db: Database, board: BoardId, size: int) -> list[BoardPlace]:
-    places_key, runs_key = board_keys(board)
+    places_key, runs_key, *_ = board_keys(board)
     places: list[BoardPlace] = []
     for first in range(0, size, SLICE):
         ranked = db.redis.zrange(places_key, first, first + SLICE - 1, withscores=True)
@@ -160,18 +175,20 @@ def _sliced_places(db: Database, board: BoardId, size: int) -> list[BoardPlace]:
     return places
 
 
-def archived_copy(db: Database, board: BoardId) -> list[BoardPlace] | None:
-    """The board's places merged from Redis and the archive, or None when the archive holds none of it."""
-    if not board.board.cools:
-        return None
-    archived = db.archive.board_places(board.board.kind, board_name(board))
+def listed_places(db: Database, board: BoardId) -> list[BoardPlace] | None:
+    """The board's places, best first, where Redis' sorted set does not hold them all: merged from Redis
+    and the archive when the archive holds some, or a board's one place kept so (``Board.sole``); None
+    when Redis alone holds the board, in its sorted set (or holds none of it, the archive neither)."""
+    sole = sole_place(db, board)
+    archived = db.archive.board_places(board.board.kind, board_name(board)) if board.board.cools else []
     if not archived:
-        return None
-    return merged(board.board.order, archived, redis_places(db, [board])[0])
+        return None if sole is None else [sole]
+    return merged(board.board.order, archived, [sole] if sole is not None else redis_places(db, [board])[0])
 
 
 def redis_boards(db: Database, kind: Board, batch: int = BATCH) -> Iterator[list[BoardId]]:
-    """Every board of ``kind`` Redis holds places of (as a SCAN finds them), in batches."""
+    """Every board of ``kind`` Redis holds places of (as a SCAN finds them, and those kept as their sole
+    place), in batches."""
     prefix = keys.board_places(kind.kind, ("",))  # the parts follow it, ':' between
     found: list[BoardId] = []
     for places_key in db.redis.scan_iter(match=keys.board_places(kind.kind, ("*",) * len(kind.key)), count=batch):
@@ -179,8 +196,24 @@ def redis_boards(db: Database, kind: Board, batch: int = BATCH) -> Iterator[list
         if len(found) == batch:
             yield found
             found = []
+    if kind.sole:
+        for names in _sole_names(db, batch):
+            found += [board for board in map(board_named, names) if board.board is kind]
+            if len(found) >= batch:
+                yield found
+                found = []
     if found:
         yield found
+
+
+def _sole_names(db: Database, batch: int) -> Iterator[list[str]]:
+    """The names of the boards kept as their sole place, a batch of their hashes at a time."""
+    buckets = keys.every_sole_places()
+    for first in range(0, len(buckets), batch):
+        with db.redis.pipeline(transaction=False) as pipe:
+            for bucket in buckets[first:first + batch]:
+                pipe.hkeys(bucket)
+            yield from pipe.execute()
 
 
 def cool_boards(db: Database, cutoff_ms: int, batch: int = BATCH) -> Tally:
@@ -213,8 +246,7 @@ def _settle_batch(db: Database, kind: Board, boards: list[BoardId], cutoff_ms: i
         small = [(board, places) for board, places in cold if len(places) <= SLICE]
         with db.redis.pipeline(transaction=False) as pipe:
             for board, places in small:
-                places_key, runs_key = board_keys(board)
-                scripts.forget_board(pipe, places_key=places_key, runs_key=runs_key, places=places)
+                scripts.forget_board(pipe, board=board, places=places)
             answers = pipe.execute()
         answers += [_forget_sliced(db, board, places) for board, places in cold if len(places) > SLICE]
         # a board a verdict changed meanwhile is in both places: the reads merge them, the next pass settles it
@@ -225,11 +257,9 @@ def _settle_batch(db: Database, kind: Board, boards: list[BoardId], cutoff_ms: i
 def _forget_sliced(db: Database, board: BoardId, places: list[BoardPlace]) -> str:
     """Remove a large board the archive holds now a slice at a time, each place only if unchanged since it
     was read: 'ok' once none is left, else 'changed' (what changed stays, and the reads merge the two)."""
-    places_key, runs_key = board_keys(board)
     left = 0
     for first in range(0, len(places), SLICE):
-        left = scripts.forget_places(db.redis, places_key=places_key, runs_key=runs_key,
-                                     places=places[first:first + SLICE])
+        left = scripts.forget_places(db.redis, board=board, places=places[first:first + SLICE])
     return "ok" if left == 0 else "changed"
 
 
@@ -238,10 +268,8 @@ def _bring_back(db: Database, boards: list[BoardId]) -> None:
     for board in boards:
         archived = db.archive.board_places(board.board.kind, board_name(board))
         if archived:
-            places_key, runs_key = board_keys(board)
             for first in range(0, len(archived), SLICE):  # a slice a call: no call holds Redis for long
-                scripts.bring_back_board(db.redis, places_key=places_key, runs_key=runs_key,
-                                         order=board.board.order.value, places=archived[first:first + SLICE])
+                scripts.bring_back_board(db.redis, board=board, places=archived[first:first + SLICE])
             drop_archived(db, board)
 
 

@@ -5,7 +5,9 @@ a hash naming the run behind each place: what a board shows (player, score,
 time, run id) is in its entries, so reading it reads no run, and a run may
 leave Redis for the archive while it holds a place. A board of a kind that
 cools may be in the archive, whole or in part (``store.boards.cooling``):
-its reads find it there. Ranks are 1-based and distinct. The ladder ranks
+its reads find it there. A board of a kind kept as its one place while it
+has one (``domain.boards.Board.sole``) is read as a list of that place, as
+an archived board's copy is (``cooling.listed_places``). Ranks are 1-based and distinct. The ladder ranks
 means, not runs: ``ladder_page``, ``ladder_position``. ``page_of`` and ``position_on`` read
 any board of the registry, either way; ``board_among`` reads chosen players' places on any.
 """
@@ -17,7 +19,8 @@ from store.archive import BoardPlace
 from store.base.database import Database
 from store.base.packing import LADDER_GAMES, RANK, TOTAL, Packing, iso_time, least_above, packed_score
 from store.boards import scripts
-from store.boards.cooling import archived_copy, board_keys, board_name, submitted_ms
+from store.boards.cooling import board_name, listed_places, sole_place, submitted_ms
+from store.boards.placements import board_keys
 
 SHARE = ("total", "percentile", "top_percent")  # what ``domain.boards.with_share`` adds to an entry
 
@@ -38,7 +41,8 @@ class Board:
 
 def ranking(board: BoardId) -> Board:
     """The keys of a best or first board of the registry (``domain.boards``)."""
-    return Board(*board_keys(board), of=board)
+    places, runs, *_ = board_keys(board)
+    return Board(places, runs, of=board)
 
 
 def _entries(first_rank: int, flat: list) -> list[dict]:
@@ -114,7 +118,7 @@ class ArchivedBoard:
 def archived_alone(db: Database, board: BoardId) -> ArchivedBoard | None:
     """The board as the archive holds it, if the archive alone does (else None: it is in Redis, whole or in
     part, and read there or merged)."""
-    if not board.board.cools or db.redis.exists(board_keys(board)[0]):
+    if not board.board.cools or db.redis.exists(board_keys(board)[0]) or sole_place(db, board) is not None:
         return None
     name = board_name(board)
     return ArchivedBoard(db, board.board.kind, name) if db.archive.boards_held(board.board.kind, [name]) else None
@@ -124,14 +128,10 @@ def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
     reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1,
                                packing=board.packing.name)
-    if board.of.board.cools:
-        kind, name = board.of.board.kind, board_name(board.of)
-        total, archived = db.archive.board_page(kind, name, offset, limit)
-        if total and not reply[0]:
-            above_first = db.archive.board_count_from(kind, name, least_above(archived[0].rank_key)) if archived else 0
-            return total, _shared(_entries(offset + 1, _flat(archived)), total, above_first)
-        if total and (copy := archived_copy(db, board.of)) is not None:  # in both: merged
-            return len(copy), _archived_window(copy, offset, offset + limit - 1)
+    if not reply[0] and (alone := archived_alone(db, board.of)) is not None:
+        return alone.window(offset, offset + limit - 1)
+    if (copy := listed_places(db, board.of)) is not None:  # in both, merged; or its one place
+        return len(copy), _archived_window(copy, offset, offset + limit - 1)
     total, above_first = reply[0], reply[1]
     return total, _shared(_entries(offset + 1, reply[2:]), total, above_first)
 
@@ -145,7 +145,7 @@ def board_position(db: Database, board: Board, player: str, around: int) -> dict
         index = alone.index_of(found[0])
         first = max(0, index - around)
         _, window = alone.window(first, index + around)
-    elif (copy := archived_copy(db, board.of)) is not None:
+    elif (copy := listed_places(db, board.of)) is not None:
         held = next((index for index, place in enumerate(copy) if place.player == player), None)
         if held is None:
             return None
@@ -227,7 +227,7 @@ def board_among(db: Database, board: BoardId, players: list[str], offset: int, l
         entries = _ladder_entries(offset + 1, reply[3 + 2 * listed:])
     elif (alone := archived_alone(db, board)) is not None:
         return _among_alone(alone, players, offset, limit)
-    elif (copy := archived_copy(db, board)) is not None:
+    elif (copy := listed_places(db, board)) is not None:
         return _among_archived(copy, players, offset, limit)
     else:
         ranked = ranking(board)

@@ -5,6 +5,8 @@ this maps each of them to its Redis keys (``store.base.keys``) for one player, i
 the shape every placing script reads (``lua/_placement.lua``): the keys in
 KEYS, and per board an ARGV item ``<order>:<how many keys>:<closing value>:<name>``.
 The scripts apply the order and never decide which boards a run is on. A
+board of a kind kept as its sole place while it has one (``domain.boards.Board.sole``)
+has the hash holding it as its third key, the board's name its field. A
 board that closes (a season's, ``domain.boards.Board.closed_by``) has the set
 of closed values as its last key and its own value after the count (empty
 for a board that never closes): the scripts leave it alone once that value
@@ -21,10 +23,10 @@ from store.base import keys
 
 @dataclass(frozen=True)
 class Placement:
-    """One board of one player: a best or first board's places and the hash naming their runs,
-    or a latest board's places, the player's window and the game counts, or a sum board's places and
-    runs, then the places and runs of each board it adds up; then, for a board that closes, the set of
-    closed values."""
+    """One board of one player: a best or first board's places and the hash naming their runs (then the
+    hash of sole places, a kind kept so), or a latest board's places, the player's window and the game
+    counts, or a sum board's places and runs, then the places and runs of each board it adds up; then, for
+    a board that closes, the set of closed values."""
 
     board: BoardId
     keys: tuple[str, ...]
@@ -33,6 +35,14 @@ class Placement:
     def spec(self) -> str:
         """The board's ARGV item: its order, how many of KEYS are its own, what closes it, and its name."""
         return f"{self.board.board.order.value}:{len(self.keys)}:{self.board.closer or ''}:{self.board.name}"
+
+
+def board_keys(board: BoardId) -> tuple[str, ...]:
+    """A best or first board's keys in Redis: its places, the hash naming their runs, and for a kind kept as
+    its sole place while it has one (``domain.boards.Board.sole``) the hash holding that place."""
+    kind, parts = board.board.kind, board.parts
+    sole = (keys.sole_places(board.name),) if board.board.sole else ()
+    return keys.board_places(kind, parts), keys.board_holders(kind, parts), *sole
 
 
 def placement(board: BoardId, player: str) -> Placement:
@@ -47,7 +57,7 @@ def placement(board: BoardId, player: str) -> Placement:
                  for key in (keys.board_places(deal.board.kind, deal.parts), keys.board_holders(deal.board.kind,
                                                                                                deal.parts))]
         return Placement(board, (keys.board_places(kind, parts), keys.board_holders(kind, parts), *added))
-    return Placement(board, (keys.board_places(kind, parts), keys.board_holders(kind, parts), *closes))
+    return Placement(board, (*board_keys(board), *closes))
 
 
 def placements(run: Run) -> list[Placement]:

@@ -4,6 +4,7 @@ from typing import Any
 
 from domain.boards import BoardId
 from store.base import keys
+from store.boards.placements import board_keys
 from store.lua import LuaScript
 
 _BOARD_PAGE = LuaScript("board_page")
@@ -105,19 +106,20 @@ def _flat_places(places: list) -> list:
     return [item for place in places for item in (place.player, place.rank_key, place.run_id)]
 
 
-def forget_board(client: Any, *, places_key: str, runs_key: str, places: list) -> Any:
-    """Remove a board the archive holds now (its keys ``places_key`` and ``runs_key``) if it still
-    holds exactly ``places`` (``archive.BoardPlace`` each, as read): 'ok', or 'changed' changing nothing."""
-    return _FORGET_BOARD.run(client, [places_key, runs_key], _flat_places(places))
+def forget_board(client: Any, *, board: BoardId, places: list) -> Any:
+    """Remove a board the archive holds now from Redis if it still holds exactly ``places``
+    (``archive.BoardPlace`` each, as read): 'ok', or 'changed' changing nothing."""
+    return _FORGET_BOARD.run(client, list(board_keys(board)), [board.name, *_flat_places(places)])
 
 
-def forget_places(client: Any, *, places_key: str, runs_key: str, places: list) -> int:
+def forget_places(client: Any, *, board: BoardId, places: list) -> int:
     """Remove a slice of a large board the archive holds now (``places``: ``archive.BoardPlace`` each, as
     read), each place only if unchanged since: how many places Redis still holds of the board."""
-    return _FORGET_PLACES.run(client, [places_key, runs_key], _flat_places(places))
+    return _FORGET_PLACES.run(client, list(board_keys(board)), [board.name, *_flat_places(places)])
 
 
-def bring_back_board(client: Any, *, places_key: str, runs_key: str, order: str, places: list) -> Any:
-    """Offer the archive's ``places`` of a best or first board (``order``) to it in Redis, each as a
-    verdict's run would be (``_placement``): the board in Redis is then the two merged."""
-    return _BRING_BACK_BOARD.run(client, [places_key, runs_key], [order, *_flat_places(places)])
+def bring_back_board(client: Any, *, board: BoardId, places: list) -> Any:
+    """Offer the archive's ``places`` of a best or first board to it in Redis, each as a verdict's run would
+    be (``_placement``): the board in Redis is then the two merged."""
+    return _BRING_BACK_BOARD.run(client, list(board_keys(board)),
+                                 [board.board.order.value, board.name, *_flat_places(places)])

@@ -34,7 +34,7 @@ from store.base.packing import (
     packed_score,
 )
 from store.boards import scripts
-from store.boards.cooling import archived_copy, board_name
+from store.boards.cooling import board_name, listed_places, sole_from
 from store.boards.pages import ArchivedBoard, Board, archived_above, archived_alone
 
 SPREAD_BUCKETS = 40  # at most this many bars: the bucket width is the first of 1, 2, 5, 10, 20, 25, 50… that fits
@@ -102,7 +102,7 @@ def board_spread(db: Database, board: Board, score: int | None = None) -> Spread
     the archive holds (``store.boards.cooling``) is counted from its places there."""
     packing = board.packing
     below = None if score is None else score + packing.offset
-    copy = archived_copy(db, board.of)
+    copy = listed_places(db, board.of)
     if copy is not None:
         reply = _archived_spread([place.rank_key for place in copy], below)
     else:
@@ -146,15 +146,24 @@ class Standing:
 def standings(db: Database, player: str, boards: list[Board], ladders: list[BoardId]) -> list[Standing | None]:
     """The player's place on each of ``boards``, then on each of ``ladders`` (None where they
     have none), in one round trip to Redis; a board the archive holds (``store.boards.cooling``)
-    is read from its copy there."""
+    is read from its copy there, and a board kept as its sole place (``domain.boards.Board.sole``) from
+    that place."""
     places = [(board.places, board.packing.span) for board in boards] + [(_ladder_places(ladder), LADDER_SPAN)
                                                                           for ladder in ladders]
     with db.redis.pipeline(transaction=False) as pipe:  # a short script, sent as text: no NOSCRIPT to answer
         for key, span in places:
             scripts.board_standing(pipe, places=key, player=player, span=span)
+        kept_so = [board.of for board in boards if board.of.board.sole]
+        for board_id in kept_so:
+            pipe.hget(keys.sole_places(board_id.name), board_id.name)
         replies = pipe.execute()
+    soles = {board_id: sole_from(held) for board_id, held in zip(kept_so, replies[len(places):], strict=True)
+             if held is not None}
     found: list[Standing | None] = []
-    for index, reply in enumerate(replies):
+    for index, reply in enumerate(replies[:len(places)]):
+        sole = soles.get(boards[index].of) if index < len(boards) else None
+        if sole is not None and sole.player == player:
+            reply = [0, sole.rank_key, 1, 0]
         if not reply:
             found.append(None)
             continue
@@ -167,10 +176,10 @@ def standings(db: Database, player: str, boards: list[Board], ladders: list[Boar
                                                            if board.of.board is kind])}
     for index, board in enumerate(boards):
         if (board.of.board.kind, board_name(board.of)) not in held:
-            continue
+            continue  # in Redis alone (its sorted set, or its one place, read above)
         if (alone := archived_alone(db, board.of)) is not None:
             found[index] = _standing_alone(alone, player)
-        elif copy := archived_copy(db, board.of):
+        elif copy := listed_places(db, board.of):
             found[index] = next((Standing(rank + 1, len(copy), packed_score(place.rank_key),
                                           archived_above(copy, rank))
                                  for rank, place in enumerate(copy) if place.player == player), None)

@@ -1,4 +1,5 @@
 --#include _rank
+--#include _sole
 -- Board placement: the ranking rules, applied to the boards the caller
 -- names. Which boards a run counts on is decided in Python
 -- (``domain.boards``); a script gets each board's keys and order
@@ -52,23 +53,60 @@ end
 
 local WINS = {best = outranks, first = earlier}  -- whether a run takes a place from the one held
 
--- The player's place on a best or first board: ``packed`` held by ``run_id``, or no place (nil).
-local function put(board, board_runs, player, packed, run_id)
+-- The board's one place into its sorted set and run-id hash, for a second player's place.
+local function spread(k, name, sole)
+  redis.call('ZADD', k[1], string.format('%.0f', sole.rank), sole.player)
+  if sole.run_id ~= '' then redis.call('HSET', k[2], sole.player, sole.run_id) end
+  redis.call('HDEL', k[3], name)
+end
+
+-- Whether the player's place on a board in the state ``sole`` (``sole_of``) is its one place, or would be.
+local function alone(sole, player)
+  return sole == false or (sole and sole.player == player)
+end
+
+-- The player's place on a best or first board (keys ``k``, ``sole_of`` it ``sole``): ``packed`` held by
+-- ``run_id``, or no place (nil).
+local function put_known(k, name, sole, player, packed, run_id)
+  if alone(sole, player) then
+    if packed then
+      keep_sole(k, name, player, packed, run_id)
+    elseif sole then
+      redis.call('HDEL', k[3], name)
+    end
+    return
+  end
+  if sole then
+    if not packed then return end  -- the one place is another player's
+    spread(k, name, sole)
+  end
   if packed then
-    redis.call('ZADD', board, string.format('%.0f', packed), player)
-    redis.call('HSET', board_runs, player, run_id)
+    redis.call('ZADD', k[1], string.format('%.0f', packed), player)
+    redis.call('HSET', k[2], player, run_id)
   else
-    redis.call('ZREM', board, player)
-    redis.call('HDEL', board_runs, player)
+    redis.call('ZREM', k[1], player)
+    redis.call('HDEL', k[2], player)
+    gather(k, name)
   end
 end
 
+local function put(k, name, player, packed, run_id)
+  put_known(k, name, sole_of(k, name), player, packed, run_id)
+end
+
 -- A newly verified run takes the player's place if ``wins`` it against the one held: the place held
--- before it took it (false for none), or nil when it did not take it.
-local function offer(board, board_runs, player, packed, run_id, wins)
-  local held = redis.call('ZSCORE', board, player)  -- false, not nil, when the player has no place
+-- before it took it (false for none), or nil when it did not take it. ``sole``: the board's ``sole_of``.
+local function offer(k, name, sole, player, packed, run_id, wins)
+  local held  -- false, not nil, when the player has no place
+  if alone(sole, player) then
+    held = sole and string.format('%.0f', sole.rank)
+  elseif sole then
+    held = false  -- the board's one place is another player's
+  else
+    held = redis.call('ZSCORE', k[1], player)
+  end
   if wins(packed, held and tonumber(held) or nil) then
-    put(board, board_runs, player, packed, run_id)
+    put_known(k, name, sole, player, packed, run_id)
     return held
   end
   return nil
@@ -136,32 +174,38 @@ local function sum_rank(k, player)
   end
 end
 
--- The player in a board's first place and their rank key, or nil for an empty board.
-local function leader(places)
-  local top = redis.call('ZREVRANGE', places, 0, 0, 'WITHSCORES')
+-- The player in a board's first place and their rank key, or nil for an empty board (``sole``: its ``sole_of``).
+local function leader(k, sole)
+  if sole ~= nil then
+    return sole and {player = sole.player, rank = string.format('%.0f', sole.rank)} or nil
+  end
+  local top = redis.call('ZREVRANGE', k[1], 0, 0, 'WITHSCORES')
   if #top == 0 then return nil end
   return {player = top[1], rank = top[2]}
 end
 
 -- A newly verified run (``run_fields``), offered to each of ``boards`` (``boards_from``) not frozen: the
--- best boards where it took its player's place, by index, each with the place held before (false for
--- none). Given ``taken`` (a list), each board whose first place the run's player took from another player
--- is added to it: ``{board = its name, previous = that player, previous_rank, rank}``.
+-- best boards where it took its player's place and others have places, by index, each with the place
+-- held before (false for none). Given ``taken`` (a list), each board whose first place the run's player
+-- took from another player is added to it: ``{board = its name, previous = that player, previous_rank,
+-- rank}``.
 local function place_verified(r, boards, taken)
   local packed, risen = pack_rank(r.score, r.ms), {}
   for i, board in ipairs(boards) do
     local k = board.keys
-    local before = taken and not board.frozen and leader(k[1])
+    local sole = nil
+    if board.order ~= 'latest' and board.order ~= 'sum' and not board.frozen then sole = sole_of(k, board.name) end
+    local before = taken and not board.frozen and leader(k, sole)
     if board.order == 'latest' and not board.frozen then
       ladder_add(k[1], k[2], k[3], r)
     elseif board.order == 'sum' then
       sum_rank(k, r.player)
     elseif not board.frozen then
-      local held = offer(k[1], k[2], r.player, packed, r.id, WINS[board.order])
-      if board.order == 'best' and held ~= nil then risen[i] = held end
+      local held = offer(k, board.name, sole, r.player, packed, r.id, WINS[board.order])
+      if board.order == 'best' and held ~= nil and not alone(sole, r.player) then risen[i] = held end
     end
     if before and before.player ~= r.player then
-      local after = leader(k[1])
+      local after = leader(k, nil)  -- a second player's place: the board is in its sorted set
       if after and after.player == r.player then
         taken[#taken + 1] = {board = board.name, previous = before.player, previous_rank = before.rank,
                              rank = after.rank}

@@ -57,7 +57,7 @@ local function place_on(board, player, first)
   if board.order == 'latest' then
     ladder_set(k[1], k[2], k[3], player, played)
   else
-    put(k[1], k[2], player, held, held_id)
+    put(k, board.name, player, held, held_id)
   end
 end
 

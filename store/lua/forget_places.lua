@@ -1,13 +1,29 @@
--- KEYS: a board's places, its run-id hash.
--- ARGV: (player, packed rank key, run id) per place, as read: a slice of a large board.
+--#include _sole
+-- KEYS: a board's places, its run-id hash (then, a kind kept as its sole place, the hash of sole places:
+-- ``_sole``).
+-- ARGV: the board's name, then (player, packed rank key, run id) per place, as read: a slice of a large board.
 -- Removes those places once the archive holds them (``store.boards.cooling``), each only if it is
 -- unchanged since it was read (a place a verdict changed meanwhile stays, and the reads merge the
--- two copies). Returns how many places Redis still holds of the board.
-for i = 1, #ARGV, 3 do
-  local held = redis.call('ZSCORE', KEYS[1], ARGV[i])
-  if held and tonumber(held) == tonumber(ARGV[i + 1]) and redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[i + 2] then
-    redis.call('ZREM', KEYS[1], ARGV[i])
-    redis.call('HDEL', KEYS[2], ARGV[i])
+-- two copies; one place left goes into its field, ``gather``, where the next slice finds it). Returns how
+-- many places Redis still holds of the board.
+local name = ARGV[1]
+for i = 2, #ARGV, 3 do
+  local player, packed, run_id = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
+  local sole = sole_of(KEYS, name)
+  if sole then
+    if sole.player == player and sole.rank == packed and sole.run_id == run_id then
+      redis.call('HDEL', KEYS[3], name)
+    end
+  elseif sole == nil then
+    local held = redis.call('ZSCORE', KEYS[1], player)
+    if held and tonumber(held) == packed and redis.call('HGET', KEYS[2], player) == run_id then
+      redis.call('ZREM', KEYS[1], player)
+      redis.call('HDEL', KEYS[2], player)
+    end
   end
+end
+gather(KEYS, name)
+if KEYS[3] and redis.call('HEXISTS', KEYS[3], name) == 1 then
+  return 1
 end
 return redis.call('ZCARD', KEYS[1])

@@ -1,3 +1,4 @@
+--#include _sole
 -- A player's forced rename (``store.privacy.renaming``): every key and member that names them moves to the new
 -- name in this one step, each move a no-op where there is nothing to move, so the step is whole or not at all.
 -- KEYS[1]: the player's hash, KEYS[2]: the new name's hash, KEYS[3]: the new name's lower-case spelling;
@@ -14,6 +15,7 @@
 --   rest s         string K set to "1" for s seconds
 --   list a b       on list K, each element a replaced by b
 --   words f a b    on hash K, field f's space-separated words: a replaced by b
+--   sole f a b     on hash K of boards' sole places (``_sole``), board f's place, if a's, given to b
 --   drop           K deleted
 --   log v          v pushed at the head of list K
 -- Answers 'renamed', 'gone' (no player's hash) or 'taken' (the new name is registered, in any case, by
@@ -81,6 +83,13 @@ for _ = 1, tonumber(ARGV[3]) do
         words[#words + 1] = (word == ARGV[a + 2]) and ARGV[a + 3] or word
       end
       redis.call('HSET', key, ARGV[a + 1], table.concat(words, ' '))
+    end
+    k, a = k + 1, a + 4
+  elseif kind == 'sole' then
+    local held = redis.call('HGET', key, ARGV[a + 1])
+    local place = held and sole_read(held)
+    if place and place.player == ARGV[a + 2] then
+      keep_sole({nil, nil, key}, ARGV[a + 1], ARGV[a + 3], place.rank, place.run_id)
     end
     k, a = k + 1, a + 4
   elseif kind == 'drop' then

@@ -39,7 +39,7 @@ from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import LADDER_GAMES, RANK, pack, pack_ladder, packed_score
-from store.boards.cooling import archived_copy, redis_boards, redis_places, submitted_ms
+from store.boards.cooling import listed_places, redis_boards, redis_places, submitted_ms
 from store.boards.pages import Board, ranking
 from store.boards.seasons import Frozen, frozen_boards
 from store.operations import scripts
@@ -130,7 +130,7 @@ def stored_boards(db: Database, frozen: Frozen = _never) -> set[Board]:
 
 def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, str]],
                     runs_by_id: dict[str, Run]) -> list[str]:
-    copy = archived_copy(db, board.of)
+    copy = listed_places(db, board.of)
     if copy is None:
         copy = redis_places(db, [board.of])[0]
     places = {place.player: place for place in copy}

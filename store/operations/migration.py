@@ -54,7 +54,7 @@ from dataclasses import dataclass
 
 from redis.exceptions import WatchError
 
-from domain.boards import SEED_BOARD, boards_of
+from domain.boards import BOARDS, SEED_BOARD, boards_of
 from domain.game import PLAYING
 from domain.sanctions import Sanction
 from store.accounts.moderators import MODERATORS
@@ -63,7 +63,8 @@ from store.accounts.tokens import Holders
 from store.base import keys
 from store.base.database import Database
 from store.base.packing import iso_time
-from store.boards.cooling import board_keys, hot_boards, redis_boards
+from store.boards.cooling import hot_boards, redis_boards, redis_places
+from store.boards.placements import board_keys
 from store.games.dealt import dealt, load_game
 from store.operations import old_layouts, scripts
 from store.runs import move_codes
@@ -93,6 +94,7 @@ class Tally:
     unspelt_names: int = 0  # players and moderators whose lower-case spelling names nobody
     name_flags: int = 0  # flags saying every holder's spelling was written
     unnamed_places: int = 0  # seed board places whose run is not named (``keys.board_holders``)
+    lone_boards: int = 0  # boards kept as their sole place (``keys.sole_places``) held in their two keys
     owed_places: int = 0  # runs whose board places the older layout's steps still owed
     owed_runs: int = 0  # ended dealt games whose run those steps had still to accept (``old_layouts.games_ending``)
     board_versions: int = 0  # the boards' version hashes of those steps
@@ -108,9 +110,9 @@ class Tally:
     def anything(self) -> bool:
         """Whether anything of an older layout was found."""
         return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places
-                    or self.owed_places or self.owed_runs or self.board_versions or self.placed_sets or self.step_marks
-                    or self.gone_waiting or self.indexed_waiting or self.hashed_bans
-                    or self.filter_marks)
+                    or self.lone_boards or self.owed_places or self.owed_runs or self.board_versions
+                    or self.placed_sets or self.step_marks or self.gone_waiting or self.indexed_waiting
+                    or self.hashed_bans or self.filter_marks)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -182,6 +184,7 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
         _spell_names(db, holders, flag, tally, apply)
     _name_seed_runs(db, tally, apply)
     _finish_steps(db, tally, apply)
+    _keep_sole_places(db, tally, apply)  # once the places owed are made: a board they join is not alone
     _take_out_gone_waiting(db, tally, apply)
     _unindex_waiting(db, tally, apply)
     _split_bans(db, tally, apply)
@@ -294,7 +297,7 @@ def _name_seed_runs(db: Database, tally: Tally, apply: bool) -> None:
     for boards in redis_boards(db, SEED_BOARD):
         with db.redis.pipeline(transaction=False) as pipe:
             for board in boards:
-                places_key, runs_key = board_keys(board)
+                places_key, runs_key, *_ = board_keys(board)
                 pipe.zrange(places_key, 0, -1)
                 pipe.hkeys(runs_key)
             replies = pipe.execute()
@@ -305,6 +308,25 @@ def _name_seed_runs(db: Database, tally: Tally, apply: bool) -> None:
     if apply:
         for player in sorted(players):
             scripts.place_seed_boards(db, player=player)
+
+
+def _keep_sole_places(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` move) the boards of a kind kept as its sole place (``Board.sole``) whose two
+    keys hold one place, as an older release kept every board: each moved into the hash of sole places
+    if unchanged since it was read (a board a verdict changed meanwhile is left as it is, in today's
+    layout either way)."""
+    for kind in BOARDS:
+        if not kind.sole:
+            continue
+        for boards in redis_boards(db, kind):
+            lone = [(board, places[0]) for board, places in zip(boards, redis_places(db, boards), strict=True)
+                    if len(places) == 1 and db.redis.exists(board_keys(board)[0])]
+            tally.lone_boards += len(lone)
+            if apply and lone:
+                with db.redis.pipeline(transaction=False) as pipe:
+                    for board, place in lone:
+                        scripts.keep_sole_place(pipe, board=board, place=place)
+                    pipe.execute()
 
 
 def _mark_archived_filter_whole(db: Database, tally: Tally, apply: bool) -> None:

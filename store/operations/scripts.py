@@ -2,11 +2,12 @@
 
 from typing import Any
 
-from domain.boards import SEED_BOARD, boards_of
+from domain.boards import SEED_BOARD, BoardId, boards_of
 from domain.run import Run
+from store.archive import BoardPlace
 from store.base import keys
 from store.base.database import Database
-from store.boards.placements import placement
+from store.boards.placements import board_keys, placement
 from store.lua import LuaScript, flatten
 from store.operations import old_layouts
 from store.runs.places import STALE, player_runs, with_player_runs
@@ -20,6 +21,9 @@ _MIGRATE_RUN = LuaScript("migrate_run")
 _FINISH_PLACES = LuaScript("finish_places")
 
 
+_KEEP_SOLE_PLACE = LuaScript("keep_sole_place")
+
+
 def place_seed_boards(db: Database, *, player: str) -> int:
     """Offer each of the player's runs in Redis that counts on a seed board its place there, and name
     the run of each place one holds (runs verified before seed boards existed, or before they named
@@ -30,8 +34,8 @@ def place_seed_boards(db: Database, *, player: str) -> int:
                     for board in boards_of(run) if board.board is SEED_BOARD]
         answer = _PLACE_SEED_BOARDS.run(
             db.redis, [keys.player_runs(player), *(keys.run(run.id) for run, _ in on_seeds),
-                       *(board.keys[0] for _, board in on_seeds), *(board.keys[1] for _, board in on_seeds)],
-            [player, len(run_ids)])
+                       *(key for _, board in on_seeds for key in board.keys)],
+            [player, len(run_ids), *(board.board.name for _, board in on_seeds)])
         if answer != STALE:
             return int(answer)
 
@@ -53,3 +57,10 @@ def finish_places(db: Database, *, run: Run) -> None:
     older layout's lists of places owed (``old_layouts.placing``, ``old_layouts.replacing``), in one step."""
     with_player_runs(db, _FINISH_PLACES, run, [old_layouts.placing(), old_layouts.replacing()],
                      [run.id, run.player], [])
+
+
+def keep_sole_place(client: Any, *, board: BoardId, place: BoardPlace) -> Any:
+    """Move a board of a kind kept as its sole place (``domain.boards.Board.sole``) whose two keys hold one
+    place, ``place`` as read, into the hash of sole places: 'ok', or 'changed' changing nothing."""
+    return _KEEP_SOLE_PLACE.run(client, list(board_keys(board)),
+                                [board.name, place.player, place.rank_key, place.run_id])

@@ -208,12 +208,15 @@ def _runs(db: Database, moves: Moves, old: str, new: str, run_ids: list[str], ru
 
 def _places(db: Database, moves: Moves, old: str, new: str) -> None:
     """The player's place on every board their runs count on, moved with its rank key (a ladder's count of
-    games and window of runs too), so each board is the same, place for place; the archive's boards follow
+    games and window of runs too; a board kept as its one place, that place), so each board is the same,
+    place for place; the archive's boards follow
     in ``finish_rename``."""
     for board in boards_played(db, old):
         kind, parts = board.board.kind, board.parts
         moves.member(keys.board_places(kind, parts), old, new)
         moves.field(keys.board_holders(kind, parts), old, new)
+        if board.board.sole:
+            moves.add("sole", [keys.sole_places(board.name)], board.name, old, new)
         moves.field(keys.board_games(kind, parts), old, new)
         moves.key(keys.board_window(kind, parts, old), keys.board_window(kind, parts, new))
 

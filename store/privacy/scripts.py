@@ -15,9 +15,11 @@ def erase_places(client: Any, boards: list[BoardId], kept: list[bool], *, player
     they held."""
     board_keys = [key for board in boards for key in (
         keys.board_places(board.board.kind, board.parts), keys.board_holders(board.board.kind, board.parts),
-        keys.board_games(board.board.kind, board.parts), keys.board_window(board.board.kind, board.parts, player))]
-    return int(_ERASE_PLACES.run(client, board_keys, [player, pseudonym, *("keep" if keep else "drop"
-                                                                           for keep in kept)]))
+        keys.board_games(board.board.kind, board.parts), keys.board_window(board.board.kind, board.parts, player),
+        keys.sole_places(board.name))]
+    named = [item for board, keep in zip(boards, kept, strict=True)
+             for item in ("keep" if keep else "drop", board.name if board.board.sole else "")]
+    return int(_ERASE_PLACES.run(client, board_keys, [player, pseudonym, *named]))
 
 
 def rename_player(client: Any, player: str, new: str, move_keys: list[str], move_values: list[str],

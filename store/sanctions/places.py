@@ -29,7 +29,7 @@ from domain.run import Run
 from store.base import keys
 from store.base.database import Database
 from store.base.packing import least_above, pack
-from store.boards.cooling import board_name, hot_boards
+from store.boards.cooling import board_name, hot_boards, sole_place
 from store.boards.placements import placement
 from store.boards.seasons import frozen_boards
 from store.runs.places import archived_runs, player_runs
@@ -107,10 +107,13 @@ def withheld_places(db: Database, player: str) -> list[WithheldPlace]:
                    else -run.submitted_ms)
         places = keys.board_places(board.board.kind, board.parts)
         packed = pack(best.score or 0, best.submitted_ms)
-        with db.redis.pipeline(transaction=False) as pipe:
-            pipe.zcount(places, f"({packed}", "+inf")
-            pipe.zcount(places, least_above(packed), "+inf")
-            pipe.zcard(places)
-            ahead, above, total = pipe.execute()
+        if (sole := sole_place(db, board)) is not None:  # a board kept as its one place: another player's
+            ahead, above, total = int(sole.rank_key > packed), int(sole.rank_key >= least_above(packed)), 1
+        else:
+            with db.redis.pipeline(transaction=False) as pipe:
+                pipe.zcount(places, f"({packed}", "+inf")
+                pipe.zcount(places, least_above(packed), "+inf")
+                pipe.zcard(places)
+                ahead, above, total = pipe.execute()
         found.append(WithheldPlace(board, ahead + 1, above, total + 1, best))
     return found

@@ -107,7 +107,8 @@ def test_a_game_sent_again_is_its_run_in_redis_and_once_archived(stack, db):
 def test_a_verified_run_costs_a_few_hundred_bytes(stack, db):
     """At most 600 bytes a run in all at a million runs (``bench/memory.py`` measures
     Redis' ``used_memory``, which a few hundred runs cannot: client buffers swing it by more). Here the
-    keys a verified open run adds, on a seed of its own: its hash, its seed board, its share of its
+    keys a verified open run adds, on a seed of its own: its hash, its seed board (its one place, in the
+    hashes such boards share: here about 300 of the 2,048, most of them for one board), its share of its
     player's run list. A stream of two audit entries alone would take 4.7 KB."""
     player, token = stack.register("hal")
     count = 300
@@ -119,8 +120,9 @@ def test_a_verified_run_costs_a_few_hundred_bytes(stack, db):
     assert [db.redis.hget(key, "status") for key in run_keys] == ["verified"] * count
     assert {db.redis.object("encoding", key) for key in run_keys} == {"listpack"}
     hashes = sum(db.redis.memory_usage(key, samples=0) for key in run_keys)
-    boards = sum(db.redis.memory_usage(keys.board_places("seed", ("classic", game["seed"])), samples=0)
-                 for game in games)
+    names = [f"seed:classic:{game['seed']}" for game in games]  # each a board of one place, in a shared hash
+    assert all(db.redis.hexists(keys.sole_places(name), name) for name in names)
+    boards = sum(db.redis.memory_usage(bucket, samples=0) for bucket in {keys.sole_places(name) for name in names})
     run_list = db.redis.memory_usage(keys.player_runs(player), samples=0)
     per_run = (hashes + boards + run_list) / count
     assert per_run < 600, (hashes / count, boards / count, run_list / count)

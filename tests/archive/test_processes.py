@@ -19,8 +19,10 @@ import time
 
 import pytest
 
+from domain.boards import SEED_BOARD, BoardId
 from store.archive import Archive
 from store.base import keys
+from store.boards.cooling import redis_places
 from store.operations.consistency import check
 from store.operations.retention import archive_old_runs
 from store.runs.records import load_run
@@ -97,13 +99,13 @@ def test_a_board_move_killed_after_the_commit_leaves_both_copies_read_alike(stac
     before = board_reads(stack, name, seed)
     killed = killed_archiver(stack, "boards-after-commit")
     assert killed.returncode == -signal.SIGKILL, killed.stderr
-    assert db.redis.exists(keys.board_places("seed", ("classic", seed)))
+    seed_board = BoardId(SEED_BOARD, ("classic", seed))
+    assert redis_places(db, [seed_board])[0]  # its one place (``Board.sole``), still in Redis
     assert db.archive.board_places("seed", f"classic:{seed}")
     assert board_reads(stack, name, seed) == before
     assert check(db, 3600) == []
     archive_old_runs(db, 0)
-    assert not db.redis.exists(keys.board_places("seed", ("classic", seed)),
-                               keys.board_holders("seed", ("classic", seed)))
+    assert redis_places(db, [seed_board]) == [[]]
     assert [place.player for place in db.archive.board_places("seed", f"classic:{seed}")] == [name]
     assert board_reads(stack, name, seed) == before
 
@@ -141,7 +143,7 @@ def test_workers_move_old_runs_on_their_own(tmp_path):
         high_id = submit_final(stack, token, high)["id"]
         deadline = time.monotonic() + 30
         # a pass may take one run and the board before the other run's turn: wait for the whole move
-        while (db.redis.exists(keys.board_places("seed", ("classic", "scheduled")))
+        while (redis_places(db, [BoardId(SEED_BOARD, ("classic", "scheduled"))])[0]
                or len(db.archive.load([low_id, high_id])) < 2) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert set(db.archive.load([low_id, high_id])) == {low_id, high_id}

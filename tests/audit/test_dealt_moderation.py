@@ -142,8 +142,8 @@ def test_reverify_puts_a_wrongly_scored_dealt_game_right_on_every_board(stack, s
     (lambda r, day: r.zincrby(keys.board_places("ladder", ("classic",)), 1, "ada"), "ladder:classic: ada"),
     (lambda r, day: r.hincrby(keys.board_games("ladder", ("classic",)), "ada", 1), "ladder-games:classic: ada"),
     (lambda r, day: r.zpopmin(keys.board_window("ladder", ("classic",), "ada")), "ladder-window:classic:ada"),
-    (lambda r, day: r.zadd(keys.board_places("seed", ("classic", "seed-m")), {"ghost": 1}),
-     "seed-board:classic:seed-m: ghost"),
+    (lambda r, day: r.hset(keys.sole_places("seed:classic:seed-m"), "seed:classic:seed-m", "1 ghost "),
+     "seed-board:classic:seed-m: ghost"),  # cyd's one place on it (``Board.sole``) taken by a ghost
     (lambda r, day: r.hset(keys.board_holders("dealt", ("classic",)), "ada", "0000000000000000"),
      "dealt-board:classic: ada"),
     (lambda r, day: r.zrem(keys.board_places("sealed", (day,)), "bob"), "sealed-board:"),

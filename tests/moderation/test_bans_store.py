@@ -20,6 +20,7 @@ from store.runs.records import load_runs
 from store.runs.verdicts import record_verdicts
 from store.sanctions import ban, ban_of, hide, keep_withheld, lift_ended_bans, unban, unhide
 from store.sanctions.places import boards_played
+from tests.support.boards import holds_place, place_of
 from tests.support.games import legal_games
 from verification import judge
 
@@ -56,8 +57,8 @@ def every_kind(db, player: str) -> None:
 
 
 def board_state(db, boards: list[BoardId]) -> dict:
-    """Everything the boards hold: each one's places (with rank keys), the runs naming them, its game counts
-    and every player's window."""
+    """Everything the boards hold: each one's places (with rank keys), the runs naming them, its game counts,
+    every player's window and its sole place (a board kept so)."""
     state = {}
     for board in boards:
         kind, parts = board.board.kind, board.parts
@@ -65,12 +66,8 @@ def board_state(db, boards: list[BoardId]) -> dict:
                         db.redis.hgetall(keys.board_holders(kind, parts)),
                         db.redis.hgetall(keys.board_games(kind, parts)),
                         [db.redis.zrange(keys.board_window(kind, parts, player), 0, -1, withscores=True)
-                         for player in PLAYERS])
+                         for player in PLAYERS], db.redis.hget(keys.sole_places(board.name), board.name))
     return state
-
-
-def holds_place(db, board: BoardId, player: str) -> bool:
-    return db.redis.zscore(keys.board_places(board.board.kind, board.parts), player) is not None
 
 
 @pytest.fixture
@@ -119,7 +116,7 @@ def test_a_verdict_landing_during_a_ban_is_withheld_and_counted_at_the_unban(arc
     keep_withheld(db, ["ada", "bob"])  # what the worker does after recording verdicts
     assert not any(holds_place(db, board, "ada") for board in boards if not frozen(board))
     unban(db, "ada", "mia")
-    assert db.redis.hget(keys.board_holders("seed", ("classic", game["seed"])), "ada") == run.id
+    assert place_of(db, BoardId(SEED_BOARD, ("classic", game["seed"])), "ada").run_id == run.id
 
 
 def test_a_timed_ban_ends_by_itself_and_the_places_come_back(archived_store_db, boards):
@@ -153,7 +150,7 @@ def test_a_board_the_archive_holds_is_brought_back_for_the_ban_and_given_back_wh
     seed = next(board for board in boards if board.board is SEED_BOARD)
     assert not db.redis.exists(keys.board_places("seed", seed.parts))  # in the archive now
     ban(db, "ada", "mia", "cheating")
-    assert db.redis.zscore(keys.board_places("seed", seed.parts), "bob") is not None  # back in Redis, ada not
+    assert holds_place(db, seed, "bob")  # back in Redis, ada not
     assert not holds_place(db, seed, "ada")
     unban(db, "ada", "mia")
     assert board_state(db, boards) == before

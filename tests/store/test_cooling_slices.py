@@ -60,7 +60,9 @@ def test_a_place_a_verdict_changes_mid_move_stays_and_the_reads_merge_it(db, mon
     monkeypatch.setattr(cooling.scripts, "forget_places", a_verdict_lands_first)
     tally = cool_boards(db, 10**13)
     assert (tally.cooled, tally.changed) == (0, 1)
-    assert db.redis.zrange(board.places, 0, -1) == ["p12"]  # the rest left Redis
+    # the rest left Redis; the one place left is kept as the board's one place (``Board.sole``)
+    assert not db.redis.exists(board.places)
+    assert [(place.player, place.run_id) for place in cooling.redis_places(db, [board.of])[0]] == [("p12", "run-new")]
     total, entries = board_page(db, board, 0, 20)
     assert total == len(SCORES) and entries[0]["player"] == "p12" and entries[0]["score"] == 31
 
