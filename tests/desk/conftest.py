@@ -1,5 +1,6 @@
 """What the desk's tests share: a browser-like client of the desk (its own cookies, its Origin), signed in."""
 
+import functools
 import re
 
 import pytest
@@ -70,10 +71,13 @@ def desk(stack, mia):
     return signed
 
 
-def winning_moves(seed: str = WON_SEED) -> list[str]:
+@functools.cache
+def winning_moves(seed: str = WON_SEED) -> tuple[str, ...]:
+    """A win of the game dealt from ``seed``, searched once a test process (a second of CPU a search): the
+    desk's cases need a verified run, not the search."""
     moves = find_win(seed, variant="classic", budget=2000)
     assert moves is not None
-    return moves
+    return tuple(moves)
 
 
 def won_run(stack, token: str, seed: str = WON_SEED) -> dict:
