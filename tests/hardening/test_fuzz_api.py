@@ -33,7 +33,7 @@ from tests.support.games import legal_games, moderator_token
 
 pytestmark = pytest.mark.slow
 
-# per operation, of some seventy: about 350 requests a token. An example costs this process some 12 ms of CPU to
+# per operation, of some hundred: about 500 requests a token. An example costs this process some 12 ms of CPU to
 # generate and check, and the API as much to answer: each more per operation costs the suite about 3 s. A deeper
 # run before a release: SCOUNDREL_FUZZ_EXAMPLES=100 (docs/testing.md).
 EXAMPLES = int(os.environ.get("SCOUNDREL_FUZZ_EXAMPLES", "5"))
