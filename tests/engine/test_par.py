@@ -15,23 +15,37 @@ from scoundrel.par import Par, _bits, _held, _Search, par, solve
 from tests.engine.positions import play, snapshot
 
 
-def best_by_brute_force(state: scoundrel.State, variant: str, path: frozenset = frozenset()) -> int | None:
+def best_by_brute_force(state: scoundrel.State, variant: str) -> int | None:
     """The best score of every line from ``state``, through the engine's rules. A line that comes back
     to a position already on it (avoiding in a circle, R14's easy) is never better than without the
-    circle, so it is cut: None when every line from here does."""
-    if state.over:
-        return state.score()
-    here = snapshot(state)
-    if here in path:
-        return None
-    scores = []
-    for notation in scoundrel.legal_moves(state, variant):
-        after = state.copy()
-        play(after, notation, variant)
-        score = best_by_brute_force(after, variant, path | {here})
-        if score is not None:
-            scores.append(score)
-    return max(scores, default=None)
+    circle, so it is cut: None when every line from here does. A position's best found with no line cut
+    below it is every line's from there, whatever led to it: it is kept, and a position that several orders
+    of the same plays reach is searched once."""
+    known: dict = {}
+
+    def best(state: scoundrel.State, path: frozenset) -> tuple[int | None, bool]:
+        """The best score from ``state`` off ``path``, and whether a line was cut for coming back on it."""
+        if state.over:
+            return state.score(), False
+        here = snapshot(state)
+        if here in known:
+            return known[here], False
+        if here in path:
+            return None, True
+        scores, cut = [], False
+        for notation in scoundrel.legal_moves(state, variant):
+            after = state.copy()
+            play(after, notation, variant)
+            score, cut_below = best(after, path | {here})
+            cut = cut or cut_below
+            if score is not None:
+                scores.append(score)
+        found = max(scores, default=None)
+        if not cut:
+            known[here] = found
+        return found, cut
+
+    return best(state, frozenset())[0]
 
 
 def hard_par_by_dynamic_programme(dungeon: list[str]) -> int:

@@ -18,7 +18,8 @@ from tests.log.conftest import ORIGIN
 from tests.support.games import legal_games, moderator_token
 from tests.support.in_process import stack_of
 
-PLAYERS, GAMES = 5, 40  # 200 runs: the largest scene that keeps this module well under 30 s
+PLAYERS, GAMES = 5, 20  # 100 runs: each tampering is named in a copy exported again; the scale is the 10,000-run
+# rebuild's (test_log_rebuild_at_scale.py)
 
 
 @pytest.fixture(scope="module")

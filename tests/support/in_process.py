@@ -26,6 +26,7 @@ moved under ``faketime``, the timers of a running worker (the sweeper,
 the dispatcher's window).
 """
 
+import functools
 import http.client
 import io
 import logging
@@ -46,15 +47,33 @@ from urllib3 import HTTPHeaderDict
 from werkzeug.test import Client
 
 import log_lines
+import worker.flags
 from cli.redis_server import RedisServer
 from store.archive.tables import metadata as archive_tables
 from tests.support.service_http import TEST_SETTINGS, ServiceHttp
+from verification.clairvoyance import SAMPLES, Tally, game_tally
 
 Found = TypeVar("Found")
 
 # Where the in-process API answers: no server listens there, so a request that bypasses the stack's session
 # (a plain ``requests.get``) fails at once instead of reaching some other service.
 BASE = "http://referee.invalid"
+
+
+@functools.cache
+def _kept_tally(seed: str, moves: tuple[str, ...], variant: str, samples: int) -> Tally:
+    return game_tally(seed, moves, variant, samples)
+
+
+def kept_tally(seed: str, moves, variant: str, samples: int = SAMPLES) -> Tally:
+    """``verification.clairvoyance.game_tally``, each game's worked out once a test process. A tally is a function
+    of the game alone (its orderings drawn from the seed), a tenth of a second of CPU, and the tests deal the same
+    few games (``tests.support.games``) to many players, hundreds of times a module: the workers' judging of
+    each verified dealt game (``worker.flags``) is no less checked, the first time its game is met."""
+    return _kept_tally(seed, tuple(moves), variant, samples)
+
+
+worker.flags.game_tally = kept_tally
 
 
 class _Raw:
