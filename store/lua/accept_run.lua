@@ -8,8 +8,8 @@
 -- (``keys.ban``; any key when it does not count).
 -- ARGV: run id, fingerprint, submission time (ms), the Idempotency-Key's
 -- lifetime in seconds ("" when there is none), "1" if the archive holds
--- the run, "0" if it does not, "" to ask the archived-runs filter, the player, the new run's entry to push onto the intake (a single
--- submission: a dispatcher queues its job; "" for none), "1" to check that the token
+-- the run, "0" if it does not, "" to ask the archived-runs filter, the player, the new run's entry to
+-- push onto the intake (a single submission: a dispatcher queues its job; "" for none), "1" to check that the token
 -- key still names the player, the player's ban as the caller found it
 -- ended ("" for none), then the run's fields as name/value pairs (its audit
 -- log's first entry among them).

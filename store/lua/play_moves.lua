@@ -15,7 +15,8 @@
 -- change no move request made, then the metric an ending counts under
 -- besides its status ("forfeited_idle" for the sweeper's forfeit, or ""),
 -- then the day before the sealed daily's date ("" for any other game), the
--- run's id, its entry in the intake (``store.queue.intake.intake_entry``), the player, how many ARGV items the run's fields as the game
+-- run's id, its entry in the intake (``store.queue.intake.intake_entry``),
+-- the player, how many ARGV items the run's fields as the game
 -- ends by these moves take (0 when they do not end it), those fields, then
 -- the run's fields as the game ends forfeited by its day's close (a sealed
 -- daily game; none for a free one).

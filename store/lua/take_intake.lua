@@ -3,7 +3,8 @@
 -- id, then a space and its request's id: ``store.queue.intake.intake_entry``).
 -- Takes those entries from the intake for the job, if they are still its head:
 -- the job of each run is noted in one HSET of the jobs of runs taken (their
--- hashes name no job), they enter the pending runs, queued now, in
+-- hashes name no job), with its request's id after a space as in its entry
+-- (for the sweeper, should it queue the run again), they enter the pending runs, queued now, in
 -- one ZADD, and they are counted as accepted submissions, one HINCRBY for
 -- them all (``_new_run``). Every run in the intake exists and waits for
 -- a job (a run leaves the intake only here, or with its player's erasure,
@@ -23,8 +24,8 @@ end
 redis.call('LTRIM', KEYS[1], count, -1)
 local jobs, queued = {}, {}
 for i = 1, count do
-  local run_id = string.match(ARGV[i + 2], '^[^ ]+')
-  jobs[#jobs + 1], jobs[#jobs + 2] = run_id, ARGV[1]
+  local run_id, request = string.match(ARGV[i + 2], '^([^ ]+)(.*)$')
+  jobs[#jobs + 1], jobs[#jobs + 2] = run_id, ARGV[1] .. request
   queued[#queued + 1], queued[#queued + 2] = ARGV[2], run_id
 end
 redis.call('HSET', KEYS[2], unpack(jobs))

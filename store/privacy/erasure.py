@@ -185,8 +185,10 @@ def _drop_pending(db: Database, runs: list[Run]) -> None:
     ``store.queue.intake``)."""
     pending = [run.id for run in runs if run.status == PENDING]
     if pending:
-        # their entries (each names its request too): one a dispatcher takes meanwhile is not there to remove
-        waiting = [entry for entry in db.redis.lrange(keys.intake(), 0, -1) if entry_parts(entry)[0] in set(pending)]
+        # their entries in the intake (each names its request too); one a dispatcher takes meanwhile is
+        # simply not there to remove, and its run is taken out of the pending runs and their jobs below
+        erased = set(pending)
+        waiting = [entry for entry in db.redis.lrange(keys.intake(), 0, -1) if entry_parts(entry)[0] in erased]
         with db.redis.pipeline(transaction=True) as pipe:
             pipe.delete(*map(keys.run, pending))
             pipe.zrem(keys.pending_runs(), *pending)

@@ -11,7 +11,7 @@ field only a pending run needs (no ``job``, no ``request_id``, as a batch's
 run has), and its verdict drops none. A dispatcher (each worker runs one,
 ``worker.runner``) waits for the intake to hold something, lets the window
 (``SCOUNDREL_INTAKE_WINDOW`` seconds) fill it, then queues one job for up
-to ``JOB_RUNS`` ids at its head (``dispatch``).
+to ``JOB_RUNS`` entries at its head (``dispatch``).
 
 Nothing is lost wherever a process dies: the dispatcher reads the head,
 takes it (``take_intake``: the new job of each run is noted, atomically

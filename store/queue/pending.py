@@ -45,7 +45,7 @@ from store.base.clock import now_ms
 from store.base.database import Database
 from store.queue import scripts
 from store.queue.intake import entry_parts
-from store.queue.queues import enqueue_verification, requests_of, verify_queue
+from store.queue.queues import enqueue_verification, verify_queue
 from store.queue.workers import roll_call
 
 MAX_REQUEUES = 3
@@ -88,7 +88,14 @@ def jobs_of(db: Database, run_ids: list[str]) -> list[str | None]:
         for run_id in run_ids:
             pipe.hget(keys.run(run_id), "job")
         taken, *own = pipe.execute()
-    return [job or named for job, named in zip(taken, own, strict=True)]
+    return [entry_parts(job)[0] if job else named for job, named in zip(taken, own, strict=True)]
+
+
+def request_of(db: Database, run_id: str) -> str:
+    """The id of the request that submitted pending ``run_id``: noted with its job if a dispatcher took it
+    from the intake (``take_intake``), else its hash's (a batch's run, or one queued alone)."""
+    noted = db.redis.hget(keys.pending_jobs(), run_id)
+    return entry_parts(noted)[1] if noted else db.redis.hget(keys.run(run_id), "request_id") or ""
 
 
 def split_pending(db: Database, request_ids: dict[str, str]) -> list[str]:
@@ -221,9 +228,7 @@ def _requeue_lost(db: Database, run_id: str, lost: Job | None, cutoff: int, now:
                    actor="sweeper")
         log.warning("run marked error after repeated re-queues", extra={"run_id": run_id})
         return 0
-    # the request the lost job carried, else the one the run's hash names (a batch's run whose job was never queued)
-    request_id = requests_of(lost).get(run_id) or db.redis.hget(keys.run(run_id), "request_id") or ""
-    job_id = queue_alone(db, run_id, request_id)
+    job_id = queue_alone(db, run_id, request_of(db, run_id))
     db.redis.hincrby(keys.metrics(), "requeues", 1)
     log.warning("re-queued a run left pending", extra={"run_id": run_id, "job_id": job_id, "requeue": claimed,
                                                        "lost_job": lost.id if lost else ""})
