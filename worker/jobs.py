@@ -92,7 +92,8 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     run_ids = list(job.args)
     count_job_failure(db)
     requested = requests_of(job)
-    context = {"run_ids": run_ids, "request_ids": sorted(set(requested.values()) - {""})}
+    # the requests of its runs: a batch's one, or the several a job of the intake serves, space-separated
+    context = {"run_ids": run_ids, "request_id": " ".join(sorted(set(requested.values()) - {""}))}
     if job.retries_left:
         log.warning("verification failed; retrying", exc_info=(exc_type, exc_value, traceback),
                     extra={**context, "retries_left": job.retries_left})
