@@ -18,7 +18,7 @@ from rq import get_current_job
 from domain.run import PENDING
 from store import load_runs, record_verdicts
 from store.base import count_job_failure
-from store.queue import mark_error, split_pending
+from store.queue import mark_error, requests_of, split_pending
 from store.sanctions import keep_withheld
 from verification import judge
 from verification.move_timing import TimingLimits
@@ -50,6 +50,7 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
     """
     db = database()
     statuses, verdicts = {}, []
+    requested = requests_of(get_current_job())
     runs = load_runs(db, run_ids)
     for run_id, run in zip(run_ids, runs, strict=True):
         if run is None:
@@ -62,7 +63,8 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
             statuses[run_id] = verdict["status"]
     for (run, verdict), written in zip(verdicts, record_verdicts(db, verdicts, worker=_worker_name()), strict=True):
         if written:
-            log.info("verdict recorded", extra={"run_id": run.id, "request_id": run.request_id,
+            log.info("verdict recorded", extra={"run_id": run.id,
+                                                 "request_id": requested.get(run.id) or run.request_id,
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
     keep_withheld(db, [run.player for run, verdict in verdicts if verdict["status"] == "verified"])
@@ -89,8 +91,9 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     db = database()
     run_ids = list(job.args)
     count_job_failure(db)
-    request_id = (job.meta or {}).get("request_id", "")
-    context = {"run_ids": run_ids, "request_id": request_id}
+    requested = requests_of(job)
+    # the requests of its runs: a batch's one, or the several a job of the intake serves, space-separated
+    context = {"run_ids": run_ids, "request_id": " ".join(sorted(set(requested.values()) - {""}))}
     if job.retries_left:
         log.warning("verification failed; retrying", exc_info=(exc_type, exc_value, traceback),
                     extra={**context, "retries_left": job.retries_left})
@@ -102,8 +105,8 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     if len(run_ids) > 1:
         log.warning("verification of a batch failed; verifying its runs one by one",
                     exc_info=(exc_type, exc_value, traceback), extra=context)
-        for run_id in split_pending(db, run_ids, request_id):
-            log.info("queued alone", extra={"run_id": run_id, "request_id": request_id})
+        for run_id in split_pending(db, requested):
+            log.info("queued alone", extra={"run_id": run_id, "request_id": requested[run_id]})
         return
     log.error("verification failed for good", exc_info=(exc_type, exc_value, traceback), extra=context)
     mark_error(db, run_ids[0], "verification_failed",

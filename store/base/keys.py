@@ -198,18 +198,19 @@ def pending_runs() -> str:
 
 
 def pending_jobs() -> str:
-    """Hash: run id → the job that verifies it, for a run a dispatcher took from the intake: written
-    once a job (``take_intake``), dropped with the verdicts. A run not in it names its job itself (its
+    """Hash: run id → the job that verifies it, then a space and the request that submitted it (as in its
+    intake entry: ``store.queue.intake.entry_parts`` reads both), for a run a dispatcher took from the intake:
+    written once a job (``take_intake``), dropped with the verdicts. A run not in it names its job itself (its
     hash's ``job``: ``store.queue.pending.jobs_of``)."""
     return f"{PREFIX}:pending-jobs"
 
 
 def intake() -> str:
-    """List: the ids of accepted single submissions waiting for a verification job, oldest first.
+    """List: the entries of accepted single submissions waiting for a verification job, oldest first (each
+    its run's id and its request's id: ``store.queue.intake.intake_entry``).
 
-    Pushed in the script that accepts a run (whose ``job`` then says
-    ``store.queue.intake.IN_INTAKE``); a dispatcher (``store.queue.intake``)
-    takes up to a job's worth from its head in one script, then queues their job.
+    Pushed in the script that accepts a run (whose hash then names no job); a dispatcher
+    (``store.queue.intake``) takes up to a job's worth from its head in one script, then queues their job.
     """
     return f"{PREFIX}:intake"
 

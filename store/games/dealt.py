@@ -47,6 +47,7 @@ from store.base.metrics import MOVE_LATENCY_BUCKETS, latency_bucket
 from store.games import scripts
 from store.games.day_secrets import sealed_secret
 from store.log import reveal_leaf_parts
+from store.queue.intake import intake_entry
 from store.runs import move_codes
 from store.runs.accepting import Dealt, Submission, new_run_fields
 
@@ -199,12 +200,13 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
     at_ms = now_ms()
     written = game.played(moves, status, at_ms)
     # a sealed daily's or a tournament's game's run as its close would end it (a free game has no close)
-    closed_run = _run_fields(db, game.played([], FORFEIT, at_ms), at_ms, request_id) if game.closes_ms else None
+    closed_run = _run_fields(db, game.played([], FORFEIT, at_ms), at_ms) if game.closes_ms else None
     reply = scripts.play_moves(db.redis, game_id=game.id, played=len(game.moves),
                                codes=move_codes.encode(moves), at_ms=at_ms, status=status,
                                ended_ttl=GAME_KEPT, player=game.player, slot=game.slot, date=game.date,
                                tournament=game.tournament, closes_ms=game.closes_ms, run_id=game_run_id(game.id),
-                               ended_run=None if status == PLAYING else _run_fields(db, written, at_ms, request_id,
+                               intake_entry=intake_entry(game_run_id(game.id), request_id),
+                               ended_run=None if status == PLAYING else _run_fields(db, written, at_ms,
                                                                                     server_key),
                                closed_run=closed_run,
                                latency=latency, counted_as=counted_as,
@@ -220,12 +222,12 @@ def play_moves(db: Database, game: Game, moves: list[str], status: str, *, reque
     return written if status == PLAYING else replace(written, run_status=PENDING, run_score=None)
 
 
-def _run_fields(db: Database, ended: Game, at_ms: int, request_id: str, server_key: str = "") -> dict:
+def _run_fields(db: Database, ended: Game, at_ms: int, server_key: str = "") -> dict:
     """The hash of ``ended``'s run, as a submitted run's (``store.runs.accepting``), by ``server_key`` if one
     sent its last moves."""
     submission = Submission(ended.seed, ended.variant, ended.moves, dealt=dealt(ended, db.seasons),
                             server_key=server_key)
-    return new_run_fields(ended.player, submission, at_ms, request_id)[1]
+    return new_run_fields(ended.player, submission, at_ms)[1]
 
 
 def close_sealed_day(db: Database, day: str) -> None:

@@ -34,17 +34,17 @@ def start_game(client: Any, *, game_id: str, created_ms: int, slot: str, player:
 
 def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int, status: str,
                ended_ttl: int, player: str, slot: str, date: str, tournament: str, closes_ms: int | None,
-               run_id: str, ended_run: dict | None, closed_run: dict | None, latency_bucket: str = "",
-               latency: float | None = None, counted_as: str = "") -> list:
+               run_id: str, intake_entry: str, ended_run: dict | None, closed_run: dict | None,
+               latency_bucket: str = "", latency: float | None = None, counted_as: str = "") -> list:
     """Append the moves ``codes`` to a game still played with ``played`` moves, and set ``status``:
     ``['ok']``, ``['moved', count]``, ``['over', status]`` or ``['missing']``; a sealed daily game
     (``date``) or a tournament's (``tournament``) that is closed, or past ``closes_ms``, is forfeited
     instead (``['closed']`` if ``codes`` had moves). A game that ends here gets its run ``run_id`` in the
     same script: stored with ``ended_run``'s fields (the game as these moves end it), or ``closed_run``'s
-    (the game as its close forfeits it), and put on the intake. A move request's ``latency`` (seconds, in
-    ``latency_bucket``) is counted with it, and a game that ends here under ``counted_as`` too (the
-    metric ``games:<counted_as>``); a sealed daily game that ends here before its close counts its day
-    in the player's streak."""
+    (the game as its close forfeits it), and put on the intake as ``intake_entry``. A move request's
+    ``latency`` (seconds, in ``latency_bucket``) is counted with it, and a game that ends here under
+    ``counted_as`` too (the metric ``games:<counted_as>``); a sealed daily game that ends here before its
+    close counts its day in the player's streak."""
     ended, closed = flatten(ended_run or {}), flatten(closed_run or {})
     game_key = keys.game(game_id)
     closed_set, playing, closing = ((keys.tournaments_closed(), keys.tournament_playing(tournament), tournament)
@@ -57,7 +57,7 @@ def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int
          keys.run_players(), keys.pending_runs(), keys.metrics(), keys.intake()],
         [game_id, played, codes, at_ms, status, ended_ttl, slot, closing, "" if closes_ms is None else closes_ms,
          latency_bucket, "" if latency is None else latency, counted_as, day_before(date) if date else "", run_id,
-         player, len(ended), *ended, *closed])
+         intake_entry, player, len(ended), *ended, *closed])
 
 
 def close_sealed_day(client: Any, *, date: str, reveal: list[str]) -> list[str]:

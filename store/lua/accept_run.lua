@@ -8,8 +8,8 @@
 -- (``keys.ban``; any key when it does not count).
 -- ARGV: run id, fingerprint, submission time (ms), the Idempotency-Key's
 -- lifetime in seconds ("" when there is none), "1" if the archive holds
--- the run, "0" if it does not, "" to ask the archived-runs filter, the player, "1" to push a new run onto the intake (a single
--- submission: a dispatcher queues its job), "1" to check that the token
+-- the run, "0" if it does not, "" to ask the archived-runs filter, the player, the new run's entry to
+-- push onto the intake (a single submission: a dispatcher queues its job; "" for none), "1" to check that the token
 -- key still names the player, the player's ban as the caller found it
 -- ended ("" for none), then the run's fields as name/value pairs (its audit
 -- log's first entry among them).
@@ -69,6 +69,6 @@ end
 if ARGV[4] ~= '' then
   redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'EX', ARGV[4])
 end
-store_new_run({KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]}, ARGV[1], ARGV[6], ARGV[3], ARGV[7] == '1',
+store_new_run({KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]}, ARGV[1], ARGV[6], ARGV[3], ARGV[7],
               {unpack(ARGV, 10)})
 return {'new'}

@@ -18,8 +18,9 @@
 -- how many ARGV items its verdict's fields take, then those fields as
 -- alternating name/value pairs; last, each run's leaf in the public log, two
 -- items a run (``_log``).
--- Empty fields are not stored, nor the job fields a pending run needs, nor
--- the verdict's time (its audit entry's, ``store.runs.audit.verdict_ms``).
+-- Empty fields are not stored, nor the job fields a pending run needs (dropped
+-- only where the run holds them: a single submission's hash has neither,
+-- ``store.queue.intake``), nor the verdict's time (its audit entry's, ``store.runs.audit.verdict_ms``).
 -- A verdict is written once, with its audit entry and its counts: a run no
 -- longer pending is left alone, so a job that runs twice changes nothing
 -- (either way the run leaves the pending index and the jobs of runs taken from
@@ -41,19 +42,24 @@ local function record(run_key, a)
   local run_id, metric, bucket, latency = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
   local boards, next_key, fields_at = boards_from(run_key + 1, a + 4)
   local fields_end = fields_at + tonumber(ARGV[fields_at])
-  -- the run read once: its verdict fields (``SNAPSHOT_FIELDS``), then its log, player and submission time
+  -- the run read once: its verdict fields (``SNAPSHOT_FIELDS``), then its log, player and submission time,
+  -- and the fields only a pending run has (its job and request: a batch's run, or one queued alone)
   local read = redis.call('HMGET', KEYS[run_key], 'status', 'outcome', 'score', 'health', 'error', 'voided_status',
-                          'log', 'player', 'submitted_ms')
+                          'log', 'player', 'submitted_ms', 'job', 'request_id')
   if read[1] ~= 'pending' then
     return 0, next_key, fields_end + 1
   end
   local before = snapshot_of(read)
-  local fields, dropped = {}, {'job', 'request_id'}  -- what only a pending run needs, and empty fields
+  local fields, dropped = {}, {}  -- the fields the run holds that its verdict leaves out: dropped in one HDEL
+  if read[10] then dropped[#dropped + 1] = 'job' end
+  if read[11] then dropped[#dropped + 1] = 'request_id' end
   local written = {}  -- the run's fields as this script leaves them, by name
   for i, name in ipairs(SNAPSHOT_FIELDS) do written[name] = read[i] end
   for i = fields_at + 1, fields_end, 2 do
     if ARGV[i + 1] == '' then
-      dropped[#dropped + 1] = ARGV[i]
+      if written[ARGV[i]] ~= false then  -- held, or not read: a field read as absent has nothing to drop
+        dropped[#dropped + 1] = ARGV[i]
+      end
       written[ARGV[i]] = false
     else
       fields[#fields + 1] = ARGV[i]
@@ -68,7 +74,9 @@ local function record(run_key, a)
   fields[#fields + 1] = audited_log(KEYS[run_key], after.status, 'worker', worker, at, before, after, {},
                                     {read[7], read[8], read[9], now = after})
   redis.call('HSET', KEYS[run_key], unpack(fields))
-  redis.call('HDEL', KEYS[run_key], unpack(dropped))
+  if #dropped > 0 then
+    redis.call('HDEL', KEYS[run_key], unpack(dropped))
+  end
   metrics[metric] = (metrics[metric] or 0) + 1
   buckets[bucket] = (buckets[bucket] or 0) + 1
   written_count, latency_sum = written_count + 1, latency_sum + tonumber(latency)

@@ -43,6 +43,7 @@ from store.boards.cooling import listed_places, redis_boards, redis_places, subm
 from store.boards.pages import Board, ranking
 from store.boards.seasons import Frozen, frozen_boards
 from store.operations import scripts
+from store.queue.intake import entry_parts
 from store.runs.index import stored_run_ids
 from store.runs.records import load_runs, run_from_stored
 
@@ -258,7 +259,8 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
                  f"finished: `scoundrel erase --finish` finishes it"
                  for noted in db.redis.hvals(keys.erasures_begun())]
     cutoff = now_ms() - int(pending_limit_seconds * 1000)
-    indexed = {*db.redis.zrange(keys.pending_runs(), 0, -1), *db.redis.lrange(keys.intake(), 0, -1)}
+    indexed = {*db.redis.zrange(keys.pending_runs(), 0, -1),
+               *(entry_parts(entry)[0] for entry in db.redis.lrange(keys.intake(), 0, -1))}
     for run in runs:
         if run.status != PENDING:
             continue

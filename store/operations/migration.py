@@ -67,6 +67,7 @@ from store.boards.cooling import hot_boards, redis_boards, redis_places
 from store.boards.placements import board_keys
 from store.games.dealt import dealt, load_game
 from store.operations import old_layouts, scripts
+from store.queue.intake import entry_parts
 from store.runs import move_codes
 from store.runs.accepting import Submission, accept_runs, fingerprint, open_run_id
 from store.runs.archived_filter import WHOLE
@@ -352,14 +353,14 @@ def _take_out_gone_waiting(db: Database, tally: Tally, apply: bool) -> None:
     if not waiting:
         return
     with db.redis.pipeline(transaction=False) as pipe:
-        for run_id in waiting:
-            pipe.exists(keys.run(run_id))
-        gone = [run_id for run_id, exists in zip(waiting, pipe.execute(), strict=True) if not exists]
+        for entry in waiting:
+            pipe.exists(keys.run(entry_parts(entry)[0]))
+        gone = [entry for entry, exists in zip(waiting, pipe.execute(), strict=True) if not exists]
     tally.gone_waiting += len(gone)
     if apply and gone:
         with db.redis.pipeline(transaction=False) as pipe:
-            for run_id in gone:
-                pipe.lrem(keys.intake(), 0, run_id)
+            for entry in gone:
+                pipe.lrem(keys.intake(), 0, entry)
             pipe.execute()
 
 
@@ -372,7 +373,7 @@ def _unindex_waiting(db: Database, tally: Tally, apply: bool) -> None:
         with db.redis.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(keys.intake())
-                waiting = pipe.lrange(keys.intake(), 0, -1)
+                waiting = [entry_parts(entry)[0] for entry in pipe.lrange(keys.intake(), 0, -1)]
                 scores = pipe.zmscore(keys.pending_runs(), waiting) if waiting else []
                 indexed = [run_id for run_id, queued in zip(waiting, scores, strict=True) if queued is not None]
                 if apply and indexed:

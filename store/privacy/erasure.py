@@ -47,6 +47,7 @@ from store.leagues.membership import history
 from store.log import forget_player
 from store.moderation.disputes import STATUSES
 from store.privacy import personal_data, scripts
+from store.queue.intake import entry_parts
 from store.rewards.inbox import inbox
 from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import emit, forget_bodies_naming
@@ -184,12 +185,16 @@ def _drop_pending(db: Database, runs: list[Run]) -> None:
     ``store.queue.intake``)."""
     pending = [run.id for run in runs if run.status == PENDING]
     if pending:
+        # their entries in the intake (each names its request too); one a dispatcher takes meanwhile is
+        # simply not there to remove, and its run is taken out of the pending runs and their jobs below
+        erased = set(pending)
+        waiting = [entry for entry in db.redis.lrange(keys.intake(), 0, -1) if entry_parts(entry)[0] in erased]
         with db.redis.pipeline(transaction=True) as pipe:
             pipe.delete(*map(keys.run, pending))
             pipe.zrem(keys.pending_runs(), *pending)
             pipe.hdel(keys.pending_jobs(), *pending)
-            for run_id in pending:
-                pipe.lrem(keys.intake(), 0, run_id)
+            for entry in waiting:
+                pipe.lrem(keys.intake(), 0, entry)
             pipe.execute()
 
 

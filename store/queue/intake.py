@@ -4,11 +4,14 @@ One RQ job costs about 50 Redis commands whatever it carries, and an engine
 verifies a game in tens of microseconds, so a job per single submission
 would be most of a run's cost. A single submission is therefore stored and
 acknowledged with no job of its own: the script that accepts it
-(``store.runs.accepting``) also pushes its id onto ``keys.intake`` and gives it the
-``job`` ``IN_INTAKE``. A dispatcher (each worker runs one,
+(``store.runs.accepting``) also pushes its entry onto ``keys.intake``: its id and
+the id of the request that submitted it (``intake_entry``), which the job
+carries to the worker's log (``store.queue.queues``). So its hash holds no
+field only a pending run needs (no ``job``, no ``request_id``, as a batch's
+run has), and its verdict drops none. A dispatcher (each worker runs one,
 ``worker.runner``) waits for the intake to hold something, lets the window
 (``SCOUNDREL_INTAKE_WINDOW`` seconds) fill it, then queues one job for up
-to ``JOB_RUNS`` ids at its head (``dispatch``).
+to ``JOB_RUNS`` entries at its head (``dispatch``).
 
 Nothing is lost wherever a process dies: the dispatcher reads the head,
 takes it (``take_intake``: the new job of each run is noted, atomically
@@ -43,7 +46,6 @@ from store.base.errors import first_line
 from store.queue import scripts
 from store.queue.queues import enqueue_verification, verify_queue
 
-IN_INTAKE = "intake"  # the ``job`` of a pending run waiting in the intake for a job of its own
 JOB_RUNS = 100  # runs one job of the intake verifies at most
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
 # Seconds between looks at RQ's suspension while it lasts: RQ's own workers look once a second too, so a
@@ -52,6 +54,17 @@ REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
 SUSPENDED_WAIT = 1.0
 
 log = logging.getLogger(__name__)
+
+
+def intake_entry(run_id: str, request_id: str) -> str:
+    """A run's entry in the intake: its id, then (after a space, which no run id holds) the request's id."""
+    return f"{run_id} {request_id}" if request_id else run_id
+
+
+def entry_parts(entry: str) -> tuple[str, str]:
+    """``(run id, request id)`` of an intake entry (an older release's entry, a bare run id: request id "")."""
+    run_id, _, request_id = entry.partition(" ")
+    return run_id, request_id
 
 
 def intake_depth(db: Database) -> int:
@@ -68,18 +81,19 @@ def runs_waiting(db: Database) -> bool:
 def dispatch(db: Database, most: int = JOB_RUNS) -> int:
     """Queue one verification job for up to ``most`` runs at the intake's head; how many it took
     (0: the intake was empty, or another dispatcher took the same runs first)."""
-    run_ids = db.redis.lrange(keys.intake(), 0, most - 1)
-    return take(db, run_ids) if run_ids else 0
+    entries = db.redis.lrange(keys.intake(), 0, most - 1)
+    return take(db, entries) if entries else 0
 
 
-def take(db: Database, run_ids: list[str]) -> int:
-    """Take ``run_ids``, read at the intake's head (the new job of each noted, atomically with leaving the
-    intake), then queue the job for them; how many it took."""
+def take(db: Database, entries: list[str]) -> int:
+    """Take ``entries``, read at the intake's head (the new job of each run noted, atomically with leaving the
+    intake), then queue the job for their runs, with their requests; how many it took."""
     job_id = secrets.token_hex(12)
-    taken, *naming = scripts.take_intake(db.redis, job_id=job_id, at_ms=now_ms(), run_ids=run_ids)
-    if naming:
-        enqueue_verification(db, naming, job_id=job_id)
-    return int(taken)
+    taken = scripts.take_intake(db.redis, job_id=job_id, at_ms=now_ms(), entries=entries)
+    if taken:
+        run_ids, request_ids = zip(*map(entry_parts, entries), strict=True)
+        enqueue_verification(db, list(run_ids), list(request_ids), job_id=job_id)
+    return taken
 
 
 def drain(db: Database) -> int:

@@ -44,6 +44,7 @@ from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.queue import scripts
+from store.queue.intake import entry_parts
 from store.queue.queues import enqueue_verification, verify_queue
 from store.queue.workers import roll_call
 
@@ -59,27 +60,27 @@ TRANSIT_SECONDS = 2.0  # a job a live worker took from the queue is started long
 log = logging.getLogger(__name__)
 
 
-def queue_alone(db: Database, run_id: str, request_id: str | None = None) -> str:
+def queue_alone(db: Database, run_id: str, request_id: str = "") -> str:
     """Point the run at a job of its own, then queue that job on the queue's Redis; the job's id.
 
     Two steps on two servers, in this order: a process killed between them
-    leaves the run naming a job the queue lacks, which the next sweep queues again.
+    leaves the run naming a job the queue lacks, which the next sweep queues again
+    (the run's hash names the job and ``request_id``, which a run from the intake
+    had only in its entry and its job, for the next sweep to carry on).
     """
-    if request_id is None:
-        request_id = db.redis.hget(keys.run(run_id), "request_id") or ""
     job_id = secrets.token_hex(12)
     with db.redis.pipeline(transaction=True) as pipe:
-        pipe.hset(keys.run(run_id), "job", job_id)
+        pipe.hset(keys.run(run_id), mapping={"job": job_id, **({"request_id": request_id} if request_id else {})})
         pipe.hdel(keys.pending_jobs(), run_id)  # the job of the intake that took it, if one did: lost
         pipe.execute()
-    enqueue_verification(db, [run_id], request_id, job_id=job_id)
+    enqueue_verification(db, [run_id], [request_id], job_id=job_id)
     return job_id
 
 
 def jobs_of(db: Database, run_ids: list[str]) -> list[str | None]:
     """The job each of ``run_ids`` waits on: the one a dispatcher took it for from the intake
-    (``keys.pending_jobs``), else the one its hash names (``IN_INTAKE`` while in the intake; None
-    for a run with none)."""
+    (``keys.pending_jobs``), else the one its hash names (a batch's, or one queued alone; None for a
+    run with none, as one waiting in the intake)."""
     if not run_ids:
         return []
     with db.redis.pipeline(transaction=False) as pipe:
@@ -87,18 +88,26 @@ def jobs_of(db: Database, run_ids: list[str]) -> list[str | None]:
         for run_id in run_ids:
             pipe.hget(keys.run(run_id), "job")
         taken, *own = pipe.execute()
-    return [job or named for job, named in zip(taken, own, strict=True)]
+    return [entry_parts(job)[0] if job else named for job, named in zip(taken, own, strict=True)]
 
 
-def split_pending(db: Database, run_ids: list[str], request_id: str) -> list[str]:
-    """Give each of ``run_ids`` still pending a job of its own; returns those ids. ``request_id``: the
-    jobs' (a batch's request), or "" for each run's own (a job of the intake serves many requests)."""
+def request_of(db: Database, run_id: str) -> str:
+    """The id of the request that submitted pending ``run_id``: noted with its job if a dispatcher took it
+    from the intake (``take_intake``), else its hash's (a batch's run, or one queued alone)."""
+    noted = db.redis.hget(keys.pending_jobs(), run_id)
+    return entry_parts(noted)[1] if noted else db.redis.hget(keys.run(run_id), "request_id") or ""
+
+
+def split_pending(db: Database, request_ids: dict[str, str]) -> list[str]:
+    """Give each run of ``request_ids`` (run id → the request that submitted it: ``queues.requests_of``) still
+    pending a job of its own; returns those ids."""
+    run_ids = list(request_ids)
     with db.redis.pipeline(transaction=False) as pipe:
         for run_id in run_ids:
             pipe.hget(keys.run(run_id), "status")
         pending = [run_id for run_id, status in zip(run_ids, pipe.execute(), strict=True) if status == "pending"]
     for run_id in pending:
-        queue_alone(db, run_id, request_id or None)
+        queue_alone(db, run_id, request_ids[run_id])
     return pending
 
 
@@ -128,8 +137,9 @@ def oldest_pending(db: Database) -> tuple[str, int] | None:
         pipe.zrange(keys.pending_runs(), 0, 0, withscores=True)
         head, indexed = pipe.execute()
     found = [(run_id, int(queued)) for run_id, queued in indexed]
-    if head is not None and (submitted := db.redis.hget(keys.run(head), "submitted_ms")) is not None:
-        found.append((head, int(submitted)))
+    head_id = entry_parts(head)[0] if head is not None else None
+    if head_id is not None and (submitted := db.redis.hget(keys.run(head_id), "submitted_ms")) is not None:
+        found.append((head_id, int(submitted)))
     return min(found, key=lambda entry: entry[1]) if found else None
 
 
@@ -139,7 +149,7 @@ def pending_run_ids(db: Database, most: int) -> list[str]:
         pipe.lrange(keys.intake(), 0, most - 1)
         pipe.zrange(keys.pending_runs(), 0, most - 1)
         waiting, indexed = pipe.execute()
-    return (waiting + indexed)[:most]
+    return ([entry_parts(entry)[0] for entry in waiting] + indexed)[:most]
 
 
 def sweep(db: Database, stale_after: float, worker_ttl: float, lock_seconds: float = 10.0) -> int:
@@ -218,7 +228,7 @@ def _requeue_lost(db: Database, run_id: str, lost: Job | None, cutoff: int, now:
                    actor="sweeper")
         log.warning("run marked error after repeated re-queues", extra={"run_id": run_id})
         return 0
-    job_id = queue_alone(db, run_id)
+    job_id = queue_alone(db, run_id, request_of(db, run_id))
     db.redis.hincrby(keys.metrics(), "requeues", 1)
     log.warning("re-queued a run left pending", extra={"run_id": run_id, "job_id": job_id, "requeue": claimed,
                                                        "lost_job": lost.id if lost else ""})

@@ -53,8 +53,10 @@ def par_searches_queued(db: Database) -> int:
     return par_queue(db).count
 
 
-def enqueue_verification(db: Database, run_ids: list[str], request_id: str = "", job_id: str | None = None):
-    """Queue one job verifying ``run_ids``.
+def enqueue_verification(db: Database, run_ids: list[str], request_ids: list[str] | None = None,
+                         job_id: str | None = None):
+    """Queue one job verifying ``run_ids``, carrying the id of the request that submitted each
+    (``request_ids``, in their order; none given: ""), which the worker's log lines name (``requests_of``).
 
     A job that raises is retried at once ``JOB_RETRIES`` times, then
     ``jobs.verification_failed`` marks its runs still pending ``error``; a worker
@@ -63,8 +65,18 @@ def enqueue_verification(db: Database, run_ids: list[str], request_id: str = "",
     return verify_queue(db).enqueue_call(
         db.jobs.verify_runs, args=tuple(run_ids), job_id=job_id, result_ttl=0, failure_ttl=FAILED_KEPT,
         retry=JobRetry(max=JOB_RETRIES), on_failure=Callback(db.jobs.verification_failed),
-        meta={"request_id": request_id},
+        meta={"request_ids": request_ids or [""] * len(run_ids)},
     )
+
+
+def requests_of(job: Job | None) -> dict[str, str]:
+    """Each run of verification ``job`` → the id of the request that submitted it, as the job carries it
+    (a job an older release queued carries one, ``request_id``, for all its runs; their hashes name theirs too)."""
+    if job is None:
+        return {}
+    meta, run_ids = job.meta or {}, [str(run_id) for run_id in job.args]
+    request_ids = meta.get("request_ids") or [meta.get("request_id", "")] * len(run_ids)
+    return dict(zip(run_ids, request_ids, strict=True))
 
 
 def enqueue_sealed_start(db: Database, args: tuple) -> None:

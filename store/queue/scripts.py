@@ -16,12 +16,12 @@ _MARK_ERROR = LuaScript("mark_error")
 
 
 
-def take_intake(client: Any, *, job_id: str, at_ms: int, run_ids: list[str]) -> Any:
-    """Take ``run_ids`` from the intake's head for job ``job_id`` (noted in ``keys.pending_jobs``, put among
-    the pending runs as queued at ``at_ms``, and counted as accepted submissions), if they are its head still:
-    how many were taken (0 if none), then the ids of the runs the job verifies."""
-    return _TAKE_INTAKE.run(client, [keys.intake(), keys.pending_jobs(), keys.metrics(), keys.pending_runs()],
-                            [job_id, at_ms, *run_ids])
+def take_intake(client: Any, *, job_id: str, at_ms: int, entries: list[str]) -> int:
+    """Take ``entries`` from the intake's head for job ``job_id`` (their runs' job noted in
+    ``keys.pending_jobs``, the runs put among the pending runs as queued at ``at_ms`` and counted as accepted
+    submissions), if they are its head still: how many were taken (0 if none)."""
+    return int(_TAKE_INTAKE.run(client, [keys.intake(), keys.pending_jobs(), keys.metrics(), keys.pending_runs()],
+                                [job_id, at_ms, *entries]))
 
 
 def claim_stale_run(client: Any, *, run_id: str, cutoff_ms: int, now_ms: int, most_requeues: int) -> int:

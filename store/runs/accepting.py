@@ -28,7 +28,7 @@ from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.errors import TokenRevoked, first_line
 from store.base.replicas import written
-from store.queue.intake import IN_INTAKE
+from store.queue.intake import intake_entry
 from store.queue.queues import enqueue_verification
 from store.runs import scripts
 from store.runs.audit import submitted_entry
@@ -109,23 +109,30 @@ class _Pending:
     submission: Submission
     run: Run
     stored: dict[str, str]
+    entry: str  # its entry in the intake ("" for a batch's run, which has a job at once)
 
 
-def _prepare(player: str, submission: Submission, submitted: int, job_id: str, request_id: str) -> _Pending:
+def _prepare(player: str, submission: Submission, submitted: int, job_id: str | None, request_id: str) -> _Pending:
+    """``job_id`` None: a run for the intake, whose entry names its request, and whose hash names neither
+    (``store.queue.intake``); else a batch's run, whose hash names both (the sweeper queues it again by them
+    if its job is never queued)."""
     dealt = submission.dealt
     run_id = dealt.run_id if dealt else open_run_id(player, submission.fingerprint())
     run = Run(run_id, player, submission.variant, submission.seed, PENDING, None, submitted,
-              daily=submission.daily or None, moves=tuple(submission.moves), request_id=request_id, job=job_id)
+              daily=submission.daily or None, moves=tuple(submission.moves),
+              request_id="" if job_id is None else request_id, job=job_id or "")
     if dealt:
         run = dealt.run(run)
     stored = stored_fields(run)
-    return _Pending(submission, run, {**stored, "log": submitted_entry(submission.server_key)})
+    entry = intake_entry(run_id, request_id) if job_id is None else ""
+    return _Pending(submission, run, {**stored, "log": submitted_entry(submission.server_key)}, entry)
 
 
-def new_run_fields(player: str, submission: Submission, submitted_ms: int, request_id: str = "") -> tuple[str, dict]:
-    """``(run id, its hash's fields)`` of ``submission`` as a new run waiting in the intake: for a script
-    that stores a run along with another change (a dealt game's end, ``store.games.dealt``)."""
-    pending = _prepare(player, submission, submitted_ms, IN_INTAKE, request_id)
+def new_run_fields(player: str, submission: Submission, submitted_ms: int) -> tuple[str, dict]:
+    """``(run id, its hash's fields)`` of ``submission`` as a new run for the intake (its entry there:
+    ``store.queue.intake.intake_entry``): for a script that stores a run along with another change (a dealt
+    game's end, ``store.games.dealt``)."""
+    pending = _prepare(player, submission, submitted_ms, None, "")
     return pending.run.id, pending.stored
 
 
@@ -134,7 +141,6 @@ class _Asking:
     """What a batch's scripts are told beside its runs: whose token, whether the player's ban counts, and the
     ban found ended."""
 
-    to_intake: bool
     token_hash: str
     heeding_bans: bool
     ended_ban: str = ""
@@ -147,7 +153,7 @@ def _accept(client, player: str, pending: _Pending, archived: bool | None, askin
     return scripts.accept_run(
         client, run_id=pending.run.id, player=player, fingerprint=submission.fingerprint(),
         submitted_ms=pending.run.submitted_ms, idempotency_key=submission.idempotency_key,
-        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, to_intake=asking.to_intake,
+        idempotency_ttl=IDEMPOTENCY_TTL, archived=archived, intake_entry=pending.entry,
         token_hash=asking.token_hash, heeding_bans=asking.heeding_bans, ended_ban=asking.ended_ban,
         fields=pending.stored,
     )
@@ -159,7 +165,7 @@ def _queue_jobs(db: Database, jobs: list[tuple[str, list[str]]], request_id: str
     the sweeper (``store.queue.pending``) queues them again."""
     try:
         for job_id, run_ids in jobs:
-            enqueue_verification(db, run_ids, request_id, job_id=job_id)
+            enqueue_verification(db, run_ids, [request_id] * len(run_ids), job_id=job_id)
     except RedisError as error:
         log.warning("batch's jobs not queued; the sweeper will queue its runs",
                     extra={"error": first_line(error), "request_id": request_id})
@@ -240,14 +246,14 @@ def accept_runs(db: Database, player: str, submissions: list[Submission], *, req
     submitted = now_ms()
     batch: list[_Pending] = []
     if runs_per_job is None:
-        batch = [_prepare(player, submission, submitted, IN_INTAKE, request_id) for submission in submissions]
+        batch = [_prepare(player, submission, submitted, None, request_id) for submission in submissions]
     else:
         for first in range(0, len(submissions), runs_per_job):
             job_id = secrets.token_hex(12)
             batch += [_prepare(player, submission, submitted, job_id, request_id)
                       for submission in submissions[first:first + runs_per_job]]
     to_intake = runs_per_job is None
-    asking = _Asking(to_intake, token_hash, heeding_bans)
+    asking = _Asking(token_hash, heeding_bans)
     # A batch asks the archive once for all its runs; the intake's runs ask the filter in their script,
     # and the archive only where it says "may be" (``store.runs.archived_filter``).
     archived = None if to_intake else db.archive.load([pending.run.id for pending in batch])
@@ -276,8 +282,8 @@ def submit_run(db: Database, player: str, submission: Submission, *, request_id:
                token_hash: str = "") -> tuple[Run, bool]:
     """Accept one submission: ``(run, True)`` when new, ``(existing run, False)`` when not.
 
-    ``request_id`` is kept with the run, so the logs follow it; its job is
-    the intake's to queue (``store.queue.intake``). Raises ``IdempotencyConflict``
+    ``request_id`` goes with the run's entry in the intake and on to its job, so the logs follow it; its
+    job is the intake's to queue (``store.queue.intake``). Raises ``IdempotencyConflict``
     when its Idempotency-Key names another game, ``TokenRevoked`` as
     ``accept_runs``.
     """

@@ -27,12 +27,13 @@ _REINSTATE_RUN = LuaScript("reinstate_run")
 
 
 def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submitted_ms: int,
-               idempotency_key: str, idempotency_ttl: int, archived: bool | None, to_intake: bool, token_hash: str,
+               idempotency_key: str, idempotency_ttl: int, archived: bool | None, intake_entry: str, token_hash: str,
                heeding_bans: bool, ended_ban: str, fields: dict) -> Any:
     """Store a submission unless the player sent that game (or that Idempotency-Key) before, or
     the archive holds its run (``archived``): ``['new']``, ``['existing', run id]`` or ``['conflict']``.
     ``archived`` None: the archived-runs filter answers, ``['ask_archive']`` (nothing stored) when
-    the archive may hold it. ``to_intake``: a new run's id goes onto the intake too; ``token_hash``,
+    the archive may hold it. ``intake_entry``, unless empty: a new run's entry goes onto the intake too
+    (``store.queue.intake.intake_entry``); ``token_hash``,
     unless empty: the token must still name ``player``, else ``['unauthorized']`` and nothing stored.
     ``heeding_bans``: ``['banned', the ban as kept]`` (nothing stored) for a player with a ban other than
     ``ended_ban`` (one the caller found ended, as kept; "" for none)."""
@@ -45,7 +46,7 @@ def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submi
          keys.ban(player) if heeding_bans else keys.metrics()],
         [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "",
          "" if archived is None else "1" if archived else "0",
-         player, "1" if to_intake else "", "1" if token_hash else "", ended_ban, *flatten(fields)],
+         player, intake_entry, "1" if token_hash else "", ended_ban, *flatten(fields)],
     )
 
 

@@ -9,7 +9,7 @@ from rq import Queue
 
 from store import load_run
 from store.base import keys
-from store.queue.intake import IN_INTAKE, drain, take
+from store.queue.intake import drain, entry_parts, take
 from store.queue.pending import jobs_of
 
 
@@ -19,7 +19,8 @@ def queued_run_ids(stack) -> list[str]:
 
 
 def waiting_run_ids(stack) -> list[str]:
-    return [run_id.decode() for run_id in redis.Redis.from_url(stack.redis.url).lrange(keys.intake(), 0, -1)]
+    return [entry_parts(entry.decode())[0]
+            for entry in redis.Redis.from_url(stack.redis.url).lrange(keys.intake(), 0, -1)]
 
 
 def test_an_accepted_run_is_stored_with_exactly_one_job(stack):
@@ -31,7 +32,7 @@ def test_an_accepted_run_is_stored_with_exactly_one_job(stack):
     assert stack.submit(token, body).json()["id"] == run_id
     assert stack.submit(token, body, {"Idempotency-Key": "k1"}).json()["id"] == run_id
     assert waiting_run_ids(stack).count(run_id) == 1 and run_id not in queued_run_ids(stack)
-    assert load_run(db, run_id).job == IN_INTAKE
+    assert load_run(db, run_id).job == "" and jobs_of(db, [run_id]) == [None]  # its entry waits for a job
     assert drain(db) >= 1
     assert queued_run_ids(stack).count(run_id) == 1 and run_id not in waiting_run_ids(stack)
     [job] = [job for job in Queue("verify", connection=db.raw).get_jobs() if run_id in job.args]

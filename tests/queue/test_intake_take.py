@@ -10,27 +10,54 @@ from store.base.clock import now_ms
 from store.base.service_mark import mark_service
 from store.operations.migration import migrate
 from store.privacy import erasure as erasing
-from store.queue.intake import IN_INTAKE, dispatch, intake_depth
+from store.queue.intake import dispatch, entry_parts, intake_depth
 from store.queue.pending import jobs_of, oldest_pending, pending_count, pending_run_ids, sweep
-from store.queue.queues import verify_queue
+from store.queue.queues import requests_of, verify_queue
 from tests.support.games import legal_games
 from verification import judge
 
 
-def waiting(db, player: str, games: tuple[dict, ...]) -> list[str]:
-    return [submit_run(db, player, Submission(game["seed"], game["variant"], game["moves"]))[0].id
+def waiting(db, player: str, games: tuple[dict, ...], request_id: str = "") -> list[str]:
+    return [submit_run(db, player, Submission(game["seed"], game["variant"], game["moves"]),
+                       request_id=request_id)[0].id
             for game in games]
+
+
+def waiting_run_ids(db) -> list[str]:
+    return [entry_parts(entry)[0] for entry in db.redis.lrange(keys.intake(), 0, -1)]
+
+
+def test_a_single_submissions_request_rides_on_its_intake_entry_and_its_job_and_its_verdict_drops_nothing(
+        archived_store_db):
+    """A single submission's hash holds no field only a pending run needs: its request id goes from its entry
+    in the intake to its job, which the worker's log line names, so its verdict sends no ``HDEL``."""
+    db = archived_store_db
+    [run_id] = waiting(db, "ada", legal_games(1), request_id="req-1")
+    assert db.redis.lrange(keys.intake(), 0, -1) == [f"{run_id} req-1"]
+    assert db.redis.hmget(keys.run(run_id), "job", "request_id") == [None, None]
+    assert dispatch(db) == 1
+    [job] = verify_queue(db).get_jobs()
+    assert list(job.args) == [run_id] and requests_of(job) == {run_id: "req-1"}
+    [run] = load_runs(db, [run_id])
+    calls_before = _hdel_calls(db)
+    assert record_verdicts(db, [(run, judge(run))]) == [True]
+    assert _hdel_calls(db) == calls_before + 1  # the job's runs out of the jobs noted, none on the run
+    assert db.redis.hmget(keys.run(run_id), "job", "request_id") == [None, None]
+
+
+def _hdel_calls(db) -> int:
+    return int(db.redis.info("commandstats").get("cmdstat_hdel", {}).get("calls", 0))
 
 
 def test_a_dispatch_takes_the_intakes_head_for_one_job_and_each_run_names_it(archived_store_db):
     db = archived_store_db
     run_ids = waiting(db, "ada", legal_games(3))
-    assert {run.job for run in load_runs(db, run_ids)} == {IN_INTAKE}
+    assert {run.job for run in load_runs(db, run_ids)} == {""}  # their entries wait in the intake
 
     assert dispatch(db, most=2) == 2
     [job] = verify_queue(db).get_jobs()
     assert list(job.args) == run_ids[:2] and intake_depth(db) == 1
-    assert jobs_of(db, run_ids) == [job.id, job.id, IN_INTAKE]
+    assert jobs_of(db, run_ids) == [job.id, job.id, None]
 
 
 def test_the_runs_waiting_in_the_intake_are_pending_and_join_the_index_as_the_take_gives_them_a_job(
@@ -56,13 +83,13 @@ def test_an_erased_players_waiting_runs_leave_the_intake_and_no_take_writes_them
     mark_service(db)
     create_player(db, "zoltan")
     games = legal_games(4)
-    kept = waiting(db, "ada", games[:1])
-    erased = waiting(db, "zoltan", games[1:3])
-    kept += waiting(db, "ada", games[3:])
-    assert db.redis.lrange(keys.intake(), 0, -1) == [kept[0], *erased, kept[1]]
+    kept = waiting(db, "ada", games[:1], request_id="req-a")
+    erased = waiting(db, "zoltan", games[1:3], request_id="req-z")
+    kept += waiting(db, "ada", games[3:], request_id="req-a")
+    assert waiting_run_ids(db) == [kept[0], *erased, kept[1]]
 
     erasing.erase(db, erasing.begin_erasure(db, "zoltan"), ("moderator", "mia"), 60)
-    assert db.redis.lrange(keys.intake(), 0, -1) == kept
+    assert waiting_run_ids(db) == kept
 
     assert dispatch(db) == 2
     assert not any(db.redis.exists(keys.run(run_id)) for run_id in erased)
@@ -103,7 +130,7 @@ def test_a_run_taken_from_the_intake_for_a_job_the_queue_lost_is_queued_again_by
     """The take notes each run's job in one hash for them all (``keys.pending_jobs``); the sweeper reads
     it: a stale run whose job the queue lacks gets a job of its own, and leaves that hash."""
     db = archived_store_db
-    [run_id, waiting_id] = waiting(db, "ada", legal_games(2))
+    [run_id, waiting_id] = waiting(db, "ada", legal_games(2), request_id="req-1")
     assert dispatch(db, most=1) == 1
     [lost] = verify_queue(db).get_jobs()
     lost.delete()  # the queue's Redis lost it
@@ -114,7 +141,8 @@ def test_a_run_taken_from_the_intake_for_a_job_the_queue_lost_is_queued_again_by
     assert sweep(db, stale_after=1, worker_ttl=60) == 1
     [job] = verify_queue(db).get_jobs()
     assert list(job.args) == [run_id] and job.id != lost.id
-    assert jobs_of(db, [run_id, waiting_id]) == [job.id, IN_INTAKE]
+    assert requests_of(job) == {run_id: "req-1"}  # the request the lost job carried
+    assert jobs_of(db, [run_id, waiting_id]) == [job.id, None]
     assert db.redis.hgetall(keys.pending_jobs()) == {}
 
 
