@@ -48,10 +48,6 @@ from store.queue.queues import enqueue_verification, verify_queue
 
 JOB_RUNS = 100  # runs one job of the intake verifies at most
 REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
-# Seconds between looks at RQ's suspension while it lasts: RQ's own workers look once a second too, so a
-# resumed service takes up to that long to start either way, and a suspended one costs Redis two commands
-# a dispatcher a second (the intake's wait and the look), not forty.
-SUSPENDED_WAIT = 1.0
 
 log = logging.getLogger(__name__)
 
@@ -117,14 +113,14 @@ def dispatch_forever(db: Database, window: float, block: float, stopped: threadi
 
     Sleeps rather than waiting on ``stopped`` with a timeout: under ``faketime`` (the tests' moved
     clock) a thread's timed wait never returns. While RQ's workers are suspended it queues nothing,
-    so a suspended service keeps its backlog in the intake, and looks again ``SUSPENDED_WAIT`` later.
+    so a suspended service keeps its backlog in the intake.
     """
     while not stopped.is_set():
         try:
             if not wait_for_runs(db, block):
                 continue
             if is_suspended(db.queue_redis):
-                time.sleep(SUSPENDED_WAIT)
+                time.sleep(max(window, 0.05))
                 continue
             time.sleep(window)
             while dispatch(db) == JOB_RUNS:
