@@ -7,12 +7,14 @@
 -- two copies; one place left goes into its field, ``gather``, where the next slice finds it). Returns how
 -- many places Redis still holds of the board.
 local name = ARGV[1]
+-- the board's form, read once: the removals below leave it as it is until ``gather``
+local sole = sole_of(KEYS, name)
 for i = 2, #ARGV, 3 do
   local player, packed, run_id = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
-  local sole = sole_of(KEYS, name)
   if sole then
     if sole.player == player and sole.rank == packed and sole.run_id == run_id then
       redis.call('HDEL', KEYS[3], name)
+      sole = false
     end
   elseif sole == nil then
     local held = redis.call('ZSCORE', KEYS[1], player)
