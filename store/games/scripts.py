@@ -54,10 +54,10 @@ def play_moves(client: Any, *, game_id: str, played: int, codes: str, at_ms: int
         client,
         [game_key, keys.games_playing(), keys.player_games_playing(player), closed_set, playing, keys.metrics(),
          keys.move_latency(), keys.streak(player) if date else game_key, keys.run(run_id), keys.player_runs(player),
-         keys.run_players(), keys.pending_runs(), keys.metrics(), keys.intake()],
+         keys.pending_runs(), keys.metrics(), keys.intake()],
         [game_id, played, codes, at_ms, status, ended_ttl, slot, closing, "" if closes_ms is None else closes_ms,
          latency_bucket, "" if latency is None else latency, counted_as, day_before(date) if date else "", run_id,
-         intake_entry, player, len(ended), *ended, *closed])
+         intake_entry, len(ended), *ended, *closed])
 
 
 def close_sealed_day(client: Any, *, date: str, reveal: list[str]) -> list[str]:

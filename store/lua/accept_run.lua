@@ -2,7 +2,7 @@
 --#include _new_run
 -- KEYS: idempotency key (any key when there is none), the key naming the
 -- player's run of this game when its id is not derived from them
--- (``keys.submission``), run, player runs, players with runs, pending runs,
+-- (``keys.submission``), run, player runs, pending runs,
 -- metrics, intake, the token key of the request (any key when it is not
 -- checked here), the archived-runs filter (a bit of it says it is whole), the player's ban
 -- (``keys.ban``; any key when it does not count).
@@ -33,7 +33,7 @@
 -- The four strings a submission may need, read at once: the token's holder, the Idempotency-Key's
 -- run, the run named under its game (each heeded only where its ARGV says it counts: a key not used is
 -- the metrics hash, which MGET answers with nil), the player's ban.
-local token_holder, held, named, ban = unpack(redis.call('MGET', KEYS[9], KEYS[1], KEYS[2], KEYS[11]))
+local token_holder, held, named, ban = unpack(redis.call('MGET', KEYS[8], KEYS[1], KEYS[2], KEYS[10]))
 if ARGV[8] == '1' and token_holder ~= ARGV[6] then
   return {'unauthorized'}
 end
@@ -58,17 +58,16 @@ end
 if not existing and not listed_anew(KEYS[4], ARGV[3], ARGV[1]) then
   existing = ARGV[1]
 end
-if not existing and ARGV[5] == '' and may_be_archived(KEYS[10], ARGV[1]) then
+if not existing and ARGV[5] == '' and may_be_archived(KEYS[9], ARGV[1]) then
   redis.call('ZREM', KEYS[4], ARGV[1])
   return {'ask_archive'}
 end
 if existing then
-  redis.call('HINCRBY', KEYS[7], 'submissions:duplicate', 1)
+  redis.call('HINCRBY', KEYS[6], 'submissions:duplicate', 1)
   return {'existing', existing}
 end
 if ARGV[4] ~= '' then
   redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'EX', ARGV[4])
 end
-store_new_run({KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]}, ARGV[1], ARGV[6], ARGV[3], ARGV[7],
-              {unpack(ARGV, 10)})
+store_new_run({KEYS[3], KEYS[5], KEYS[6], KEYS[7]}, ARGV[1], ARGV[3], ARGV[7], {unpack(ARGV, 10)})
 return {'new'}

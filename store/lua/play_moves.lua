@@ -4,8 +4,8 @@
 -- days (a tournament game: the closed tournaments), the day's sealed games
 -- in play (the tournament's games in play; the game's own key for a free
 -- game), metrics, move latency, the player's streak (the game's own key
--- for a free game), then the keys of the game's run (``_new_run``: run,
--- player runs, players with runs, pending runs, metrics, intake).
+-- for a free game), then the keys of the game's run: run,
+-- player runs, pending runs, metrics, intake (``_new_run``).
 -- ARGV: game id, the number of moves the caller judged the game at, the new
 -- moves (one character each), the time (ms), the status after them, the
 -- lifetime (s) of an ended game, the game's slot, the sealed daily's date
@@ -16,7 +16,7 @@
 -- besides its status ("forfeited_idle" for the sweeper's forfeit, or ""),
 -- then the day before the sealed daily's date ("" for any other game), the
 -- run's id, its entry in the intake (``store.queue.intake.intake_entry``),
--- the player, how many ARGV items the run's fields as the game
+-- how many ARGV items the run's fields as the game
 -- ends by these moves take (0 when they do not end it), those fields, then
 -- the run's fields as the game ends forfeited by its day's close (a sealed
 -- daily game; none for a free one).
@@ -53,12 +53,12 @@ local refused = closed and #ARGV[3] > 0
 if game[2] ~= ARGV[2] then
   return {'moved', game[2]}
 end
-local ended_count = tonumber(ARGV[17])
-local run_fields = {unpack(ARGV, 18, 17 + ended_count)}
+local ended_count = tonumber(ARGV[16])
+local run_fields = {unpack(ARGV, 17, 16 + ended_count)}
 if closed then
   ARGV[3] = ''
   ARGV[5] = 'forfeit'
-  run_fields = {unpack(ARGV, 18 + ended_count)}
+  run_fields = {unpack(ARGV, 17 + ended_count)}
 end
 local chunk = tonumber(game[4])
 local log = redis.call('HGET', KEYS[1], 'log' .. chunk) or ''
@@ -95,8 +95,7 @@ else
     redis.call('HINCRBY', KEYS[6], 'games:' .. ARGV[12], 1)
   end
   listed_anew(KEYS[10], ARGV[4], ARGV[14])
-  store_new_run({KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14]}, ARGV[14], ARGV[16], ARGV[4], ARGV[15],
-                run_fields)
+  store_new_run({KEYS[9], KEYS[11], KEYS[12], KEYS[13]}, ARGV[14], ARGV[4], ARGV[15], run_fields)
 end
 if ARGV[10] ~= '' then
   redis.call('HINCRBY', KEYS[7], ARGV[10], 1)

@@ -6,8 +6,8 @@
 -- A job's verdicts, each with its audit entry, its counts and its board places, in one script.
 -- KEYS: pending runs, metrics, latency, the webhook outbox and the webhooks
 -- index (``_events``), the jobs of runs taken from the intake, the live
--- streams' prefix and the live channel (``_live``, ``_live_places``), then for
--- each run its key and the keys of the boards it counts on (``_placement``);
+-- streams' prefix and the live channel (``_live``, ``_live_places``), the
+-- players with runs (``keys.run_players``), then for each run its key and the keys of the boards it counts on (``_placement``);
 -- last, the public log's two keys (``_log``).
 -- ARGV: the worker's name, the time (ms), the names of the events of a run
 -- verified (also its live event's type) and of a record beaten
@@ -24,7 +24,9 @@
 -- A verdict is written once, with its audit entry and its counts: a run no
 -- longer pending is left alone, so a job that runs twice changes nothing
 -- (either way the run leaves the pending index and the jobs of runs taken from
--- the intake: the job's runs in one ZREM and one HDEL). A verified run is offered
+-- the intake: the job's runs in one ZREM and one HDEL), and the players of the verdicts
+-- written join the players with runs, scored by their runs' submission (``LT``: a player's oldest run), in
+-- one ZADD (a new run's script leaves that to its verdict: ``_new_run``). A verified run is offered
 -- to every board it counts on (``_placement``); while webhooks are registered,
 -- its event of a run verified and an event of a record beaten per board whose
 -- first place it took from another player (naming the board) go to the outbox. The counts of the
@@ -32,9 +34,10 @@
 -- 1 for each run whose verdict it wrote, 0 for each left alone.
 local worker, at, verified_event, beaten_event = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local rejected_event = ARGV[5]
-local key, arg = 9, 7
+local key, arg = 10, 7
 local answers, metrics, buckets, written_count, latency_sum = {}, {}, {}, 0, 0
 local judged = {}  -- the runs' ids, to leave the pending index in one ZREM
+local joined = {}  -- each written verdict's submission time and player, to join the players with runs in one ZADD
 local hooks = nil  -- whether webhooks are registered: asked once, at the first verified run
 
 -- One run's verdict at KEYS[run_key] and ARGV[a..]: 1 if written, 0 if not; the next KEYS and ARGV indexes.
@@ -77,6 +80,7 @@ local function record(run_key, a)
   if #dropped > 0 then
     redis.call('HDEL', KEYS[run_key], unpack(dropped))
   end
+  joined[#joined + 1], joined[#joined + 2] = read[9], read[8]
   metrics[metric] = (metrics[metric] or 0) + 1
   buckets[bucket] = (buckets[bucket] or 0) + 1
   written_count, latency_sum = written_count + 1, latency_sum + tonumber(latency)
@@ -111,6 +115,7 @@ end
 append_leaves(KEYS[#KEYS - 1], KEYS[#KEYS], leaves)
 redis.call('ZREM', KEYS[1], unpack(judged))
 redis.call('HDEL', KEYS[6], unpack(judged))
+if #joined > 0 then redis.call('ZADD', KEYS[9], 'LT', unpack(joined)) end
 for field, count in pairs(metrics) do redis.call('HINCRBY', KEYS[2], field, count) end
 for field, count in pairs(buckets) do redis.call('HINCRBY', KEYS[3], field, count) end
 if written_count > 0 then

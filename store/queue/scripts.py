@@ -33,7 +33,7 @@ def claim_stale_run(client: Any, *, run_id: str, cutoff_ms: int, now_ms: int, mo
 def mark_error(client: Any, *, run_id: str, reason: str, at_ms: int, actor: str) -> bool:
     """Give a pending run the status ``error`` (``reason``: the error JSON); False if it had a verdict."""
     return bool(_MARK_ERROR.run(client, [keys.run(run_id), keys.pending_runs(), keys.metrics(), keys.pending_jobs(),
-                                         keys.errored_runs()],
+                                         keys.errored_runs(), keys.run_players()],
                                 [run_id, reason, at_ms, actor]))
 
 

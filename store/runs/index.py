@@ -3,15 +3,21 @@
 Every run is in its player's list (``keys.player_runs``, scored by
 submission time, kept compact up to 1,024 runs); ``keys.run_players`` scores
 each player by their oldest run in Redis, kept so by the scripts that add
-and remove runs. Walking old runs (retention) looks at the players with one
-old enough, then at their lists: no index of every run, which would cost
-120 bytes a run.
+and remove runs, but for a new run: its player joins with its verdict
+(``record_verdicts``, one command a job rather than one a run) or its error
+(``mark_error``), so a player whose runs all wait for their verdict (in the
+intake or the index of pending runs, ``store.queue.pending``) is not there yet.
+Walking old runs (retention, which takes finished runs only) looks at the
+players with one old enough, then at their lists; walking every run
+(``stored_run_ids``) looks at the waiting runs' players too. No index of
+every run, which would cost 120 bytes a run.
 """
 
 from collections.abc import Iterator
 
 from store.base import keys
 from store.base.database import Database
+from store.queue.intake import entry_parts
 
 SCAN_BATCH = 1000
 
@@ -38,8 +44,29 @@ def runs_between(db: Database, player: str, low: float | str, high: float | str,
             seen_at_low if low == entries[0][1] else set())
 
 
+def waiting_players(db: Database) -> set[str]:
+    """The players of the runs waiting for their verdict: in the intake, or in the index of pending runs
+    (read together, in one transaction, so a run moving from one to the other is in one of them)."""
+    with db.redis.pipeline(transaction=True) as pipe:
+        pipe.lrange(keys.intake(), 0, -1)
+        pipe.zrange(keys.pending_runs(), 0, -1)
+        waiting, indexed = pipe.execute()
+    run_ids = [entry_parts(entry)[0] for entry in waiting] + indexed
+    players: set[str] = set()
+    for first in range(0, len(run_ids), SCAN_BATCH):
+        with db.redis.pipeline(transaction=False) as pipe:
+            for run_id in run_ids[first:first + SCAN_BATCH]:
+                pipe.hget(keys.run(run_id), "player")
+            players.update(player for player in pipe.execute() if player is not None)
+    return players
+
+
 def stored_run_ids(db: Database, since_ms: float | str = "-inf") -> list[str]:
-    """Every run id in Redis, oldest first (submitted at or after ``since_ms``, if given)."""
-    found = [(submitted, run_id) for player in players_with_runs(db)
+    """Every run id in Redis, oldest first (submitted at or after ``since_ms``, if given). The waiting runs'
+    players are read first: a run that stops waiting meanwhile has its player among the players with runs
+    by the time they are read."""
+    players = waiting_players(db)
+    players.update(players_with_runs(db))
+    found = [(submitted, run_id) for player in sorted(players)
              for run_id, submitted in runs_between(db, player, since_ms, "+inf", SCAN_BATCH)]
     return [run_id for _, run_id in sorted(found)]

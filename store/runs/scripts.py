@@ -41,7 +41,7 @@ def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submi
     return _ACCEPT_RUN.run(
         client,
         [idempotency, keys.submission(player, fingerprint), keys.run(run_id), keys.player_runs(player),
-         keys.run_players(), keys.pending_runs(), keys.metrics(), keys.intake(),
+         keys.pending_runs(), keys.metrics(), keys.intake(),
          keys.token(token_hash) if token_hash else keys.metrics(), keys.archived_filter(),
          keys.ban(player) if heeding_bans else keys.metrics()],
         [run_id, fingerprint, submitted_ms, idempotency_ttl if idempotency_key else "",
@@ -83,7 +83,8 @@ def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms:
                  *fields]
     return _RECORD_VERDICTS.run(
         client, [keys.pending_runs(), keys.metrics(), keys.latency(), keys.webhook_outbox(), keys.webhooks(),
-                 keys.pending_jobs(), keys.live_events(""), keys.live_channel(), *run_keys, *log_keys()],
+                 keys.pending_jobs(), keys.live_events(""), keys.live_channel(), keys.run_players(), *run_keys,
+                 *log_keys()],
         [worker, at_ms, RUN_VERIFIED, RECORD_BEATEN, RUN_REJECTED, len(verdicts), *args,
          *(part for leaf in leaves for part in leaf)])
 

@@ -11,8 +11,9 @@ from store.base.service_mark import mark_service
 from store.operations.migration import migrate
 from store.privacy import erasure as erasing
 from store.queue.intake import dispatch, entry_parts, intake_depth
-from store.queue.pending import jobs_of, oldest_pending, pending_count, pending_run_ids, sweep
+from store.queue.pending import jobs_of, mark_error, oldest_pending, pending_count, pending_run_ids, sweep
 from store.queue.queues import requests_of, verify_queue
+from store.runs.index import stored_run_ids
 from tests.support.games import legal_games
 from verification import judge
 
@@ -154,3 +155,25 @@ def test_the_verdicts_of_a_job_of_the_intake_take_its_runs_out_of_the_jobs_noted
     pending = load_runs(db, run_ids)
     assert record_verdicts(db, [(run, judge(run)) for run in pending]) == [True, True]
     assert db.redis.hlen(keys.pending_jobs()) == 0 and db.redis.zcard(keys.pending_runs()) == 0
+
+
+def test_a_new_runs_player_joins_the_players_with_runs_with_its_verdict_and_the_walk_of_every_run_finds_it_before(
+        archived_store_db):
+    """A new run's script leaves its player's place among the players with runs to its verdict (one ``ZADD`` a
+    job) or its error: until then the walk of every run (``scoundrel check``, the re-verifications) finds the
+    run's player through the intake and the index of pending runs."""
+    db = archived_store_db
+    run_ids = waiting(db, "ada", legal_games(3))
+    [errored] = waiting(db, "bea", legal_games(1))
+    assert db.redis.zrange(keys.run_players(), 0, -1) == []
+    assert sorted(stored_run_ids(db)) == sorted([*run_ids, errored])  # all in the intake
+    assert dispatch(db, most=2) == 2
+    assert sorted(stored_run_ids(db)) == sorted([*run_ids, errored])  # two in the pending index, two in the intake
+
+    taken = load_runs(db, run_ids[:2])
+    assert record_verdicts(db, [(run, judge(run)) for run in taken]) == [True, True]
+    assert db.redis.zscore(keys.run_players(), "ada") == min(run.submitted_ms for run in taken)
+    assert mark_error(db, errored, "verification_failed", "failed")
+    [errored_run] = load_runs(db, [errored])
+    assert db.redis.zscore(keys.run_players(), "bea") == errored_run.submitted_ms
+    assert sorted(stored_run_ids(db)) == sorted([*run_ids, errored])
