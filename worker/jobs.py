@@ -15,10 +15,10 @@ from dataclasses import replace
 from redis.exceptions import RedisError
 from rq import get_current_job
 
-from domain.run import PENDING
+from domain.run import PENDING, Run
 from store import load_runs, record_verdicts
-from store.base import count_job_failure
-from store.queue import mark_error, requests_of, split_pending
+from store.base import count_job_failure, first_line
+from store.queue import forget_carried, mark_error, requests_of, split_pending
 from store.sanctions import keep_withheld
 from verification import judge
 from verification.move_timing import TimingLimits
@@ -37,11 +37,18 @@ def _worker_name() -> str:
     return (job.worker_name if job else None) or "worker"
 
 
-def verify_runs(*run_ids: str) -> dict[str, str]:
+def verify_runs(*run_ids: str, carried: dict[str, dict[str, str]] | None = None) -> dict[str, str]:
     """Replay each run with the current engine; returns each run's status afterwards.
 
-    One job verifies one submitted run, or a share of a batch: the runs are
-    loaded in one round trip and their verdicts recorded in one more.
+    One job verifies one submitted run, or a share of a batch, or the runs a
+    dispatcher took from the intake, whose hashes it carries (``carried``:
+    run id → the fields stored at the run's submission, ``store.queue.intake``):
+    those are judged unread, the others loaded in one round trip, and their
+    verdicts recorded in one more. The verdicts' script writes none for a run
+    that is no longer pending or its player's as judged (a job run again, a
+    run voided, erased or renamed meanwhile): those runs are read then, and any
+    still pending judged and recorded again, so every step below sees each run
+    as it is stored.
     The events recorded with them are handed to the webhook queue
     (``worker.webhooks``), never waited for. A player's first counted game of a week puts them in a league
     cohort (``worker.leagues``). Then a dealt game's move timing may raise flags for moderators
@@ -49,10 +56,33 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
     its player's clairvoyant flag.
     """
     db = database()
-    statuses, verdicts = {}, []
+    worker = _worker_name()
     requested = requests_of(get_current_job())
-    runs = load_runs(db, run_ids)
-    for run_id, run in zip(run_ids, runs, strict=True):
+    runs = dict(zip(run_ids, load_runs(db, run_ids, carried), strict=True))
+    statuses, verdicts = _verify(db, runs, worker, requested)
+    unwritten = [run.id for run, _, written in verdicts if not written]
+    if unwritten:
+        runs.update(zip(unwritten, load_runs(db, unwritten), strict=True))
+        again, verdicts_again = _verify(db, {run_id: runs[run_id] for run_id in unwritten}, worker, requested)
+        statuses.update(again)
+        verdicts = [judged for judged in verdicts if judged[2]] + verdicts_again
+    judged_verdicts = [(run, verdict) for run, verdict, _ in verdicts]
+    keep_withheld(db, [run.player for run, verdict in judged_verdicts if verdict["status"] == "verified"])
+    after_verdicts(db)  # the events recorded with the verdicts, handed to a job on the webhook queue
+    join_leagues(db, judged_verdicts)
+    judged = {run.id: verdict["status"] for run, verdict in judged_verdicts}
+    settled = [replace(run, status=judged.get(run.id, run.status)) for run in runs.values() if run is not None]
+    flag_timing(db, settled, TimingLimits.from_settings(settings()), settings().flags_kept)
+    flag_clairvoyance(db, settled, settings().flags_kept)
+    return statuses
+
+
+def _verify(db, runs: dict[str, Run | None], worker: str,
+            requested: dict[str, str]) -> tuple[dict[str, str], list[tuple[Run, dict, bool]]]:
+    """Judge each pending run of ``runs`` and record the verdicts, logging each one written: each run's status
+    (a run gone is "missing"), and each ``(run, verdict, whether it was written)``."""
+    statuses, verdicts = {}, []
+    for run_id, run in runs.items():
         if run is None:
             statuses[run_id] = "missing"
         elif run.status != PENDING:
@@ -61,20 +91,14 @@ def verify_runs(*run_ids: str) -> dict[str, str]:
             verdict = judge(run)
             verdicts.append((run, verdict))
             statuses[run_id] = verdict["status"]
-    for (run, verdict), written in zip(verdicts, record_verdicts(db, verdicts, worker=_worker_name()), strict=True):
+    recorded = record_verdicts(db, verdicts, worker=worker)
+    for (run, verdict), written in zip(verdicts, recorded, strict=True):
         if written:
             log.info("verdict recorded", extra={"run_id": run.id,
                                                  "request_id": requested.get(run.id) or run.request_id,
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
-    keep_withheld(db, [run.player for run, verdict in verdicts if verdict["status"] == "verified"])
-    after_verdicts(db)  # the events recorded with the verdicts, handed to a job on the webhook queue
-    join_leagues(db, verdicts)
-    judged = {run.id: verdict["status"] for run, verdict in verdicts}
-    settled = [replace(run, status=judged.get(run.id, run.status)) for run in runs if run is not None]
-    flag_timing(db, settled, TimingLimits.from_settings(settings()), settings().flags_kept)
-    flag_clairvoyance(db, settled, settings().flags_kept)
-    return statuses
+    return statuses, [(run, verdict, written) for (run, verdict), written in zip(verdicts, recorded, strict=True)]
 
 
 def verification_failed(job, connection, exc_type, exc_value, traceback):
@@ -86,7 +110,8 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
     into one job per run still pending, so one bad run does not take its
     neighbours down with it. A last attempt cut short by Redis (away, or
     refusing writes) is no fault of the runs: they stay pending, and the
-    sweeper queues them again once nothing runs their job (``store.queue.pending``).
+    sweeper queues them again once nothing runs their job (``store.queue.pending``). A job kept failed
+    keeps no copy of its runs' hashes (``store.queue.queues.forget_carried``).
     """
     db = database()
     run_ids = list(job.args)
@@ -98,6 +123,10 @@ def verification_failed(job, connection, exc_type, exc_value, traceback):
         log.warning("verification failed; retrying", exc_info=(exc_type, exc_value, traceback),
                     extra={**context, "retries_left": job.retries_left})
         return
+    try:
+        forget_carried(db, job)
+    except RedisError as error:
+        log.warning("failed job's copies of its runs not dropped", extra={**context, "error": first_line(error)})
     if issubclass(exc_type, RedisError):
         log.warning("verification cut short by redis; its runs stay pending for the sweeper",
                     exc_info=(exc_type, exc_value, traceback), extra=context)

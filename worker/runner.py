@@ -54,7 +54,16 @@ from store.leagues import end_ended_weeks, league_rules
 from store.live import tell_soon
 from store.log import Signer, load_signer, publish, resume_log
 from store.operations import scheduled_pass
-from store.queue import dispatch_forever, drain, par_queue, runs_waiting, sweep, verify_queue, webhook_queue
+from store.queue import (
+    dispatch_forever,
+    drain,
+    forget_carried,
+    par_queue,
+    runs_waiting,
+    sweep,
+    verify_queue,
+    webhook_queue,
+)
 from store.runs import make_whole
 from store.sanctions import lift_ended_bans
 from store.schedules import make_scheduled
@@ -177,8 +186,9 @@ class VerifyWorker(SimpleWorker):
     def execute_job(self, job, queue):
         """Run the job; if Redis fails RQ's own records of it (a failover, Redis away), wait until it takes
         writes again, then record the job's end as a failure: RQ retries it at once while it has retries,
-        else marks it failed, and the sweeper queues its runs again, rather than taking a job left
-        ``started`` for one still running until its timeout has passed."""
+        else marks it failed (with no copy of its runs' hashes: ``store.queue.queues.forget_carried``), and the
+        sweeper queues its runs again, rather than taking a job left ``started`` for one still running until
+        its timeout has passed."""
         try:
             super().execute_job(job, queue)
         except RedisError as error:
@@ -187,8 +197,11 @@ class VerifyWorker(SimpleWorker):
             execution = next(iter(self.executions.values()), None)
             self.executions.clear()  # RQ could not record its end: it is over all the same
             wait_for_writes(self.db, error)
+            kept_failed = not job.should_retry
             self.handle_job_failure(job, queue, exc_string=f"cut short by redis: {first_line(error)}",
                                     execution=execution)
+            if kept_failed:
+                forget_carried(self.db, job)
 
 
 def competitions_step(db: Database, settings: Settings) -> None:

@@ -13,7 +13,7 @@
 -- verified (also its live event's type) and of a record beaten
 -- (``domain.events``), the live event's type of a run rejected
 -- (``store.live.events``), how many runs, then for each run:
--- its id, its verdict's metrics field, its latency bucket and latency
+-- its id, its player as judged, its verdict's metrics field, its latency bucket and latency
 -- (seconds), the boards (their count, then their orders: ``_placement``),
 -- how many ARGV items its verdict's fields take, then those fields as
 -- alternating name/value pairs; last, each run's leaf in the public log, two
@@ -22,7 +22,8 @@
 -- only where the run holds them: a single submission's hash has neither,
 -- ``store.queue.intake``), nor the verdict's time (its audit entry's, ``store.runs.audit.verdict_ms``).
 -- A verdict is written once, with its audit entry and its counts: a run no
--- longer pending is left alone, so a job that runs twice changes nothing
+-- longer pending, or no longer its player's as judged (renamed since its job read it: ``worker.jobs``, whose
+-- job may carry a run from its submission), is left alone, so a job that runs twice changes nothing
 -- (either way the run leaves the pending index and the jobs of runs taken from
 -- the intake: the job's runs in one ZREM and one HDEL), and the players of the verdicts
 -- written join the players with runs, scored by their runs' submission (``LT``: a player's oldest run), in
@@ -42,14 +43,14 @@ local hooks = nil  -- whether webhooks are registered: asked once, at the first 
 
 -- One run's verdict at KEYS[run_key] and ARGV[a..]: 1 if written, 0 if not; the next KEYS and ARGV indexes.
 local function record(run_key, a)
-  local run_id, metric, bucket, latency = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
-  local boards, next_key, fields_at = boards_from(run_key + 1, a + 4)
+  local run_id, judged_player, metric, bucket, latency = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
+  local boards, next_key, fields_at = boards_from(run_key + 1, a + 5)
   local fields_end = fields_at + tonumber(ARGV[fields_at])
   -- the run read once: its verdict fields (``SNAPSHOT_FIELDS``), then its log, player and submission time,
   -- and the fields only a pending run has (its job and request: a batch's run, or one queued alone)
   local read = redis.call('HMGET', KEYS[run_key], 'status', 'outcome', 'score', 'health', 'error', 'voided_status',
                           'log', 'player', 'submitted_ms', 'job', 'request_id')
-  if read[1] ~= 'pending' then
+  if read[1] ~= 'pending' or read[8] ~= judged_player then
     return 0, next_key, fields_end + 1
   end
   local before = snapshot_of(read)

@@ -1,6 +1,6 @@
 -- KEYS: intake, the jobs of runs taken from it (``keys.pending_jobs``), metrics, pending runs.
 -- ARGV: the job id, the time (ms), then the entries the dispatcher read at the intake's head (each a run's
--- id, then a space and its request's id: ``store.queue.intake.intake_entry``).
+-- id, then a space and its request's id, then a newline and the run's fields: ``store.queue.intake.intake_entry``).
 -- Takes those entries from the intake for the job, if they are still its head:
 -- the job of each run is noted in one HSET of the jobs of runs taken (their
 -- hashes name no job), with its request's id after a space as in its entry
@@ -24,7 +24,7 @@ end
 redis.call('LTRIM', KEYS[1], count, -1)
 local jobs, queued = {}, {}
 for i = 1, count do
-  local run_id, request = string.match(ARGV[i + 2], '^([^ ]+)(.*)$')
+  local run_id, request = string.match(ARGV[i + 2], '^([^ \n]+)([^\n]*)')
   jobs[#jobs + 1], jobs[#jobs + 2] = run_id, ARGV[1] .. request
   queued[#queued + 1], queued[#queued + 2] = ARGV[2], run_id
 end

@@ -28,7 +28,7 @@ import logging
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 
 from domain.boards import SEALED_BOARD, BoardId, boards_of
 from domain.events import PLAYER_ERASED
@@ -48,6 +48,7 @@ from store.log import forget_player
 from store.moderation.disputes import STATUSES
 from store.privacy import personal_data, scripts
 from store.queue.intake import entry_parts
+from store.queue.queues import forget_carried_runs
 from store.rewards.inbox import inbox
 from store.tournaments.tournaments import note_revision
 from store.webhooks.hooks import emit, forget_bodies_naming
@@ -182,7 +183,9 @@ def _cut_access(db: Database, player: str, links: dict[str, str], cool_off_secon
 def _drop_pending(db: Database, runs: list[Run]) -> None:
     """The pending runs go first: a verdict on a run that is gone places nothing (``record_verdicts``).
     Those waiting in the intake leave it in the same step (the intake holds only runs that exist:
-    ``store.queue.intake``)."""
+    ``store.queue.intake``), and the jobs a dispatcher queued for the others drop the copies of their hashes
+    they carry (``store.queue.queues.forget_carried``; a job being queued in that moment keeps its copy until
+    it has run, when RQ deletes it)."""
     pending = [run.id for run in runs if run.status == PENDING]
     if pending:
         # their entries in the intake (each names its request too); one a dispatcher takes meanwhile is
@@ -190,12 +193,17 @@ def _drop_pending(db: Database, runs: list[Run]) -> None:
         erased = set(pending)
         waiting = [entry for entry in db.redis.lrange(keys.intake(), 0, -1) if entry_parts(entry)[0] in erased]
         with db.redis.pipeline(transaction=True) as pipe:
+            pipe.hmget(keys.pending_jobs(), pending)
             pipe.delete(*map(keys.run, pending))
             pipe.zrem(keys.pending_runs(), *pending)
             pipe.hdel(keys.pending_jobs(), *pending)
             for entry in waiting:
                 pipe.lrem(keys.intake(), 0, entry)
-            pipe.execute()
+            noted, *_ = pipe.execute()
+        try:
+            forget_carried_runs(db, {entry_parts(job)[0] for job in noted if job}, erased)
+        except RedisError as error:  # the queues' Redis away: the copies go as their jobs run
+            log.warning("erased runs' copies left in their jobs", extra={"error": str(error)})
 
 
 def _kept_boards(db: Database) -> Callable[[BoardId], bool]:

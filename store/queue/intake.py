@@ -4,9 +4,14 @@ One RQ job costs about 50 Redis commands whatever it carries, and an engine
 verifies a game in tens of microseconds, so a job per single submission
 would be most of a run's cost. A single submission is therefore stored and
 acknowledged with no job of its own: the script that accepts it
-(``store.runs.accepting``) also pushes its entry onto ``keys.intake``: its id and
-the id of the request that submitted it (``intake_entry``), which the job
-carries to the worker's log (``store.queue.queues``). So its hash holds no
+(``store.runs.accepting``) also pushes its entry onto ``keys.intake``: its id,
+the id of the request that submitted it, which the job carries to the
+worker's log (``store.queue.queues``), and the run's hash as stored (but its
+audit log), which the job carries to the worker (``intake_entry``), so that
+the worker judges it without reading it (its verdict's script reads it
+anyway, and writes nothing if it changed meanwhile: ``worker.jobs``). A run
+of a dealt game, stored by the script of its last move, has no fields in its
+entry, and the worker reads it. So its hash holds no
 field only a pending run needs (no ``job``, no ``request_id``, as a batch's
 run has), and its verdict drops none. A dispatcher (each worker runs one,
 ``worker.runner``) waits for the intake to hold something, lets the window
@@ -31,6 +36,7 @@ intake's and the index's (``pending.pending_count``), and a submission
 pays one write for its way to a job, not two.
 """
 
+import json
 import logging
 import secrets
 import threading
@@ -52,15 +58,23 @@ REDIS_WAIT = 1.0  # seconds between attempts while Redis is away
 log = logging.getLogger(__name__)
 
 
-def intake_entry(run_id: str, request_id: str) -> str:
-    """A run's entry in the intake: its id, then (after a space, which no run id holds) the request's id."""
-    return f"{run_id} {request_id}" if request_id else run_id
+def intake_entry(run_id: str, request_id: str, fields: dict[str, str] | None = None) -> str:
+    """A run's entry in the intake: its id, then (after a space, which no run id holds) the request's id, then
+    (after a newline, which neither holds) its hash's ``fields`` as JSON, if given."""
+    head = f"{run_id} {request_id}" if request_id else run_id
+    return f"{head}\n{json.dumps(fields, separators=(',', ':'))}" if fields else head
 
 
 def entry_parts(entry: str) -> tuple[str, str]:
     """``(run id, request id)`` of an intake entry (an older release's entry, a bare run id: request id "")."""
-    run_id, _, request_id = entry.partition(" ")
+    run_id, _, request_id = entry.partition("\n")[0].partition(" ")
     return run_id, request_id
+
+
+def entry_fields(entry: str) -> dict[str, str] | None:
+    """The run's hash as its intake entry carries it, or None for an entry with no fields."""
+    _, _, fields = entry.partition("\n")
+    return json.loads(fields) if fields else None
 
 
 def intake_depth(db: Database) -> int:
@@ -83,12 +97,15 @@ def dispatch(db: Database, most: int = JOB_RUNS) -> int:
 
 def take(db: Database, entries: list[str]) -> int:
     """Take ``entries``, read at the intake's head (the new job of each run noted, atomically with leaving the
-    intake), then queue the job for their runs, with their requests; how many it took."""
+    intake), then queue the job for their runs, with their requests and the fields their entries carry; how
+    many it took."""
     job_id = secrets.token_hex(12)
     taken = scripts.take_intake(db.redis, job_id=job_id, at_ms=now_ms(), entries=entries)
     if taken:
         run_ids, request_ids = zip(*map(entry_parts, entries), strict=True)
-        enqueue_verification(db, list(run_ids), list(request_ids), job_id=job_id)
+        carried = {run_id: fields for run_id, entry in zip(run_ids, entries, strict=True)
+                   if (fields := entry_fields(entry)) is not None}
+        enqueue_verification(db, list(run_ids), list(request_ids), job_id=job_id, carried=carried)
     return taken
 
 

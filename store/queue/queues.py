@@ -11,13 +11,14 @@ Building one makes no Redis call, so each use builds its own. What a job
 runs is the worker's (``Database.jobs``): the store names it by reference.
 """
 
+import zlib
 from datetime import timedelta
 
 from rq import Callback, Queue
 from rq import Retry as JobRetry
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
-from rq.utils import current_timestamp
+from rq.utils import current_timestamp, get_call_string
 
 from store.base.database import Database
 
@@ -54,19 +55,46 @@ def par_searches_queued(db: Database) -> int:
 
 
 def enqueue_verification(db: Database, run_ids: list[str], request_ids: list[str] | None = None,
-                         job_id: str | None = None):
+                         job_id: str | None = None, carried: dict[str, dict[str, str]] | None = None):
     """Queue one job verifying ``run_ids``, carrying the id of the request that submitted each
-    (``request_ids``, in their order; none given: ""), which the worker's log lines name (``requests_of``).
+    (``request_ids``, in their order; none given: ""), which the worker's log lines name (``requests_of``),
+    and the hash of each run in ``carried`` (run id → its fields as stored, from its intake entry), which the
+    worker judges unread; it reads the others (the sweeper's, a moderator's and a batch's queue ids alone).
+    A job's description names its runs' ids alone (RQ's default would spell the start of ``carried``, a
+    player's name among it): the fields carried are a copy of personal data that ``forget_carried`` drops.
 
     A job that raises is retried at once ``JOB_RETRIES`` times, then
     ``jobs.verification_failed`` marks its runs still pending ``error``; a worker
     that dies mid-job is the sweeper's business (``store.queue.pending``).
     """
     return verify_queue(db).enqueue_call(
-        db.jobs.verify_runs, args=tuple(run_ids), job_id=job_id, result_ttl=0, failure_ttl=FAILED_KEPT,
+        db.jobs.verify_runs, args=tuple(run_ids), kwargs={"carried": carried} if carried else None, job_id=job_id,
+        description=get_call_string(db.jobs.verify_runs, run_ids, {}, max_length=75), result_ttl=0,
+        failure_ttl=FAILED_KEPT,
         retry=JobRetry(max=JOB_RETRIES), on_failure=Callback(db.jobs.verification_failed),
         meta={"request_ids": request_ids or [""] * len(run_ids)},
     )
+
+
+def forget_carried(db: Database, job: Job, run_ids: set[str] | None = None) -> None:
+    """Drop from verification ``job`` the fields it carries of ``run_ids`` (all of them: None), so that it
+    keeps no copy of a run's personal data once the run is erased, or once the job is kept failed (its runs
+    are read, then, by their ids). Only the job's data is written (RQ keeps it compressed in its hash's
+    ``data``): a worker running the job meanwhile keeps its own copy, and the verdicts' script guards it."""
+    carried = job.kwargs.get("carried") or {}
+    kept = {} if run_ids is None else {run_id: fields for run_id, fields in carried.items() if run_id not in run_ids}
+    if kept == carried:
+        return
+    job.kwargs = {"carried": kept} if kept else {}
+    db.queue_redis.hset(job.key, "data", zlib.compress(job.data))
+
+
+def forget_carried_runs(db: Database, job_ids: set[str], run_ids: set[str]) -> None:
+    """Drop the fields of ``run_ids`` from each of the verification jobs ``job_ids`` that carries them (a job
+    gone, run and deleted, has none to drop)."""
+    for job in Job.fetch_many(sorted(job_ids), connection=db.queue_redis):
+        if job is not None:
+            forget_carried(db, job, run_ids)
 
 
 def requests_of(job: Job | None) -> dict[str, str]:

@@ -113,9 +113,9 @@ class _Pending:
 
 
 def _prepare(player: str, submission: Submission, submitted: int, job_id: str | None, request_id: str) -> _Pending:
-    """``job_id`` None: a run for the intake, whose entry names its request, and whose hash names neither
-    (``store.queue.intake``); else a batch's run, whose hash names both (the sweeper queues it again by them
-    if its job is never queued)."""
+    """``job_id`` None: a run for the intake, whose entry names its request and carries its fields (but its
+    audit log), and whose hash names neither (``store.queue.intake``); else a batch's run, whose hash names both
+    (the sweeper queues it again by them if its job is never queued)."""
     dealt = submission.dealt
     run_id = dealt.run_id if dealt else open_run_id(player, submission.fingerprint())
     run = Run(run_id, player, submission.variant, submission.seed, PENDING, None, submitted,
@@ -124,7 +124,7 @@ def _prepare(player: str, submission: Submission, submitted: int, job_id: str | 
     if dealt:
         run = dealt.run(run)
     stored = stored_fields(run)
-    entry = intake_entry(run_id, request_id) if job_id is None else ""
+    entry = intake_entry(run_id, request_id, stored) if job_id is None else ""  # its job carries its fields
     return _Pending(submission, run, {**stored, "log": submitted_entry(submission.server_key)}, entry)
 
 

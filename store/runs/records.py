@@ -90,9 +90,14 @@ def stored_hashes(db: Database, run_ids) -> list[dict[str, str] | None]:
                 for run_id, fields in zip(run_ids, pipe.execute(), strict=True)]
 
 
-def load_runs(db: Database, run_ids) -> list[Run | None]:
-    """Each run in Redis (None where there is none), in one round trip."""
-    return [run_from_stored(fields["id"], fields) if fields else None for fields in stored_hashes(db, run_ids)]
+def load_runs(db: Database, run_ids, carried: Mapping[str, Mapping[str, str]] | None = None) -> list[Run | None]:
+    """Each run in Redis (None where there is none), in one round trip; one in ``carried`` (run id → its hash's
+    fields as its job carries them from the intake, ``store.queue.intake``) is made of those, not read."""
+    carried = carried or {}
+    read = [run_id for run_id in run_ids if run_id not in carried]
+    found = dict(zip(read, stored_hashes(db, read), strict=True))
+    return [run_from_stored(run_id, carried[run_id]) if run_id in carried
+            else run_from_stored(run_id, fields) if (fields := found[run_id]) else None for run_id in run_ids]
 
 
 def load_board_runs(db: Database, run_ids: list[str]) -> list[Run | None]:

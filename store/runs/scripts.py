@@ -72,15 +72,15 @@ def record_verdicts(client: Any, *, verdicts: list[Verdict], worker: str, at_ms:
     places on every board it counts on, and its events recorded (``lua/_events.lua``, ``lua/_live.lua``);
     the counts added once a field; a written verdict's leaf (``leaves``, one a verdict, each split around its
     index) appended to the public log (``lua/_log.lua``). A list: 1 for each verdict written, 0 for a run
-    that had one."""
+    that had one, or is gone, or is another player's than ``verdict.run``'s (renamed since it was read)."""
     run_keys: list[str] = []
     args: list = []
     for verdict in verdicts:
         board_keys, boards = script_args(placements(verdict.run))
         fields = flatten(verdict.fields)
         run_keys += [keys.run(verdict.run.id), *board_keys]
-        args += [verdict.run.id, verdict.metric, verdict.latency_bucket, verdict.latency, *boards, len(fields),
-                 *fields]
+        args += [verdict.run.id, verdict.run.player, verdict.metric, verdict.latency_bucket, verdict.latency, *boards,
+                 len(fields), *fields]
     return _RECORD_VERDICTS.run(
         client, [keys.pending_runs(), keys.metrics(), keys.latency(), keys.webhook_outbox(), keys.webhooks(),
                  keys.pending_jobs(), keys.live_events(""), keys.live_channel(), keys.run_players(), *run_keys,

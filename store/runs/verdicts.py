@@ -82,7 +82,7 @@ def record_verdicts(db: Database, verdicts: list[tuple[Run, dict]], worker: str 
 
     ``run`` is the pending run (``load_runs``), ``verdict`` the engine's verdict
     JSON, ``worker`` the name the audit log shows. Idempotent: False, and
-    nothing changed, for a run that already has a verdict.
+    nothing changed, for a run that already has a verdict (or is gone, or renamed since ``run`` was read).
     """
     if not verdicts:
         return []

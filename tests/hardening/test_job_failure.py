@@ -2,13 +2,25 @@
 run shows ``error`` with a reason — never dropped; a moderator re-queues it.
 
 The failure is real: the stored run is damaged behind the API's back (a
-variant the engine does not know) before the worker takes its job (the
-in-process stack's worker runs only when the test waits on it), so the
+variant the engine does not know), in its hash and in its entry in the
+intake, which its job carries to the worker, before the dispatcher takes it
+(the in-process stack's worker runs only when the test waits on it), so the
 engine raises on every attempt.
 """
 
 from store.base import keys
+from store.queue.intake import entry_fields, entry_parts, intake_entry
 from tests.support.games import legal_games, moderator_token
+
+
+def _damage(store, run_id: str, variant: str) -> None:
+    """The run's variant changed behind the API's back: in its hash, and in its entry in the intake."""
+    store.hset(keys.run(run_id), "variant", variant)
+    for index, entry in enumerate(store.lrange(keys.intake(), 0, -1)):
+        named, request_id = entry_parts(entry)
+        if named == run_id:
+            damaged = {**entry_fields(entry), "variant": variant}
+            store.lset(keys.intake(), index, intake_entry(run_id, request_id, damaged))
 
 
 def test_a_job_that_keeps_failing_leaves_its_run_in_error_for_a_moderator(stack):
@@ -16,7 +28,7 @@ def test_a_job_that_keeps_failing_leaves_its_run_in_error_for_a_moderator(stack)
     _, token = stack.register()
     game = legal_games(1)[0]
     run_id = stack.submit(token, game).json()["id"]
-    store.hset(keys.run(run_id), "variant", "no-such-variant")
+    _damage(store, run_id, "no-such-variant")
 
     run = stack.wait_final(run_id)
     assert run["status"] == "error"

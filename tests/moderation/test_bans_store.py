@@ -15,6 +15,7 @@ from store.base import keys
 from store.base.clock import now_ms
 from store.boards.cooling import cool_boards
 from store.operations.migration import migrate
+from store.queue.intake import entry_parts
 from store.runs.accepting import Dealt, Submission, accept_runs
 from store.runs.records import load_runs
 from store.runs.verdicts import record_verdicts
@@ -171,7 +172,7 @@ def test_a_banned_players_run_is_refused_in_the_step_that_would_accept_it_and_ta
 
     ban(db, "cy", "mia", "cheating", until_ms=now_ms() - 1)  # its end come, the sweep not yet by
     [(run, created)] = accept_runs(db, "cy", [submission])
-    assert created and db.redis.lrange(keys.intake(), 0, -1) == [run.id]
+    assert created and [entry_parts(entry)[0] for entry in db.redis.lrange(keys.intake(), 0, -1)] == [run.id]
 
 
 def test_migrate_moves_the_bans_of_the_older_layouts_hash_into_keys_of_their_players(archived_store_db):

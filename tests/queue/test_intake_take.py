@@ -34,7 +34,8 @@ def test_a_single_submissions_request_rides_on_its_intake_entry_and_its_job_and_
     in the intake to its job, which the worker's log line names, so its verdict sends no ``HDEL``."""
     db = archived_store_db
     [run_id] = waiting(db, "ada", legal_games(1), request_id="req-1")
-    assert db.redis.lrange(keys.intake(), 0, -1) == [f"{run_id} req-1"]
+    [entry] = db.redis.lrange(keys.intake(), 0, -1)
+    assert entry_parts(entry) == (run_id, "req-1") and entry.startswith(f"{run_id} req-1\n")
     assert db.redis.hmget(keys.run(run_id), "job", "request_id") == [None, None]
     assert dispatch(db) == 1
     [job] = verify_queue(db).get_jobs()
@@ -109,7 +110,7 @@ def test_migrate_takes_out_of_the_intake_the_runs_an_older_release_erased_while_
     assert migrate(db, apply=False).gone_waiting == 1
     assert db.redis.llen(keys.intake()) == 3
     assert "1 run erased while waiting in the intake" in summary(migrate(db, apply=True), True)
-    assert db.redis.lrange(keys.intake(), 0, -1) == [run_ids[0], run_ids[2]]
+    assert waiting_run_ids(db) == [run_ids[0], run_ids[2]]
     assert not migrate(db, apply=False).anything
 
 
@@ -123,7 +124,7 @@ def test_migrate_takes_out_of_the_pending_index_the_runs_an_older_release_indexe
 
     assert migrate(db, apply=False).indexed_waiting == 2
     assert "2 runs waiting in the intake and in the index of pending runs too" in summary(migrate(db, apply=True), True)
-    assert db.redis.zcard(keys.pending_runs()) == 0 and db.redis.lrange(keys.intake(), 0, -1) == run_ids
+    assert db.redis.zcard(keys.pending_runs()) == 0 and waiting_run_ids(db) == run_ids
     assert not migrate(db, apply=False).anything
 
 

@@ -19,6 +19,7 @@ from store.operations import retention
 from store.operations.consistency import check
 from store.operations.retention import archive_old_runs
 from store.privacy import erasure as erasing
+from store.queue.intake import dispatch
 from tests.support.commands import run_command
 from tests.support.games import legal_games
 from verification import judge
@@ -41,6 +42,7 @@ def env(redis_url, tmp_path) -> dict:
 
 def verified(db, player: str, game: dict) -> None:
     run, _ = submit_run(db, player, Submission(game["seed"], game["variant"], game["moves"]))
+    assert dispatch(db) == 1  # out of the intake, whose entry copies the run, as a dispatcher takes it
     [stored] = load_runs(db, [run.id])
     record_verdicts(db, [(stored, judge(stored))])
     time.sleep(0.002)  # distinct submission times
