@@ -76,6 +76,9 @@ def found(tally) -> str:
     if tally.lone_boards:
         parts.append(f"{tally.lone_boards} seed {plural('board', tally.lone_boards)} of one place "
                      f"in {'its' if tally.lone_boards == 1 else 'their'} own keys")
+    if tally.unmarked_boards:
+        parts.append(f"{tally.unmarked_boards} seed {plural('board', tally.unmarked_boards)} in "
+                     f"{'its' if tally.unmarked_boards == 1 else 'their'} own keys with no mark saying so")
     if tally.owed_runs:
         parts.append(f"{tally.owed_runs} ended {plural('game', tally.owed_runs)} whose run "
                      f"{'was' if tally.owed_runs == 1 else 'were'} still to be accepted")

@@ -125,10 +125,18 @@ def _keep(lock: Lock, done: threading.Event) -> None:
             return  # lost: the holder's release says so
 
 
+SPREAD = "*"  # a board's field in the hash of sole places while its places are in its two keys (``lua/_sole.lua``)
+
+
 def sole_from(held: str) -> BoardPlace:
     """A board's one place as the hash of sole places holds it (``lua/_sole.lua``)."""
     packed, player, run_id = held.split(" ")
     return BoardPlace(player, int(packed), run_id)
+
+
+def is_sole(held: str | None) -> bool:
+    """Whether a board's field in the hash of sole places, as read, is its one place (not none, nor ``SPREAD``)."""
+    return held is not None and held != SPREAD
 
 
 def sole_place(db: Database, board: BoardId) -> BoardPlace | None:
@@ -137,7 +145,7 @@ def sole_place(db: Database, board: BoardId) -> BoardPlace | None:
     if not board.board.sole:
         return None
     held = db.redis.hget(keys.sole_places(board.name), board.name)
-    return None if held is None else sole_from(held)
+    return sole_from(held) if is_sole(held) else None
 
 
 def redis_places(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
@@ -158,7 +166,7 @@ def redis_places(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
             pipe.hget(keys.sole_places(board.name), board.name)  # a kind never kept so: None
         replies = pipe.execute()
     read = {board: [BoardPlace(player, int(packed), holders.get(player, "")) for player, packed in ranked]
-            or ([sole_from(sole)] if sole is not None and board.board.sole else [])
+            or ([sole_from(sole)] if is_sole(sole) and board.board.sole else [])
             for board, ranked, holders, sole in zip(small, replies[::3], replies[1::3], replies[2::3], strict=True)}
     return [read[board] if board in read else _sliced_places(db, board, size)
             for board, size in zip(boards, sizes, strict=True)]
@@ -207,13 +215,14 @@ def redis_boards(db: Database, kind: Board, batch: int = BATCH) -> Iterator[list
 
 
 def _sole_names(db: Database, batch: int) -> Iterator[list[str]]:
-    """The names of the boards kept as their sole place, a batch of their hashes at a time."""
+    """The names of the boards kept as their sole place, a batch of their hashes at a time (not those whose
+    field says they are in their two keys, which a SCAN finds)."""
     buckets = keys.every_sole_places()
     for first in range(0, len(buckets), batch):
         with db.redis.pipeline(transaction=False) as pipe:
             for bucket in buckets[first:first + batch]:
-                pipe.hkeys(bucket)
-            yield from pipe.execute()
+                pipe.hgetall(bucket)
+            yield from ([name for name, held in fields.items() if is_sole(held)] for fields in pipe.execute())
 
 
 def cool_boards(db: Database, cutoff_ms: int, batch: int = BATCH) -> Tally:

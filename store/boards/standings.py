@@ -34,7 +34,7 @@ from store.base.packing import (
     packed_score,
 )
 from store.boards import scripts
-from store.boards.cooling import board_name, listed_places, sole_from
+from store.boards.cooling import board_name, is_sole, listed_places, sole_from
 from store.boards.pages import ArchivedBoard, Board, archived_above, archived_alone
 
 SPREAD_BUCKETS = 40  # at most this many bars: the bucket width is the first of 1, 2, 5, 10, 20, 25, 50… that fits
@@ -158,7 +158,7 @@ def standings(db: Database, player: str, boards: list[Board], ladders: list[Boar
             pipe.hget(keys.sole_places(board_id.name), board_id.name)
         replies = pipe.execute()
     soles = {board_id: sole_from(held) for board_id, held in zip(kept_so, replies[len(places):], strict=True)
-             if held is not None}
+             if is_sole(held)}
     found: list[Standing | None] = []
     for index, reply in enumerate(replies[:len(places)]):
         sole = soles.get(boards[index].of) if index < len(boards) else None

@@ -53,11 +53,11 @@ end
 
 local WINS = {best = outranks, first = earlier}  -- whether a run takes a place from the one held
 
--- The board's one place into its sorted set and run-id hash, for a second player's place.
+-- The board's one place into its sorted set and run-id hash, for a second player's place: its field says so.
 local function spread(k, name, sole)
   redis.call('ZADD', k[1], string.format('%.0f', sole.rank), sole.player)
   if sole.run_id ~= '' then redis.call('HSET', k[2], sole.player, sole.run_id) end
-  redis.call('HDEL', k[3], name)
+  redis.call('HSET', k[3], name, SPREAD)
 end
 
 -- Whether the player's place on a board in the state ``sole`` (``sole_of``) is its one place, or would be.

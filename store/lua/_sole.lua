@@ -1,9 +1,14 @@
 -- A best or first board of a kind kept small (``domain.boards.Board.sole``) has a third key: the hash
 -- holding, under the board's ``name``, its one place as ``<rank key> <player> <run id>`` (no run id: an
 -- erased player's kept place) while it has one player's place and no sorted set (a board of many deals'
--- long tail is played by one player). A second player's place moves it into its two keys
--- (``_placement``'s ``spread``), and a removal that leaves one place moves it back (``gather``): a board
--- of one place is never in its two keys. ``k``: the board's keys.
+-- long tail is played by one player), and ``SPREAD`` while its places are in its two keys, so that one
+-- HGET tells the board's form (an empty board: no field). A second player's place moves it into its two
+-- keys (``_placement``'s ``spread``), and a removal that leaves one place moves it back (``gather``): a
+-- board of one place is never in its two keys. ``k``: the board's keys.
+
+-- A board's field while its places are in its two keys (``store.boards.cooling.SPREAD``'s value): no
+-- packed rank key starts so.
+local SPREAD = '*'
 
 -- A board's one place as its hash holds it: {rank, player, run_id}.
 local function sole_read(held)
@@ -14,10 +19,13 @@ end
 -- A board's one place (``sole_read``); false for an empty board kept so; nil for a board in its sorted set
 -- (or of a kind never kept so).
 local function sole_of(k, name)
-  if not k[3] or redis.call('EXISTS', k[1]) == 1 then
+  if not k[3] then
     return nil
   end
   local held = redis.call('HGET', k[3], name)
+  if held == SPREAD then
+    return nil
+  end
   return held and sole_read(held) or false
 end
 
@@ -27,9 +35,17 @@ local function keep_sole(k, name, player, packed, run_id)
 end
 
 -- A board of a kind kept so (``k[3]``) whose sorted set holds one place: that place moved into its field,
--- its two keys deleted.
+-- its two keys deleted; whose sorted set holds none (its last places removed at once): its field's
+-- ``SPREAD`` deleted.
 local function gather(k, name)
-  if not k[3] or redis.call('ZCARD', k[1]) ~= 1 then
+  if not k[3] then
+    return
+  end
+  local count = redis.call('ZCARD', k[1])
+  if count == 0 and redis.call('HGET', k[3], name) == SPREAD then
+    redis.call('HDEL', k[3], name)
+  end
+  if count ~= 1 then
     return
   end
   local top = redis.call('ZRANGE', k[1], 0, 0, 'WITHSCORES')

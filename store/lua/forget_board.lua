@@ -25,4 +25,7 @@ for i = 2, #ARGV, 3 do
   end
 end
 redis.call('DEL', KEYS[1], KEYS[2])
+if KEYS[3] then
+  redis.call('HDEL', KEYS[3], name)  -- its ``SPREAD``
+end
 return 'ok'

@@ -25,7 +25,7 @@ for i = 2, #ARGV, 3 do
   end
 end
 gather(KEYS, name)
-if KEYS[3] and redis.call('HEXISTS', KEYS[3], name) == 1 then
+if sole_of(KEYS, name) then
   return 1
 end
 return redis.call('ZCARD', KEYS[1])

@@ -87,7 +87,7 @@ for _ = 1, tonumber(ARGV[3]) do
     k, a = k + 1, a + 4
   elseif kind == 'sole' then
     local held = redis.call('HGET', key, ARGV[a + 1])
-    local place = held and sole_read(held)
+    local place = held and held ~= SPREAD and sole_read(held)
     if place and place.player == ARGV[a + 2] then
       keep_sole({nil, nil, key}, ARGV[a + 1], ARGV[a + 3], place.rank, place.run_id)
     end

@@ -21,7 +21,9 @@ pending runs as it accepted it, where today's puts it there as the
 intake's take gives it a job (``store.queue.intake``), and kept every ban
 in one hash (``keys.old_bans``), where today's keeps each in a key of its
 player's (``keys.ban``, read with the token by a submission's script)
-listed by its end (``keys.banned``).
+listed by its end (``keys.banned``), and kept a seed board in its two keys
+with no field in ``keys.sole_places`` saying so, where today's verdict
+reads the board's form from that field alone (``lua/_sole.lua``).
 
 A run's id stays what it is: clients hold it. An open run whose id was
 given at random, not derived from its player and game
@@ -96,6 +98,7 @@ class Tally:
     name_flags: int = 0  # flags saying every holder's spelling was written
     unnamed_places: int = 0  # seed board places whose run is not named (``keys.board_holders``)
     lone_boards: int = 0  # boards kept as their sole place (``keys.sole_places``) held in their two keys
+    unmarked_boards: int = 0  # boards of a kind kept so, in their two keys, with no field saying so
     owed_places: int = 0  # runs whose board places the older layout's steps still owed
     owed_runs: int = 0  # ended dealt games whose run those steps had still to accept (``old_layouts.games_ending``)
     board_versions: int = 0  # the boards' version hashes of those steps
@@ -111,9 +114,9 @@ class Tally:
     def anything(self) -> bool:
         """Whether anything of an older layout was found."""
         return bool(self.old or self.run_index or self.unspelt_names or self.name_flags or self.unnamed_places
-                    or self.lone_boards or self.owed_places or self.owed_runs or self.board_versions
-                    or self.placed_sets or self.step_marks or self.gone_waiting or self.indexed_waiting
-                    or self.hashed_bans or self.filter_marks)
+                    or self.lone_boards or self.unmarked_boards or self.owed_places or self.owed_runs
+                    or self.board_versions or self.placed_sets or self.step_marks or self.gone_waiting
+                    or self.indexed_waiting or self.hashed_bans or self.filter_marks)
 
     def kinds(self) -> str:
         """What was found, per kind: ``3 with an id field, 2 with their moves spelt out, …``."""
@@ -186,6 +189,7 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
     _name_seed_runs(db, tally, apply)
     _finish_steps(db, tally, apply)
     _keep_sole_places(db, tally, apply)  # once the places owed are made: a board they join is not alone
+    _mark_spread_boards(db, tally, apply)  # once the lone boards are in their fields
     _take_out_gone_waiting(db, tally, apply)
     _unindex_waiting(db, tally, apply)
     _split_bans(db, tally, apply)
@@ -327,6 +331,30 @@ def _keep_sole_places(db: Database, tally: Tally, apply: bool) -> None:
                 with db.redis.pipeline(transaction=False) as pipe:
                     for board, place in lone:
                         scripts.keep_sole_place(pipe, board=board, place=place)
+                    pipe.execute()
+
+
+def _mark_spread_boards(db: Database, tally: Tally, apply: bool) -> None:
+    """Count (and with ``apply`` mark) the boards of a kind kept as its sole place held in their two keys whose
+    field in the hash of sole places does not say so (``SPREAD``), as an older release kept them: today's
+    scripts read a board's form from that field alone (``lua/_sole.lua``), and would take such a board for
+    an empty one."""
+    for kind in BOARDS:
+        if not kind.sole:
+            continue
+        for boards in redis_boards(db, kind):
+            with db.redis.pipeline(transaction=False) as pipe:
+                for board in boards:
+                    pipe.exists(board_keys(board)[0])
+                    pipe.hexists(keys.sole_places(board.name), board.name)
+                replies = pipe.execute()
+            unmarked = [board for board, in_two_keys, field in zip(boards, replies[::2], replies[1::2], strict=True)
+                        if in_two_keys and not field]
+            tally.unmarked_boards += len(unmarked)
+            if apply and unmarked:
+                with db.redis.pipeline(transaction=False) as pipe:
+                    for board in unmarked:
+                        scripts.mark_spread_board(pipe, board=board)
                     pipe.execute()
 
 

@@ -24,6 +24,9 @@ _FINISH_PLACES = LuaScript("finish_places")
 _KEEP_SOLE_PLACE = LuaScript("keep_sole_place")
 
 
+_MARK_SPREAD_BOARD = LuaScript("mark_spread_board")
+
+
 def place_seed_boards(db: Database, *, player: str) -> int:
     """Offer each of the player's runs in Redis that counts on a seed board its place there, and name
     the run of each place one holds (runs verified before seed boards existed, or before they named
@@ -64,3 +67,9 @@ def keep_sole_place(client: Any, *, board: BoardId, place: BoardPlace) -> Any:
     place, ``place`` as read, into the hash of sole places: 'ok', or 'changed' changing nothing."""
     return _KEEP_SOLE_PLACE.run(client, list(board_keys(board)),
                                 [board.name, place.player, place.rank_key, place.run_id])
+
+
+def mark_spread_board(client: Any, *, board: BoardId) -> Any:
+    """Mark a board of a kind kept as its sole place held in its two keys as so in the hash of sole places
+    (``lua/_sole.lua``'s ``SPREAD``), unless it left them or its field holds something: 1 if marked, else 0."""
+    return _MARK_SPREAD_BOARD.run(client, list(board_keys(board)), [board.name])

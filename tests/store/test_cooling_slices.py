@@ -11,7 +11,7 @@ from domain.boards import SEED_BOARD, BoardId
 from store.base import keys
 from store.base.packing import pack
 from store.boards import cooling
-from store.boards.cooling import cool_boards, hot_boards
+from store.boards.cooling import SPREAD, cool_boards, hot_boards
 from store.boards.pages import board_page, board_position, ranking
 
 SCORES = [30, 12, 12, 12, 5, 0, 0, -7, -40, -40, -40, -40, -113]
@@ -27,6 +27,7 @@ def seeded(db):
     board = ranking(BoardId(SEED_BOARD, ("classic", "sliced")))
     db.redis.zadd(board.places, {f"p{i}": pack(score, 1_000 + i) for i, score in enumerate(SCORES)})
     db.redis.hset(board.runs, mapping={f"p{i}": f"run{i}" for i in range(len(SCORES))})
+    db.redis.hset(keys.sole_places(board.of.name), board.of.name, SPREAD)  # its field: in its two keys
     return board
 
 
@@ -40,11 +41,13 @@ def test_a_large_board_moves_to_the_archive_and_back_slice_by_slice(db):
     before = reads(db, board)
     assert cool_boards(db, 10**13).cooled == 1
     assert not db.redis.exists(board.places) and not db.redis.exists(board.runs)
+    assert db.redis.hget(keys.sole_places(board.of.name), board.of.name) is None  # nor its field's SPREAD
     assert len(db.archive.board_places("seed", "classic:sliced")) == len(SCORES)
     assert reads(db, board) == before
     with hot_boards(db, [board.of]):
         pass
     assert (db.redis.zrange(board.places, 0, -1, withscores=True), db.redis.hgetall(board.runs)) == held
+    assert db.redis.hget(keys.sole_places(board.of.name), board.of.name) == SPREAD
     assert not db.archive.board_places("seed", "classic:sliced")
 
 

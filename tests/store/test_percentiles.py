@@ -11,7 +11,7 @@ from domain.boards import LADDER, SEED_BOARD, BoardId, percentile, top_percent
 from store.base import keys
 from store.base.database import Database
 from store.base.packing import LADDER_GAMES, pack, pack_ladder
-from store.boards.cooling import cool_boards
+from store.boards.cooling import SPREAD, cool_boards
 from store.boards.pages import board_among, board_page, board_position, ladder_page, ladder_position, ranking
 from store.boards.standings import standings
 
@@ -43,6 +43,7 @@ def seeded(db: Database, scores: list[int]):
     db.redis.zadd(board.places, {f"p{i}": pack(score, 1_000 + i) for i, score in enumerate(scores)})
     db.redis.hset(board.runs,
                   mapping={f"p{i}": f"run{i}" for i in range(len(scores))})
+    db.redis.hset(keys.sole_places(board.of.name), board.of.name, SPREAD)  # its field: in its two keys
     return board
 
 

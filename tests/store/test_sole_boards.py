@@ -1,6 +1,7 @@
 """Issue 45, item 5: a seed board played by one player is kept as that one place, a field of a hash it
 shares with other boards (``keys.sole_places``), not in two keys of its own; a second player's verified run
-moves it into its two keys in the verdict's script. Every reader and writer of a seed board reads both
+moves it into its two keys in the verdict's script, its field then saying so (``SPREAD``), so that one read
+tells a verdict the board's form. Every reader and writer of a seed board reads both
 forms: its page, ``?among=``, ``?around=``, a player's place and standing, a void and a restore, an
 erasure, a rename, a ban, its cooling to the archive and back, ``scoundrel check`` and ``scoundrel
 migrate``. Runs are accepted and judged in this process (no worker), as the worker records them.
@@ -10,12 +11,13 @@ import time
 
 import pytest
 
+from cli.migrate import found
 from domain.boards import DAILY_BOARD, SEED_BOARD, BoardId
 from domain.daily_seed import daily_seed, today
 from store import create_player, load_runs, record_verdicts, submit_run
 from store.base import keys
 from store.base.clock import now_ms
-from store.boards.cooling import cool_boards
+from store.boards.cooling import SPREAD, cool_boards
 from store.boards.pages import board_among, page_of, position_on, ranking
 from store.boards.standings import standings
 from store.games import daily_secret
@@ -51,7 +53,7 @@ def verified(db, player: str, game: dict, daily: str = "") -> str:
 
 
 def sole(db, board: BoardId = BOARD) -> str | None:
-    """The board's one place as its shared hash holds it, or None."""
+    """The board's one place as its shared hash holds it (``SPREAD`` while it is in its two keys), or None."""
     return db.redis.hget(keys.sole_places(board.name), board.name)
 
 
@@ -92,14 +94,14 @@ def test_a_second_player_moves_the_board_into_its_two_keys(db):
     low, high = games_by_score(SEED, 2)
     ada = verified(db, "ada", low)
     bob = verified(db, "bob", high)
-    assert sole(db) is None and in_two_keys(db)
+    assert sole(db) == SPREAD and in_two_keys(db)
     assert [(player, run_id) for player, _, run_id in ranked(db)] == [("bob", bob), ("ada", ada)]
     assert position_on(db, BOARD, "ada", 1)["rank"] == 2
     void_run(db, bob, "mia", "cheating")  # back to one place: back into its field
     assert sole(db).split(" ")[1:] == ["ada", ada] and not in_two_keys(db)
     assert check(db, 60) == []
     restore_run(db, bob, "mia")
-    assert [player for player, _, _ in ranked(db)] == ["bob", "ada"] and sole(db) is None
+    assert [player for player, _, _ in ranked(db)] == ["bob", "ada"] and sole(db) == SPREAD
     assert check(db, 60) == []
 
 
@@ -120,7 +122,7 @@ def test_a_second_player_on_the_daily_seed(db):
     ada = verified(db, "ada", high, daily=day.isoformat())
     assert sole(db, daily_board).split(" ")[1:] == ["ada", ada]
     bob = verified(db, "bob", low, daily=day.isoformat())
-    assert sole(db, daily_board) is None and in_two_keys(db, daily_board)
+    assert sole(db, daily_board) == SPREAD and in_two_keys(db, daily_board)
     assert [(player, run_id) for player, _, run_id in ranked(db, daily_board)] == [("ada", ada), ("bob", bob)]
     daily = BoardId(DAILY_BOARD, (day.isoformat(),))
     assert [entry["player"] for entry in page_of(db, daily, 0, 10)[1]] == ["ada", "bob"]
@@ -178,7 +180,7 @@ def test_a_sole_board_cools_to_the_archive_and_comes_back_when_a_second_player_w
     assert position_on(db, BOARD, "bob", 1)["rank"] == 2
     assert check(db, 60) == []
     assert cool_boards(db, 0).brought_back == 1  # warm: the archive's places come back, the board in two keys
-    assert in_two_keys(db) and sole(db) is None and not db.archive.board_places("seed", f"classic:{SEED}")
+    assert in_two_keys(db) and sole(db) == SPREAD and not db.archive.board_places("seed", f"classic:{SEED}")
     assert [(player, run_id) for player, _, run_id in ranked(db)] == [("ada", ada), ("bob", bob)]
     assert check(db, 60) == []
 
@@ -195,3 +197,38 @@ def test_migrate_moves_a_board_of_one_place_in_its_two_keys_into_the_shared_hash
     assert sole(db) == f"{packed} ada {run_id}" and not in_two_keys(db)
     assert migrate(db, apply=False).lone_boards == 0
     assert check(db, 60) == []
+
+
+def test_migrate_marks_a_board_in_its_two_keys_with_no_field_saying_so(db):
+    """An older release left a board of many places with no field: today's verdict would read it as empty."""
+    low, high = games_by_score(SEED, 2)
+    verified(db, "ada", low)
+    verified(db, "bob", high)
+    db.redis.hdel(keys.sole_places(BOARD.name), BOARD.name)  # as an older release kept it
+    assert migrate(db, apply=False).unmarked_boards == 1 and sole(db) is None
+    assert found(migrate(db, apply=False)) == "1 seed board in its own keys with no mark saying so"
+    assert migrate(db, apply=True).unmarked_boards == 1
+    assert sole(db) == SPREAD and in_two_keys(db)
+    assert not migrate(db, apply=False).anything
+    [game] = games_by_score(SEED, 1)
+    verified(db, "cyd", game)  # a third player joins the two keys, not a field of its own
+    assert sole(db) == SPREAD and {player for player, _, _ in ranked(db)} == {"ada", "bob", "cyd"}
+    assert check(db, 60) == []
+
+
+def test_a_board_in_its_two_keys_cooled_to_the_archive_leaves_no_field(db):
+    """Its two keys gone, its ``SPREAD`` goes too, so the board reads as empty in Redis."""
+    low, high = games_by_score(SEED, 2)
+    verified(db, "ada", low)
+    verified(db, "bob", high)
+    assert cool_boards(db, now_ms() + 1).cooled >= 1
+    assert sole(db) is None and not in_two_keys(db)
+    assert check(db, 60) == []
+
+
+def test_the_lua_and_the_python_spell_spread_alike():
+    from pathlib import Path
+
+    import store.lua
+    text = (Path(store.lua.__file__).parent / "_sole.lua").read_text()
+    assert f"local SPREAD = '{SPREAD}'" in text
