@@ -90,7 +90,8 @@ SOLE_BUCKETS = 2048  # the hashes the boards of one place share: about 10 boards
 
 def sole_places(board: str) -> str:
     """Hash: the boards of one place of a kind kept so (``domain.boards.Board.sole``) by their names
-    (``domain.boards.BoardId.name``) → ``<packed rank key> <player> <run id>``; a board's hash is one of
+    (``domain.boards.BoardId.name``) → ``<packed rank key> <player> <run id>``, or ``*`` for a board of the kind
+    in its two keys (``lua/_sole.lua``'s ``SPREAD``); a board's hash is one of
     ``SOLE_BUCKETS`` by its name's CRC-32, so each stays a compact listpack where a key a board would
     cost more than its place."""
     return _sole_bucket(zlib.crc32(board.encode()) % SOLE_BUCKETS)

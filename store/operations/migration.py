@@ -186,10 +186,10 @@ def migrate(db: Database, *, apply: bool, batch: int = BATCH,
         _replace_run_index(db)
     for holders, flag in _NAMES:
         _spell_names(db, holders, flag, tally, apply)
+    _mark_spread_boards(db, tally, apply)  # before any step places a run: unmarked, a board reads as empty
     _name_seed_runs(db, tally, apply)
     _finish_steps(db, tally, apply)
     _keep_sole_places(db, tally, apply)  # once the places owed are made: a board they join is not alone
-    _mark_spread_boards(db, tally, apply)  # once the lone boards are in their fields
     _take_out_gone_waiting(db, tally, apply)
     _unindex_waiting(db, tally, apply)
     _split_bans(db, tally, apply)
@@ -338,7 +338,7 @@ def _mark_spread_boards(db: Database, tally: Tally, apply: bool) -> None:
     """Count (and with ``apply`` mark) the boards of a kind kept as its sole place held in their two keys whose
     field in the hash of sole places does not say so (``SPREAD``), as an older release kept them: today's
     scripts read a board's form from that field alone (``lua/_sole.lua``), and would take such a board for
-    an empty one."""
+    an empty one. A board of one place so marked is moved into its field after (``_keep_sole_places``)."""
     for kind in BOARDS:
         if not kind.sole:
             continue

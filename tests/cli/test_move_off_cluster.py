@@ -214,7 +214,8 @@ def test_the_moved_store_reads_the_same_on_one_redis(source, cluster, tmp_path):
         applied = moved[0].stdout
         assert "(carrying on a move stopped part way)" in applied, applied
         assert "copied" in applied and " 0 there already" not in applied, applied  # the stopped move's, passed over
-        assert "then finished 2 runs whose board places were still owed;" in applied, applied
+        assert ("then finished 1 seed board in its own keys with no mark saying so and 2 runs whose board places "
+                "were still owed;") in applied, applied
         assert reads(target, source) == source.seen
         assert target.wait_final(source.pending)["status"] == "verified"  # re-queued by the sweeper
         checked = run_command(target.env(), "check", "--pending-limit", "3600")

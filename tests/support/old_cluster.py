@@ -25,6 +25,7 @@ from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 from domain.boards import Order
 from domain.run import Run
 from store.base import keys
+from store.boards.cooling import SPREAD
 from store.boards.placements import placements
 from store.operations import old_layouts
 from store.operations.old_layouts import Home
@@ -99,6 +100,11 @@ def spread(one: Any, cluster: Any) -> None:
         name = raw.decode()
         home = old_layouts.home(name)
         if name.startswith("rq:") or home in (Home.REBUILT, Home.TRANSIENT):
+            continue
+        if name in set(keys.every_sole_places()):
+            # the previous release kept every board in its two keys, and no field saying so (``SPREAD``): the
+            # move's migration writes them
+            assert set(one.hvals(name)) == {SPREAD.encode()}, f"{name}: a board of one place, kept as a field"
             continue
         assert home is not None, f"{name}: a key of no family the previous release knew"
         untagged = name.removeprefix(SERVICE)

@@ -26,9 +26,9 @@ def delayed(seconds: float, job: Callable[..., Any]) -> Callable[..., Any]:
     """``job``, sleeping ``seconds`` before it starts."""
 
     @functools.wraps(job)
-    def sleeping_first(*args: Any) -> Any:
+    def sleeping_first(*args: Any, **kwargs: Any) -> Any:
         time.sleep(seconds)
-        return job(*args)
+        return job(*args, **kwargs)
 
     return sleeping_first
 
