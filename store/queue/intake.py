@@ -130,15 +130,17 @@ def dispatch_forever(db: Database, window: float, block: float, stopped: threadi
 
     Sleeps rather than waiting on ``stopped`` with a timeout: under ``faketime`` (the tests' moved
     clock) a thread's timed wait never returns. While RQ's workers are suspended it queues nothing,
-    so a suspended service keeps its backlog in the intake.
+    so a suspended service keeps its backlog in the intake: it looks at the suspension every window
+    (a resumption is seen at once), and not at the intake, which holds runs still.
     """
     while not stopped.is_set():
         try:
             if not wait_for_runs(db, block):
                 continue
-            if is_suspended(db.queue_redis):
+            while is_suspended(db.queue_redis):
+                if stopped.is_set():
+                    return
                 time.sleep(max(window, 0.05))
-                continue
             time.sleep(window)
             while dispatch(db) == JOB_RUNS:
                 pass

@@ -3,6 +3,11 @@
 takes their waiting runs out of it in the step that deletes them; the sweeper and the verdicts read and
 clear the jobs noted."""
 
+import threading
+import time
+
+from rq.suspension import resume, suspend
+
 from cli.migrate import summary
 from store import Submission, create_player, load_runs, record_verdicts, submit_run
 from store.base import keys
@@ -10,7 +15,7 @@ from store.base.clock import now_ms
 from store.base.service_mark import mark_service
 from store.operations.migration import migrate
 from store.privacy import erasure as erasing
-from store.queue.intake import dispatch, entry_parts, intake_depth
+from store.queue.intake import dispatch, dispatch_forever, entry_parts, intake_depth
 from store.queue.pending import jobs_of, mark_error, oldest_pending, pending_count, pending_run_ids, sweep
 from store.queue.queues import requests_of, verify_queue
 from store.runs.index import stored_run_ids
@@ -178,3 +183,37 @@ def test_a_new_runs_player_joins_the_players_with_runs_with_its_verdict_and_the_
     [errored_run] = load_runs(db, [errored])
     assert db.redis.zscore(keys.run_players(), "bea") == errored_run.submitted_ms
     assert sorted(stored_run_ids(db)) == sorted([*run_ids, errored])
+
+
+def _calls(db, command: str) -> int:
+    return int(db.redis.info("commandstats").get(f"cmdstat_{command}", {}).get("calls", 0))
+
+
+def _until(found, what: str, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not found():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def test_a_dispatcher_waits_out_a_suspension_looking_at_it_alone_and_dispatches_once_resumed(archived_store_db):
+    """While RQ's workers are suspended the intake's runs stay there; the dispatcher looks at the suspension
+    every window, not at the intake again, and queues their job as soon as the workers are resumed."""
+    db = archived_store_db
+    suspend(db.queue_redis)
+    run_ids = waiting(db, "ada", legal_games(2))
+    stopped = threading.Event()
+    dispatcher = threading.Thread(target=dispatch_forever, args=(db, 0.05, 0.5, stopped), daemon=True)
+    waits, looks = _calls(db, "blmove"), _calls(db, "exists")
+    dispatcher.start()
+    try:
+        _until(lambda: _calls(db, "exists") >= looks + 5, "the dispatcher never looked at the suspension")
+        assert _calls(db, "blmove") == waits + 1 and intake_depth(db) == 2
+        resume(db.queue_redis)
+        _until(lambda: intake_depth(db) == 0, "the dispatcher never dispatched once resumed")
+        [job] = verify_queue(db).get_jobs()
+        assert list(job.args) == run_ids
+    finally:
+        stopped.set()
+        resume(db.queue_redis)
+        dispatcher.join(5)
