@@ -195,3 +195,19 @@ def test_migrate_moves_a_board_of_one_place_in_its_two_keys_into_the_shared_hash
     assert sole(db) == f"{packed} ada {run_id}" and not in_two_keys(db)
     assert migrate(db, apply=False).lone_boards == 0
     assert check(db, 60) == []
+
+
+def hgets(db) -> int:
+    """How many ``HGET`` calls this Redis has served, scripts' included."""
+    return int(db.redis.info("commandstats").get("cmdstat_hget", {}).get("calls", 0))
+
+
+def test_each_reader_reads_a_boards_one_place_once(db):
+    """A page, a position and ``?among=`` of a board kept as its one place read that place once each
+    (``store.boards.pages.places_apart``), not once to find where the board is and again to list it."""
+    verified(db, "ada", games_by_score(SEED, 1)[0])
+    for read in (lambda: page_of(db, BOARD, 0, 10), lambda: position_on(db, BOARD, "ada", 2),
+                 lambda: board_among(db, BOARD, ["ada", "bob"], 0, 10)):
+        before = hgets(db)
+        assert read()
+        assert hgets(db) - before == 1
