@@ -3,7 +3,6 @@
 import compileall
 import inspect
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -37,21 +36,6 @@ def pytest_sessionstart(session):
         root = Path(__file__).resolve().parents[1]
         for package in SOURCES:
             compileall.compile_dir(root / package, quiet=1)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_collection(session):
-    """The test modules, rewritten by pytest for its assertions, kept in ``__pycache__`` as they are
-    imported, as Python keeps a module's code, even where ``PYTHONDONTWRITEBYTECODE`` is set: rewriting
-    and compiling them again cost each test process (each of xdist's three) 4 s of CPU before its first
-    test. (pytest reads what it kept whatever that setting; the checkout's own modules are compiled by
-    ``pytest_sessionstart``.)"""
-    kept = sys.dont_write_bytecode
-    sys.dont_write_bytecode = False
-    try:
-        return (yield)
-    finally:
-        sys.dont_write_bytecode = kept
 
 
 # What starts processes: the fixtures of the service's stacks, and the modules a test module reaches

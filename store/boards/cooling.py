@@ -187,7 +187,11 @@ def listed_places(db: Database, board: BoardId) -> list[BoardPlace] | None:
     """The board's places, best first, where Redis' sorted set does not hold them all: merged from Redis
     and the archive when the archive holds some, or a board's one place kept so (``Board.sole``); None
     when Redis alone holds the board, in its sorted set (or holds none of it, the archive neither)."""
-    sole = sole_place(db, board)
+    return listed_beside(db, board, sole_place(db, board))
+
+
+def listed_beside(db: Database, board: BoardId, sole: BoardPlace | None) -> list[BoardPlace] | None:
+    """``listed_places`` for a caller that has read the board's one place (``sole_place``) already."""
     archived = db.archive.board_places(board.board.kind, board_name(board)) if board.board.cools else []
     if not archived:
         return None if sole is None else [sole]

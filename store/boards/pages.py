@@ -19,7 +19,7 @@ from store.archive import BoardPlace
 from store.base.database import Database
 from store.base.packing import LADDER_GAMES, RANK, TOTAL, Packing, iso_time, least_above, packed_score
 from store.boards import scripts
-from store.boards.cooling import board_name, listed_places, sole_place, submitted_ms
+from store.boards.cooling import board_name, listed_beside, sole_place, submitted_ms
 from store.boards.placements import board_keys
 
 SHARE = ("total", "percentile", "top_percent")  # what ``domain.boards.with_share`` adds to an entry
@@ -115,42 +115,53 @@ class ArchivedBoard:
         return total, _shared(_entries(first + 1, _flat(places)), total, self.above(places[0]) if places else 0)
 
 
-def archived_alone(db: Database, board: BoardId) -> ArchivedBoard | None:
-    """The board as the archive holds it, if the archive alone does (else None: it is in Redis, whole or in
-    part, and read there or merged)."""
-    if not board.board.cools or db.redis.exists(board_keys(board)[0]) or sole_place(db, board) is not None:
-        return None
-    name = board_name(board)
-    return ArchivedBoard(db, board.board.kind, name) if db.archive.boards_held(board.board.kind, [name]) else None
+def places_apart(db: Database, board: BoardId,
+                 in_sorted_set: bool | None = None) -> ArchivedBoard | list[BoardPlace] | None:
+    """Where the board's places are read when Redis' sorted set does not hold them all: the board as the
+    archive alone holds it (read there by indexed queries), or its places as a list (merged from Redis
+    and the archive, or the one place of a board kept so: ``cooling.listed_places``); None when the
+    sorted set holds them all (or no one has a place). Its one place is read once; ``in_sorted_set``,
+    where the caller knows it, spares the look at whether the sorted set exists."""
+    sole = sole_place(db, board)
+    if board.board.cools and sole is None:
+        if in_sorted_set is None:
+            in_sorted_set = bool(db.redis.exists(board_keys(board)[0]))
+        if not in_sorted_set:
+            name = board_name(board)
+            held = db.archive.boards_held(board.board.kind, [name])
+            return ArchivedBoard(db, board.board.kind, name) if held else None
+    return listed_beside(db, board, sole)
 
 
 def board_page(db: Database, board: Board, offset: int, limit: int) -> tuple[int, list[dict]]:
     """``(total, entries)`` for ``limit`` places from rank ``offset + 1``."""
     reply = scripts.board_page(db.redis, places=board.places, runs=board.runs, first=offset, last=offset + limit - 1,
                                packing=board.packing.name)
-    if not reply[0] and (alone := archived_alone(db, board.of)) is not None:
-        return alone.window(offset, offset + limit - 1)
-    if (copy := listed_places(db, board.of)) is not None:  # in both, merged; or its one place
-        return len(copy), _archived_window(copy, offset, offset + limit - 1)
+    apart = places_apart(db, board.of, in_sorted_set=bool(reply[0]))
+    if isinstance(apart, ArchivedBoard):
+        return apart.window(offset, offset + limit - 1)
+    if apart is not None:  # in both, merged; or its one place
+        return len(apart), _archived_window(apart, offset, offset + limit - 1)
     total, above_first = reply[0], reply[1]
     return total, _shared(_entries(offset + 1, reply[2:]), total, above_first)
 
 
 def board_position(db: Database, board: Board, player: str, around: int) -> dict | None:
     """The player's place with ``around`` places either side (the player included), or None if unranked."""
-    if (alone := archived_alone(db, board.of)) is not None:
-        found = alone.places_of([player])
+    apart = places_apart(db, board.of)
+    if isinstance(apart, ArchivedBoard):
+        found = apart.places_of([player])
         if not found:
             return None
-        index = alone.index_of(found[0])
+        index = apart.index_of(found[0])
         first = max(0, index - around)
-        _, window = alone.window(first, index + around)
-    elif (copy := listed_places(db, board.of)) is not None:
-        held = next((index for index, place in enumerate(copy) if place.player == player), None)
+        _, window = apart.window(first, index + around)
+    elif apart is not None:
+        held = next((index for index, place in enumerate(apart) if place.player == player), None)
         if held is None:
             return None
         index, first = held, max(0, held - around)
-        window = _archived_window(copy, first, index + around)
+        window = _archived_window(apart, first, index + around)
     else:
         reply = scripts.board_position(db.redis, places=board.places, runs=board.runs, player=player, around=around,
                                        packing=board.packing.name)
@@ -225,10 +236,10 @@ def board_among(db: Database, board: BoardId, players: list[str], offset: int, l
         reply = scripts.ladder_among(db.redis, ladder=board, players=players, first=first, last=last)
         listed = reply[1]
         entries = _ladder_entries(offset + 1, reply[3 + 2 * listed:])
-    elif (alone := archived_alone(db, board)) is not None:
-        return _among_alone(alone, players, offset, limit)
-    elif (copy := listed_places(db, board)) is not None:
-        return _among_archived(copy, players, offset, limit)
+    elif isinstance(apart := places_apart(db, board), ArchivedBoard):
+        return _among_alone(apart, players, offset, limit)
+    elif apart is not None:
+        return _among_archived(apart, players, offset, limit)
     else:
         ranked = ranking(board)
         reply = scripts.board_among(db.redis, places=ranked.places, runs=ranked.runs, players=players,

@@ -35,7 +35,7 @@ from store.base.packing import (
 )
 from store.boards import scripts
 from store.boards.cooling import board_name, is_sole, listed_places, sole_from
-from store.boards.pages import ArchivedBoard, Board, archived_above, archived_alone
+from store.boards.pages import ArchivedBoard, Board, archived_above, places_apart
 
 SPREAD_BUCKETS = 40  # at most this many bars: the bucket width is the first of 1, 2, 5, 10, 20, 25, 50… that fits
 SPREAD_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000)  # as ``lua/board_spread.lua``
@@ -177,9 +177,10 @@ def standings(db: Database, player: str, boards: list[Board], ladders: list[Boar
     for index, board in enumerate(boards):
         if (board.of.board.kind, board_name(board.of)) not in held:
             continue  # in Redis alone (its sorted set, or its one place, read above)
-        if (alone := archived_alone(db, board.of)) is not None:
-            found[index] = _standing_alone(alone, player)
-        elif copy := listed_places(db, board.of):
+        apart = places_apart(db, board.of)
+        if isinstance(apart, ArchivedBoard):
+            found[index] = _standing_alone(apart, player)
+        elif copy := apart:
             found[index] = next((Standing(rank + 1, len(copy), packed_score(place.rank_key),
                                           archived_above(copy, rank))
                                  for rank, place in enumerate(copy) if place.player == player), None)

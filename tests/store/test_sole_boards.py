@@ -232,3 +232,19 @@ def test_the_lua_and_the_python_spell_spread_alike():
     import store.lua
     text = (Path(store.lua.__file__).parent / "_sole.lua").read_text()
     assert f"local SPREAD = '{SPREAD}'" in text
+
+
+def hgets(db) -> int:
+    """How many ``HGET`` calls this Redis has served, scripts' included."""
+    return int(db.redis.info("commandstats").get("cmdstat_hget", {}).get("calls", 0))
+
+
+def test_each_reader_reads_a_boards_one_place_once(db):
+    """A page, a position and ``?among=`` of a board kept as its one place read that place once each
+    (``store.boards.pages.places_apart``), not once to find where the board is and again to list it."""
+    verified(db, "ada", games_by_score(SEED, 1)[0])
+    for read in (lambda: page_of(db, BOARD, 0, 10), lambda: position_on(db, BOARD, "ada", 2),
+                 lambda: board_among(db, BOARD, ["ada", "bob"], 0, 10)):
+        before = hgets(db)
+        assert read()
+        assert hgets(db) - before == 1
