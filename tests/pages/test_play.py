@@ -660,6 +660,7 @@ BELOW_THE_FOLD = """() => [...document.querySelectorAll("#room button, #avoid:no
   .map(b => [b.dataset.move, b.getBoundingClientRect(), window.scrollY])
   .filter(([, box, scrolled]) => box.top + scrolled < 0 || box.bottom + scrolled > window.innerHeight)
   .map(([move]) => move)"""
+TABLE_AND_FOLD = f"() => ({{...({TABLE})(), below: ({BELOW_THE_FOLD})()}})"  # one look a turn
 
 
 def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, stack, site):
@@ -673,11 +674,11 @@ def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, sta
     start(page)
     screenshot(page, "play-375x740-dealt", full_page=False)
     for turn in range(MOVE_LIMIT):
-        table = page.evaluate(TABLE)
+        table = page.evaluate(TABLE_AND_FOLD)
         if table["over"]:
             break
         assert table["legal"], "a move to play"
-        assert page.evaluate(BELOW_THE_FOLD) == [], f"below the fold on turn {turn + 1}"
+        assert table["below"] == [], f"below the fold on turn {turn + 1}"
         page.click(f"#game [data-move='{chosen(page, table)}']")
         expect(page.locator("#game")).not_to_have_attribute("data-moves", table["played"])
     verdict_checked(stack, page)
