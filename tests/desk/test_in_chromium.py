@@ -23,15 +23,7 @@ import pytest
 from store import revoke_moderator
 from store.webhooks import Attempt, Delivery, record_attempt
 from tests.support import browser as pages
-from tests.support.browser import (
-    WIDTHS,
-    console_problems,
-    each_width,
-    looked_at,
-    screenshot,
-    scrolls_sideways,
-    serious_violations,
-)
+from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
 from tests.support.games import legal_games, moderator_token
 
 from .conftest import dispute, won_run
@@ -176,8 +168,8 @@ def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, site, stack, 
     dispute(stack, another, run["id"], "Still looks wrong to me")  # an open one, whatever the other tests did
     page = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}).new_page()
     page.goto(site.url("/desk/sign-in"))
-    looked_at(page, "desk-sign-in")
-    for _width in each_width(page):
+    pages.looked_at(page, "desk-sign-in")
+    for _width in pages.each_width(page):
         page.context.clear_cookies()  # a browser with no desk session
         page.goto(site.url("/desk/sign-in"))
         for _ in range(30):  # to the token's field by Tab, typed, sent with Enter
@@ -191,7 +183,7 @@ def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, site, stack, 
         page.goto(site.url(path))
         if path in RECORDS_FORMS:  # those the checks below see (``records``)
             assert page.locator(RECORDS_FORMS[path]).count(), path
-        for width in each_width(page):
+        for width in pages.each_width(page):
             assert serious_violations(page) == [], (path, width)
             assert not scrolls_sideways(page), (path, width)
             if path in SHOT:
@@ -208,7 +200,7 @@ def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, site, stack, 
         assert serious_violations(page) == [] and not scrolls_sideways(page)
         screenshot(page, f"desk-case-{width}")
     page.goto(site.url("/desk?variant=chess"))
-    for width in each_width(page):
+    for width in pages.each_width(page):
         assert serious_violations(page) == [], width
 
 
@@ -284,7 +276,7 @@ def looked_at_this_width(page, name: str) -> None:
 
 
 def looked_at_each_width(page, name: str) -> None:
-    looked_at(page, f"players-side-{name}", full_page=False, shown="#cases")
+    pages.looked_at(page, f"players-side-{name}", full_page=False, shown="#cases")
 
 
 def clean(page, *refused: int) -> None:
