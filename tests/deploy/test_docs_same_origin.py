@@ -98,8 +98,17 @@ def test_no_page_names_a_resource_on_another_origin(site):
     assert found == {}
 
 
+# Where a page's search worker is and what it searches: the theme's configuration in the page, resolved.
+SEARCH = """() => { const config = JSON.parse(document.getElementById("__config").textContent);
+  return [new URL(config.search, document.baseURI).href, new URL(config.base, document.baseURI).href]; }"""
+
+
 def test_every_page_in_a_browser_asks_only_its_own_origin(site, served):
-    outside, mermaid = {}, ""
+    """Every request of every page, the search worker's included: the theme starts the same worker (its script
+    and the site's base from the page's configuration) on every page, which fetches the site's search index and
+    builds it, half of this test's CPU when it was built on each page. Its requests are recorded on the first
+    page; every other page is held to the same worker and base, and its start is refused there."""
+    outside, mermaid, searched = {}, "", None
     with chromium() as browser:
         context = browser.new_context()
         page = context.new_page()
@@ -110,6 +119,12 @@ def test_every_page_in_a_browser_asks_only_its_own_origin(site, served):
             page.goto(served + path, wait_until="networkidle")
             if elsewhere := [url for url in asked if off_origin(url, served)]:
                 outside[path] = elsewhere
+            if searched is None:
+                searched = page.evaluate(SEARCH)
+                assert searched[0] in asked and f"{searched[1]}search/search_index.json" in asked  # the worker ran
+                page.route(searched[0], lambda route: route.abort())
+            else:
+                assert page.evaluate(SEARCH) == searched, path
             if path == "/architecture/":  # a page with diagrams: they are drawn by the site's own Mermaid
                 mermaid = page.evaluate("() => typeof mermaid.render")
                 assert f"{served}/assets/javascripts/mermaid.min.js" in asked

@@ -33,6 +33,9 @@ expect = pytest.importorskip("playwright.sync_api").expect
 PLAYER_KEY = "scoundrel.player"  # where /play keeps the signed-in player (site.js)
 RECORDS_FORMS = {"/desk?section=reports": "form[id^='close-']", "/desk/tournaments": "form[id^='end-']",
                  "/desk/webhooks": "form.resend", "/desk/log": "a[href^='/tournaments/']"}
+DESK_PAGES = ("/desk", "/desk?section=flags", "/desk?section=reports", "/desk?section=reverify", "/desk/log",
+              "/desk/tournaments", "/desk/webhooks", "/desk/erasures")
+SHOT = {"/desk": "desk-queue", "/desk/tournaments": "desk-tournaments", "/desk/erasures": "desk-erasures"}
 
 
 @pytest.fixture(scope="module")
@@ -156,45 +159,49 @@ def test_a_revoked_moderators_open_desk_stops_working_at_once(browser, site, sta
     assert "Your desk session has ended" in page.inner_text("main")
 
 
-@pytest.mark.parametrize("width", pages.WIDTHS)
 @pytest.mark.usefixtures("records")
-def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, site, stack, moderator, disputed, width):
+def test_every_desk_page_fits_and_works_by_keyboard_alone(browser, site, stack, moderator, disputed):
+    """Signed in, and on from the queue to a case, by keyboard alone at each width; every desk page at each width
+    (``each_width``: one load serves both)."""
     run, _, _ = disputed
     _, another = stack.register()
     dispute(stack, another, run["id"], "Still looks wrong to me")  # an open one, whatever the other tests did
-    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}).new_page()
     page.goto(site.url("/desk/sign-in"))
-    assert pages.serious_violations(page) == [] and not pages.scrolls_sideways(page)
-    pages.screenshot(page, f"desk-sign-in-{width}")
-    for _ in range(30):  # to the token's field by Tab, typed, sent with Enter
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.id") == "token":
-            break
-    page.keyboard.type(moderator)
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#tab-disputes")
-    for path in ("/desk", "/desk?section=flags", "/desk?section=reports", "/desk?section=reverify", "/desk/log",
-                 "/desk/tournaments", "/desk/webhooks", "/desk/erasures"):
+    pages.looked_at(page, "desk-sign-in")
+    for _width in pages.each_width(page):
+        page.context.clear_cookies()  # a browser with no desk session
+        page.goto(site.url("/desk/sign-in"))
+        for _ in range(30):  # to the token's field by Tab, typed, sent with Enter
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement.id") == "token":
+                break
+        page.keyboard.type(moderator)
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#tab-disputes")
+    for path in DESK_PAGES:
         page.goto(site.url(path))
         if path in RECORDS_FORMS:  # those the checks below see (``records``)
             assert page.locator(RECORDS_FORMS[path]).count(), path
-        assert pages.serious_violations(page) == [], path
-        assert not pages.scrolls_sideways(page), path
-    pages.screenshot(page, f"desk-erasures-{width}")
-    page.goto(site.url("/desk/tournaments"))
-    pages.screenshot(page, f"desk-tournaments-{width}")
-    page.goto(site.url("/desk"))
-    pages.screenshot(page, f"desk-queue-{width}")
-    for _ in range(80):  # to the dispute's case by Tab, opened with Enter
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.getAttribute('href')") == f"/desk/runs/{run['id']}":
-            break
-    page.keyboard.press("Enter")
-    page.wait_for_selector("body[data-ready='true']", timeout=10_000)
-    assert pages.serious_violations(page) == [] and not pages.scrolls_sideways(page)
-    pages.screenshot(page, f"desk-case-{width}")
+        for width in pages.each_width(page):
+            assert serious_violations(page) == [], (path, width)
+            assert not scrolls_sideways(page), (path, width)
+            if path in SHOT:
+                screenshot(page, f"{SHOT[path]}-{width}")
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(site.url("/desk"))
+        for _ in range(80):  # to the dispute's case by Tab, opened with Enter
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement.getAttribute('href')") == f"/desk/runs/{run['id']}":
+                break
+        page.keyboard.press("Enter")
+        page.wait_for_selector("body[data-ready='true']", timeout=10_000)
+        assert serious_violations(page) == [] and not scrolls_sideways(page)
+        screenshot(page, f"desk-case-{width}")
     page.goto(site.url("/desk?variant=chess"))
-    assert pages.serious_violations(page) == []
+    for width in pages.each_width(page):
+        assert serious_violations(page) == [], width
 
 
 def _boards(stack, run: dict) -> list:
@@ -260,12 +267,16 @@ def visit(site, page, path: str) -> None:
     page.wait_for_selector("#cases[data-ready='true']", state="attached")
 
 
-def looked_at(page, name: str) -> None:
+def looked_at_this_width(page, name: str) -> None:
     """The page passes axe-core, fits its width, and is kept as a screenshot."""
     assert serious_violations(page) == []
     assert not scrolls_sideways(page)
     page.locator("#cases").scroll_into_view_if_needed()
     screenshot(page, f"players-side-{name}-{page.viewport_size['width']}", full_page=False)
+
+
+def looked_at_each_width(page, name: str) -> None:
+    pages.looked_at(page, f"players-side-{name}", full_page=False, shown="#cases")
 
 
 def clean(page, *refused: int) -> None:
@@ -305,13 +316,11 @@ def test_the_runs_player_disputes_it_and_reads_the_moderators_decision(site, sta
     resolved = stack.post(f"/v1/disputes/{dispute['id']}/resolve", headers=bearer(moderator),
                           json={"decision": "uphold", "note": "R10 holds here: the verdict is right."})
     assert resolved.status_code == 200, resolved.text
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        visit(site, page, f"/runs/{players['run']}")
-        item = page.locator("#run-disputes-list li")
-        expect(item).to_contain_text("Upheld: the verdict stands. Decided by mia")
-        expect(item).to_contain_text("The moderator's note: “R10 holds here: the verdict is right.”")
-        looked_at(page, "dispute")
+    visit(site, page, f"/runs/{players['run']}")
+    item = page.locator("#run-disputes-list li")
+    expect(item).to_contain_text("Upheld: the verdict stands. Decided by mia")
+    expect(item).to_contain_text("The moderator's note: “R10 holds here: the verdict is right.”")
+    looked_at_each_width(page, "dispute")
     clean(page)
 
 
@@ -326,7 +335,7 @@ def test_another_player_reports_the_run_and_its_player(site, stack, signed_in, p
     page.fill("#report-text", "Forty games an hour, every one at the same pace.")
     page.click("#report-send")
     expect(page.locator("#report-note")).to_contain_text("Your report is sent: a moderator will read it.")
-    looked_at(page, "report-run")
+    looked_at_this_width(page, "report-run")
     page.click("#report-send")  # the same report again, while the first is open
     expect(page.locator("#report-note")).to_have_text(
         "Your report of this is open already: a moderator has yet to close it, and you may report it again then.")
@@ -337,7 +346,7 @@ def test_another_player_reports_the_run_and_its_player(site, stack, signed_in, p
     page.select_option("#report-reason", "offensive_name")
     page.click("#report-send")
     expect(page.locator("#report-note")).to_contain_text("Your report is sent")
-    looked_at(page, "report-player")
+    looked_at_this_width(page, "report-player")
 
     queue = stack.get("/v1/reports", headers=bearer(moderator)).json()["reports"]
     assert [(report["kind"], report["target"], report["reporter"], report["reason"]) for report in queue] == [
@@ -351,25 +360,25 @@ def test_each_player_reads_their_own_disputes_and_reports_on_their_page(site, st
     closed = stack.post(f"/v1/reports/{run_report['id']}/close", headers=bearer(moderator),
                         json={"decision": "dismissed", "note": "A steady player, not a bot."})
     assert closed.status_code == 200, closed.text
-    for width in WIDTHS:
-        page = signed_in("bob", width)
-        visit(site, page, "/players/bob")
-        expect(page.locator("#report-form")).to_be_hidden()  # no one reports themselves
-        expect(page.locator("#own-disputes-none")).to_have_text("You have disputed no run.")
-        reports = page.locator("#own-reports-list li")
-        expect(reports).to_have_count(2)
-        expect(reports.nth(0)).to_contain_text("An offensive name")
-        expect(reports.nth(0)).to_contain_text("Open: a moderator has yet to read it.")
-        expect(reports.nth(1)).to_contain_text("A bot plays it: “Forty games an hour, every one at the same pace.”")
-        expect(reports.nth(1)).to_contain_text("Dismissed: a moderator found nothing to act on. Decided by mia")
-        expect(reports.nth(1)).to_contain_text("The moderator's note: “A steady player, not a bot.”")
-        looked_at(page, "own-reports")
+    page = signed_in("bob")
+    visit(site, page, "/players/bob")
+    expect(page.locator("#report-form")).to_be_hidden()  # no one reports themselves
+    expect(page.locator("#own-disputes-none")).to_have_text("You have disputed no run.")
+    reports = page.locator("#own-reports-list li")
+    expect(reports).to_have_count(2)
+    expect(reports.nth(0)).to_contain_text("An offensive name")
+    expect(reports.nth(0)).to_contain_text("Open: a moderator has yet to read it.")
+    expect(reports.nth(1)).to_contain_text("A bot plays it: “Forty games an hour, every one at the same pace.”")
+    expect(reports.nth(1)).to_contain_text("Dismissed: a moderator found nothing to act on. Decided by mia")
+    expect(reports.nth(1)).to_contain_text("The moderator's note: “A steady player, not a bot.”")
+    looked_at_each_width(page, "own-reports")
+    clean(page)
 
-        page = signed_in("ada", width)
-        visit(site, page, "/players/ada")
-        [dispute] = page.locator("#own-disputes-list li").all()
-        expect(dispute).to_contain_text(f"Run {players['run']}")
-        expect(dispute).to_contain_text("Upheld: the verdict stands.")
-        expect(page.locator("#own-reports-none")).to_have_text("You have reported nothing.")
-        looked_at(page, "own-disputes")
-        clean(page)
+    page = signed_in("ada")
+    visit(site, page, "/players/ada")
+    [dispute] = page.locator("#own-disputes-list li").all()
+    expect(dispute).to_contain_text(f"Run {players['run']}")
+    expect(dispute).to_contain_text("Upheld: the verdict stands.")
+    expect(page.locator("#own-reports-none")).to_have_text("You have reported nothing.")
+    looked_at_each_width(page, "own-disputes")
+    clean(page)

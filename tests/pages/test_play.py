@@ -25,12 +25,10 @@ from service.security import CONTENT_SECURITY_POLICY
 from store.live import publish
 from tests.games.table import cards_in
 from tests.support.browser import (
-    WIDTHS,
     console_clean,
     console_problems,
+    looked_at,
     screenshot,
-    scrolls_sideways,
-    serious_violations,
     until_shown,
 )
 from tests.support.games import legal_games
@@ -292,7 +290,7 @@ def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stac
     expect(opened.locator("#player-token")).to_be_hidden()
     expect(opened.locator("#signed-in")).to_be_hidden()
     assert stored(opened, "scoundrel.player") is None
-    at_each_width(opened, "play-token-refused", "/play refusing a token brought")
+    looked_at(opened, "play-token-refused")
     opened.set_viewport_size({"width": 1280, "height": 900})
     name, token = stack.register()
     sign_in(opened, "someone-else", token)  # a real token under another name
@@ -362,12 +360,21 @@ def test_a_busy_referee_is_explained_with_its_retry_after(opened, status, said):
 
 def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_verdict_and_a_checked_seed(
         opened, stack, site):
+    """The page signed out, mid-game and after the verdict is looked at at each width on the way (``looked_at``:
+    no serious axe violation, nothing wider than the screen, a screenshot)."""
+    looked_at(opened, "play-signed-out")
     sign_up(opened)
     expect(opened.locator("#next-commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     committed = opened.inner_text("#next-commitment")
     opened.fill("#client-seed", "my-own_seed-1")
     start(opened)
     expect(opened.locator("#room li")).to_have_count(4)
+    for count in range(1, 4):
+        if opened.is_visible("#verdict"):
+            break  # three monsters barehanded can kill
+        opened.click(f"#game [data-move='{chosen(opened)}']")
+        expect(opened.locator("#game")).to_have_attribute("data-moves", str(count))
+    looked_at(opened, "play-midgame")
     play_to_the_end(opened)
     verdict_checked(stack, opened)
     run = assert_verdict_is_the_referees(stack, opened)
@@ -379,6 +386,8 @@ def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_ver
         expect(opened.locator("#checks .ok", has_text=line)).to_have_count(1)
     expect(opened.locator("#next-commitment")).not_to_have_text(committed)  # the next game's: a new deal
     expect(opened.locator("#start")).to_be_visible()  # another game
+    opened.click("#token-show")
+    looked_at(opened, "play-verdict")
     opened.click("#replay-link")
     opened.wait_for_selector("body[data-ready='true']")
     assert opened.url == site.url(f"/runs/{run['id']}")
@@ -494,7 +503,7 @@ def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in
     expect(button).to_have_text(f"Drink: up to +{value(second)}")
     opened.click(f"#room [data-move='{first}']")
     expect(button).to_have_text("Drink: no effect, a second potion in this room (R8)")
-    at_each_width(opened, "play-second-potion", "/play with a second potion in the room")
+    looked_at(opened, "play-second-potion")
     opened.set_viewport_size({"width": 1280, "height": 900})
     before = health(opened)
     button.click()
@@ -604,15 +613,6 @@ def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened,
     console_clean(opened, 409)
 
 
-def at_each_width(page, name: str, what: str) -> None:
-    """The page as it is now at 1280 and 375 px: no serious axe violation, nothing wider than the screen."""
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        assert serious_violations(page) == [], f"{what} at {width} px"
-        assert not scrolls_sideways(page), f"{what} at {width} px"
-        screenshot(page, f"{name}-{width}")
-
-
 def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_page(browser, stack, site):
     """Given up at once (it counts for the streak): the text names the day, the score, the standing and
     the streak, never a card; the button copies it, the link opens the page with the card's image."""
@@ -639,47 +639,20 @@ def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_pa
     assert text.splitlines()[2:] == ["Streak 1 day in a row", link]
     assert not cards_in(text)
     expect(page.locator("#share-link")).to_have_attribute("href", link)
-    at_each_width(page, "play-share", "the share panel")
+    looked_at(page, "play-share")
     page.click("#share-copy")
     expect(page.locator("#share-note")).to_have_text("Copied: paste it into a chat.")
     assert page.evaluate("() => navigator.clipboard.readText()") == text
     page.click("#share-link")
     page.wait_for_url(link)
     expect(page.locator("img.share-card")).to_have_js_property("naturalWidth", 1200)
-    at_each_width(page, "share", "the share page")
+    looked_at(page, "share")
     context.close()
     console_clean(page)
 
 
-# ---- widths and accessibility ---------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("width", WIDTHS)
-def test_the_page_at_each_width_has_no_serious_accessibility_violation(browser, stack, site, width):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.problems = console_problems(page)
-    open_play(site, page)
-    assert serious_violations(page) == [], "signed out"
-    assert not scrolls_sideways(page)
-    sign_up(page)
-    start(page)
-    for count in range(1, 4):
-        if page.is_visible("#verdict"):
-            break  # three monsters barehanded can kill
-        page.click(f"#game [data-move='{chosen(page)}']")
-        expect(page.locator("#game")).to_have_attribute("data-moves", str(count))
-    assert serious_violations(page) == [], "mid-game"
-    assert not scrolls_sideways(page)
-    screenshot(page, f"play-{width}-midgame")
-    play_to_the_end(page)
-    verdict_checked(stack, page)
-    page.click("#token-show")
-    assert serious_violations(page) == [], "after the verdict"
-    assert not scrolls_sideways(page)
-    screenshot(page, f"play-{width}-verdict")
-    context.close()
-    console_clean(page)
+# ---- widths and accessibility (and the signed-out, mid-game and verdict states at each width: in the classic
+# game played to the end above) --------------------------------------------------------------------------------
 
 
 PHONE = {"width": 375, "height": 740}
@@ -687,6 +660,7 @@ BELOW_THE_FOLD = """() => [...document.querySelectorAll("#room button, #avoid:no
   .map(b => [b.dataset.move, b.getBoundingClientRect(), window.scrollY])
   .filter(([, box, scrolled]) => box.top + scrolled < 0 || box.bottom + scrolled > window.innerHeight)
   .map(([move]) => move)"""
+TABLE_AND_FOLD = f"() => ({{...({TABLE})(), below: ({BELOW_THE_FOLD})()}})"  # one look a turn
 
 
 def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, stack, site):
@@ -700,11 +674,11 @@ def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, sta
     start(page)
     screenshot(page, "play-375x740-dealt", full_page=False)
     for turn in range(MOVE_LIMIT):
-        table = page.evaluate(TABLE)
+        table = page.evaluate(TABLE_AND_FOLD)
         if table["over"]:
             break
         assert table["legal"], "a move to play"
-        assert page.evaluate(BELOW_THE_FOLD) == [], f"below the fold on turn {turn + 1}"
+        assert table["below"] == [], f"below the fold on turn {turn + 1}"
         page.click(f"#game [data-move='{chosen(page, table)}']")
         expect(page.locator("#game")).not_to_have_attribute("data-moves", table["played"])
     verdict_checked(stack, page)
@@ -789,13 +763,13 @@ def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(ope
     opened.goto(site.url(f"/tournaments/{gauntlet['id']}"))
     opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#entry-status")).to_have_text(f"{name}, only players who join may play: join, then play.")
-    at_each_width(opened, "tournament-join", "a tournament's page offering Join")
+    looked_at(opened, "tournament-join")
     opened.set_viewport_size({"width": 1280, "height": 900})
     opened.click("#join")
     expect(opened.locator("#entry-status")).to_have_text(f"{name}, you joined: 2 attempts left.")
     expect(opened.locator("#join")).to_be_hidden()
     assert entry(stack, opened, gauntlet["id"])["joined"]
-    at_each_width(opened, "tournament-entry", "a tournament's page with Play, joined")
+    looked_at(opened, "tournament-entry")
     opened.set_viewport_size({"width": 1280, "height": 900})
     opened.click("#play")
     opened.wait_for_selector("body[data-ready='true']")
@@ -811,7 +785,7 @@ def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(ope
     expect(opened.locator("#replay-link")).to_have_text("The replay (open once the tournament has ended)")
     expect(opened.locator("#tournaments")).to_contain_text("1 attempt left")
     assert entry(stack, opened, gauntlet["id"])["attempts_left"] == 1
-    at_each_width(opened, "play-tournament", "/play after a tournament's game")
+    looked_at(opened, "play-tournament")
     console_clean(opened)
 
 

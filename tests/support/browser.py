@@ -173,6 +173,28 @@ def screenshot(page, name: str, full_page: bool = True) -> Path:
     return path
 
 
+def each_width(page, height: int = 900) -> Iterator[int]:
+    """``page`` resized to each of ``WIDTHS`` in turn (the width yielded): one load serves both widths. The pages'
+    layout is all CSS (no script of theirs reads the width), so the media queries lay the same page out again
+    at each; a new context and load for each width cost Chromium a renderer, the page's scripts and axe-core's
+    injection again."""
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": height})
+        yield width
+
+
+def looked_at(page, name: str, full_page: bool = True, frame=None, shown: str | None = None) -> None:
+    """At each width: the page (or its ``frame``) no wider than the screen, no serious axe violation, and a
+    screenshot ``<name>-<width>`` (the element ``shown`` scrolled into view first, if given)."""
+    for width in each_width(page):
+        checked = frame or page
+        assert not scrolls_sideways(checked), f"{name} at {width} px"
+        assert serious_violations(checked) == [], f"{name} at {width} px"
+        if shown:
+            checked.locator(shown).scroll_into_view_if_needed()
+        screenshot(page, f"{name}-{width}", full_page)
+
+
 def scrolls_sideways(page) -> bool:
     """Whether the page is wider than its viewport (at 375 px, a layout that does not fit a phone)."""
     return bool(page.evaluate("() => document.documentElement.scrollWidth > document.documentElement.clientWidth"))
