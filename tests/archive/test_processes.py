@@ -12,10 +12,10 @@ what a crash left in both places, and the next pass ends with each run and
 each board in exactly one place.
 """
 
+import functools
 import multiprocessing
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -28,6 +28,8 @@ from store.operations.consistency import check
 from store.operations.retention import archive_old_runs
 from store.runs.records import load_run
 from tests.audit.conftest import cli, submit_final
+from tests.support.archive_crash import archive_killed_at
+from tests.support.commands import run_forked
 from tests.support.games import games_by_score
 from tests.support.stack import Stack
 
@@ -54,8 +56,10 @@ def board_reads(stack, name: str, seed: str) -> list:
 
 
 def killed_archiver(stack, point: str, older_than: str = "0") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tests.support.archive_crash", point, "--older-than", older_than],
-                          env=stack.env(), capture_output=True, text=True, timeout=120, check=False)
+    """``scoundrel archive`` killed at ``point``, in a process forked from this one (``run_forked``)."""
+    output = stack.root / f"archiver-{point}"
+    output.mkdir(exist_ok=True)
+    return run_forked(functools.partial(archive_killed_at, point, "--older-than", older_than), stack.env(), output)
 
 
 @pytest.mark.parametrize("point", ["before-write", "after-commit"])
