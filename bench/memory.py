@@ -2,7 +2,7 @@
 
 N short games (the ``random`` strategy: about 7 moves, each on a seed of
 its own, as open play mostly is) are submitted with ``POST /v1/runs/batch``
-(1,000 a request, one player per request) to a real stack and verified by
+(1,000 a request by default, ``--batch``; one player per request) to a real stack and verified by
 its workers. Redis' ``used_memory`` before the first batch (players already
 registered) and once every run has its verdict, and the public log's leaves
 have left for the archive (the workers move them every
@@ -19,11 +19,12 @@ With ``--against PATH`` (another checkout, run with its own venv's
 ``scoundrel``) the same is measured on that checkout's service after this
 one's, and the two compared.
 
-    .venv/bin/python bench/memory.py [--runs 1000000] [--per-player 1000] [--workers 2] [--against PATH]
+    .venv/bin/python bench/memory.py [--runs 1000000] [--per-player 1000] [--batch 1000] [--workers 2] [--against PATH]
 """
 
 import argparse
 import collections
+import functools
 import multiprocessing
 import random
 import time
@@ -39,10 +40,10 @@ BATCH = 1000  # the batch path's most submissions per request
 GIB = 2**30
 
 
-def batch_of(first: int) -> list[dict]:
-    """``BATCH`` short games on seeds of their own, the ``first``-th game's onwards."""
+def batch_of(size: int, first: int) -> list[dict]:
+    """``size`` short games on seeds of their own, the ``first``-th game's onwards."""
     return [{"seed": f"m{n}", "moves": play_game(f"m{n}", rng=random.Random(n), strategy="random")}
-            for n in range(first, first + BATCH)]
+            for n in range(first, first + size)]
 
 
 def moved_leaves(connection: redis.Redis, timeout: float = 120.0) -> None:
@@ -79,9 +80,9 @@ def print_breakdown(connection: redis.Redis, runs: int, top: int) -> None:
 
 def measure(checkout: Path | None, args) -> tuple[float, float]:
     """One checkout's service filled with the batches, then every run archived: bytes per run, hot and archived."""
-    batches = args.runs // BATCH
-    runs = batches * BATCH
-    per_player = max(1, args.per_player // BATCH)
+    batches = args.runs // args.batch
+    runs = batches * args.batch
+    per_player = max(1, args.per_player // args.batch)
     stack = Service(workers=args.workers, env={"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""},
                     checkout=checkout)
     try:
@@ -90,14 +91,16 @@ def measure(checkout: Path | None, args) -> tuple[float, float]:
         before = connection.info("memory")["used_memory"]
         started = time.perf_counter()
         with multiprocessing.Pool(1) as pool:  # the games are made while the service takes the batches
-            for number, games in enumerate(pool.imap(batch_of, range(0, runs, BATCH))):
+            made = pool.imap(functools.partial(batch_of, args.batch), range(0, runs, args.batch))
+            for number, games in enumerate(made):
                 # a connection a request: making the next batch may outlast the server's keep-alive
                 status, text = Client(stack.base).request(
                     "POST", "/v1/runs/batch", {"runs": games},
                     {"Authorization": f"Bearer {tokens[number // per_player]}"})
-                assert status == 200 and b'"accepted":1000' in text.replace(b" ", b""), (status, text[:300])
+                assert status == 200 and b'"accepted":%d' % args.batch in text.replace(b" ", b""), (status, text[:300])
                 if number % 100 == 99:
-                    print(f"  {(number + 1) * BATCH:,} runs sent, {time.perf_counter() - started:.0f} s", flush=True)
+                    print(f"  {(number + 1) * args.batch:,} runs sent, {time.perf_counter() - started:.0f} s",
+                          flush=True)
         stack.wait_for_verdicts(runs)  # each logged once its verdict and board places are written
         seconds = time.perf_counter() - started
         waiting = connection.info("memory")["used_memory"]
@@ -133,7 +136,9 @@ def measure(checkout: Path | None, args) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1_000_000)
-    parser.add_argument("--per-player", type=int, default=1000, help="runs each player submits (a multiple of 1,000)")
+    parser.add_argument("--per-player", type=int, default=1000, help="runs each player submits (a multiple of --batch)")
+    parser.add_argument("--batch", type=int, default=BATCH, choices=range(1, BATCH + 1), metavar="RUNS",
+                        help=f"runs a request (at most {BATCH:,}, the default)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--top", type=int, default=12, help="kinds of key listed")
     parser.add_argument("--without-retention", action="store_true", help="no retention pass")

@@ -11,8 +11,9 @@ the notation, 1 MB, were answered with 24 MB of the same message).
 ``POST /v1/runs`` answers a submission with all its errors.
 """
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import RAISE, fields, validate
 
+from .base import Schema
 from .runs import RunSchema
 
 MAX_BATCH = 1000

@@ -5,10 +5,11 @@ documented, so that an answer the API gives is one its OpenAPI document allows (
 from flask_smorest.error_handler import ErrorSchema as MessageSchema
 from marshmallow import fields
 
+from .base import Schema
 from .runs import RuleErrorSchema
 
 
-class ErrorSchema(MessageSchema):
+class ErrorSchema(Schema, MessageSchema):
     """An error: its message and field errors, and what a refusal of some kind adds (absent otherwise)."""
 
     reason = fields.String(metadata={

@@ -1,8 +1,9 @@
 """A player's data exported whole (``GET /v1/players/<name>/export``): each part in the JSON the API shows it in
 elsewhere, gathered in one document."""
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
+from .base import Schema
 from .following import FollowedSchema
 from .games import GameSchema
 from .leagues import LeagueWeekSchema

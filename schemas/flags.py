@@ -1,9 +1,10 @@
 """Flags for moderators in API requests and responses (``/v1/flags``)."""
 
-from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
+from marshmallow import EXCLUDE, RAISE, fields, validate
 
 from store.moderation import FLAG_STATUSES, REASONS
 
+from .base import Schema
 from .paging import PageArgs
 
 MAX_NOTE = 1000

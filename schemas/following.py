@@ -1,8 +1,10 @@
 """Whom a player follows, as ``GET /v1/players/<name>/following`` lists it."""
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from store.accounts import MOST_FOLLOWED
+
+from .base import Schema
 
 
 class FollowedSchema(Schema):

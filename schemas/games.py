@@ -1,9 +1,8 @@
 """How dealt games look in requests and responses (``/v1/games``, ``/v1/daily/sealed``)."""
 
-from flask_smorest.error_handler import ErrorSchema
+from flask_smorest.error_handler import ErrorSchema as MessageSchema
 from marshmallow import (
     RAISE,
-    Schema,
     ValidationError,
     fields,
     validate,
@@ -14,6 +13,7 @@ import scoundrel
 from domain.game import DAILY, PLAYING
 from domain.tournaments import MAX_DEALS
 
+from .base import Schema
 from .par import ParSchema
 from .runs import RuleErrorSchema, Time
 from .submission import MoveList
@@ -168,12 +168,12 @@ class NextDealSchema(Schema):
                                                         "game will be dealt from (with their client seed, if any)"})
 
 
-class RefusedMovesSchema(ErrorSchema):
+class RefusedMovesSchema(Schema, MessageSchema):
     error = fields.Nested(RuleErrorSchema, metadata={"description": "the first refused move: its index, the "
                                                                     "engine's code, message and ruling"})
 
 
-class GameConflictSchema(ErrorSchema):
+class GameConflictSchema(Schema, MessageSchema):
     game_id = fields.String(allow_none=True, metadata={"description": "the player's game in play of that variant, "
                                                                       "sealed daily game of the day, or game of the "
                                                                       "tournament"})
@@ -182,7 +182,7 @@ class GameConflictSchema(ErrorSchema):
                                                                      "no_such_deal, wrong_variant"})
 
 
-class GameMovedSchema(ErrorSchema):
+class GameMovedSchema(Schema, MessageSchema):
     moves = fields.Integer(allow_none=True, metadata={"description": "moves the game has played (when "
                                                                      "expected_moves differs, or another request "
                                                                      "moved first)"})

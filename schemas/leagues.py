@@ -1,7 +1,8 @@
 """The weekly leagues as the API shows them (``domain.leagues``)."""
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
+from .base import Schema
 from .runs import BoardEntrySchema
 
 _ZONE = ('where the place leads at the week\'s end: "up" a tier, "down" a tier, or "stays" '

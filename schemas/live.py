@@ -1,8 +1,10 @@
 """A player's live event stream: the query that opens it, and the ticket a browser opens it with."""
 
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
 from store.live import EVENT_ID, TICKET_SECONDS
+
+from .base import Schema
 
 NOT_AN_EVENT_ID = "Not an event id: send the id of the last event received."
 

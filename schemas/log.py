@@ -1,9 +1,11 @@
 """The public log's API (``service.transparency``): its pages of leaves and its proofs, hashes in base64."""
 
-from marshmallow import EXCLUDE, Schema, fields, validate, validates_schema
+from marshmallow import EXCLUDE, fields, validate, validates_schema
 from marshmallow.exceptions import ValidationError
 
 from domain.transparency import PAGE_MOST
+
+from .base import Schema
 
 _SIZE = validate.Range(min=0, max=2**53)  # a tree size or an index: JSON's exact integers
 

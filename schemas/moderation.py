@@ -1,9 +1,10 @@
 """Disputes, replays, re-verification and the audit log in API requests and responses."""
 
-from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
+from marshmallow import EXCLUDE, RAISE, fields, validate
 
 from store.moderation import DECISIONS, DISPUTE_STATUSES, OPEN
 
+from .base import Schema
 from .paging import PageArgs
 from .runs import RuleErrorSchema, RunSchema
 

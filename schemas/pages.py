@@ -1,7 +1,8 @@
 """Query arguments of the HTML pages (``service.site``): checked like the API's, a 422 page naming the field."""
 
-from marshmallow import EXCLUDE, Schema, fields, validate
+from marshmallow import EXCLUDE, fields, validate
 
+from .base import Schema
 from .paging import MAX_OFFSET, DealArgs
 from .players import NAME_PATTERN, player_name
 

@@ -5,10 +5,11 @@ an error (a 500, before these bounds) for one past that, so the schema
 refuses it first, with a 422 naming the field.
 """
 
-from marshmallow import EXCLUDE, Schema, fields, validate
+from marshmallow import EXCLUDE, fields, validate
 
 import scoundrel
 
+from .base import Schema
 from .players import NAME_PATTERN, player_name
 
 MAX_PAGE = 100

@@ -1,6 +1,8 @@
 """A deal's par as the API shows it (``domain.par.ParView``)."""
 
-from marshmallow import Schema, fields
+from marshmallow import fields
+
+from .base import Schema
 
 
 class ParSchema(Schema):

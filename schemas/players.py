@@ -2,9 +2,11 @@
 
 import re
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, ValidationError, fields, validate
 
 from domain.pseudonyms import is_pseudonym
+
+from .base import Schema
 
 NAME_PATTERN = r"^(?=.*[A-Za-z0-9])[A-Za-z0-9_-]{3,32}$"  # one letter or digit at least: no "___" or "-_-"
 NAME_MESSAGE = "Name must be 3-32 characters from A-Z a-z 0-9 _ -, at least one of them a letter or digit."

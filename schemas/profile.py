@@ -1,7 +1,8 @@
 """A player's public profile (``GET /v1/players/<name>``) in API responses."""
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
+from .base import Schema
 from .export import PlaceSchema
 from .leagues import LeagueWeekSchema
 from .sanctions import SanctionSchema

@@ -1,6 +1,6 @@
 """Players' reports of runs and players, and the moderators' queue of them, in API requests and responses."""
 
-from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
+from marshmallow import EXCLUDE, RAISE, fields, validate
 
 from store.sanctions import (
     REPORT_DECISIONS,
@@ -11,6 +11,7 @@ from store.sanctions import (
     REPORTED_RUN,
 )
 
+from .base import Schema
 from .moderation import MAX_REASON
 from .paging import PageArgs
 

@@ -1,9 +1,10 @@
 """Reward tables and inboxes as the API takes and shows them (``domain.rewards``)."""
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_dump, validate, validates_schema
+from marshmallow import RAISE, ValidationError, fields, post_dump, validate, validates_schema
 
 from domain.rewards import band_problem
 
+from .base import Schema
 from .runs import Time
 
 MAX_BANDS = 100

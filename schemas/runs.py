@@ -1,9 +1,10 @@
 """How runs, boards and verdict errors look in API responses."""
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from store.base import iso_time
 
+from .base import Schema
 from .log import RunLogSchema
 from .par import ParSchema
 

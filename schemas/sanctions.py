@@ -2,10 +2,11 @@
 
 from datetime import UTC, datetime
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates
+from marshmallow import RAISE, ValidationError, fields, post_load, validate, validates
 
 from store.sanctions import LOG_ACTIONS, LogFilter
 
+from .base import Schema
 from .moderation import MAX_REASON
 from .paging import PageArgs
 from .players import NAME_PATTERN, name_key, new_player_name, player_name

@@ -1,9 +1,10 @@
 """Schedules as the API takes and shows them (``domain.schedules``)."""
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
+from marshmallow import RAISE, ValidationError, fields, validate, validates
 
 from domain.schedules import MAX_DURATION_S, cron_problem, timezone_problem
 
+from .base import Schema
 from .runs import Time
 from .tournaments import MAX_TITLE, TournamentCreateSchema
 

@@ -1,7 +1,8 @@
 """How the seasons look in API responses (``domain.seasons.Season``)."""
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
+from .base import Schema
 from .runs import Time
 
 

@@ -1,7 +1,9 @@
 """A player's streak of sealed dailies and their share card of a day (``/v1/players/<name>/streak``,
 ``/v1/daily/<date>/sealed/share/<name>``)."""
 
-from marshmallow import Schema, fields
+from marshmallow import fields
+
+from .base import Schema
 
 
 class StreakSchema(Schema):

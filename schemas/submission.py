@@ -5,9 +5,11 @@ is one field checked against the engine's table of notations in a single
 pass instead of a ``List`` of per-item ``String`` fields.
 """
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, ValidationError, fields, validate
 
 import scoundrel
+
+from .base import Schema
 
 MOVE_MESSAGE = (
     "Not a move in the notation: use flee, H<v>, D<v>, or S<v>/C<v> followed by w (weapon) or b (barehanded) (R2)."

@@ -2,11 +2,12 @@
 
 from datetime import UTC, datetime
 
-from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import EXCLUDE, RAISE, ValidationError, fields, validate, validates_schema
 
 import scoundrel
 from domain.tournaments import BEST, MAX_ATTEMPTS, MAX_DEALS, SCORINGS, STATES, SUM
 
+from .base import Schema
 from .paging import PageArgs
 from .rewards import RewardBandSchema, reward_table
 from .runs import Time

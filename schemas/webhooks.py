@@ -1,11 +1,12 @@
 """Webhooks in API requests and responses: registering one, reading it, its deliveries."""
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, ValidationError, fields, validate
 
 from domain.events import EVENTS, RECORD_BEATEN, RUN_VERIFIED
 from settings import without_password
 from webhook_targets import MAX_URL, UnusableUrl, parse
 
+from .base import Schema
 from .runs import Time
 
 

@@ -17,10 +17,12 @@ digest of the bytes, so a chat's unfurler asks again cheaply.
 import hashlib
 import io
 from functools import lru_cache
-
-from PIL import Image, ImageDraw, ImageFont
+from typing import TYPE_CHECKING
 
 from domain.share_card import ShareCard
+
+if TYPE_CHECKING:
+    from PIL import ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 1200, 630
 CARDS_KEPT = 256  # drawn cards kept per process: the day's latest sharers, some 12 MB at most
@@ -28,11 +30,13 @@ MARGIN = 72
 FELT, FELT_DARK, INK, MUTED, GOLD, GREEN = "#14372a", "#0d261d", "#f3efe6", "#a9bdb3", "#e8b64c", "#49b97a"
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def _font(size: int) -> "ImageFont.FreeTypeFont | ImageFont.ImageFont":
+    from PIL import ImageFont  # imported here: only a process that draws a card needs Pillow
+
     return ImageFont.load_default(size=size)
 
 
-def _fitted(draw: ImageDraw.ImageDraw, text: str, size: int, width: int):
+def _fitted(draw: "ImageDraw.ImageDraw", text: str, size: int, width: int):
     """The default font at ``size``, or smaller until ``text`` fits in ``width`` (a long name)."""
     while size > 20 and draw.textlength(text, font=_font(size)) > width:
         size -= 4
@@ -40,6 +44,8 @@ def _fitted(draw: ImageDraw.ImageDraw, text: str, size: int, width: int):
 
 
 def _draw(card: ShareCard) -> bytes:
+    from PIL import Image, ImageDraw  # imported here: only a process that draws a card needs Pillow
+
     image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, HEIGHT - 96, WIDTH, HEIGHT), fill=FELT_DARK)

@@ -12,9 +12,10 @@ what a crash left in both places, and the next pass ends with each run and
 each board in exactly one place.
 """
 
+import functools
+import multiprocessing
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -27,6 +28,8 @@ from store.operations.consistency import check
 from store.operations.retention import archive_old_runs
 from store.runs.records import load_run
 from tests.audit.conftest import cli, submit_final
+from tests.support.archive_crash import archive_killed_at
+from tests.support.commands import run_forked
 from tests.support.games import games_by_score
 from tests.support.stack import Stack
 
@@ -53,8 +56,10 @@ def board_reads(stack, name: str, seed: str) -> list:
 
 
 def killed_archiver(stack, point: str, older_than: str = "0") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tests.support.archive_crash", point, "--older-than", older_than],
-                          env=stack.env(), capture_output=True, text=True, timeout=120, check=False)
+    """``scoundrel archive`` killed at ``point``, in a process forked from this one (``run_forked``)."""
+    output = stack.root / f"archiver-{point}"
+    output.mkdir(exist_ok=True)
+    return run_forked(functools.partial(archive_killed_at, point, "--older-than", older_than), stack.env(), output)
 
 
 @pytest.mark.parametrize("point", ["before-write", "after-commit"])
@@ -155,16 +160,25 @@ def test_workers_move_old_runs_on_their_own(tmp_path):
         stack.stop()
 
 
-UPGRADE = "import sys; from store.archive import Archive; Archive(sys.argv[1]).upgrade()"
+def upgrade(archive_url: str) -> None:
+    archive = Archive(archive_url)
+    try:
+        archive.upgrade()
+    finally:
+        archive.dispose()
 
 
 def test_processes_upgrading_at_once_all_succeed(tmp_path, archive_url):
+    """Four processes, each with its own connection, forked from this one (which has imported the archive's
+    code already: started anew, each spent most of a second of CPU importing it), so they start within
+    milliseconds of each other. A failing one prints its traceback to this test's captured stderr."""
     archive_url = fresh_archive_url(archive_url, tmp_path)
-    processes = [subprocess.Popen([sys.executable, "-c", UPGRADE, archive_url], stderr=subprocess.PIPE, text=True)
-                 for _ in range(4)]
+    processes = [multiprocessing.get_context("fork").Process(target=upgrade, args=(archive_url,)) for _ in range(4)]
     for process in processes:
-        _, errors = process.communicate(timeout=120)
-        assert process.returncode == 0, errors
+        process.start()
+    for process in processes:
+        process.join(timeout=120)
+        assert process.exitcode == 0
     archive = Archive(archive_url)
     try:
         assert list(archive.run_ids()) == []

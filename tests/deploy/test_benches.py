@@ -23,19 +23,18 @@ its own.
 """
 
 import ast
+import functools
 import json
 import os
 import runpy
-import select
 import shutil
-import signal
 import sys
-import traceback
 from pathlib import Path
 
 import pytest
 
 from bench._harness import GIVEN_SERVICE
+from tests.support.commands import ForkedTimeout, run_forked
 from tests.support.stack import StackPool
 from throwaway.postgres import postgres_bin_dir
 
@@ -58,7 +57,7 @@ TINY = {
     "leagues.py": ["--players", "300", "--sample", "10"],
     "live.py": ["--streams", "20", "--runs", "5", "--requests", "20", "--gap", "0"],
     "log.py": ["--runs", "20", "--players", "2", "--leaves", "300", "--requests", "10"],
-    "memory.py": ["--runs", "1000", "--per-player", "1000", "--workers", "1"],
+    "memory.py": ["--runs", "100", "--per-player", "100", "--batch", "100", "--workers", "1"],
     "moderation.py": ["--runs", "30", "--others", "5"],
     "pages.py": ["--players", "100", "--requests", "10"],
     "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.5", "--cpu", "--progress"],
@@ -158,48 +157,19 @@ def test_the_bench_runs_at_a_tiny_size(bench, service, tmp_path):
         pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
     if bench in NEEDS_MONO and (shutil.which("mcs") is None or shutil.which("mono") is None):
         pytest.skip("Mono is not installed (.ci/run installs Debian's mono-devel)")
-    returncode, stdout, stderr = run_forked(BENCH / bench, TINY.get(bench, []), service, tmp_path)
-    assert returncode == 0, stdout[-2000:] + stderr[-3000:]
-    assert stdout.strip(), "a bench prints its figures"
-
-
-def run_forked(script: Path, args: list[str], env: dict, tmp_path: Path, timeout: float = 240) -> tuple[int, str, str]:
-    """``python script args`` with ``env`` added, in a process forked from this one: its exit status, output and
-    errors. In a session of its own, so that a bench stopped for taking too long takes the processes it started
-    along."""
-    out, err = tmp_path / "stdout", tmp_path / "stderr"
-    pid = os.fork()
-    if pid == 0:  # the bench's process: it never returns into pytest
-        status = 1
-        try:
-            os.setsid()
-            for path, fd in ((out, 1), (err, 2)):
-                os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
-            sys.stdout, sys.stderr = open(1, "w", closefd=False), open(2, "w", closefd=False)
-            os.chdir(script.parent.parent)
-            os.environ.update(env)
-            sys.argv = [str(script), *args]
-            sys.path.insert(0, str(script.parent))
-            runpy.run_path(str(script), run_name="__main__")
-            status = 0
-        except SystemExit as leaving:
-            status = leaving.code if isinstance(leaving.code, int) else int(leaving.code is not None)
-            if isinstance(leaving.code, str):
-                print(leaving.code, file=sys.stderr)
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(status)
-    exited = os.pidfd_open(pid)
     try:
-        if not select.select([exited], [], [], timeout)[0]:
-            os.killpg(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            pytest.fail(f"{script.name} ran past {timeout:g} s at its tiny size:\n{out.read_text()[-2000:]}"
-                        f"{err.read_text()[-3000:]}")
-        _, wait_status = os.waitpid(pid, 0)
-    finally:
-        os.close(exited)
-    return os.waitstatus_to_exitcode(wait_status), out.read_text(), err.read_text()
+        ran = run_forked(functools.partial(run_script, BENCH / bench, TINY.get(bench, [])), service, tmp_path,
+                         timeout=240)
+    except ForkedTimeout as late:
+        pytest.fail(f"{bench} at its tiny size {late}")
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-3000:]
+    assert ran.stdout.strip(), "a bench prints its figures"
+
+
+def run_script(script: Path, args: list[str]) -> None:
+    """``python script args``, as Python runs a script: ``__main__``, its folder first on the path, from the
+    repository's root."""
+    os.chdir(script.parent.parent)
+    sys.argv = [str(script), *args]
+    sys.path.insert(0, str(script.parent))
+    runpy.run_path(str(script), run_name="__main__")

@@ -1,7 +1,7 @@
 """``scoundrel archive`` killed (SIGKILL, no clean-up) at a step of its move, for the fault tests.
 
-Test-only, and kept out of the service: ``python -m tests.support.archive_crash
-POINT [ARGS...]`` runs ``scoundrel archive ARGS`` with
+Test-only, and kept out of the service: ``archive_killed_at(POINT, *ARGS)`` (or ``python -m
+tests.support.archive_crash POINT [ARGS...]``) runs ``scoundrel archive ARGS`` with
 ``store.operations.retention.write_archive`` (step 2: write the batch to the archive
 and commit) wrapped to kill the process at ``POINT``:
 
@@ -51,8 +51,8 @@ def _then_die(step):
     return step_then_die
 
 
-if __name__ == "__main__":
-    point = sys.argv[1]
+def kill_at(point: str) -> None:
+    """Kill this process at ``point`` of the moves that ``scoundrel archive`` makes from now on."""
     if point not in POINTS:
         sys.exit(f"unknown point {point!r}")
     store.boards.cooling.LOCK_SECONDS = 1  # the lock it dies holding frees the next pass at once
@@ -62,4 +62,13 @@ if __name__ == "__main__":
         store.boards.cooling.drop_archived = _die
     else:
         store.operations.retention.write_archive = _killed_at(point, store.operations.retention.write_archive)
-    sys.exit(main(["archive", "-q", *sys.argv[2:]]))
+
+
+def archive_killed_at(point: str, *args: str) -> None:
+    """``scoundrel archive -q ARGS``, killed at ``point``."""
+    kill_at(point)
+    sys.exit(main(["archive", "-q", *args]))
+
+
+if __name__ == "__main__":
+    archive_killed_at(*sys.argv[1:])

@@ -12,13 +12,63 @@ signal, an error as one line) are ``tests/cli``'s to test.
 import io
 import logging
 import os
+import select
 import signal
 import subprocess
-from collections.abc import Iterator
+import sys
+import traceback
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from pathlib import Path
 from unittest import mock
 
 from cli.main import main
+
+
+class ForkedTimeout(Exception):
+    """A forked process ran past its time: killed, with what it had printed."""
+
+
+def run_forked(run: Callable[[], object], env: dict, output: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``run()`` in a process forked from this one, with ``env`` added to its environment: its exit status
+    (a signal's negative number, if one ended it; ``SystemExit``'s code; 1 for an exception, its traceback on
+    stderr), and what it printed, in ``output``'s files ``stdout`` and ``stderr``.
+
+    A process of its own, as a command started anew is, without the most of a second of CPU that importing
+    the service costs one: this process has imported it already. In a session of its own, so that one
+    killed for running past ``timeout`` takes the processes it started along (``ForkedTimeout``)."""
+    out, err = output / "stdout", output / "stderr"
+    pid = os.fork()
+    if pid == 0:  # the forked process: it never returns into pytest
+        status = 1
+        try:
+            os.setsid()
+            for path, fd in ((out, 1), (err, 2)):
+                os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+            sys.stdout, sys.stderr = open(1, "w", closefd=False), open(2, "w", closefd=False)
+            os.environ.update(env)
+            run()
+            status = 0
+        except SystemExit as leaving:
+            status = leaving.code if isinstance(leaving.code, int) else int(leaving.code is not None)
+            if isinstance(leaving.code, str):
+                print(leaving.code, file=sys.stderr)
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+    exited = os.pidfd_open(pid)
+    try:
+        if not select.select([exited], [], [], timeout)[0]:
+            os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise ForkedTimeout(f"ran past {timeout:g} s:\n{out.read_text()[-2000:]}{err.read_text()[-3000:]}")
+        _, wait_status = os.waitpid(pid, 0)
+    finally:
+        os.close(exited)
+    return subprocess.CompletedProcess([], os.waitstatus_to_exitcode(wait_status), out.read_text(), err.read_text())
 
 
 def _pipe(data: bytes = b"") -> io.TextIOWrapper:
