@@ -8,7 +8,7 @@ errors list messages per field (``{"errors": {"seed": [...]}}``), as an
 import re
 
 import flask_smorest
-from apispec import BasePlugin
+from apispec import APISpec, BasePlugin
 from flask import current_app
 from flask_smorest import Api
 from marshmallow import missing
@@ -65,7 +65,34 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 class RefereeApi(Api):
+    """flask-smorest's ``Api``, writing a blueprint's part of the OpenAPI document when the document is first read
+    (``spec``: ``/v1/openapi.json``, Swagger UI) rather than when the blueprint is registered: most of making an
+    app is deep-copying the views' schemas into the document, which most processes never serve."""
+
     ERROR_SCHEMA = ErrorSchema  # the error shape, with the keys refusals add, as the document's ``Error``
+
+    def __init__(self, *args, **kwargs) -> None:
+        self._undocumented: list[tuple[flask_smorest.Blueprint, str, list | None]] = []
+        super().__init__(*args, **kwargs)
+
+    @property  # type: ignore[override]  # flask-smorest's plain attribute, read and set the same way
+    def spec(self) -> APISpec | None:
+        pending, self._undocumented = self._undocumented, []
+        for blp, name, parameters in pending:  # in the order registered, as flask-smorest would have
+            blp.register_views_in_doc(self, self._app, self._spec, name=name, parameters=parameters)
+            self._spec.tag({"name": name, "description": blp.description})
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: APISpec | None) -> None:
+        self._spec = spec
+
+    def register_blueprint(self, blp, *, parameters=None, **options) -> None:
+        """The blueprint's views in the app now, in the document when it is read."""
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self._app.register_blueprint(blp, **options)
+        self._undocumented.append((blp, name, parameters))
 
     def handle_http_exception(self, error):
         payload, code, headers = super().handle_http_exception(error)
