@@ -73,10 +73,12 @@ class RefereeApi(Api):
 
     def __init__(self, *args, **kwargs) -> None:
         self._undocumented: list[tuple[flask_smorest.Blueprint, str, list | None]] = []
+        self._spec: APISpec
         super().__init__(*args, **kwargs)
 
-    @property  # type: ignore[override]  # flask-smorest's plain attribute, read and set the same way
-    def spec(self) -> APISpec | None:
+    @property
+    def spec(self) -> APISpec:
+        """The document, with every blueprint registered so far (flask-smorest's attribute, read and set alike)."""
         pending, self._undocumented = self._undocumented, []
         for blp, name, parameters in pending:  # in the order registered, as flask-smorest would have
             blp.register_views_in_doc(self, self._app, self._spec, name=name, parameters=parameters)
@@ -84,7 +86,7 @@ class RefereeApi(Api):
         return self._spec
 
     @spec.setter
-    def spec(self, spec: APISpec | None) -> None:
+    def spec(self, spec: APISpec) -> None:
         self._spec = spec
 
     def register_blueprint(self, blp, *, parameters=None, **options) -> None:

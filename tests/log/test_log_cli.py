@@ -248,10 +248,10 @@ def test_a_copy_the_service_fails_to_answer_in_full_is_refused_not_blamed_on_the
     from cli.log import collect
 
     def get(path: str) -> tuple[int, str]:
-        if path.startswith("/v1/runs/"):
+        if path.startswith("/v1/runs?ids="):
             return 503, '{"message": "busy"}'
         answer = stack.get(path)
         return answer.status_code, answer.text
 
-    with pytest.raises(LookupError, match=r"/v1/runs/\S+ answered 503: the copy would be incomplete"):
+    with pytest.raises(LookupError, match=r"/v1/runs\?ids=\S+ answered 503: the copy would be incomplete"):
         collect(get)
