@@ -70,7 +70,7 @@ MAX_RUN_IDS = 100  # runs ``GET /v1/runs`` reads at once: ids of 16 characters m
 class RunIdsArgs(Schema):
     """``GET /v1/runs``' query: the runs to read, by id."""
 
-    ids = DelimitedList(fields.String(validate=validate.Length(1, 64)), required=True,
+    ids = DelimitedList(fields.String(validate=validate.Regexp(r"^[^,]{1,64}$")), required=True,
                         validate=validate.Length(1, MAX_RUN_IDS),
                         metadata={"description": f"1-{MAX_RUN_IDS} run ids, separated by commas"})
 
