@@ -36,6 +36,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 from urllib.parse import urlsplit
@@ -161,6 +162,7 @@ class InProcessStack(ServiceHttp):
         self._db = None
         self._activate = activate
         self._apps = {} if apps is None else apps
+        self._last_cleaned: datetime | None = None  # when its worker last cleaned RQ's registries (``work``)
 
     @property
     def archive_url(self) -> str:
@@ -291,10 +293,14 @@ class InProcessStack(ServiceHttp):
         periodic_pass(db, settings)
         drain(db)
         handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+        worker = VerifyWorker(db, settings.worker_ttl)
+        # RQ's registries cleaned as one long-lived worker cleans them, once in RQ's maintenance interval, not at
+        # every burst (a fifth of the CPU of a burst that verifies a run)
+        worker.last_cleaned_at = self._last_cleaned
         try:
-            worker = VerifyWorker(db, settings.worker_ttl)
             return worker.work(burst=True, with_scheduler=False, logging_level="WARNING")
         finally:
+            self._last_cleaned = worker.last_cleaned_at
             for number, handler in handlers.items():
                 signal.signal(number, handler)
 
