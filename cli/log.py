@@ -185,7 +185,7 @@ def run_export(args) -> int:
         print(f"scoundrel log export: {error}", file=sys.stderr)
         return 1
     with open(args.file, "w", encoding="utf-8") as file:
-        json.dump(copy.to_json(), file)
+        file.write(json.dumps(copy.to_json()))  # the C encoder: json.dump streams through Python's, 4x the CPU
     print(f"scoundrel log export: {len(copy.entries)} leaves, {len(copy.checkpoints)} checkpoints, "
           f"{len(copy.runs)} runs to {args.file}")
     return 0
