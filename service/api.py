@@ -7,6 +7,7 @@ errors list messages per field (``{"errors": {"seed": [...]}}``), as an
 
 import re
 
+import flask
 import flask_smorest
 from apispec import APISpec, BasePlugin
 from flask import current_app
@@ -74,6 +75,7 @@ class RefereeApi(Api):
     def __init__(self, *args, **kwargs) -> None:
         self._undocumented: list[tuple[flask_smorest.Blueprint, str, list | None]] = []
         self._spec: APISpec
+        self._served: str | None = None  # the document as ``/v1/openapi.json`` serves it, once written
         super().__init__(*args, **kwargs)
 
     @property
@@ -95,6 +97,14 @@ class RefereeApi(Api):
         self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
         self._app.register_blueprint(blp, **options)
         self._undocumented.append((blp, name, parameters))
+        self._served = None
+
+    def _openapi_json(self):
+        """``/v1/openapi.json``: the document written as JSON once, not at every request (half a megabyte,
+        indented, which only Python's encoder writes)."""
+        if self._served is None:
+            self._served = flask.json.dumps(self.spec.to_dict(), indent=2, sort_keys=False)
+        return current_app.response_class(self._served, mimetype="application/json")
 
     def handle_http_exception(self, error):
         payload, code, headers = super().handle_http_exception(error)
