@@ -3,8 +3,9 @@
 ``keygen FILE`` writes a new signer key (``SCOUNDREL_LOG_KEY`` names the
 file) and prints its verifier key. ``export FILE`` writes a copy of the log
 as the service answers for it: its checkpoints and leaves, the runs it ends
-verified and the live boards (read through the service's own views, on the
-store the settings name, no server needed). ``verify`` checks a copy, from
+verified (a hundred a request, ``/v1/runs?ids=``) and the live boards (read
+through the service's own views, on the store the settings name, no server
+needed). ``verify`` checks a copy, from
 a running service (``--from URL``) or a file, with ``verification.log_audit``:
 one line per problem, status 1 if any.
 """
@@ -19,6 +20,7 @@ from .connecting import add_operator_options, settings_for
 
 DEFAULT_NAME = "scoundrel-referee"
 PAGE = 1000  # leaves a request (``/v1/log/entries``' most)
+RUNS = 100  # runs a request (``/v1/runs?ids=``' most)
 
 Get = Callable[[str], tuple[int, str]]  # a path's status and body
 
@@ -117,11 +119,11 @@ def collect(get: Get, key: str | None = None):
     copy = LogCopy(key.strip(), notes, entries, consistency,
                    season=json.loads(body)["current"]["id"] if body is not None else "")
     state = read_log(copy)
-    for run_id, leaf in state.runs.items():
-        if replayable(leaf, state):
-            body = _answer(get, f"/v1/runs/{run_id}")
-            if body is not None:
-                copy.runs[run_id] = json.loads(body)
+    wanted = [run_id for run_id, leaf in state.runs.items() if replayable(leaf, state)]
+    for first in range(0, len(wanted), RUNS):
+        body = _answer(get, f"/v1/runs?ids={','.join(wanted[first:first + RUNS])}")
+        for run in json.loads(body)["runs"] if body is not None else []:
+            copy.runs[run["id"]] = run
     skipped = skipped_boards(copy, state)
     for path in logged_boards(state):
         if path not in skipped:
@@ -183,7 +185,7 @@ def run_export(args) -> int:
         print(f"scoundrel log export: {error}", file=sys.stderr)
         return 1
     with open(args.file, "w", encoding="utf-8") as file:
-        json.dump(copy.to_json(), file)
+        file.write(json.dumps(copy.to_json()))  # the C encoder: json.dump streams through Python's, 4x the CPU
     print(f"scoundrel log export: {len(copy.entries)} leaves, {len(copy.checkpoints)} checkpoints, "
           f"{len(copy.runs)} runs to {args.file}")
     return 0

@@ -1,6 +1,7 @@
 """How runs, boards and verdict errors look in API responses."""
 
-from marshmallow import fields
+from marshmallow import fields, validate
+from webargs.fields import DelimitedList
 
 from store.base import iso_time
 
@@ -61,6 +62,23 @@ class RunSchema(Schema):
     from_par = fields.Integer(metadata={"description": "with par: the score's distance from it (negative below)"})
     log = fields.Nested(RunLogSchema, metadata={"description": "one run's own answer, once its verdict is in the "
                                                             "public log: its latest leaf (docs/transparency.md)"})
+
+
+MAX_RUN_IDS = 100  # runs ``GET /v1/runs`` reads at once: ids of 16 characters make a request line of some
+# 1,700 bytes, well within the 4,094 gunicorn reads
+
+
+class RunIdsArgs(Schema):
+    """``GET /v1/runs``' query: the runs to read, by id."""
+
+    ids = DelimitedList(fields.String(validate=validate.Regexp(r"^[^,]{1,64}$")), required=True,
+                        validate=validate.Length(1, MAX_RUN_IDS),
+                        metadata={"description": f"1-{MAX_RUN_IDS} run ids, separated by commas"})
+
+
+class RunListSchema(Schema):
+    runs = fields.List(fields.Nested(RunSchema), metadata={"description": "the runs found, in the order asked; an "
+                                                                          "id with no run is left out"})
 
 
 class RunPageSchema(Schema):

@@ -7,8 +7,9 @@ errors list messages per field (``{"errors": {"seed": [...]}}``), as an
 
 import re
 
+import flask
 import flask_smorest
-from apispec import BasePlugin
+from apispec import APISpec, BasePlugin
 from flask import current_app
 from flask_smorest import Api
 from marshmallow import missing
@@ -65,7 +66,45 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 class RefereeApi(Api):
+    """flask-smorest's ``Api``, writing a blueprint's part of the OpenAPI document when the document is first read
+    (``spec``: ``/v1/openapi.json``, Swagger UI) rather than when the blueprint is registered: most of making an
+    app is deep-copying the views' schemas into the document, which most processes never serve."""
+
     ERROR_SCHEMA = ErrorSchema  # the error shape, with the keys refusals add, as the document's ``Error``
+
+    def __init__(self, *args, **kwargs) -> None:
+        self._undocumented: list[tuple[flask_smorest.Blueprint, str, list | None]] = []
+        self._spec: APISpec
+        self._served: str | None = None  # the document as ``/v1/openapi.json`` serves it, once written
+        super().__init__(*args, **kwargs)
+
+    @property
+    def spec(self) -> APISpec:
+        """The document, with every blueprint registered so far (flask-smorest's attribute, read and set alike)."""
+        pending, self._undocumented = self._undocumented, []
+        for blp, name, parameters in pending:  # in the order registered, as flask-smorest would have
+            blp.register_views_in_doc(self, self._app, self._spec, name=name, parameters=parameters)
+            self._spec.tag({"name": name, "description": blp.description})
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: APISpec) -> None:
+        self._spec = spec
+
+    def register_blueprint(self, blp, *, parameters=None, **options) -> None:
+        """The blueprint's views in the app now, in the document when it is read."""
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self._app.register_blueprint(blp, **options)
+        self._undocumented.append((blp, name, parameters))
+        self._served = None
+
+    def _openapi_json(self):
+        """``/v1/openapi.json``: the document written as JSON once, not at every request (half a megabyte,
+        indented, which only Python's encoder writes)."""
+        if self._served is None:
+            self._served = flask.json.dumps(self.spec.to_dict(), indent=2, sort_keys=False)
+        return current_app.response_class(self._served, mimetype="application/json")
 
     def handle_http_exception(self, error):
         payload, code, headers = super().handle_http_exception(error)

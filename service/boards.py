@@ -16,6 +16,7 @@ So a new kind of board keyed by parameters listed here is its registry
 entry alone: its routes, schemas and docs follow.
 """
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -277,8 +278,15 @@ def _register(blp: Blueprint, route: Route) -> None:
 
 def board_views() -> Blueprint:
     """Every board's page and position views, from the registry as it stands (``create_app`` registers them)."""
+    return _views_of(tuple(BOARDS))
+
+
+@functools.cache
+def _views_of(boards: tuple[Board, ...]) -> Blueprint:
+    """The views of one registry, made once and registered in every app made with it, as the other blueprints
+    (each a module's own) are: making them is the most of what building an app costs."""
     blp = Blueprint("boards", __name__, description="Every board: a page, a friends' view (among), the places "
                                                     "around a player (around), a player's place")
-    for route in routes(BOARDS):
+    for route in routes(list(boards)):
         _register(blp, route)
     return blp

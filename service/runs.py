@@ -11,8 +11,8 @@ from domain.sealing import is_sealed, shown
 from domain.transparency import b64
 from schemas import SubmissionSchema, load_submission
 from schemas.batch import BatchResultSchema, BatchSchema, first_error
-from schemas.runs import RunSchema
-from store import Submission, accept_runs, get_run, requeue_run, submit_run
+from schemas.runs import RunIdsArgs, RunListSchema, RunSchema
+from store import Submission, accept_runs, find_runs, get_run, requeue_run, submit_run
 from store.log import run_log_entry
 
 from .api import Blueprint, error_response
@@ -111,6 +111,17 @@ def submit_batch(batch):
     counts = [result["status"] for result in results]
     return jsonify(accepted=counts.count(202), existing=counts.count(200), invalid=counts.count(422),
                    results=results)
+
+
+@blp.route("", methods=["GET"])
+@blp.arguments(RunIdsArgs(), location="query")
+@blp.response(200, RunListSchema)
+def show_many(args):
+    """Up to 100 runs by id, in one request, each as a player's runs show it (``/v1/runs/<id>`` adds its par and
+    its leaf in the public log); an id with no run is left out. For reading many runs, as ``scoundrel log export``
+    does."""
+    moderator = is_moderator()
+    return {"runs": [shown(run, revealed, moderator) for run in find_runs(db(), args["ids"]) if run is not None]}
 
 
 @blp.route("/<run_id:run_id>")

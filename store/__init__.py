@@ -24,13 +24,23 @@ from store.base import LADDER_GAMES, Database
 from store.boards import Board, board_page, board_position, ladder_page, ladder_position, ranking
 from store.games import daily_secret
 from store.moderation import requeue_run
-from store.runs import Submission, accept_runs, get_run, load_run, load_runs, player_runs, record_verdicts, submit_run
+from store.runs import (
+    Submission,
+    accept_runs,
+    find_runs,
+    get_run,
+    load_run,
+    load_runs,
+    player_runs,
+    record_verdicts,
+    submit_run,
+)
 
 __all__ = [
     "daily_secret", "LADDER_GAMES", "Board", "board_page", "board_position", "ladder_page", "ladder_position",
     "ranking", "Database",
     "create_moderator", "list_moderators", "moderator_for_token", "revoke_moderator",
     "create_player", "find_player", "player_for_token", "replace_token", "requeue_run",
-    "Submission", "accept_runs", "get_run", "load_run", "load_runs", "player_runs",
+    "Submission", "accept_runs", "find_runs", "get_run", "load_run", "load_runs", "player_runs",
     "record_verdicts", "submit_run",
 ]

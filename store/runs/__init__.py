@@ -5,12 +5,12 @@ Redis or the archive (``history``), recomputing a player's places from all their
 
 from store.runs.accepting import Submission, accept_runs, submit_run
 from store.runs.archived_filter import make_whole
-from store.runs.history import get_run, hot_run, player_runs, run_audit_log, run_audit_logs
+from store.runs.history import find_runs, get_run, hot_run, player_runs, run_audit_log, run_audit_logs
 from store.runs.records import dealt_move_times, load_run, load_runs, stored_fields
 from store.runs.verdicts import record_verdicts, verdict_differs, verdict_summary
 
 __all__ = [
-    "Submission", "accept_runs", "submit_run", "make_whole", "get_run", "hot_run", "player_runs", "run_audit_log",
-    "run_audit_logs", "dealt_move_times", "load_run", "load_runs", "stored_fields", "record_verdicts",
+    "Submission", "accept_runs", "submit_run", "make_whole", "find_runs", "get_run", "hot_run", "player_runs",
+    "run_audit_log", "run_audit_logs", "dealt_move_times", "load_run", "load_runs", "stored_fields", "record_verdicts",
     "verdict_differs", "verdict_summary",
 ]

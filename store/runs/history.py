@@ -33,6 +33,14 @@ def find_run(db: Database, run_id: str) -> Run | None:
     return run_from_stored(run_id, archived.fields) if archived else None
 
 
+def find_runs(db: Database, run_ids: list[str]) -> list[Run | None]:
+    """Each run, hot or archived (None where there is none), in one round trip to each place."""
+    found = dict(zip(run_ids, load_runs(db, run_ids), strict=True))
+    archived = db.archive.load([run_id for run_id, run in found.items() if run is None])
+    found.update({run_id: run_from_stored(run_id, copy.fields) for run_id, copy in archived.items()})
+    return [found[run_id] for run_id in run_ids]
+
+
 def get_run(db: Database, run_id: str) -> Run:
     """A run, hot or archived. Raises ``NoSuchRun``: the one "no such run"."""
     run = find_run(db, run_id)

@@ -70,6 +70,9 @@ def test_finished_runs_move_the_ones_holding_places_too(stack, db, cat):
 def test_reads_of_archived_runs_answer_as_before(stack, cat):
     for label, run in cat["runs"].items():
         assert snapshot(stack, run["id"]) == cat["before"][label], label
+    listed = {run["id"]: run for run in cat["listing"]["runs"]}
+    asked = [run["id"] for run in cat["runs"].values()]
+    assert stack.get(f"/v1/runs?ids={','.join(asked)}").json()["runs"] == [listed[run_id] for run_id in asked]
 
 
 def test_a_players_runs_span_redis_and_the_archive_newest_first(stack, cat):

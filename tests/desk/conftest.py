@@ -19,6 +19,7 @@ class Desk:
     def __init__(self, stack):
         self.stack = stack
         self.http = requests.Session()
+        self.http.trust_env = stack.http.trust_env  # the in-process stack's looks up no proxy (in_process_session)
         for prefix, adapter in stack.http.adapters.items():  # the in-process stack's transport, if it has one
             self.http.mount(prefix, adapter)
         self.origin = stack.base.rstrip("/")

@@ -18,7 +18,7 @@ import requests
 from store.base import keys
 from store.queue.pending import pending_count
 from tests.support.games import legal_games, scoundrel_check
-from tests.support.in_process import stack_of
+from tests.support.in_process import in_process_session, stack_of
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ def _post(stack, token: str, body: dict) -> requests.Response:
     the README asks: the submission is never lost, only delayed.
     """
     if not hasattr(_sessions, "http"):
-        _sessions.http = requests.Session()
+        _sessions.http = in_process_session()
         _sessions.http.mount(stack.base, stack.http.get_adapter(stack.base))  # the stack's way to the API
     for _ in range(RETRIES_503):
         response = _sessions.http.post(stack.url("/v1/runs"), json=body,

@@ -1,6 +1,7 @@
 """No one in where they don't belong, every bad input a clear 4xx, nothing
 internal in any answer: tokens, rate limits, body limits, CORS, headers."""
 
+import functools
 import hashlib
 import json
 import time
@@ -169,10 +170,17 @@ def test_a_malformed_embed_origin_is_refused_naming_it(monkeypatch, tmp_path, ma
 
 
 def _pages(embed_origins: tuple[str, ...]):
+    """A client of its own to the app with these studios' origins, its store unreachable: the headers alone."""
+    return _pages_app(embed_origins).test_client()
+
+
+@functools.cache
+def _pages_app(embed_origins: tuple[str, ...]):
+    """The app with these studios' origins, made once a test process: only its settings make its answers."""
     from service.app import create_app
 
     return create_app(Settings(redis_url="redis://127.0.0.1:1/0", rate_limit_token="", rate_limit_address="",
-                               rate_limit_server_key="", embed_origins=embed_origins)).test_client()
+                               rate_limit_server_key="", embed_origins=embed_origins))
 
 
 def test_play_may_be_framed_by_the_studios_named_and_by_no_one_else():

@@ -8,13 +8,14 @@ import json
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from domain.daily_seed import today
 from service.app import create_app
 from settings import Settings
 from store.log import pseudonyms, publish, resume_log
 from store.log.leaves import MOVED, SIZE
 from tests.log import rfc9162
 from tests.log.conftest import ORIGIN
-from tests.support.games import legal_games
+from tests.support.games import accept_dealt, legal_games, moderator_token
 
 
 def _checkpoint(stack) -> tuple[int, bytes]:
@@ -123,11 +124,32 @@ def test_checkpoints_before_and_after_a_restart_are_consistent(stack, db, signer
     ("/v1/log/proof/consistency?first=1&second=100000", "second"),  # a tree the log has not grown to
     ("/v1/log/proof/consistency?first=100000&second=100000", "second"),
     ("/v1/log/entries?start=x&end=2", "start"),
+    ("/v1/runs", "ids"),
+    ("/v1/runs?ids=", "ids"),
+    (f"/v1/runs?ids={','.join(['0' * 16] * 101)}", "ids"),  # a hundred at most
 ])
 def test_a_bad_query_is_a_422_naming_its_field(stack, query, field):
     response = stack.get(query)
     assert response.status_code == 422
     assert field in str(response.json()["errors"])
+
+
+def test_runs_read_by_the_hundred_answer_as_each_players_runs_do_a_sealed_ones_seed_hidden(stack):
+    """``GET /v1/runs?ids=``, which ``scoundrel log export`` reads the log's runs with: the runs found, in the
+    order asked, an unknown id left out, each as its player's runs show it (a sealed daily run's seed and moves
+    hidden while its day is on, shown to a moderator)."""
+    name, token = stack.register()
+    played = [stack.wait_final(stack.submit(token, game).json()["id"]) for game in legal_games(16)[14:]]
+    sealed = accept_dealt(stack, name, legal_games(17)[16], challenge="daily", date=today().isoformat())
+    asked = [sealed["id"], "0" * 16, *(run["id"] for run in reversed(played))]
+    listed = {run["id"]: run for run in stack.get(f"/v1/players/{name}/runs").json()["runs"]}
+    assert listed[sealed["id"]]["seed"] is None and listed[sealed["id"]]["moves"] is None
+    found = stack.get(f"/v1/runs?ids={','.join(asked)}")
+    assert found.status_code == 200
+    assert found.json()["runs"] == [listed[run_id] for run_id in asked if run_id in listed]
+    moderator = {"Authorization": f"Bearer {moderator_token(stack)}"}
+    [shown] = stack.get(f"/v1/runs?ids={sealed['id']}", headers=moderator).json()["runs"]
+    assert (shown["seed"], shown["moves"]) == (legal_games(17)[16]["seed"], legal_games(17)[16]["moves"])
 
 
 def test_a_run_in_the_log_proven_in_a_tree_it_has_not_grown_to_is_a_422_naming_size(stack, db, signer):

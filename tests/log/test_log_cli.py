@@ -48,8 +48,8 @@ def scene(stack, db, key_file):
         batch = {"runs": list(games[player * GAMES:(player + 1) * GAMES])}
         answer = stack.post("/v1/runs/batch", json=batch, headers={"Authorization": f"Bearer {token}"}).json()
         run_ids += [result["run"]["id"] for result in answer["results"]]
-    stack.until(lambda: all(stack.get(f"/v1/runs/{run_id}").json()["status"] != "pending" for run_id in run_ids),
-                "every verdict")
+    stack.until(lambda: [run["status"] == "pending" for run in stack.get(f"/v1/runs?ids={','.join(run_ids)}").json()[
+        "runs"]] == [False] * len(run_ids), "every verdict")
     publish(db, signer)  # a checkpoint before the voids: the next must be consistent with it
     authority = {"Authorization": f"Bearer {moderator}"}
     voided = run_ids[::17]
@@ -248,10 +248,10 @@ def test_a_copy_the_service_fails_to_answer_in_full_is_refused_not_blamed_on_the
     from cli.log import collect
 
     def get(path: str) -> tuple[int, str]:
-        if path.startswith("/v1/runs/"):
+        if path.startswith("/v1/runs?ids="):
             return 503, '{"message": "busy"}'
         answer = stack.get(path)
         return answer.status_code, answer.text
 
-    with pytest.raises(LookupError, match=r"/v1/runs/\S+ answered 503: the copy would be incomplete"):
+    with pytest.raises(LookupError, match=r"/v1/runs\?ids=\S+ answered 503: the copy would be incomplete"):
         collect(get)

@@ -40,6 +40,8 @@ def master_and_replica(tmp_path_factory):
     root = tmp_path_factory.mktemp("replication")
     master = RedisServer(root / "master", persistent=False).start()
     replica = RedisServer(root / "replica", persistent=False).start()
+    # the master's first full sync starts at once, not after Redis's default 5 s wait for more replicas to join it
+    redis.Redis(port=master.port).config_set("repl-diskless-sync-delay", 0)
     redis.Redis(port=replica.port).replicaof("127.0.0.1", master.port)
     deadline = time.monotonic() + 10
     while redis.Redis(port=replica.port).info("replication")["master_link_status"] != "up":
