@@ -91,14 +91,15 @@ def _verify(db, runs: dict[str, Run | None], worker: str,
             verdict = judge(run)
             verdicts.append((run, verdict))
             statuses[run_id] = verdict["status"]
-    recorded = record_verdicts(db, verdicts, worker=worker)
-    for (run, verdict), written in zip(verdicts, recorded, strict=True):
+    recorded = [(run, verdict, written) for (run, verdict), written
+                in zip(verdicts, record_verdicts(db, verdicts, worker=worker), strict=True)]
+    for run, verdict, written in recorded:
         if written:
             log.info("verdict recorded", extra={"run_id": run.id,
                                                  "request_id": requested.get(run.id) or run.request_id,
                                                  "status": verdict["status"],
                                                  "code": (verdict.get("error") or {}).get("code", "")})
-    return statuses, [(run, verdict, written) for (run, verdict), written in zip(verdicts, recorded, strict=True)]
+    return statuses, recorded
 
 
 def verification_failed(job, connection, exc_type, exc_value, traceback):

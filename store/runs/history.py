@@ -26,11 +26,7 @@ HOT_RUN_ATTEMPTS = 3  # a retention pass may archive the run anew while it comes
 
 def find_run(db: Database, run_id: str) -> Run | None:
     """A run, hot or archived, or None."""
-    run = load_run(db, run_id)
-    if run is not None:
-        return run
-    archived = db.archive.load([run_id]).get(run_id)
-    return run_from_stored(run_id, archived.fields) if archived else None
+    return find_runs(db, [run_id])[0]
 
 
 def find_runs(db: Database, run_ids: list[str]) -> list[Run | None]:
