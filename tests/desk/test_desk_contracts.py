@@ -304,7 +304,7 @@ def test_a_run_whose_verification_failed_waits_under_reverify_until_its_case_que
     from store.queue import mark_error
 
     _, token = stack.register()
-    run_id = stack.submit(token, {"seed": "desk-error", "moves": winning_moves("desk-error")}).json()["id"]
+    run_id = stack.submit(token, {"seed": WON_SEED, "moves": winning_moves(WON_SEED)}).json()["id"]
     assert mark_error(db, run_id, "verification_failed", "the engine raised")
     waiting = desk.get("/desk?section=reverify")
     assert f"/desk/runs/{run_id}" in waiting.text and "the engine raised" in waiting.text
