@@ -278,7 +278,7 @@ def test_a_dealt_game_at_machine_speed_shows_its_gaps_against_the_limit_and_its_
         stack, desk, ned):
     game, token = play_at_machine_speed(stack)
     run_id = game["run_id"]
-    later = won_run(stack, token, "desk-later")  # the same player's next run: its case shows the flag as theirs
+    later = won_run(stack, token)  # the same player's next run: its case shows the flag as theirs
     assert f'<a href="/desk/runs/{run_id}"><code>{run_id}</code></a>' in \
         re.search(r'id="player-flags">(.*?)</ul>', desk.get(f"/desk/runs/{later['id']}").text, re.S).group(1)
     flags = desk.get("/desk?section=flags&kind=fast_moves")
