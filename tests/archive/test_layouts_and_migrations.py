@@ -23,18 +23,18 @@ moves is rewritten in place. (Several processes upgrading one new archive at onc
 """
 
 import json
+import multiprocessing
 import os
 import pty
 import re
 import select
-import signal
 import socket
 import sqlite3
-import subprocess
 import sys
 import threading
 import time
 from importlib import resources
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import pytest
@@ -45,6 +45,7 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from cli.main import main
 from domain.run import Run
 from store.archive import Archive, ArchivedRun, head_revision
 from store.archive.tables import metadata
@@ -260,21 +261,36 @@ def _many_old_runs(redis, player: str, count: int, seed: str) -> dict[str, list[
     return logs
 
 
-def _migrate_process(stack, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "cli.main", "migrate", "--apply", *args], env=stack.env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _migrating(env: dict, *args: str, terminal: int | None = None) -> BaseProcess:
+    """``scoundrel migrate ARGS`` in a process of its own, ``env`` its whole environment; ``terminal``: a
+    terminal's file descriptor, its stdin, stdout and stderr (else this process's, whose captured stderr
+    shows a failure's traceback). Forked from this one, which has imported the service: started anew, the
+    command spent most of a second of CPU importing it, for the same code from its arguments to its exit."""
+    process = multiprocessing.get_context("fork").Process(target=_migrate, args=(env, args, terminal))
+    process.start()
+    return process
+
+
+def _migrate(env: dict, args: tuple[str, ...], terminal: int | None) -> None:
+    os.environ.clear()
+    os.environ.update(env)
+    if terminal is not None:
+        for fd in (0, 1, 2):
+            os.dup2(terminal, fd)
+        sys.stdin, sys.stdout, sys.stderr = (open(fd, mode, closefd=False) for fd, mode in enumerate("rww"))
+    sys.exit(main(["migrate", *args]))
 
 
 def test_a_killed_migration_carries_on_when_started_again(stack, db):
     player, _ = stack.register("jon")
     logs = _many_old_runs(db.redis, player, 800, "migrate-2")
-    migrating = _migrate_process(stack, "--batch", "1")
+    migrating = _migrating(stack.env(), "--apply", "--batch", "1")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and sum(
             not db.redis.hexists(keys.run(run_id), "id") for run_id in list(logs)[::40]) < 2:
         time.sleep(0.02)
-    migrating.send_signal(signal.SIGKILL)
-    migrating.wait()
+    migrating.kill()
+    migrating.join()
     left = sum(db.redis.hexists(keys.run(run_id), "id") for run_id in logs)
     assert 0 < left < len(logs), left  # killed midway
     for run_id in logs:  # each run in one layout or the other, never half
@@ -305,11 +321,11 @@ def test_a_migration_beside_the_worker_and_the_api_loses_no_change(stack, db):
         answers.extend(submit_final(stack, token, game)["status"] for game in new_games)
 
     beside = threading.Thread(target=players_and_worker)
-    migrating = _migrate_process(stack, "--batch", "2")
+    migrating = _migrating(stack.env(), "--apply", "--batch", "2")
     beside.start()
     beside.join(timeout=120)
-    out, errors = migrating.communicate(timeout=120)
-    assert migrating.returncode == 0, errors
+    migrating.join(timeout=120)
+    assert migrating.exitcode == 0
     assert answers == [201] * len(disputed) + ["verified"] * len(new_games)
     for run_id, log in logs.items():
         _assert_todays(db.redis, run_id, {"moves": _short(games_by_score("migrate-3", 1)[0])["moves"]})
@@ -320,12 +336,11 @@ def test_a_migration_beside_the_worker_and_the_api_loses_no_change(stack, db):
     assert cli(stack, "check").returncode == 0
 
 
-def _in_a_terminal(env: dict, *args: str) -> tuple[int, list[str]]:
+def _in_a_terminal(env: dict, *args: str) -> tuple[int | None, list[str]]:
     """``scoundrel migrate ARGS`` with a terminal as its stdin, stdout and stderr: its status and the
     lines the terminal shows (a progress bar redrawn in place shows as a line a redraw)."""
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "migrate", *args], env=env,
-                               stdin=follower, stdout=follower, stderr=follower)
+    process = _migrating(env, *args, terminal=follower)
     os.close(follower)
     output = b""
     while True:
@@ -339,7 +354,8 @@ def _in_a_terminal(env: dict, *args: str) -> tuple[int, list[str]]:
         output += chunk
     os.close(leader)
     text = output.decode()
-    return process.wait(timeout=60), [line for line in text.replace("\r", "\n").splitlines() if line.strip()]
+    process.join(timeout=60)
+    return process.exitcode, [line for line in text.replace("\r", "\n").splitlines() if line.strip()]
 
 
 def test_in_a_terminal_a_progress_bar_then_one_line(stack, db):
