@@ -12,7 +12,8 @@ run counts them and changes nothing, ``--apply`` rewrites them (each then reads,
 archives and comes back as a run of today, its log, moves and id intact, its game sent again still
 found), a second run changes nothing, a killed run carries on when started again, and a run beside
 a worker and the API loses none of their changes. ``scoundrel check`` reports the older layout until
-it is gone.
+it is gone. The API and the worker are the in-process stack's; ``scoundrel migrate`` has a process of
+its own where that is the point (killed, beside them, in a terminal): forked from this one.
 
 The archive's migrations build exactly the tables ``store.archive.tables`` describes (Alembic's own
 comparison finds no difference), a second upgrade changes nothing, an archive at an older migration
@@ -64,7 +65,8 @@ from verification import judge
 
 from .conftest import archive_now, fresh_archive_url, snapshot
 
-pytestmark = pytest.mark.served  # a migration beside the running API and worker
+# ``scoundrel migrate`` killed, racing the API and the worker, in a terminal: processes of its own (``_migrating``)
+pytestmark = pytest.mark.stack
 
 PENDING = {"status": "pending", "outcome": None, "score": None, "health": None, "error": None}
 
@@ -312,18 +314,10 @@ def test_a_migration_beside_the_worker_and_the_api_loses_no_change(stack, db):
     disputed = list(logs)[::7]
     new_games = [{"seed": f"migrate-3-new-{n}", "moves": games_by_score(f"migrate-3-new-{n}", 1)[0]["moves"]}
                  for n in range(5)]
-    answers: list = []
-
-    def players_and_worker() -> None:
-        for run_id in disputed:
-            answers.append(stack.post(f"/v1/runs/{run_id}/disputes", json={"reason": "Beside the migration."},
-                                      headers=bearer(token)).status_code)
-        answers.extend(submit_final(stack, token, game)["status"] for game in new_games)
-
-    beside = threading.Thread(target=players_and_worker)
     migrating = _migrating(stack.env(), "--apply", "--batch", "2")
-    beside.start()
-    beside.join(timeout=120)
+    answers = [stack.post(f"/v1/runs/{run_id}/disputes", json={"reason": "Beside the migration."},
+                          headers=bearer(token)).status_code for run_id in disputed]
+    answers += [submit_final(stack, token, game)["status"] for game in new_games]
     migrating.join(timeout=120)
     assert migrating.exitcode == 0
     assert answers == [201] * len(disputed) + ["verified"] * len(new_games)
