@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from tests.audit.conftest import cli
 from tests.support.in_process import stack_of
-from throwaway.postgres import PostgresServer, postgres_bin_dir
+from throwaway.postgres import PostgresServer, cluster_template, postgres_bin_dir
 
 # PostgreSQL is a server of its own (``postgresql_archive_url``): its tests are marked ``stack``, as every
 # test that starts processes is (``tests/conftest.py``).
@@ -27,9 +27,13 @@ def sqlite_archive_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
-def postgresql_archive_url():
-    """A PostgreSQL server of the test process's own on a free port (``initdb`` costs seconds: one a process)."""
-    server = PostgresServer().start()
+def postgresql_archive_url(request, tmp_path_factory):
+    """A PostgreSQL server of the test process's own on a free port, started once a process, on a copy of
+    the cluster the session's processes share (``cluster_template``: ``initdb`` once a session)."""
+    session = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):  # a pytest-xdist worker's is in the session's
+        session = session.parent
+    server = PostgresServer(template=cluster_template(session)).start()
     yield server.url
     server.stop()
 
