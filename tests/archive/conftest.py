@@ -6,11 +6,16 @@ by hand (``scoundrel archive --older-than 0``: every finished run is old
 enough), except where a test starts a stack whose workers archive on their own.
 """
 
+import multiprocessing
+import os
 import subprocess
+import sys
+from multiprocessing.process import BaseProcess
 
 import pytest
 import sqlalchemy as sa
 
+from cli.main import main
 from tests.audit.conftest import cli
 from tests.support.in_process import stack_of
 from throwaway.postgres import PostgresServer, cluster_template, postgres_bin_dir
@@ -80,3 +85,24 @@ def fresh_archive_url(archive_url: str, tmp_path) -> str:
         connection.execute(sa.text(f"CREATE DATABASE {database}"))
     server.dispose()
     return sa.make_url(archive_url).set(database=database).render_as_string(hide_password=False)
+
+
+def forked_command(env: dict, *args: str, terminal: int | None = None) -> BaseProcess:
+    """``scoundrel ARGS`` in a process of its own, started and not waited for (a test kills it, races it or
+    reads its terminal; ``tests.support.commands.run_forked`` waits): ``env`` its whole environment;
+    ``terminal`` a terminal's file descriptor, its stdin, stdout and stderr (else this process's, whose
+    captured stderr shows a failure's traceback). Forked from this process, which has imported the
+    service: started anew, the command spent most of a second of CPU importing it."""
+    process = multiprocessing.get_context("fork").Process(target=_command, args=(env, args, terminal))
+    process.start()
+    return process
+
+
+def _command(env: dict, args: tuple[str, ...], terminal: int | None) -> None:
+    os.environ.clear()
+    os.environ.update(env)
+    if terminal is not None:
+        for fd in (0, 1, 2):
+            os.dup2(terminal, fd)
+        sys.stdin, sys.stdout, sys.stderr = (open(fd, mode, closefd=False) for fd, mode in enumerate("rww"))
+    sys.exit(main(list(args)))

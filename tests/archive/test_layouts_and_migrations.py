@@ -24,18 +24,15 @@ moves is rewritten in place. (Several processes upgrading one new archive at onc
 """
 
 import json
-import multiprocessing
 import os
 import pty
 import re
 import select
 import socket
 import sqlite3
-import sys
 import threading
 import time
 from importlib import resources
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import pytest
@@ -46,7 +43,6 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from cli.main import main
 from domain.run import Run
 from store.archive import Archive, ArchivedRun, head_revision
 from store.archive.tables import metadata
@@ -63,9 +59,9 @@ from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score
 from verification import judge
 
-from .conftest import archive_now, fresh_archive_url, snapshot
+from .conftest import archive_now, forked_command, fresh_archive_url, snapshot
 
-# ``scoundrel migrate`` killed, racing the API and the worker, in a terminal: processes of its own (``_migrating``)
+# ``scoundrel migrate`` killed, racing the API and the worker, in a terminal: processes of its own (``forked_command``)
 pytestmark = pytest.mark.stack
 
 PENDING = {"status": "pending", "outcome": None, "score": None, "health": None, "error": None}
@@ -263,30 +259,10 @@ def _many_old_runs(redis, player: str, count: int, seed: str) -> dict[str, list[
     return logs
 
 
-def _migrating(env: dict, *args: str, terminal: int | None = None) -> BaseProcess:
-    """``scoundrel migrate ARGS`` in a process of its own, ``env`` its whole environment; ``terminal``: a
-    terminal's file descriptor, its stdin, stdout and stderr (else this process's, whose captured stderr
-    shows a failure's traceback). Forked from this one, which has imported the service: started anew, the
-    command spent most of a second of CPU importing it, for the same code from its arguments to its exit."""
-    process = multiprocessing.get_context("fork").Process(target=_migrate, args=(env, args, terminal))
-    process.start()
-    return process
-
-
-def _migrate(env: dict, args: tuple[str, ...], terminal: int | None) -> None:
-    os.environ.clear()
-    os.environ.update(env)
-    if terminal is not None:
-        for fd in (0, 1, 2):
-            os.dup2(terminal, fd)
-        sys.stdin, sys.stdout, sys.stderr = (open(fd, mode, closefd=False) for fd, mode in enumerate("rww"))
-    sys.exit(main(["migrate", *args]))
-
-
 def test_a_killed_migration_carries_on_when_started_again(stack, db):
     player, _ = stack.register("jon")
     logs = _many_old_runs(db.redis, player, 800, "migrate-2")
-    migrating = _migrating(stack.env(), "--apply", "--batch", "1")
+    migrating = forked_command(stack.env(), "migrate", "--apply", "--batch", "1")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and sum(
             not db.redis.hexists(keys.run(run_id), "id") for run_id in list(logs)[::40]) < 2:
@@ -314,7 +290,7 @@ def test_a_migration_beside_the_worker_and_the_api_loses_no_change(stack, db):
     disputed = list(logs)[::7]
     new_games = [{"seed": f"migrate-3-new-{n}", "moves": games_by_score(f"migrate-3-new-{n}", 1)[0]["moves"]}
                  for n in range(5)]
-    migrating = _migrating(stack.env(), "--apply", "--batch", "2")
+    migrating = forked_command(stack.env(), "migrate", "--apply", "--batch", "2")
     answers = [stack.post(f"/v1/runs/{run_id}/disputes", json={"reason": "Beside the migration."},
                           headers=bearer(token)).status_code for run_id in disputed]
     answers += [submit_final(stack, token, game)["status"] for game in new_games]
@@ -334,7 +310,7 @@ def _in_a_terminal(env: dict, *args: str) -> tuple[int | None, list[str]]:
     """``scoundrel migrate ARGS`` with a terminal as its stdin, stdout and stderr: its status and the
     lines the terminal shows (a progress bar redrawn in place shows as a line a redraw)."""
     leader, follower = pty.openpty()
-    process = _migrating(env, *args, terminal=follower)
+    process = forked_command(env, "migrate", *args, terminal=follower)
     os.close(follower)
     output = b""
     while True:

@@ -14,15 +14,12 @@ each board in exactly one place.
 
 import functools
 import multiprocessing
-import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 
-from cli.main import main
 from domain.boards import SEED_BOARD, BoardId
 from store.archive import Archive
 from store.base import keys
@@ -35,7 +32,7 @@ from tests.support.archive_crash import archive_killed_at
 from tests.support.commands import run_forked
 from tests.support.games import games_by_score
 
-from .conftest import archive_now, fresh_archive_url, snapshot
+from .conftest import archive_now, forked_command, fresh_archive_url, snapshot
 
 
 @pytest.fixture
@@ -150,9 +147,8 @@ def test_workers_move_old_runs_on_their_own(in_process_pool):
             low, high = games_by_score("scheduled", 2)
             low_id = submit_final(stack, token, low)["id"]
             high_id = submit_final(stack, token, high)["id"]
-            worker = multiprocessing.get_context("fork").Process(target=worker_process, args=(
-                {**stack.env(), "SCOUNDREL_HOT_DAYS": "0", "SCOUNDREL_ARCHIVE_INTERVAL": "0.5"},))
-            worker.start()
+            worker = forked_command({**stack.env(), "SCOUNDREL_HOT_DAYS": "0", "SCOUNDREL_ARCHIVE_INTERVAL": "0.5"},
+                                    "worker")
             try:
                 deadline = time.monotonic() + 30
                 # a pass may take one run and the board before the other run's turn: wait for the whole move
@@ -169,13 +165,6 @@ def test_workers_move_old_runs_on_their_own(in_process_pool):
             assert stack.get("/v1/seeds/scheduled/leaderboard").json()["entries"][0]["run_id"] == high_id
         finally:
             db.close()
-
-
-def worker_process(env: dict) -> None:
-    """``scoundrel worker`` with ``env`` as its whole environment (in a process forked from this one)."""
-    os.environ.clear()
-    os.environ.update(env)
-    sys.exit(main(["worker"]))
 
 
 def upgrade(archive_url: str) -> None:
