@@ -6,8 +6,12 @@ temporary directory and ``pg_ctl`` starts it on a free port of 127.0.0.1
 ones on PATH, else Debian's (``/usr/lib/postgresql/<version>/bin``, from
 the ``postgresql`` package, which ``.ci/run`` installs). PostgreSQL refuses
 to run as root, so under root the server runs as the ``postgres`` user.
+
+``initdb`` costs most of a second of CPU, a copy of the cluster it makes a tenth: the processes of
+one test session make it once (``cluster_template``) and each server starts on a copy of it.
 """
 
+import fcntl
 import glob
 import os
 import pwd
@@ -28,8 +32,30 @@ def postgres_bin_dir() -> str | None:
     return os.path.dirname(debian[-1]) if debian else None
 
 
+def cluster_template(directory: Path) -> Path:
+    """A cluster ``initdb`` made, kept in ``directory`` for the servers of every process given the same
+    one (pytest-xdist's workers of a session: the first makes it under a lock while the others wait). It is
+    never started itself: each server copies it (``PostgresServer(template=...)``)."""
+    template = directory / "postgres-cluster"
+    with (directory / "postgres-cluster.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not template.exists():
+            maker = PostgresServer()
+            partial = directory / "postgres-cluster.partial"  # a copy cut short is never taken for the cluster
+            try:
+                maker.initdb()
+                shutil.rmtree(partial, ignore_errors=True)
+                shutil.move(maker.data, partial)
+                partial.rename(template)
+            finally:
+                shutil.rmtree(maker.root, ignore_errors=True)
+    return template
+
+
 class PostgresServer:
-    def __init__(self):
+    def __init__(self, template: Path | None = None):
+        """``template``: a cluster to copy (``cluster_template``) rather than make with ``initdb``."""
+        self.template = template
         self.bin_dir = postgres_bin_dir()
         if self.bin_dir is None:
             raise RuntimeError("PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql)")
@@ -55,8 +81,15 @@ class PostgresServer:
         subprocess.run([os.path.join(self.bin_dir, args[0]), *args[1:]], check=True, preexec_fn=demote,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=self.root, timeout=120)
 
-    def start(self) -> "PostgresServer":
+    def initdb(self) -> None:
+        """A new cluster in ``data``: the user ``scoundrel``, trusted."""
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "scoundrel", "-E", "UTF8", "--no-sync")
+
+    def start(self) -> "PostgresServer":
+        if self.template is None:
+            self.initdb()
+        else:  # as root, ``-a`` keeps the files the server's user's
+            subprocess.run(["cp", "-a", str(self.template), str(self.data)], check=True, timeout=120)
         options = f"-p {self.port} -h 127.0.0.1 -k {self.root} -F"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "postgres.log"), "-o", options, "-w", "start")
         import psycopg

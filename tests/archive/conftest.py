@@ -6,14 +6,19 @@ by hand (``scoundrel archive --older-than 0``: every finished run is old
 enough), except where a test starts a stack whose workers archive on their own.
 """
 
+import multiprocessing
+import os
 import subprocess
+import sys
+from multiprocessing.process import BaseProcess
 
 import pytest
 import sqlalchemy as sa
 
+from cli.main import main
 from tests.audit.conftest import cli
 from tests.support.in_process import stack_of
-from throwaway.postgres import PostgresServer, postgres_bin_dir
+from throwaway.postgres import PostgresServer, cluster_template, postgres_bin_dir
 
 # PostgreSQL is a server of its own (``postgresql_archive_url``): its tests are marked ``stack``, as every
 # test that starts processes is (``tests/conftest.py``).
@@ -27,9 +32,13 @@ def sqlite_archive_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
-def postgresql_archive_url():
-    """A PostgreSQL server of the test process's own on a free port (``initdb`` costs seconds: one a process)."""
-    server = PostgresServer().start()
+def postgresql_archive_url(request, tmp_path_factory):
+    """A PostgreSQL server of the test process's own on a free port, started once a process, on a copy of
+    the cluster the session's processes share (``cluster_template``: ``initdb`` once a session)."""
+    session = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):  # a pytest-xdist worker's is in the session's
+        session = session.parent
+    server = PostgresServer(template=cluster_template(session)).start()
     yield server.url
     server.stop()
 
@@ -76,3 +85,24 @@ def fresh_archive_url(archive_url: str, tmp_path) -> str:
         connection.execute(sa.text(f"CREATE DATABASE {database}"))
     server.dispose()
     return sa.make_url(archive_url).set(database=database).render_as_string(hide_password=False)
+
+
+def forked_command(env: dict, *args: str, terminal: int | None = None) -> BaseProcess:
+    """``scoundrel ARGS`` in a process of its own, started and not waited for (a test kills it, races it or
+    reads its terminal; ``tests.support.commands.run_forked`` waits): ``env`` its whole environment;
+    ``terminal`` a terminal's file descriptor, its stdin, stdout and stderr (else this process's, whose
+    captured stderr shows a failure's traceback). Forked from this process, which has imported the
+    service: started anew, the command spent most of a second of CPU importing it."""
+    process = multiprocessing.get_context("fork").Process(target=_command, args=(env, args, terminal))
+    process.start()
+    return process
+
+
+def _command(env: dict, args: tuple[str, ...], terminal: int | None) -> None:
+    os.environ.clear()
+    os.environ.update(env)
+    if terminal is not None:
+        for fd in (0, 1, 2):
+            os.dup2(terminal, fd)
+        sys.stdin, sys.stdout, sys.stderr = (open(fd, mode, closefd=False) for fd, mode in enumerate("rww"))
+    sys.exit(main(list(args)))

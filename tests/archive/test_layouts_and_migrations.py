@@ -12,7 +12,8 @@ run counts them and changes nothing, ``--apply`` rewrites them (each then reads,
 archives and comes back as a run of today, its log, moves and id intact, its game sent again still
 found), a second run changes nothing, a killed run carries on when started again, and a run beside
 a worker and the API loses none of their changes. ``scoundrel check`` reports the older layout until
-it is gone.
+it is gone. The API and the worker are the in-process stack's; ``scoundrel migrate`` has a process of
+its own where that is the point (killed, beside them, in a terminal): forked from this one.
 
 The archive's migrations build exactly the tables ``store.archive.tables`` describes (Alembic's own
 comparison finds no difference), a second upgrade changes nothing, an archive at an older migration
@@ -27,11 +28,8 @@ import os
 import pty
 import re
 import select
-import signal
 import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from importlib import resources
@@ -61,9 +59,10 @@ from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score
 from verification import judge
 
-from .conftest import archive_now, fresh_archive_url, snapshot
+from .conftest import archive_now, forked_command, fresh_archive_url, snapshot
 
-pytestmark = pytest.mark.served  # a migration beside the running API and worker
+# ``scoundrel migrate`` killed, racing the API and the worker, in a terminal: processes of its own (``forked_command``)
+pytestmark = pytest.mark.stack
 
 PENDING = {"status": "pending", "outcome": None, "score": None, "health": None, "error": None}
 
@@ -260,21 +259,16 @@ def _many_old_runs(redis, player: str, count: int, seed: str) -> dict[str, list[
     return logs
 
 
-def _migrate_process(stack, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "cli.main", "migrate", "--apply", *args], env=stack.env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
 def test_a_killed_migration_carries_on_when_started_again(stack, db):
     player, _ = stack.register("jon")
     logs = _many_old_runs(db.redis, player, 800, "migrate-2")
-    migrating = _migrate_process(stack, "--batch", "1")
+    migrating = forked_command(stack.env(), "migrate", "--apply", "--batch", "1")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and sum(
             not db.redis.hexists(keys.run(run_id), "id") for run_id in list(logs)[::40]) < 2:
         time.sleep(0.02)
-    migrating.send_signal(signal.SIGKILL)
-    migrating.wait()
+    migrating.kill()
+    migrating.join()
     left = sum(db.redis.hexists(keys.run(run_id), "id") for run_id in logs)
     assert 0 < left < len(logs), left  # killed midway
     for run_id in logs:  # each run in one layout or the other, never half
@@ -296,20 +290,12 @@ def test_a_migration_beside_the_worker_and_the_api_loses_no_change(stack, db):
     disputed = list(logs)[::7]
     new_games = [{"seed": f"migrate-3-new-{n}", "moves": games_by_score(f"migrate-3-new-{n}", 1)[0]["moves"]}
                  for n in range(5)]
-    answers: list = []
-
-    def players_and_worker() -> None:
-        for run_id in disputed:
-            answers.append(stack.post(f"/v1/runs/{run_id}/disputes", json={"reason": "Beside the migration."},
-                                      headers=bearer(token)).status_code)
-        answers.extend(submit_final(stack, token, game)["status"] for game in new_games)
-
-    beside = threading.Thread(target=players_and_worker)
-    migrating = _migrate_process(stack, "--batch", "2")
-    beside.start()
-    beside.join(timeout=120)
-    out, errors = migrating.communicate(timeout=120)
-    assert migrating.returncode == 0, errors
+    migrating = forked_command(stack.env(), "migrate", "--apply", "--batch", "2")
+    answers = [stack.post(f"/v1/runs/{run_id}/disputes", json={"reason": "Beside the migration."},
+                          headers=bearer(token)).status_code for run_id in disputed]
+    answers += [submit_final(stack, token, game)["status"] for game in new_games]
+    migrating.join(timeout=120)
+    assert migrating.exitcode == 0
     assert answers == [201] * len(disputed) + ["verified"] * len(new_games)
     for run_id, log in logs.items():
         _assert_todays(db.redis, run_id, {"moves": _short(games_by_score("migrate-3", 1)[0])["moves"]})
@@ -320,12 +306,11 @@ def test_a_migration_beside_the_worker_and_the_api_loses_no_change(stack, db):
     assert cli(stack, "check").returncode == 0
 
 
-def _in_a_terminal(env: dict, *args: str) -> tuple[int, list[str]]:
+def _in_a_terminal(env: dict, *args: str) -> tuple[int | None, list[str]]:
     """``scoundrel migrate ARGS`` with a terminal as its stdin, stdout and stderr: its status and the
     lines the terminal shows (a progress bar redrawn in place shows as a line a redraw)."""
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "migrate", *args], env=env,
-                               stdin=follower, stdout=follower, stderr=follower)
+    process = forked_command(env, "migrate", *args, terminal=follower)
     os.close(follower)
     output = b""
     while True:
@@ -339,7 +324,8 @@ def _in_a_terminal(env: dict, *args: str) -> tuple[int, list[str]]:
         output += chunk
     os.close(leader)
     text = output.decode()
-    return process.wait(timeout=60), [line for line in text.replace("\r", "\n").splitlines() if line.strip()]
+    process.join(timeout=60)
+    return process.exitcode, [line for line in text.replace("\r", "\n").splitlines() if line.strip()]
 
 
 def test_in_a_terminal_a_progress_bar_then_one_line(stack, db):

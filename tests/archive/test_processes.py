@@ -1,7 +1,7 @@
 """Issue 11: the archive with its real processes. The archiver killed mid-move loses nothing and archives
-nothing twice; the workers move old runs on their own timer; processes upgrading one archive at once all
-succeed. (What a command does to the archive, without a process of its own, is ``test_retention.py``'s
-and ``test_layouts_and_migrations.py``'s.)
+nothing twice; the workers move old runs on their own timer (a worker process forked from this one, beside
+the in-process stack); processes upgrading one archive at once all succeed. (What a command does to the
+archive, without a process of its own, is ``test_retention.py``'s and ``test_layouts_and_migrations.py``'s.)
 
 ``tests.support.archive_crash`` runs ``scoundrel archive`` in a real process
 and SIGKILLs it between reading the runs from Redis and writing them to the
@@ -31,9 +31,8 @@ from tests.audit.conftest import cli, submit_final
 from tests.support.archive_crash import archive_killed_at
 from tests.support.commands import run_forked
 from tests.support.games import games_by_score
-from tests.support.stack import Stack
 
-from .conftest import archive_now, fresh_archive_url, snapshot
+from .conftest import archive_now, forked_command, fresh_archive_url, snapshot
 
 
 @pytest.fixture
@@ -138,26 +137,34 @@ def test_a_board_killed_coming_back_leaves_both_copies_read_alike(stack, db, pla
 
 # the workers' own timer: retention runs without anyone asking
 
-def test_workers_move_old_runs_on_their_own(tmp_path):
-    stack = Stack(tmp_path, env={"SCOUNDREL_HOT_DAYS": "0", "SCOUNDREL_ARCHIVE_INTERVAL": "0.5"}).start()
-    db = stack.database()
-    try:
-        token = stack.register("fay")[1]
-        low, high = games_by_score("scheduled", 2)
-        low_id = submit_final(stack, token, low)["id"]
-        high_id = submit_final(stack, token, high)["id"]
-        deadline = time.monotonic() + 30
-        # a pass may take one run and the board before the other run's turn: wait for the whole move
-        while (redis_places(db, [BoardId(SEED_BOARD, ("classic", "scheduled"))])[0]
-               or len(db.archive.load([low_id, high_id])) < 2) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert set(db.archive.load([low_id, high_id])) == {low_id, high_id}
-        assert load_run(db, low_id) is None and load_run(db, high_id) is None
-        assert stack.get(f"/v1/runs/{low_id}").json()["status"] == "verified"
-        assert stack.get("/v1/seeds/scheduled/leaderboard").json()["entries"][0]["run_id"] == high_id
-    finally:
-        db.close()
-        stack.stop()
+def test_workers_move_old_runs_on_their_own(in_process_pool):
+    """A worker process (``scoundrel worker``, forked from this one) with its archiving timer set short moves the
+    runs of a stack of this process: the API and the verdicts are the stack's, the timer the worker's own."""
+    with in_process_pool.using() as stack:
+        db = stack.database()
+        try:
+            token = stack.register("fay")[1]
+            low, high = games_by_score("scheduled", 2)
+            low_id = submit_final(stack, token, low)["id"]
+            high_id = submit_final(stack, token, high)["id"]
+            worker = forked_command({**stack.env(), "SCOUNDREL_HOT_DAYS": "0", "SCOUNDREL_ARCHIVE_INTERVAL": "0.5"},
+                                    "worker")
+            try:
+                deadline = time.monotonic() + 30
+                # a pass may take one run and the board before the other run's turn: wait for the whole move
+                while (redis_places(db, [BoardId(SEED_BOARD, ("classic", "scheduled"))])[0]
+                       or len(db.archive.load([low_id, high_id])) < 2) and time.monotonic() < deadline:
+                    time.sleep(0.2)
+            finally:
+                worker.terminate()  # SIGTERM: the worker's warm shutdown
+                worker.join(timeout=30)
+            assert worker.exitcode == 0
+            assert set(db.archive.load([low_id, high_id])) == {low_id, high_id}
+            assert load_run(db, low_id) is None and load_run(db, high_id) is None
+            assert stack.get(f"/v1/runs/{low_id}").json()["status"] == "verified"
+            assert stack.get("/v1/seeds/scheduled/leaderboard").json()["entries"][0]["run_id"] == high_id
+        finally:
+            db.close()
 
 
 def upgrade(archive_url: str) -> None:
