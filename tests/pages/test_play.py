@@ -513,8 +513,9 @@ def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in
 
 
 def test_a_game_in_play_is_resumed_after_a_reload(opened, stack):
+    """A hard game (classic without avoiding): as resumable as a classic one, and shorter to play out."""
     name = sign_up(opened)
-    start(opened)
+    start(opened, "hard")
     opened.click(f"#game [data-move='{chosen(opened)}']")
     expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
     room = opened.inner_text("#room")
