@@ -712,16 +712,17 @@ def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_h
 
 
 def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page(opened, stack, site):
-    """The whole visit: sign up, play to the end, then find the game's run where a player looks for it."""
+    """The whole visit: sign up, play to the end, then find the game's run where a player looks for it. A hard
+    game, on the hard dealt board: the same visit as a classic one's, on a game shorter to play out."""
     name = sign_up(opened)
-    start(opened)
+    start(opened, "hard")
     play_to_the_end(opened)
     verdict_checked(stack, opened)
     run = assert_verdict_is_the_referees(stack, opened)
     run_link = f"a[href='/runs/{run['id']}']"
 
     opened.click("nav >> text=Boards")
-    opened.click("a[href='/boards/dealt-classic']")
+    opened.click("a[href='/boards/dealt-hard']")
     mine = opened.locator("p.you")
     shown_score = str(run["score"]).replace("-", "\u2212")  # the pages write a true minus sign
     expect(mine).to_contain_text(f"{name} scored {shown_score}")  # filled in for the signed-in browser
