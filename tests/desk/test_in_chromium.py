@@ -96,14 +96,35 @@ def _signed_in(browser, site, token: str, width: int = 1280):
     return page
 
 
+@pytest.fixture(scope="module")
+def mias_browser(browser, site, moderator):
+    """A browser where mia, the module's moderator, signed in at the desk once (``_signed_in``): the tests that
+    work at her desk open their pages in it (``at_desk``), as she would in tabs, instead of each signing in again
+    (two page loads and a sign-in each). Signing in itself is proved by the revoked moderator's test and the
+    keyboard's."""
+    signed_in = _signed_in(browser, site, moderator)
+    signed_in.close()
+    yield signed_in.context
+    signed_in.context.close()
+
+
+@pytest.fixture
+def at_desk(mias_browser):
+    """A new tab of mia's signed-in browser, closed after the test."""
+    page = mias_browser.new_page()
+    yield page
+    page.close()
+
+
 def _classic_rank(stack, name: str) -> int | None:
     found = stack.get(f"/v1/leaderboards/classic/players/{name}")
     return found.json()["rank"] if found.status_code == 200 else None
 
 
-def test_a_moderator_voids_a_disputed_run_from_its_case_and_restores_it(browser, site, stack, moderator, disputed):
+def test_a_moderator_voids_a_disputed_run_from_its_case_and_restores_it(at_desk, site, stack, disputed):
     run, filed, name = disputed
-    page = _signed_in(browser, site, moderator)
+    page = at_desk
+    page.goto(site.url("/desk"))
     problems = pages.console_problems(page)
     item = page.locator(f"li.queue-item[data-id='{filed['id']}']")
     assert filed["reason"] in item.inner_text()
@@ -135,9 +156,9 @@ def test_a_moderator_voids_a_disputed_run_from_its_case_and_restores_it(browser,
     assert problems == []
 
 
-def test_a_post_without_its_csrf_token_is_refused(browser, site, stack, moderator, disputed):
+def test_a_post_without_its_csrf_token_is_refused(at_desk, site, disputed):
     run, _, _ = disputed
-    page = _signed_in(browser, site, moderator)
+    page = at_desk
     page.goto(site.url(f"/desk/runs/{run['id']}"))
     answer = page.evaluate("""url => fetch(url, {method: "POST", body: new URLSearchParams({seen: "99"}),
                                                 headers: {Accept: "application/json"}})
@@ -210,12 +231,12 @@ def _boards(stack, run: dict) -> list:
         "/v1/leaderboards/classic?limit=100", f"/v1/seeds/{run['seed']}/leaderboard?limit=100")]
 
 
-def test_a_moderator_bans_and_unbans_the_cases_player_and_every_board_comes_back(browser, site, stack, moderator):
+def test_a_moderator_bans_and_unbans_the_cases_player_and_every_board_comes_back(at_desk, site, stack):
     name, token = stack.register()
-    run = won_run(stack, token, "desk-ban")
+    run = won_run(stack, token)  # the disputed run's seed, whose win is searched for once a test process
     before = _boards(stack, run)
     assert name in {entry["player"] for board in before for entry in board}
-    page = _signed_in(browser, site, moderator)
+    page = at_desk
     page.goto(site.url(f"/desk/runs/{run['id']}"))
     page.fill("#ban-reason", "A bot, confirmed")
     page.click("#ban button")

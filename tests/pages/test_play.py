@@ -42,13 +42,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def opened(browser, site):
-    """``/play`` in a fresh browser (nothing stored) at 1280 px; the console must stay clean."""
+def fresh(browser):
+    """A page of a fresh browser (nothing stored) at 1280 px, nothing loaded yet; the console must stay clean."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.problems = console_problems(page)
-    yield open_play(site, page)
+    yield page
     context.close()
+
+
+@pytest.fixture
+def opened(fresh, site):
+    """``/play`` in a fresh browser (nothing stored) at 1280 px; the console must stay clean."""
+    return open_play(site, fresh)
 
 
 def open_play(site, page):
@@ -304,12 +310,12 @@ def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stac
     console_clean(opened, 401)
 
 
-def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(opened):
-    """A token that was good when brought and was replaced since (a moderator's revoke-token)."""
-    opened.evaluate("""() => localStorage.setItem("scoundrel.player",
+def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(fresh, site):
+    """A token that was good when brought and was replaced since (a moderator's revoke-token): kept in this
+    browser before ``/play`` is opened (the one load of the page here)."""
+    fresh.add_init_script("""localStorage.setItem("scoundrel.player",
                                                   JSON.stringify({name: "someone", token: "sr_replaced"}))""")
-    opened.reload()
-    opened.wait_for_selector("body[data-ready='true']")
+    opened = open_play(site, fresh)
     expect(opened.locator("#player-name")).to_have_text("someone")
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_contain_text("The referee does not accept this token")
@@ -513,8 +519,9 @@ def test_r8_a_second_potion_in_a_room_says_it_heals_nothing_on_its_button_and_in
 
 
 def test_a_game_in_play_is_resumed_after_a_reload(opened, stack):
+    """A hard game (classic without avoiding): as resumable as a classic one, and shorter to play out."""
     name = sign_up(opened)
-    start(opened)
+    start(opened, "hard")
     opened.click(f"#game [data-move='{chosen(opened)}']")
     expect(opened.locator("#game")).to_have_attribute("data-moves", "1")
     room = opened.inner_text("#room")
@@ -711,16 +718,17 @@ def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_h
 
 
 def test_a_game_played_on_the_page_shows_on_the_dealt_board_and_the_players_page(opened, stack, site):
-    """The whole visit: sign up, play to the end, then find the game's run where a player looks for it."""
+    """The whole visit: sign up, play to the end, then find the game's run where a player looks for it. A hard
+    game, on the hard dealt board: the same visit as a classic one's, on a game shorter to play out."""
     name = sign_up(opened)
-    start(opened)
+    start(opened, "hard")
     play_to_the_end(opened)
     verdict_checked(stack, opened)
     run = assert_verdict_is_the_referees(stack, opened)
     run_link = f"a[href='/runs/{run['id']}']"
 
     opened.click("nav >> text=Boards")
-    opened.click("a[href='/boards/dealt-classic']")
+    opened.click("a[href='/boards/dealt-hard']")
     mine = opened.locator("p.you")
     shown_score = str(run["score"]).replace("-", "\u2212")  # the pages write a true minus sign
     expect(mine).to_contain_text(f"{name} scored {shown_score}")  # filled in for the signed-in browser
@@ -752,8 +760,9 @@ def entry(stack, page, tournament_id: str) -> dict:
     return stack.get(f"/v1/tournaments/{tournament_id}", headers={"Authorization": f"Bearer {token}"}).json()["you"]
 
 
-def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(opened, stack, site, moderator):
+def test_a_tournaments_page_offers_join_and_play_and_play_deals_a_game_of_it(fresh, stack, site, moderator):
     gauntlet = tournament(stack, moderator, join_required=True, deals=1)
+    opened = fresh
     opened.goto(site.url(f"/tournaments/{gauntlet['id']}"))  # nobody signed in: Play, and where to sign in
     opened.wait_for_selector("body[data-ready='true']")
     expect(opened.locator("#join")).to_be_hidden()
