@@ -82,7 +82,7 @@ SERVICES = {
     "desk.py": (0, UNLIMITED),
     "friends_view.py": (0, {}),
     "games.py": (1, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2"}),
-    "live.py": (1, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2", "SCOUNDREL_API_CONNECTIONS": "120"}),
+    "live.py": (1, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2"}),
     "memory.py": (1, UNLIMITED),
     "moderation.py": (0, {}),
     "pages.py": (0, {}),
