@@ -10,9 +10,10 @@ At a tiny size, starting the service costs more than the bench: a bench
 listed in ``SERVICES`` is handed an empty stack (``tests.support.stack``)
 with the workers and settings it asks the harness for
 (``SCOUNDREL_BENCH_SERVICE``, which refuses any other), so benches asking
-for the same share one. ``archive.py`` starts its own ``scoundrel up``s
-(``bench/_harness.py``), as every bench does at full size, so that path
-is run too.
+for the same share one. A service with an archive of the bench's own
+(``archive.py``'s PostgreSQL, ``log.py``'s tree) is a ``scoundrel up`` the
+bench starts (``bench/_harness.py``), as every bench does at full size, so
+that path is run too.
 
 At a tiny size, importing the service (the store's SQLAlchemy and
 redis-py) is most of a bench's CPU, so each bench runs in a process
@@ -77,6 +78,7 @@ UNLIMITED = {"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "
 # The service each bench asks ``Service`` for at its tiny size: (workers, env).
 SERVICES = {
     "api.py": (0, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2"}),
+    "archive.py": (0, {}),  # its SQLite half's (its PostgreSQL half starts its own)
     "board_memory.py": (1, UNLIMITED),
     "cooling.py": (0, {}),
     "desk.py": (0, UNLIMITED),
