@@ -61,7 +61,7 @@ TINY = {
     "memory.py": ["--runs", "100", "--per-player", "100", "--batch", "100", "--workers", "1"],
     "moderation.py": ["--runs", "30", "--others", "5"],
     "pages.py": ["--players", "100", "--requests", "10"],
-    "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.5", "--cpu", "--progress"],
+    "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.1", "--cpu", "--progress"],
     "par_waits.py": ["--searches", "3", "--runs", "5", "--quiet-runs", "3", "--workers", "1"],
     "pipeline.py": ["--runs", "20", "--workers", "1", "--quiet-runs", "5"],
     "rankings.py": ["--players", "100", "--requests", "10"],
