@@ -50,7 +50,7 @@ TINY = {
     "cooling.py": ["--runs", "200", "--requests", "10"],
     "csharp_engine.py": ["--games", "5", "--searched", "2", "--rounds", "1", "--seeds", "100"],
     "desk.py": ["--runs", "60", "--players", "3", "--requests", "5"],
-    "clairvoyance.py": ["--fair", "2", "--games", "1", "--readers", "1", "--reading-games", "1",
+    "clairvoyance.py": ["--fair", "1", "--games", "1", "--readers", "1", "--reading-games", "1",
                         "--solver-positions", "100", "--processes", "1"],
     "engine.py": ["--games", "5", "--searched", "2", "--rounds", "1"],
     "friends_view.py": ["--players", "100", "--follows", "20", "--requests", "10"],
