@@ -213,6 +213,10 @@ class Client:
         response = self.connection.getresponse()
         return response.status, response.read()
 
+    def close(self) -> None:
+        """Hang up: a connection left open holds ``Service.stop`` up for gunicorn's graceful timeout (5 s)."""
+        self.connection.close()
+
 
 def kind_of(key: str) -> str:
     """A key's kind: ``{scoundrel}:run:…`` → ``run`` (whatever its tag: a shard's too), ``rq:job:…`` → ``rq:job``."""
