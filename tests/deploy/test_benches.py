@@ -117,9 +117,10 @@ def test_no_bench_imports_the_tests():
 
 
 # Benches whose service is still at work when they end (par searches: of their dealt deals, or asked for): their
-# stack is stopped, not given back to the pool, whose stack's worker would search on for no one (board_memory.py's:
-# 2.4 s of CPU while the pool waits to empty it, par_waits.py's: 1.5 s while it is kept); so each goes last among
-# those sharing its service.
+# stack is killed, not given back to the pool, whose stack's worker would search on for no one (board_memory.py's:
+# 2.4 s of CPU while the pool waits to empty it, par_waits.py's: 1.5 s while it is kept), nor stopped, which lets
+# the worker end its search (par_waits.py's: 10 s, cut to 3, over a second of CPU); so each goes last among those
+# sharing its service.
 LEAVE_WORK = {"board_memory.py", "par_waits.py"}
 
 
@@ -152,7 +153,7 @@ def service(request, bench_stacks):
             "logs": [str(log) for log in sorted(stack.root.glob("*.log"))], "workers": workers, "env": env})}
     finally:
         if request.param in LEAVE_WORK:
-            stack.stop()
+            stack.kill()
         else:
             bench_stacks.give_back(stack)
 
