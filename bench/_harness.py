@@ -69,13 +69,17 @@ class Service:
     data's Redis ``env`` names), ``log`` what it and its processes print
     (the API's JSON request log among it), ``logs`` every file they print to.
 
+    Or the service ``SCOUNDREL_BENCH_SERVICE`` hands over (``_use_given``), unless ``env`` names an archive
+    of the bench's own (``SCOUNDREL_ARCHIVE_URL``: a PostgreSQL it started, a tree it wrote): a given
+    service's archive is the one whoever started it chose.
+
     ``checkout``: another checkout's ``scoundrel`` (``checkout_argument``), run in that checkout,
     instead of this one's: the same bench then measures both in one run."""
 
     def __init__(self, workers: int, env: dict | None = None, checkout: Path | None = None):
         self.checkout = checkout
         given = os.environ.get(GIVEN_SERVICE)
-        if given and checkout is None:
+        if given and checkout is None and "SCOUNDREL_ARCHIVE_URL" not in (env or {}):
             self._use_given(json.loads(given), workers, env or {})
             return
         self.root = Path(tempfile.mkdtemp(prefix="scoundrel-bench-"))
@@ -208,6 +212,10 @@ class Client:
         self.connection.request(method, path, body=payload, headers=all_headers)
         response = self.connection.getresponse()
         return response.status, response.read()
+
+    def close(self) -> None:
+        """Hang up: a connection left open holds ``Service.stop`` up for gunicorn's graceful timeout (5 s)."""
+        self.connection.close()
 
 
 def kind_of(key: str) -> str:

@@ -194,8 +194,8 @@ def proofs(tree: Path, leaves: int, count: int) -> None:
     print(f"proofs over HTTP, a tree of {leaves:,} leaves ({leaves - held:,} written in "
           f"{time.perf_counter() - started:.0f} s):")
     stack = Service(workers=0, env={"SCOUNDREL_ARCHIVE_URL": archive, **NO_LIMITS})  # scoundrel up: gunicorn
+    http, chosen = Client(stack.base), random.Random(47)
     try:
-        http, chosen = Client(stack.base), random.Random(47)
         round_trips: dict[str, list[float]] = {"inclusion": [], "consistency": []}
         logged = len(stack.server_times(_a_proof))
         for _ in range(count):
@@ -217,6 +217,7 @@ def proofs(tree: Path, leaves: int, count: int) -> None:
                                                         hashes)
         server = stack.server_times(_a_proof)[logged:]
     finally:
+        http.close()
         stack.stop()
     for kind, times in round_trips.items():
         print(f"  {kind}: round trip {percentiles(times)}; server {percentiles(server[kind == 'consistency'::2])}"

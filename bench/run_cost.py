@@ -37,12 +37,13 @@ never reached, so that Flask-Limiter's counters in the same Redis count too.
 
 import argparse
 import collections
+import contextlib
 import hashlib
+import io
 import random
 import re
 import statistics
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -51,7 +52,7 @@ from pathlib import Path
 import redis
 from rq.suspension import resume, suspend
 
-from _harness import ROOT, Service, checkout_argument, kind_of, label, submit_all
+from _harness import Service, checkout_argument, kind_of, label, submit_all
 from scoundrel.strategies import play_game
 
 UNLIMITED = {"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": ""}
@@ -148,11 +149,16 @@ for path in importlib.resources.files("store.lua").iterdir():
 
 
 def script_names(checkout: Path | None) -> dict[str, str]:
-    """SHA → script name of ``checkout``'s Lua scripts (this checkout's when None)."""
-    python = sys.executable if checkout is None else str(checkout / ".venv" / "bin" / "python")
-    listed = subprocess.run([python, "-c", SCRIPT_NAMES], cwd=checkout or ROOT, capture_output=True, text=True,
-                            check=True).stdout
-    return dict(line.split() for line in listed.splitlines())
+    """SHA → script name of ``checkout``'s Lua scripts: another checkout's listed by its own Python, this
+    one's in this process (a Python started for it would import the store anew: a second of CPU)."""
+    if checkout is None:
+        listed = io.StringIO()
+        with contextlib.redirect_stdout(listed):
+            exec(SCRIPT_NAMES, {})
+    else:
+        listed = io.StringIO(subprocess.run([str(checkout / ".venv" / "bin" / "python"), "-c", SCRIPT_NAMES],
+                                            cwd=checkout, capture_output=True, text=True, check=True).stdout)
+    return dict(line.split() for line in listed.getvalue().splitlines())
 
 
 def unescaped(argument: str) -> bytes:
