@@ -17,8 +17,6 @@ with that Redis's data.
 
 import shutil
 import signal
-import subprocess
-import sys
 import threading
 import time
 from contextlib import closing
@@ -31,6 +29,7 @@ from service.errors import RETRY_AFTER_SECONDS
 from store import load_runs
 from store.queue.intake import drain
 from store.queue.queues import verify_queue
+from tests.support.commands import run_command
 from tests.support.games import legal_games, moderator_token, scoundrel_check
 from tests.support.stack import Stack
 
@@ -165,8 +164,7 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
         _refused(stack.post("/v1/players", json={"name": "oom-newcomer"}))
         _refused(stack.post(f"/v1/disputes/{dispute}/resolve", json={"decision": "void"}, headers=moderator))
         _refused(stack.get("/daily"), page=True)  # the sealed daily's secret is made on first use: a write
-        command = subprocess.run([sys.executable, "-m", "cli.main", "moderator", "add", "oom-operator"],
-                                 env=stack.env(), capture_output=True, text=True, timeout=60)
+        command = run_command(stack.env(), "moderator", "add", "oom-operator")
         assert command.returncode == 1 and "Traceback" not in command.stderr, command.stderr
         which_redis, failure = command.stderr.strip().splitlines()  # the Redis it used, then the one error line
         assert stack.redis.url in which_redis and "refuses writes" in failure
