@@ -185,10 +185,8 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
     # the same RQ workers: none quit its work loop (RQ's does on a refused write) to be replaced
     # one the sweeper judged gone while its beats were refused registers again at a beat (each second), which
     # a loaded machine may delay by seconds: a replaced worker (a new name) never matches, however long the wait
-    deadline = time.monotonic() + 30
-    while {worker.name for worker in Worker.all(queue=verify_queue(db))} != workers:
-        assert time.monotonic() < deadline, ({worker.name for worker in Worker.all(queue=verify_queue(db))}, workers)
-        time.sleep(0.2)
+    stack.until(lambda: {worker.name for worker in Worker.all(queue=verify_queue(db))} == workers,
+                f"the workers {workers} registered again", 30)
     listed = stack.get(f"/v1/players/{player}/runs", params={"limit": 100}).json()
     assert sorted(run["id"] for run in listed["runs"]) == sorted([verified, *backlog])  # nothing refused was kept
     assert stack.get(f"/v1/games/{dealt['id']}", headers=auth).json()["moves"] == []
@@ -251,10 +249,8 @@ class Burst:
 
 
 def _verified_once(stack, db, run_ids: list[str]) -> None:
-    deadline = time.monotonic() + SETTLE_SECONDS
-    while any(run is None or run.status == "pending" for run in load_runs(db, run_ids)):
-        assert time.monotonic() < deadline, [run.id for run in load_runs(db, run_ids) if run.status == "pending"]
-        time.sleep(0.2)
+    stack.until(lambda: all(run is not None and run.status != "pending" for run in load_runs(db, run_ids)),
+                "every accepted run verified", SETTLE_SECONDS)
     time.sleep(1.0)  # any second verification would have landed
     for run_id in run_ids:
         assert stack.get(f"/v1/runs/{run_id}").json()["status"] == "verified"

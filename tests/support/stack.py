@@ -30,7 +30,7 @@ from store.base.service_mark import mark_service
 from store.queue.pending import pending_count
 from store.queue.queues import verify_queue
 from store.runs.archived_filter import make_whole
-from tests.support import preloaded
+from tests.support import preloaded, waiting
 from tests.support.sentinel import SentinelSetup
 from tests.support.service_http import TEST_SETTINGS, ServiceHttp, with_more_time
 
@@ -281,13 +281,9 @@ class Stack(ServiceHttp):
 
     def until(self, found: Callable[[], Done], what: str, timeout: float = 120.0) -> Done:
         """What ``found()`` returns once it is truthy (as ``InProcessStack.until``: the workers meanwhile
-        at work in their processes); ``timeout`` only ends a wait that has failed."""
-        deadline = time.monotonic() + timeout
-        while not (result := found()):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{what}: not in {timeout} s")
-            time.sleep(0.05)
-        return result
+        at work in their processes, looked at less often as the wait goes on: ``tests.support.waiting``);
+        ``timeout`` only ends a wait that has failed."""
+        return waiting.until(found, what, timeout)
 
 
 def started_before(start: Callable[[int], tuple[Stack, Moment]], before: Callable[[Stack, Moment], Done | None],
