@@ -15,6 +15,7 @@ the public log's checkpoints before and after a failover are consistent.
 
 import threading
 import time
+from typing import NamedTuple
 
 import pytest
 import requests
@@ -36,8 +37,8 @@ from tests.support.stack import NO_REDIS_URL, Stack
 from verification import judge
 from worker.registry import JOBS
 
-PLAYERS, GAMES_EACH = 6, 25
-RETRY_PAUSE = 0.1  # seconds a client here waits after a 503 (a real one waits its Retry-After)
+PLAYERS, GAMES_EACH = 6, 12  # the primary is killed once a third are acknowledged: each client has 8 left
+RETRY_PAUSE = 0.25  # seconds a client here waits after a 503 (a real one waits its Retry-After)
 SETTLE_SECONDS = 60  # for the runs to be verified: the sweeper's timeouts and a few sweeps, on a busy machine
 
 
@@ -63,7 +64,7 @@ class Burst:
         self.after_a_503: list[str] = []  # runs acknowledged to a client that was answered 503 first
         self.unavailable = 0
         self.failures: list[str] = []
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()  # notified at each acknowledgement
         self.threads: list[threading.Thread] = []
 
     def start(self, players: list[tuple[str, str]], games) -> None:
@@ -71,6 +72,12 @@ class Burst:
                         for index, (name, token) in enumerate(players)]
         for thread in self.threads:
             thread.start()
+
+    def wait_acknowledged(self, count: int, timeout: float) -> None:
+        """Until ``count`` runs are acknowledged: at that very moment, as the clients are told."""
+        with self.lock:
+            assert self.lock.wait_for(lambda: len(self.acknowledged) >= count, timeout), (
+                f"{count} runs acknowledged: not in {timeout} s")
 
     def join(self) -> None:
         for thread in self.threads:
@@ -97,6 +104,7 @@ class Burst:
                     self.acknowledged[response.json()["id"]] = player
                     if refused:
                         self.after_a_503.append(response.json()["id"])
+                    self.lock.notify_all()
                 return True
             if response.status_code != 503 or response.headers.get("Retry-After") != str(RETRY_AFTER_SECONDS):
                 return self._fail(f"{response.status_code} {response.headers.get('Retry-After')} {response.text[:200]}")
@@ -125,13 +133,6 @@ def _health(stack) -> tuple[str, str | None]:
     return answer["status"], answer.get("replicas")
 
 
-def _wait_until(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        time.sleep(0.05)
-
-
 @pytest.mark.slow
 def test_the_primary_lost_mid_burst_loses_and_duplicates_no_acknowledged_run(stack):
     setup = stack.sentinel
@@ -140,14 +141,14 @@ def test_the_primary_lost_mid_burst_loses_and_duplicates_no_acknowledged_run(sta
     workers = [(worker.pid, worker) for worker in stack.workers]
     burst = Burst(stack)
     burst.start(players, legal_games(PLAYERS * GAMES_EACH))
-    _wait_until(lambda: len(burst.acknowledged) >= PLAYERS * GAMES_EACH // 3, 30, "a third of the runs acknowledged")
+    burst.wait_acknowledged(PLAYERS * GAMES_EACH // 3, 30)
     lost = setup.kill_primary()
     setup.wait_promotion(lost)
     # The promoted replica has no replica of its own to WAIT for: new runs are 503 until the lost primary,
     # started again, syncs as its replica; health says so meanwhile.
-    _wait_until(lambda: _health(stack) == ("degraded", "short"), 20, "health saying the replicas are short")
+    stack.until(lambda: _health(stack) == ("degraded", "short"), "health saying the replicas are short", 20)
     setup.rejoin(lost)
-    _wait_until(lambda: _health(stack) == ("ok", None), 20, "health ok once a replica is back")
+    stack.until(lambda: _health(stack) == ("ok", None), "health ok once a replica is back", 20)
     burst.join()
 
     assert not burst.failures, burst.failures[:5]
@@ -155,10 +156,10 @@ def test_the_primary_lost_mid_burst_loses_and_duplicates_no_acknowledged_run(sta
     assert len(burst.acknowledged) == PLAYERS * GAMES_EACH
     db = stack.database()
     try:
-        _wait_until(lambda: all(run is not None and run.status != "pending"
-                                for run in load_runs(db, list(burst.acknowledged))), SETTLE_SECONDS,
-                    "every acknowledged run verified")
-        _wait_until(lambda: _quiet(db), SETTLE_SECONDS, "no verification left to land")
+        stack.until(lambda: all(run is not None and run.status != "pending"
+                                for run in load_runs(db, list(burst.acknowledged))), "every acknowledged run verified",
+                    SETTLE_SECONDS)
+        stack.until(lambda: _quiet(db), "no verification left to land", SETTLE_SECONDS)
     finally:
         db.close()
     for run_id in burst.acknowledged:
@@ -174,21 +175,37 @@ def test_the_primary_lost_mid_burst_loses_and_duplicates_no_acknowledged_run(sta
     assert all(worker.poll() is None for _, worker in workers), "a worker exited"
 
 
-@pytest.fixture
-def watched(tmp_path):
-    """A Sentinel setup whose master holds the service's mark, as once an API or a worker has started on it."""
-    setup = SentinelSetup(tmp_path / "sentinel").start()
-    db = Database(NO_REDIS_URL, JOBS, sentinels=setup.endpoints, sentinel_master=setup.master_name)
+class Watched(NamedTuple):
+    """A Sentinel setup and an archive, driven from this process without the service's processes."""
+
+    setup: SentinelSetup
+    archive_url: str
+
+    def database(self, **options) -> Database:
+        return Database(NO_REDIS_URL, JOBS, archive_url=self.archive_url, sentinels=self.setup.endpoints,
+                        sentinel_master=self.setup.master_name, **options)
+
+
+@pytest.fixture(scope="module")
+def watched(tmp_path_factory):
+    """A Sentinel setup whose master holds the service's mark, as once an API or a worker has started on it,
+    and its archive: the module's tests without the service's processes share them (a setup is five servers
+    to start, and its sentinels take seconds to know each other)."""
+    root = tmp_path_factory.mktemp("watched")
+    setup = SentinelSetup(root / "sentinel").start()
+    running = Watched(setup, f"sqlite:///{root}/archive.sqlite3")
+    db = running.database()
     try:
+        db.archive.upgrade()
         mark_service(db)
     finally:
         db.close()
-    yield setup
+    yield running
     setup.stop()
 
 
-def test_the_operator_commands_find_the_master_through_the_sentinels(watched, tmp_path):
-    env = {**watched.env(), "REDIS_URL": NO_REDIS_URL, "SCOUNDREL_ARCHIVE_URL": f"sqlite:///{tmp_path}/archive.sqlite3"}
+def test_the_operator_commands_find_the_master_through_the_sentinels(watched):
+    env = {**watched.setup.env(), "REDIS_URL": NO_REDIS_URL, "SCOUNDREL_ARCHIVE_URL": watched.archive_url}
     added = run_command(env, "moderator", "add", "mia")
     assert added.returncode == 0, added.stderr
     listed = run_command(env, "moderator", "list")
@@ -196,7 +213,8 @@ def test_the_operator_commands_find_the_master_through_the_sentinels(watched, tm
     assert "mia" in listed.stdout
     checked = run_command(env, "check")
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    where = f"the primary '{watched.master_name}' of the sentinels at 127.0.0.1:{watched.sentinels[0].port}"
+    where = (f"the primary '{watched.setup.master_name}' of the sentinels at "
+             f"127.0.0.1:{watched.setup.sentinels[0].port}")
     assert where in checked.stderr.splitlines()[0]
 
 
@@ -209,18 +227,15 @@ def _verdicts(db: Database, player: str, games) -> None:
     assert all(record_verdicts(db, [(run, judge(run)) for run in runs]))
 
 
-def test_checkpoints_before_and_after_a_failover_are_consistent(tmp_path):
+def test_checkpoints_before_and_after_a_failover_are_consistent(watched):
     """The public log across a failover: the primary SIGKILLed between two checkpoints, the log goes on from
     the promoted replica, and the checkpoint after is consistent with the one before (RFC 9162's verification,
     ``tests.log.rfc9162``). Leaves reach the archive, so a checkpoint, only once the replica holds them
     (``SCOUNDREL_WAIT_REPLICAS=1``): the log cannot fork."""
-    setup = SentinelSetup(tmp_path / "sentinel").start()
-    db = Database(NO_REDIS_URL, JOBS, archive_url=f"sqlite:///{tmp_path}/archive.sqlite3", wait_replicas=1,
-                  sentinels=setup.endpoints, sentinel_master=setup.master_name, socket_timeout=2.0)
+    setup = watched.setup
+    db = watched.database(wait_replicas=1, socket_timeout=2.0)
     signer = Signer.generate("referee.test/log")
     try:
-        db.archive.upgrade()
-        mark_service(db)
         setup.wait_ready_to_fail_over()
         games = legal_games(30)
         _verdicts(db, "ann", games[:10])
@@ -237,7 +252,6 @@ def test_checkpoints_before_and_after_a_failover_are_consistent(tmp_path):
         assert rfc9162.verify_consistency(before.size, after.size, before.root, after.root, proof)
     finally:
         db.close()
-        setup.stop()
 
 
 def _signed(db: Database, signer: Signer) -> str:

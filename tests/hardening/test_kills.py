@@ -32,6 +32,7 @@ from store.queue.queues import verify_queue
 from store.queue.workers import live_workers, roll_call
 from tests.support.games import legal_games, scoundrel_check
 from tests.support.stack import Stack
+from tests.support.waiting import until
 
 PENDING_TIMEOUT, SWEEP_INTERVAL, WORKER_TTL = 4.0, 0.5, 3
 DISPATCH_DELAY = 3.0  # seconds the slow dispatcher holds the head it read
@@ -92,10 +93,7 @@ def _registered(db) -> dict[int, str]:
 
 
 def _wait_registered(db, worker) -> None:
-    deadline = time.monotonic() + 30
-    while worker.pid not in _registered(db):
-        assert time.monotonic() < deadline, "the worker never registered"
-        time.sleep(0.05)
+    until(lambda: worker.pid in _registered(db), "the worker registered", 30)
 
 
 def _stranded(stack, db, token, games) -> tuple[str, str]:
@@ -209,10 +207,7 @@ def test_a_backlog_keeps_its_age_and_a_taken_job_is_requeued_after_its_transit(s
     taken_run, taken_job = _stranded(slow_stack, slow_db, token, legal_games(14)[8:])
     waiting_run = slow_stack.submit(token, legal_games(15)[14]).json()["id"]
     queued_at = {run_id: _queued_at(slow_db, run_id) for run_id in (taken_run, waiting_run)}
-    deadline = time.monotonic() + 15
-    while slow_db.redis.exists(keys.sweep_lock()):  # stopped mid-sweep: its lock lapses
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    until(lambda: not slow_db.redis.exists(keys.sweep_lock()), "the lock of a sweep stopped midway lapsing", 15)
     try:
         assert sweep(slow_db, 0, WORKER_TTL) == 0  # the taken job was seen in transit just now
         assert sweep(slow_db, 0, WORKER_TTL) == 0
@@ -241,9 +236,8 @@ def test_a_killed_worker_leaves_rqs_registry(slow_stack, slow_db):
     slow_stack.kill_worker(slow_stack.workers.index(doomed))
     killed = time.monotonic()
     assert name in _registered(slow_db).values()  # nothing has judged it yet
-    while name in _registered(slow_db).values():
-        assert time.monotonic() - killed < WORKER_TTL + 2 * SWEEP_INTERVAL + 2, "the dead worker stayed registered"
-        time.sleep(0.1)
+    until(lambda: name not in _registered(slow_db).values(), "the dead worker unregistered",
+          WORKER_TTL + 2 * SWEEP_INTERVAL + 2 - (time.monotonic() - killed))
     assert name not in {worker.name for worker in Worker.all(connection=slow_db.queue_redis)}  # rq:workers, all queues
     assert survivor in _registered(slow_db)
     assert _metric(slow_stack, "scoundrel_workers") == 1
@@ -274,10 +268,7 @@ def _only_worker_killed(stack) -> None:
 
 def _verified_once(stack, db, player: str, run_ids: list[str]) -> None:
     """Every run verified, one verdict in its audit log, one board place each (one seed board a run)."""
-    deadline = time.monotonic() + 20
-    while any(run.status == "pending" for run in load_runs(db, run_ids)):
-        assert time.monotonic() < deadline, "runs still pending"
-        time.sleep(0.05)
+    until(lambda: all(run.status != "pending" for run in load_runs(db, run_ids)), "the runs verified", 20)
     time.sleep(0.3)  # any second verification would have landed
     for run_id in run_ids:
         assert stack.get(f"/v1/runs/{run_id}").json()["status"] == "verified"

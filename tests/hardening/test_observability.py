@@ -9,10 +9,9 @@ import pty
 import random
 import re
 import select
-import subprocess
-import sys
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 import requests
@@ -20,6 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from cli.redis_server import free_port
 from tests.games.table import Table
+from tests.support import preloaded
 from tests.support.games import legal_games
 from tests.support.stack import Stack
 
@@ -100,10 +100,7 @@ def test_metrics_count_dealt_games_from_start_to_end_in_every_process(stack):
     assert grown(samples, "scoundrel_move_latency_seconds_bucket", ("le", "+Inf")) == moves
     assert 0 < grown(samples, "scoundrel_move_latency_seconds_sum") < moves * 2.5
 
-    deadline = time.monotonic() + GAME_IDLE + 10
-    while idle.reload()["status"] == "playing":
-        assert time.monotonic() < deadline, "the idle game was never forfeited"
-        time.sleep(0.2)
+    stack.until(lambda: idle.reload()["status"] != "playing", "the idle game forfeited", GAME_IDLE + 10)
     samples = _samples(stack)
     assert samples[("scoundrel_games_in_play", ())] == 0
     assert grown(samples, "scoundrel_games_forfeited_idle_total") == 1
@@ -142,11 +139,8 @@ def _api_log(stack, env: dict, terminal: bool, tmp_path) -> str:
                    "SCOUNDREL_API_WORKERS": "1", **env}
     primary, secondary = pty.openpty() if terminal else (None, None)
     log_file = tmp_path / f"api-{port}.log"
-    with open(log_file, "wb") as out:
-        api = subprocess.Popen([sys.executable, "-m", "cli.main", "api", "--port", str(port)], env=environment,
-                               stdin=subprocess.DEVNULL, stdout=out, stderr=secondary if terminal else out)
-    if terminal:
-        os.close(secondary)
+    api = preloaded.start("cli.main", ["api", "--port", str(port)], environment, log_file,
+                          Path(os.ttyname(secondary)) if terminal else None)
     captured = b""
     try:
         deadline = time.monotonic() + 30
@@ -160,6 +154,8 @@ def _api_log(stack, env: dict, terminal: bool, tmp_path) -> str:
                 time.sleep(0.1)
         time.sleep(0.5)
     finally:
+        if terminal:
+            os.close(secondary)  # the API has its own by now: its exit ends the terminal's output
         api.terminate()
         if terminal:
             while select.select([primary], [], [], 2)[0]:

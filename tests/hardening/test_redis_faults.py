@@ -17,8 +17,6 @@ with that Redis's data.
 
 import shutil
 import signal
-import subprocess
-import sys
 import threading
 import time
 from contextlib import closing
@@ -31,6 +29,7 @@ from service.errors import RETRY_AFTER_SECONDS
 from store import load_runs
 from store.queue.intake import drain
 from store.queue.queues import verify_queue
+from tests.support.commands import run_command
 from tests.support.games import legal_games, moderator_token, scoundrel_check
 from tests.support.stack import Stack
 
@@ -165,8 +164,7 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
         _refused(stack.post("/v1/players", json={"name": "oom-newcomer"}))
         _refused(stack.post(f"/v1/disputes/{dispute}/resolve", json={"decision": "void"}, headers=moderator))
         _refused(stack.get("/daily"), page=True)  # the sealed daily's secret is made on first use: a write
-        command = subprocess.run([sys.executable, "-m", "cli.main", "moderator", "add", "oom-operator"],
-                                 env=stack.env(), capture_output=True, text=True, timeout=60)
+        command = run_command(stack.env(), "moderator", "add", "oom-operator")
         assert command.returncode == 1 and "Traceback" not in command.stderr, command.stderr
         which_redis, failure = command.stderr.strip().splitlines()  # the Redis it used, then the one error line
         assert stack.redis.url in which_redis and "refuses writes" in failure
@@ -187,10 +185,8 @@ def test_redis_out_of_memory_is_a_503_and_the_workers_wait_it_out(stack):
     # the same RQ workers: none quit its work loop (RQ's does on a refused write) to be replaced
     # one the sweeper judged gone while its beats were refused registers again at a beat (each second), which
     # a loaded machine may delay by seconds: a replaced worker (a new name) never matches, however long the wait
-    deadline = time.monotonic() + 30
-    while {worker.name for worker in Worker.all(queue=verify_queue(db))} != workers:
-        assert time.monotonic() < deadline, ({worker.name for worker in Worker.all(queue=verify_queue(db))}, workers)
-        time.sleep(0.2)
+    stack.until(lambda: {worker.name for worker in Worker.all(queue=verify_queue(db))} == workers,
+                f"the workers {workers} registered again", 30)
     listed = stack.get(f"/v1/players/{player}/runs", params={"limit": 100}).json()
     assert sorted(run["id"] for run in listed["runs"]) == sorted([verified, *backlog])  # nothing refused was kept
     assert stack.get(f"/v1/games/{dealt['id']}", headers=auth).json()["moves"] == []
@@ -253,10 +249,8 @@ class Burst:
 
 
 def _verified_once(stack, db, run_ids: list[str]) -> None:
-    deadline = time.monotonic() + SETTLE_SECONDS
-    while any(run is None or run.status == "pending" for run in load_runs(db, run_ids)):
-        assert time.monotonic() < deadline, [run.id for run in load_runs(db, run_ids) if run.status == "pending"]
-        time.sleep(0.2)
+    stack.until(lambda: all(run is not None and run.status != "pending" for run in load_runs(db, run_ids)),
+                "every accepted run verified", SETTLE_SECONDS)
     time.sleep(1.0)  # any second verification would have landed
     for run_id in run_ids:
         assert stack.get(f"/v1/runs/{run_id}").json()["status"] == "verified"

@@ -11,12 +11,12 @@ address (``wait_promotion``). Never on 6379: every server picks a free port
 Sentinel requires and rewrites as it learns the replicas and its peers.
 """
 
-import time
 from pathlib import Path
 
 import redis
 
 from cli.redis_server import RedisServer, find_redis_server
+from tests.support.waiting import until
 
 MASTER_NAME = "scoundrel"
 QUORUM = 2  # sentinels that must agree the primary is down before a failover
@@ -189,15 +189,14 @@ class SentinelSetup:
 
     @staticmethod
     def _wait(condition, timeout: float, what: str) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
+        """Until ``condition()`` holds, a server that does not answer meanwhile (killed, starting) as not yet."""
+        def holds() -> bool:
             try:
-                if condition():
-                    return
+                return condition()
             except redis.RedisError:
-                pass
-            assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-            time.sleep(0.05)
+                return False
+
+        until(holds, what, timeout)
 
 
 def _ask(port: int, *command):

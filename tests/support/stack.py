@@ -30,12 +30,14 @@ from store.base.service_mark import mark_service
 from store.queue.pending import pending_count
 from store.queue.queues import verify_queue
 from store.runs.archived_filter import make_whole
+from tests.support import preloaded, waiting
 from tests.support.sentinel import SentinelSetup
 from tests.support.service_http import TEST_SETTINGS, ServiceHttp, with_more_time
 
 # REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
 # root), so a process reaching past the sentinels fails instead of finding some Redis
 NO_REDIS_URL = "redis://127.0.0.1:1/0"
+StackProcess = subprocess.Popen | preloaded.Preloaded  # started anew (under faketime), or forked
 Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
 Done = TypeVar("Done")  # what a test did before a moment (``started_before``), or found in time (``until``)
 
@@ -59,13 +61,13 @@ class Stack(ServiceHttp):
         self.port = 0  # the API's, picked once the stores are up: a port picked long before it is bound is
         # more likely to be taken meanwhile by one of the other test processes
         self.extra_env = env or {}
-        self.api: subprocess.Popen | None = None
-        self.workers: list[subprocess.Popen] = []
+        self.api: StackProcess | None = None
+        self.workers: list[StackProcess] = []
         self.worker_count = workers
         self.job_delay = job_delay
         self.clock_offset = clock_offset
         self.http = requests.Session()
-        self._started: list[subprocess.Popen] = []  # the processes start() made (see ``as_started``)
+        self._started: list[StackProcess] = []  # the processes start() made (see ``as_started``)
 
     @property
     def base(self) -> str:
@@ -111,12 +113,14 @@ class Stack(ServiceHttp):
         """The service's time (seconds since 1970): the real clock plus ``clock_offset``."""
         return time.time() + self.clock_offset
 
-    def _spawn(self, *args: str, log: str, module: str = "cli.main") -> subprocess.Popen:
-        out = open(self.root / log, "ab")
-        process = subprocess.Popen([sys.executable, "-m", module, *args], env={**self.env(), **self._clock()},
-                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        out.close()
-        return process
+    def _spawn(self, *args: str, log: str, module: str = "cli.main") -> StackProcess:
+        """``python -m module args``, its output appended to ``log``: forked from the interpreter that has
+        imported the service (``tests.support.preloaded``), or, under ``faketime``, started anew."""
+        if not self.clock_offset:
+            return preloaded.start(module, list(args), self.env(), self.root / log)
+        with open(self.root / log, "ab") as out:
+            return subprocess.Popen([sys.executable, "-m", module, *args], env={**self.env(), **self._clock()},
+                                    stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def start(self, fill: Callable[[], object] | None = None) -> "Stack":
         """Start the stores, then (after ``fill``, if given: a test filling the stores first) the processes."""
@@ -159,7 +163,7 @@ class Stack(ServiceHttp):
             time.sleep(0.1)
         raise RuntimeError("the API's port still answers after its arbiter was killed")
 
-    def start_worker(self, dispatch_delay: float = 0.0) -> subprocess.Popen:
+    def start_worker(self, dispatch_delay: float = 0.0) -> StackProcess:
         """One more worker; ``dispatch_delay``: seconds its dispatcher sleeps between reading the
         intake's head and taking it (``slow_worker``), so a fault test can kill it there."""
         log = f"worker-{len(self.workers)}.log"
@@ -277,13 +281,9 @@ class Stack(ServiceHttp):
 
     def until(self, found: Callable[[], Done], what: str, timeout: float = 120.0) -> Done:
         """What ``found()`` returns once it is truthy (as ``InProcessStack.until``: the workers meanwhile
-        at work in their processes); ``timeout`` only ends a wait that has failed."""
-        deadline = time.monotonic() + timeout
-        while not (result := found()):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{what}: not in {timeout} s")
-            time.sleep(0.05)
-        return result
+        at work in their processes, looked at less often as the wait goes on: ``tests.support.waiting``);
+        ``timeout`` only ends a wait that has failed."""
+        return waiting.until(found, what, timeout)
 
 
 def started_before(start: Callable[[int], tuple[Stack, Moment]], before: Callable[[Stack, Moment], Done | None],
