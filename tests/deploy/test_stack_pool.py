@@ -1,5 +1,6 @@
 """The suite's pool of stacks (``tests.support.stack.StackPool``) keeps an idle stack until it has
-cost what starting it again would: long with the usual sweeps, about a minute with very fast ones.
+cost what starting it again would: about two minutes with the usual sweeps, twenty seconds with very fast
+ones.
 Stub stacks here: the policy, not the processes."""
 
 import importlib
@@ -39,13 +40,13 @@ def test_an_idle_stack_with_fast_sweeps_is_stopped_once_it_has_cost_a_start(tmp_
     fast, plain = StubStack(sweep_interval="0.05"), StubStack()
     pool.give_back(fast)
     pool.give_back(plain)
-    clock[0] += 30  # about 3.6 % of a core for 30 s: less than the 2.5 s a start costs
+    clock[0] += 15  # about 3.6 % of a core for 15 s: less than the 0.75 s a start costs
     pool.give_back(StubStack(sweep_interval="0.5"))
     assert not fast.stopped
-    clock[0] += 60
+    clock[0] += 15
     pool.take(workers=1, env={"SCOUNDREL_SWEEP_INTERVAL": "0.5"})  # kept: taken, not started
     assert fast.stopped and not plain.stopped
-    clock[0] += 100  # with the usual sweeps an idle stack costs under 1 % of a core
+    clock[0] += 60  # with the usual sweeps an idle stack costs under 1 % of a core
     pool.give_back(StubStack(sweep_interval="0.4"))
     assert not plain.stopped and len(pool.idle) == 2
 
@@ -54,5 +55,5 @@ def test_a_stack_taken_again_before_it_is_stale_is_the_one_kept(tmp_path, clock,
     pool = stacks.StackPool(tmp_path)
     kept = StubStack()
     pool.give_back(kept)
-    clock[0] += 100
+    clock[0] += 90
     assert pool.take() is kept and not kept.stopped and not pool.idle

@@ -331,10 +331,10 @@ def idle(db) -> bool:
             and not StartedJobRegistry(queue=verify_queue(db)).count)
 
 
-# Seconds of CPU a stack takes to start (Redis, the API's two processes and a worker, each importing the
-# service); and what an idle one costs, in cores: its worker's sweeper (a sweep's CPU, every sweep
-# interval) and everything else.
-START_CPU = 2.5
+# Seconds of CPU a stack takes to start (Redis, and the API's two processes and a worker forked from the fork
+# server: 0.73 to 0.75 s, measured 2026-12-06, the fork server's own start once a test process aside); and what
+# an idle one costs, in cores: its worker's sweeper (a sweep's CPU, every sweep interval) and everything else.
+START_CPU = 0.75
 SWEEP_CPU = 0.0015
 OTHER_IDLE = 0.006
 
