@@ -31,6 +31,7 @@ from tests.audit.conftest import cli, submit_final
 from tests.support.archive_crash import archive_killed_at
 from tests.support.commands import run_forked
 from tests.support.games import games_by_score
+from tests.support.waiting import until
 
 from .conftest import archive_now, forked_command, fresh_archive_url, snapshot
 
@@ -150,11 +151,9 @@ def test_workers_move_old_runs_on_their_own(in_process_pool):
             worker = forked_command({**stack.env(), "SCOUNDREL_HOT_DAYS": "0", "SCOUNDREL_ARCHIVE_INTERVAL": "0.5"},
                                     "worker")
             try:
-                deadline = time.monotonic() + 30
                 # a pass may take one run and the board before the other run's turn: wait for the whole move
-                while (redis_places(db, [BoardId(SEED_BOARD, ("classic", "scheduled"))])[0]
-                       or len(db.archive.load([low_id, high_id])) < 2) and time.monotonic() < deadline:
-                    time.sleep(0.2)
+                until(lambda: not redis_places(db, [BoardId(SEED_BOARD, ("classic", "scheduled"))])[0]
+                      and len(db.archive.load([low_id, high_id])) == 2, "the worker's timer moving both runs", 30)
             finally:
                 worker.terminate()  # SIGTERM: the worker's warm shutdown
                 worker.join(timeout=30)
