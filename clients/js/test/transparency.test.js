@@ -34,36 +34,44 @@ const hashNode = (left, right) => sha(Buffer.from([1]), left, right);
 /** The largest power of two smaller than n (n > 1). */
 const split = (n) => 2 ** Math.ceil(Math.log2(n) - 1);
 
-/** MTH(D[n]) of RFC 9162 §2.1.1. */
-function mth(leaves) {
-  if (leaves.length === 0) return sha();
-  if (leaves.length === 1) return hashLeaf(leaves[0]);
-  const k = split(leaves.length);
-  return hashNode(mth(leaves.slice(0, k)), mth(leaves.slice(k)));
+/** The subtrees' hashes of each list of leaves, by "lo,hi": the proofs of every tree share them, each computed once. */
+const known = new WeakMap();
+
+/** MTH(D[lo:hi]) of RFC 9162 §2.1.1. */
+function mth(leaves, lo = 0, hi = leaves.length) {
+  if (!known.has(leaves)) known.set(leaves, new Map());
+  const hashes = known.get(leaves);
+  const at = `${lo},${hi}`;
+  if (!hashes.has(at)) {
+    const n = hi - lo;
+    const k = lo + split(n);
+    hashes.set(at, n === 0 ? sha() : n === 1 ? hashLeaf(leaves[lo]) : hashNode(mth(leaves, lo, k), mth(leaves, k, hi)));
+  }
+  return hashes.get(at);
 }
 
-/** PATH(m, D[n]) of RFC 9162 §2.1.3.1. */
-function path(m, leaves) {
-  if (leaves.length === 1) return [];
-  const k = split(leaves.length);
+/** PATH(m, D[lo:hi]) of RFC 9162 §2.1.3.1, m counted from lo. */
+function path(m, leaves, lo, hi) {
+  if (hi - lo === 1) return [];
+  const k = split(hi - lo);
   return m < k
-    ? [...path(m, leaves.slice(0, k)), mth(leaves.slice(k))]
-    : [...path(m - k, leaves.slice(k)), mth(leaves.slice(0, k))];
+    ? [...path(m, leaves, lo, lo + k), mth(leaves, lo + k, hi)]
+    : [...path(m - k, leaves, lo + k, hi), mth(leaves, lo, lo + k)];
 }
 
-/** SUBPROOF(m, D[n], b) of RFC 9162 §2.1.4.1; PROOF(m, D[n]) is SUBPROOF(m, D[n], true). */
-function subproof(m, leaves, whole) {
-  const n = leaves.length;
-  if (m === n) return whole ? [] : [mth(leaves)];
+/** SUBPROOF(m, D[lo:hi], b) of RFC 9162 §2.1.4.1, m counted from lo; PROOF(m, D[n]) is SUBPROOF(m, D[0:n], true). */
+function subproof(m, leaves, lo, hi, whole) {
+  const n = hi - lo;
+  if (m === n) return whole ? [] : [mth(leaves, lo, hi)];
   const k = split(n);
   return m <= k
-    ? [...subproof(m, leaves.slice(0, k), whole), mth(leaves.slice(k))]
-    : [...subproof(m - k, leaves.slice(k), false), mth(leaves.slice(0, k))];
+    ? [...subproof(m, leaves, lo, lo + k, whole), mth(leaves, lo + k, hi)]
+    : [...subproof(m - k, leaves, lo + k, hi, false), mth(leaves, lo, lo + k)];
 }
 
 const SIZES = 70;
 const LEAVES = Array.from({ length: SIZES }, (_, i) => JSON.stringify({ index: i, run: `run-${i}`, score: i - 30 }));
-const ROOTS = Array.from({ length: SIZES + 1 }, (_, n) => mth(LEAVES.slice(0, n)));
+const ROOTS = Array.from({ length: SIZES + 1 }, (_, n) => mth(LEAVES, 0, n));
 
 /** The places of a tree of n leaves a forgery is tried at: the first, the middle, the last but one and the last. */
 const places = (n) => [...new Set([0, Math.floor(n / 2), Math.max(0, n - 2), n - 1])];
@@ -97,7 +105,7 @@ describe("inclusion proofs", () => {
   test("every leaf of every tree of 1 to 70 leaves is proved, bytes or base64 alike", async () => {
     for (let n = 1; n <= SIZES; n += 1) {
       for (let m = 0; m < n; m += 1) {
-        const proof = path(m, LEAVES.slice(0, n));
+        const proof = path(m, LEAVES, 0, n);
         const root = await rootFromInclusionProof({ index: m, treeSize: n, leafHash: hashLeaf(LEAVES[m]), proof });
         assert.deepEqual(Buffer.from(root), ROOTS[n], `#${m} of ${n}`);
         await verifyInclusion({
@@ -114,7 +122,7 @@ describe("inclusion proofs", () => {
   test("a tampered proof, another leaf, place, size or root, a proof too long or too short: each is refused", async () => {
     for (let n = 1; n <= SIZES; n += 1) {
       for (const m of places(n)) {
-        const proof = path(m, LEAVES.slice(0, n));
+        const proof = path(m, LEAVES, 0, n);
         const claim = { index: m, treeSize: n, leafHash: hashLeaf(LEAVES[m]), proof, rootHash: ROOTS[n] };
         const at = `#${m} of ${n}`;
         for (let i = 0; i < proof.length; i += 1) {
@@ -145,7 +153,7 @@ describe("inclusion proofs", () => {
     await refused(verifyInclusion({ ...claim, rootHash: "not base64!" }), "a root that is not base64");
     // a proof that stops short at a subtree's root, claimed as the whole tree's
     await refused(verifyInclusion({ ...claim, treeSize: 2 }), "#0 of 2 with the root of its first leaf");
-    const first4 = path(1, LEAVES.slice(0, 4));
+    const first4 = path(1, LEAVES, 0, 4);
     await refused(verifyInclusion({ index: 1, treeSize: 5, leafHash: hashLeaf(LEAVES[1]), proof: first4, rootHash: ROOTS[4] }),
       "#1 of 5 proved to the root of its first 4");
   });
@@ -155,7 +163,7 @@ describe("consistency proofs", () => {
   test("every tree of up to 70 leaves extends each smaller one, bytes or base64 alike", async () => {
     for (let n = 0; n <= SIZES; n += 1) {
       for (let m = 0; m <= n; m += 1) {
-        const proof = m === 0 ? [] : subproof(m, LEAVES.slice(0, n), true);
+        const proof = m === 0 ? [] : subproof(m, LEAVES, 0, n, true);
         await verifyConsistency({ firstSize: m, secondSize: n, firstRoot: ROOTS[m], secondRoot: ROOTS[n], proof });
         await verifyConsistency({
           firstSize: m,
@@ -171,7 +179,7 @@ describe("consistency proofs", () => {
   test("a tampered proof, a wrong root, swapped or wrong sizes, a proof too long or too short: each is refused", async () => {
     for (let n = 2; n <= SIZES; n += 1) {
       for (const m of places(n).filter((place) => place > 0)) {
-        const proof = subproof(m, LEAVES.slice(0, n), true);
+        const proof = subproof(m, LEAVES, 0, n, true);
         const claim = { firstSize: m, secondSize: n, firstRoot: ROOTS[m], secondRoot: ROOTS[n], proof };
         const at = `${m} to ${n}`;
         for (let i = 0; i < proof.length; i += 1) {
@@ -202,7 +210,7 @@ describe("consistency proofs", () => {
     await refused(verifyConsistency({ firstSize: 3, secondSize: 5, firstRoot: ROOTS[3], secondRoot: ROOTS[5], proof: [] }),
       "an empty proof between different sizes");
     await refused(verifyConsistency({ firstSize: 3, secondSize: 5, firstRoot: ROOTS[3], secondRoot: ROOTS[4],
-      proof: subproof(3, LEAVES.slice(0, 4), true) }), "3 to 5 proved to the root of 4");
+      proof: subproof(3, LEAVES, 0, 4, true) }), "3 to 5 proved to the root of 4");
   });
 });
 
@@ -424,7 +432,7 @@ function servedLog({ key, size, change = (path, answer) => answer, runs = {} }) 
     }
     if (pathname === "/v1/log/proof/inclusion") {
       const [index, treeSize] = [byHash[searchParams.get("leaf")], Number(searchParams.get("size"))];
-      return { index, tree_size: treeSize, hashes: path(index, LEAVES.slice(0, treeSize)).map((h) => h.toString("base64")) };
+      return { index, tree_size: treeSize, hashes: path(index, LEAVES, 0, treeSize).map((h) => h.toString("base64")) };
     }
     return null;
   };
