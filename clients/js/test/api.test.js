@@ -6,7 +6,6 @@ import { after, before, test } from "node:test";
 import {
   ApiError,
   Game,
-  RETRY,
   erasePlayer,
   exportPlayer,
   parseRetryAfter,
@@ -112,77 +111,6 @@ test("429 and 503 expose Retry-After on the error when retry is off", async () =
     code: "unavailable",
     retryAfter: 1,
   });
-});
-
-test("a 429 and a 503 are waited out as Retry-After asks, then the request is sent again", async () => {
-  const game = await playedOut("api-retry");
-  server.state.rateLimitNext = 1;
-  server.state.unavailableNext = 1;
-  const sentBefore = server.state.requests.length;
-  const started = Date.now();
-  const { created, run } = await submitRun(server.baseUrl, token, game.toSubmission());
-  assert.ok(Date.now() - started >= 2000, "waited the two Retry-After seconds");
-  assert.equal(created, true);
-  assert.equal(run.status, "pending");
-  assert.equal(server.state.requests.length - sentBefore, 3, "the 503, the 429, then the answer");
-});
-
-/** A fetch answering `refusals` (each `[status, retryAfter]`) in turn, then 201; it counts its calls. */
-function refusing(refusals) {
-  const fetch = async () => {
-    fetch.calls += 1;
-    const [status, retryAfter] = refusals[fetch.calls - 1] ?? [201, null];
-    const headers = retryAfter === null ? {} : { "Retry-After": retryAfter };
-    return new Response(JSON.stringify(status === 201 ? { name: "x", token: "t" } : { message: "no" }), { status, headers });
-  };
-  fetch.calls = 0;
-  return fetch;
-}
-
-test("retries are bounded: RETRY.retries at most, then the last refusal is thrown", async () => {
-  assert.deepEqual(RETRY, { retries: 3, maxWaitMs: 10000 });
-  const fetch = refusing(Array(RETRY.retries + 1).fill([429, "0"]));
-  await assert.rejects(registerPlayer("http://x", "x", { fetch }), { status: 429, code: "rate_limited", retryAfter: 0 });
-  assert.equal(fetch.calls, RETRY.retries + 1);
-  const enough = refusing(Array(RETRY.retries).fill([503, "0"]));
-  assert.deepEqual(await registerPlayer("http://x", "x", { fetch: enough }), { name: "x", token: "t" });
-  assert.equal(enough.calls, RETRY.retries + 1);
-});
-
-test("a Retry-After past maxWaitMs is thrown at once; the waits add up against it", async () => {
-  const long = refusing([[429, "60"]]);
-  const started = Date.now();
-  await assert.rejects(registerPlayer("http://x", "x", { fetch: long }), { status: 429, retryAfter: 60 });
-  assert.ok(Date.now() - started < 1000, "no wait was started");
-  assert.equal(long.calls, 1);
-  const adding = refusing([[429, "1"], [429, "1"]]);
-  await assert.rejects(registerPlayer("http://x", "x", { fetch: adding, retry: { maxWaitMs: 1500 } }), { status: 429 });
-  assert.equal(adding.calls, 2, "one wait of a second fits in 1.5 s, a second does not");
-});
-
-test("other statuses are never retried, and an abort ends a wait", async () => {
-  for (const status of [400, 404, 409, 422, 500]) {
-    const fetch = refusing([[status, "0"]]);
-    await assert.rejects(registerPlayer("http://x", "x", { fetch }), { status });
-    assert.equal(fetch.calls, 1, `${status} is not retried`);
-  }
-  const controller = new AbortController();
-  const fetch = refusing([[429, "5"]]);
-  const started = Date.now();
-  setTimeout(() => controller.abort(new Error("stopped")), 50);
-  await assert.rejects(registerPlayer("http://x", "x", { fetch, signal: controller.signal }), { message: "stopped" });
-  assert.ok(Date.now() - started < 2000, "the five seconds were not waited");
-});
-
-test("waitForVerdict honours Retry-After on 429 and 503, then succeeds", async () => {
-  const game = await playedOut("api-4");
-  const { run } = await submitRun(server.baseUrl, token, game.toSubmission());
-  server.state.rateLimitNext = 1;
-  server.state.unavailableNext = 1;
-  const started = Date.now();
-  const judged = await waitForVerdict(server.baseUrl, run.id, { intervalMs: 10, timeoutMs: 10000 });
-  assert.ok(Date.now() - started >= 2000, "waited the two Retry-After seconds");
-  assert.equal(judged.status, "verified");
 });
 
 test("waitForVerdict gives up after timeoutMs with code timeout and the last run", async () => {
