@@ -26,6 +26,7 @@ from cli.main import main
 from cli.redis_server import RedisServer, free_port
 from scoundrel.strategies import play_game
 from tests.support.commands import run_command, run_forked
+from tests.support.waiting import until
 
 pytestmark = pytest.mark.slow
 
@@ -58,16 +59,17 @@ class Up:
         return self.log.read_text(errors="replace")
 
     def wait_healthy(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"scoundrel up exited:\n{self.output()}"
+        def healthy() -> bool:
+            assert self.process.poll() is None, "scoundrel up exited"
             try:
-                if requests.get(f"{self.base}/v1/health", timeout=1).status_code == 200:
-                    return
+                return requests.get(f"{self.base}/v1/health", timeout=1).status_code == 200
             except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"no healthy API within {timeout} s:\n{self.output()}")
+                return False
+
+        try:
+            until(healthy, "a healthy API", timeout)
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}:\n{self.output()}") from None
 
     def descendants(self) -> list[psutil.Process]:
         return psutil.Process(self.process.pid).children(recursive=True)
@@ -137,24 +139,8 @@ def gone(process: psutil.Process) -> bool:
         return True
 
 
-def wait_all_gone(processes: list[psutil.Process], timeout: float) -> list[psutil.Process]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        left = [process for process in processes if not gone(process)]
-        if not left:
-            return []
-        time.sleep(0.05)
-    return left
-
-
-def wait_for(predicate, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+def wait_all_gone(processes: list[psutil.Process], timeout: float) -> None:
+    until(lambda: all(gone(process) for process in processes), "every process gone", timeout)
 
 
 @pytest.fixture
@@ -211,7 +197,7 @@ def test_the_banner_is_the_last_thing_up_prints_and_names_the_pages(default_up):
     no line per request (health polls included), so the banner stays the last thing on the screen.
     (First in the module: the example's test below meets the rate limit, a warning.)"""
     up = default_up
-    wait_for(lambda: "Ctrl-C stops everything" in up.output(), 10, "the banner")
+    until(lambda: "Ctrl-C stops everything" in up.output(), "the banner", 10)
     for _ in range(3):
         assert requests.get(f"{up.base}/v1/health", timeout=5).status_code == 200
     front = requests.get(f"{up.base}/", timeout=5)
@@ -235,8 +221,8 @@ def test_up_verbose_logs_every_request_and_the_start_up(idle_up):
     up = idle_up
     register(up.base, "loud-one")
     # the banner comes once ``up`` sees the service healthy itself, which may be after this test's request
-    out = wait_for(lambda: "/v1/players" in up.output() and "(--verbose)" in up.output() and up.output(), 10,
-                   "the request's line and the banner")
+    out = until(lambda: "/v1/players" in up.output() and "(--verbose)" in up.output() and up.output(),
+                "the request's line and the banner", 10)
     assert "Booting worker" in out
     assert "/v1/health" not in out  # a poll answered 200 is at DEBUG
     assert "every request, and each process's start-up (--verbose)" in out
@@ -287,7 +273,7 @@ def submit_and_wait_for_verdict(base: str, token: str, seed: str) -> dict:
         run = requests.get(f"{base}/v1/runs/{run_id}", timeout=5).json()
         return run if run["status"] != "pending" else None
 
-    return wait_for(verdict, 30, "a worker to verify the run")
+    return until(verdict, "a worker to verify the run", 30)
 
 
 def test_up_serves_stops_on_sigterm_keeps_the_data_replaces_a_dead_worker_and_stops_when_its_api_dies(
@@ -297,7 +283,7 @@ def test_up_serves_stops_on_sigterm_keeps_the_data_replaces_a_dead_worker_and_st
     process gone, the Redis URL file removed); restarted, it has kept the run, a worker that dies is
     replaced by one that verifies the next run, and its API dying stops everything with status 1."""
     up, data = default_up, default_up.data_dir
-    assert "Scoundrel Referee is up" in wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
+    assert "Scoundrel Referee is up" in until(lambda: "is up" in up.output() and up.output(), "the banner", 10)
     assert f"{up.base}/v1/docs" in up.output()
     assert len(up.children("worker")) == 2 and len(up.children("api")) == 1 and len(up.redis_children()) == 1
 
@@ -311,7 +297,7 @@ def test_up_serves_stops_on_sigterm_keeps_the_data_replaces_a_dead_worker_and_st
     started = time.monotonic()
     up.process.send_signal(signal.SIGTERM)
     assert up.wait_exit() == 0, up.output()
-    assert wait_all_gone(processes, STOP_WITHIN - (time.monotonic() - started)) == []
+    wait_all_gone(processes, STOP_WITHIN - (time.monotonic() - started))
     assert not (data / "redis-url").exists()  # stopped: no URL that leads nowhere
     after = scoundrel_cli("moderator", "list", "--data-dir", str(data))
     assert after.returncode == 1 and "no scoundrel up is running" in after.stderr
@@ -323,15 +309,15 @@ def test_up_serves_stops_on_sigterm_keeps_the_data_replaces_a_dead_worker_and_st
 
     (victim,) = again.children("worker")
     victim.kill()
-    wait_for(lambda: len(again.children("worker")) == 1 and victim.pid not in [w.pid for w in again.children("worker")],
-             10, "a new worker")
+    until(lambda: len(again.children("worker")) == 1 and victim.pid not in [w.pid for w in again.children("worker")],
+          "a new worker", 10)
     assert submit_and_wait_for_verdict(again.base, token, "replaced")["status"] in ("verified", "rejected")
 
     processes = again.descendants()
     again.children("api")[0].kill()
     assert again.wait_exit() == 1
     assert "the API exited" in again.output()
-    assert wait_all_gone(processes, STOP_WITHIN) == []
+    wait_all_gone(processes, STOP_WITHIN)
 
 
 def operator_commands_find_ups_redis(up: Up, data: Path) -> None:
@@ -358,7 +344,7 @@ def operator_commands_find_ups_redis(up: Up, data: Path) -> None:
 def test_redis_port_puts_the_private_redis_on_that_port_and_a_taken_one_is_refused(idle_up, tmp_path):
     up, port = idle_up, idle_up.redis_port
     assert (up.data_dir / "redis-url").read_text().strip() == f"redis://127.0.0.1:{port}/0"
-    assert f"redis://127.0.0.1:{port}/0" in wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
+    assert f"redis://127.0.0.1:{port}/0" in until(lambda: "is up" in up.output() and up.output(), "the banner", 10)
 
     second = refused_up(tmp_path, tmp_path / "other", workers=0, redis_port=port)
     assert second.status == 1
@@ -376,7 +362,7 @@ def test_with_redis_url_up_uses_that_redis_starts_none_and_ctrl_c_stops_all_it_s
         processes = up.descendants()
         up.process.send_signal(signal.SIGINT)
         assert up.wait_exit() == 0, up.output()
-        assert wait_all_gone(processes, STOP_WITHIN) == []
+        wait_all_gone(processes, STOP_WITHIN)
         assert redis.process.poll() is None  # not ours to stop
     finally:
         redis.stop()
@@ -419,7 +405,7 @@ def test_up_says_up_only_for_its_own_api(idle_up, tmp_path):
 
 def test_the_banner_names_the_redis_server_it_runs(idle_up):
     up = idle_up
-    banner = wait_for(lambda: "is up" in up.output() and up.output(), 10, "the banner")
+    banner = until(lambda: "is up" in up.output() and up.output(), "the banner", 10)
     (redis,) = up.redis_children()
     binary = redis.exe()
     assert binary in banner
@@ -457,7 +443,7 @@ def test_up_prefers_the_version_that_wrote_the_data_and_keeps_it(start_up, tmp_p
     # No --redis-server now: the embedded Valkey is first on offer, but the data was written by
     # the system Redis, and a server of that version is here: that one runs it.
     again = start_up(data, workers=0, env={"PATH": os.path.dirname(SYSTEM_REDIS) + ":" + os.environ["PATH"]})
-    banner = wait_for(lambda: "is up" in again.output() and again.output(), 10, "the banner")
+    banner = until(lambda: "is up" in again.output() and again.output(), "the banner", 10)
     assert f"{server_label(SYSTEM_REDIS)}, {SYSTEM_REDIS}" in banner
     runs = requests.get(f"{again.base}/v1/players/ada/runs", timeout=5)
     assert runs.status_code == 200, runs.text  # the player is still there
@@ -526,7 +512,7 @@ def test_an_old_redis_first_on_path_does_not_hide_the_data(start_up, tmp_path):
     (old_first / "redis-server").symlink_to(_redis_6())
     path = f"{old_first}:{os.path.dirname(SYSTEM_REDIS)}:{os.environ['PATH']}"
     again = start_up(data, workers=0, env={"PATH": path})
-    banner = wait_for(lambda: "is up" in again.output() and again.output(), 10, "the banner")
+    banner = until(lambda: "is up" in again.output() and again.output(), "the banner", 10)
     assert f"{server_label(SYSTEM_REDIS)}, {SYSTEM_REDIS}" in banner
     assert requests.post(f"{again.base}/v1/players", json={"name": "cyd"}, timeout=5).status_code == 409
     again.stop()
