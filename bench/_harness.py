@@ -45,6 +45,11 @@ DEFAULTS = {"SCOUNDREL_API_WORKERS": "1", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1"
 # started it (the test suite's smoke run).
 GIVEN_SERVICE = "SCOUNDREL_BENCH_SERVICE"
 
+# A PostgreSQL cluster (``throwaway.postgres.cluster_template``) that a bench's throwaway PostgreSQL server
+# starts on a copy of, rather than run ``initdb`` (most of a second of CPU): given by whoever keeps one (the test
+# suite's smoke run, whose processes make one a session).
+POSTGRES_TEMPLATE = "SCOUNDREL_BENCH_POSTGRES_TEMPLATE"
+
 
 def checkout_argument(path: str) -> Path:
     """``--against PATH``: another checkout of the service with its own ``.venv`` (``python3 -m venv .venv

@@ -17,13 +17,15 @@
 """
 
 import argparse
+import os
 import random
 import sys
 import time
+from pathlib import Path
 
 import sqlalchemy as sa
 
-from _harness import Client, Service, latencies_ms, percentiles
+from _harness import POSTGRES_TEMPLATE, Client, Service, latencies_ms, percentiles
 from store import Submission, accept_runs, load_runs, record_verdicts
 from store.archive.tables import archived_runs
 from store.operations.retention import archive_old_runs
@@ -120,7 +122,8 @@ def main() -> None:
     if args.runs < PLAYERS or args.archived < args.runs:
         parser.error(f"--runs must be at least {PLAYERS} (a run per player), and --archived at least --runs")
 
-    server = PostgresServer().start()
+    template = os.environ.get(POSTGRES_TEMPLATE)
+    server = PostgresServer(template=Path(template) if template else None).start()
     stack = Service(workers=0, env={"SCOUNDREL_ARCHIVE_URL": server.url})
     try:
         throughput(stack, "PostgreSQL", args.runs)

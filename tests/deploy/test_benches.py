@@ -13,7 +13,8 @@ with the workers and settings it asks the harness for
 for the same share one. A service with an archive of the bench's own
 (``archive.py``'s PostgreSQL, ``log.py``'s tree) is a ``scoundrel up`` the
 bench starts (``bench/_harness.py``), as every bench does at full size, so
-that path is run too.
+that path is run too; ``archive.py``'s PostgreSQL starts on a copy of the
+cluster the session's processes share, rather than run ``initdb``.
 
 At a tiny size, importing the service (the store's SQLAlchemy and
 redis-py) is most of a bench's CPU, so each bench runs in a process
@@ -34,10 +35,10 @@ from pathlib import Path
 
 import pytest
 
-from bench._harness import GIVEN_SERVICE
+from bench._harness import GIVEN_SERVICE, POSTGRES_TEMPLATE
 from tests.support.commands import ForkedTimeout, run_forked
 from tests.support.stack import StackPool
-from throwaway.postgres import postgres_bin_dir
+from throwaway.postgres import cluster_template, postgres_bin_dir
 
 pytestmark = pytest.mark.slow
 
@@ -158,11 +159,22 @@ def service(request, bench_stacks):
             bench_stacks.give_back(stack)
 
 
+def postgres_template(request, tmp_path_factory) -> Path:
+    """The PostgreSQL cluster the session's processes share (``cluster_template``: ``initdb`` once a session,
+    as for ``tests/archive``'s servers), for a bench's server to start on a copy of."""
+    session = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):  # a pytest-xdist worker's is in the session's
+        session = session.parent
+    return cluster_template(session)
+
+
 @pytest.mark.parametrize(("bench", "service"), [(bench, bench) for bench in sharing_a_service_in_turn()],
                          indirect=["service"], ids=sharing_a_service_in_turn())
-def test_the_bench_runs_at_a_tiny_size(bench, service, tmp_path):
-    if bench in NEEDS_POSTGRES and postgres_bin_dir() is None:
-        pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
+def test_the_bench_runs_at_a_tiny_size(bench, service, tmp_path, request, tmp_path_factory):
+    if bench in NEEDS_POSTGRES:
+        if postgres_bin_dir() is None:
+            pytest.skip("PostgreSQL is not installed (.ci/run installs Debian's postgresql)")
+        service = {**service, POSTGRES_TEMPLATE: str(postgres_template(request, tmp_path_factory))}
     if bench in NEEDS_MONO and (shutil.which("mcs") is None or shutil.which("mono") is None):
         pytest.skip("Mono is not installed (.ci/run installs Debian's mono-devel)")
     try:
