@@ -22,7 +22,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -32,6 +31,7 @@ import requests
 from cli import conformance
 from cli.redis_server import free_port
 from store.base import keys
+from tests.support.waiting import until
 
 from .conftest import lines_of
 from .test_cli_conformance import cases
@@ -86,13 +86,6 @@ class Probed:
             self.process.kill()
 
 
-def wait_for(predicate, what: str, seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-
-
 def test_the_probe_sees_the_teardown_of_a_command_that_has_one(tmp_path, own_redis):
     dealt = Probed(tmp_path, own_redis.url, "deal", "abc")
     assert dealt.process.wait(30) == 0
@@ -103,8 +96,8 @@ def test_a_stopped_worker_leaves_without_a_teardown(tmp_path, own_redis):
     worker = Probed(tmp_path, own_redis.url, "worker")
     client = redis.Redis.from_url(own_redis.url)
     # idle: waiting for a job, its signal handlers in place (RQ registers the worker before it installs them)
-    wait_for(lambda: worker.process.poll() is not None or any(
-        client.hget(key, "state") == b"idle" for key in client.smembers("rq:workers")), "the worker to wait for jobs")
+    until(lambda: worker.process.poll() is not None or any(
+        client.hget(key, "state") == b"idle" for key in client.smembers("rq:workers")), "the worker waiting", 30)
     assert worker.stop() == 0, worker.process.stderr.read().decode() if worker.process.stderr else ""
     assert worker.process.pid not in worker.torn_down()
     assert client.scard("rq:workers") == 0  # it said goodbye to RQ before leaving
@@ -123,7 +116,7 @@ def test_the_api_marks_its_redis_as_it_starts_and_its_stopped_master_leaves_with
         except requests.RequestException:
             return False
 
-    wait_for(answers, "the API to answer")
+    until(answers, "the API to answer", 30)
     assert redis.Redis.from_url(own_redis.url, decode_responses=True).get(keys.service_mark())
     assert api.stop() == 0
     assert api.process.pid not in api.torn_down()

@@ -17,7 +17,6 @@ check`` finds nothing wrong. Run again, the move has nothing to do; a Redis
 holding other data and a URL that names no cluster are refused in one line.
 """
 
-import time
 from dataclasses import dataclass
 
 import pytest
@@ -39,6 +38,7 @@ from tests.support.old_cluster import leave_steps, spread
 from tests.support.redis_cluster import ClusterNode, RedisClusterServer
 from tests.support.stack import Stack
 from tests.support.stores import throwaway_redis
+from tests.support.waiting import until
 
 from .test_redis_server import listening, pid_on
 
@@ -87,13 +87,6 @@ def without_par(answer):
     return answer
 
 
-def _wait_flagged(stack: Stack, moderator: dict) -> None:
-    deadline = time.monotonic() + 20
-    while not stack.get("/v1/flags", headers=moderator).json()["entries"]:
-        assert time.monotonic() < deadline, "the machine-speed game was not flagged"
-        time.sleep(0.05)
-
-
 @pytest.fixture(scope="module")
 def source(tmp_path_factory):
     stack = Stack(tmp_path_factory.mktemp("one-redis"), env=FLAG_SETTINGS).start()
@@ -113,7 +106,7 @@ def source(tmp_path_factory):
         game, _ = play_dealt(stack, [0.0] * 8)
         players.append(stack.get(f"/v1/runs/{game['run_id']}").json()["player"])
         run_ids.append(game["run_id"])
-        _wait_flagged(stack, moderator)
+        until(lambda: stack.get("/v1/flags", headers=moderator).json()["entries"], "the machine-speed game flagged", 20)
         db = stack.database()
         try:
             assert close_season(db, season_at(Schedule.MONTHLY, now_ms() - 40 * 86_400_000))
