@@ -59,7 +59,7 @@ TINY = {
     "leagues.py": ["--players", "300", "--sample", "10"],
     "live.py": ["--streams", "20", "--runs", "5", "--requests", "20", "--gap", "0"],
     "log.py": ["--runs", "20", "--players", "2", "--leaves", "300", "--requests", "10"],
-    "memory.py": ["--runs", "100", "--per-player", "100", "--batch", "100", "--workers", "1"],
+    "memory.py": ["--runs", "10", "--per-player", "10", "--batch", "10", "--workers", "1"],
     "moderation.py": ["--runs", "30", "--others", "5"],
     "pages.py": ["--players", "100", "--requests", "10"],
     "par.py": ["--hard", "3", "--avoiding", "1", "--seconds", "0.1", "--cpu", "--progress"],
