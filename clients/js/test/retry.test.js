@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { RETRY, registerPlayer, submitRun, waitForVerdict } from "../src/index.js";
+import { RETRY, registerPlayer, submitBatch, submitRun, waitForVerdict } from "../src/index.js";
 
 /**
  * The waits the client asks for during test `t`, in milliseconds, each recorded and not waited: while `t` runs,
@@ -47,6 +47,15 @@ test("a 503 and a 429 are waited out as Retry-After asks, then the request is se
   assert.equal(fetch.calls, 3, "the 503, the 429, then the answer");
   assert.deepEqual(fetch.sent, Array(3).fill({ url: "http://x/v1/runs", method: "POST", authorization: "Bearer t",
     body: JSON.stringify({ seed: "abc", moves: ["flee"] }) }), "the same request each time");
+});
+
+test("a batch is sent again after a 429's Retry-After, as a run is", async (t) => {
+  const waits = recordedWaits(t);
+  const reply = { accepted: 1, existing: 0, invalid: 0, results: [{ index: 0, status: 202, run: { id: "r1" }, errors: null }] };
+  const fetch = refusing([[429, "1"]], [200, reply]);
+  assert.deepEqual(await submitBatch("http://x", "t", [{ seed: "abc", moves: ["flee"] }], { fetch }), reply);
+  assert.deepEqual(waits, [1000]);
+  assert.deepEqual(fetch.sent.map(({ url, method }) => [url, method]), Array(2).fill(["http://x/v1/runs/batch", "POST"]));
 });
 
 test("retries are bounded: RETRY.retries at most, then the last refusal is thrown", async () => {
