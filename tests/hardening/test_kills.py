@@ -120,18 +120,20 @@ def _verdict_entries(stack, run_id: str) -> int:
 
 def _started_job(db, run_ids: list[str], timeout: float = 10.0) -> str:
     """The one job the runs name, once a worker has started it."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def started() -> str | None:
         named = jobs_of(db, run_ids)
         job_ids = set(named) - {None}  # a dispatcher takes the intake's head, then queues its job
         assert len(job_ids) <= 1, f"the runs went in {len(job_ids)} jobs"
-        if None not in named and job_ids:
-            job_id = job_ids.pop()
-            if Job.exists(job_id, connection=db.queue_redis) and (  # named by the runs before it is queued
-                    Job.fetch(job_id, connection=db.queue_redis).get_status() == "started"):
-                return job_id
-        time.sleep(0.05)
-    raise AssertionError("no worker started the runs' job")
+        if None in named or not job_ids:
+            return None
+        [job_id] = job_ids
+        if Job.exists(job_id, connection=db.queue_redis) and (  # named by the runs before it is queued
+                Job.fetch(job_id, connection=db.queue_redis).get_status() == "started"):
+            return job_id
+        return None
+
+    return until(started, "a worker started the runs' job", timeout)
 
 
 def test_a_worker_killed_mid_batch_loses_no_run_and_verifies_each_once(slow_stack, slow_db):

@@ -22,6 +22,7 @@ from tests.games.table import Table
 from tests.support import preloaded
 from tests.support.games import legal_games
 from tests.support.stack import Stack
+from tests.support.waiting import until
 
 GAME_IDLE = 3.0  # seconds: the sweeper forfeits a game left this long without a move
 
@@ -132,6 +133,13 @@ def test_every_request_is_logged_once(stack):
     assert json.loads(lines[0])["logger"] == "service.requests"
 
 
+def _answering(port: int) -> bool:
+    try:
+        return requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).status_code == 200
+    except requests.RequestException:
+        return False
+
+
 def _api_log(stack, env: dict, terminal: bool, tmp_path) -> str:
     """Run ``scoundrel api`` against the stack's Redis, make one request, return what it logged on stderr."""
     port = free_port()
@@ -141,18 +149,21 @@ def _api_log(stack, env: dict, terminal: bool, tmp_path) -> str:
     log_file = tmp_path / f"api-{port}.log"
     api = preloaded.start("cli.main", ["api", "--port", str(port)], environment, log_file,
                           Path(os.ttyname(secondary)) if terminal else None)
-    captured = b""
+    captured = bytearray()
+
+    def logged() -> bool:
+        """Whether the watched request's line is out: in the log, or on the terminal (read off it so far)."""
+        if not terminal:
+            return "watched" in log_file.read_text()
+        while select.select([primary], [], [], 0)[0]:
+            captured.extend(os.read(primary, 65536))
+        return b"watched" in captured
+
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).status_code == 200:
-                    # the watched request: a health poll's line is a debug one (service.request_log)
-                    requests.get(f"http://127.0.0.1:{port}/v1/version", headers={"X-Request-ID": "watched"}, timeout=5)
-                    break
-            except requests.RequestException:
-                time.sleep(0.1)
-        time.sleep(0.5)
+        until(lambda: _answering(port), "the API answering", 30)
+        # the watched request: a health poll's line is a debug one (service.request_log)
+        requests.get(f"http://127.0.0.1:{port}/v1/version", headers={"X-Request-ID": "watched"}, timeout=5)
+        until(logged, "the watched request logged", 10)
     finally:
         if terminal:
             os.close(secondary)  # the API has its own by now: its exit ends the terminal's output
@@ -165,10 +176,20 @@ def _api_log(stack, env: dict, terminal: bool, tmp_path) -> str:
                     break
                 if not chunk:
                     break
-                captured += chunk
+                captured.extend(chunk)
             os.close(primary)
         api.wait(10)
     return captured.decode(errors="replace") if terminal else log_file.read_text()
+
+
+@pytest.fixture(scope="module")
+def piped(stack, tmp_path_factory) -> tuple[str, str]:
+    """An API run in a pipe, text lines and an access log asked for: what it logged, and its access log."""
+    folder = tmp_path_factory.mktemp("piped")
+    access = folder / "access.log"
+    logged = _api_log(stack, {"SCOUNDREL_LOG_FORMAT": "text", "SCOUNDREL_ACCESS_LOG": str(access)}, terminal=False,
+                      tmp_path=folder)
+    return logged, access.read_text()
 
 
 def test_a_terminal_gets_short_readable_lines(stack, tmp_path):
@@ -180,15 +201,14 @@ def test_a_terminal_gets_short_readable_lines(stack, tmp_path):
     assert "{" not in text.split("request_id=watched")[0].splitlines()[-1]  # not JSON
 
 
-def test_json_when_asked_even_in_a_terminal_and_text_when_asked_in_a_pipe(stack, tmp_path):
+def test_json_when_asked_even_in_a_terminal_and_text_when_asked_in_a_pipe(stack, tmp_path, piped):
     asked_json = _api_log(stack, {"SCOUNDREL_LOG_FORMAT": "json"}, terminal=True, tmp_path=tmp_path)
     line = next(line for line in asked_json.splitlines() if '"watched"' in line)
     assert json.loads(line)["path"] == "/v1/version"
-    asked_text = _api_log(stack, {"SCOUNDREL_LOG_FORMAT": "text"}, terminal=False, tmp_path=tmp_path)
+    asked_text, _ = piped
     assert any("request_id=watched" in line and not line.startswith("{") for line in asked_text.splitlines())
 
 
-def test_the_access_log_is_written_where_asked(stack, tmp_path):
-    access = tmp_path / "access.log"
-    _api_log(stack, {"SCOUNDREL_ACCESS_LOG": str(access)}, terminal=False, tmp_path=tmp_path)
-    assert "GET /v1/health" in access.read_text()
+def test_the_access_log_is_written_where_asked(piped):
+    _, access = piped
+    assert "GET /v1/health" in access
