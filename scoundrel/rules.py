@@ -10,7 +10,7 @@ its branches to the rulings and the functions it stands in for).
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import VALUE
@@ -197,7 +197,7 @@ def apply(state: State, move: Move, variant: str = CLASSIC) -> Effect:
     if not state.room or (len(state.room) == 1 and not state.short_room):
         dealt = deal_room(state)
         if dealt:
-            return replace(effect, dealt=dealt)
+            return effect.with_dealt(dealt)
     return effect
 
 

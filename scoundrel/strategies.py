@@ -111,10 +111,10 @@ def _key(state: State) -> tuple[object, ...]:
 def _best_plan(state: State, variant: str, rng: random.Random) -> list[str]:
     # Avoiding leaves the outlook unchanged, so without this the easy variant
     # (R14) could avoid forever; greedy never avoids twice in a row.
-    plans = [(moves, after) for moves, after in room_plans(state, variant)
+    plans = [(moves, outlook(after)) for moves, after in room_plans(state, variant)
              if not (moves == ["flee"] and state.avoided_last)]
-    best = max(outlook(after) for _, after in plans)
-    return rng.choice([moves for moves, after in plans if outlook(after) == best])
+    best = max(value for _, value in plans)
+    return rng.choice([moves for moves, value in plans if value == best])
 
 
 def _play_greedy(state: State, variant: str, rng: random.Random, moves: list[str]) -> list[str]:

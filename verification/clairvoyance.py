@@ -145,11 +145,14 @@ class _NextRoom:
     The same value as ``outlook`` over the engine's ``room_plans`` without avoiding (a test holds them
     equal), without building a State a move: this runs some ten thousand times a game. ``pool`` is
     every card left (the room and the dungeon), summed once; positions reached by plays in another
-    order are valued once.
+    order are valued once, and once for every choice that leaves the same cards (``choice_value``'s ``rooms``).
     """
 
-    def __init__(self, room: tuple[str, ...], pool: Sequence[str]):
-        self.room = room
+    def __init__(self, leftover: tuple[str, ...], dungeon: Sequence[str]):
+        """The room filled from ``leftover`` and ``dungeon`` (R4)."""
+        self.room = room = (*leftover, *dungeon[:ROOM_SIZE - len(leftover)])
+        self.plays = ROOM_SIZE - 1 if len(room) == ROOM_SIZE else len(room)  # R4; R5: a short room is played out
+        pool = (*leftover, *dungeon)
         self.size = len(pool)
         self.potions = sum(VALUE[card] for card in pool if KIND[card] == POTION)
         self.monsters = sorted(VALUE[card] for card in pool if KIND[card] == MONSTER)
@@ -184,8 +187,10 @@ class _NextRoom:
                                 POTION_WEIGHT * (self.potions - potions) - (self.monster_total - monsters))
         return self.lefts[rest]
 
-    def leaf(self, rest: tuple[str, ...], health: int, strength: int, limit: int, bonus: int) -> float:
-        """``outlook`` once the room's plays are made, ``rest`` of its cards left."""
+    def leaf(self, rest: tuple[str, ...], plays: int, health: int, strength: int, limit: int, drunk: bool,
+             bonus: int) -> float:
+        """``outlook`` once the room's plays are made, ``rest`` of its cards left (``plays``, 0, and ``drunk`` are
+        ``best``'s, for the one call of either)."""
         left = self.left(rest)
         if left is None:  # R15's bonus
             return WIN + health + bonus
@@ -193,13 +198,16 @@ class _NextRoom:
 
     def best(self, rest: tuple[str, ...], plays: int, health: int, strength: int, limit: int, drunk: bool,
              bonus: int) -> float:
-        """The best ``outlook`` after ``plays`` more cards of ``rest``."""
+        """The best ``outlook`` after ``plays`` more cards of ``rest``. The last play's positions go straight to
+        ``leaf``, and ``max`` is spelt out: half the calls of a game's judging are leaves."""
         if plays == 0:
-            return self.leaf(rest, health, strength, limit, bonus)
+            return self.leaf(rest, 0, health, strength, limit, drunk, bonus)
         position = (rest, health, strength, limit, drunk, bonus)
         found = self.known.get(position)
         if found is not None:
             return found
+        then = self.leaf if plays == 1 else self.best
+        plays -= 1
         found = -2 * WIN
         for index, card in enumerate(rest):
             after_rest = rest[:index] + rest[index + 1:]
@@ -207,37 +215,55 @@ class _NextRoom:
             kind = KIND[card]
             if kind == MONSTER:  # R11, barehanded and, where R10 allows, with the weapon
                 after = health - value
-                found = max(found, -WIN + after if after <= 0 else  # R12
-                            self.best(after_rest, plays - 1, after, strength, limit, drunk, 0))
+                outcome = -WIN + after if after <= 0 else then(after_rest, plays, after, strength, limit, drunk, 0)
+                if outcome > found:
+                    found = outcome
                 if strength and value < limit:
-                    after = health - max(0, value - strength)
-                    found = max(found, -WIN + after if after <= 0 else
-                                self.best(after_rest, plays - 1, after, strength, value, drunk, 0))
+                    after = health - (value - strength if value > strength else 0)
+                    outcome = (-WIN + after if after <= 0 else
+                               then(after_rest, plays, after, strength, value, drunk, 0))
+                    if outcome > found:
+                        found = outcome
             elif kind == POTION:  # R8, R15
                 after = health if drunk else min(MAX_HEALTH, health + value)
-                found = max(found, self.best(after_rest, plays - 1, after, strength, limit, True,
-                                             value if health == MAX_HEALTH else 0))
+                outcome = then(after_rest, plays, after, strength, limit, True, value if health == MAX_HEALTH else 0)
+                if outcome > found:
+                    found = outcome
             else:  # R9
-                found = max(found, self.best(after_rest, plays - 1, health, value, _NO_KILL, drunk, 0))
+                outcome = then(after_rest, plays, health, value, _NO_KILL, drunk, 0)
+                if outcome > found:
+                    found = outcome
         self.known[position] = found
         return found
+
+    def value(self, health: int, strength: int, limit: int) -> float:
+        """The best ``outlook`` after the room is played out (R4, R5) from this health and weapon."""
+        return self.best(self.room, self.plays, health, strength, limit, False, 0)
 
 
 def next_room_value(leftover: tuple[str, ...], dungeon: Sequence[str], health: int, strength: int,
                     limit: int) -> float:
     """The best ``outlook`` after the room filled from ``leftover`` and ``dungeon`` (R4), played out (R5)."""
-    room = (*leftover, *dungeon[:ROOM_SIZE - len(leftover)])
-    plays = ROOM_SIZE - 1 if len(room) == ROOM_SIZE else len(room)  # R4; R5: a short room is played out
-    return _NextRoom(room, (*leftover, *dungeon)).best(room, plays, health, strength, limit, False, 0)
+    return _NextRoom(leftover, dungeon).value(health, strength, limit)
 
 
-def choice_value(state: State, choice: Choice, dungeon: Sequence[str]) -> float:
-    """``choice`` valued two rooms deep with ``dungeon`` (top first) as the dungeon of ``state``."""
+def choice_value(state: State, choice: Choice, dungeon: Sequence[str],
+                 rooms: dict[tuple[object, ...], _NextRoom] | None = None) -> float:
+    """``choice`` valued two rooms deep with ``dungeon`` (top first) as the dungeon of ``state``.
+
+    ``rooms``: the next rooms of the choices valued before on the same ``dungeon`` (``Decision``'s values): the
+    ways that leave the same cards, with other health or weapon, share the next room and many of its positions.
+    """
     if choice.ended is not None:
         return choice.ended
-    if choice.fled:  # R7: the room goes under the dungeon
-        return next_room_value((), (*dungeon, *state.room), choice.health, choice.strength, choice.limit)
-    return next_room_value(choice.leftover, dungeon, choice.health, choice.strength, choice.limit)
+    leftover, dealt_from = ((), (*dungeon, *state.room)) if choice.fled else (choice.leftover, dungeon)  # R7
+    key = (choice.fled, leftover)
+    next_room = None if rooms is None else rooms.get(key)
+    if next_room is None:
+        next_room = _NextRoom(leftover, dealt_from)
+        if rooms is not None:
+            rooms[key] = next_room
+    return next_room.value(choice.health, choice.strength, choice.limit)
 
 
 def room_of(state: State, line: Sequence[str], variant: str) -> tuple[str, ...]:
@@ -276,13 +302,17 @@ class Decision:
     def perfect_values(self) -> list[float]:
         """Each choice's value on the true dungeon: what a player who sees the next cards goes by."""
         dungeon = list(self.state.dungeon)
-        return [choice_value(self.state, choice, dungeon) for choice in self.choices]
+        rooms: dict[tuple[object, ...], _NextRoom] = {}
+        return [choice_value(self.state, choice, dungeon, rooms) for choice in self.choices]
 
     def fair_values(self, rng: random.Random, samples: int = SAMPLES) -> list[float]:
         """Each choice's mean value over ``samples`` orderings (the same for every choice): a fair player's."""
-        orderings = self.orderings(rng, samples)
-        return [sum(choice_value(self.state, choice, dungeon) for dungeon in orderings) / samples
-                for choice in self.choices]
+        totals = [0.0] * len(self.choices)
+        for dungeon in self.orderings(rng, samples):
+            rooms: dict[tuple[object, ...], _NextRoom] = {}
+            for number, choice in enumerate(self.choices):
+                totals[number] += choice_value(self.state, choice, dungeon, rooms)
+        return [total / samples for total in totals]
 
     def key_of(self, moves: Sequence[str]) -> tuple[object, ...]:
         """The key of the way ``moves`` (a whole room's) play the room."""

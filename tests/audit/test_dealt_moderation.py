@@ -12,7 +12,7 @@ import pytest
 
 from store.base import keys
 from store.base.packing import LADDER_GAMES
-from tests.support.games import accept_dealt, games_by_score, legal_games, scoundrel_check
+from tests.support.games import accept_dealt, accept_dealt_games, games_by_score, legal_games, scoundrel_check
 
 from .conftest import bearer, submit_final
 
@@ -50,10 +50,8 @@ def place(stack, path: str) -> tuple | None:
 def scene(stack):
     """ada: 21 dealt games; bob: one sealed daily game; cyd: two open runs on one seed."""
     tokens = {name: stack.register(name)[1] for name in ("ada", "bob", "cyd")}
-    games = []
-    for game in legal_games(LADDER_GAMES + 1):
-        games.append(accept_dealt(stack, "ada", game))
-        time.sleep(0.003)
+    games = accept_dealt_games(stack, "ada", list(legal_games(LADDER_GAMES + 1)))
+    time.sleep(0.003)
     today = stack.get("/v1/daily").json()["date"]
     sealed = accept_dealt(stack, "bob", games_by_score("sealed-m", 1)[0], challenge="daily", date=today)
     low, high = games_by_score("seed-m", 2)

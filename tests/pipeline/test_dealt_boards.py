@@ -12,15 +12,12 @@ from datetime import datetime
 import pytest
 
 from store.base.packing import LADDER_GAMES
-from tests.support.games import accept_dealt, games_by_score, legal_games
+from tests.support.games import accept_dealt_games, games_by_score, legal_games
 
 
 def finished(stack, name: str, games: list[dict], **dealt) -> list[dict]:
     """``name``'s dealt games, one after another (distinct submission times), verified."""
-    runs = []
-    for game in games:
-        runs.append(accept_dealt(stack, name, game, **dealt))
-        time.sleep(0.003)
+    runs = accept_dealt_games(stack, name, games, **dealt)
     assert {run["status"] for run in runs} == {"verified"}
     return runs
 

@@ -56,6 +56,10 @@ from verification.clairvoyance import SAMPLES, Tally, game_tally
 
 Found = TypeVar("Found")
 
+# The longest pause of ``InProcessStack.until`` between a worker's passes that found nothing to do: what a wait on
+# the clock may overshoot by.
+IDLE_PAUSE = 0.08
+
 # Where the in-process API answers: no server listens there, so a request that bypasses the stack's session
 # (a plain ``requests.get``) fails at once instead of reaching some other service.
 BASE = "http://referee.invalid"
@@ -314,16 +318,24 @@ class InProcessStack(ServiceHttp):
 
     def until(self, found: Callable[[], Found], what: str, timeout: float = 60.0) -> Found:
         """What ``found()`` returns once it is truthy, the worker run between looks; ``timeout`` only
-        ends a wait that has failed (a webhook's receiver, a backoff of the deliveries run on real time)."""
+        ends a wait that has failed (a webhook's receiver, a backoff of the deliveries run on real time).
+
+        A worker's pass that ran no job (some 7 ms of CPU, its periodic pass and RQ's registries) waits on the
+        clock (a tournament's window, a delivery's retry): the pause after it doubles up to ``IDLE_PAUSE``, so
+        a wait of seconds costs a few dozen passes, not one every 20 ms."""
         deadline = time.monotonic() + timeout
+        pause = 0.02
         while True:
             result = found()
             if result:
                 return result
             if time.monotonic() > deadline:
                 raise AssertionError(f"{what}: not in {timeout} s")
-            if not self.work():
-                time.sleep(0.02)
+            if self.work():
+                pause = 0.02
+            else:
+                time.sleep(pause)
+                pause = min(2 * pause, IDLE_PAUSE)
 
 
 class RedisDatabase(NamedTuple):
