@@ -25,6 +25,7 @@ from service.security import CONTENT_SECURITY_POLICY
 from store.live import publish
 from tests.games.table import cards_in
 from tests.support.browser import (
+    blank_slate,
     console_clean,
     console_problems,
     looked_at,
@@ -41,14 +42,21 @@ MOVE_LIMIT = 250  # a game has at most 44 plays plus its avoids
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def fresh(browser):
-    """A page of a fresh browser (nothing stored) at 1280 px, nothing loaded yet; the console must stay clean."""
+@pytest.fixture(scope="module")
+def tab(browser):
+    """The one page the module's tests take in turn (``fresh``), in a context of its own."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.problems = console_problems(page)
     yield page
     context.close()
+
+
+@pytest.fixture
+def fresh(tab, site):
+    """A page of a fresh browser (nothing stored) at 1280 px, nothing loaded yet (``blank_slate``); the console
+    must stay clean."""
+    return blank_slate(tab, site.base)
 
 
 @pytest.fixture
@@ -310,12 +318,16 @@ def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stac
     console_clean(opened, 401)
 
 
-def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(fresh, site):
+def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(browser, site):
     """A token that was good when brought and was replaced since (a moderator's revoke-token): kept in this
-    browser before ``/play`` is opened (the one load of the page here)."""
-    fresh.add_init_script("""localStorage.setItem("scoundrel.player",
-                                                  JSON.stringify({name: "someone", token: "sr_replaced"}))""")
-    opened = open_play(site, fresh)
+    browser before ``/play`` is opened (the one load of the page here, in a context of its own: an init script
+    stays with its page)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script("""localStorage.setItem("scoundrel.player",
+                                                    JSON.stringify({name: "someone", token: "sr_replaced"}))""")
+    page = context.new_page()
+    page.problems = console_problems(page)
+    opened = open_play(site, page)
     expect(opened.locator("#player-name")).to_have_text("someone")
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_contain_text("The referee does not accept this token")
@@ -327,13 +339,12 @@ def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_sta
     expect(opened.locator("#signed-in")).to_be_hidden()
     assert stored(opened, "scoundrel.player") is None
     console_clean(opened, 401)
+    context.close()
 
 
-def test_signing_up_on_a_phone_lands_with_new_game_in_view(browser, site):
+def test_signing_up_on_a_phone_lands_with_new_game_in_view(tab, site):
     """At 375 px the token's note and the next thing to do, a new game, are both on the screen."""
-    context = browser.new_context(viewport={"width": 375, "height": 667})
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = blank_slate(tab, site.base, {"width": 375, "height": 667})
     open_play(site, page)
     sign_up(page)
     expect(page.locator("#token-note")).to_contain_text("keep a copy")
@@ -342,7 +353,6 @@ def test_signing_up_on_a_phone_lands_with_new_game_in_view(browser, site):
         expect(page.locator(shown)).to_be_in_viewport()
     screenshot(page, "play-signed-up-375", full_page=False)
     console_clean(page)
-    context.close()
 
 
 @pytest.mark.parametrize(("status", "said"), [
@@ -620,13 +630,11 @@ def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened,
     console_clean(opened, 409)
 
 
-def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_page(browser, stack, site):
+def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_page(fresh, stack, site):
     """Given up at once (it counts for the streak): the text names the day, the score, the standing and
     the streak, never a card; the button copies it, the link opens the page with the card's image."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = fresh
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     open_play(site, page)
     name = sign_up(page)
     page.click("#start [data-challenge='daily']")
@@ -654,7 +662,6 @@ def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_pa
     page.wait_for_url(link)
     expect(page.locator("img.share-card")).to_have_js_property("naturalWidth", 1200)
     looked_at(page, "share")
-    context.close()
     console_clean(page)
 
 
@@ -670,12 +677,10 @@ BELOW_THE_FOLD = """() => [...document.querySelectorAll("#room button, #avoid:no
 TABLE_AND_FOLD = f"() => ({{...({TABLE})(), below: ({BELOW_THE_FOLD})()}})"  # one look a turn
 
 
-def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, stack, site):
+def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(tab, stack, site):
     """375 × 740: the masthead and the introduction give the table the screen, so no move is
     below the fold, whatever the room holds (each move button in the page's first screen)."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = blank_slate(tab, site.base, PHONE)
     open_play(site, page)
     sign_up(page)
     start(page)
@@ -689,7 +694,6 @@ def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, sta
         page.click(f"#game [data-move='{chosen(page, table)}']")
         expect(page.locator("#game")).not_to_have_attribute("data-moves", table["played"])
     verdict_checked(stack, page)
-    context.close()
     console_clean(page)
 
 
@@ -818,11 +822,9 @@ def test_play_offers_the_running_tournaments_a_player_may_play_joining_where_it_
     console_clean(opened)
 
 
-def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, site, moderator):
+def test_play_opened_for_a_tournament_it_cannot_play_says_why(fresh, stack, site, moderator):
     upcoming = tournament(stack, moderator, start_in=3600)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = fresh
     open_play(site, page)
     sign_up(page)
     page.goto(site.url(f"/play?tournament={upcoming['id']}"))
@@ -834,18 +836,17 @@ def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, si
     expect(page.locator("#tournament-missing")).to_have_text(
         "There is no tournament nosuchthing to play: the link may be mistyped.")
     console_clean(page, 404)
-    context.close()
 
 
 # ---- "As it happens": the signed-in player's live events (docs/live.md) -----------------------------------
 
 
-def test_the_signed_in_players_events_are_listed_as_they_come(browser, stack, site, db):
+def test_the_signed_in_players_events_are_listed_as_they_come(fresh, stack, site, db):
     """The page holds its stream over HTTP; each event published is listed as it comes."""
     ann, ann_token = stack.register()
     passing = stack.submit(ann_token, legal_games(1)[0]).json()["id"]
     assert stack.wait_final(passing)["status"] == "verified"
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page = fresh
     open_play(site, page)
     name = sign_up(page)
     expect(page.locator("#live")).to_be_visible()
@@ -860,4 +861,3 @@ def test_the_signed_in_players_events_are_listed_as_they_come(browser, stack, si
     expect(listed.first).to_have_text(f"{ann} passed you on /v1/leaderboards/classic: you are 4th.")
     publish(db, name, {"type": "run.verified", "run_id": "r2", "status": "verified"})
     expect(page.locator("#live-events li").first).to_have_text("Your run r2 is verified.")
-    page.context.close()
