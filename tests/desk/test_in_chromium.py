@@ -262,24 +262,35 @@ def players(stack):
     return {**tokens, "run": submitted.json()["id"]}
 
 
+@pytest.fixture(scope="module")
+def tab(browser):
+    """The one page the players' side's tests take in turn (``signed_in``), in a context of its own."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.problems = console_problems(page)
+    yield page
+    context.close()
+
+
 @pytest.fixture
-def signed_in(browser, players):
-    """A page of a fresh browser ``width`` px wide, signed in as ``name`` as /play signs a player in (None: a
-    visitor with no token)."""
-    opened = []
+def signed_in(tab, site, players):
+    """A page of a fresh browser ``width`` px wide (the module's page made blank, ``blank_slate``), signed in as
+    ``name`` as /play signs a player in (None: a visitor with no token); the page before it is done with."""
+    kept_by = []  # the init script that signs the page in, removed before the page serves another player
 
     def open_as(name: str | None, width: int = 1280):
-        page = browser.new_page(viewport={"width": width, "height": 900})  # in a context of its own
-        opened.append(page.context)
-        page.problems = console_problems(page)
+        for script in kept_by:
+            script.close()
+        kept_by.clear()
+        page = pages.blank_slate(tab, site.base, {"width": width, "height": 900})
         if name is not None:
             kept = json.dumps({"name": name, "token": players[name]})
-            page.add_init_script(f"localStorage.setItem({json.dumps(PLAYER_KEY)}, {json.dumps(kept)})")
+            kept_by.append(page.add_init_script(f"localStorage.setItem({json.dumps(PLAYER_KEY)}, {json.dumps(kept)})"))
         return page
 
     yield open_as
-    for context in opened:
-        context.close()
+    for script in kept_by:
+        script.close()
 
 
 def visit(site, page, path: str) -> None:
