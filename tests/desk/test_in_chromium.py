@@ -276,21 +276,15 @@ def tab(browser):
 def signed_in(tab, site, players):
     """A page of a fresh browser ``width`` px wide (the module's page made blank, ``blank_slate``), signed in as
     ``name`` as /play signs a player in (None: a visitor with no token); the page before it is done with."""
-    kept_by = []  # the init script that signs the page in, removed before the page serves another player
 
     def open_as(name: str | None, width: int = 1280):
-        for script in kept_by:
-            script.close()
-        kept_by.clear()
         page = pages.blank_slate(tab, site.base, {"width": width, "height": 900})
         if name is not None:
             kept = json.dumps({"name": name, "token": players[name]})
-            kept_by.append(page.add_init_script(f"localStorage.setItem({json.dumps(PLAYER_KEY)}, {json.dumps(kept)})"))
+            pages.init_script(page, f"localStorage.setItem({json.dumps(PLAYER_KEY)}, {json.dumps(kept)})")
         return page
 
-    yield open_as
-    for script in kept_by:
-        script.close()
+    return open_as
 
 
 def visit(site, page, path: str) -> None:

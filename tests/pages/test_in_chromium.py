@@ -55,6 +55,7 @@ from tests.support.browser import (
     console_clean,
     console_problems,
     each_width,
+    init_script,
     looked_at,
     screenshot,
     scrolls_sideways,
@@ -132,13 +133,12 @@ def scene(stack) -> dict:
     return world
 
 
-def signed_in(browser, name: str, token: str = "x", width: int = 1280):
-    """A browser context whose /play sign-up holds ``name``, a page in it and its console problems."""
-    context = browser.new_context(viewport={"width": width, "height": 900})
+def signed_in(page, site, name: str, token: str = "x"):
+    """``page`` made a fresh browser's (``blank_slate``) whose /play sign-up holds ``name``."""
+    blank_slate(page, site.base)
     stored = f"JSON.stringify({{name: {name!r}, token: {token!r}}})"
-    context.add_init_script(f"localStorage.setItem({STORAGE_KEY!r}, {stored})")
-    page = context.new_page()
-    return context, page, console_problems(page)
+    init_script(page, f"localStorage.setItem({STORAGE_KEY!r}, {stored})")
+    return page
 
 
 # ---- the board, player and daily pages --------------------------------------------------------------------
@@ -224,8 +224,8 @@ def classic_score(stack, player: str) -> str:
 MARKED_YOU = "document.querySelector('svg.histogram text.marker-mine').textContent.startsWith('you')"
 
 
-def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, site, scene, browser):
-    context, page, problems = signed_in(browser, "ada")
+def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, site, scene, tab):
+    page = signed_in(tab, site, "ada")
     page.goto(site.url("/boards/classic"))
     page.wait_for_selector("#you strong")
     assert page.inner_text("#you").startswith("ada scored")
@@ -239,18 +239,16 @@ def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, site, scene, bro
     page.wait_for_selector("#you-1 strong")
     assert page.inner_text("#you-1").startswith("ada scored")
     screenshot(page, "daily-signed-in-1280")
-    context.close()
-    assert problems == []
+    assert page.problems == []
 
 
-def test_another_signed_in_reader_sees_the_looked_up_players_name_on_the_marker(stack, site, scene, browser):
-    context, page, problems = signed_in(browser, "bob")
+def test_another_signed_in_reader_sees_the_looked_up_players_name_on_the_marker(stack, site, scene, tab):
+    page = signed_in(tab, site, "bob")
     page.goto(site.url("/boards/classic?player=ada"))
     page.wait_for_load_state("networkidle")
     assert page.inner_text("#signed-in") == "Signed in as bob"
     assert page.text_content("svg.histogram text.marker-mine") == f"ada {classic_score(stack, 'ada')}"
-    context.close()
-    assert problems == []
+    assert page.problems == []
 
 
 # ---- a board's "you and the players you follow" -----------------------------------------------------------
@@ -260,21 +258,25 @@ def friends_rows(page) -> list[list[str]]:
         "#friends tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))")
 
 
-def test_a_signed_in_reader_sees_their_friends_at_each_width(stack, site, scene, browser):
+def test_a_signed_in_reader_sees_their_friends_at_each_width(stack, site, scene, tab):
     """The stored name, never its token, fills the table: the token is in no request."""
     among = stack.get("/v1/leaderboards/classic?among=ada").json()["entries"]
     assert {"ada", "fay"} <= {entry["player"] for entry in among} and "gus" not in str(among)  # cyd: no open run
-    context, page, problems = signed_in(browser, "ada", FRIENDS_TOKEN)
+    page = signed_in(tab, site, "ada", FRIENDS_TOKEN)
     requests = []
-    page.on("request", lambda request: requests.append(f"{request.url} {request.headers}"))
+
+    def sent(request):
+        requests.append(f"{request.url} {request.headers}")
+
+    page.on("request", sent)
     page.goto(site.url("/boards/classic"))
     page.wait_for_selector("#friends tbody tr")
     assert friends_rows(page) == expected_rows(among)
     assert requests and not [request for request in requests if FRIENDS_TOKEN in request]
     page.wait_for_load_state("networkidle")
     looked_at(page, "board-friends")
-    context.close()
-    assert problems == []
+    page.remove_listener("request", sent)
+    assert page.problems == []
 
 
 # ---- the front door and the rules -------------------------------------------------------------------------

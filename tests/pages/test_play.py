@@ -28,6 +28,7 @@ from tests.support.browser import (
     blank_slate,
     console_clean,
     console_problems,
+    init_script,
     looked_at,
     screenshot,
     until_shown,
@@ -318,16 +319,12 @@ def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stac
     console_clean(opened, 401)
 
 
-def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(browser, site):
+def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(fresh, site):
     """A token that was good when brought and was replaced since (a moderator's revoke-token): kept in this
-    browser before ``/play`` is opened (the one load of the page here, in a context of its own: an init script
-    stays with its page)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script("""localStorage.setItem("scoundrel.player",
-                                                    JSON.stringify({name: "someone", token: "sr_replaced"}))""")
-    page = context.new_page()
-    page.problems = console_problems(page)
-    opened = open_play(site, page)
+    browser before ``/play`` is opened (the one load of the page here)."""
+    init_script(fresh, """localStorage.setItem("scoundrel.player",
+                                                JSON.stringify({name: "someone", token: "sr_replaced"}))""")
+    opened = open_play(site, fresh)
     expect(opened.locator("#player-name")).to_have_text("someone")
     opened.click("#start [data-variant='classic']")
     expect(opened.locator("#page-error")).to_contain_text("The referee does not accept this token")
@@ -339,7 +336,6 @@ def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_sta
     expect(opened.locator("#signed-in")).to_be_hidden()
     assert stored(opened, "scoundrel.player") is None
     console_clean(opened, 401)
-    context.close()
 
 
 def test_signing_up_on_a_phone_lands_with_new_game_in_view(tab, site):
@@ -697,12 +693,10 @@ def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(tab, stack, 
     console_clean(page)
 
 
-def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_hand(browser, stack, site):
+def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_hand(fresh, stack, site):
     """Browsers give Web Crypto to https and localhost pages only; the check then falls to the player."""
-    context = browser.new_context()
-    context.add_init_script("Object.defineProperty(globalThis.crypto, 'subtle', {value: undefined})")
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = fresh
+    init_script(page, "Object.defineProperty(globalThis.crypto, 'subtle', {value: undefined})")
     open_play(site, page)
     sign_up(page)
     start(page, "easy")
@@ -717,7 +711,6 @@ def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_h
                                                     f"{server_seed} -binary | basenc --base64url | tr -d = gives "
                                                     "the seed.")
     assert hashlib.sha256(server_seed.encode()).hexdigest() == page.inner_text("#verdict-commitment")
-    context.close()
     console_clean(page)
 
 

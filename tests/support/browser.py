@@ -86,16 +86,18 @@ def _close() -> None:
 
 def blank_slate(page, origin: str, viewport: dict | None = None):
     """``page`` as a fresh browser's, nothing loaded: what the pages of ``origin`` stored (cookies, local and
-    session storage, IndexedDB, caches) and the HTTP cache emptied, its routes and granted permissions gone,
-    its console problems (``page.problems``) cleared, at ``viewport`` (1280 by 900 unless given). One page
-    made so before each test serves a module's tests in turn: a context and page of their own cost Chromium a
-    renderer each, and the page's scripts and axe-core's compiled again (a test that loads and checks /play
-    cost 0.69 s of CPU so, 0.45 s on a page made blank). A page given init scripts keeps them, so a test that
-    adds one opens a context of its own."""
+    session storage, IndexedDB, caches) and the HTTP cache emptied, its routes, init scripts (``init_script``)
+    and granted permissions gone, its console problems (``page.problems``) cleared, at ``viewport`` (1280 by
+    900 unless given). One page made so before each test serves a module's tests in turn: a context and page
+    of their own cost Chromium a renderer each, and the page's scripts and axe-core's compiled again (a test
+    that loads and checks /play cost 0.69 s of CPU so, 0.45 s on a page made blank)."""
     if page.url.startswith(origin + "/"):
         page.evaluate("() => sessionStorage.clear()")  # the tab's own, which no storage type of DevTools holds
     page.goto("about:blank")
     page.unroute_all(behavior="wait")
+    for script in getattr(page, "init_scripts", ()):
+        script.close()
+    page.init_scripts = []
     page.context.clear_cookies()
     page.context.clear_permissions()
     if not hasattr(page, "devtools"):
@@ -105,6 +107,12 @@ def blank_slate(page, origin: str, viewport: dict | None = None):
     page.set_viewport_size(viewport or {"width": WIDTHS[0], "height": 900})
     page.problems.clear()
     return page
+
+
+def init_script(page, script: str) -> None:
+    """Runs ``script`` in each document ``page`` loads before the document's own, until the page is next made
+    blank (``blank_slate``)."""
+    page.init_scripts = [*getattr(page, "init_scripts", ()), page.add_init_script(script)]
 
 
 class Site:
