@@ -97,23 +97,14 @@ def _signed_in(browser, site, token: str, width: int = 1280):
 
 
 @pytest.fixture(scope="module")
-def mias_browser(browser, site, moderator):
-    """A browser where mia, the module's moderator, signed in at the desk once (``_signed_in``): the tests that
-    work at her desk open their pages in it (``at_desk``), as she would in tabs, instead of each signing in again
-    (two page loads and a sign-in each). Signing in itself is proved by the revoked moderator's test and the
-    keyboard's."""
+def at_desk(browser, site, moderator):
+    """The page where mia, the module's moderator, signed in at the desk once (``_signed_in``): the tests that
+    work at her desk take it in turn, as she goes from one desk page to the next, instead of each signing in
+    again (two page loads and a sign-in each) or opening a tab (a renderer each). Signing in itself is proved by
+    the revoked moderator's test and the keyboard's."""
     signed_in = _signed_in(browser, site, moderator)
-    signed_in.close()
-    yield signed_in.context
+    yield signed_in
     signed_in.context.close()
-
-
-@pytest.fixture
-def at_desk(mias_browser):
-    """A new tab of mia's signed-in browser, closed after the test."""
-    page = mias_browser.new_page()
-    yield page
-    page.close()
 
 
 def _classic_rank(stack, name: str) -> int | None:
