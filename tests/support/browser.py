@@ -54,9 +54,10 @@ def chromium() -> Iterator:
 
     One browser a test process, launched on first use and handed to every module that asks: a
     launch (Playwright's driver, Chromium's browser, GPU and network processes) costs about a
-    second of CPU, and each test opens a context of its own (``browser.new_context``), as
-    isolated from the others as a browser of its own. What a module leaves open is closed when
-    it is done, as closing its own browser did; the browser is closed when the process exits.
+    second of CPU. A test opens a context of its own (``browser.new_context``), as isolated from
+    the others as a browser of its own, or takes its module's one page made as a fresh browser's
+    (``blank_slate``). What a module leaves open is closed when it is done, as closing its own
+    browser did; the browser is closed when the process exits.
     """
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
