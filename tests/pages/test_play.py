@@ -432,8 +432,12 @@ def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_ver
     console_clean(opened)
 
 
+FOCUSED_MOVE = "() => document.activeElement?.dataset?.move ?? null"
+TABLE_AND_FOCUS = f"() => ({{...({TABLE})(), focused: ({FOCUSED_MOVE})()}})"  # one look a turn
+
+
 def focused_move(page) -> str | None:
-    return page.evaluate("() => document.activeElement?.dataset?.move ?? null")
+    return page.evaluate(FOCUSED_MOVE)
 
 
 def test_a_game_played_with_the_keyboard_alone(opened, stack, site):
@@ -454,11 +458,11 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack, site):
     keyboard.press("Enter")  # hard: never an avoid, every move a card
     expect(opened.locator("#game")).to_have_attribute("data-moves", "0")
     keys = ["Enter", "Space"]
+    table = opened.evaluate(TABLE_AND_FOCUS)
     for turn in range(MOVE_LIMIT):
-        table = opened.evaluate(TABLE)
         if table["over"]:
             break
-        focused = focused_move(opened)
+        focused = table["focused"]
         assert focused is not None, "the focus left the moves"
         moves, wanted = table["legal"], chosen(opened, table)
         for _ in range(len(moves)):
@@ -468,7 +472,8 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack, site):
             focused = focused_move(opened)
         assert focused == wanted
         keyboard.press(keys[turn % 2])
-        expect(opened.locator("#game")).to_have_attribute("data-moves", str(turn + 1))
+        table = opened.evaluate(after_move(TABLE_AND_FOCUS), table["played"])
+        assert table["played"] == str(turn + 1)
     expect(opened.locator("#verdict")).to_be_focused()
     verdict_checked(stack, opened)
     assert_verdict_is_the_referees(stack, opened)
