@@ -97,23 +97,14 @@ def _signed_in(browser, site, token: str, width: int = 1280):
 
 
 @pytest.fixture(scope="module")
-def mias_browser(browser, site, moderator):
-    """A browser where mia, the module's moderator, signed in at the desk once (``_signed_in``): the tests that
-    work at her desk open their pages in it (``at_desk``), as she would in tabs, instead of each signing in again
-    (two page loads and a sign-in each). Signing in itself is proved by the revoked moderator's test and the
-    keyboard's."""
+def at_desk(browser, site, moderator):
+    """The page where mia, the module's moderator, signed in at the desk once (``_signed_in``): the tests that
+    work at her desk take it in turn, as she goes from one desk page to the next, instead of each signing in
+    again (two page loads and a sign-in each) or opening a tab (a renderer each). Signing in itself is proved by
+    the revoked moderator's test and the keyboard's."""
     signed_in = _signed_in(browser, site, moderator)
-    signed_in.close()
-    yield signed_in.context
+    yield signed_in
     signed_in.context.close()
-
-
-@pytest.fixture
-def at_desk(mias_browser):
-    """A new tab of mia's signed-in browser, closed after the test."""
-    page = mias_browser.new_page()
-    yield page
-    page.close()
 
 
 def _classic_rank(stack, name: str) -> int | None:
@@ -262,24 +253,29 @@ def players(stack):
     return {**tokens, "run": submitted.json()["id"]}
 
 
+@pytest.fixture(scope="module")
+def tab(browser):
+    """The one page the players' side's tests take in turn (``signed_in``), in a context of its own."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.problems = console_problems(page)
+    yield page
+    context.close()
+
+
 @pytest.fixture
-def signed_in(browser, players):
-    """A page of a fresh browser ``width`` px wide, signed in as ``name`` as /play signs a player in (None: a
-    visitor with no token)."""
-    opened = []
+def signed_in(tab, site, players):
+    """A page of a fresh browser ``width`` px wide (the module's page made blank, ``blank_slate``), signed in as
+    ``name`` as /play signs a player in (None: a visitor with no token); the page before it is done with."""
 
     def open_as(name: str | None, width: int = 1280):
-        page = browser.new_page(viewport={"width": width, "height": 900})  # in a context of its own
-        opened.append(page.context)
-        page.problems = console_problems(page)
+        page = pages.blank_slate(tab, site.base, {"width": width, "height": 900})
         if name is not None:
             kept = json.dumps({"name": name, "token": players[name]})
-            page.add_init_script(f"localStorage.setItem({json.dumps(PLAYER_KEY)}, {json.dumps(kept)})")
+            pages.init_script(page, f"localStorage.setItem({json.dumps(PLAYER_KEY)}, {json.dumps(kept)})")
         return page
 
-    yield open_as
-    for context in opened:
-        context.close()
+    return open_as
 
 
 def visit(site, page, path: str) -> None:

@@ -51,9 +51,11 @@ from tests.audit.conftest import submit_final
 from tests.games.table import Table
 from tests.support.browser import (
     WIDTHS,
+    blank_slate,
     console_clean,
     console_problems,
     each_width,
+    init_script,
     looked_at,
     screenshot,
     scrolls_sideways,
@@ -131,13 +133,12 @@ def scene(stack) -> dict:
     return world
 
 
-def signed_in(browser, name: str, token: str = "x", width: int = 1280):
-    """A browser context whose /play sign-up holds ``name``, a page in it and its console problems."""
-    context = browser.new_context(viewport={"width": width, "height": 900})
+def signed_in(page, site, name: str, token: str = "x"):
+    """``page`` made a fresh browser's (``blank_slate``) whose /play sign-up holds ``name``."""
+    blank_slate(page, site.base)
     stored = f"JSON.stringify({{name: {name!r}, token: {token!r}}})"
-    context.add_init_script(f"localStorage.setItem({STORAGE_KEY!r}, {stored})")
-    page = context.new_page()
-    return context, page, console_problems(page)
+    init_script(page, f"localStorage.setItem({STORAGE_KEY!r}, {stored})")
+    return page
 
 
 # ---- the board, player and daily pages --------------------------------------------------------------------
@@ -168,6 +169,23 @@ def reader(browser):
     context.close()
 
 
+@pytest.fixture(scope="module")
+def tab(browser):
+    """The one page the module's tests that need a fresh browser take in turn (``page``), in a context of its
+    own; its console problems are ``page.problems``."""
+    context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}, accept_downloads=True)
+    opened = context.new_page()
+    opened.problems = console_problems(opened)
+    yield opened
+    context.close()
+
+
+@pytest.fixture
+def page(tab, site):
+    """A page of a fresh browser (nothing stored) at 1280 px, nothing loaded yet (``blank_slate``)."""
+    return blank_slate(tab, site.base)
+
+
 @pytest.fixture
 def visitor(reader):
     """The reader's page (``reader``) for a test of its own: at 1280 px, its console problems cleared."""
@@ -185,19 +203,16 @@ def test_each_page_fits_each_width_with_no_serious_accessibility_violation(site,
     assert page.problems == []
 
 
-def test_a_tournaments_countdown_ticks_from_the_referees_clock(stack, site, scene, browser):
+def test_a_tournaments_countdown_ticks_from_the_referees_clock(stack, site, scene, page):
     ends = datetime.now(UTC) + timedelta(minutes=30)
     soon = stack.post("/v1/tournaments", headers={"Authorization": f"Bearer {moderator_token(stack, 'tic')}"},
                       json={"title": "Soon", "starts_at": "2026-01-01T00:00:00Z", "ends_at": ends.isoformat()}).json()
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
     page.goto(site.url(f"/tournaments/{soon['id']}"))
     first = page.inner_text("[data-countdown]")
     assert re.fullmatch(r"(29|30):\d\d", first), first  # minutes and seconds, from the referee's figure
     page.wait_for_function("first => document.querySelector('[data-countdown]').innerText !== first", arg=first,
                            polling=100, timeout=10_000)  # the script ticks it each second
     assert page.inner_text("[data-countdown]") < first  # counting down
-    context.close()
 
 
 def classic_score(stack, player: str) -> str:
@@ -209,8 +224,8 @@ def classic_score(stack, player: str) -> str:
 MARKED_YOU = "document.querySelector('svg.histogram text.marker-mine').textContent.startsWith('you')"
 
 
-def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, site, scene, browser):
-    context, page, problems = signed_in(browser, "ada")
+def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, site, scene, tab):
+    page = signed_in(tab, site, "ada")
     page.goto(site.url("/boards/classic"))
     page.wait_for_selector("#you strong")
     assert page.inner_text("#you").startswith("ada scored")
@@ -224,18 +239,16 @@ def test_a_signed_in_browser_sees_its_own_line_filled_in(stack, site, scene, bro
     page.wait_for_selector("#you-1 strong")
     assert page.inner_text("#you-1").startswith("ada scored")
     screenshot(page, "daily-signed-in-1280")
-    context.close()
-    assert problems == []
+    assert page.problems == []
 
 
-def test_another_signed_in_reader_sees_the_looked_up_players_name_on_the_marker(stack, site, scene, browser):
-    context, page, problems = signed_in(browser, "bob")
+def test_another_signed_in_reader_sees_the_looked_up_players_name_on_the_marker(stack, site, scene, tab):
+    page = signed_in(tab, site, "bob")
     page.goto(site.url("/boards/classic?player=ada"))
     page.wait_for_load_state("networkidle")
     assert page.inner_text("#signed-in") == "Signed in as bob"
     assert page.text_content("svg.histogram text.marker-mine") == f"ada {classic_score(stack, 'ada')}"
-    context.close()
-    assert problems == []
+    assert page.problems == []
 
 
 # ---- a board's "you and the players you follow" -----------------------------------------------------------
@@ -245,44 +258,42 @@ def friends_rows(page) -> list[list[str]]:
         "#friends tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))")
 
 
-def test_a_signed_in_reader_sees_their_friends_at_each_width(stack, site, scene, browser):
+def test_a_signed_in_reader_sees_their_friends_at_each_width(stack, site, scene, tab):
     """The stored name, never its token, fills the table: the token is in no request."""
     among = stack.get("/v1/leaderboards/classic?among=ada").json()["entries"]
     assert {"ada", "fay"} <= {entry["player"] for entry in among} and "gus" not in str(among)  # cyd: no open run
-    context, page, problems = signed_in(browser, "ada", FRIENDS_TOKEN)
+    page = signed_in(tab, site, "ada", FRIENDS_TOKEN)
     requests = []
-    page.on("request", lambda request: requests.append(f"{request.url} {request.headers}"))
+
+    def sent(request):
+        requests.append(f"{request.url} {request.headers}")
+
+    page.on("request", sent)
     page.goto(site.url("/boards/classic"))
     page.wait_for_selector("#friends tbody tr")
     assert friends_rows(page) == expected_rows(among)
     assert requests and not [request for request in requests if FRIENDS_TOKEN in request]
     page.wait_for_load_state("networkidle")
     looked_at(page, "board-friends")
-    context.close()
-    assert problems == []
+    page.remove_listener("request", sent)
+    assert page.problems == []
 
 
 # ---- the front door and the rules -------------------------------------------------------------------------
 
-def test_the_front_door_and_the_rules_in_a_browser(browser, stack, site):
+def test_the_front_door_and_the_rules_in_a_browser(page, stack, site):
     """Both pages at each width, every link answering, no console error (a favicon's 404 would be one)."""
-    context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900})
-    page = context.new_page()
-    problems = console_problems(page)
-    try:
-        assert page.goto(site.url("/")).status == 200
-        looked_at(page, "front-door")
-        hrefs = page.eval_on_selector_all("main a", "links => links.map(a => a.getAttribute('href'))")
-        assert set(PAGE_LINKS.values()) | {"/v1/docs", "/v1/openapi.json"} <= set(hrefs)
-        for href in hrefs:
-            assert stack.get(href).status_code == 200, href
-        page.click("main a[href='/rules']")
-        page.wait_for_url(site.url("/rules"))
-        assert page.inner_text("h1").startswith("Scoundrel")
-        looked_at(page, "rules", full_page=False)
-        assert problems == []
-    finally:
-        context.close()
+    assert page.goto(site.url("/")).status == 200
+    looked_at(page, "front-door")
+    hrefs = page.eval_on_selector_all("main a", "links => links.map(a => a.getAttribute('href'))")
+    assert set(PAGE_LINKS.values()) | {"/v1/docs", "/v1/openapi.json"} <= set(hrefs)
+    for href in hrefs:
+        assert stack.get(href).status_code == 200, href
+    page.click("main a[href='/rules']")
+    page.wait_for_url(site.url("/rules"))
+    assert page.inner_text("h1").startswith("Scoundrel")
+    looked_at(page, "rules", full_page=False)
+    assert page.problems == []
 
 
 # ---- every page: the service's origin only, a description each (issue 44, items 11 and 13) ----------------
@@ -343,31 +354,26 @@ def test_every_page_asks_only_the_services_origin_and_says_what_it_is(browser, s
     assert len(descriptions) > len(described) - 3  # each page its own (a league's two views share one)
 
 
-def test_a_players_recent_runs_fit_a_phone_and_the_desktop(browser, site, scene):
+def test_a_players_recent_runs_fit_a_phone_and_the_desktop(tab, site, scene):
     """Their ids in full: the table no wider than its box, the page no wider than the screen."""
-    context = browser.new_context(viewport={"width": 375, "height": 900})
-    page = context.new_page()
-    problems = console_problems(page)
-    try:
-        page.goto(site.url(f"/players/{MANY_RUNS}"))
-        screenshot(page, "player-runs-375")
-        runs = page.locator("table.runs")
-        box = runs.locator("xpath=..")
-        assert runs.locator("tbody tr").count() >= 4
-        table_width = runs.evaluate("table => table.getBoundingClientRect().width")
-        box_width = box.evaluate("box => box.clientWidth")
-        assert table_width <= box_width, f"the runs table is {table_width} px wide in a {box_width} px box"
-        for code in runs.locator("tbody td:last-child code").all():  # every id shown in full, inside the page
-            edge = code.evaluate("code => code.getBoundingClientRect().right")
-            assert edge <= 375 and code.evaluate("code => code.scrollWidth <= code.clientWidth + 1"), code.inner_text()
-        assert scene["many_runs"][0]["id"] in runs.inner_text()
-        assert not scrolls_sideways(page)
-        page.set_viewport_size({"width": 1280, "height": 900})
-        assert not scrolls_sideways(page)
-        screenshot(page, "player-runs-1280")
-        assert problems == []
-    finally:
-        context.close()
+    page = blank_slate(tab, site.base, {"width": 375, "height": 900})
+    page.goto(site.url(f"/players/{MANY_RUNS}"))
+    screenshot(page, "player-runs-375")
+    runs = page.locator("table.runs")
+    box = runs.locator("xpath=..")
+    assert runs.locator("tbody tr").count() >= 4
+    table_width = runs.evaluate("table => table.getBoundingClientRect().width")
+    box_width = box.evaluate("box => box.clientWidth")
+    assert table_width <= box_width, f"the runs table is {table_width} px wide in a {box_width} px box"
+    for code in runs.locator("tbody td:last-child code").all():  # every id shown in full, inside the page
+        edge = code.evaluate("code => code.getBoundingClientRect().right")
+        assert edge <= 375 and code.evaluate("code => code.scrollWidth <= code.clientWidth + 1"), code.inner_text()
+    assert scene["many_runs"][0]["id"] in runs.inner_text()
+    assert not scrolls_sideways(page)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert not scrolls_sideways(page)
+    screenshot(page, "player-runs-1280")
+    assert page.problems == []
 
 
 # ---- a player's own page: their data and the deletion of their account (issue 33, item 5) ------------------
@@ -378,11 +384,15 @@ def test_a_players_recent_runs_fit_a_phone_and_the_desktop(browser, site, scene)
 # player is gone from the API after. Anyone else's browser is offered neither.
 
 @pytest.fixture
-def context_at(browser):
-    """A fresh browser context (nothing stored) of the given width; closed after the test."""
+def context_at(browser, tab, site):
+    """A fresh browser (nothing stored) of the given width: the module's page made blank (``blank_slate``) the
+    first time, a context of its own (closed after the test) each time after, another browser."""
     opened = []
 
     def open_at(width: int):
+        if not opened:
+            opened.append(None)
+            return blank_slate(tab, site.base, {"width": width, "height": 900})
         context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
         opened.append(context)
         page = context.new_page()
@@ -390,7 +400,7 @@ def context_at(browser):
         return page
 
     yield open_at
-    for context in opened:
+    for context in opened[1:]:
         context.close()
 
 
@@ -499,16 +509,6 @@ def test_the_account_section_at_each_width_fits_and_has_no_serious_accessibility
 
 
 # ---- the replay viewer ------------------------------------------------------------------------------------
-
-@pytest.fixture
-def page(browser):
-    """A fresh browser context at 1280 px, its console problems collected."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    opened = context.new_page()
-    opened.problems = console_problems(opened)
-    yield opened
-    context.close()
-
 
 WON_SEED = "view-1"
 
@@ -667,15 +667,13 @@ def test_an_unknown_run_gets_a_404_page(stack, site, visitor):
     assert response.headers["cache-control"] == "no-store"  # a refusal, as the other pages' are
 
 
-def test_a_sealed_daily_run_before_its_day_ends_says_the_apis_sentence_and_shows_no_empty_viewer(stack, site, browser):
+def test_a_sealed_daily_run_before_its_day_ends_says_the_apis_sentence_and_shows_no_empty_viewer(stack, site, page):
     _, token = stack.register()
     auth = {"Authorization": f"Bearer {token}"}
     game = stack.post("/v1/games", json={"challenge": "daily"}, headers=auth).json()
     over = stack.post(f"/v1/games/{game['id']}/forfeit", json={"expected_moves": 0}, headers=auth).json()
     refused = stack.get(f"/v1/runs/{over['run_id']}/replay")
     assert refused.status_code == 403
-    context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900})
-    page = context.new_page()
     page.goto(site.url(f"/runs/{over['run_id']}"))
     page.wait_for_selector("#loading.refused")
     assert page.inner_text("#loading") == refused.json()["message"]  # the API's own sentence, not "HTTP 403"
@@ -683,7 +681,6 @@ def test_a_sealed_daily_run_before_its_day_ends_says_the_apis_sentence_and_shows
         for viewer in ("#table", "#controls", "#moves"):
             assert not page.is_visible(viewer), (viewer, width)
         screenshot(page, f"viewer-sealed-{width}", full_page=False)
-    context.close()
 
 
 def test_the_viewer_page_is_revalidated_before_reuse(stack, won):

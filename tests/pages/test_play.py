@@ -25,8 +25,10 @@ from service.security import CONTENT_SECURITY_POLICY
 from store.live import publish
 from tests.games.table import cards_in
 from tests.support.browser import (
+    blank_slate,
     console_clean,
     console_problems,
+    init_script,
     looked_at,
     screenshot,
     until_shown,
@@ -41,14 +43,21 @@ MOVE_LIMIT = 250  # a game has at most 44 plays plus its avoids
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def fresh(browser):
-    """A page of a fresh browser (nothing stored) at 1280 px, nothing loaded yet; the console must stay clean."""
+@pytest.fixture(scope="module")
+def tab(browser):
+    """The one page the module's tests take in turn (``fresh``), in a context of its own."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.problems = console_problems(page)
     yield page
     context.close()
+
+
+@pytest.fixture
+def fresh(tab, site):
+    """A page of a fresh browser (nothing stored) at 1280 px, nothing loaded yet (``blank_slate``); the console
+    must stay clean."""
+    return blank_slate(tab, site.base)
 
 
 @pytest.fixture
@@ -126,14 +135,40 @@ def chosen(page, table: dict | None = None) -> str:
     return choose(table["legal"], table["health"], value(table["weapon"]) if table["weapon"] else 0)
 
 
+def after_move(look: str = TABLE) -> str:
+    """A script that waits until the page has made the move clicked (its count of moves no longer the one it is
+    given) and shows the position that follows, a move to make or the verdict, then reads it with ``look``: the
+    wait and the next look in one question to the page (a move cost 77 to 92 ms of CPU waited for with
+    ``expect`` and looked at again, 62 to 76 ms so). It fails if the page shows no such position in 5 s, as
+    ``expect`` would."""
+    return f"""played => new Promise((seen, failed) => {{
+  const game = document.querySelector("#game");
+  const shown = () => {{
+    if (game.dataset.moves === played) return false;
+    const table = ({look})();
+    if (!table.over && !table.legal.length) return false;
+    observer.disconnect();
+    clearTimeout(late);
+    seen(table);
+    return true;
+  }};
+  const observer = new MutationObserver(shown);
+  const late = setTimeout(() => {{
+    observer.disconnect();
+    failed(new Error(`no move made after move ${{played}}, or no position to move from shown`));
+  }}, 5000);
+  if (!shown()) observer.observe(document.body, {{attributes: true, childList: true, subtree: true}});
+}})"""
+
+
 def play_to_the_end(page) -> None:
     """Click the simple player's move until the game is over."""
+    table = page.evaluate(TABLE)
     for _ in range(MOVE_LIMIT):
-        table = page.evaluate(TABLE)
         if table["over"]:
             return
         page.click(f"#game [data-move='{chosen(page, table)}']")
-        expect(page.locator("#game")).not_to_have_attribute("data-moves", table["played"])
+        table = page.evaluate(after_move(), table["played"])
     raise AssertionError("the game did not end")
 
 
@@ -313,8 +348,8 @@ def test_a_token_brought_is_checked_before_anything_is_said_or_kept(opened, stac
 def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_starts(fresh, site):
     """A token that was good when brought and was replaced since (a moderator's revoke-token): kept in this
     browser before ``/play`` is opened (the one load of the page here)."""
-    fresh.add_init_script("""localStorage.setItem("scoundrel.player",
-                                                  JSON.stringify({name: "someone", token: "sr_replaced"}))""")
+    init_script(fresh, """localStorage.setItem("scoundrel.player",
+                                                JSON.stringify({name: "someone", token: "sr_replaced"}))""")
     opened = open_play(site, fresh)
     expect(opened.locator("#player-name")).to_have_text("someone")
     opened.click("#start [data-variant='classic']")
@@ -329,11 +364,9 @@ def test_a_kept_token_the_referee_no_longer_accepts_is_explained_when_a_game_sta
     console_clean(opened, 401)
 
 
-def test_signing_up_on_a_phone_lands_with_new_game_in_view(browser, site):
+def test_signing_up_on_a_phone_lands_with_new_game_in_view(tab, site):
     """At 375 px the token's note and the next thing to do, a new game, are both on the screen."""
-    context = browser.new_context(viewport={"width": 375, "height": 667})
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = blank_slate(tab, site.base, {"width": 375, "height": 667})
     open_play(site, page)
     sign_up(page)
     expect(page.locator("#token-note")).to_contain_text("keep a copy")
@@ -342,7 +375,6 @@ def test_signing_up_on_a_phone_lands_with_new_game_in_view(browser, site):
         expect(page.locator(shown)).to_be_in_viewport()
     screenshot(page, "play-signed-up-375", full_page=False)
     console_clean(page)
-    context.close()
 
 
 @pytest.mark.parametrize(("status", "said"), [
@@ -400,8 +432,12 @@ def test_a_classic_game_played_to_the_end_by_clicking_ends_with_the_referees_ver
     console_clean(opened)
 
 
+FOCUSED_MOVE = "() => document.activeElement?.dataset?.move ?? null"
+TABLE_AND_FOCUS = f"() => ({{...({TABLE})(), focused: ({FOCUSED_MOVE})()}})"  # one look a turn
+
+
 def focused_move(page) -> str | None:
-    return page.evaluate("() => document.activeElement?.dataset?.move ?? null")
+    return page.evaluate(FOCUSED_MOVE)
 
 
 def test_a_game_played_with_the_keyboard_alone(opened, stack, site):
@@ -422,11 +458,11 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack, site):
     keyboard.press("Enter")  # hard: never an avoid, every move a card
     expect(opened.locator("#game")).to_have_attribute("data-moves", "0")
     keys = ["Enter", "Space"]
+    table = opened.evaluate(TABLE_AND_FOCUS)
     for turn in range(MOVE_LIMIT):
-        table = opened.evaluate(TABLE)
         if table["over"]:
             break
-        focused = focused_move(opened)
+        focused = table["focused"]
         assert focused is not None, "the focus left the moves"
         moves, wanted = table["legal"], chosen(opened, table)
         for _ in range(len(moves)):
@@ -436,7 +472,8 @@ def test_a_game_played_with_the_keyboard_alone(opened, stack, site):
             focused = focused_move(opened)
         assert focused == wanted
         keyboard.press(keys[turn % 2])
-        expect(opened.locator("#game")).to_have_attribute("data-moves", str(turn + 1))
+        table = opened.evaluate(after_move(TABLE_AND_FOCUS), table["played"])
+        assert table["played"] == str(turn + 1)
     expect(opened.locator("#verdict")).to_be_focused()
     verdict_checked(stack, opened)
     assert_verdict_is_the_referees(stack, opened)
@@ -620,13 +657,11 @@ def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened,
     console_clean(opened, 409)
 
 
-def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_page(browser, stack, site):
+def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_page(fresh, stack, site):
     """Given up at once (it counts for the streak): the text names the day, the score, the standing and
     the streak, never a card; the button copies it, the link opens the page with the card's image."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = fresh
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     open_play(site, page)
     name = sign_up(page)
     page.click("#start [data-challenge='daily']")
@@ -654,7 +689,6 @@ def test_a_sealed_daily_over_offers_its_share_text_with_no_card_and_the_share_pa
     page.wait_for_url(link)
     expect(page.locator("img.share-card")).to_have_js_property("naturalWidth", 1200)
     looked_at(page, "share")
-    context.close()
     console_clean(page)
 
 
@@ -670,35 +704,30 @@ BELOW_THE_FOLD = """() => [...document.querySelectorAll("#room button, #avoid:no
 TABLE_AND_FOLD = f"() => ({{...({TABLE})(), below: ({BELOW_THE_FOLD})()}})"  # one look a turn
 
 
-def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(browser, stack, site):
+def test_on_a_phone_every_move_is_on_the_first_screen_on_every_turn(tab, stack, site):
     """375 × 740: the masthead and the introduction give the table the screen, so no move is
     below the fold, whatever the room holds (each move button in the page's first screen)."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = blank_slate(tab, site.base, PHONE)
     open_play(site, page)
     sign_up(page)
     start(page)
     screenshot(page, "play-375x740-dealt", full_page=False)
+    table = page.evaluate(TABLE_AND_FOLD)
     for turn in range(MOVE_LIMIT):
-        table = page.evaluate(TABLE_AND_FOLD)
         if table["over"]:
             break
         assert table["legal"], "a move to play"
         assert table["below"] == [], f"below the fold on turn {turn + 1}"
         page.click(f"#game [data-move='{chosen(page, table)}']")
-        expect(page.locator("#game")).not_to_have_attribute("data-moves", table["played"])
+        table = page.evaluate(after_move(TABLE_AND_FOLD), table["played"])
     verdict_checked(stack, page)
-    context.close()
     console_clean(page)
 
 
-def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_hand(browser, stack, site):
+def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_hand(fresh, stack, site):
     """Browsers give Web Crypto to https and localhost pages only; the check then falls to the player."""
-    context = browser.new_context()
-    context.add_init_script("Object.defineProperty(globalThis.crypto, 'subtle', {value: undefined})")
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = fresh
+    init_script(page, "Object.defineProperty(globalThis.crypto, 'subtle', {value: undefined})")
     open_play(site, page)
     sign_up(page)
     start(page, "easy")
@@ -713,7 +742,6 @@ def test_without_web_crypto_the_verdict_is_shown_and_the_seed_left_to_check_by_h
                                                     f"{server_seed} -binary | basenc --base64url | tr -d = gives "
                                                     "the seed.")
     assert hashlib.sha256(server_seed.encode()).hexdigest() == page.inner_text("#verdict-commitment")
-    context.close()
     console_clean(page)
 
 
@@ -818,11 +846,9 @@ def test_play_offers_the_running_tournaments_a_player_may_play_joining_where_it_
     console_clean(opened)
 
 
-def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, site, moderator):
+def test_play_opened_for_a_tournament_it_cannot_play_says_why(fresh, stack, site, moderator):
     upcoming = tournament(stack, moderator, start_in=3600)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.problems = console_problems(page)
+    page = fresh
     open_play(site, page)
     sign_up(page)
     page.goto(site.url(f"/play?tournament={upcoming['id']}"))
@@ -834,18 +860,17 @@ def test_play_opened_for_a_tournament_it_cannot_play_says_why(browser, stack, si
     expect(page.locator("#tournament-missing")).to_have_text(
         "There is no tournament nosuchthing to play: the link may be mistyped.")
     console_clean(page, 404)
-    context.close()
 
 
 # ---- "As it happens": the signed-in player's live events (docs/live.md) -----------------------------------
 
 
-def test_the_signed_in_players_events_are_listed_as_they_come(browser, stack, site, db):
+def test_the_signed_in_players_events_are_listed_as_they_come(fresh, stack, site, db):
     """The page holds its stream over HTTP; each event published is listed as it comes."""
     ann, ann_token = stack.register()
     passing = stack.submit(ann_token, legal_games(1)[0]).json()["id"]
     assert stack.wait_final(passing)["status"] == "verified"
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page = fresh
     open_play(site, page)
     name = sign_up(page)
     expect(page.locator("#live")).to_be_visible()
@@ -860,4 +885,3 @@ def test_the_signed_in_players_events_are_listed_as_they_come(browser, stack, si
     expect(listed.first).to_have_text(f"{ann} passed you on /v1/leaderboards/classic: you are 4th.")
     publish(db, name, {"type": "run.verified", "run_id": "r2", "status": "verified"})
     expect(page.locator("#live-events li").first).to_have_text("Your run r2 is verified.")
-    page.context.close()
