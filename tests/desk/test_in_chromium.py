@@ -23,7 +23,7 @@ import pytest
 from store import revoke_moderator
 from store.webhooks import Attempt, Delivery, record_attempt
 from tests.support import browser as pages
-from tests.support.browser import WIDTHS, console_problems, screenshot, scrolls_sideways, serious_violations
+from tests.support.browser import WIDTHS, own_page, screenshot, scrolls_sideways, serious_violations
 from tests.support.games import legal_games, moderator_token
 
 from .conftest import dispute, won_run
@@ -256,11 +256,8 @@ def players(stack):
 @pytest.fixture(scope="module")
 def tab(browser):
     """The one page the players' side's tests take in turn (``signed_in``), in a context of its own."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.problems = console_problems(page)
-    yield page
-    context.close()
+    with own_page(browser) as page:
+        yield page
 
 
 @pytest.fixture

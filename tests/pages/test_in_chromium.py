@@ -57,6 +57,7 @@ from tests.support.browser import (
     each_width,
     init_script,
     looked_at,
+    own_page,
     screenshot,
     scrolls_sideways,
     serious_violations,
@@ -162,22 +163,16 @@ def reader(browser):
     asked for by other tests, in a page of their own), so no page has anything to find of the one before. Their
     renderer, and axe-core's script compiled there, serve every page: the eight board pages cost 4.5 s of CPU so,
     6.3 s with a context each. Its console problems (``page.problems``) are each test's own (``visitor``)."""
-    context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900})
-    page = context.new_page()
-    page.problems = console_problems(page)
-    yield page
-    context.close()
+    with own_page(browser, WIDTHS[0]) as page:
+        yield page
 
 
 @pytest.fixture(scope="module")
 def tab(browser):
     """The one page the module's tests that need a fresh browser take in turn (``page``), in a context of its
     own; its console problems are ``page.problems``."""
-    context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}, accept_downloads=True)
-    opened = context.new_page()
-    opened.problems = console_problems(opened)
-    yield opened
-    context.close()
+    with own_page(browser, WIDTHS[0], accept_downloads=True) as opened:
+        yield opened
 
 
 @pytest.fixture

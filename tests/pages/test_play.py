@@ -27,9 +27,9 @@ from tests.games.table import cards_in
 from tests.support.browser import (
     blank_slate,
     console_clean,
-    console_problems,
     init_script,
     looked_at,
+    own_page,
     screenshot,
     until_shown,
 )
@@ -46,11 +46,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def tab(browser):
     """The one page the module's tests take in turn (``fresh``), in a context of its own."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.problems = console_problems(page)
-    yield page
-    context.close()
+    with own_page(browser) as page:
+        yield page
 
 
 @pytest.fixture

@@ -164,6 +164,20 @@ def console_problems(page) -> list[str]:
     return problems
 
 
+@contextmanager
+def own_page(browser, width: int = 1280, **options) -> Iterator:
+    """A page in a browser context of its own, ``width`` px wide, its console problems collected as
+    ``page.problems``: the page a module's tests take in turn (each made blank by ``blank_slate`` where a test
+    needs a fresh browser), one renderer for them all. ``options`` go to ``new_context``."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, **options)
+    page = context.new_page()
+    page.problems = console_problems(page)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
 def _axe_source() -> str:
     """axe-core's script, installed from the lock file once (a file lock keeps parallel test processes to one npm)."""
     if not AXE.exists():
