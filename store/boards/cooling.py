@@ -223,10 +223,7 @@ def _sole_names(db: Database, batch: int) -> Iterator[list[str]]:
     field says they are in their two keys, which a SCAN finds)."""
     buckets = keys.every_sole_places()
     for first in range(0, len(buckets), batch):
-        with db.redis.pipeline(transaction=False) as pipe:
-            for bucket in buckets[first:first + batch]:
-                pipe.hgetall(bucket)
-            yield from ([name for name, held in fields.items() if is_sole(held)] for fields in pipe.execute())
+        yield scripts.sole_names(db.redis, buckets[first:first + batch])
 
 
 def cool_boards(db: Database, cutoff_ms: int, batch: int = BATCH) -> Tally:
