@@ -51,10 +51,13 @@ import log_lines
 import worker.flags
 from cli.redis_server import RedisServer
 from store.archive.tables import metadata as archive_tables
+from tests.support import waiting
 from tests.support.service_http import TEST_SETTINGS, ServiceHttp
 from verification.clairvoyance import SAMPLES, Tally, game_tally
 
 Found = TypeVar("Found")
+
+IDLE_PAUSE = 0.02  # seconds between the first looks of ``InProcessStack.until`` while its worker is idle
 
 # Where the in-process API answers: no server listens there, so a request that bypasses the stack's session
 # (a plain ``requests.get``) fails at once instead of reaching some other service.
@@ -314,16 +317,24 @@ class InProcessStack(ServiceHttp):
 
     def until(self, found: Callable[[], Found], what: str, timeout: float = 60.0) -> Found:
         """What ``found()`` returns once it is truthy, the worker run between looks; ``timeout`` only
-        ends a wait that has failed (a webhook's receiver, a backoff of the deliveries run on real time)."""
+        ends a wait that has failed (a webhook's receiver, a backoff of the deliveries run on real time).
+
+        A look and an idle worker's steps cost some 8 ms of CPU: while the worker finds nothing to do (a wait
+        on the clock: a tournament's start, a flag's cooling), the pauses between looks grow as
+        ``tests.support.waiting``'s do, to a quarter of a second; a job run starts them short again."""
         deadline = time.monotonic() + timeout
+        pause = IDLE_PAUSE
         while True:
             result = found()
             if result:
                 return result
             if time.monotonic() > deadline:
                 raise AssertionError(f"{what}: not in {timeout} s")
-            if not self.work():
-                time.sleep(0.02)
+            if self.work():
+                pause = IDLE_PAUSE
+            else:
+                time.sleep(pause)
+                pause = min(pause * waiting.GROWTH, waiting.LONGEST_PAUSE)
 
 
 class RedisDatabase(NamedTuple):
