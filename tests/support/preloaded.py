@@ -15,10 +15,10 @@ kills, stops or starts again as it would a new one. The API's gunicorn
 worker still imports the Flask app itself, after gevent has patched it, as
 in a process started anew.
 
-A process under ``faketime`` is forked from a fork server of its own, started
-under it: the library is loaded when a process starts (``LD_PRELOAD``), and a
-forked process keeps it and its clock (``tests.support.stack``: a fork server
-a stack whose clock is moved).
+A process under ``faketime`` is forked from a fork server started under it:
+the library is loaded when a process starts (``LD_PRELOAD``), and a forked
+process keeps it and its clock (``tests.support.stack``: a fork server of
+its own for each stack whose clock is moved).
 """
 
 import importlib

@@ -36,7 +36,7 @@ from tests.support.service_http import TEST_SETTINGS, ServiceHttp, with_more_tim
 # REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
 # root), so a process reaching past the sentinels fails instead of finding some Redis
 NO_REDIS_URL = "redis://127.0.0.1:1/0"
-StackProcess = subprocess.Popen | preloaded.Preloaded
+StackProcess = subprocess.Popen | preloaded.Preloaded  # a store started anew, or the service's processes forked
 Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
 Done = TypeVar("Done")  # what a test did before a moment (``started_before``), or found in time (``until``)
 
