@@ -198,6 +198,26 @@ def listed_beside(db: Database, board: BoardId, sole: BoardPlace | None) -> list
     return merged(board.board.order, archived, [sole] if sole is not None else redis_places(db, [board])[0])
 
 
+def read_boards(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
+    """Each board's places as a read finds them (``listed_places``, else Redis' sorted set), a batch in a few
+    round trips and queries: the archive read for those of its boards it holds places of."""
+    with db.redis.pipeline(transaction=False) as pipe:
+        for board in boards:
+            pipe.hget(keys.sole_places(board.name), board.name)
+        soles = [sole_from(held) if is_sole(held) and board.board.sole else None
+                 for board, held in zip(boards, pipe.execute(), strict=True)]
+    held = {(kind.kind, name) for kind in {board.board for board in boards if board.board.cools}
+            for name in db.archive.boards_held(kind.kind, [board_name(one) for one in boards if one.board is kind])}
+    spread = iter(redis_places(db, [board for board, sole in zip(boards, soles, strict=True) if sole is None]))
+    read = []
+    for board, sole in zip(boards, soles, strict=True):
+        own = [sole] if sole is not None else next(spread)
+        name = board_name(board)
+        read.append(merged(board.board.order, db.archive.board_places(board.board.kind, name), own)
+                    if (board.board.kind, name) in held else own)
+    return read
+
+
 def redis_boards(db: Database, kind: Board, batch: int = BATCH) -> Iterator[list[BoardId]]:
     """Every board of ``kind`` Redis holds places of (as a SCAN finds them, and those kept as their sole
     place), in batches."""
@@ -223,10 +243,7 @@ def _sole_names(db: Database, batch: int) -> Iterator[list[str]]:
     field says they are in their two keys, which a SCAN finds)."""
     buckets = keys.every_sole_places()
     for first in range(0, len(buckets), batch):
-        with db.redis.pipeline(transaction=False) as pipe:
-            for bucket in buckets[first:first + batch]:
-                pipe.hgetall(bucket)
-            yield from ([name for name, held in fields.items() if is_sole(held)] for fields in pipe.execute())
+        yield scripts.sole_names(db.redis, buckets[first:first + batch])
 
 
 def cool_boards(db: Database, cutoff_ms: int, batch: int = BATCH) -> Tally:

@@ -31,6 +31,9 @@ _BOARD_SPREAD = LuaScript("board_spread")
 _BOARD_STANDING = LuaScript("board_standing")
 
 
+_SOLE_NAMES = LuaScript("sole_names")
+
+
 
 
 _FORGET_BOARD = LuaScript("forget_board")
@@ -92,6 +95,11 @@ def board_standing(client: Any, *, places: str, player: str, span: int) -> Any:
     """The player's index on the board, rank key, the board's total and the places with a strictly higher
     value (``span``: the rank keys', ``packing``); [] if they have no place. Queued, in a pipeline."""
     return _BOARD_STANDING.run(client, [places], [player, span])
+
+
+def sole_names(client: Any, hashes: list[str]) -> list[str]:
+    """The names of the boards holding their one place in ``hashes`` (of ``keys.every_sole_places``)."""
+    return _SOLE_NAMES.run(client, hashes, [])
 
 
 def board_spread(client: Any, *, places: str, span: int, offset: int, unit: int, most: int,

@@ -35,11 +35,12 @@ from collections import defaultdict
 from domain.boards import BOARDS, BoardId, Order, boards_of, deal_boards
 from domain.pseudonyms import is_pseudonym
 from domain.run import PENDING, Run
+from store.archive import BoardPlace
 from store.base import keys
 from store.base.clock import now_ms
 from store.base.database import Database
 from store.base.packing import LADDER_GAMES, RANK, pack, pack_ladder, packed_score
-from store.boards.cooling import listed_places, redis_boards, redis_places, submitted_ms
+from store.boards.cooling import BATCH, read_boards, redis_boards, submitted_ms
 from store.boards.pages import Board, ranking
 from store.boards.seasons import Frozen, frozen_boards
 from store.operations import scripts
@@ -129,11 +130,9 @@ def stored_boards(db: Database, frozen: Frozen = _never) -> set[Board]:
     return found
 
 
-def _board_problems(db: Database, board: Board, expected: dict[str, tuple[int, str]],
+def _board_problems(board: Board, copy: list[BoardPlace], expected: dict[str, tuple[int, str]],
                     runs_by_id: dict[str, Run]) -> list[str]:
-    copy = listed_places(db, board.of)
-    if copy is None:
-        copy = redis_places(db, [board.of])[0]
+    """What differs between the board's places as a read finds them (``copy``) and those its runs give."""
     places = {place.player: place for place in copy}
     problems = []
     for player in sorted(set(places) | set(expected)):
@@ -252,8 +251,11 @@ def check(db: Database, pending_limit_seconds: float) -> list[str]:
     expected = expected_boards(every_run, frozen)
     stored = stored_boards(db, frozen)
     problems = _placement_problems(db, runs, archived)
-    for board in sorted(set(expected) | stored, key=lambda board: board.places):
-        problems.extend(_board_problems(db, board, expected.get(board, {}), runs_by_id))
+    boards = sorted(set(expected) | stored, key=lambda board: board.places)
+    for first in range(0, len(boards), BATCH):
+        batch = boards[first:first + BATCH]
+        for board, copy in zip(batch, read_boards(db, [board.of for board in batch]), strict=True):
+            problems.extend(_board_problems(board, copy, expected.get(board, {}), runs_by_id))
     problems.extend(_ladder_problems(db, expected_ladders(every_run, frozen), frozen))
     problems += [f"the erasure of a player (pseudonym {json.loads(noted)['pseudonym']}) was begun and not "
                  f"finished: `scoundrel erase --finish` finishes it"

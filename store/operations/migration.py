@@ -324,8 +324,13 @@ def _keep_sole_places(db: Database, tally: Tally, apply: bool) -> None:
         if not kind.sole:
             continue
         for boards in redis_boards(db, kind):
-            lone = [(board, places[0]) for board, places in zip(boards, redis_places(db, boards), strict=True)
-                    if len(places) == 1 and db.redis.exists(board_keys(board)[0])]
+            single = [(board, places[0]) for board, places in zip(boards, redis_places(db, boards), strict=True)
+                      if len(places) == 1]
+            with db.redis.pipeline(transaction=False) as pipe:
+                for board, _ in single:
+                    pipe.exists(board_keys(board)[0])
+                in_two_keys = pipe.execute()
+            lone = [pair for pair, spread in zip(single, in_two_keys, strict=True) if spread]
             tally.lone_boards += len(lone)
             if apply and lone:
                 with db.redis.pipeline(transaction=False) as pipe:

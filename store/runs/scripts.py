@@ -26,6 +26,15 @@ _FORGET_RUN = LuaScript("forget_run")
 _REINSTATE_RUN = LuaScript("reinstate_run")
 
 
+_BOARD_RUNS = LuaScript("board_runs")
+
+
+def board_runs(client: Any, *, runs: list[str], fields: tuple[str, ...]) -> list[list]:
+    """Each of the hashes ``runs``' values of ``fields`` (None for a field it lacks, every one for a run not
+    there), in one command."""
+    return _BOARD_RUNS.run(client, runs, list(fields))
+
+
 def accept_run(client: Any, *, run_id: str, player: str, fingerprint: str, submitted_ms: int,
                idempotency_key: str, idempotency_ttl: int, archived: bool | None, intake_entry: str, token_hash: str,
                heeding_bans: bool, ended_ban: str, fields: dict) -> Any:

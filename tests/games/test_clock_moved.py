@@ -40,8 +40,8 @@ from tests.support.stack import Stack, started_before
 pytestmark = pytest.mark.slow
 
 # seconds from a stack's start to its clock's crossing (midnight, a month's end), at first: on a loaded machine a
-# stack under faketime (its processes started anew) and the work before its crossing often outlasted 12 s, and each
-# try more costs a stack
+# stack under faketime (its fork server and processes started) and the work before its crossing often outlasted 12 s,
+# and each try more costs a stack
 BEFORE = 20
 TRIES = 4  # stacks started at most, each with twice the time before the crossing of the one before
 WATCHED = 3  # seconds before midnight the reads are watched for, at least

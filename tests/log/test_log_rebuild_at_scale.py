@@ -33,9 +33,13 @@ def test_ten_thousand_runs_with_voids_and_restores_rebuild_to_the_live_boards(st
         submissions = [Submission(game["seed"], game["variant"], game["moves"]) for game in games]
         run_ids += [run.id for run, _ in accept_runs(db, name, submissions, runs_per_job=BATCH)]
     db.raw.delete(verify_queue(db).key)  # judged right here, a job at a time
+    verdicts: dict[tuple, dict] = {}  # a verdict is its game's alone (``judge``): each game judged once, not a run each
     for first in range(0, len(run_ids), BATCH):
         runs = [run for run in load_runs(db, run_ids[first:first + BATCH]) if run]
-        record_verdicts(db, [(run, judge(run)) for run in runs])
+        for run in runs:
+            if (run.seed, run.moves) not in verdicts:
+                verdicts[run.seed, run.moves] = judge(run)
+        record_verdicts(db, [(run, verdicts[run.seed, run.moves]) for run in runs])
     moderator = {"Authorization": f"Bearer {moderator_token(stack, 'mia')}"}
     _, disputer = stack.register()
     voided = run_ids[::97]

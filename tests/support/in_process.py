@@ -51,14 +51,13 @@ import log_lines
 import worker.flags
 from cli.redis_server import RedisServer
 from store.archive.tables import metadata as archive_tables
+from tests.support import waiting
 from tests.support.service_http import TEST_SETTINGS, ServiceHttp
 from verification.clairvoyance import SAMPLES, Tally, game_tally
 
 Found = TypeVar("Found")
 
-# The longest pause of ``InProcessStack.until`` between a worker's passes that found nothing to do: what a wait on
-# the clock may overshoot by.
-IDLE_PAUSE = 0.08
+IDLE_PAUSE = 0.02  # seconds between the first looks of ``InProcessStack.until`` while its worker is idle
 
 # Where the in-process API answers: no server listens there, so a request that bypasses the stack's session
 # (a plain ``requests.get``) fails at once instead of reaching some other service.
@@ -320,11 +319,11 @@ class InProcessStack(ServiceHttp):
         """What ``found()`` returns once it is truthy, the worker run between looks; ``timeout`` only
         ends a wait that has failed (a webhook's receiver, a backoff of the deliveries run on real time).
 
-        A worker's pass that ran no job (some 7 ms of CPU, its periodic pass and RQ's registries) waits on the
-        clock (a tournament's window, a delivery's retry): the pause after it doubles up to ``IDLE_PAUSE``, so
-        a wait of seconds costs a few dozen passes, not one every 20 ms."""
+        A look and an idle worker's steps cost some 8 ms of CPU: while the worker finds nothing to do (a wait
+        on the clock: a tournament's start, a flag's cooling), the pauses between looks grow as
+        ``tests.support.waiting``'s do, to a quarter of a second; a job run starts them short again."""
         deadline = time.monotonic() + timeout
-        pause = 0.02
+        pause = IDLE_PAUSE
         while True:
             result = found()
             if result:
@@ -332,10 +331,10 @@ class InProcessStack(ServiceHttp):
             if time.monotonic() > deadline:
                 raise AssertionError(f"{what}: not in {timeout} s")
             if self.work():
-                pause = 0.02
+                pause = IDLE_PAUSE
             else:
                 time.sleep(pause)
-                pause = min(2 * pause, IDLE_PAUSE)
+                pause = min(pause * waiting.GROWTH, waiting.LONGEST_PAUSE)
 
 
 class RedisDatabase(NamedTuple):

@@ -15,8 +15,10 @@ kills, stops or starts again as it would a new one. The API's gunicorn
 worker still imports the Flask app itself, after gevent has patched it, as
 in a process started anew.
 
-Not for a process under ``faketime``: its library is loaded when a process
-starts (``LD_PRELOAD``), so ``tests.support.stack`` starts those anew.
+A process under ``faketime`` is forked from a fork server started under it:
+the library is loaded when a process starts (``LD_PRELOAD``), and a forked
+process keeps it and its clock (``tests.support.stack``: a fork server of
+its own for each stack whose clock is moved).
 """
 
 import importlib
@@ -65,11 +67,12 @@ class Preloaded:
 
 class ForkServer:
     """The test process's side of the fork server: requests written on its standard input, one JSON line each;
-    its answers read from its standard output by a thread (``started PID``, then ``ended PID STATUS``)."""
+    its answers read from its standard output by a thread (``started PID``, then ``ended PID STATUS``).
+    ``env``: the server's environment, where it is not the test process's (``faketime``'s)."""
 
-    def __init__(self):
+    def __init__(self, env: dict[str, str] | None = None):
         self.process = subprocess.Popen([sys.executable, "-m", __name__], cwd=CHECKOUT, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE)
+                                        stdout=subprocess.PIPE, env=env)
         self.ended: dict[int, int] = {}
         self._started: queue.Queue[int] = queue.Queue()
         self._ending = threading.Condition()
@@ -99,6 +102,11 @@ class ForkServer:
             if not self._ending.wait_for(lambda: pid in self.ended, timeout):
                 raise subprocess.TimeoutExpired(f"process {pid}", timeout or 0)
             return self.ended[pid]
+
+    def close(self) -> None:
+        """The server ends once its requests do (its standard input closed); the processes it forked go on."""
+        self.process.stdin.close()
+        self.process.wait()
 
 
 _server: ForkServer | None = None

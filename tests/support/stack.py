@@ -14,7 +14,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,7 +36,7 @@ from tests.support.service_http import TEST_SETTINGS, ServiceHttp, with_more_tim
 # REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
 # root), so a process reaching past the sentinels fails instead of finding some Redis
 NO_REDIS_URL = "redis://127.0.0.1:1/0"
-StackProcess = subprocess.Popen | preloaded.Preloaded  # started anew (under faketime), or forked
+StackProcess = subprocess.Popen | preloaded.Preloaded  # a store started anew, or the service's processes forked
 Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
 Done = TypeVar("Done")  # what a test did before a moment (``started_before``), or found in time (``until``)
 
@@ -68,6 +67,7 @@ class Stack(ServiceHttp):
         self.clock_offset = clock_offset
         self.http = requests.Session()
         self._started: list[StackProcess] = []  # the processes start() made (see ``as_started``)
+        self._forks: preloaded.ForkServer | None = None  # under ``faketime``, the stack's own fork server
 
     @property
     def base(self) -> str:
@@ -115,12 +115,15 @@ class Stack(ServiceHttp):
 
     def _spawn(self, *args: str, log: str, module: str = "cli.main") -> StackProcess:
         """``python -m module args``, its output appended to ``log``: forked from the interpreter that has
-        imported the service (``tests.support.preloaded``), or, under ``faketime``, started anew."""
+        imported the service (``tests.support.preloaded``); under ``faketime``, from a fork server of the
+        stack's own started under it (its library is loaded when a process starts, and a forked one keeps
+        it): a stack so costs about 0.5 s of CPU less than with its API and worker started anew."""
         if not self.clock_offset:
             return preloaded.start(module, list(args), self.env(), self.root / log)
-        with open(self.root / log, "ab") as out:
-            return subprocess.Popen([sys.executable, "-m", module, *args], env={**self.env(), **self._clock()},
-                                    stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        if self._forks is None or self._forks.process.poll() is not None:
+            self._forks = preloaded.ForkServer({**os.environ, **self._clock()})
+        log_path = self.root / log
+        return self._forks.start(module, list(args), {**self.env(), **self._clock()}, log_path, log_path)
 
     def start(self, fill: Callable[[], object] | None = None) -> "Stack":
         """Start the stores, then (after ``fill``, if given: a test filling the stores first) the processes."""
@@ -215,6 +218,8 @@ class Stack(ServiceHttp):
                     process.wait(3)
                 except subprocess.TimeoutExpired:
                     process.kill()
+        if self._forks is not None:
+            self._forks.close()
         (self.sentinel or self.redis).stop()
         if self.queues:
             self.queues.stop()
