@@ -40,6 +40,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from redis.exceptions import LockError, RedisError
 from redis.lock import Lock
@@ -134,9 +135,15 @@ def sole_from(held: str) -> BoardPlace:
     return BoardPlace(player, int(packed), run_id)
 
 
-def is_sole(held: str | None) -> bool:
+def is_sole(held: str | None) -> TypeGuard[str]:
     """Whether a board's field in the hash of sole places, as read, is its one place (not none, nor ``SPREAD``)."""
     return held is not None and held != SPREAD
+
+
+def sole_read(board: BoardId, held: str | None) -> BoardPlace | None:
+    """The board's one place as its field of the hash of sole places was read (``held``), or None: a kind never
+    kept so (``domain.boards.Board.sole``), an empty board, or one in its sorted set."""
+    return sole_from(held) if board.board.sole and is_sole(held) else None
 
 
 def sole_place(db: Database, board: BoardId) -> BoardPlace | None:
@@ -144,8 +151,7 @@ def sole_place(db: Database, board: BoardId) -> BoardPlace | None:
     sorted set (where a second player's place moved it)."""
     if not board.board.sole:
         return None
-    held = db.redis.hget(keys.sole_places(board.name), board.name)
-    return sole_from(held) if is_sole(held) else None
+    return sole_read(board, db.redis.hget(keys.sole_places(board.name), board.name))
 
 
 def redis_places(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
@@ -166,7 +172,7 @@ def redis_places(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
             pipe.hget(keys.sole_places(board.name), board.name)  # a kind never kept so: None
         replies = pipe.execute()
     read = {board: [BoardPlace(player, int(packed), holders.get(player, "")) for player, packed in ranked]
-            or ([sole_from(sole)] if is_sole(sole) and board.board.sole else [])
+            or ([place] if (place := sole_read(board, sole)) else [])
             for board, ranked, holders, sole in zip(small, replies[::3], replies[1::3], replies[2::3], strict=True)}
     return [read[board] if board in read else _sliced_places(db, board, size)
             for board, size in zip(boards, sizes, strict=True)]
@@ -204,8 +210,7 @@ def read_boards(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
     with db.redis.pipeline(transaction=False) as pipe:
         for board in boards:
             pipe.hget(keys.sole_places(board.name), board.name)
-        soles = [sole_from(held) if is_sole(held) and board.board.sole else None
-                 for board, held in zip(boards, pipe.execute(), strict=True)]
+        soles = [sole_read(board, held) for board, held in zip(boards, pipe.execute(), strict=True)]
     held = {(kind.kind, name) for kind in {board.board for board in boards if board.board.cools}
             for name in db.archive.boards_held(kind.kind, [board_name(one) for one in boards if one.board is kind])}
     spread = iter(redis_places(db, [board for board, sole in zip(boards, soles, strict=True) if sole is None]))

@@ -34,8 +34,6 @@ _BOARD_STANDING = LuaScript("board_standing")
 _SOLE_NAMES = LuaScript("sole_names")
 
 
-
-
 _FORGET_BOARD = LuaScript("forget_board")
 _FORGET_PLACES = LuaScript("forget_places")
 
