@@ -233,7 +233,9 @@ def test_checkpoints_before_and_after_a_failover_are_consistent(watched):
     ``tests.log.rfc9162``). Leaves reach the archive, so a checkpoint, only once the replica holds them
     (``SCOUNDREL_WAIT_REPLICAS=1``): the log cannot fork."""
     setup = watched.setup
-    db = watched.database(wait_replicas=1, socket_timeout=2.0)
+    # WAIT is given half the socket's timeout: 5 s, so that a replica the loaded machine has kept from running
+    # for a second still acknowledges (with 1 s, the writes after the rejoin were refused as NotReplicated)
+    db = watched.database(wait_replicas=1, socket_timeout=10.0)
     signer = Signer.generate("referee.test/log")
     try:
         setup.wait_ready_to_fail_over()
