@@ -166,7 +166,8 @@ class _NextRoom:
         self.monster_total = sum(self.monsters)
         self.values = [VALUE[card] for card in room]
         self.kinds = [KIND[card] for card in room]
-        self.known: dict[tuple[int, int, int, int, bool, int], float] = {}
+        # Positions with a play left, without R15's bonus: only the last card played earns it (``leaf``).
+        self.known: dict[tuple[int, int, int, int, bool], float] = {}
         self.reaches: dict[tuple[int, int, int], float] = {}
         self.lefts: dict[int, float] = {}
 
@@ -212,7 +213,7 @@ class _NextRoom:
             return self.leaf(rest, health, strength, limit, bonus)
         if plays == 1:
             return self.last(rest, 1, health, strength, limit, drunk, bonus)
-        position = (rest, health, strength, limit, drunk, bonus)
+        position = (rest, health, strength, limit, drunk)
         found = self.known.get(position)
         if found is not None:
             return found
@@ -252,7 +253,7 @@ class _NextRoom:
         call of either). ``leaf`` is spelt out in the loop, reading ``left`` and ``reach`` where they are kept and
         calling them only when not (or 0.0, which they return as kept): half the positions of a game's judging are
         leaves."""
-        position = (rest, health, strength, limit, drunk, bonus)
+        position = (rest, health, strength, limit, drunk)
         found = self.known.get(position)
         if found is not None:
             return found
