@@ -79,8 +79,8 @@ _ARMED = [code + "w" for code in _CODE]  # a monster fought with the weapon (R10
 _BARE = [code + "b" for code in _CODE]
 _WEAPONS_STRONGEST_FIRST = sorted((card for card in range(len(_CODE)) if _WEAPON[card]), key=lambda card: -_VALUE[card])
 _POTIONS_STRONGEST_FIRST = sorted((card for card in range(len(_CODE)) if _POTION[card]), key=lambda card: -_VALUE[card])
-# Every monster value with its two monsters (R1: a spade and a club).
-_MONSTERS_BY_VALUE = [(value, tuple(card for card in range(len(_CODE)) if _MONSTER[card] and _VALUE[card] == value))
+# Every monster value with its two monsters (R1: a spade and a club) as a set (``_bits``).
+_MONSTERS_BY_VALUE = [(value, sum(1 << card for card in range(len(_CODE)) if _MONSTER[card] and _VALUE[card] == value))
                       for value in sorted({_VALUE[card] for card in range(len(_CODE)) if _MONSTER[card]})]
 
 # A position's relaxation without its health (``_Search.relaxation``): the health it may gain at most,
@@ -358,8 +358,13 @@ class _Search:
         at most the larger of the two costs, both when both go: the three
         largest costs.
         """
-        blades = [_VALUE[card] for card in _WEAPONS_STRONGEST_FIRST if cards >> card & 1] + [0, 0]
-        first, second = blades[0], blades[1]  # the two strongest weapons left (0: none, barehanded)
+        first = second = 0  # the two strongest weapons left (0: none, barehanded)
+        for card in _WEAPONS_STRONGEST_FIRST:
+            if cards >> card & 1:
+                if first:
+                    second = _VALUE[card]
+                    break
+                first = _VALUE[card]
         if weapon > first:  # the two strongest once the equipped weapon may fight too
             first_worn, second_worn = weapon, first
         elif weapon > second:
@@ -369,13 +374,16 @@ class _Search:
         damage = 0
         costs = []
         for value, twins in _MONSTERS_BY_VALUE:
-            blade, other = (first_worn, second_worn) if value < limit else (first, second)
-            for card in twins:
-                if cards >> card & 1:
-                    cost = value - blade if value > blade else 0
+            present = cards & twins
+            if present:
+                blade, other = (first_worn, second_worn) if value < limit else (first, second)
+                cost = value - blade if value > blade else 0
+                damage += cost
+                costs.append(cost)
+                if present == twins:  # the second of the value meets the other weapon
+                    cost = value - other if value > other else 0
                     damage += cost
                     costs.append(cost)
-                    blade = other
         costs.sort()
         potions = [_VALUE[card] for card in _POTIONS_STRONGEST_FIRST if cards >> card & 1]
         left = cards.bit_count()
@@ -389,8 +397,8 @@ class _Search:
         healed = sum(potions[:heals])
         # Drunk last for the bonus, a potion among the strongest ``heals`` leaves its place to the next one.
         spare = potions[heals] if heals < len(potions) else 0
-        bonuses = tuple((value, healed - (value - spare if index < heals else 0) - damage)
-                        for index, value in enumerate(potions))
+        bonuses = tuple([(value, healed - (value - spare if index < heals else 0) - damage)
+                         for index, value in enumerate(potions)])
         return healed - damage, sum(costs[-3:]) if costs else None, bonuses
 
     def bound(self, health: int, relaxed: _Relaxed) -> int:

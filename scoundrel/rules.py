@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import VALUE
-from .moves import MOVES, Drink, Equip, FightBarehanded, FightWithWeapon, Flee, Move
+from .cards import CANONICAL_ORDER, KIND, MONSTER, VALUE
+from .moves import FLEE, Drink, Equip, FightBarehanded, FightWithWeapon, Flee, Move
 from .state import MAX_HEALTH, ROOM_SIZE, Effect, State
 
 CLASSIC = "classic"
@@ -170,6 +170,8 @@ def _fight_barehanded(state: State, move: FightBarehanded) -> Effect:
     return Effect(damage=move.value)
 
 
+_NO_KILL = 15  # above every monster (R1): a weapon without kills may fight any of them (R9)
+
 # each function takes the move type it is keyed by
 _PLAY: dict[type, Callable[[State, Any], Effect]] = {
     Drink: _drink, Equip: _equip, FightWithWeapon: _fight_with_weapon, FightBarehanded: _fight_barehanded
@@ -184,6 +186,12 @@ def apply(state: State, move: Move, variant: str = CLASSIC) -> Effect:
     violation = check(state, move, variant)
     if violation is not None:
         raise IllegalMove(violation)
+    return apply_legal(state, move)
+
+
+def apply_legal(state: State, move: Move) -> Effect:
+    """``apply`` for a move ``check`` accepts in ``state`` (one of its ``legal_moves``), without checking it again:
+    the players apply every legal move of every position they look at."""
     if type(move) is Flee:
         return _flee(state)
     effect = _PLAY[type(move)](state, move)
@@ -201,19 +209,34 @@ def apply(state: State, move: Move, variant: str = CLASSIC) -> Effect:
     return effect
 
 
+# A card's moves in notation: a monster's fought with the weapon and barehanded (R2), any other card's own.
+_ARMED = {card: card + "w" for card in CANONICAL_ORDER if KIND[card] == MONSTER}
+_BARE = {card: card + "b" for card in CANONICAL_ORDER if KIND[card] == MONSTER}
+
+
 def legal_moves(state: State, variant: str = CLASSIC) -> list[str]:
-    """Every legal move of ``state`` in notation, in room order, ``flee`` last."""
-    candidates: list[str] = []
+    """Every legal move of ``state`` in notation, in room order, ``flee`` last.
+
+    ``check``'s rulings, but for R4's, which a card of the room meets by being there: a move after the game's
+    end (R12, R13), a weapon fight (R10, R11, as ``_weapon_violation`` reads them) and an avoid (R6, R14).
+    ``tests/engine/test_properties.py`` holds them equal to the moves ``apply`` accepts.
+    """
+    if state.health <= 0 or (not state.room and not state.dungeon):
+        return []  # R12, R13: the game is over
+    armed = state.weapon is not None  # R11
+    limit = VALUE[state.kills[-1]] if state.kills else _NO_KILL  # R10
+    legal: list[str] = []
     for card in state.room:
-        if card[0] in "SC":
-            candidates += (card + "w", card + "b")
+        bare = _BARE.get(card)
+        if bare is None:
+            legal.append(card)
         else:
-            candidates.append(card)
-    candidates.append("flee")
-    return [n for n in candidates if check(state, MOVES[n], variant) is None]
-
-
-_NO_KILL = 15  # above every monster (R1): a weapon without kills may fight any of them (R9)
+            if armed and VALUE[card] < limit:
+                legal.append(_ARMED[card])
+            legal.append(bare)
+    if _flee_violation(state, variant) is None:
+        legal.append(FLEE)
+    return legal
 
 
 def play_out(state: State, moves: Iterable[Move], variant: str = CLASSIC) -> tuple[int, Violation] | None:

@@ -21,7 +21,7 @@ from .cards import KIND, MONSTER, POTION, VALUE
 from .deal import deal
 from .moves import MOVES
 from .replay import MAX_MOVES
-from .rules import CLASSIC, VARIANTS, apply, legal_moves, start
+from .rules import CLASSIC, VARIANTS, apply, apply_legal, legal_moves, start
 from .state import State
 
 STRATEGIES = ("random", "greedy", "search")
@@ -37,37 +37,30 @@ WEAPON_WEIGHT = 0.2
 WIN = 1000.0
 
 
-def _weapon_reach(state: State) -> int:
-    """The damage the equipped weapon could still absorb from the monsters left (R10, R11)."""
-    if state.weapon is None:
-        return 0
-    strength = VALUE[state.weapon]
-    limit = VALUE[state.kills[-1]] if state.kills else 15
-    saved = 0
-    for cards in (state.room, state.dungeon):
-        for card in cards:
-            if KIND[card] == MONSTER:
-                value = VALUE[card]
-                if value < limit:
-                    saved += value if value < strength else strength
-    return saved
-
-
 def outlook(state: State) -> float:
-    """A rough estimate of the health the game ends with; wins rank above everything."""
+    """A rough estimate of the health the game ends with; wins rank above everything.
+
+    The cards left are read once for the monsters to pay, the potions to drink and the damage the equipped
+    weapon could still absorb (R10, R11): the players value every plan of every room they look at.
+    """
     if state.health <= 0:
         return -WIN + state.health
     if not state.room and not state.dungeon:
         return WIN + state.score()
-    monsters = potions = 0
+    strength = VALUE[state.weapon] if state.weapon is not None else 0  # no weapon absorbs nothing
+    limit = VALUE[state.kills[-1]] if state.kills else 15
+    monsters = potions = reach = 0
     for cards in (state.room, state.dungeon):
         for card in cards:
             kind = KIND[card]
             if kind == MONSTER:
-                monsters += VALUE[card]
+                value = VALUE[card]
+                monsters += value
+                if value < limit:
+                    reach += value if value < strength else strength
             elif kind == POTION:
                 potions += VALUE[card]
-    return state.health + POTION_WEIGHT * potions - monsters + WEAPON_WEIGHT * _weapon_reach(state)
+    return state.health + POTION_WEIGHT * potions - monsters + WEAPON_WEIGHT * reach
 
 
 def _room_over(state: State) -> bool:
@@ -86,7 +79,7 @@ def room_plans(state: State, variant: str) -> list[tuple[list[str], State]]:
         current, moves = stack.pop()
         for notation in legal_moves(current, variant):
             after = current.copy()
-            apply(after, MOVES[notation], variant)
+            apply_legal(after, MOVES[notation])  # legal_moves checked it
             plan = moves + [notation]
             if notation == "flee" or _room_over(after):
                 plans.append((plan, after))

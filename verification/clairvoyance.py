@@ -139,6 +139,10 @@ def room_choices(state: State, variant: str) -> list[Choice]:
             and not any(_dominated(choice, other) for other in choices.values())]
 
 
+# The places of a room (0 to 3) whose bits a set of them holds, lowest first: the room's order (``_NextRoom``).
+_PLACES = [tuple(place for place in range(ROOM_SIZE) if rest >> place & 1) for rest in range(1 << ROOM_SIZE)]
+
+
 class _NextRoom:
     """One room filled after a choice, played the best way ``outlook`` can tell (R8-R12, R15).
 
@@ -146,22 +150,28 @@ class _NextRoom:
     equal), without building a State a move: this runs some ten thousand times a game. ``pool`` is
     every card left (the room and the dungeon), summed once; positions reached by plays in another
     order are valued once, and once for every choice that leaves the same cards (``choice_value``'s ``rooms``).
+    The cards of the room not played yet (``rest``) are a set of its places, as bits, which key the values
+    kept of them as cheaply as a number does.
     """
 
     def __init__(self, leftover: tuple[str, ...], dungeon: Sequence[str]):
         """The room filled from ``leftover`` and ``dungeon`` (R4)."""
         self.room = room = (*leftover, *dungeon[:ROOM_SIZE - len(leftover)])
         self.plays = ROOM_SIZE - 1 if len(room) == ROOM_SIZE else len(room)  # R4; R5: a short room is played out
+        self.full = (1 << len(room)) - 1  # every card of the room
         pool = (*leftover, *dungeon)
-        self.size = len(pool)
+        self.last_room = len(pool) == len(room)  # the room played out is a win (R13)
         self.potions = sum(VALUE[card] for card in pool if KIND[card] == POTION)
         self.monsters = sorted(VALUE[card] for card in pool if KIND[card] == MONSTER)
         self.monster_total = sum(self.monsters)
-        self.known: dict[tuple[object, ...], float] = {}
-        self.reaches: dict[tuple[object, ...], float] = {}
-        self.lefts: dict[tuple[str, ...], float | None] = {}
+        self.values = [VALUE[card] for card in room]
+        self.kinds = [KIND[card] for card in room]
+        # Positions with a play left, without R15's bonus: only the last card played earns it (``leaf``).
+        self.known: dict[tuple[int, int, int, int, bool], float] = {}
+        self.reaches: dict[tuple[int, int, int], float] = {}
+        self.lefts: dict[int, float] = {}
 
-    def reach(self, strength: int, limit: int, rest: tuple[str, ...]) -> float:
+    def reach(self, strength: int, limit: int, rest: int) -> float:
         """What a weapon of ``strength`` fighting below ``limit`` could still absorb (R10, R11), weighted: from the
         monsters left, those of the room not played (``rest``) and the dungeon's."""
         position = (strength, limit, rest)
@@ -170,49 +180,51 @@ class _NextRoom:
             reach = 0
             for value in self.monsters[:bisect_left(self.monsters, limit)]:
                 reach += value if value < strength else strength
-            for card in self.room:
-                value = VALUE[card]
-                if KIND[card] == MONSTER and card not in rest and value < limit:
+            for place in _PLACES[self.full ^ rest]:
+                value = self.values[place]
+                if self.kinds[place] == MONSTER and value < limit:
                     reach -= value if value < strength else strength
             found = self.reaches[position] = WEAPON_WEIGHT * reach
         return found
 
-    def left(self, rest: tuple[str, ...]) -> float | None:
-        """``outlook`` but for health and the weapon once the room's plays leave ``rest``; None for a win (R13)."""
-        if rest not in self.lefts:
-            played = [card for card in self.room if card not in rest]
-            potions = sum(VALUE[card] for card in played if KIND[card] == POTION)
-            monsters = sum(VALUE[card] for card in played if KIND[card] == MONSTER)
-            self.lefts[rest] = (None if len(played) == self.size else
-                                POTION_WEIGHT * (self.potions - potions) - (self.monster_total - monsters))
-        return self.lefts[rest]
+    def left(self, rest: int) -> float:
+        """``outlook`` but for health and the weapon once the room's plays leave ``rest`` (not a win, R13)."""
+        found = self.lefts.get(rest)
+        if found is None:
+            potions = monsters = 0
+            for place in _PLACES[self.full ^ rest]:
+                kind = self.kinds[place]
+                if kind == POTION:
+                    potions += self.values[place]
+                elif kind == MONSTER:
+                    monsters += self.values[place]
+            found = self.lefts[rest] = POTION_WEIGHT * (self.potions - potions) - (self.monster_total - monsters)
+        return found
 
-    def leaf(self, rest: tuple[str, ...], plays: int, health: int, strength: int, limit: int, drunk: bool,
-             bonus: int) -> float:
-        """``outlook`` once the room's plays are made, ``rest`` of its cards left (``plays``, 0, and ``drunk`` are
-        ``best``'s, for the one call of either)."""
-        left = self.left(rest)
-        if left is None:  # R15's bonus
+    def leaf(self, rest: int, health: int, strength: int, limit: int, bonus: int) -> float:
+        """``outlook`` once the room's plays are made, ``rest`` of its cards left."""
+        if not rest and self.last_room:  # R15's bonus
             return WIN + health + bonus
-        return health + left + (self.reach(strength, limit, rest) if strength else 0)
+        return health + self.left(rest) + (self.reach(strength, limit, rest) if strength else 0)
 
-    def best(self, rest: tuple[str, ...], plays: int, health: int, strength: int, limit: int, drunk: bool,
-             bonus: int) -> float:
-        """The best ``outlook`` after ``plays`` more cards of ``rest``. The last play's positions go straight to
-        ``leaf``, and ``max`` is spelt out: half the calls of a game's judging are leaves."""
+    def best(self, rest: int, plays: int, health: int, strength: int, limit: int, drunk: bool, bonus: int) -> float:
+        """The best ``outlook`` after ``plays`` more cards of ``rest``; ``max`` spelt out."""
         if plays == 0:
-            return self.leaf(rest, 0, health, strength, limit, drunk, bonus)
-        position = (rest, health, strength, limit, drunk, bonus)
+            return self.leaf(rest, health, strength, limit, bonus)
+        if plays == 1:
+            return self.last(rest, 1, health, strength, limit, drunk, bonus)
+        position = (rest, health, strength, limit, drunk)
         found = self.known.get(position)
         if found is not None:
             return found
-        then = self.leaf if plays == 1 else self.best
+        then = self.last if plays == 2 else self.best
         plays -= 1
         found = -2 * WIN
-        for index, card in enumerate(rest):
-            after_rest = rest[:index] + rest[index + 1:]
-            value = VALUE[card]
-            kind = KIND[card]
+        values, kinds = self.values, self.kinds
+        for place in _PLACES[rest]:
+            after_rest = rest ^ 1 << place
+            value = values[place]
+            kind = kinds[place]
             if kind == MONSTER:  # R11, barehanded and, where R10 allows, with the weapon
                 after = health - value
                 outcome = -WIN + after if after <= 0 else then(after_rest, plays, after, strength, limit, drunk, 0)
@@ -236,9 +248,65 @@ class _NextRoom:
         self.known[position] = found
         return found
 
+    def last(self, rest: int, plays: int, health: int, strength: int, limit: int, drunk: bool, bonus: int) -> float:
+        """The best ``outlook`` after the room's last play, from ``rest`` (``plays`` is 1: ``best``'s, for the one
+        call of either). ``leaf`` is spelt out in the loop, reading ``left`` and ``reach`` where they are kept and
+        calling them only when not (or 0.0, which they return as kept): half the positions of a game's judging are
+        leaves."""
+        position = (rest, health, strength, limit, drunk)
+        found = self.known.get(position)
+        if found is not None:
+            return found
+        found = -2 * WIN
+        values, kinds, lefts, reaches = self.values, self.kinds, self.lefts, self.reaches
+        for place in _PLACES[rest]:
+            after_rest = rest ^ 1 << place
+            won = not after_rest and self.last_room  # R13
+            left = 0.0 if won else lefts.get(after_rest) or self.left(after_rest)
+            value = values[place]
+            kind = kinds[place]
+            if kind == MONSTER:  # R11, barehanded and, where R10 allows, with the weapon
+                after = health - value
+                if after <= 0:
+                    outcome = -WIN + after
+                elif won:
+                    outcome = WIN + after + 0
+                else:
+                    outcome = after + left + ((reaches.get((strength, limit, after_rest))
+                                               or self.reach(strength, limit, after_rest)) if strength else 0)
+                if outcome > found:
+                    found = outcome
+                if strength and value < limit:
+                    after = health - (value - strength if value > strength else 0)
+                    if after <= 0:
+                        outcome = -WIN + after
+                    elif won:
+                        outcome = WIN + after + 0
+                    else:
+                        outcome = after + left + (reaches.get((strength, value, after_rest))
+                                                  or self.reach(strength, value, after_rest))
+                    if outcome > found:
+                        found = outcome
+            elif kind == POTION:  # R8, R15
+                after = health if drunk else min(MAX_HEALTH, health + value)
+                if won:
+                    outcome = WIN + after + (value if health == MAX_HEALTH else 0)
+                else:
+                    outcome = after + left + ((reaches.get((strength, limit, after_rest))
+                                               or self.reach(strength, limit, after_rest)) if strength else 0)
+                if outcome > found:
+                    found = outcome
+            else:  # R9
+                outcome = WIN + health + 0 if won else health + left + (reaches.get((value, _NO_KILL, after_rest))
+                                                                        or self.reach(value, _NO_KILL, after_rest))
+                if outcome > found:
+                    found = outcome
+        self.known[position] = found
+        return found
+
     def value(self, health: int, strength: int, limit: int) -> float:
         """The best ``outlook`` after the room is played out (R4, R5) from this health and weapon."""
-        return self.best(self.room, self.plays, health, strength, limit, False, 0)
+        return self.best(self.full, self.plays, health, strength, limit, False, 0)
 
 
 def next_room_value(leftover: tuple[str, ...], dungeon: Sequence[str], health: int, strength: int,
