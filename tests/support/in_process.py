@@ -206,7 +206,7 @@ class InProcessStack(ServiceHttp):
 
     def _app(self, settings):
         """The API app for these settings: one made before for the same settings if there is one (making one
-        costs some 60 ms of CPU), given a ``Referee`` of its own, as a new process's app has (what an app keeps
+        costs some 30 ms of CPU), given a ``Referee`` of its own, as a new process's app has (what an app keeps
         of its store: the secrets it read, the players of tokens)."""
         from service.app import create_app
         from service.context import Referee
