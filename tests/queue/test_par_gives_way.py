@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from domain.daily_seed import sealed_seed, today
+from domain.par import quick_par
 from settings import Settings
 from store.base import keys
 from store.par.results import begin_search, read_par
@@ -73,6 +74,14 @@ def test_a_search_no_run_interrupts_ends_with_its_whole_budget_spent(db):
     kept = read_par(db, "par-7", "hard")
     assert kept.found is not None and kept.found.exact and kept.searched and not kept.searching
     assert par_queue(db).count == 0
+
+
+def test_a_search_cut_short_keeps_at_least_the_line_a_requests_own_search_finds(db):
+    search_par("par-3", "classic", 0.0001)  # ended by its clock after a few positions, as a starved worker's
+    kept = read_par(db, "par-3", "classic").found
+    quick = quick_par("par-3", "classic")
+    assert kept is not None and not kept.exact and kept.score >= quick.score  # -138 without the quick line
+    assert kept.upper <= quick.upper
 
 
 def test_the_sweep_queues_the_search_of_yesterdays_sealed_par_once(db, redis_url):
