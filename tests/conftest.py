@@ -137,13 +137,13 @@ def archived_store_db(redis_url, tmp_path, migrated_archive):
     """A ``Database`` on this test process's throwaway Redis, emptied, with an archive of its own (SQLite): for
     the store's tests of boards that cool there (``domain.boards.Board.cools``)."""
     from store.base.database import Database
+    from tests.support.stores import empty
     from worker.registry import JOBS
 
     shutil.copyfile(migrated_archive, tmp_path / "archive.sqlite3")
     database = Database(redis_url, JOBS, archive_url=f"sqlite:///{tmp_path}/archive.sqlite3")
     database.archive.upgrade()
-    database.redis.flushall()
-    yield database
+    yield empty(database)
     database.close()
 
 

@@ -15,6 +15,7 @@ from service.app import create_app
 from settings import Settings
 from store import Database
 from store.queue.queues import par_queue
+from tests.support.stores import empty
 from worker import process
 from worker.registry import JOBS
 
@@ -32,8 +33,7 @@ def app_of(redis_url, tmp_path, monkeypatch):
     def make(**options):
         settings = Settings(**{"redis_url": redis_url, "archive_url": f"sqlite:///{tmp_path}/archive.sqlite3",
                                "par_seconds": 20, **options})
-        db = Database.from_settings(settings, JOBS)
-        db.redis.flushall()
+        db = empty(Database.from_settings(settings, JOBS))
         made.append(db)
         return create_app(settings).test_client(), db
 

@@ -12,6 +12,7 @@ from store.base.clock import now_ms
 from store.base.packing import iso_time
 from store.leagues.membership import join_week
 from tests.support.leagues import game, placed
+from tests.support.stores import empty
 from worker.registry import JOBS
 
 RULES = LeagueRules(("Bronze", "Silver", "Gold"), 6, 2)
@@ -22,8 +23,7 @@ def league(redis_url, tmp_path_factory):
     """Last week ada and five others played one Bronze cohort, ada first; this week ada, bob and cyd play."""
     settings = Settings(redis_url=redis_url, archive_url=f"sqlite:///{tmp_path_factory.mktemp('l')}/a.sqlite3",
                         league_tiers=RULES.tiers, league_cohort=RULES.size, league_moves=RULES.moves)
-    db = Database.from_settings(settings, JOBS)
-    db.redis.flushall()
+    db = empty(Database.from_settings(settings, JOBS))
     app = create_app(settings)
     db.archive.upgrade()
     client = app.test_client()

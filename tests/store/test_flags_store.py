@@ -28,6 +28,7 @@ from store.moderation.flags import (
     run_flag_id,
     run_flags,
 )
+from tests.support.stores import empty
 from worker.registry import JOBS
 
 
@@ -43,8 +44,7 @@ def db(server, monkeypatch):
     """An empty store, whose clock ticks a millisecond at every raise (so "newest" is exact)."""
     clock = itertools.count(1_800_000_000_000)
     monkeypatch.setattr(store_flags, "now_ms", lambda: next(clock))
-    database = Database(server.url, JOBS)
-    database.redis.flushall()
+    database = empty(Database(server.url, JOBS))
     yield database
     database.close()
 

@@ -23,6 +23,7 @@ from store.games.dealt import close_sealed_day, next_deal, start_game
 from store.games.dealt import play_moves as store_play_moves
 from store.games.streaks import load_streak
 from store.runs.records import load_run
+from tests.support.stores import empty
 from worker.registry import JOBS
 
 FIRST = date(2026, 3, 2)
@@ -62,8 +63,7 @@ def db(store_root):
     server, archive_url = store_root
     database = Database(server.url, JOBS, archive_url=archive_url)
     database.archive.upgrade()
-    database.redis.flushall()
-    yield database
+    yield empty(database)
     database.close()
 
 

@@ -53,6 +53,7 @@ from cli.redis_server import RedisServer
 from store.archive.tables import metadata as archive_tables
 from tests.support import waiting
 from tests.support.service_http import TEST_SETTINGS, ServiceHttp
+from tests.support.stores import forget_process_memory
 from verification.clairvoyance import SAMPLES, Tally, game_tally
 
 Found = TypeVar("Found")
@@ -240,18 +241,6 @@ class InProcessStack(ServiceHttp):
         self.http = in_process_session()
 
     @staticmethod
-    def _forget_process_memory() -> None:
-        """What a process remembers of its store, forgotten as a new process has it: the store it remembered
-        was emptied (the tournaments and sealed days it closed, the public log's secrets it read)."""
-        from store.games import dealt
-        from store.log import leaves
-        from store.tournaments import closing
-
-        dealt._closed_days.clear()
-        closing._closed.clear()
-        leaves._kept.clear()
-
-    @staticmethod
     def _forget_worker_connection() -> None:
         """The jobs' settings and connection (``worker.process``) are made once a process: made again for
         this stack's settings."""
@@ -377,7 +366,7 @@ class InProcessPool:
             self._saved_env.setdefault(name, os.environ.get(name))
             os.environ[name] = value
         InProcessStack._forget_worker_connection()
-        InProcessStack._forget_process_memory()
+        forget_process_memory()
         logging.getLogger().setLevel(stack.log_level or self._saved_level)
         self._active = stack
 

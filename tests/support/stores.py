@@ -24,13 +24,33 @@ def throwaway_redis(root: Path) -> Iterator[str]:
         server.stop()
 
 
+def forget_process_memory() -> None:
+    """What a process remembers of its store, forgotten as a new process has it, once the store it remembered
+    was emptied: the tournaments and sealed days it closed (a tournament's id is used again in the emptied
+    store, and one remembered closed was not closed again: its seeds were never revealed), the public log's
+    secrets it read."""
+    from store.games import dealt
+    from store.log import leaves
+    from store.tournaments import closing
+
+    dealt._closed_days.clear()
+    closing._closed.clear()
+    leaves._kept.clear()
+
+
+def empty(database: Database) -> Database:
+    """``database``'s Redis emptied, and the process's memory of what it held forgotten (``forget_process_memory``)."""
+    database.redis.flushall()
+    forget_process_memory()
+    return database
+
+
 @contextmanager
 def emptied_database(url: str, **options) -> Iterator[Database]:
-    """A connection to the Redis at ``url``, emptied first (``options``: ``Database``'s own)."""
+    """A connection to the Redis at ``url``, emptied first (``empty``; ``options``: ``Database``'s own)."""
     database = Database(url, JOBS, **options)
     try:
-        database.redis.flushall()
-        yield database
+        yield empty(database)
     finally:
         database.close()
 
