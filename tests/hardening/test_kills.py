@@ -30,7 +30,7 @@ from store.queue.intake import drain, entry_parts
 from store.queue.pending import TRANSIT_SECONDS, jobs_of, oldest_pending, sweep
 from store.queue.queues import verify_queue
 from store.queue.workers import live_workers, roll_call
-from tests.support.games import legal_games, scoundrel_check
+from tests.support.games import assert_verified_once, legal_games, scoundrel_check
 from tests.support.stack import Stack
 from tests.support.waiting import until
 
@@ -272,10 +272,7 @@ def _verified_once(stack, db, player: str, run_ids: list[str]) -> None:
     """Every run verified, one verdict in its audit log, one board place each (one seed board a run)."""
     until(lambda: all(run.status != "pending" for run in load_runs(db, run_ids)), "the runs verified", 20)
     time.sleep(0.3)  # any second verification would have landed
-    for run_id in run_ids:
-        assert stack.get(f"/v1/runs/{run_id}").json()["status"] == "verified"
-        log = stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"]
-        assert [entry["event"] for entry in log].count("verified") == 1
+    assert_verified_once(db, run_ids)
     board = stack.get("/v1/leaderboards/classic", params={"limit": 100}).json()["entries"]
     assert [entry["run_id"] for entry in board if entry["player"] == player] in ([run_id] for run_id in run_ids)
     assert not _waiting(db) and not verify_queue(db).count

@@ -30,7 +30,7 @@ from store import load_runs
 from store.queue.intake import drain
 from store.queue.queues import verify_queue
 from tests.support.commands import run_command
-from tests.support.games import legal_games, moderator_token, scoundrel_check
+from tests.support.games import assert_verified_once, legal_games, moderator_token, scoundrel_check
 from tests.support.stack import Stack
 
 pytestmark = pytest.mark.slow
@@ -252,10 +252,7 @@ def _verified_once(stack, db, run_ids: list[str]) -> None:
     stack.until(lambda: all(run is not None and run.status != "pending" for run in load_runs(db, run_ids)),
                 "every accepted run verified", SETTLE_SECONDS)
     time.sleep(1.0)  # any second verification would have landed
-    for run_id in run_ids:
-        assert stack.get(f"/v1/runs/{run_id}").json()["status"] == "verified"
-        log = stack.get(f"/v1/runs/{run_id}/audit-log").json()["entries"]
-        assert [entry["event"] for entry in log].count("verified") == 1, (run_id, log)
+    assert_verified_once(db, run_ids)
 
 
 def _lose_its_data(stack) -> None:

@@ -8,6 +8,8 @@ import time
 
 import scoundrel
 from scoundrel.strategies import find_win, play_game
+from store import load_runs
+from store.runs import run_audit_logs
 from tests.support.commands import run_command
 
 
@@ -51,6 +53,16 @@ def games_by_score(seed: str, count: int, variant: str = "classic") -> list[dict
 def scoundrel_check(stack, *args: str) -> subprocess.CompletedProcess:
     """``scoundrel check`` against the stack's Redis (in this process: ``tests.support.commands``)."""
     return run_command(stack.env(), "check", *args)
+
+
+def assert_verified_once(db, run_ids: list[str]) -> None:
+    """Each run verified, and verified once (one ``verified`` entry in its audit log): read from the store as the
+    API's run and audit-log views read it, in two round trips rather than two requests a run (the views are
+    tests/audit's), for the fault tests that submit dozens of runs."""
+    statuses = [run.status if run else None for run in load_runs(db, run_ids)]
+    assert statuses == ["verified"] * len(run_ids), list(zip(run_ids, statuses, strict=True))
+    for run_id, log in zip(run_ids, run_audit_logs(db, run_ids), strict=True):
+        assert [entry["event"] for entry in log].count("verified") == 1, (run_id, log)
 
 
 def moderator_token(stack, name: str = "mod") -> str:
