@@ -71,20 +71,26 @@ def _flee_violation(state: State, variant: str) -> Violation | None:
     return None
 
 
+def _weapon_reaches(state: State, value: int) -> bool:
+    """Whether the equipped weapon may fight a monster of ``value``: one is equipped (R11), and it has killed
+    nothing yet or its last kill was stronger (R10)."""
+    return state.weapon is not None and (not state.kills or value < VALUE[state.kills[-1]])
+
+
 def _weapon_violation(state: State, move: FightWithWeapon) -> Violation | None:
+    if _weapon_reaches(state, move.value):
+        return None
     if state.weapon is None:
         return Violation(
             WEAPON_NOT_USABLE, "R11", f"No weapon is equipped, so {move.card} can only be fought barehanded (R11)."
         )
-    last_kill = state.kills[-1] if state.kills else None
-    if last_kill is not None and move.value >= VALUE[last_kill]:
-        return Violation(
-            WEAPON_NOT_USABLE,
-            "R10",
-            f"The weapon {state.weapon} last killed {last_kill}, so it may only fight monsters weaker than "
-            f"{VALUE[last_kill]}; {move.card} must be fought barehanded (R10).",
-        )
-    return None
+    last_kill = state.kills[-1]
+    return Violation(
+        WEAPON_NOT_USABLE,
+        "R10",
+        f"The weapon {state.weapon} last killed {last_kill}, so it may only fight monsters weaker than "
+        f"{VALUE[last_kill]}; {move.card} must be fought barehanded (R10).",
+    )
 
 
 def check(state: State, move: Move, variant: str = CLASSIC) -> Violation | None:
@@ -218,20 +224,18 @@ def legal_moves(state: State, variant: str = CLASSIC) -> list[str]:
     """Every legal move of ``state`` in notation, in room order, ``flee`` last.
 
     ``check``'s rulings, but for R4's, which a card of the room meets by being there: a move after the game's
-    end (R12, R13), a weapon fight (R10, R11, as ``_weapon_violation`` reads them) and an avoid (R6, R14).
+    end (R12, R13), a weapon fight (R10, R11: ``_weapon_reaches``) and an avoid (R6, R14), each asked once.
     ``tests/engine/test_properties.py`` holds them equal to the moves ``apply`` accepts.
     """
     if state.health <= 0 or (not state.room and not state.dungeon):
         return []  # R12, R13: the game is over
-    armed = state.weapon is not None  # R11
-    limit = VALUE[state.kills[-1]] if state.kills else _NO_KILL  # R10
     legal: list[str] = []
     for card in state.room:
         bare = _BARE.get(card)
         if bare is None:
             legal.append(card)
         else:
-            if armed and VALUE[card] < limit:
+            if _weapon_reaches(state, VALUE[card]):
                 legal.append(_ARMED[card])
             legal.append(bare)
     if _flee_violation(state, variant) is None:

@@ -45,14 +45,14 @@ import scoundrel.rules as rules
 from scoundrel.cards import VALUE
 from cli.conformance import serve
 
-strict = rules._weapon_violation
+strict = rules._weapon_reaches
 
-def less_or_equal(state, move):
-    if state.weapon is not None and state.kills and move.value == VALUE[state.kills[-1]]:
-        return None
-    return strict(state, move)
+def less_or_equal(state, value):
+    if state.weapon is not None and state.kills and value == VALUE[state.kills[-1]]:
+        return True
+    return strict(state, value)
 
-rules._weapon_violation = less_or_equal
+rules._weapon_reaches = less_or_equal
 serve(sys.stdin, sys.stdout)
 """
 
