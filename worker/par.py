@@ -12,9 +12,9 @@ every ``LOOK_SECONDS`` whether one does: if so it stops at once, keeps the
 interval it proved, and queues itself again at the head of the searches'
 queue with the budget it has left, its marker kept (a request queues no
 second one meanwhile). The search it resumes with starts over, bounded by
-that budget: what each part proved is merged as it is kept. A search cut
-short before a request's own search would end (``domain.par.quick_par``)
-keeps that one's line too: the par kept is never worse than a request's.
+that budget: what each part proved is merged as it is kept. A search that
+ends without proving the par keeps the line of a request's own search
+(``domain.par.quick_par``) too: the par kept is never worse than a request's.
 """
 
 import logging
@@ -22,7 +22,7 @@ import time
 from datetime import timedelta
 
 from domain.daily_seed import sealed_seed, today
-from domain.par import QUICK_POSITIONS, quick_par
+from domain.par import quick_par
 from domain.run import daily_seal
 from scoundrel import CLASSIC
 from scoundrel.par import par
@@ -68,9 +68,10 @@ def search_par(seed: str, variant: str, seconds: float | None = None) -> None:
     budget = settings().par_seconds if seconds is None else seconds
     clock = GivingWay()
     found = par(seed, variant, seconds=budget, clock=clock)
-    if not found.exact and found.positions < QUICK_POSITIONS:
-        # Cut short (it gave way at once, or the machine ran it little): what a request's own search finds is kept
-        # too, so that the par kept, which the pages show, is never a worse line than a request would show.
+    if not found.exact:
+        # Its budget spent on proving more than lines (an eighth finds them), or cut short (it gave way, or the
+        # machine ran it little): what a request's own search finds is kept too, a few milliseconds more, so that
+        # the par kept, which the pages show, is never a worse line than a request would show.
         keep_par(db, seed, variant, quick_par(seed, variant), searched=False)
     left = budget - clock.spent()
     resumes = clock.gave_way and not found.exact and left > 0
