@@ -270,7 +270,7 @@ class _NextRoom:
                 if after <= 0:
                     outcome = -WIN + after
                 elif won:
-                    outcome = WIN + after + 0
+                    outcome = WIN + after
                 else:
                     outcome = after + left + ((reaches.get((strength, limit, after_rest))
                                                or self.reach(strength, limit, after_rest)) if strength else 0)
@@ -281,7 +281,7 @@ class _NextRoom:
                     if after <= 0:
                         outcome = -WIN + after
                     elif won:
-                        outcome = WIN + after + 0
+                        outcome = WIN + after
                     else:
                         outcome = after + left + (reaches.get((strength, value, after_rest))
                                                   or self.reach(strength, value, after_rest))
@@ -297,7 +297,7 @@ class _NextRoom:
                 if outcome > found:
                     found = outcome
             else:  # R9
-                outcome = WIN + health + 0 if won else health + left + (reaches.get((value, _NO_KILL, after_rest))
+                outcome = WIN + health if won else health + left + (reaches.get((value, _NO_KILL, after_rest))
                                                                         or self.reach(value, _NO_KILL, after_rest))
                 if outcome > found:
                     found = outcome
