@@ -30,7 +30,7 @@ from store.runs.history import hot_run
 from store.runs.records import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.commands import run_command
-from tests.support.games import accept_dealt, games_by_score, legal_games, play_at_machine_speed
+from tests.support.games import accept_dealt_games, games_by_score, legal_games, play_at_machine_speed
 
 from .conftest import archive_now, snapshot
 
@@ -206,7 +206,7 @@ def dan(stack, db):
     """dan's dealt games, one more than the ladder's window holds, then a retention pass: every game
     leaves Redis, those in the window and the dealt board's place too, and still counts."""
     stack.register("dan")
-    played = [accept_dealt(stack, "dan", game) for game in legal_games(LADDER_GAMES + 1)]
+    played = accept_dealt_games(stack, "dan", list(legal_games(LADDER_GAMES + 1)))
     assert {run["status"] for run in played} == {"verified"}
     archive_now(stack)
     return played
