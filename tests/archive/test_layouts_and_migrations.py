@@ -282,19 +282,29 @@ def test_a_killed_migration_carries_on_when_started_again(stack, db):
         time.sleep(0.02)
     migrating.kill()
     migrating.join()
-    left = sum(db.redis.hexists(keys.run(run_id), "id") for run_id in logs)
+    layouts = _layouts(db.redis, list(logs))
+    left = sum("id" in stored for stored, _ in layouts)
     assert 0 < left < len(logs), left  # killed midway
-    for run_id in logs:  # each run in one layout or the other, never half
-        stored = db.redis.hgetall(keys.run(run_id))
-        assert ("id" in stored) == ("moves" in stored) == bool(db.redis.exists(keys.old_audit_stream(run_id)))
+    for stored, streamed in layouts:  # each run in one layout or the other, never half
+        assert ("id" in stored) == ("moves" in stored) == streamed
 
     resumed = cli(stack, "migrate", "--apply")
     assert resumed.returncode == 0, resumed.stderr
     assert f"rewrote {left} runs of an older layout" in resumed.stdout
+    assert not any("id" in stored for stored, _ in _layouts(db.redis, list(logs)))
     for run_id, log in logs.items():
-        assert not db.redis.hexists(keys.run(run_id), "id")
         assert audit_log(db, run_id) == log
     assert "nothing to change" in cli(stack, "migrate", "--apply").stdout
+
+
+def _layouts(redis, run_ids: list[str]) -> list[tuple[dict, bool]]:
+    """Each run's hash, and whether its audit stream is there: read in one round trip for all."""
+    with redis.pipeline(transaction=False) as pipe:
+        for run_id in run_ids:
+            pipe.hgetall(keys.run(run_id))
+            pipe.exists(keys.old_audit_stream(run_id))
+        replies = pipe.execute()
+    return [(stored, bool(streamed)) for stored, streamed in zip(replies[::2], replies[1::2], strict=True)]
 
 
 def test_a_migration_beside_the_worker_and_the_api_loses_no_change(stack, db):
