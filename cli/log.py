@@ -212,9 +212,10 @@ def run_verify(args) -> int:
             copy = LogCopy.from_json(json.load(file))
         if args.key:
             copy.key = args.key.strip()
-    for path, why in sorted(skipped_boards(copy, read_log(copy)).items()):
+    state = read_log(copy)
+    for path, why in sorted(skipped_boards(copy, state).items()):
         print(f"skipped {path}: {why}", file=sys.stderr)
-    problems = audit(copy)
+    problems = audit(copy, state)
     for problem in problems:
         print(problem)
     verdict = f"{len(problems)} problem(s)" if problems else "the boards are what the log says"

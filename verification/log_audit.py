@@ -164,12 +164,14 @@ def replayable(leaf: Mapping[str, Any], state: LogState) -> bool:
     return leaf["verdict"] == "verified" and state.seed_of(leaf) is not None and leaf["player"] not in state.erased
 
 
-def audit(copy: LogCopy) -> list[str]:
-    """Every problem found, as a sentence each; empty when the log, the runs and the boards agree."""
+def audit(copy: LogCopy, state: LogState | None = None) -> list[str]:
+    """Every problem found, as a sentence each; empty when the log, the runs and the boards agree. ``state``:
+    the copy's ``read_log``, for a caller that has read it already (a fifth of a second of CPU for 10,000 leaves)."""
     problems: list[str] = []
     problems += _check_leaves(copy)
     problems += _check_checkpoints(copy)
-    state = read_log(copy)
+    if state is None:
+        state = read_log(copy)
     problems += state.problems
     problems += _check_runs(copy, state)
     problems += _check_boards(copy, state)

@@ -40,6 +40,9 @@ _places = archived_board_places.c
 _ON_BOARD = sa.and_(_places.kind == sa.bindparam("kind"), _places.board == sa.bindparam("board"))
 _BOARD_PLACES = (sa.select(_places.player, _places.rank_key, _places.run_id).where(_ON_BOARD)
                  .order_by(_places.rank_key.desc(), _places.player.desc()))  # as Redis' ZREVRANGE
+_IN_BOARDS = sa.and_(_places.kind == sa.bindparam("kind"), _places.board.in_(sa.bindparam("boards", expanding=True)))
+_BOARDS_PLACES = (sa.select(_places.board, _places.player, _places.rank_key, _places.run_id).where(_IN_BOARDS)
+                  .order_by(_places.board, _places.rank_key.desc(), _places.player.desc()))
 _BOARD_PAGE = _BOARD_PLACES.offset(sa.bindparam("offset")).limit(sa.bindparam("limit"))
 _PLACES_OF = _BOARD_PLACES.where(_places.player.in_(sa.bindparam("players", expanding=True)))
 _BOARD_BEFORE = (sa.select(sa.func.count()).select_from(archived_board_places)  # ranked before a place
@@ -184,6 +187,17 @@ class Archive:
         """Every archived place of one board (its kind, its key parts joined by ':'), best first."""
         with self.engine.connect() as connection:
             return [BoardPlace(*row) for row in connection.execute(_BOARD_PLACES, {"kind": kind, "board": board})]
+
+    def boards_places(self, kind: str, boards: list[str]) -> dict[str, list[BoardPlace]]:
+        """Every archived place of each of ``boards`` (of ``kind``) the archive holds places of, best first,
+        by board: ``board_places`` for a batch of boards in one query."""
+        if not boards:
+            return {}
+        found: dict[str, list[BoardPlace]] = {}
+        with self.engine.connect() as connection:
+            for board, *place in connection.execute(_BOARDS_PLACES, {"kind": kind, "boards": boards}):
+                found.setdefault(board, []).append(BoardPlace(*place))
+        return found
 
     def board_page(self, kind: str, board: str, offset: int, limit: int) -> tuple[int, list[BoardPlace]]:
         """``(total, places)``: the board's archived places from rank ``offset + 1``, best first."""

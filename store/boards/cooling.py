@@ -211,15 +211,15 @@ def read_boards(db: Database, boards: list[BoardId]) -> list[list[BoardPlace]]:
         for board in boards:
             pipe.hget(keys.sole_places(board.name), board.name)
         soles = [sole_read(board, held) for board, held in zip(boards, pipe.execute(), strict=True)]
-    held = {(kind.kind, name) for kind in {board.board for board in boards if board.board.cools}
-            for name in db.archive.boards_held(kind.kind, [board_name(one) for one in boards if one.board is kind])}
+    archived = {(kind.kind, name): places for kind in {board.board for board in boards if board.board.cools}
+                for name, places in db.archive.boards_places(
+                    kind.kind, [board_name(one) for one in boards if one.board is kind]).items()}
     spread = iter(redis_places(db, [board for board, sole in zip(boards, soles, strict=True) if sole is None]))
     read = []
     for board, sole in zip(boards, soles, strict=True):
         own = [sole] if sole is not None else next(spread)
-        name = board_name(board)
-        read.append(merged(board.board.order, db.archive.board_places(board.board.kind, name), own)
-                    if (board.board.kind, name) in held else own)
+        held = archived.get((board.board.kind, board_name(board)))
+        read.append(merged(board.board.order, held, own) if held is not None else own)
     return read
 
 
@@ -275,7 +275,8 @@ def _settle_batch(db: Database, kind: Board, boards: list[BoardId], cutoff_ms: i
         tally.brought_back += len(warm)
         if not cold:
             return
-        written = {board_name(board): merged(kind.order, db.archive.board_places(kind.kind, board_name(board)), places)
+        archived = db.archive.boards_places(kind.kind, [name for name in cold_names if name in held])
+        written = {board_name(board): merged(kind.order, archived.get(board_name(board), []), places)
                    if board_name(board) in held else places for board, places in cold}
         write_boards(db, kind, written)
         small = [(board, places) for board, places in cold if len(places) <= SLICE]

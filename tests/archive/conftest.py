@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import time
 from multiprocessing.process import BaseProcess
 
 import pytest
@@ -63,6 +64,19 @@ def archive_now(stack) -> subprocess.CompletedProcess:
     done = cli(stack, "archive", "--older-than", "0")
     assert done.returncode == 0, done.stderr
     return done
+
+
+def submitted_final(stack, token: str, games: list[dict]) -> list[dict]:
+    """``submit_final`` of each of ``games`` in turn, a few milliseconds apart (distinct submission times), then
+    waited for together: the in-process stack's worker makes one pass for them all, not one a game."""
+    run_ids = []
+    for number, game in enumerate(games):
+        if number:
+            time.sleep(0.005)
+        response = stack.submit(token, game)
+        assert response.status_code == 202, response.text
+        run_ids.append(response.json()["id"])
+    return [stack.wait_final(run_id) for run_id in run_ids]
 
 
 def snapshot(stack, run_id: str) -> dict:

@@ -128,13 +128,43 @@ def test_a_verified_run_costs_a_few_hundred_bytes(stack, db):
 
 
 def _old_run(redis, player: str, game: dict, run_id: str, submitted_ms: int, *, judged: bool = True) -> list[dict]:
-    """A run as an older release stored it, every key of it; its audit entries as the API shows them.
+    """A run as an older release stored it, every key of it; its audit entries as the API shows it.
 
     ``judged``: with the verdict of ``game`` (a short game: rejected); else pending, as just accepted.
     """
-    moves = " ".join(game["moves"])
-    fields = {"id": run_id, "player": player, "seed": game["seed"], "variant": "classic", "moves": moves,
-              "status": "pending", "submitted_ms": submitted_ms, "daily": "", "request_id": "r" * 32, "job": "j" * 24}
+    return _old_runs(redis, player, [(game, run_id, submitted_ms)], judged=judged)[run_id]
+
+
+def _old_runs(redis, player: str, runs: list[tuple[dict, str, int]], *, judged: bool = True) -> dict[str, list[dict]]:
+    """``_old_run`` for each of ``runs`` (its game, id and submission time), written in one round trip (a round
+    trip a run cost a test writing 800 about as much CPU as their migration): each run's audit entries by its id."""
+    written = [(run_id, game["moves"], *_old_keys(player, game, run_id, submitted_ms, judged))
+               for game, run_id, submitted_ms in runs]
+    pipe = redis.pipeline(transaction=False)
+    for run_id, _, _, stream in written:  # the streams' entries first: their ids lead the replies
+        for at, event, kind, actor, before, after in stream:
+            pipe.xadd(keys.old_audit_stream(run_id), {"event": event, "actor_kind": kind, "actor": actor, "at": at,
+                                                      "before": json.dumps(before), "after": json.dumps(after),
+                                                      "detail": json.dumps({})})
+    for run_id, moves, fields, _ in written:
+        pipe.hset(keys.run(run_id), mapping=fields)
+        pipe.set(keys.submission(player, fingerprint(fields["seed"], "classic", moves)), run_id)
+        pipe.zadd(keys.player_runs(player), {run_id: fields["submitted_ms"]})
+        pipe.zadd(keys.old_run_index(), {run_id: fields["submitted_ms"]})
+        if not judged:
+            pipe.zadd(keys.pending_runs(), {run_id: now_ms()})  # just queued: not the sweeper's yet
+    ids = iter(pipe.execute())
+    return {run_id: [{"id": next(ids), "event": event, "actor": {"kind": kind, "name": actor}, "at": iso_time(at),
+                      "before": before, "after": after, "detail": {}}
+                     for at, event, kind, actor, before, after in stream]
+            for run_id, _, _, stream in written}
+
+
+def _old_keys(player: str, game: dict, run_id: str, submitted_ms: int, judged: bool) -> tuple[dict, list[tuple]]:
+    """What ``_old_run`` writes of a run: its hash's fields, and its audit stream's entries."""
+    fields = {"id": run_id, "player": player, "seed": game["seed"], "variant": "classic",
+              "moves": " ".join(game["moves"]), "status": "pending", "submitted_ms": submitted_ms, "daily": "",
+              "request_id": "r" * 32, "job": "j" * 24}
     stream = [(submitted_ms, "submitted", "player", player, None, {"status": "pending"})]
     if judged:
         verdict = verdict_fields(judge(Run(run_id, player, "classic", game["seed"], "pending", None, submitted_ms,
@@ -142,21 +172,7 @@ def _old_run(redis, player: str, game: dict, run_id: str, submitted_ms: int, *, 
         fields.update({**verdict, "verified_ms": submitted_ms + 40})
         del fields["job"], fields["request_id"]
         stream.append((submitted_ms + 40, verdict["status"], "worker", "f" * 32, PENDING, run_snapshot(fields)))
-    pipe = redis.pipeline(transaction=False)
-    pipe.hset(keys.run(run_id), mapping=fields)
-    for at, event, kind, actor, before, after in stream:
-        pipe.xadd(keys.old_audit_stream(run_id), {"event": event, "actor_kind": kind, "actor": actor, "at": at,
-                                                  "before": json.dumps(before), "after": json.dumps(after),
-                                                  "detail": json.dumps({})})
-    pipe.set(keys.submission(player, fingerprint(game["seed"], "classic", game["moves"])), run_id)
-    pipe.zadd(keys.player_runs(player), {run_id: submitted_ms})
-    pipe.zadd(keys.old_run_index(), {run_id: submitted_ms})
-    if not judged:
-        pipe.zadd(keys.pending_runs(), {run_id: now_ms()})  # just queued: not the sweeper's yet
-    ids = pipe.execute()[1:1 + len(stream)]
-    return [{"id": entry_id, "event": event, "actor": {"kind": kind, "name": actor}, "at": iso_time(at),
-             "before": before, "after": after, "detail": {}}
-            for entry_id, (at, event, kind, actor, before, after) in zip(ids, stream, strict=True)]
+    return fields, stream
 
 
 def _short(game: dict) -> dict:
@@ -252,11 +268,8 @@ def test_dry_run_counts_apply_rewrites_and_each_run_lives_on_as_todays(stack, db
 def _many_old_runs(redis, player: str, count: int, seed: str) -> dict[str, list[dict]]:
     game = _short(games_by_score(seed, 1)[0])
     base = now_ms() - 60_000
-    logs = {}
-    for n in range(count):
-        run_id = f"{seed}-{n:05d}"[-16:]
-        logs[run_id] = _old_run(redis, player, {**game, "seed": f"{seed}-{n}"}, run_id, base + n)
-    return logs
+    return _old_runs(redis, player, [({**game, "seed": f"{seed}-{n}"}, f"{seed}-{n:05d}"[-16:], base + n)
+                                     for n in range(count)])
 
 
 def test_a_killed_migration_carries_on_when_started_again(stack, db):
@@ -269,19 +282,29 @@ def test_a_killed_migration_carries_on_when_started_again(stack, db):
         time.sleep(0.02)
     migrating.kill()
     migrating.join()
-    left = sum(db.redis.hexists(keys.run(run_id), "id") for run_id in logs)
+    layouts = _layouts(db.redis, list(logs))
+    left = sum("id" in stored for stored, _ in layouts)
     assert 0 < left < len(logs), left  # killed midway
-    for run_id in logs:  # each run in one layout or the other, never half
-        stored = db.redis.hgetall(keys.run(run_id))
-        assert ("id" in stored) == ("moves" in stored) == bool(db.redis.exists(keys.old_audit_stream(run_id)))
+    for stored, streamed in layouts:  # each run in one layout or the other, never half
+        assert ("id" in stored) == ("moves" in stored) == streamed
 
     resumed = cli(stack, "migrate", "--apply")
     assert resumed.returncode == 0, resumed.stderr
     assert f"rewrote {left} runs of an older layout" in resumed.stdout
+    assert not any("id" in stored for stored, _ in _layouts(db.redis, list(logs)))
     for run_id, log in logs.items():
-        assert not db.redis.hexists(keys.run(run_id), "id")
         assert audit_log(db, run_id) == log
     assert "nothing to change" in cli(stack, "migrate", "--apply").stdout
+
+
+def _layouts(redis, run_ids: list[str]) -> list[tuple[dict, bool]]:
+    """Each run's hash, and whether its audit stream is there: read in one round trip for all."""
+    with redis.pipeline(transaction=False) as pipe:
+        for run_id in run_ids:
+            pipe.hgetall(keys.run(run_id))
+            pipe.exists(keys.old_audit_stream(run_id))
+        replies = pipe.execute()
+    return [(stored, bool(streamed)) for stored, streamed in zip(replies[::2], replies[1::2], strict=True)]
 
 
 def test_a_migration_beside_the_worker_and_the_api_loses_no_change(stack, db):

@@ -16,7 +16,6 @@ import functools
 import multiprocessing
 import signal
 import subprocess
-import time
 
 import pytest
 
@@ -33,19 +32,15 @@ from tests.support.commands import run_forked
 from tests.support.games import games_by_score
 from tests.support.waiting import until
 
-from .conftest import archive_now, forked_command, fresh_archive_url, snapshot
+from .conftest import archive_now, forked_command, fresh_archive_url, snapshot, submitted_final
 
 
 @pytest.fixture
 def player_runs(stack):
     """A new player's four verified runs on one deal: the best holds the places, and all four move."""
     name, token = stack.register()
-    runs = []
     seed = f"fault-{name}"
-    for game in games_by_score(seed, 4):
-        runs.append(submit_final(stack, token, game))
-        time.sleep(0.005)
-    return name, seed, [run["id"] for run in runs]
+    return name, seed, [run["id"] for run in submitted_final(stack, token, games_by_score(seed, 4))]
 
 
 def board_reads(stack, name: str, seed: str) -> list:
@@ -146,8 +141,7 @@ def test_workers_move_old_runs_on_their_own(in_process_pool):
         try:
             token = stack.register("fay")[1]
             low, high = games_by_score("scheduled", 2)
-            low_id = submit_final(stack, token, low)["id"]
-            high_id = submit_final(stack, token, high)["id"]
+            low_id, high_id = (run["id"] for run in submitted_final(stack, token, [low, high]))
             worker = forked_command({**stack.env(), "SCOUNDREL_HOT_DAYS": "0", "SCOUNDREL_ARCHIVE_INTERVAL": "0.5"},
                                     "worker")
             try:

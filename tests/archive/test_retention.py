@@ -15,7 +15,6 @@ follows. (``--older-than 0`` counts a run brought back a moment ago as old
 enough to leave again.)
 """
 
-import time
 
 import pytest
 
@@ -30,9 +29,9 @@ from store.runs.history import hot_run
 from store.runs.records import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.commands import run_command
-from tests.support.games import accept_dealt, games_by_score, legal_games, play_at_machine_speed
+from tests.support.games import accept_dealt_games, games_by_score, legal_games, play_at_machine_speed
 
-from .conftest import archive_now, snapshot
+from .conftest import archive_now, snapshot, submitted_final
 
 pytestmark = pytest.mark.slow
 
@@ -41,11 +40,8 @@ pytestmark = pytest.mark.slow
 def cat(stack):
     name, token = stack.register("cat")
     low, high = games_by_score("archive-1", 2)
-    runs = {"low": submit_final(stack, token, low)}
-    time.sleep(0.005)
-    runs["high"] = submit_final(stack, token, high)
-    time.sleep(0.005)
-    runs["short"] = submit_final(stack, token, {**high, "moves": high["moves"][:3]})
+    short = {**high, "moves": high["moves"][:3]}
+    runs = dict(zip(("low", "high", "short"), submitted_final(stack, token, [low, high, short]), strict=True))
     assert [runs[label]["status"] for label in ("low", "high", "short")] == ["verified", "verified", "rejected"]
     before = {label: snapshot(stack, run["id"]) for label, run in runs.items()}
     listing = stack.get("/v1/players/cat/runs?limit=10").json()
@@ -206,7 +202,7 @@ def dan(stack, db):
     """dan's dealt games, one more than the ladder's window holds, then a retention pass: every game
     leaves Redis, those in the window and the dealt board's place too, and still counts."""
     stack.register("dan")
-    played = [accept_dealt(stack, "dan", game) for game in legal_games(LADDER_GAMES + 1)]
+    played = accept_dealt_games(stack, "dan", list(legal_games(LADDER_GAMES + 1)))
     assert {run["status"] for run in played} == {"verified"}
     archive_now(stack)
     return played
@@ -263,9 +259,7 @@ def test_an_unreachable_archive_is_one_line_and_status_1():
 def don(stack):
     token = stack.register("don")[1]
     low, high = games_by_score("archive-moderation", 2)
-    runs = {"low": submit_final(stack, token, low)}
-    time.sleep(0.005)
-    runs["high"] = submit_final(stack, token, high)
+    runs = dict(zip(("low", "high"), submitted_final(stack, token, [low, high]), strict=True))
     return {"token": token, "runs": runs}
 
 

@@ -1,14 +1,14 @@
 """The issue's figure: after 10,000 runs with voids and restores, a ban, a hiding lifted and an erasure, the
 boards ``scoundrel log verify`` rebuilds from the log (each variant's open board and every seed board) equal
 the live ones (slow: the runs are stored as the batch path stores them, then judged; disputed, voided and
-restored by the store's calls the views make)."""
+restored by the store's calls the views make, its players registered so too)."""
 
 import json
 
 import pytest
 
 from cli.main import main
-from store import Submission, accept_runs, load_runs, record_verdicts
+from store import Submission, accept_runs, create_player, load_runs, record_verdicts
 from store.log import publish
 from store.moderation import file_dispute, resolve_dispute, restore_run
 from store.queue.intake import JOB_RUNS
@@ -31,7 +31,8 @@ def test_ten_thousand_runs_with_voids_and_restores_rebuild_to_the_live_boards(st
     games = legal_games(RUNS // PLAYERS)
     run_ids, tokens = [], {}
     for player in range(PLAYERS):
-        name, tokens[name] = stack.register(f"scale-{player:03d}")
+        name = f"scale-{player:03d}"
+        tokens[name] = create_player(db, name)  # as the view registers one
         submissions = [Submission(game["seed"], game["variant"], game["moves"]) for game in games]
         run_ids += [run.id for run, _ in accept_runs(db, name, submissions, runs_per_job=BATCH)]
     db.raw.delete(verify_queue(db).key)  # judged right here, a job at a time

@@ -11,7 +11,7 @@ from domain.boards import LADDER_GAMES
 from domain.daily_seed import today
 from store.boards import current_season
 from store.log import publish
-from tests.support.games import accept_dealt, legal_games
+from tests.support.games import accept_dealt, accept_dealt_games, legal_games
 
 
 @pytest.fixture(scope="module")
@@ -20,11 +20,10 @@ def copy(stack, db, signer, tmp_path_factory):
     games = legal_games(LADDER_GAMES + 4)
     season = current_season(db).id
     regular, _ = stack.register()
-    for game in games[:LADDER_GAMES + 1]:
-        assert accept_dealt(stack, regular, game, season=season)["status"] == "verified"
+    played = accept_dealt_games(stack, regular, list(games[:LADDER_GAMES + 1]), season=season)
+    assert [run["status"] for run in played] == ["verified"] * (LADDER_GAMES + 1)
     casual, _ = stack.register()
-    for game in games[LADDER_GAMES + 1:]:
-        accept_dealt(stack, casual, game, season=season)
+    accept_dealt_games(stack, casual, list(games[LADDER_GAMES + 1:]), season=season)
     accept_dealt(stack, casual, games[0], challenge="daily", date=today().isoformat(), season=season)
     publish(db, signer)
     path = tmp_path_factory.mktemp("copy") / "log.json"
