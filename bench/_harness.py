@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -181,11 +182,15 @@ class Service:
             time.sleep(0.01)
 
     def command(self, *args: str) -> str:
-        """Run a ``scoundrel`` command of this service's checkout on its Redis and archive; its output."""
-        scoundrel = [sys.executable, "-m", "cli.main"] if self.checkout is None else [
-            str(self.checkout / ".venv" / "bin" / "scoundrel")]
-        return subprocess.run([*scoundrel, *args], env={**self.env, "REDIS_URL": self.redis_url},
-                              cwd=self.checkout or ROOT, capture_output=True, text=True, check=True).stdout
+        """Run a ``scoundrel`` command of this service's checkout on its Redis and archive; its output.
+
+        This checkout's runs in a process forked from the bench's (``forked_command``); another's is
+        that checkout's ``scoundrel``."""
+        env = {**self.env, "REDIS_URL": self.redis_url}
+        if self.checkout is None:
+            return forked_command(list(args), env)
+        return subprocess.run([str(self.checkout / ".venv" / "bin" / "scoundrel"), *args], env=env,
+                              cwd=self.checkout, capture_output=True, text=True, check=True).stdout
 
     def register(self, name: str) -> tuple[str, str]:
         """A new player: ``(name, token)``."""
@@ -202,6 +207,44 @@ class Service:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+
+
+def forked_command(args: list[str], env: dict) -> str:
+    """``scoundrel ARGS`` with ``env`` as its whole environment, from the repository's root: its output, or
+    ``subprocess.CalledProcessError`` for a status other than 0, as ``subprocess.run(..., check=True)`` gives.
+
+    The same code from its argument parsing to its exit status (``cli.main.main``), in a process of its own
+    forked from this one, which has imported most of what the command imports: a command started anew spends
+    most of a second of CPU importing the service first, no part of what a bench measures."""
+    from cli.main import main
+
+    with tempfile.TemporaryDirectory(prefix="scoundrel-command-") as directory:
+        out, err = Path(directory) / "stdout", Path(directory) / "stderr"
+        sys.stdout.flush()  # what this process has buffered is printed once, by this process
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the command's process: it never returns into the bench
+            status = 1
+            try:
+                for path, fd in ((out, 1), (err, 2)):
+                    os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+                sys.stdout, sys.stderr = open(1, "w", closefd=False), open(2, "w", closefd=False)
+                os.environ.clear()
+                os.environ.update(env)
+                os.chdir(ROOT)
+                status = main(args)
+            except SystemExit as leaving:  # argparse's refusals
+                status = leaving.code if isinstance(leaving.code, int) else 2
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(status)
+        status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        if status != 0:
+            raise subprocess.CalledProcessError(status, ["scoundrel", *args], out.read_text(), err.read_text())
+        return out.read_text()
 
 
 class Client:
