@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -30,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from cli.redis_server import find_redis_server, free_port  # noqa: E402  (the repository root is on sys.path only now)
 from settings import REDIS_URL_FILE, Settings  # noqa: E402
+from throwaway.forked import fork  # noqa: E402
 
 # One gunicorn process, rate limits far above what a bench sends, webhooks allowed to the benches'
 # receivers on 127.0.0.1, and 30 s for a Redis call (a shared machine: no 503 on a slow batch), unless a bench
@@ -213,35 +213,20 @@ def forked_command(args: list[str], env: dict) -> str:
     """``scoundrel ARGS`` with ``env`` as its whole environment, from the repository's root: its output, or
     ``subprocess.CalledProcessError`` for a status other than 0, as ``subprocess.run(..., check=True)`` gives.
 
-    The same code from its argument parsing to its exit status (``cli.main.main``), in a process of its own
-    forked from this one, which has imported most of what the command imports: a command started anew spends
-    most of a second of CPU importing the service first, no part of what a bench measures."""
+    The same code from its argument parsing to its exit status (``cli.main.main``), in a process forked from
+    this one (``throwaway.forked``), which has imported most of what the command imports: a command started anew
+    spends most of a second of CPU importing the service first, no part of what a bench measures."""
     from cli.main import main
+
+    def command() -> None:
+        os.environ.clear()
+        os.environ.update(env)
+        os.chdir(ROOT)
+        sys.exit(main(args))
 
     with tempfile.TemporaryDirectory(prefix="scoundrel-command-") as directory:
         out, err = Path(directory) / "stdout", Path(directory) / "stderr"
-        sys.stdout.flush()  # what this process has buffered is printed once, by this process
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # the command's process: it never returns into the bench
-            status = 1
-            try:
-                for path, fd in ((out, 1), (err, 2)):
-                    os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
-                sys.stdout, sys.stderr = open(1, "w", closefd=False), open(2, "w", closefd=False)
-                os.environ.clear()
-                os.environ.update(env)
-                os.chdir(ROOT)
-                status = main(args)
-            except SystemExit as leaving:  # argparse's refusals
-                status = leaving.code if isinstance(leaving.code, int) else 2
-            except BaseException:
-                traceback.print_exc()
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(status)
-        status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        status = os.waitstatus_to_exitcode(os.waitpid(fork(command, {}, out, err), 0)[1])
         if status != 0:
             raise subprocess.CalledProcessError(status, ["scoundrel", *args], out.read_text(), err.read_text())
         return out.read_text()
