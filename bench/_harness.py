@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from cli.redis_server import find_redis_server, free_port  # noqa: E402  (the repository root is on sys.path only now)
 from settings import REDIS_URL_FILE, Settings  # noqa: E402
+from throwaway.forked import fork  # noqa: E402
 
 # One gunicorn process, rate limits far above what a bench sends, webhooks allowed to the benches'
 # receivers on 127.0.0.1, and 30 s for a Redis call (a shared machine: no 503 on a slow batch), unless a bench
@@ -181,11 +182,15 @@ class Service:
             time.sleep(0.01)
 
     def command(self, *args: str) -> str:
-        """Run a ``scoundrel`` command of this service's checkout on its Redis and archive; its output."""
-        scoundrel = [sys.executable, "-m", "cli.main"] if self.checkout is None else [
-            str(self.checkout / ".venv" / "bin" / "scoundrel")]
-        return subprocess.run([*scoundrel, *args], env={**self.env, "REDIS_URL": self.redis_url},
-                              cwd=self.checkout or ROOT, capture_output=True, text=True, check=True).stdout
+        """Run a ``scoundrel`` command of this service's checkout on its Redis and archive; its output.
+
+        This checkout's runs in a process forked from the bench's (``forked_command``); another's is
+        that checkout's ``scoundrel``."""
+        env = {**self.env, "REDIS_URL": self.redis_url}
+        if self.checkout is None:
+            return forked_command(list(args), env)
+        return subprocess.run([str(self.checkout / ".venv" / "bin" / "scoundrel"), *args], env=env,
+                              cwd=self.checkout, capture_output=True, text=True, check=True).stdout
 
     def register(self, name: str) -> tuple[str, str]:
         """A new player: ``(name, token)``."""
@@ -202,6 +207,29 @@ class Service:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+
+
+def forked_command(args: list[str], env: dict) -> str:
+    """``scoundrel ARGS`` with ``env`` as its whole environment, from the repository's root: its output, or
+    ``subprocess.CalledProcessError`` for a status other than 0, as ``subprocess.run(..., check=True)`` gives.
+
+    The same code from its argument parsing to its exit status (``cli.main.main``), in a process forked from
+    this one (``throwaway.forked``), which has imported most of what the command imports: a command started anew
+    spends most of a second of CPU importing the service first, no part of what a bench measures."""
+    from cli.main import main
+
+    def command() -> None:
+        os.environ.clear()
+        os.environ.update(env)
+        os.chdir(ROOT)
+        sys.exit(main(args))
+
+    with tempfile.TemporaryDirectory(prefix="scoundrel-command-") as directory:
+        out, err = Path(directory) / "stdout", Path(directory) / "stderr"
+        status = os.waitstatus_to_exitcode(os.waitpid(fork(command, {}, out, err), 0)[1])
+        if status != 0:
+            raise subprocess.CalledProcessError(status, ["scoundrel", *args], out.read_text(), err.read_text())
+        return out.read_text()
 
 
 class Client:

@@ -5,7 +5,9 @@
    board places), spread over players so few hold a board place, then one
    retention pass (``archive_old_runs``, batches of 500) moves them: runs
    per second moved, into SQLite and into PostgreSQL (a throwaway server on
-   a free port).
+   a free port). The pass is the store's, run here: the PostgreSQL half
+   needs no API, only a Redis as ``scoundrel up`` runs its own (append-only
+   file, the same server binary) beside the PostgreSQL.
 2. ``GET /v1/runs/<id>`` over HTTP (the API under gunicorn, keep-alive):
    p50/p99 for hot runs against archived ones, with SQLite holding
    ``--archived`` runs (default 1,000,000). Beyond the runs moved in step 1,
@@ -20,18 +22,22 @@ import argparse
 import os
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import sqlalchemy as sa
 
 from _harness import POSTGRES_TEMPLATE, Client, Service, latencies_ms, percentiles
-from store import Submission, accept_runs, load_runs, record_verdicts
+from cli.redis_server import RedisServer, find_redis_server
+from settings import Settings
+from store import Database, Submission, accept_runs, load_runs, record_verdicts
 from store.archive.tables import archived_runs
 from store.operations.retention import archive_old_runs
 from store.queue.queues import verify_queue
 from throwaway.postgres import PostgresServer
 from verification import judge
+from worker.registry import JOBS
 
 PLAYERS = 100
 FILL_BATCH = 20_000
@@ -54,8 +60,7 @@ def store_finished_runs(db, count: int) -> list[str]:
     return run_ids
 
 
-def throughput(stack, label: str, runs: int) -> tuple[float, list[str]]:
-    db = stack.database()
+def throughput(db: Database, label: str, runs: int) -> tuple[float, list[str]]:
     db.archive.upgrade()
     run_ids = store_finished_runs(db, runs)
     started = time.perf_counter()
@@ -124,16 +129,20 @@ def main() -> None:
 
     template = os.environ.get(POSTGRES_TEMPLATE)
     server = PostgresServer(template=Path(template) if template else None).start()
-    stack = Service(workers=0, env={"SCOUNDREL_ARCHIVE_URL": server.url})
     try:
-        throughput(stack, "PostgreSQL", args.runs)
+        with tempfile.TemporaryDirectory(prefix="scoundrel-bench-") as directory:
+            redis = RedisServer(Path(directory) / "redis", persistent=True, binary=find_redis_server()).start()
+            try:
+                settings = Settings(redis_url=redis.url, data_dir=directory, archive_url=server.url)
+                throughput(Database.from_settings(settings, JOBS), "PostgreSQL", args.runs)
+            finally:
+                redis.stop()
     finally:
-        stack.stop()
         server.stop()
 
     stack = Service(workers=0)
     try:
-        _, moved = throughput(stack, "SQLite", args.runs)
+        _, moved = throughput(stack.database(), "SQLite", args.runs)
         db = stack.database()
         hot = [run.id for run in (accepted for accepted, _ in accept_runs(
             db, "hotplayer", [Submission(f"hot-{i}", "classic", []) for i in range(min(1000, args.runs))]))]

@@ -11,10 +11,11 @@ listed in ``SERVICES`` is handed an empty stack (``tests.support.stack``)
 with the workers and settings it asks the harness for
 (``SCOUNDREL_BENCH_SERVICE``, which refuses any other), so benches asking
 for the same share one. A service with an archive of the bench's own
-(``archive.py``'s PostgreSQL, ``log.py``'s tree) is a ``scoundrel up`` the
-bench starts (``bench/_harness.py``), as every bench does at full size, so
-that path is run too; ``archive.py``'s PostgreSQL starts on a copy of the
-cluster the session's processes share, rather than run ``initdb``.
+(``log.py``'s tree) is a ``scoundrel up`` the bench starts
+(``bench/_harness.py``), as every bench does at full size, so that path is
+run too. ``archive.py``'s PostgreSQL (beside a Redis of the bench's own:
+no API) starts on a copy of the cluster the session's processes share,
+rather than run ``initdb``.
 
 At a tiny size, importing the service (the store's SQLAlchemy and
 redis-py) is most of a bench's CPU, so each bench runs in a process
@@ -79,7 +80,7 @@ UNLIMITED = {"SCOUNDREL_RATE_LIMIT_TOKEN": "", "SCOUNDREL_RATE_LIMIT_ADDRESS": "
 # The service each bench asks ``Service`` for at its tiny size: (workers, env).
 SERVICES = {
     "api.py": (0, {**UNLIMITED, "SCOUNDREL_API_WORKERS": "2"}),
-    "archive.py": (0, {}),  # its SQLite half's (its PostgreSQL half starts its own)
+    "archive.py": (0, {}),  # its SQLite half's (its PostgreSQL half has a Redis of its own)
     "board_memory.py": (1, UNLIMITED),
     "cooling.py": (0, {}),
     "desk.py": (0, UNLIMITED),

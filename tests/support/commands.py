@@ -15,14 +15,13 @@ import os
 import select
 import signal
 import subprocess
-import sys
-import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
 
 from cli.main import main
+from throwaway.forked import fork
 
 
 class ForkedTimeout(Exception):
@@ -38,27 +37,7 @@ def run_forked(run: Callable[[], object], env: dict, output: Path, timeout: floa
     the service costs one: this process has imported it already. In a session of its own, so that one
     killed for running past ``timeout`` takes the processes it started along (``ForkedTimeout``)."""
     out, err = output / "stdout", output / "stderr"
-    pid = os.fork()
-    if pid == 0:  # the forked process: it never returns into pytest
-        status = 1
-        try:
-            os.setsid()
-            for path, fd in ((out, 1), (err, 2)):
-                os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
-            sys.stdout, sys.stderr = open(1, "w", closefd=False), open(2, "w", closefd=False)
-            os.environ.update(env)
-            run()
-            status = 0
-        except SystemExit as leaving:
-            status = leaving.code if isinstance(leaving.code, int) else int(leaving.code is not None)
-            if isinstance(leaving.code, str):
-                print(leaving.code, file=sys.stderr)
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(status)
+    pid = fork(run, env, out, err)
     exited = os.pidfd_open(pid)
     try:
         if not select.select([exited], [], [], timeout)[0]:
