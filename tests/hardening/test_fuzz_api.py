@@ -8,6 +8,8 @@ flask-smorest gives every operation a ``default`` response, which lets
 schemathesis' own status check pass any status at all; so every status
 seen here must also be listed by its code on its operation."""
 
+import functools
+import json
 import os
 import re
 import time
@@ -72,11 +74,23 @@ POLICY_BEYOND_SCHEMA = {"POST /v1/webhooks", "POST /v1/tournaments", "POST /v1/p
                         "GET /v1/log/proof/consistency"}
 
 
-@pytest.mark.parametrize("token", ["player", "moderator"])
-def test_the_api_keeps_its_documented_promises(request, token):
+@functools.cache
+def _operations(document: str) -> list:
+    """Every operation of the OpenAPI ``document`` (its JSON text) and schemathesis' strategy of its requests,
+    made once a process: both tokens' runs fuzz the same document, and a strategy given again to hypothesis is
+    validated once (a strategy made anew, for each of some hundred operations, cost half a second of CPU
+    again). Each run still draws its own examples from it."""
     # schemathesis imported by the one test that runs it, not by every test process collecting this module (a
     # third of a second of CPU each; its pytest plugin is left out in pyproject.toml)
     import schemathesis
+
+    schema = schemathesis.openapi.from_dict(json.loads(document))
+    return [(operation, operation.as_strategy()) for operation in (result.ok()
+                                                                   for result in schema.get_all_operations())]
+
+
+@pytest.mark.parametrize("token", ["player", "moderator"])
+def test_the_api_keeps_its_documented_promises(request, token):
     from schemathesis.checks import not_a_server_error
     from schemathesis.specs.openapi.checks import (
         content_type_conformance,
@@ -89,15 +103,15 @@ def test_the_api_keeps_its_documented_promises(request, token):
               positive_data_acceptance)
     stack = request.getfixturevalue("fuzzed_stack" if token == "player" else "unworked_stack")
     bearer = request.getfixturevalue("player_token") if token == "player" else moderator_token(stack, "fuzzer")
-    spec = stack.get("/v1/openapi.json").json()
-    schema = schemathesis.openapi.from_dict(spec)
+    document = stack.get("/v1/openapi.json").text
+    spec = json.loads(document)
     headers = {"Authorization": f"Bearer {bearer}"}
     failures, statuses, seen = {}, [], set()
-    operations = [result.ok() for result in schema.get_all_operations()]
+    operations = _operations(document)
     assert len(operations) >= 10
-    for operation in operations:
+    for operation, cases in operations:
 
-        @given(case=operation.as_strategy())
+        @given(case=cases)
         @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
                   phases=[Phase.explicit, Phase.generate], database=None)
         def keeps_its_promises(case):
