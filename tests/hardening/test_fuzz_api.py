@@ -8,6 +8,8 @@ flask-smorest gives every operation a ``default`` response, which lets
 schemathesis' own status check pass any status at all; so every status
 seen here must also be listed by its code on its operation."""
 
+import functools
+import json
 import os
 import re
 import time
@@ -26,21 +28,26 @@ from tests.support.in_process import stack_of
 
 pytestmark = pytest.mark.slow
 
-# per operation, of some hundred: about 500 requests a token. An example costs this process some 12 ms of CPU to
-# generate and check, and the API as much to answer: each more per operation costs the suite about 3 s. A deeper
-# run before a release: SCOUNDREL_FUZZ_EXAMPLES=100 (docs/testing.md).
+# per operation, of some hundred: about 500 requests a token. An example costs some 7 ms of CPU, three fifths of it
+# schemathesis and hypothesis generating and checking it, the rest the request and the app's answer: each more per
+# operation costs the suite about 1.5 s (both tokens). A deeper run before a release: SCOUNDREL_FUZZ_EXAMPLES=100
+# (docs/testing.md).
 EXAMPLES = int(os.environ.get("SCOUNDREL_FUZZ_EXAMPLES", "5"))
 
 
 # No rate limit: TEST_SETTINGS' limits are far above what the fuzzer sends, and the limiter swallows whatever
 # else it meets (``service.security``), so engaged it could change no answer checked here, while it cost a third
-# of the app's CPU a request in a profile. Its limits, headers and refusals are test_security.py's.
-UNLIMITED = {f"SCOUNDREL_RATE_LIMIT_{scope}": "" for scope in ("ADDRESS", "TOKEN", "PAR", "SERVER_KEY")}
+# of the app's CPU a request in a profile. Its limits, headers and refusals are test_security.py's. No line
+# logged a request either (``service.request_log``, at INFO): no test here reads the service's log, a line that
+# could not be written would fail none (logging reports it and goes on), and writing it (to the stack's log and
+# pytest's captures) cost a twelfth of the app's CPU a request. The request log is test_observability.py's.
+FUZZED_SETTINGS = {**{f"SCOUNDREL_RATE_LIMIT_{scope}": "" for scope in ("ADDRESS", "TOKEN", "PAR", "SERVER_KEY")},
+                   "SCOUNDREL_LOG_LEVEL": "WARNING"}
 
 
 @pytest.fixture(scope="module")
 def fuzzed_stack(request):
-    yield from stack_of(request, env=UNLIMITED)
+    yield from stack_of(request, env=FUZZED_SETTINGS)
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +63,11 @@ def _undocumented(spec: dict, seen: set[tuple[str, str, int]]) -> list[str]:
 
 @pytest.fixture
 def unworked_stack(in_process_pool):
-    """A store of its own, never worked, for the moderator's run: it registers webhooks to whatever URLs
-    schemathesis makes up, and nothing may be delivered to them (``fuzzed_stack``'s worker runs later)."""
-    with in_process_pool.using(UNLIMITED) as running:
+    """A store of its own, never worked, for each token's run: the moderator's registers webhooks to whatever
+    URLs schemathesis makes up, and nothing may be delivered to them; the player's asks for the par of made-up
+    seeds, searches no test reads, which on ``fuzzed_stack`` its worker would run later (a second or more of
+    CPU)."""
+    with in_process_pool.using(FUZZED_SETTINGS) as running:
         yield running
 
 
@@ -72,11 +81,23 @@ POLICY_BEYOND_SCHEMA = {"POST /v1/webhooks", "POST /v1/tournaments", "POST /v1/p
                         "GET /v1/log/proof/consistency"}
 
 
-@pytest.mark.parametrize("token", ["player", "moderator"])
-def test_the_api_keeps_its_documented_promises(request, token):
+@functools.cache
+def _operations(document: str) -> list:
+    """Every operation of the OpenAPI ``document`` (its JSON text) and schemathesis' strategy of its requests,
+    made once a process: both tokens' runs fuzz the same document, and a strategy given again to hypothesis is
+    validated once (a strategy made anew, for each of some hundred operations, cost half a second of CPU
+    again). Each run still draws its own examples from it."""
     # schemathesis imported by the one test that runs it, not by every test process collecting this module (a
     # third of a second of CPU each; its pytest plugin is left out in pyproject.toml)
     import schemathesis
+
+    schema = schemathesis.openapi.from_dict(json.loads(document))
+    return [(operation, operation.as_strategy()) for operation in (result.ok()
+                                                                   for result in schema.get_all_operations())]
+
+
+@pytest.mark.parametrize("token", ["player", "moderator"])
+def test_the_api_keeps_its_documented_promises(unworked_stack, token):
     from schemathesis.checks import not_a_server_error
     from schemathesis.specs.openapi.checks import (
         content_type_conformance,
@@ -87,17 +108,17 @@ def test_the_api_keeps_its_documented_promises(request, token):
 
     checks = (not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
               positive_data_acceptance)
-    stack = request.getfixturevalue("fuzzed_stack" if token == "player" else "unworked_stack")
-    bearer = request.getfixturevalue("player_token") if token == "player" else moderator_token(stack, "fuzzer")
-    spec = stack.get("/v1/openapi.json").json()
-    schema = schemathesis.openapi.from_dict(spec)
+    stack = unworked_stack
+    bearer = stack.register()[1] if token == "player" else moderator_token(stack, "fuzzer")
+    document = stack.get("/v1/openapi.json").text
+    spec = json.loads(document)
     headers = {"Authorization": f"Bearer {bearer}"}
     failures, statuses, seen = {}, [], set()
-    operations = [result.ok() for result in schema.get_all_operations()]
+    operations = _operations(document)
     assert len(operations) >= 10
-    for operation in operations:
+    for operation, cases in operations:
 
-        @given(case=operation.as_strategy())
+        @given(case=cases)
         @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
                   phases=[Phase.explicit, Phase.generate], database=None)
         def keeps_its_promises(case):

@@ -27,8 +27,6 @@ the dispatcher's window).
 """
 
 import functools
-import http.client
-import io
 import logging
 import os
 import signal
@@ -81,6 +79,25 @@ def kept_tally(seed: str, moves, variant: str, samples: int = SAMPLES) -> Tally:
 worker.flags.game_tally = kept_tally
 
 
+class _HeaderLines:
+    """A response's headers as the cookie jar reads them off ``http.client``'s message (``get_all``), without
+    parsing them into one: a tenth of a millisecond a response, of every request a test sends in process."""
+
+    def __init__(self, headers: list[tuple[str, str]]):
+        self._headers = headers
+
+    def get_all(self, name: str, failobj=None):
+        values = [value for key, value in self._headers if key.lower() == name.lower()]
+        return values or failobj
+
+
+class _Original:
+    """The response as ``http.client`` had it, as far as the cookie jar reads it: its headers (``msg``)."""
+
+    def __init__(self, headers: list[tuple[str, str]]):
+        self.msg = _HeaderLines(headers)
+
+
 class _Raw:
     """What ``requests`` and its users read off a response's connection as urllib3 has it: the headers (for
     the cookie jar; ``getlist`` for schemathesis), HTTP/1.1; nothing to release."""
@@ -89,9 +106,7 @@ class _Raw:
 
     def __init__(self, headers: list[tuple[str, str]]):
         self.headers = HTTPHeaderDict(headers)
-        lines = "".join(f"{name}: {value}\r\n" for name, value in headers) + "\r\n"
-        self._original_response = type("Original", (), {"msg": http.client.parse_headers(
-            io.BytesIO(lines.encode("latin-1")))})()
+        self._original_response = _Original(headers)
 
     def close(self) -> None:
         pass
