@@ -2,6 +2,7 @@
 
 import functools
 import importlib.util
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -38,14 +39,30 @@ class _ClientFiles(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def client_site() -> Iterator[str]:
-    """``clients/js`` served over http as the README says, under PAGE_POLICY: its origin."""
+    """``clients/js`` served over http as the README says, under PAGE_POLICY: its origin, one a test
+    process, so that the stack that lets it in (``served_stack``) is the same from module to module."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_ClientFiles, directory=str(CLIENT)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
+
+
+# A studio whose tokens the served stack trusts (``test_csharp.py`` signs in with them)
+STUDIO, AUDIENCE, SECRET = "https://studio.example", "scoundrel-referee", "a-studio-secret-for-the-csharp-tests"
+
+
+@pytest.fixture(scope="module")
+def served_stack(stack_pool, client_site) -> Iterator:
+    """The service as processes (``tests.support.stack.Stack``) for the clients that play against it: it
+    lets the example page's origin in by CORS and trusts the studio's tokens. The JS and the C# clients'
+    modules ask for the same settings, so a test process starts it once for both (``StackPool``)."""
+    issuers = [{"issuer": STUDIO, "audience": AUDIENCE, "secret": SECRET}]
+    running = stack_pool.take(env={"SCOUNDREL_CORS_ORIGINS": client_site, "SCOUNDREL_JWT_ISSUERS": json.dumps(issuers)})
+    yield running
+    stack_pool.give_back(running)
 
 
 @pytest.fixture(scope="module")

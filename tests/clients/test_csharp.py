@@ -10,14 +10,12 @@ skipped line.
 """
 
 import importlib.util
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,13 +27,14 @@ from cli.conformance import golden_cases
 from scoundrel.deal import SEED_RULE
 from tests.support.stack import Stack
 
+from .conftest import AUDIENCE, SECRET, STUDIO
+
 if shutil.which("mcs") is None or shutil.which("mono") is None:
     pytest.skip("Mono (mcs, mono) is not installed: .ci/run installs Debian's mono-devel", allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "clients" / "csharp"
 BUILT = CLIENT / "build~"
-STUDIO, AUDIENCE, SECRET = "https://studio.example", "scoundrel-referee", "a-studio-secret-for-the-csharp-tests"
 
 
 def mono(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -79,12 +78,9 @@ def test_scoundrel_conformance_passes_every_case_through_the_csharp_adapter(buil
 
 
 @pytest.fixture(scope="module")
-def stack(stack_pool) -> Iterator[Stack]:
-    """A stack that trusts the studio's tokens."""
-    issuers = [{"issuer": STUDIO, "audience": AUDIENCE, "secret": SECRET}]
-    running = stack_pool.take(env={"SCOUNDREL_JWT_ISSUERS": json.dumps(issuers)})
-    yield running
-    stack_pool.give_back(running)
+def stack(served_stack) -> Stack:
+    """A stack that trusts the studio's tokens (``conftest.served_stack``)."""
+    return served_stack
 
 
 def studio_token(subject: str) -> str:

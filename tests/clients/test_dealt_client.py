@@ -1,7 +1,8 @@
 """The JS client against the real service: dealt games played by Node and in Chromium.
 
 The stack (Redis, the API under gunicorn, an RQ worker) runs as processes
-and lets the example page's origin in by CORS. ``dealt_client.mjs`` plays
+and lets the example page's origin in by CORS (``conftest.served_stack``,
+the C# client's too). ``dealt_client.mjs`` plays
 dealt games over HTTP with ``clients/js``, using only what the API shows,
 and checks what a player meets: the end, the revealed seed against the
 commitment and the run's verdict against a local replay, an illegal move,
@@ -22,7 +23,6 @@ import json
 import os
 import random
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,10 +38,8 @@ EXAMPLE = CLIENT / "examples" / "play-dealt.mjs"
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory, client_site) -> Iterator[Stack]:
-    running = Stack(tmp_path_factory.mktemp("stack"), env={"SCOUNDREL_CORS_ORIGINS": client_site}).start()
-    yield running
-    running.stop()
+def stack(served_stack) -> Stack:
+    return served_stack
 
 
 def node(script: Path, stack: Stack, **env: str) -> subprocess.CompletedProcess:

@@ -76,6 +76,16 @@ const ROOTS = Array.from({ length: SIZES + 1 }, (_, n) => mth(LEAVES, 0, n));
 /** The places of a tree of n leaves a forgery is tried at: the first, the middle, the last but one and the last. */
 const places = (n) => [...new Set([0, Math.floor(n / 2), Math.max(0, n - 2), n - 1])];
 
+/**
+ * `check(item)` for every item, side by side: the Web Crypto digests of all the checks then queue together on
+ * Node's thread pool instead of each waking a pool thread alone (40,000 digests one at a time take 1.2 s of CPU,
+ * 16 at a time 0.7 s).
+ */
+const forEvery = (items, check) => Promise.all([...items].map(check));
+
+/** 0, 1, ..., n - 1. */
+const upTo = (n) => Array.from({ length: n }, (_, i) => i);
+
 /** A copy of the hashes with one bit of hash `at` flipped. */
 function flipped(hashes, at) {
   const copy = hashes.map((hash) => Buffer.from(hash));
@@ -104,7 +114,7 @@ describe("RFC 9162 hashing", () => {
 describe("inclusion proofs", () => {
   test("every leaf of every tree of 1 to 70 leaves is proved, bytes or base64 alike", async () => {
     for (let n = 1; n <= SIZES; n += 1) {
-      for (let m = 0; m < n; m += 1) {
+      await forEvery(upTo(n), async (m) => {
         const proof = path(m, LEAVES, 0, n);
         const root = await rootFromInclusionProof({ index: m, treeSize: n, leafHash: hashLeaf(LEAVES[m]), proof });
         assert.deepEqual(Buffer.from(root), ROOTS[n], `#${m} of ${n}`);
@@ -115,30 +125,27 @@ describe("inclusion proofs", () => {
           proof: proof.map((hash) => hash.toString("base64")),
           rootHash: ROOTS[n].toString("base64"),
         });
-      }
+      });
     }
   });
 
   test("a tampered proof, another leaf, place, size or root, a proof too long or too short: each is refused", async () => {
     for (let n = 1; n <= SIZES; n += 1) {
-      for (const m of places(n)) {
+      await forEvery(places(n), async (m) => {
         const proof = path(m, LEAVES, 0, n);
         const claim = { index: m, treeSize: n, leafHash: hashLeaf(LEAVES[m]), proof, rootHash: ROOTS[n] };
         const at = `#${m} of ${n}`;
-        for (let i = 0; i < proof.length; i += 1) {
-          await refused(verifyInclusion({ ...claim, proof: flipped(proof, i) }), `${at}, hash ${i} tampered`);
-        }
-        await refused(verifyInclusion({ ...claim, leafHash: hashLeaf(`${LEAVES[m]} `) }), `${at}, another leaf`);
+        const forgeries = upTo(proof.length).map((i) => [{ proof: flipped(proof, i) }, `${at}, hash ${i} tampered`]);
+        forgeries.push([{ leafHash: hashLeaf(`${LEAVES[m]} `) }, `${at}, another leaf`]);
         if (n > 1) {
-          await refused(verifyInclusion({ ...claim, index: (m + 1) % n }), `${at} claimed at ${(m + 1) % n}`);
-          await refused(verifyInclusion({ ...claim, rootHash: ROOTS[n - 1] }), `${at} against the root of ${n - 1}`);
-          await refused(verifyInclusion({ ...claim, proof: proof.slice(1) }), `${at}, its first hash left out`);
+          forgeries.push([{ index: (m + 1) % n }, `${at} claimed at ${(m + 1) % n}`]);
+          forgeries.push([{ rootHash: ROOTS[n - 1] }, `${at} against the root of ${n - 1}`]);
+          forgeries.push([{ proof: proof.slice(1) }, `${at}, its first hash left out`]);
         }
-        if (n < SIZES) {
-          await refused(verifyInclusion({ ...claim, treeSize: n + 1, rootHash: ROOTS[n + 1] }), `${at} claimed in the tree of ${n + 1}`);
-        }
-        await refused(verifyInclusion({ ...claim, proof: [...proof, ROOTS[n]] }), `${at}, a hash too many`);
-      }
+        if (n < SIZES) forgeries.push([{ treeSize: n + 1, rootHash: ROOTS[n + 1] }, `${at} claimed in the tree of ${n + 1}`]);
+        forgeries.push([{ proof: [...proof, ROOTS[n]] }, `${at}, a hash too many`]);
+        await forEvery(forgeries, ([forged, why]) => refused(verifyInclusion({ ...claim, ...forged }), why));
+      });
     }
   });
 
@@ -162,7 +169,7 @@ describe("inclusion proofs", () => {
 describe("consistency proofs", () => {
   test("every tree of up to 70 leaves extends each smaller one, bytes or base64 alike", async () => {
     for (let n = 0; n <= SIZES; n += 1) {
-      for (let m = 0; m <= n; m += 1) {
+      await forEvery(upTo(n + 1), async (m) => {
         const proof = m === 0 ? [] : subproof(m, LEAVES, 0, n, true);
         await verifyConsistency({ firstSize: m, secondSize: n, firstRoot: ROOTS[m], secondRoot: ROOTS[n], proof });
         await verifyConsistency({
@@ -172,31 +179,26 @@ describe("consistency proofs", () => {
           secondRoot: ROOTS[n].toString("base64"),
           proof: proof.map((hash) => hash.toString("base64")),
         });
-      }
+      });
     }
   });
 
   test("a tampered proof, a wrong root, swapped or wrong sizes, a proof too long or too short: each is refused", async () => {
     for (let n = 2; n <= SIZES; n += 1) {
-      for (const m of places(n).filter((place) => place > 0)) {
+      await forEvery(places(n).filter((place) => place > 0), async (m) => {
         const proof = subproof(m, LEAVES, 0, n, true);
         const claim = { firstSize: m, secondSize: n, firstRoot: ROOTS[m], secondRoot: ROOTS[n], proof };
         const at = `${m} to ${n}`;
-        for (let i = 0; i < proof.length; i += 1) {
-          await refused(verifyConsistency({ ...claim, proof: flipped(proof, i) }), `${at}, hash ${i} tampered`);
-        }
-        await refused(verifyConsistency({ ...claim, firstRoot: ROOTS[m - 1] }), `${at}, the first root of ${m - 1}`);
-        await refused(verifyConsistency({ ...claim, secondRoot: ROOTS[n - 1] }), `${at}, the second root of ${n - 1}`);
-        await refused(verifyConsistency({ ...claim, secondRoot: mth([...LEAVES.slice(0, n - 1), "forged"]) }),
-          `${at}, a second tree whose last leaf differs`);
-        await refused(verifyConsistency({ ...claim, firstSize: n, secondSize: m, firstRoot: ROOTS[n], secondRoot: ROOTS[m] }),
-          `${at} swapped`);
-        if (n < SIZES) {
-          await refused(verifyConsistency({ ...claim, secondSize: n + 1, secondRoot: ROOTS[n + 1] }), `${at} claimed to ${n + 1}`);
-        }
-        await refused(verifyConsistency({ ...claim, proof: proof.slice(0, -1) }), `${at}, its last hash left out`);
-        await refused(verifyConsistency({ ...claim, proof: [...proof, ROOTS[1]] }), `${at}, a hash too many`);
-      }
+        const forgeries = upTo(proof.length).map((i) => [{ proof: flipped(proof, i) }, `${at}, hash ${i} tampered`]);
+        forgeries.push([{ firstRoot: ROOTS[m - 1] }, `${at}, the first root of ${m - 1}`]);
+        forgeries.push([{ secondRoot: ROOTS[n - 1] }, `${at}, the second root of ${n - 1}`]);
+        forgeries.push([{ secondRoot: mth([...LEAVES.slice(0, n - 1), "forged"]) }, `${at}, a second tree whose last leaf differs`]);
+        forgeries.push([{ firstSize: n, secondSize: m, firstRoot: ROOTS[n], secondRoot: ROOTS[m] }, `${at} swapped`]);
+        if (n < SIZES) forgeries.push([{ secondSize: n + 1, secondRoot: ROOTS[n + 1] }, `${at} claimed to ${n + 1}`]);
+        forgeries.push([{ proof: proof.slice(0, -1) }, `${at}, its last hash left out`]);
+        forgeries.push([{ proof: [...proof, ROOTS[1]] }, `${at}, a hash too many`]);
+        await forEvery(forgeries, ([forged, why]) => refused(verifyConsistency({ ...claim, ...forged }), why));
+      });
     }
   });
 
