@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
@@ -79,25 +80,6 @@ def kept_tally(seed: str, moves, variant: str, samples: int = SAMPLES) -> Tally:
 worker.flags.game_tally = kept_tally
 
 
-class _HeaderLines:
-    """A response's headers as the cookie jar reads them off ``http.client``'s message (``get_all``), without
-    parsing them into one: a tenth of a millisecond a response, of every request a test sends in process."""
-
-    def __init__(self, headers: list[tuple[str, str]]):
-        self._headers = headers
-
-    def get_all(self, name: str, failobj=None):
-        values = [value for key, value in self._headers if key.lower() == name.lower()]
-        return values or failobj
-
-
-class _Original:
-    """The response as ``http.client`` had it, as far as the cookie jar reads it: its headers (``msg``)."""
-
-    def __init__(self, headers: list[tuple[str, str]]):
-        self.msg = _HeaderLines(headers)
-
-
 class _Raw:
     """What ``requests`` and its users read off a response's connection as urllib3 has it: the headers (for
     the cookie jar; ``getlist`` for schemathesis), HTTP/1.1; nothing to release."""
@@ -106,7 +88,8 @@ class _Raw:
 
     def __init__(self, headers: list[tuple[str, str]]):
         self.headers = HTTPHeaderDict(headers)
-        self._original_response = _Original(headers)
+        # the cookie jar reads Set-Cookie off http.client's message (``msg.get_all``), which urllib3's dict answers
+        self._original_response = SimpleNamespace(msg=self.headers)
 
     def close(self) -> None:
         pass
