@@ -128,7 +128,7 @@ def test_a_verified_run_costs_a_few_hundred_bytes(stack, db):
 
 
 def _old_run(redis, player: str, game: dict, run_id: str, submitted_ms: int, *, judged: bool = True) -> list[dict]:
-    """A run as an older release stored it, every key of it; its audit entries as the API shows it.
+    """A run as an older release stored it, every key of it; its audit entries as the API shows them.
 
     ``judged``: with the verdict of ``game`` (a short game: rejected); else pending, as just accepted.
     """

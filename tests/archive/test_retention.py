@@ -15,7 +15,6 @@ follows. (``--older-than 0`` counts a run brought back a moment ago as old
 enough to leave again.)
 """
 
-
 import pytest
 
 import scoundrel

@@ -16,8 +16,8 @@ from store.queue.queues import verify_queue
 from tests.support.games import legal_games, moderator_token
 from verification import judge
 
-# the module alone 12.5 s of CPU (15 s while its 240 disputes, voids and restores went over HTTP), 36 s with a load
-# of 14 on two cores (2026-12-06); minutes on a machine loaded further: over the suite's 300 s, which are for a hang
+# the module alone 8 to 10 s of CPU, 36 s with a load of 14 on two cores (2026-12-06); minutes on a machine loaded
+# further: over the suite's 300 s, which are for a hang
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 RUNS, PLAYERS = 10_000, 100
