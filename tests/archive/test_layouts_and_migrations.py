@@ -28,7 +28,6 @@ import os
 import pty
 import re
 import select
-import socket
 import sqlite3
 import threading
 import time
@@ -361,11 +360,8 @@ def test_in_a_terminal_a_progress_bar_then_one_line(stack, db):
     assert lines[-1].startswith("scoundrel migrate: rewrote 20 runs of an older layout"), lines
 
 
-def test_in_a_terminal_an_unreachable_redis_is_one_line(stack):
-    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    status, lines = _in_a_terminal({**stack.env(), "REDIS_URL": f"redis://127.0.0.1:{port}/0"})
+def test_in_a_terminal_an_unreachable_redis_is_one_line(stack, unreachable_redis):
+    status, lines = _in_a_terminal({**stack.env(), "REDIS_URL": unreachable_redis})
     assert status == 1
     assert len(lines) == 1 and lines[0].startswith("scoundrel migrate: cannot reach Redis (REDIS_URL)"), lines
 

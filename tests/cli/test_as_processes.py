@@ -35,7 +35,7 @@ from tests.support.waiting import until
 
 from .conftest import lines_of
 from .test_cli_conformance import cases
-from .test_cli_errors import assert_one_line_failure, unreachable_redis
+from .test_cli_errors import assert_one_line_failure
 
 JS_ADAPTER = Path(__file__).resolve().parents[2] / "clients" / "js" / "tools" / "conformance-adapter.mjs"
 # The reference adapter with R10 read as "less or equal": a weapon may fight a monster equal to its last kill.
@@ -183,11 +183,11 @@ def python_engine(source: str = "") -> str:
         [sys.executable, "-m", "cli.main", "conformance", "--serve"])
 
 
-def test_the_console_script_ends_an_error_with_one_line(scoundrel_command, tmp_path):
+def test_the_console_script_ends_an_error_with_one_line(scoundrel_command, tmp_path, unreachable_redis):
     environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
     result = subprocess.run([*scoundrel_command, "check"], check=False, capture_output=True, text=True, timeout=60,
                             env={**environment, "SCOUNDREL_DATA_DIR": str(tmp_path / "no-up-here"),
-                                 "REDIS_URL": unreachable_redis()})
+                                 "REDIS_URL": unreachable_redis})
     assert_one_line_failure(result, "scoundrel check: cannot reach Redis (REDIS_URL)", "Connection refused")
     assert result.stderr.count("\n") == 1
 
