@@ -18,7 +18,6 @@ enough to leave again.)
 import pytest
 
 import scoundrel
-from cli.redis_server import free_port
 from store.archive import ArchivedRun
 from store.base import keys
 from store.base.packing import LADDER_GAMES
@@ -243,8 +242,8 @@ def test_check_still_reports_a_ladder_count_the_runs_do_not_give(stack, db, dan)
         db.redis.hincrby(keys.board_games("ladder", ("classic",)), "dan", -1)
 
 
-def test_an_unreachable_archive_is_one_line_and_status_1():
-    closed = free_port()
+def test_an_unreachable_archive_is_one_line_and_status_1(refused_port):
+    closed = refused_port
     done = run_command({"REDIS_URL": f"redis://127.0.0.1:{closed}/0",
                         "SCOUNDREL_ARCHIVE_URL": f"postgresql+psycopg://scoundrel:secret@127.0.0.1:{closed}/archive"},
                        "archive")

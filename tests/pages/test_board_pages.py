@@ -323,12 +323,11 @@ def test_bad_addresses_get_a_page_naming_what_is_wrong(stack, path, status, fiel
         assert f"<dt><code>{field}</code></dt>" in response.text
 
 
-def test_a_page_says_try_again_while_redis_is_away(tmp_path):
-    from cli.redis_server import free_port
+def test_a_page_says_try_again_while_redis_is_away(tmp_path, unreachable_redis):
     from service.app import create_app
     from settings import Settings
 
-    app = create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0",
+    app = create_app(Settings(redis_url=unreachable_redis,
                               archive_url=f"sqlite:///{tmp_path}/archive.sqlite3"))
     for path in ("/boards/classic", "/players/ada", "/daily"):
         response = app.test_client().get(path)
