@@ -15,6 +15,20 @@ from pathlib import Path
 import pytest
 
 
+def pytest_addoption(parser):
+    parser.addoption("--screenshots", action="store_true",
+                     help="keep the browser tests' screenshots, each page at each width, under test-artifacts/")
+
+
+def pytest_configure(config):
+    """``--screenshots`` handed to the browser tests' ``screenshot`` (in each xdist worker too); its module is
+    imported only then, so the xdist controller spares it."""
+    if config.getoption("screenshots"):
+        from tests.support import browser
+
+        browser.KEEP_SCREENSHOTS = True
+
+
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: three test processes for two cores. A test process spends about a third of its
     time waiting on the servers it started (Redis, the API, the workers), or on the product's clock in

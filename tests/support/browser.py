@@ -49,6 +49,7 @@ AXE_RUN = """serious => axe.run(document, {resultTypes: ['violations'], rules: O
   .then(result => result.violations)"""
 WIDTHS = (1280, 375)  # desktop, and a small phone: every page is checked at both
 SCREENSHOT_QUALITY = 85  # JPEG: text still sharp enough to read
+KEEP_SCREENSHOTS = False  # ``pytest --screenshots`` sets it (``tests/conftest.py``); see ``screenshot``
 
 
 _LAUNCHED: dict = {}  # this test process's Playwright and Chromium, once launched (see ``chromium``)
@@ -215,14 +216,17 @@ def serious_violations(page) -> list[str]:
             for violation in violations if violation["impact"] in SERIOUS]
 
 
-def screenshot(page, name: str, full_page: bool = True) -> Path:
-    """Keeps a screenshot under test-artifacts/ for a person to look at: the full page, or (``full_page``
-    False) the first screen only, what a reader sees before scrolling. A JPEG: Chromium encodes a page
-    2,800 px tall as a PNG for 0.8 s of CPU, as a JPEG for 0.16 s, and the browser tests take about 40."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.jpg"
-    page.screenshot(path=str(path), full_page=full_page, type="jpeg", quality=SCREENSHOT_QUALITY)
-    return path
+def screenshot(page, name: str, full_page: bool = True) -> None:
+    """Keeps a screenshot ``<name>.jpg`` under test-artifacts/ for a person to look at, when the run was asked
+    for them (``pytest --screenshots``): the full page, or (``full_page`` False) the first screen only, what a
+    reader sees before scrolling. They check nothing, and the browser tests' hundred cost a tenth of those
+    tests' CPU (the three browser modules took 88, 88 and 85 s without them against 100, 95 and 91 s with
+    them, alternating), so a run keeps none unless asked. A JPEG: Chromium encodes a page 2,800 px tall as a
+    PNG for 0.8 s of CPU, as a JPEG for 0.16 s."""
+    if KEEP_SCREENSHOTS:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.jpg"), full_page=full_page, type="jpeg",
+                        quality=SCREENSHOT_QUALITY)
 
 
 def each_width(page, height: int = 900) -> Iterator[int]:
@@ -237,7 +241,8 @@ def each_width(page, height: int = 900) -> Iterator[int]:
 
 def looked_at(page, name: str, full_page: bool = True, frame=None, shown: str | None = None) -> None:
     """At each width: the page (or its ``frame``) no wider than the screen, no serious axe violation, and a
-    screenshot ``<name>-<width>`` (the element ``shown`` scrolled into view first, if given)."""
+    screenshot ``<name>-<width>`` if the run keeps them (``screenshot``; the element ``shown`` scrolled into
+    view first, if given)."""
     for width in each_width(page):
         checked = frame or page
         assert not scrolls_sideways(checked), f"{name} at {width} px"
