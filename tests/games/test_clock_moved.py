@@ -15,8 +15,10 @@ Under libfaketime a thread's timed wait never returns, so the worker's periodic 
 there: the API's reads close the ended season (as they must, before showing it), and the worker's
 own pass is tested on a stack with the real clock (``test_season_close_pass.py``).
 
-Each stack starts a little before its crossing (``started_before``: a slow machine gets more time,
-never a failure), with settings of its own, so the module has two.
+Both have stacks of their own (the sealed days' settings differ, and the daily's games are dealt games, which
+the season's boards would count), forked from one fork server under faketime (``MovedClock``) and started
+together a little before one crossing: the end of a month that is a Monday's midnight (``started_before``: a
+slow machine gets more time, never a failure).
 """
 
 import math
@@ -35,31 +37,17 @@ from store.base.packing import LADDER_GAMES
 from tests.games.conftest import SEALED_SECRET
 from tests.games.table import Table, assert_nothing_shown_early, cards_in
 from tests.support.browser import WIDTHS, chromium, console_problems, screenshot, scrolls_sideways, serious_violations
-from tests.support.stack import Stack, started_before
+from tests.support.stack import MovedClock, started_before
 
 pytestmark = pytest.mark.slow
 
-# seconds from a stack's start to its clock's crossing (midnight, a month's end), at first: on a loaded machine a
-# stack under faketime (its fork server and processes started) and the work before its crossing often outlasted 12 s,
-# and each try more costs a stack
-BEFORE = 20
-TRIES = 4  # stacks started at most, each with twice the time before the crossing of the one before
+# seconds from the stacks' start to their clock's crossing (a month's end, at midnight), at first: on a loaded machine
+# a stack under faketime (its fork server and processes started) and the work before its crossing often outlasted
+# 12 s, here two stacks' and their work's, and each try more costs both stacks
+BEFORE = 30
+TRIES = 4  # times the stacks are started at most, each with twice the time before the crossing of the one before
 WATCHED = 3  # seconds before midnight the reads are watched for, at least
 WATCHED_AT_MOST = 6  # and at most: the rest of the time given is waited out
-
-
-def stack_before_midnight(root, seconds: int) -> tuple[Stack, float]:
-    """A stack whose clock starts at most ``seconds`` before its next midnight, and that midnight; the sweeper
-    all but off, so that what is tested here is the move path and the reads, not the sweeper's own close of
-    the day."""
-    now = time.time()
-    midnight = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(1)
-    # faketime's offset is whole seconds: rounded up, the service's clock starts at most 1 s past the aim,
-    # never before it, so however fast the stack starts, midnight is less than ``seconds`` away
-    offset = math.ceil(midnight.timestamp() - seconds - now)
-    return Stack(root, clock_offset=offset, env={
-        "SCOUNDREL_SEALED_SECRET": SEALED_SECRET, "SCOUNDREL_SWEEP_INTERVAL": "3600",
-    }).start(), midnight.timestamp()
 
 
 def bearer(token: str) -> dict:
@@ -116,13 +104,10 @@ def the_day_before_midnight(stack, midnight: float) -> dict | None:
 
 
 @pytest.fixture(scope="module")
-def before_midnight(tmp_path_factory):
-    """A stack and its day's games before midnight (``the_day_before_midnight``; ``started_before``: a slow
-    machine gets more time, never a failure)."""
-    running, day = started_before(lambda seconds: stack_before_midnight(tmp_path_factory.mktemp("midnight"), seconds),
-                                  the_day_before_midnight, BEFORE, TRIES)
-    yield running, day
-    running.kill()  # under faketime a quick shutdown never ends (nothing of this stack is kept)
+def before_midnight(crossed):
+    """The midnight's stack and its day's games before midnight (``the_day_before_midnight``)."""
+    clock, before = crossed
+    return clock.stacks[0], before["day"]
 
 
 def test_the_sealed_seed_is_never_shown_while_a_game_dealt_from_it_can_move(before_midnight):
@@ -186,12 +171,43 @@ def monday_month_start(now_ms: int) -> float:
     return season.ends_ms / 1000
 
 
-def stack_before_boundary(root, seconds: int) -> tuple[Stack, Season]:
-    """A stack whose clock starts ``seconds`` before a month's end that is a Monday's start, and the month."""
-    now_ms = int(time.time() * 1000)
-    boundary = monday_month_start(now_ms)
-    offset = int(boundary - seconds - now_ms / 1000)
-    return Stack(root, clock_offset=offset).start(), season_at(Schedule.MONTHLY, int(boundary * 1000) - 1)
+def crossing_stacks(root, seconds: int) -> tuple[MovedClock, Season]:
+    """Two stacks on one clock that starts at most ``seconds`` before a month's end that is a Monday's start, and
+    the month: the midnight's (the sweeper all but off, so that what is tested there is the move path and the
+    reads, not the sweeper's own close of the day), then the season's."""
+    now = time.time()
+    boundary = monday_month_start(int(now * 1000))
+    # faketime's offset is whole seconds: rounded up, the service's clock starts at most 1 s past the aim,
+    # never before it, so however fast the stacks start, the boundary is less than ``seconds`` away
+    clock = MovedClock(root, math.ceil(boundary - seconds - now))
+    try:
+        clock.start("midnight", env={"SCOUNDREL_SEALED_SECRET": SEALED_SECRET, "SCOUNDREL_SWEEP_INTERVAL": "3600"})
+        clock.start("season")
+    except BaseException:
+        clock.kill()
+        raise
+    return clock, season_at(Schedule.MONTHLY, int(boundary * 1000) - 1)
+
+
+def before_the_crossing(clock: MovedClock, ending: Season) -> dict | None:
+    """The ending season's games on the season's stack (``ending_season``), then the day's on the midnight's
+    (``the_day_before_midnight``, which needs the last seconds to watch); None if the crossing came first."""
+    midnight_stack, season_stack = clock.stacks
+    season = ending_season(season_stack, ending)
+    if season is None:
+        return None
+    day = the_day_before_midnight(midnight_stack, ending.ends_ms / 1000)
+    return None if day is None else {"season": season, "day": day}
+
+
+@pytest.fixture(scope="module")
+def crossed(tmp_path_factory):
+    """The two stacks on one clock, and what was done on each before its crossing (``started_before``: a slow
+    machine gets more time, never a failure)."""
+    running, before = started_before(lambda seconds: crossing_stacks(tmp_path_factory.mktemp("crossing"), seconds),
+                                     before_the_crossing, BEFORE, TRIES)
+    yield running, before
+    running.kill()  # under faketime a quick shutdown never ends (nothing of these stacks is kept)
 
 
 @pytest.fixture(scope="module")
@@ -235,13 +251,10 @@ def ending_season(stack, ending: Season) -> dict | None:
 
 
 @pytest.fixture(scope="module")
-def rolled_stack(tmp_path_factory):
-    """A stack whose clock crosses the boundary once the ending season's games are in, and those games
-    (``started_before``: a slow machine gets more time, never a failure)."""
-    running, season = started_before(lambda seconds: stack_before_boundary(tmp_path_factory.mktemp("season"), seconds),
-                                     ending_season, BEFORE, TRIES)
-    yield running, season
-    running.kill()  # under faketime a quick shutdown never ends (nothing of this stack is kept)
+def rolled_stack(crossed):
+    """The season's stack and the ending season's games (``ending_season``)."""
+    clock, before = crossed
+    return clock.stacks[1], before["season"]
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import psutil
 import requests
@@ -41,9 +41,19 @@ Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
 Done = TypeVar("Done")  # what a test did before a moment (``started_before``), or found in time (``until``)
 
 
+class Killable(Protocol):
+    """What can be killed at once: a stack, or the stacks of a ``MovedClock``."""
+
+    def kill(self) -> None: ...
+
+
+Running = TypeVar("Running", bound=Killable)  # what ``started_before`` starts: a stack, or stacks on one clock
+
+
 class Stack(ServiceHttp):
     def __init__(self, root: Path, workers: int = 1, env: dict | None = None, job_delay: float = 0.0,
-                 clock_offset: int = 0, queues_apart: bool = False, sentinel: SentinelSetup | None = None):
+                 clock_offset: int = 0, queues_apart: bool = False, sentinel: SentinelSetup | None = None,
+                 forks: preloaded.ForkServer | None = None):
         """``job_delay``: seconds each job of the workers sleeps first (``slow_worker``), so a
         fault test can kill a worker mid-job. ``clock_offset``: seconds the API's and the
         workers' clock runs ahead (behind, if negative) of the real one, under Debian's
@@ -52,7 +62,9 @@ class Stack(ServiceHttp):
         Redis of their own (``queues``, ``SCOUNDREL_QUEUE_URL``), which a test may lose on its own. With
         ``sentinel``, the data's Redis is that setup's master, which every process finds through its
         sentinels (``SCOUNDREL_SENTINELS``), as a deployment with failover does; the stack starts and
-        stops the setup, and has no ``redis`` of its own."""
+        stops the setup, and has no ``redis`` of its own. ``forks``: under ``faketime``, a fork server
+        started under the same clock (``MovedClock``'s) that the stack forks its processes from and leaves
+        running when it stops, rather than one of its own."""
         self.root = Path(root)
         self.sentinel = sentinel
         self.redis = None if sentinel else RedisServer(self.root / "redis", persistent=True)
@@ -67,7 +79,8 @@ class Stack(ServiceHttp):
         self.clock_offset = clock_offset
         self.http = requests.Session()
         self._started: list[StackProcess] = []  # the processes start() made (see ``as_started``)
-        self._forks: preloaded.ForkServer | None = None  # under ``faketime``, the stack's own fork server
+        self._forks = forks  # under ``faketime``, the fork server of the stack's processes
+        self._own_forks = forks is None  # whether the stack started it (and stops it)
 
     @property
     def base(self) -> str:
@@ -94,20 +107,9 @@ class Stack(ServiceHttp):
                 "SCOUNDREL_ARCHIVE_URL": self.archive_url, "SCOUNDREL_API_WORKERS": "1", **self.extra_env}
 
     def _clock(self) -> dict:
-        """The environment that runs a process under ``faketime``'s library, ``clock_offset`` seconds
-        off (what the ``faketime`` command sets, without its wrapper process in between, so a
-        signal reaches the service's process itself).
-
-        libfaketime 0.9.10 moves the monotonic clock too (without that, ``time.sleep``
-        fails), and a thread's timed wait then never returns: a worker's sweeper timer
-        does not fire in such a stack, so a test of it calls the sweep itself.
-        """
-        if not self.clock_offset:
-            return {}
-        library = next(Path("/usr/lib").glob("*/faketime/libfaketimeMT.so.1"), None)
-        if library is None:
-            raise RuntimeError("faketime is not installed (Debian's package faketime)")
-        return {"LD_PRELOAD": str(library), "FAKETIME": f"{self.clock_offset:+d}"}
+        """The environment that runs a process under ``faketime``'s library, ``clock_offset`` seconds off
+        (``faketime_env``)."""
+        return faketime_env(self.clock_offset) if self.clock_offset else {}
 
     def now(self) -> float:
         """The service's time (seconds since 1970): the real clock plus ``clock_offset``."""
@@ -116,11 +118,12 @@ class Stack(ServiceHttp):
     def _spawn(self, *args: str, log: str, module: str = "cli.main") -> StackProcess:
         """``python -m module args``, its output appended to ``log``: forked from the interpreter that has
         imported the service (``tests.support.preloaded``); under ``faketime``, from a fork server of the
-        stack's own started under it (its library is loaded when a process starts, and a forked one keeps
-        it): a stack so costs about 0.5 s of CPU less than with its API and worker started anew."""
+        stack's own started under it, or the one it was given (its library is loaded when a process starts, and
+        a forked one keeps it): a stack so costs about 0.5 s of CPU less than with its API and worker started
+        anew."""
         if not self.clock_offset:
             return preloaded.start(module, list(args), self.env(), self.root / log)
-        if self._forks is None or self._forks.process.poll() is not None:
+        if self._own_forks and (self._forks is None or self._forks.process.poll() is not None):
             self._forks = preloaded.ForkServer({**os.environ, **self._clock()})
         log_path = self.root / log
         return self._forks.start(module, list(args), {**self.env(), **self._clock()}, log_path, log_path)
@@ -218,7 +221,7 @@ class Stack(ServiceHttp):
                     process.wait(3)
                 except subprocess.TimeoutExpired:
                     process.kill()
-        if self._forks is not None:
+        if self._forks is not None and self._own_forks:
             self._forks.close()
         (self.sentinel or self.redis).stop()
         if self.queues:
@@ -291,17 +294,56 @@ class Stack(ServiceHttp):
         return waiting.until(found, what, timeout)
 
 
-def started_before(start: Callable[[int], tuple[Stack, Moment]], before: Callable[[Stack, Moment], Done | None],
-                   seconds: int, tries: int) -> tuple[Stack, Done]:
-    """A stack whose clock crosses a moment (a midnight, a month's end) once a test has done what it must
-    before it, and what that was.
+def faketime_env(clock_offset: int) -> dict:
+    """The environment that runs a process under ``faketime``'s library, ``clock_offset`` seconds off (what
+    the ``faketime`` command sets, without its wrapper process in between, so a signal reaches the service's
+    process itself).
+
+    libfaketime 0.9.10 moves the monotonic clock too (without that, ``time.sleep``
+    fails), and a thread's timed wait then never returns: a worker's sweeper timer
+    does not fire in such a stack, so a test of it calls the sweep itself.
+    """
+    library = next(Path("/usr/lib").glob("*/faketime/libfaketimeMT.so.1"), None)
+    if library is None:
+        raise RuntimeError("faketime is not installed (Debian's package faketime)")
+    return {"LD_PRELOAD": str(library), "FAKETIME": f"{clock_offset:+d}"}
+
+
+class MovedClock:
+    """Stacks whose clock runs ``clock_offset`` seconds off the real one, all forked from one fork server
+    started under ``faketime`` (such a server imports the service: about 1.3 s of CPU, more than the rest of
+    a stack's start, ``START_CPU``), so that they cross the same moment."""
+
+    def __init__(self, root: Path, clock_offset: int):
+        self.root = Path(root)
+        self.clock_offset = clock_offset
+        self.forks = preloaded.ForkServer({**os.environ, **faketime_env(clock_offset)})
+        self.stacks: list[Stack] = []
+
+    def start(self, name: str, **options) -> Stack:
+        """A stack on this clock (``options``: ``Stack``'s own), started."""
+        stack = Stack(self.root / name, clock_offset=self.clock_offset, forks=self.forks, **options)
+        self.stacks.append(stack)
+        return stack.start()
+
+    def kill(self) -> None:
+        """Every stack killed (``Stack.kill``), then the fork server stopped."""
+        for stack in self.stacks:
+            stack.kill()
+        self.forks.close()
+
+
+def started_before(start: Callable[[int], tuple[Running, Moment]], before: Callable[[Running, Moment], Done | None],
+                   seconds: int, tries: int) -> tuple[Running, Done]:
+    """A stack (or the stacks of a ``MovedClock``) whose clock crosses a moment (a midnight, a month's end) once
+    a test has done what it must before it, and what that was.
 
     ``start(seconds)`` starts a stack whose clock is ``seconds`` before a moment, and returns both; ``before``
     does the test's part before the moment, and returns None where the moment came first: then another
     stack starts with twice the time (``with_more_time``). A stack given up is killed (under faketime a
     quick shutdown never ends).
     """
-    def attempt(_: int, seconds: int) -> tuple[Stack, Done] | None:
+    def attempt(_: int, seconds: int) -> tuple[Running, Done] | None:
         stack, moment = start(seconds)
         try:
             done = before(stack, moment)
