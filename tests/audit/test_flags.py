@@ -23,6 +23,7 @@ from store.queue.queues import enqueue_verification
 from store.runs.accepting import Dealt
 from tests.support.games import play_dealt
 from tests.support.in_process import stack_of
+from tests.support.service_http import TEST_LIMITS
 
 from .conftest import bearer
 
@@ -37,8 +38,10 @@ PERSON = [0.14, 0.42, 0.18, 0.64, 0.24, 0.16, 0.52, 0.2]  # pauses (s): median 0
 
 @pytest.fixture(scope="module")
 def stack(request):
-    yield from stack_of(request, env={"SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_FLAG_FAST_MS": str(FAST_MS),
-                                      "SCOUNDREL_FLAG_MIN_MOVES": str(MIN_MOVES)})
+    """With the rate limits on (``TEST_LIMITS``), as a served API has them: their counters, named by address, are
+    the one place the address may be kept as it came."""
+    yield from stack_of(request, env={**TEST_LIMITS, "SCOUNDREL_TRUSTED_PROXIES": "1", "SCOUNDREL_FLAG_FAST_MS":
+                                      str(FAST_MS), "SCOUNDREL_FLAG_MIN_MOVES": str(MIN_MOVES)})
 
 
 def flags(stack, moderator: str, **query) -> dict:

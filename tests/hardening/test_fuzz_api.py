@@ -35,14 +35,12 @@ pytestmark = pytest.mark.slow
 EXAMPLES = int(os.environ.get("SCOUNDREL_FUZZ_EXAMPLES", "5"))
 
 
-# No rate limit: TEST_SETTINGS' limits are far above what the fuzzer sends, and the limiter swallows whatever
-# else it meets (``service.security``), so engaged it could change no answer checked here, while it cost a third
-# of the app's CPU a request in a profile. Its limits, headers and refusals are test_security.py's. No line
-# logged a request either (``service.request_log``, at INFO): no test here reads the service's log, a line that
+# No line logged a request (``service.request_log``, at INFO): no test here reads the service's log, a line that
 # could not be written would fail none (logging reports it and goes on), and writing it (to the stack's log and
-# pytest's captures) cost a twelfth of the app's CPU a request. The request log is test_observability.py's.
-FUZZED_SETTINGS = {**{f"SCOUNDREL_RATE_LIMIT_{scope}": "" for scope in ("ADDRESS", "TOKEN", "PAR", "SERVER_KEY")},
-                   "SCOUNDREL_LOG_LEVEL": "WARNING"}
+# pytest's captures) cost a twelfth of the app's CPU a request. The request log is test_observability.py's. (No
+# rate limits either, as on every in-process stack: ``tests.support.in_process.UNLIMITED``; the limiter swallows
+# whatever else it meets, ``service.security``, so it could change no answer checked here.)
+FUZZED_SETTINGS = {"SCOUNDREL_LOG_LEVEL": "WARNING"}
 
 
 @pytest.fixture(scope="module")

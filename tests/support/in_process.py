@@ -59,6 +59,14 @@ Found = TypeVar("Found")
 
 IDLE_PAUSE = 0.02  # seconds between the first looks of ``InProcessStack.until`` while its worker is idle
 
+# No rate limits in the in-process stacks unless a module sets some (``test_security.py``, which checks the limits,
+# their headers and refusals; ``test_flags.py``, where their counters are the one place an address is kept):
+# ``TEST_LIMITS`` are far above what a test sends, so engaged they could change no answer a test checks, while
+# counting each request against them (a script a limit in Redis, then their windows read for the headers) cost
+# half again the app's own CPU a request (2.5 ms against 1.7 ms of the test's thread, and a third more of Redis'
+# CPU). The served stacks keep them: there the limiter also meets Redis lost (``test_redis_faults.py``).
+UNLIMITED = {f"SCOUNDREL_RATE_LIMIT_{scope}": "" for scope in ("ADDRESS", "TOKEN", "PAR", "SERVER_KEY")}
+
 # Where the in-process API answers: no server listens there, so a request that bypasses the stack's session
 # (a plain ``requests.get``) fails at once instead of reaching some other service.
 BASE = "http://referee.invalid"
@@ -181,9 +189,9 @@ class InProcessStack(ServiceHttp):
         return self.extra_env.get("SCOUNDREL_ARCHIVE_URL") or sqlite_archive_url(self.root)
 
     def env(self) -> dict:
-        """The settings the processes of ``Stack`` get (its ``env``), but for the servers' own."""
+        """The settings the processes of ``Stack`` get (its ``env``), but for the servers' own and no rate limits."""
         return {"REDIS_URL": self.redis.url, "SCOUNDREL_ARCHIVE_URL": self.archive_url, **TEST_SETTINGS,
-                **self.extra_env}
+                **UNLIMITED, **self.extra_env}
 
     def enter(self) -> None:
         """The app and the worker's connection made from its settings (in ``os.environ`` meanwhile)."""

@@ -15,9 +15,9 @@ Done = TypeVar("Done")  # what a test did in time (``with_more_time``)
 # periodic pass reveals yesterday's sealed daily and queues that deal's search; what the tests check of a
 # search, that it ends and that what it kept is consistent (its line reaches its par, within what it proved),
 # holds at any budget. At 0.2 s those searches were some 10 s of the fast loop's CPU.
-TEST_SETTINGS = {"SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second",
-                 "SCOUNDREL_RATE_LIMIT_PAR": "100000/second", "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1",
-                 "SCOUNDREL_PAR_SECONDS": "0.05"}
+TEST_LIMITS = {"SCOUNDREL_RATE_LIMIT_ADDRESS": "100000/second", "SCOUNDREL_RATE_LIMIT_TOKEN": "100000/second",
+               "SCOUNDREL_RATE_LIMIT_PAR": "100000/second"}
+TEST_SETTINGS = {**TEST_LIMITS, "SCOUNDREL_WEBHOOK_ALLOW": "127.0.0.1", "SCOUNDREL_PAR_SECONDS": "0.05"}
 
 
 class ServiceHttp:
