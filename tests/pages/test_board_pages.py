@@ -23,9 +23,18 @@ from store.games.day_secrets import sealed_secret
 from tests.games.table import Table
 from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token, winning_moves
 from tests.support.html import Rendered, rendered
+from tests.support.in_process import stack_of
+from tests.support.service_http import SEARCHED_PAR
 
 OPEN_PLAYERS = 55
 WON_SEED = "view-1"
+
+
+@pytest.fixture(scope="module")
+def stack(request):
+    """Par searches long enough that the par kept is the worker's search's (``SEARCHED_PAR``), not a request's
+    quick line: a past day's sealed daily's page shows it."""
+    yield from stack_of(request, env=SEARCHED_PAR)
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,15 @@ import scoundrel
 from store.base import keys
 from tests.audit.conftest import cli
 from tests.support.games import games_by_score, scoundrel_check
+from tests.support.in_process import stack_of
+from tests.support.service_http import SEARCHED_PAR
+
+
+@pytest.fixture(scope="module")
+def stack(request):
+    """Par searches long enough that the par kept is the worker's search's (``SEARCHED_PAR``), not a request's
+    quick line: issue 35's test checks it."""
+    yield from stack_of(request, env=SEARCHED_PAR)
 
 
 @pytest.fixture(scope="module")
