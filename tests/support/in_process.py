@@ -63,8 +63,9 @@ IDLE_PAUSE = 0.02  # seconds between the first looks of ``InProcessStack.until``
 # their headers and refusals; ``test_flags.py``, where their counters are the one place an address is kept):
 # ``TEST_LIMITS`` are far above what a test sends, so engaged they could change no answer a test checks, while
 # counting each request against them (a script a limit in Redis, then their windows read for the headers) cost
-# half again the app's own CPU a request (2.5 ms against 1.7 ms of the test's thread, and a third more of Redis'
-# CPU). The served stacks keep them: there the limiter also meets Redis lost (``test_redis_faults.py``).
+# a fifth to a half more of the app's CPU a request (2.4 to 2.7 ms of the test's thread against 1.6 to 2.1 ms, in
+# four runs of a thousand requests, and a third more of Redis' CPU). The served stacks keep them: there the
+# limiter also meets Redis lost (``test_redis_faults.py``).
 UNLIMITED = {f"SCOUNDREL_RATE_LIMIT_{scope}": "" for scope in ("ADDRESS", "TOKEN", "PAR", "SERVER_KEY")}
 
 # Where the in-process API answers: no server listens there, so a request that bypasses the stack's session
