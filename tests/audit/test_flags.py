@@ -8,6 +8,7 @@ sending one ``X-Forwarded-For`` come from one address, as the rate limiter sees 
 """
 
 import json
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -17,6 +18,7 @@ from rq.job import Job
 
 from service.start_flags import address_hash
 from store.base import keys
+from store.base.clock import now_ms
 from store.moderation.flags import forget_address_at
 from store.queue.pending import jobs_of
 from store.queue.queues import enqueue_verification
@@ -114,17 +116,40 @@ def test_a_game_at_machine_speed_is_flagged_fast_moves_once_with_its_replay(stac
     assert run["status"] == "verified" and run["forfeit"]  # a flag never changes a verdict
 
 
-def test_a_bot_that_waits_between_moves_is_flagged_steady_rhythm_not_fast_moves(stack, moderator):
-    # 0.4 s a gap: the request's own time, which a loaded machine makes vary by tens of
-    # milliseconds, stays small beside it, as it does for a bot on a real network
-    game = play_dealt(stack, [0.4] * (MIN_MOVES + 1))[0]
+class PacedClock:
+    """The clock a dealt game's moves are timed by (``store.games.dealt``'s ``now_ms``) while a test plays one
+    here: the real time when it was made, then exactly the pauses slept since. A bot's gaps so read as the
+    pauses it took, as they would over a real network, not plus what a loaded machine adds to each request
+    in this process (tens of milliseconds at a load of 10, enough to spread a steady rhythm past its limit);
+    and the clock never runs ahead of the real one, which times the rest."""
+
+    def __init__(self) -> None:
+        self.ms = now_ms()
+
+    def now_ms(self) -> int:
+        return self.ms
+
+    def pause(self, seconds: float) -> None:
+        time.sleep(seconds)
+        self.ms += round(seconds * 1000)
+
+
+@pytest.fixture
+def paced(monkeypatch) -> PacedClock:
+    clock = PacedClock()
+    monkeypatch.setattr("store.games.dealt.now_ms", clock.now_ms)
+    return clock
+
+
+def test_a_bot_that_waits_between_moves_is_flagged_steady_rhythm_not_fast_moves(stack, moderator, paced):
+    game = play_dealt(stack, [0.4] * (MIN_MOVES + 1), paced.pause)[0]
     [steady] = wait_flags(stack, moderator, 1, run_id=game["run_id"])
     assert steady["reason"] == "steady_rhythm" and steady["run_id"] == game["run_id"]
     assert steady["detail"]["median_ms"] >= 400 and steady["detail"]["spread"] < steady["detail"]["limit"] == 0.1
 
 
-def test_a_person_pace_and_a_game_too_short_to_judge_are_not_flagged(stack, moderator):
-    person = play_dealt(stack, PERSON)[0]
+def test_a_person_pace_and_a_game_too_short_to_judge_are_not_flagged(stack, moderator, paced):
+    person = play_dealt(stack, PERSON, paced.pause)[0]
     short = play_dealt(stack, [0.0] * (MIN_MOVES - 2))[0]
     for game in (person, short):
         wait_timing_judged(stack, game["run_id"])

@@ -5,6 +5,7 @@ import random
 import secrets
 import subprocess
 import time
+from collections.abc import Callable
 
 import scoundrel
 from scoundrel.strategies import find_win, play_game
@@ -120,11 +121,11 @@ def _dealt_seed(stack, game_id: str) -> str:
     return stored.seed
 
 
-def play_dealt(stack, pauses: list[float]) -> tuple[dict, str]:
+def play_dealt(stack, pauses: list[float], pause: Callable[[float], None] = time.sleep) -> tuple[dict, str]:
     """``(game, its player's token)``: a dealt game of a new player, ``len(pauses) + 1`` moves, one a
-    request, waiting ``pauses[i]`` s before move ``i + 2``, then forfeited, its run verified. The moves
-    are the engine's greedy line on the game's deck; a deal whose line ends within those moves
-    (about one in nine) is forfeited and another dealt."""
+    request, waiting ``pauses[i]`` s before move ``i + 2`` (``pause``: ``time.sleep`` unless given), then
+    forfeited, its run verified. The moves are the engine's greedy line on the game's deck; a deal whose line
+    ends within those moves (about one in nine) is forfeited and another dealt."""
     wanted = len(pauses) + 1
     for _ in range(10):
         _, token = stack.register()
@@ -132,8 +133,8 @@ def play_dealt(stack, pauses: list[float]) -> tuple[dict, str]:
         game = stack.post("/v1/games", json={}, headers=auth).json()
         line = play_game(_dealt_seed(stack, game["id"]))
         if len(line) > wanted:
-            for pause, move in zip([0.0, *pauses], line, strict=False):
-                time.sleep(pause)
+            for seconds, move in zip([0.0, *pauses], line, strict=False):
+                pause(seconds)
                 response = stack.post(f"/v1/games/{game['id']}/moves", headers=auth, json={
                     "moves": [move], "expected_moves": len(game["moves"])})
                 assert response.status_code == 200, response.text
