@@ -8,8 +8,6 @@ import gc
 import inspect
 import os
 import shutil
-import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -127,21 +125,6 @@ def redis_url(tmp_path_factory):
 
     with throwaway_redis(tmp_path_factory.mktemp("redis")) as url:
         yield url
-
-
-@pytest.fixture
-def refused_port() -> Iterator[int]:
-    """A port this test holds bound and never listens on, so connecting to it is refused. A port that was merely
-    free a moment ago is not enough: another xdist worker's Redis or server can start on it meanwhile."""
-    with socket.socket() as held:
-        held.bind(("127.0.0.1", 0))
-        yield held.getsockname()[1]
-
-
-@pytest.fixture
-def unreachable_redis(refused_port) -> str:
-    """A Redis URL nothing answers at (``refused_port``)."""
-    return f"redis://127.0.0.1:{refused_port}/0"
 
 
 @pytest.fixture(scope="module")

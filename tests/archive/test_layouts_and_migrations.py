@@ -56,6 +56,7 @@ from store.runs.records import load_run, run_from_stored
 from store.runs.verdicts import verdict_fields
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.games import games_by_score
+from tests.support.stores import NO_REDIS_URL
 from verification import judge
 
 from .conftest import archive_now, forked_command, fresh_archive_url, snapshot
@@ -360,8 +361,8 @@ def test_in_a_terminal_a_progress_bar_then_one_line(stack, db):
     assert lines[-1].startswith("scoundrel migrate: rewrote 20 runs of an older layout"), lines
 
 
-def test_in_a_terminal_an_unreachable_redis_is_one_line(stack, unreachable_redis):
-    status, lines = _in_a_terminal({**stack.env(), "REDIS_URL": unreachable_redis})
+def test_in_a_terminal_an_unreachable_redis_is_one_line(stack):
+    status, lines = _in_a_terminal({**stack.env(), "REDIS_URL": NO_REDIS_URL})
     assert status == 1
     assert len(lines) == 1 and lines[0].startswith("scoundrel migrate: cannot reach Redis (REDIS_URL)"), lines
 

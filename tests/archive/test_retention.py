@@ -28,6 +28,7 @@ from store.runs.records import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.commands import run_command
 from tests.support.games import accept_dealt_games, games_by_score, legal_games, play_at_machine_speed
+from tests.support.stores import REFUSED_PORT
 
 from .conftest import archive_now, snapshot, submitted_final
 
@@ -242,8 +243,8 @@ def test_check_still_reports_a_ladder_count_the_runs_do_not_give(stack, db, dan)
         db.redis.hincrby(keys.board_games("ladder", ("classic",)), "dan", -1)
 
 
-def test_an_unreachable_archive_is_one_line_and_status_1(refused_port):
-    closed = refused_port
+def test_an_unreachable_archive_is_one_line_and_status_1():
+    closed = REFUSED_PORT
     done = run_command({"REDIS_URL": f"redis://127.0.0.1:{closed}/0",
                         "SCOUNDREL_ARCHIVE_URL": f"postgresql+psycopg://scoundrel:secret@127.0.0.1:{closed}/archive"},
                        "archive")

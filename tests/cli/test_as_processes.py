@@ -31,6 +31,7 @@ import requests
 from cli import conformance
 from cli.redis_server import free_port
 from store.base import keys
+from tests.support.stores import NO_REDIS_URL
 from tests.support.waiting import until
 
 from .conftest import lines_of
@@ -183,11 +184,11 @@ def python_engine(source: str = "") -> str:
         [sys.executable, "-m", "cli.main", "conformance", "--serve"])
 
 
-def test_the_console_script_ends_an_error_with_one_line(scoundrel_command, tmp_path, unreachable_redis):
+def test_the_console_script_ends_an_error_with_one_line(scoundrel_command, tmp_path):
     environment = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
     result = subprocess.run([*scoundrel_command, "check"], check=False, capture_output=True, text=True, timeout=60,
                             env={**environment, "SCOUNDREL_DATA_DIR": str(tmp_path / "no-up-here"),
-                                 "REDIS_URL": unreachable_redis})
+                                 "REDIS_URL": NO_REDIS_URL})
     assert_one_line_failure(result, "scoundrel check: cannot reach Redis (REDIS_URL)", "Connection refused")
     assert result.stderr.count("\n") == 1
 

@@ -16,6 +16,7 @@ import pytest
 import scoundrel
 from cli.redis_server import free_port
 from tests.support.commands import run_command
+from tests.support.stores import NO_REDIS_URL
 
 
 def run_scoundrel(*args: str, env: dict | None = None, tmp_path=None):
@@ -39,8 +40,8 @@ def assert_one_line_failure(result, *fragments: str, status: int = 1) -> str:
 
 @pytest.mark.parametrize("args", [["moderator", "add", "alice"], ["moderator", "list"], ["moderator", "revoke", "bob"],
                                   ["check"], ["reverify", "--all"], ["migrate"], ["migrate", "--apply"]])
-def test_redis_unreachable_is_one_line(unreachable_redis, tmp_path, args):
-    result = run_scoundrel(*args, env={"REDIS_URL": unreachable_redis}, tmp_path=tmp_path)
+def test_redis_unreachable_is_one_line(tmp_path, args):
+    result = run_scoundrel(*args, env={"REDIS_URL": NO_REDIS_URL}, tmp_path=tmp_path)
     last = assert_one_line_failure(result, f"scoundrel {args[0]}: cannot reach Redis (REDIS_URL)", "Connection refused")
     assert "scoundrel up" in last  # and what to do about it
 
@@ -51,14 +52,14 @@ def test_a_redis_url_that_is_not_one_is_one_line(tmp_path, args):
     assert_one_line_failure(result, "REDIS_URL is not a Redis URL", "redis://HOST:PORT/DB")
 
 
-def test_a_setting_that_is_not_a_number_is_one_line(unreachable_redis, tmp_path):
-    result = run_scoundrel("check", env={"REDIS_URL": unreachable_redis,
+def test_a_setting_that_is_not_a_number_is_one_line(tmp_path):
+    result = run_scoundrel("check", env={"REDIS_URL": NO_REDIS_URL,
                                                             "SCOUNDREL_JOB_TIMEOUT": "soon"}, tmp_path=tmp_path)
     assert_one_line_failure(result, "SCOUNDREL_JOB_TIMEOUT='soon' is not a whole number")
 
 
-def test_a_season_that_is_neither_monthly_nor_weekly_is_one_line(unreachable_redis, tmp_path):
-    result = run_scoundrel("check", env={"REDIS_URL": unreachable_redis,
+def test_a_season_that_is_neither_monthly_nor_weekly_is_one_line(tmp_path):
+    result = run_scoundrel("check", env={"REDIS_URL": NO_REDIS_URL,
                                                             "SCOUNDREL_SEASON": "yearly"}, tmp_path=tmp_path)
     assert_one_line_failure(result, "SCOUNDREL_SEASON='yearly' is not one of monthly, weekly")
 
@@ -72,8 +73,8 @@ def test_a_season_that_is_neither_monthly_nor_weekly_is_one_line(unreachable_red
     ('[{"issuer": "https://s.example", "audience": "a", "secret": "s", "claims": 1}]', "unknown fields: claims"),
     ('[{"issuer": "s", "audience": "a", "jwks_url": "ftp://k"}]', '"jwks_url" is not an http(s) URL'),
 ])
-def test_a_studio_issuer_that_cannot_be_used_is_one_line(unreachable_redis, tmp_path, issuers, said):
-    result = run_scoundrel("check", env={"REDIS_URL": unreachable_redis,
+def test_a_studio_issuer_that_cannot_be_used_is_one_line(tmp_path, issuers, said):
+    result = run_scoundrel("check", env={"REDIS_URL": NO_REDIS_URL,
                                                             "SCOUNDREL_JWT_ISSUERS": issuers}, tmp_path=tmp_path)
     assert_one_line_failure(result, said)
 
@@ -122,9 +123,9 @@ def test_up_with_a_port_out_of_range(tmp_path, port):
 
 
 @pytest.mark.parametrize("limit", ["-5", "0", "soon"])
-def test_check_refuses_a_pending_limit_that_is_not_positive(unreachable_redis, tmp_path, limit):
+def test_check_refuses_a_pending_limit_that_is_not_positive(tmp_path, limit):
     result = run_scoundrel("check", "--pending-limit", limit,
-                           env={"REDIS_URL": unreachable_redis}, tmp_path=tmp_path)
+                           env={"REDIS_URL": NO_REDIS_URL}, tmp_path=tmp_path)
     assert_one_line_failure(result, "argument --pending-limit", status=2)
 
 

@@ -10,6 +10,7 @@ import socket
 from settings import Settings
 from store import Database
 from tests.support.commands import run_command
+from tests.support.stores import NO_REDIS_URL
 from worker.registry import JOBS
 from worker.runner import VerifyWorker
 
@@ -41,5 +42,5 @@ def test_check_is_healthy_while_a_worker_of_this_host_beats_and_not_before_or_af
 
 
 def test_check_without_redis_is_unhealthy_in_one_line(tmp_path):
-    status, said = check("redis://127.0.0.1:1/0", tmp_path)
+    status, said = check(NO_REDIS_URL, tmp_path)
     assert status == 1 and said.count("\n") == 1 and "cannot reach Redis" in said

@@ -27,6 +27,7 @@ from cli.redis_binaries import choose
 from cli.redis_server import RedisServer, free_port
 from scoundrel.strategies import play_game
 from tests.support.commands import run_command, run_forked
+from tests.support.stores import NO_REDIS_URL
 from tests.support.waiting import until
 
 pytestmark = pytest.mark.slow
@@ -338,7 +339,7 @@ def operator_commands_find_ups_redis(up: Up, data: Path) -> None:
     assert scoundrel_cli("check", "--data-dir", str(data)).returncode == 0
 
     # REDIS_URL still wins over the data directory.
-    elsewhere = scoundrel_cli("moderator", "list", "--data-dir", str(data), env={"REDIS_URL": "redis://127.0.0.1:1/0"})
+    elsewhere = scoundrel_cli("moderator", "list", "--data-dir", str(data), env={"REDIS_URL": NO_REDIS_URL})
     assert elsewhere.returncode == 1 and "cannot reach Redis (REDIS_URL)" in elsewhere.stderr
 
 

@@ -33,7 +33,8 @@ from tests.log import rfc9162
 from tests.support.commands import run_command
 from tests.support.games import assert_verified_once, legal_games, scoundrel_check
 from tests.support.sentinel import SentinelSetup
-from tests.support.stack import NO_REDIS_URL, Stack
+from tests.support.stack import Stack
+from tests.support.stores import NO_REDIS_URL
 from verification import judge
 from worker.registry import JOBS
 

@@ -16,6 +16,7 @@ from settings import Settings, SettingsError
 from store.base import keys
 from tests.support.games import legal_games, moderator_token
 from tests.support.in_process import stack_of
+from tests.support.stores import NO_REDIS_URL
 from tests.support.waiting import until
 
 ORIGIN = "https://game.example"
@@ -184,7 +185,7 @@ def _pages_app(embed_origins: tuple[str, ...]):
     """The app with these studios' origins, made once a test process: only its settings make its answers."""
     from service.app import create_app
 
-    return create_app(Settings(redis_url="redis://127.0.0.1:1/0", rate_limit_token="", rate_limit_address="",
+    return create_app(Settings(redis_url=NO_REDIS_URL, rate_limit_token="", rate_limit_address="",
                                rate_limit_server_key="", embed_origins=embed_origins))
 
 

@@ -25,6 +25,7 @@ from tests.support.games import accept_dealt, games_by_score, legal_games, moder
 from tests.support.html import Rendered, rendered
 from tests.support.in_process import stack_of
 from tests.support.service_http import SEARCHED_PAR
+from tests.support.stores import NO_REDIS_URL
 
 OPEN_PLAYERS = 55
 WON_SEED = "view-1"
@@ -332,11 +333,11 @@ def test_bad_addresses_get_a_page_naming_what_is_wrong(stack, path, status, fiel
         assert f"<dt><code>{field}</code></dt>" in response.text
 
 
-def test_a_page_says_try_again_while_redis_is_away(tmp_path, unreachable_redis):
+def test_a_page_says_try_again_while_redis_is_away(tmp_path):
     from service.app import create_app
     from settings import Settings
 
-    app = create_app(Settings(redis_url=unreachable_redis,
+    app = create_app(Settings(redis_url=NO_REDIS_URL,
                               archive_url=f"sqlite:///{tmp_path}/archive.sqlite3"))
     for path in ("/boards/classic", "/players/ada", "/daily"):
         response = app.test_client().get(path)

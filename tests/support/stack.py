@@ -32,10 +32,8 @@ from store.runs.archived_filter import make_whole
 from tests.support import preloaded, waiting
 from tests.support.sentinel import SentinelSetup
 from tests.support.service_http import TEST_SETTINGS, ServiceHttp, with_more_time
+from tests.support.stores import NO_REDIS_URL
 
-# REDIS_URL of a stack whose data's Redis its sentinels name: a port nothing listens on (binding it takes
-# root), so a process reaching past the sentinels fails instead of finding some Redis
-NO_REDIS_URL = "redis://127.0.0.1:1/0"
 StackProcess = subprocess.Popen | preloaded.Preloaded  # a store started anew, or the service's processes forked
 Moment = TypeVar("Moment")  # what a stack's clock crosses (``started_before``)
 Done = TypeVar("Done")  # what a test did before a moment (``started_before``), or found in time (``until``)
@@ -98,7 +96,7 @@ class Stack(ServiceHttp):
         return {"SCOUNDREL_QUEUE_URL": self.queues.url} if self.queues else {}
 
     def _data_env(self) -> dict:
-        if self.sentinel:
+        if self.sentinel:  # the sentinels name the data's Redis: a process reaching past them fails, finding none
             return {"REDIS_URL": NO_REDIS_URL, **self.sentinel.env()}
         return {"REDIS_URL": self.redis.url}
 

@@ -7,11 +7,17 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from cli.redis_server import RedisServer, free_port
+from cli.redis_server import RedisServer
 from service.app import create_app
 from settings import Settings
 from store import Database
 from worker.registry import JOBS
+
+# Where no server answers: port 1, which no process of the suite's takes (binding it takes root, and a free port is
+# never one below 1024), so connecting there is refused at once. A port merely free a moment ago is not such a place:
+# another test process's Redis can start on it meanwhile.
+REFUSED_PORT = 1
+NO_REDIS_URL = f"redis://127.0.0.1:{REFUSED_PORT}/0"
 
 
 @contextmanager
@@ -56,10 +62,10 @@ def emptied_database(url: str, **options) -> Iterator[Database]:
 
 
 def app_without_redis(root: Path, **settings):
-    """The app on a Redis that is not there (a free port) with an archive under ``root``: for the answers
+    """The app on a Redis that is not there (``NO_REDIS_URL``) with an archive under ``root``: for the answers
     that touch no store (the front door, the rules, static files, the OpenAPI document); ``settings``
     are ``Settings``' own."""
-    return create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0",
+    return create_app(Settings(redis_url=NO_REDIS_URL,
                                archive_url=f"sqlite:///{root}/archive.sqlite3", **settings))
 
 

@@ -12,6 +12,7 @@ import pytest
 from domain.daily_seed import today
 from tests.support.games import accept_dealt, games_by_score, legal_games, moderator_token
 from tests.support.in_process import stack_of
+from tests.support.stores import REFUSED_PORT
 
 RETRIES = "0.2,0.2"  # seconds: three tries, the second and third due at once (RQ schedules by the second)
 
@@ -99,8 +100,8 @@ def test_an_endpoint_that_never_answers_2xx_gets_every_try_then_is_given_up(stac
     assert attempts[0]["retry_at"] is None and not any(attempt["delivered"] for attempt in attempts)
 
 
-def test_a_refused_connection_is_an_error_recorded_and_retried(stack, moderator, refused_port):
-    url = f"http://127.0.0.1:{refused_port}/gone"
+def test_a_refused_connection_is_an_error_recorded_and_retried(stack, moderator):
+    url = f"http://127.0.0.1:{REFUSED_PORT}/gone"
     hook = register(stack, moderator, url, ["run.verified"])
     _, token = stack.register()
     verified(stack, token, legal_games(3)[2])
