@@ -26,9 +26,10 @@ def test_import_linter_reads_every_package_mypy_checks():
 
 
 def _test_command(path: Path) -> str:
-    """The line of ``path`` that runs the tests, from the venv's creation to the JS client's tests."""
+    """The line of ``path`` that runs the tests, from the venv's creation to pytest's run (the JS client's tests
+    among them: ``tests/clients/test_js_client.py``)."""
     line = next(line for line in path.read_text().splitlines() if "-m pytest" in line)
-    return line[line.index("python3 -m venv"):line.index("clients/js/test/") + len("clients/js/test/")]
+    return line[line.index("python3 -m venv"):line.index("-m pytest") + len("-m pytest")]
 
 
 def test_the_checks_run_before_the_tests_in_ci():
