@@ -29,6 +29,8 @@ from tests.support.service_http import TEST_LIMITS
 
 from .conftest import bearer
 
+pytestmark = pytest.mark.slow  # seconds of waiting on the service's clock: started first, not last
+
 FAST_MS = 150  # far above a loaded machine's request time, far below PERSON's median pause
 MIN_MOVES = 6
 ADDRESS = "203.0.113.9"  # TEST-NET-3: two players behind one address

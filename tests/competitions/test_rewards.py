@@ -16,6 +16,8 @@ from store.tournaments.tournaments import load_tournament
 from tests.support.games import moderator_token
 from tests.support.in_process import stack_of
 
+pytestmark = pytest.mark.slow  # seconds of waiting on the service's clock: started first, not last
+
 ENTRANTS = 5
 NO_LEAGUES = LeagueRules(("Bronze",), 30, 5)  # no league week here to settle again
 RUNS_FOR = 3  # seconds from now the tournament ends: the entrants' games are begun at once (see ``ended``)

@@ -14,6 +14,8 @@ from tests.support.games import accept_dealt, games_by_score, legal_games, moder
 from tests.support.in_process import stack_of
 from tests.support.stores import REFUSED_PORT
 
+pytestmark = pytest.mark.slow  # seconds of waiting on the service's clock: started first, not last
+
 RETRIES = "0.2,0.2"  # seconds: three tries, the second and third due at once (RQ schedules by the second)
 
 
