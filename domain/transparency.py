@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.numerals import is_ascii_number
+
 VERDICT = "verdict"  # the kinds of leaf: a run's verdict (verified or rejected) as the worker recorded it
 VOID = "void"  # a moderator voided the run: it leaves every board
 RESTORE = "restore"  # a void undone: the run is back under its verdict
@@ -332,7 +334,8 @@ class Checkpoint:
 def parse_checkpoint(text: str) -> Checkpoint:
     """The checkpoint of a note's body (extension lines after the third are allowed and ignored)."""
     lines = text.split("\n")
-    if len(lines) < 4 or lines[-1] != "" or not lines[0] or not lines[1].isdigit() or lines[1] != str(int(lines[1])):
+    if (len(lines) < 4 or lines[-1] != "" or not lines[0] or not is_ascii_number(lines[1])
+            or lines[1] != str(int(lines[1]))):
         raise ValueError("not a checkpoint: origin, size and root hash, one a line")
     root = base64.b64decode(lines[2], validate=True)
     if len(root) != 32:

@@ -25,6 +25,7 @@ from domain.errors import (
     ReportClosed,
 )
 from domain.events import EVENTS
+from domain.numerals import is_ascii_number
 from domain.tournaments import SCORINGS, NoSuchTournament, TournamentRefusal
 from schemas.players import name_key
 from schemas.sanctions import LogFilterSchema
@@ -144,7 +145,7 @@ def queue():
     if kind is not None and kind not in FLAG_REASONS:
         errors["kind"] = [f"One of: {', '.join(FLAG_REASONS)}."]
     page = request.args.get("page", "1")
-    if not page.isdigit() or int(page) < 1:
+    if not is_ascii_number(page) or int(page) < 1:
         errors["page"] = ["A whole number from 1."]
     if errors:
         raise Invalid(errors)
@@ -207,7 +208,7 @@ def action(run_id, action):
         raise Invalid({"action": [f"One of: {', '.join(ACTIONS)}."]})
     fields, errors = checked(action, request.form)
     seen = request.form.get("seen", "")
-    if not seen.isdigit():
+    if not is_ascii_number(seen):
         errors["seen"] = ["Missing: send the form from the case's page."]
     if errors:
         raise Invalid(errors)
@@ -243,7 +244,7 @@ def close_report(report_id):
 
 def _page_number() -> int:
     page = request.args.get("page", "1")
-    if not page.isdigit() or int(page) < 1:
+    if not is_ascii_number(page) or int(page) < 1:
         raise Invalid({"page": ["A whole number from 1."]})
     return int(page)
 

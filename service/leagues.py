@@ -6,6 +6,7 @@ from flask import g
 from werkzeug.routing import BaseConverter
 
 from domain.leagues import LeagueRules
+from domain.numerals import is_ascii_number
 from domain.seasons import Schedule, Season, parse_season, season_at
 from schemas.leagues import CohortSchema, CurrentLeagueSchema, LeagueHistorySchema
 from store.base import iso_time, now_ms
@@ -86,7 +87,7 @@ def current():
 def cohort_of(week, cohort_id):
     """A cohort's standings: its places ranked among themselves, each with the zone it leads to."""
     season = known_week(week)
-    found = cohort(db(), season.id, int(cohort_id)) if cohort_id.isdigit() and len(cohort_id) < 10 else None
+    found = cohort(db(), season.id, int(cohort_id)) if is_ascii_number(cohort_id) and len(cohort_id) < 10 else None
     if found is None:
         abort(404, message=f"No cohort {cohort_id} in the week {season.id}.")
     return cohort_json(found, season)

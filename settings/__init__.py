@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 
 import platformdirs
 
+from domain.numerals import is_ascii_number
 from domain.rewards import Band, table_from
 
 DEFAULT_DATA_DIR = platformdirs.user_data_dir("scoundrel-referee")
@@ -378,7 +379,7 @@ def _sentinels() -> tuple[tuple[str, int], ...]:
     found = []
     for part in value.split(","):
         host, _, port = part.strip().rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        if not host or not is_ascii_number(port) or not 0 < int(port) < 65536:
             raise SettingsError(f"SCOUNDREL_SENTINELS={value!r}: {part.strip()!r} is not HOST:PORT")
         found.append((host.strip("[]"), int(port)))
     if not os.environ.get("SCOUNDREL_SENTINEL_MASTER"):
@@ -399,7 +400,7 @@ def _checked_redis_url(url: str, source: str) -> str:
     except ValueError:
         raise SettingsError(f"{source} is not a Redis URL: its port is not one (1-65535)") from None
     database = parts.path.strip("/") if parts.scheme != "unix" else ""
-    if database and not database.isdigit():
+    if database and not is_ascii_number(database):
         raise SettingsError(f"{source} is not a Redis URL: its database (after the /) is not a number")
     return url
 

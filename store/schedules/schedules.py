@@ -12,6 +12,7 @@ the next to whichever pass comes next.
 import json
 import secrets
 
+from domain.numerals import is_ascii_number
 from domain.rewards import bands_of
 from domain.schedules import NoSuchSchedule, Schedule
 from domain.tournaments import Tournament
@@ -47,7 +48,7 @@ def create_schedule(db: Database, *, title: str, cron: str, timezone: str, durat
 
 def load_schedule(db: Database, schedule_id: str) -> Schedule:
     """The schedule; ``NoSuchSchedule`` if there is none."""
-    fields = db.redis.hgetall(keys.schedule(schedule_id)) if schedule_id.isdigit() else {}
+    fields = db.redis.hgetall(keys.schedule(schedule_id)) if is_ascii_number(schedule_id) else {}
     if not fields:
         raise NoSuchSchedule(schedule_id)
     return _schedule(fields)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from domain.game import Game, slot_of
 from domain.leagues import counts
+from domain.numerals import is_ascii_number
 from domain.rewards import LEAGUE_SOURCE, TOURNAMENT_SOURCE, Band, bands_json, bands_of, source_id
 from domain.run import Run
 from domain.seasons import parse_season
@@ -87,7 +88,7 @@ def create_tournament(db: Database, *, title: str, variant: str, starts_ms: int,
 
 def load_tournament(db: Database, tournament_id: str) -> Tournament:
     """The tournament; ``NoSuchTournament`` if there is none."""
-    fields = db.redis.hgetall(keys.tournament(tournament_id)) if tournament_id.isdigit() else {}
+    fields = db.redis.hgetall(keys.tournament(tournament_id)) if is_ascii_number(tournament_id) else {}
     if not fields:
         raise NoSuchTournament(tournament_id)
     return _tournament(tournament_id, fields)

@@ -77,6 +77,8 @@ def test_every_setting_refuses_garbage_naming_itself(environment, name):
     ("REDIS_URL", "redis://:hunter2@127.0.0.1:abc/0", "its port is not one (1-65535)"),
     ("REDIS_URL", "redis://:hunter2@127.0.0.1:99999/0", "its port is not one (1-65535)"),
     ("REDIS_URL", "redis://:hunter2@127.0.0.1:6379/zero", "its database (after the /) is not a number"),
+    ("REDIS_URL", "redis://:hunter2@127.0.0.1:6379/¹", "its database (after the /) is not a number"),
+    ("SCOUNDREL_SENTINELS", "127.0.0.1:26379,127.0.0.1:²6379", "'127.0.0.1:²6379' is not HOST:PORT"),
     ("SCOUNDREL_QUEUE_URL", "redis://:hunter2@127.0.0.1:abc/0", "its port is not one"),
 ])
 def test_a_malformed_setting_is_one_line_saying_what_it_should_be(environment, name, value, said):

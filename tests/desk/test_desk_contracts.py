@@ -176,8 +176,8 @@ def test_the_queue_is_paged_and_filtered_by_player_and_variant(stack, desk):
     assert re.search(r'id="total">Disputes: (\d+) matching', board.text).group(1) == "27"
 
 
-@pytest.mark.parametrize("query", ["section=nothing", "kind=nothing&section=flags", "page=0", "variant=chess",
-                                   "player=no%20such%20name!"])
+@pytest.mark.parametrize("query", ["section=nothing", "kind=nothing&section=flags", "page=0", "page=%C2%B9",
+                                   "variant=chess", "player=no%20such%20name!"])
 def test_a_queue_address_it_cannot_use_is_a_422_naming_the_field(desk, query):
     answer = desk.get(f"/desk?{query}")
     assert answer.status_code == 422
@@ -222,6 +222,14 @@ def test_a_restore_needs_a_reason(stack, desk, disputed):
     desk.get(f"/desk/runs/{run['id']}")
     answer = desk.post(f"/desk/runs/{run['id']}/restore", {"note": ""})
     assert answer.status_code == 422 and "<code>note</code>" in answer.text
+
+
+def test_a_form_whose_seen_is_a_digit_int_refuses_is_a_422(stack, desk, disputed):
+    """"¹" is a digit to ``str.isdigit``, and not a number to ``int`` (``domain.numerals``)."""
+    run, _, _ = disputed
+    desk.get(f"/desk/runs/{run['id']}")
+    answer = desk.post(f"/desk/runs/{run['id']}/restore", {"note": "a reason", "seen": "¹"})
+    assert answer.status_code == 422 and "<code>seen</code>" in answer.text
 
 
 def test_the_second_of_two_moderators_is_told_who_acted_first_and_nothing_is_applied_twice(stack, desk, ned,

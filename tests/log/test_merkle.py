@@ -85,3 +85,6 @@ def test_a_checkpoint_is_three_lines():
     checkpoint = log.Checkpoint("example.org/log", 7, rfc9162.mth(LEAVES[:7]))
     assert checkpoint.text().count("\n") == 3
     assert log.parse_checkpoint(checkpoint.text()) == checkpoint
+    for size in ("¹", "07", "-7", ""):  # "¹" a digit to str.isdigit, not a number to int
+        with pytest.raises(ValueError, match="not a checkpoint"):
+            log.parse_checkpoint(checkpoint.text().replace("\n7\n", f"\n{size}\n"))

@@ -87,3 +87,10 @@ def test_refusals_name_what_is_wrong(league, path, status):
     answer = client.get(path)
     assert answer.status_code == status
     assert answer.get_json()["message"]
+
+
+@pytest.mark.parametrize("cohort", ["%C2%B9", "%D9%A1", "+1", "1.0"])  # ¹, the Arabic-Indic 1
+def test_a_cohort_spelled_other_than_0_to_9_is_not_found(league, cohort):
+    client, _, _, last = league
+    answer = client.get(f"/v1/leagues/{last.id}/cohorts/{cohort}")
+    assert answer.status_code == 404 and answer.get_json()["message"]
