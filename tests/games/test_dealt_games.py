@@ -33,6 +33,7 @@ from domain.par import quick_par
 from store.games.dealt import start_game
 from tests.games.conftest import GAME_IDLE, SEALED_SECRET
 from tests.games.table import CARD, Table, assert_nothing_shown_early, card_of, cards_in
+from tests.support.service_http import within_one_day
 
 SEEDS: list[str] = []  # every seed dealt in this module, for the log check at the end
 
@@ -222,9 +223,13 @@ def test_a_game_left_idle_is_forfeited_by_the_sweeper(stack, monkeypatch):
 
 
 def test_the_sealed_daily_is_one_game_a_day_and_stays_sealed_until_the_day_is_over(stack, moderator):
+    within_one_day(lambda day: one_sealed_daily(stack, moderator, day))
+
+
+def one_sealed_daily(stack, moderator: str, day) -> None:
+    """A player's sealed daily of ``day`` (today), and another's: one game each, its seed sealed to them."""
     name, token = stack.register()
     _, other = stack.register()
-    day = today()
     seed = sealed_seed(SEALED_SECRET, day)  # the test knows the secret; players do not
     SEEDS.append(seed)
     sealed = stack.get("/v1/daily/sealed").json()
