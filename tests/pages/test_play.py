@@ -34,6 +34,7 @@ from tests.support.browser import (
     until_shown,
 )
 from tests.support.games import legal_games
+from tests.support.service_http import within_one_day
 
 pytestmark = pytest.mark.slow
 
@@ -651,9 +652,15 @@ def test_a_sealed_daily_in_its_last_hour_shows_the_time_left(opened):
     console_clean(opened)
 
 
-def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(opened, stack):
+def test_todays_sealed_daily_keeps_its_seed_sealed_and_is_one_game_a_day(tab, site, stack):
+    within_one_day(lambda day: todays_sealed_daily(open_play(site, blank_slate(tab, site.base)), stack, day))
+
+
+def todays_sealed_daily(opened, stack, day) -> None:
+    """The sealed daily of ``day`` (today) played to its end on /play, its seed kept sealed; a second refused."""
     sign_up(opened)
     sealed = stack.get("/v1/daily/sealed").json()
+    assert sealed["date"] == day.isoformat()
     expect(opened.locator("#daily-commitment")).to_have_text(sealed["commitment"])
     opened.click("#start [data-challenge='daily']")
     expect(opened.locator("#game-label")).to_contain_text(f"sealed daily of {sealed['date']}")
