@@ -165,7 +165,7 @@ def test_a_new_key_is_found_and_a_dropped_one_refused(stack, keys):
     assert stack.get("/v1/leagues/current", headers=bearer(before)).status_code == 200
     keys.published = {"b": new_key()}  # the studio rotates: b published, a dropped
     after = signed(keys.published["b"], "b", "acct-3", nickname="rota")
-    deadline = time.monotonic() + 4 * COOLDOWN
+    deadline = time.monotonic() + COOLDOWN + 10  # a bound for a failure only: a loaded machine's requests are slow
     while (answer := stack.get("/v1/leagues/current", headers=bearer(after))).status_code != 200:
         assert answer.json().get("reason") == "unknown_key", answer.text  # until the cooldown lets it fetch
         assert time.monotonic() < deadline, answer.text

@@ -24,9 +24,7 @@ from worker.registry import JOBS
 
 
 def _database(url: str, wait: int) -> Database:
-    """A database asking ``wait`` replicas to hold each change, given half a second to (a WAIT's timeout is
-    half the socket's: 2 s in the service; the replica here acknowledges in a millisecond, or is stalled)."""
-    database = Database(url, JOBS, socket_timeout=1.0, wait_replicas=wait)
+    database = Database(url, JOBS, wait_replicas=wait)
     database.archive.upgrade()  # an empty archive (SQLite in memory)
     make_whole(database)  # as every process does when it starts: no submission asks the archive
     return database
