@@ -49,7 +49,9 @@ def test_metrics_count_submissions_verdicts_and_latency_across_processes(stack):
     games = legal_games(4)
     run_ids = [stack.submit(token, game).json()["id"] for game in games]
     stack.submit(token, games[0])  # a duplicate
-    stack.submit(token, {"seed": "obs-bad", "moves": ["flee"]})  # rejected: incomplete
+    run_ids.append(stack.submit(token, {"seed": "obs-bad", "moves": ["flee"]}).json()["id"])  # rejected: incomplete
+    # A submission counts as accepted when a dispatcher takes it from the intake (store/lua/take_intake.lua):
+    # every run's verdict, the rejected one's too, comes after that.
     for run_id in run_ids:
         stack.wait_final(run_id)
     samples = {}
@@ -58,6 +60,7 @@ def test_metrics_count_submissions_verdicts_and_latency_across_processes(stack):
     assert samples[("scoundrel_submissions_total", (("result", "accepted"),))] == 5
     assert samples[("scoundrel_submissions_total", (("result", "duplicate"),))] == 1
     assert samples[("scoundrel_verdicts_total", (("code", ""), ("status", "verified")))] == 4
+    assert samples[("scoundrel_verdicts_total", (("code", "incomplete"), ("status", "rejected")))] == 1
     assert samples[("scoundrel_verification_latency_seconds_count", ())] >= 4
     assert ("scoundrel_queue_depth", ()) in samples and ("scoundrel_failed_jobs", ()) in samples
 
