@@ -132,6 +132,14 @@ def _filters() -> tuple[Filters, dict[str, list[str]]]:
     return Filters(request.args.get("board") or None, variant, player), errors
 
 
+def _page_asked() -> tuple[int, dict[str, list[str]]]:
+    """``?page=`` (1 if not given), and its error unless it is a whole number from 1 (the page then 1)."""
+    page = request.args.get("page", "1")
+    if is_ascii_number(page) and int(page) >= 1:
+        return int(page), {}
+    return 1, {"page": ["A whole number from 1."]}
+
+
 @blp.route("")
 @desk_page
 def queue():
@@ -144,15 +152,14 @@ def queue():
     kind = request.args.get("kind") or None
     if kind is not None and kind not in FLAG_REASONS:
         errors["kind"] = [f"One of: {', '.join(FLAG_REASONS)}."]
-    page = request.args.get("page", "1")
-    if not is_ascii_number(page) or int(page) < 1:
-        errors["page"] = ["A whole number from 1."]
+    page, refused = _page_asked()
+    errors.update(refused)
     if errors:
         raise Invalid(errors)
-    found = queue_page(section, kind, filters, int(page))
+    found = queue_page(section, kind, filters, page)
     return render_template("desk_queue.html", found=found, done=request.args.get("done"), sections=SECTIONS,
                            filters=filters, kind=kind,
-                           page=int(page), pages=max(1, -(-found.total // PAGE_SIZE)), flag_reasons=FLAG_REASONS,
+                           page=page, pages=max(1, -(-found.total // PAGE_SIZE)), flag_reasons=FLAG_REASONS,
                            variants=scoundrel.VARIANTS, report_decisions=REPORT_DECISIONS)
 
 
@@ -243,10 +250,11 @@ def close_report(report_id):
 
 
 def _page_number() -> int:
-    page = request.args.get("page", "1")
-    if not is_ascii_number(page) or int(page) < 1:
-        raise Invalid({"page": ["A whole number from 1."]})
-    return int(page)
+    """``?page=``, or a 422 naming the field."""
+    page, refused = _page_asked()
+    if refused:
+        raise Invalid(refused)
+    return page
 
 
 @blp.route("/log")
