@@ -28,7 +28,7 @@ from store.runs.records import load_run, stored_hashes
 from tests.audit.conftest import bearer, cli, submit_final
 from tests.support.commands import run_command
 from tests.support.games import accept_dealt_games, games_by_score, legal_games, play_at_machine_speed
-from tests.support.stores import REFUSED_PORT
+from tests.support.stores import NO_REDIS_URL, REFUSED_PORT
 
 from .conftest import archive_now, snapshot, submitted_final
 
@@ -244,13 +244,13 @@ def test_check_still_reports_a_ladder_count_the_runs_do_not_give(stack, db, dan)
 
 
 def test_an_unreachable_archive_is_one_line_and_status_1():
-    closed = REFUSED_PORT
-    done = run_command({"REDIS_URL": f"redis://127.0.0.1:{closed}/0",
-                        "SCOUNDREL_ARCHIVE_URL": f"postgresql+psycopg://scoundrel:secret@127.0.0.1:{closed}/archive"},
+    done = run_command({"REDIS_URL": NO_REDIS_URL,
+                        "SCOUNDREL_ARCHIVE_URL":
+                            f"postgresql+psycopg://scoundrel:secret@127.0.0.1:{REFUSED_PORT}/archive"},
                        "archive")
     assert done.returncode == 1
     assert done.stderr.startswith(f"scoundrel archive: cannot reach the archive (postgresql+psycopg://scoundrel:***"
-                                  f"@127.0.0.1:{closed}/archive): ")
+                                  f"@127.0.0.1:{REFUSED_PORT}/archive): ")
     assert done.stderr.count("\n") == 1 and "secret" not in done.stderr
 
 
